@@ -1,0 +1,602 @@
+//! Completes a lowered program: expands condition-variable signals, removes skip transitions
+//! and unreachable locations, resolves what pointers may point to, finds the shared variables
+//! (touched by two threads, directly or through a pointer), and fills in memory events,
+//! may-block marks, back edges and the discard branches of local assumptions.
+
+use super::source::SourceMap;
+use super::{Error, Options};
+use crate::ir::*;
+use std::collections::{BTreeSet, HashMap, HashSet};
+
+pub(super) fn finalize(p: &mut Program, map: &SourceMap, opts: &Options) -> Result<(), Error> {
+    let _ = opts;
+    expand_signals(p, map)?;
+    for t in &mut p.threads {
+        compress(t);
+    }
+    check_single_sites(p, map)?;
+    points_to(p);
+    shared(p);
+    for k in 0..p.threads.len() {
+        let shared: Vec<bool> = p.vars.iter().map(|v| v.shared).collect();
+        let t = &mut p.threads[k];
+        mark(t, &shared);
+        add_discards(t, &shared);
+        back_edges(t);
+    }
+    Ok(())
+}
+
+/// `pthread_cond_signal` wakes one waiter, chosen by the scheduler: one transition per thread
+/// that ever waits, plus one for "nobody waits".
+fn expand_signals(p: &mut Program, map: &SourceMap) -> Result<(), Error> {
+    let waiters: Vec<u32> = p
+        .threads
+        .iter()
+        .filter(|t| {
+            t.transitions
+                .iter()
+                .any(|tr| tr.kind == TransKind::Sync(SyncKind::CondWaitRelease))
+        })
+        .map(|t| t.id.0)
+        .collect();
+    for t in &mut p.threads {
+        let n = t.transitions.len();
+        for i in 0..n {
+            if t.transitions[i].kind != TransKind::Sync(SyncKind::CondSignal) {
+                continue;
+            }
+            if let Some(w) = waiters.iter().find(|w| **w >= 64) {
+                let pos = t.transitions[i]
+                    .span
+                    .as_ref()
+                    .map(|s| map.position(s))
+                    .unwrap_or_default();
+                return Err(Error::Unsupported {
+                    position: pos,
+                    construct: format!("condition variable waited on by thread {w} (id >= 64)"),
+                });
+            }
+            let Some(Op::Assign { place, .. }) = t.transitions[i].ops.first().cloned() else {
+                continue;
+            };
+            let c = Expr::Load {
+                place: place.clone(),
+                ty: Ty::ULONG,
+            };
+            let bin = |op, a: Expr, b: Expr, ty| Expr::Binary {
+                op,
+                lhs: Box::new(a),
+                rhs: Box::new(b),
+                ty,
+            };
+            // The original transition becomes "nobody waits".
+            t.transitions[i].guard =
+                bin(BinOp::Eq, c.clone(), Expr::constant(0, Ty::ULONG), Ty::INT);
+            let (src, dst) = (t.transitions[i].src, t.transitions[i].dst);
+            for &w in &waiters {
+                let bit = Expr::constant(1i128 << w, Ty::ULONG);
+                let mut tr = t.transitions[i].clone();
+                tr.id = TransId(t.transitions.len() as u32);
+                tr.guard = bin(
+                    BinOp::Ne,
+                    bin(BinOp::BitAnd, c.clone(), bit.clone(), Ty::ULONG),
+                    Expr::constant(0, Ty::ULONG),
+                    Ty::INT,
+                );
+                tr.ops = vec![Op::Assign {
+                    place: place.clone(),
+                    value: bin(
+                        BinOp::BitAnd,
+                        c.clone(),
+                        Expr::constant(!(1i128 << w) & Ty::ULONG.max(), Ty::ULONG),
+                        Ty::ULONG,
+                    ),
+                }];
+                debug_assert_eq!((tr.src, tr.dst), (src, dst));
+                t.locations[src.0 as usize].out.push(tr.id);
+                t.transitions.push(tr);
+            }
+        }
+    }
+    Ok(())
+}
+
+fn is_skip(t: &Transition) -> bool {
+    t.kind == TransKind::Stmt && t.ops.is_empty() && t.guard.is_true()
+}
+
+/// Removes skip transitions (merging their source into their target), drops unreachable
+/// locations and transitions, and renumbers: entry 0, exit 1, error 2, halt 3, discard 4.
+fn compress(t: &mut Thread) {
+    let n = t.locations.len();
+    let special: HashSet<u32> = [t.exit, t.error, t.halt, t.discard]
+        .iter()
+        .map(|l| l.0)
+        .collect();
+    // forward[l] = the location l merges into.
+    let mut forward: Vec<u32> = (0..n as u32).collect();
+    for (l, loc) in t.locations.iter().enumerate() {
+        if special.contains(&(l as u32)) || loc.out.len() != 1 {
+            continue;
+        }
+        let tr = &t.transitions[loc.out[0].0 as usize];
+        if is_skip(tr) && tr.dst.0 != l as u32 {
+            forward[l] = tr.dst.0;
+        }
+    }
+    let resolve = |mut l: u32, forward: &Vec<u32>| {
+        let mut steps = 0;
+        while forward[l as usize] != l && steps <= n {
+            l = forward[l as usize];
+            steps += 1;
+        }
+        l
+    };
+    // Cycles of skips: keep their locations.
+    let mut fixed = forward.clone();
+    for l in 0..n as u32 {
+        let mut seen = HashSet::new();
+        let mut x = l;
+        while forward[x as usize] != x {
+            if !seen.insert(x) {
+                // x lies on a skip cycle: stop forwarding at x.
+                fixed[x as usize] = x;
+                break;
+            }
+            x = forward[x as usize];
+        }
+    }
+    let forward = fixed;
+    let entry = resolve(t.entry.0, &forward);
+    // Reachability from entry over non-skip (kept) transitions.
+    let kept: Vec<bool> = t
+        .transitions
+        .iter()
+        .map(|tr| forward[tr.src.0 as usize] == tr.src.0)
+        .collect();
+    let mut reach = vec![false; n];
+    let mut stack = vec![entry];
+    reach[entry as usize] = true;
+    while let Some(l) = stack.pop() {
+        for tid in &t.locations[l as usize].out {
+            if !kept[tid.0 as usize] {
+                continue;
+            }
+            let d = resolve(t.transitions[tid.0 as usize].dst.0, &forward);
+            if !reach[d as usize] {
+                reach[d as usize] = true;
+                stack.push(d);
+            }
+        }
+    }
+    // New numbering.
+    let mut order = vec![entry, t.exit.0, t.error.0, t.halt.0, t.discard.0];
+    let mut newid = vec![u32::MAX; n];
+    for (k, l) in order.iter().enumerate() {
+        if newid[*l as usize] == u32::MAX {
+            newid[*l as usize] = k as u32;
+        }
+    }
+    // Breadth-first from entry for readable numbering.
+    let mut queue = std::collections::VecDeque::from([entry]);
+    let mut visited = vec![false; n];
+    visited[entry as usize] = true;
+    while let Some(l) = queue.pop_front() {
+        if newid[l as usize] == u32::MAX {
+            newid[l as usize] = order.len() as u32;
+            order.push(l);
+        }
+        for tid in &t.locations[l as usize].out {
+            if !kept[tid.0 as usize] {
+                continue;
+            }
+            let d = resolve(t.transitions[tid.0 as usize].dst.0, &forward);
+            if !visited[d as usize] {
+                visited[d as usize] = true;
+                queue.push_back(d);
+            }
+        }
+    }
+    let mut locations: Vec<Location> = order
+        .iter()
+        .map(|l| Location {
+            kind: t.locations[*l as usize].kind,
+            out: vec![],
+        })
+        .collect();
+    let mut transitions = Vec::new();
+    for &l in &order {
+        if !reach[l as usize] {
+            continue;
+        }
+        for tid in &t.locations[l as usize].out {
+            if !kept[tid.0 as usize] {
+                continue;
+            }
+            let mut tr = t.transitions[tid.0 as usize].clone();
+            tr.id = TransId(transitions.len() as u32);
+            tr.src = LocId(newid[l as usize]);
+            tr.dst = LocId(newid[resolve(tr.dst.0, &forward) as usize]);
+            locations[tr.src.0 as usize].out.push(tr.id);
+            transitions.push(tr);
+        }
+    }
+    t.locations = locations;
+    t.transitions = transitions;
+    t.entry = LocId(0);
+    t.exit = LocId(1);
+    t.error = LocId(2);
+    t.halt = LocId(3);
+    t.discard = LocId(4);
+}
+
+fn reachable(t: &Thread, from: LocId, to: LocId) -> bool {
+    let mut seen = vec![false; t.locations.len()];
+    let mut stack = vec![from];
+    while let Some(l) = stack.pop() {
+        if l == to {
+            return true;
+        }
+        if std::mem::replace(&mut seen[l.0 as usize], true) {
+            continue;
+        }
+        for tr in t.outgoing(l) {
+            stack.push(tr.dst);
+        }
+    }
+    false
+}
+
+/// `pthread_create` and `malloc` sites must run at most once per thread: each stands for one
+/// thread or one object.
+fn check_single_sites(p: &Program, map: &SourceMap) -> Result<(), Error> {
+    for t in &p.threads {
+        for tr in &t.transitions {
+            let mut what = None;
+            for op in &tr.ops {
+                match op {
+                    Op::Spawn { .. } => {
+                        what = Some("pthread_create in a loop without a constant trip count")
+                    }
+                    Op::Assign { value, .. } => value.for_each_addr(&mut |v| {
+                        if p.vars[v.0 as usize].scope == VarScope::Heap {
+                            what = Some("malloc in a loop");
+                        }
+                    }),
+                    _ => {}
+                }
+            }
+            if let Some(w) = what {
+                if reachable(t, tr.dst, tr.src) {
+                    return Err(Error::Unsupported {
+                        position: tr
+                            .span
+                            .as_ref()
+                            .map(|s| map.position(s))
+                            .unwrap_or_default(),
+                        construct: w.to_string(),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn for_each_expr_mut(tr: &mut Transition, f: &mut impl FnMut(&mut Expr)) {
+    f(&mut tr.guard);
+    for op in &mut tr.ops {
+        match op {
+            Op::Assign { place, value } => {
+                place_exprs_mut(place, f);
+                f(value);
+            }
+            Op::Havoc { place, .. } => place_exprs_mut(place, f),
+            Op::Spawn { args, .. } => {
+                for (_, e) in args {
+                    f(e)
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn place_exprs_mut(p: &mut Place, f: &mut impl FnMut(&mut Expr)) {
+    match p {
+        Place::Var { index: Some(i), .. } => f(i),
+        Place::Var { index: None, .. } => {}
+        Place::Deref { addr, .. } => f(addr),
+    }
+}
+
+/// Flow-insensitive points-to sets: which variables an expression's value may be the address
+/// of. Addresses only come from `&x` (and allocation sites), copies and pointer arithmetic.
+fn points_to(p: &mut Program) {
+    let nv = p.vars.len();
+    let mut pts: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); nv];
+    fn expr_pts(e: &Expr, pts: &[BTreeSet<u32>], out: &mut BTreeSet<u32>) {
+        match e {
+            Expr::Const { .. } => {}
+            Expr::AddrOf { var, .. } => {
+                out.insert(var.0);
+            }
+            Expr::Load { place, .. } => match place {
+                Place::Var { var, .. } => out.extend(pts[var.0 as usize].iter().copied()),
+                Place::Deref { addr, .. } => {
+                    let mut t = BTreeSet::new();
+                    expr_pts(addr, pts, &mut t);
+                    for v in t {
+                        out.extend(pts[v as usize].iter().copied());
+                    }
+                }
+            },
+            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => expr_pts(arg, pts, out),
+            Expr::Binary { lhs, rhs, op, .. } => {
+                if matches!(op, BinOp::Add | BinOp::Sub | BinOp::BitAnd | BinOp::BitOr) {
+                    expr_pts(lhs, pts, out);
+                    expr_pts(rhs, pts, out);
+                }
+            }
+            Expr::Ite { then, els, .. } => {
+                expr_pts(then, pts, out);
+                expr_pts(els, pts, out);
+            }
+        }
+    }
+    fn targets(place: &Place, pts: &[BTreeSet<u32>]) -> BTreeSet<u32> {
+        match place {
+            Place::Var { var, .. } => [var.0].into(),
+            Place::Deref { addr, .. } => {
+                let mut t = BTreeSet::new();
+                expr_pts(addr, pts, &mut t);
+                t
+            }
+        }
+    }
+    loop {
+        let mut changed = false;
+        for t in &p.threads {
+            for tr in &t.transitions {
+                for op in &tr.ops {
+                    let mut flows: Vec<(BTreeSet<u32>, BTreeSet<u32>)> = vec![];
+                    match op {
+                        Op::Assign { place, value } => {
+                            let mut v = BTreeSet::new();
+                            expr_pts(value, &pts, &mut v);
+                            flows.push((targets(place, &pts), v));
+                        }
+                        Op::Spawn { args, .. } => {
+                            for (var, e) in args {
+                                let mut v = BTreeSet::new();
+                                expr_pts(e, &pts, &mut v);
+                                flows.push(([var.0].into(), v));
+                            }
+                        }
+                        _ => {}
+                    }
+                    for (dst, v) in flows {
+                        for d in dst {
+                            let before = pts[d as usize].len();
+                            pts[d as usize].extend(v.iter().copied());
+                            changed |= pts[d as usize].len() != before;
+                        }
+                    }
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    for t in &mut p.threads {
+        for tr in &mut t.transitions {
+            for_each_expr_mut(tr, &mut |e| resolve_expr(e, &pts));
+            for op in &mut tr.ops {
+                match op {
+                    Op::Assign { place, .. } | Op::Havoc { place, .. } => {
+                        resolve_place(place, &pts)
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    fn resolve_place(pl: &mut Place, pts: &[BTreeSet<u32>]) {
+        if let Place::Deref { addr, targets, .. } = pl {
+            let mut s = BTreeSet::new();
+            expr_pts(addr, pts, &mut s);
+            *targets = s.into_iter().map(VarId).collect();
+        }
+    }
+    fn resolve_expr(e: &mut Expr, pts: &[BTreeSet<u32>]) {
+        match e {
+            Expr::Load { place, .. } => {
+                resolve_place(place, pts);
+                match place {
+                    Place::Var { index: Some(i), .. } => resolve_expr(i, pts),
+                    Place::Deref { addr, .. } => resolve_expr(addr, pts),
+                    _ => {}
+                }
+            }
+            Expr::AddrOf { index, .. } => resolve_expr(index, pts),
+            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => resolve_expr(arg, pts),
+            Expr::Binary { lhs, rhs, .. } => {
+                resolve_expr(lhs, pts);
+                resolve_expr(rhs, pts);
+            }
+            Expr::Ite {
+                cond, then, els, ..
+            } => {
+                resolve_expr(cond, pts);
+                resolve_expr(then, pts);
+                resolve_expr(els, pts);
+            }
+            Expr::Const { .. } => {}
+        }
+    }
+}
+
+/// Every place a transition reads (guard and ops) and writes, in order.
+pub(crate) fn accesses(tr: &Transition) -> (Vec<&Place>, Vec<&Place>) {
+    let mut reads = Vec::new();
+    let mut writes = Vec::new();
+    tr.guard.for_each_place(&mut |p| reads.push(p));
+    for op in &tr.ops {
+        match op {
+            Op::Assign { place, value } => {
+                value.for_each_place(&mut |p| reads.push(p));
+                place.for_each_subexpr(&mut |e| e.for_each_place(&mut |p| reads.push(p)));
+                writes.push(place);
+            }
+            Op::Havoc { place, .. } => {
+                place.for_each_subexpr(&mut |e| e.for_each_place(&mut |p| reads.push(p)));
+                writes.push(place);
+            }
+            Op::Spawn { args, .. } => {
+                for (_, e) in args {
+                    e.for_each_place(&mut |p| reads.push(p));
+                }
+            }
+            _ => {}
+        }
+    }
+    (reads, writes)
+}
+
+/// A variable is shared when two threads touch it (spawn parameter initialisation excluded:
+/// it happens before the new thread starts).
+fn shared(p: &mut Program) {
+    let mut touched: HashMap<u32, BTreeSet<u32>> = HashMap::new();
+    for t in &p.threads {
+        for tr in &t.transitions {
+            let (r, w) = accesses(tr);
+            for pl in r.into_iter().chain(w) {
+                for v in pl.vars() {
+                    touched.entry(v.0).or_default().insert(t.id.0);
+                }
+            }
+        }
+    }
+    for v in &mut p.vars {
+        v.shared = touched.get(&v.id.0).is_some_and(|s| s.len() > 1);
+    }
+}
+
+fn event_index(pl: &Place, var: VarId) -> Option<Expr> {
+    match pl {
+        Place::Var { index, .. } => index.as_deref().cloned(),
+        Place::Deref { addr, .. } => Some(Expr::Binary {
+            op: BinOp::Sub,
+            lhs: Box::new(Expr::Cast {
+                arg: addr.clone(),
+                ty: Ty::LONG,
+            }),
+            rhs: Box::new(Expr::constant(address(var, 0), Ty::LONG)),
+            ty: Ty::LONG,
+        }),
+    }
+}
+
+/// Fills events, may-block and yield marks.
+fn mark(t: &mut Thread, shared: &[bool]) {
+    for tr in &mut t.transitions {
+        let (reads, writes) = accesses(tr);
+        let mut events: Vec<Event> = Vec::new();
+        let push = |pl: &Place, access: Access, events: &mut Vec<Event>| {
+            for v in pl.vars() {
+                if !shared[v.0 as usize] {
+                    continue;
+                }
+                let index = event_index(pl, v);
+                if let Some(e) = events.iter_mut().find(|e| e.var == v && e.index == index) {
+                    if e.access != access {
+                        e.access = Access::Update;
+                    }
+                } else {
+                    events.push(Event {
+                        var: v,
+                        index,
+                        access,
+                    });
+                }
+            }
+        };
+        for pl in reads {
+            push(pl, Access::Read, &mut events);
+        }
+        for pl in writes {
+            push(pl, Access::Write, &mut events);
+        }
+        let reads_shared = !events.is_empty();
+        tr.events = events;
+        tr.may_block = match &tr.kind {
+            TransKind::Sync(SyncKind::AtomicBegin) => true,
+            TransKind::Sync(_) => !tr.guard.is_true(),
+            TransKind::Assume => reads_shared && !tr.guard.is_true(),
+            _ => false,
+        };
+        tr.yields = tr.kind == TransKind::Sync(SyncKind::Yield);
+    }
+}
+
+/// A local assumption that fails discards the execution.
+fn add_discards(t: &mut Thread, shared: &[bool]) {
+    let n = t.transitions.len();
+    for i in 0..n {
+        let tr = &t.transitions[i];
+        if tr.kind != TransKind::Assume || tr.may_block || tr.guard.is_true() {
+            continue;
+        }
+        let (reads, _) = accesses(tr);
+        if reads
+            .iter()
+            .any(|p| p.vars().iter().any(|v| shared[v.0 as usize]))
+        {
+            continue;
+        }
+        let mut f = tr.clone();
+        f.id = TransId(n as u32 + (t.transitions.len() - n) as u32);
+        f.dst = t.discard;
+        f.kind = TransKind::AssumeFail;
+        f.guard = Expr::Unary {
+            op: UnOp::Not,
+            arg: Box::new(tr.guard.clone()),
+            ty: Ty::INT,
+        };
+        f.events.clear();
+        t.locations[f.src.0 as usize].out.push(f.id);
+        t.transitions.push(f);
+    }
+}
+
+/// Marks retreating edges of a depth-first search from the entry.
+fn back_edges(t: &mut Thread) {
+    let n = t.locations.len();
+    // 0 = unvisited, 1 = on stack, 2 = done.
+    let mut state = vec![0u8; n];
+    let mut stack: Vec<(LocId, usize)> = vec![(t.entry, 0)];
+    state[t.entry.0 as usize] = 1;
+    let mut back = Vec::new();
+    while let Some((l, i)) = stack.pop() {
+        let out = &t.locations[l.0 as usize].out;
+        if i < out.len() {
+            stack.push((l, i + 1));
+            let tr = &t.transitions[out[i].0 as usize];
+            match state[tr.dst.0 as usize] {
+                0 => {
+                    state[tr.dst.0 as usize] = 1;
+                    stack.push((tr.dst, 0));
+                }
+                1 => back.push(tr.id),
+                _ => {}
+            }
+        } else {
+            state[l.0 as usize] = 2;
+        }
+    }
+    for id in back {
+        t.transitions[id.0 as usize].back_edge = true;
+    }
+}

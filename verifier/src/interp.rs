@@ -1,0 +1,685 @@
+//! The concrete interpreter: runs the IR under a given schedule and inputs, or under a seeded
+//! random schedule with random inputs, and reports how the execution ends.
+//!
+//! It is the reference semantics of `DESIGN.md` ("Program model"): the verifier replays its
+//! counterexamples here, and the explorer is built on [`Machine`]. Arithmetic is
+//! [`crate::semantics`]; see [`crate::ir`] for the rules.
+
+use crate::ir::*;
+use crate::semantics::{self, Undefined};
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Where a thread is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Status {
+    /// Not created yet (or never).
+    NotStarted,
+    /// At a location of its CFG.
+    At(LocId),
+}
+
+/// A program state.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct State {
+    /// Contents of every variable, indexed by [`VarId`].
+    pub mem: Vec<Vec<i128>>,
+    /// Each thread's status, indexed by [`ThreadId`].
+    pub threads: Vec<Status>,
+    /// The thread inside an atomic region, if any.
+    pub atomic: Option<ThreadId>,
+}
+
+/// Why an execution stopped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum Outcome {
+    /// A thread reached the error location.
+    Error {
+        /// The thread.
+        thread: ThreadId,
+        /// The transition into the error location.
+        transition: TransId,
+        /// Why.
+        kind: ErrorKind,
+    },
+    /// Some started thread is not terminal and no thread is enabled.
+    Deadlock {
+        /// Threads that are neither terminal nor able to move.
+        blocked: Vec<ThreadId>,
+    },
+    /// Every started thread returned.
+    Terminated,
+    /// `main` returned, or `exit`/`abort` was called.
+    Halted,
+    /// A local assumption failed: this execution does not exist.
+    Discarded,
+    /// An operation without defined behaviour (division by zero, out-of-bounds index, null
+    /// dereference).
+    Undefined {
+        /// The thread.
+        thread: ThreadId,
+        /// The transition.
+        transition: TransId,
+        /// What happened.
+        reason: String,
+    },
+    /// The step bound was reached.
+    StepBound,
+    /// A given schedule ended before the program did.
+    ScheduleEnd,
+    /// A given schedule named a thread that could not move.
+    ScheduleInvalid {
+        /// Index of the offending step.
+        step: usize,
+        /// The thread it named.
+        thread: ThreadId,
+    },
+}
+
+impl Outcome {
+    /// Whether this is an error or a deadlock (a bug).
+    pub fn is_bug(&self) -> bool {
+        matches!(self, Outcome::Error { .. } | Outcome::Deadlock { .. })
+    }
+}
+
+/// One executed transition.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Step {
+    /// The thread that moved.
+    pub thread: ThreadId,
+    /// The transition.
+    pub transition: TransId,
+    /// Inputs consumed (`__VERIFIER_nondet_*`).
+    pub inputs: Vec<i128>,
+    /// Values written: variable, element, value.
+    pub writes: Vec<(VarId, i128, i128)>,
+}
+
+/// A finished run.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Execution {
+    /// Initial values chosen for uninitialised variables: variable, element, value.
+    pub initial: Vec<(VarId, i128, i128)>,
+    /// The steps.
+    pub steps: Vec<Step>,
+    /// How it ended.
+    pub outcome: Outcome,
+}
+
+/// Makes the choices of a run: which thread moves, which of its enabled transitions it takes
+/// (several are enabled only at `pthread_cond_signal`), and the inputs.
+pub trait Oracle {
+    /// Picks among `(thread, transition)` pairs that are enabled (never empty); `None` stops.
+    fn pick(&mut self, step: usize, enabled: &[(ThreadId, TransId)]) -> Choice;
+    /// A value for an input of type `ty`.
+    fn input(&mut self, ty: Ty) -> i128;
+    /// An initial value for element `index` of an uninitialised variable.
+    fn initial(&mut self, var: VarId, index: usize, ty: Ty) -> i128;
+}
+
+/// What an [`Oracle`] decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Choice {
+    /// Take this enabled pair (an index into the slice).
+    Take(usize),
+    /// The schedule ended.
+    End,
+    /// The schedule named a thread that cannot move.
+    Invalid(ThreadId),
+}
+
+/// Seeded random scheduling and inputs.
+pub struct RandomOracle {
+    rng: SmallRng,
+}
+
+impl RandomOracle {
+    /// A random oracle with a seed.
+    pub fn new(seed: u64) -> Self {
+        RandomOracle {
+            rng: SmallRng::seed_from_u64(seed),
+        }
+    }
+
+    fn value(&mut self, ty: Ty) -> i128 {
+        let (lo, hi) = (ty.min(), ty.max());
+        match self.rng.gen_range(0..8) {
+            0..=3 => ty.wrap(self.rng.gen_range(-4i128..=4).clamp(lo, hi)),
+            4 => [lo, hi, 0, 1, ty.wrap(-1)][self.rng.gen_range(0..5)],
+            _ => {
+                let span = (hi - lo) as u128;
+                let r = (self.rng.gen::<u128>() % (span + 1)) as i128;
+                lo + r
+            }
+        }
+    }
+}
+
+impl Oracle for RandomOracle {
+    fn pick(&mut self, _step: usize, enabled: &[(ThreadId, TransId)]) -> Choice {
+        // Uniform over threads, then over that thread's transitions.
+        let mut threads: Vec<ThreadId> = enabled.iter().map(|e| e.0).collect();
+        threads.dedup();
+        let t = threads[self.rng.gen_range(0..threads.len())];
+        let mine: Vec<usize> = (0..enabled.len()).filter(|i| enabled[*i].0 == t).collect();
+        Choice::Take(mine[self.rng.gen_range(0..mine.len())])
+    }
+
+    fn input(&mut self, ty: Ty) -> i128 {
+        self.value(ty)
+    }
+
+    fn initial(&mut self, _var: VarId, _index: usize, ty: Ty) -> i128 {
+        self.value(ty)
+    }
+}
+
+/// A fixed schedule (thread per step, optionally the transition) and fixed inputs.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Replay {
+    /// Which thread moves at each step, and optionally which of its transitions.
+    pub schedule: Vec<(ThreadId, Option<TransId>)>,
+    /// Inputs in the order they are consumed; missing ones are 0.
+    pub inputs: Vec<i128>,
+    /// Initial values of uninitialised variables; missing ones are 0.
+    pub initial: Vec<(VarId, i128, i128)>,
+    #[serde(skip)]
+    next_input: usize,
+}
+
+impl Replay {
+    /// A replay of a schedule and inputs.
+    pub fn new(schedule: Vec<(ThreadId, Option<TransId>)>, inputs: Vec<i128>) -> Self {
+        Replay {
+            schedule,
+            inputs,
+            initial: vec![],
+            next_input: 0,
+        }
+    }
+
+    /// The replay of a recorded execution.
+    pub fn of(e: &Execution) -> Self {
+        Replay {
+            schedule: e
+                .steps
+                .iter()
+                .map(|s| (s.thread, Some(s.transition)))
+                .collect(),
+            inputs: e.steps.iter().flat_map(|s| s.inputs.clone()).collect(),
+            initial: e.initial.clone(),
+            next_input: 0,
+        }
+    }
+}
+
+impl Oracle for Replay {
+    fn pick(&mut self, step: usize, enabled: &[(ThreadId, TransId)]) -> Choice {
+        let Some(&(t, tr)) = self.schedule.get(step) else {
+            return Choice::End;
+        };
+        match enabled
+            .iter()
+            .position(|e| e.0 == t && tr.is_none_or(|tr| e.1 == tr))
+        {
+            Some(i) => Choice::Take(i),
+            None => Choice::Invalid(t),
+        }
+    }
+
+    fn input(&mut self, ty: Ty) -> i128 {
+        let v = self.inputs.get(self.next_input).copied().unwrap_or(0);
+        self.next_input += 1;
+        ty.wrap(v)
+    }
+
+    fn initial(&mut self, var: VarId, index: usize, ty: Ty) -> i128 {
+        self.initial
+            .iter()
+            .find(|(v, i, _)| *v == var && *i == index as i128)
+            .map(|x| ty.wrap(x.2))
+            .unwrap_or(0)
+    }
+}
+
+/// Why a step failed to produce a value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Arithmetic without defined behaviour.
+    Arith(Undefined),
+    /// An index outside the variable.
+    OutOfBounds {
+        /// Variable name.
+        var: String,
+        /// The index.
+        index: i128,
+    },
+    /// A dereference of an address that is not an object.
+    BadAddress(i128),
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Arith(u) => write!(f, "{u}"),
+            Fault::OutOfBounds { var, index } => write!(f, "index {index} out of bounds of {var}"),
+            Fault::BadAddress(0) => write!(f, "null pointer dereference"),
+            Fault::BadAddress(a) => write!(f, "dereference of invalid address {a:#x}"),
+        }
+    }
+}
+
+/// The program's transition system over concrete states.
+pub struct Machine<'p> {
+    /// The program.
+    pub prog: &'p Program,
+}
+
+impl<'p> Machine<'p> {
+    /// A machine for a program.
+    pub fn new(prog: &'p Program) -> Self {
+        Machine { prog }
+    }
+
+    /// The initial state; uninitialised variables get their values from the oracle.
+    pub fn initial(&self, oracle: &mut dyn Oracle, chosen: &mut Vec<(VarId, i128, i128)>) -> State {
+        let mem = self
+            .prog
+            .vars
+            .iter()
+            .map(|v| {
+                let ty = v.elem.ty();
+                match &v.init {
+                    Init::Zero => vec![0; v.len as usize],
+                    Init::Values(vs) => {
+                        let mut x: Vec<i128> = vs.iter().map(|x| ty.wrap(*x)).collect();
+                        x.resize(v.len as usize, 0);
+                        x
+                    }
+                    Init::Nondet => (0..v.len as usize)
+                        .map(|i| {
+                            let x = ty.wrap(oracle.initial(v.id, i, ty));
+                            chosen.push((v.id, i as i128, x));
+                            x
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+        let mut threads = vec![Status::NotStarted; self.prog.threads.len()];
+        threads[0] = Status::At(self.prog.threads[0].entry);
+        State {
+            mem,
+            threads,
+            atomic: None,
+        }
+    }
+
+    fn slot(&self, s: &State, p: &Place) -> Result<(VarId, usize, Ty), Fault> {
+        match p {
+            Place::Var { var, index } => {
+                let i = match index {
+                    Some(e) => self.eval(s, e)?,
+                    None => 0,
+                };
+                let v = self.prog.var(*var);
+                if i < 0 || i >= v.len as i128 {
+                    return Err(Fault::OutOfBounds {
+                        var: v.name.clone(),
+                        index: i,
+                    });
+                }
+                Ok((*var, i as usize, v.elem.ty()))
+            }
+            Place::Deref { addr, ty, .. } => {
+                let a = self.eval(s, addr)?;
+                let Some((var, i)) = decode_address(a) else {
+                    return Err(Fault::BadAddress(a));
+                };
+                let Some(v) = self.prog.vars.get(var.0 as usize) else {
+                    return Err(Fault::BadAddress(a));
+                };
+                if i >= v.len as i128 {
+                    return Err(Fault::OutOfBounds {
+                        var: v.name.clone(),
+                        index: i,
+                    });
+                }
+                let _ = ty;
+                Ok((var, i as usize, v.elem.ty()))
+            }
+        }
+    }
+
+    /// Evaluates an expression in a state.
+    pub fn eval(&self, s: &State, e: &Expr) -> Result<i128, Fault> {
+        Ok(match e {
+            Expr::Const { value, .. } => *value,
+            Expr::Load { place, ty } => {
+                let (v, i, _) = self.slot(s, place)?;
+                ty.wrap(s.mem[v.0 as usize][i])
+            }
+            Expr::AddrOf { var, index } => address(*var, self.eval(s, index)?),
+            Expr::Unary { op, arg, ty } => semantics::unop(*op, *ty, self.eval(s, arg)?),
+            Expr::Binary { op, lhs, rhs, ty } => {
+                let a = self.eval(s, lhs)?;
+                match op {
+                    BinOp::And if a == 0 => return Ok(0),
+                    BinOp::Or if a != 0 => return Ok(1),
+                    _ => {}
+                }
+                let b = self.eval(s, rhs)?;
+                semantics::binop(*op, *ty, a, b).map_err(Fault::Arith)?
+            }
+            Expr::Cast { arg, ty } => ty.wrap(self.eval(s, arg)?),
+            Expr::Ite {
+                cond,
+                then,
+                els,
+                ty,
+            } => {
+                if self.eval(s, cond)? != 0 {
+                    ty.wrap(self.eval(s, then)?)
+                } else {
+                    ty.wrap(self.eval(s, els)?)
+                }
+            }
+        })
+    }
+
+    /// Enabled transitions of every thread, in thread order. A transition whose guard cannot
+    /// be evaluated counts as enabled (taking it reports the fault).
+    pub fn enabled(&self, s: &State) -> Vec<(ThreadId, TransId)> {
+        let mut out = Vec::new();
+        for t in &self.prog.threads {
+            if s.atomic.is_some_and(|a| a != t.id) {
+                continue;
+            }
+            self.enabled_of(s, t.id, &mut out);
+        }
+        out
+    }
+
+    /// Enabled transitions of one thread.
+    pub fn enabled_of(&self, s: &State, tid: ThreadId, out: &mut Vec<(ThreadId, TransId)>) {
+        let Status::At(l) = s.threads[tid.0 as usize] else {
+            return;
+        };
+        let t = self.prog.thread(tid);
+        for tr in t.outgoing(l) {
+            if self.eval(s, &tr.guard).map(|g| g != 0).unwrap_or(true) {
+                out.push((tid, tr.id));
+            }
+        }
+    }
+
+    /// Executes a transition: the new state's changes are applied to `s`. Returns the inputs
+    /// consumed and the writes.
+    pub fn execute(
+        &self,
+        s: &mut State,
+        tid: ThreadId,
+        trid: TransId,
+        oracle: &mut dyn Oracle,
+    ) -> Result<Step, Fault> {
+        let t = self.prog.thread(tid);
+        let tr = t.transition(trid);
+        let mut step = Step {
+            thread: tid,
+            transition: trid,
+            inputs: vec![],
+            writes: vec![],
+        };
+        if self.eval(s, &tr.guard)? == 0 {
+            // Only reachable through a bad replay: treat as a fault-free no-op refusal.
+            return Err(Fault::Arith(Undefined::DivisionByZero));
+        }
+        for op in &tr.ops {
+            match op {
+                Op::Assign { place, value } => {
+                    let x = self.eval(s, value)?;
+                    let (v, i, ty) = self.slot(s, place)?;
+                    let x = ty.wrap(x);
+                    s.mem[v.0 as usize][i] = x;
+                    step.writes.push((v, i as i128, x));
+                }
+                Op::Havoc { place, ty } => {
+                    let x = ty.wrap(oracle.input(*ty));
+                    step.inputs.push(x);
+                    let (v, i, vty) = self.slot(s, place)?;
+                    let x = vty.wrap(x);
+                    s.mem[v.0 as usize][i] = x;
+                    step.writes.push((v, i as i128, x));
+                }
+                Op::Spawn { thread, args } => {
+                    for (v, e) in args {
+                        let x = self.eval(s, e)?;
+                        let ty = self.prog.var(*v).elem.ty();
+                        s.mem[v.0 as usize][0] = ty.wrap(x);
+                    }
+                    s.threads[thread.0 as usize] = Status::At(self.prog.thread(*thread).entry);
+                }
+                Op::AtomicBegin => s.atomic = Some(tid),
+                Op::AtomicEnd => s.atomic = None,
+            }
+        }
+        s.threads[tid.0 as usize] = Status::At(tr.dst);
+        if t.locations[tr.dst.0 as usize].kind == LocKind::Exit && s.atomic == Some(tid) {
+            s.atomic = None;
+        }
+        Ok(step)
+    }
+
+    /// How a state ends an execution, if it does: error/halt/discard reached, deadlock or
+    /// normal termination. `enabled` must be [`Machine::enabled`] of `s`.
+    pub fn verdict(
+        &self,
+        s: &State,
+        enabled: &[(ThreadId, TransId)],
+        last: Option<(ThreadId, TransId)>,
+    ) -> Option<Outcome> {
+        if let Some((tid, trid)) = last {
+            let t = self.prog.thread(tid);
+            let tr = t.transition(trid);
+            match t.locations[tr.dst.0 as usize].kind {
+                LocKind::Error => {
+                    let kind = match &tr.kind {
+                        TransKind::Error(k) => k.clone(),
+                        _ => ErrorKind::ReachError,
+                    };
+                    return Some(Outcome::Error {
+                        thread: tid,
+                        transition: trid,
+                        kind,
+                    });
+                }
+                LocKind::Halt => return Some(Outcome::Halted),
+                LocKind::Discard => return Some(Outcome::Discarded),
+                _ => {}
+            }
+        }
+        if !enabled.is_empty() {
+            return None;
+        }
+        let blocked: Vec<ThreadId> = self
+            .prog
+            .threads
+            .iter()
+            .filter(|t| match s.threads[t.id.0 as usize] {
+                Status::At(l) => t.locations[l.0 as usize].kind != LocKind::Exit,
+                Status::NotStarted => false,
+            })
+            .map(|t| t.id)
+            .collect();
+        Some(if blocked.is_empty() {
+            Outcome::Terminated
+        } else {
+            Outcome::Deadlock { blocked }
+        })
+    }
+}
+
+/// Runs the program from its initial state until it ends or `max_steps` steps were taken.
+pub fn run(prog: &Program, oracle: &mut dyn Oracle, max_steps: usize) -> (Execution, State) {
+    let m = Machine::new(prog);
+    let mut initial = Vec::new();
+    let mut s = m.initial(oracle, &mut initial);
+    let mut steps = Vec::new();
+    let mut last = None;
+    let outcome = loop {
+        let en = m.enabled(&s);
+        if let Some(o) = m.verdict(&s, &en, last) {
+            break o;
+        }
+        if steps.len() >= max_steps {
+            break Outcome::StepBound;
+        }
+        let (tid, trid) = match oracle.pick(steps.len(), &en) {
+            Choice::Take(i) => en[i],
+            Choice::End => break Outcome::ScheduleEnd,
+            Choice::Invalid(t) => {
+                break Outcome::ScheduleInvalid {
+                    step: steps.len(),
+                    thread: t,
+                }
+            }
+        };
+        match m.execute(&mut s, tid, trid, oracle) {
+            Ok(st) => steps.push(st),
+            Err(f) => {
+                break Outcome::Undefined {
+                    thread: tid,
+                    transition: trid,
+                    reason: f.to_string(),
+                }
+            }
+        }
+        last = Some((tid, trid));
+    };
+    (
+        Execution {
+            initial,
+            steps,
+            outcome,
+        },
+        s,
+    )
+}
+
+impl Program {
+    /// A readable trace: one line per step with thread, source position, source text and the
+    /// values written, then the outcome.
+    pub fn show_execution(&self, e: &Execution) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        for (k, st) in e.steps.iter().enumerate() {
+            let t = self.thread(st.thread);
+            let tr = t.transition(st.transition);
+            let (pos, src) = match &tr.span {
+                Some(sp) => (
+                    format!("{}:{}", sp.line, sp.col),
+                    self.source_line(sp).unwrap_or("").to_string(),
+                ),
+                None => (String::new(), String::new()),
+            };
+            let mut vals: Vec<String> = st
+                .writes
+                .iter()
+                .filter(|(v, _, _)| !self.var(*v).name.contains("$t"))
+                .map(|(v, i, x)| {
+                    let var = self.var(*v);
+                    if var.is_array {
+                        format!("{}[{i}]={x}", var.name)
+                    } else {
+                        format!("{}={x}", var.name)
+                    }
+                })
+                .collect();
+            for x in &st.inputs {
+                vals.push(format!("input {x}"));
+            }
+            let vals = if vals.is_empty() {
+                String::new()
+            } else {
+                format!("  [{}]", vals.join(", "))
+            };
+            let _ = writeln!(
+                s,
+                "{:>5}  {:<4}{:<14} {:>8}  {}{}",
+                k,
+                st.thread.to_string(),
+                truncate(&t.name, 14),
+                pos,
+                src,
+                vals
+            );
+        }
+        let _ = writeln!(s, "outcome: {}", self.show_outcome(&e.outcome));
+        s
+    }
+
+    /// The outcome in words, with the source position for errors.
+    pub fn show_outcome(&self, o: &Outcome) -> String {
+        match o {
+            Outcome::Error {
+                thread,
+                transition,
+                kind,
+            } => {
+                let t = self.thread(*thread);
+                let pos = t
+                    .transition(*transition)
+                    .span
+                    .as_ref()
+                    .map(|s| format!(" at {}", self.position(s)))
+                    .unwrap_or_default();
+                let what = match kind {
+                    ErrorKind::AssertionFailed => "assertion failed",
+                    ErrorKind::ReachError => "error reached",
+                };
+                format!("{what} in {} {}{pos}", thread, t.name)
+            }
+            Outcome::Deadlock { blocked } => {
+                let names: Vec<String> = blocked
+                    .iter()
+                    .map(|t| format!("{} {}", t, self.thread(*t).name))
+                    .collect();
+                format!("deadlock: blocked {}", names.join(", "))
+            }
+            Outcome::Terminated => "terminated: every thread returned".into(),
+            Outcome::Halted => "halted: the program ended (main returned, exit or abort)".into(),
+            Outcome::Discarded => "discarded: an assumption on inputs failed".into(),
+            Outcome::Undefined {
+                thread,
+                transition,
+                reason,
+            } => {
+                let pos = self
+                    .thread(*thread)
+                    .transition(*transition)
+                    .span
+                    .as_ref()
+                    .map(|s| format!(" at {}", self.position(s)))
+                    .unwrap_or_default();
+                format!("undefined behaviour in {thread}: {reason}{pos}")
+            }
+            Outcome::StepBound => "step bound reached".into(),
+            Outcome::ScheduleEnd => "the given schedule ended".into(),
+            Outcome::ScheduleInvalid { step, thread } => {
+                format!("the given schedule is invalid at step {step}: {thread} cannot move")
+            }
+        }
+    }
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        s.chars().take(n - 1).chain(std::iter::once('…')).collect()
+    }
+}

@@ -1,0 +1,802 @@
+//! The thread IR: what every later stage (interpreter, ART verifier, explorer, schedule
+//! generator) works on.
+//!
+//! The program model is the one of `DESIGN.md` ("Program model") and of the paper's
+//! section "Preliminaries" (seed 002): a bounded set of threads, each a control-flow graph of
+//! locations and guarded transitions over a shared store.
+//!
+//! # Semantics (shared by the interpreter, the verifier and the explorer)
+//!
+//! * **Values** are C integers of the type an expression carries ([`Ty`]): arithmetic is done on
+//!   exact integers and then wrapped to the width of the result type (two's complement), which is
+//!   what `gcc` does on x86-64 for every operation this IR has. Division or remainder by zero and
+//!   shifts by a negative amount or by at least the width are *undefined*: an execution that
+//!   performs one stops with an `undefined` outcome instead of a value.
+//! * **Pointers** are 64-bit values: `0` is `NULL`, an address is `((var + 1) << 32) + index`
+//!   (see [`address`]); pointer arithmetic counts elements. Pointers whose target is known while
+//!   lowering (arguments such as `&queue`) never reach the IR: they are substituted.
+//! * **Variables** are globals, thread locals (each thread has its own copies, since each thread
+//!   has its own CFG), heap objects (one per `malloc` site) and ghost variables the front end adds.
+//!   Globals start at their initialiser or zero; locals and `malloc` memory start with an
+//!   arbitrary value (an input).
+//! * A **transition** is enabled when its thread is at its source location, the guard holds and
+//!   no other thread is inside an atomic region. Executing it runs its ops in order.
+//! * `assert`, `reach_error` and friends go to the thread's error location. A thread that returns
+//!   reaches its exit location (terminal); `main` returning, `exit` and `abort` go to the halt
+//!   location, which ends the whole program normally. A local `assume` that fails goes to the
+//!   discard location: the execution is dropped (inputs are restricted), it is not a deadlock.
+//! * A **deadlock** is a state in which some started thread is not terminal and no thread is
+//!   enabled. Threads that were never started do not count.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Identifies a variable of [`Program::vars`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct VarId(pub u32);
+/// Identifies a thread of [`Program::threads`]; thread 0 is `main`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ThreadId(pub u32);
+/// Identifies a location of one thread's CFG.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct LocId(pub u32);
+/// Identifies a transition of one thread's CFG.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct TransId(pub u32);
+
+impl fmt::Display for ThreadId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "T{}", self.0)
+    }
+}
+
+/// Encodes the address of element `index` of variable `var`.
+pub fn address(var: VarId, index: i128) -> i128 {
+    ((var.0 as i128 + 1) << 32) + index
+}
+
+/// Decodes an address into variable and element index (no bounds check).
+pub fn decode_address(addr: i128) -> Option<(VarId, i128)> {
+    let var = (addr >> 32) - 1;
+    if addr <= 0 || var < 0 || var > u32::MAX as i128 {
+        return None;
+    }
+    Some((VarId(var as u32), addr & 0xffff_ffff))
+}
+
+/// An integer type: width in bits and signedness. `_Bool` is [`Ty::BOOL`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Ty {
+    /// 1 (`_Bool`), 8, 16, 32 or 64.
+    pub bits: u8,
+    /// Two's complement when set.
+    pub signed: bool,
+}
+
+impl Ty {
+    /// `_Bool`.
+    pub const BOOL: Ty = Ty {
+        bits: 1,
+        signed: false,
+    };
+    /// `int`.
+    pub const INT: Ty = Ty {
+        bits: 32,
+        signed: true,
+    };
+    /// `unsigned int`.
+    pub const UINT: Ty = Ty {
+        bits: 32,
+        signed: false,
+    };
+    /// `long`.
+    pub const LONG: Ty = Ty {
+        bits: 64,
+        signed: true,
+    };
+    /// `unsigned long`; also the type of pointers and thread ids.
+    pub const ULONG: Ty = Ty {
+        bits: 64,
+        signed: false,
+    };
+    /// `char` (signed, as on x86-64).
+    pub const CHAR: Ty = Ty {
+        bits: 8,
+        signed: true,
+    };
+
+    /// Converts an exact integer to this type (C conversion rules, two's complement wrap).
+    pub fn wrap(self, v: i128) -> i128 {
+        if self.bits == 1 {
+            return (v != 0) as i128;
+        }
+        let m = 1i128 << self.bits;
+        let r = v.rem_euclid(m);
+        if self.signed && r >= m / 2 {
+            r - m
+        } else {
+            r
+        }
+    }
+
+    /// Smallest value of the type.
+    pub fn min(self) -> i128 {
+        if self.signed {
+            -(1i128 << (self.bits - 1))
+        } else {
+            0
+        }
+    }
+
+    /// Largest value of the type.
+    pub fn max(self) -> i128 {
+        if self.bits == 1 {
+            1
+        } else if self.signed {
+            (1i128 << (self.bits - 1)) - 1
+        } else {
+            (1i128 << self.bits) - 1
+        }
+    }
+}
+
+impl fmt::Display for Ty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.bits == 1 {
+            write!(f, "bool")
+        } else {
+            write!(f, "{}{}", if self.signed { "i" } else { "u" }, self.bits)
+        }
+    }
+}
+
+/// What a variable's elements hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ElemKind {
+    /// An integer of the given type.
+    Int(Ty),
+    /// A pointer (an address, see [`address`]).
+    Ptr,
+    /// A `pthread_mutex_t`: 0 when free, owner thread id + 1 when held.
+    Mutex,
+    /// A `pthread_cond_t`: bit `t` set while thread `t` waits on it.
+    Cond,
+    /// A `pthread_barrier_t` arrival counter (its threshold and generation are the
+    /// variables named `<name>.n` and `<name>.gen`).
+    Barrier,
+}
+
+impl ElemKind {
+    /// The integer type values of this kind are stored as.
+    pub fn ty(self) -> Ty {
+        match self {
+            ElemKind::Int(t) => t,
+            ElemKind::Ptr | ElemKind::Cond => Ty::ULONG,
+            ElemKind::Mutex | ElemKind::Barrier => Ty::LONG,
+        }
+    }
+
+    /// Synchronisation objects (mutexes, condition variables, barriers).
+    pub fn is_sync(self) -> bool {
+        matches!(self, ElemKind::Mutex | ElemKind::Cond | ElemKind::Barrier)
+    }
+}
+
+/// Where a variable lives.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VarScope {
+    /// A C global (file-scope or `static`).
+    Global,
+    /// A local of one thread (including the front end's temporaries).
+    Local(ThreadId),
+    /// The object allocated by one `malloc`/`calloc` site.
+    Heap,
+    /// Bookkeeping added by the front end (e.g. `__thread_done`).
+    Ghost,
+}
+
+/// Initial contents of a variable.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Init {
+    /// Every element is zero.
+    Zero,
+    /// Element values (missing trailing elements are zero).
+    Values(Vec<i128>),
+    /// Every element is an arbitrary value (an input): uninitialised locals, `malloc` memory.
+    Nondet,
+}
+
+/// A variable: a scalar or a fixed-size array of [`ElemKind`]. Struct fields are flattened
+/// into one variable each (an array of structs becomes one array per field).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Var {
+    /// The variable's id (its index in [`Program::vars`]).
+    pub id: VarId,
+    /// C access path: `g`, `queue.head`, `main::arg`, `T1::tmp3`.
+    pub name: String,
+    /// Element kind.
+    pub elem: ElemKind,
+    /// Number of elements; 1 for a scalar.
+    pub len: u32,
+    /// Whether the C object was an array (so it is indexed).
+    pub is_array: bool,
+    /// Where it lives.
+    pub scope: VarScope,
+    /// Initial contents.
+    pub init: Init,
+    /// Set by the analysis: touched by two threads (directly or through a pointer).
+    pub shared: bool,
+    /// Where it was declared.
+    pub span: Option<Span>,
+}
+
+/// A source position range in the original (not preprocessed) file.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Span {
+    /// Index into [`Program::files`].
+    pub file: u32,
+    /// 1-based line of the first character.
+    pub line: u32,
+    /// 1-based column of the first character.
+    pub col: u32,
+    /// 1-based line of the last character.
+    pub end_line: u32,
+    /// 1-based column just after the last character (on `end_line`).
+    pub end_col: u32,
+}
+
+/// Unary operators.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum UnOp {
+    /// `-x`
+    Neg,
+    /// `~x`
+    BitNot,
+    /// `!x`
+    Not,
+}
+
+/// Binary operators. Operands are already converted to the operation's type (the usual
+/// arithmetic conversions are explicit [`Expr::Cast`]s), except for shifts, whose right operand
+/// keeps its own type, and comparisons, whose result is `int`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    Shl,
+    Shr,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+    /// Logical and (no side effects in either operand, so evaluation order is immaterial,
+    /// except that an undefined right operand is not evaluated when the left is false).
+    And,
+    /// Logical or (see [`BinOp::And`]).
+    Or,
+}
+
+impl BinOp {
+    /// The C spelling.
+    pub fn symbol(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Shl => "<<",
+            Shr => ">>",
+            BitAnd => "&",
+            BitOr => "|",
+            BitXor => "^",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            Eq => "==",
+            Ne => "!=",
+            And => "&&",
+            Or => "||",
+        }
+    }
+
+    /// Comparison and logical operators (result `int` 0 or 1).
+    pub fn is_predicate(self) -> bool {
+        use BinOp::*;
+        matches!(self, Lt | Le | Gt | Ge | Eq | Ne | And | Or)
+    }
+}
+
+/// A memory location an expression reads or an op writes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Place {
+    /// Element `index` of `var` (`None` for a scalar).
+    Var {
+        /// The variable.
+        var: VarId,
+        /// Element index for arrays.
+        index: Option<Box<Expr>>,
+    },
+    /// The element at a run-time address (a pointer dereference); `targets` lists the variables
+    /// the address may point to (from the points-to analysis).
+    Deref {
+        /// The address.
+        addr: Box<Expr>,
+        /// Type of the element read or written through the pointer.
+        ty: Ty,
+        /// Variables the address may point to.
+        targets: Vec<VarId>,
+    },
+}
+
+impl Place {
+    /// A scalar variable.
+    pub fn scalar(var: VarId) -> Place {
+        Place::Var { var, index: None }
+    }
+}
+
+/// A side-effect-free expression.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Expr {
+    /// A constant of a type.
+    Const {
+        /// The value (already in range of `ty`).
+        value: i128,
+        /// Its type.
+        ty: Ty,
+    },
+    /// The value stored at a place.
+    Load {
+        /// Where.
+        place: Place,
+        /// The type of the value.
+        ty: Ty,
+    },
+    /// The address of an element of a variable.
+    AddrOf {
+        /// The variable.
+        var: VarId,
+        /// Element index.
+        index: Box<Expr>,
+    },
+    /// A unary operation.
+    Unary {
+        /// Operator.
+        op: UnOp,
+        /// Operand.
+        arg: Box<Expr>,
+        /// Result type.
+        ty: Ty,
+    },
+    /// A binary operation.
+    Binary {
+        /// Operator.
+        op: BinOp,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+        /// Result type.
+        ty: Ty,
+    },
+    /// Conversion to a type.
+    Cast {
+        /// Operand.
+        arg: Box<Expr>,
+        /// Target type.
+        ty: Ty,
+    },
+    /// `cond ? then : els` (both branches side-effect free).
+    Ite {
+        /// Condition (nonzero is true).
+        cond: Box<Expr>,
+        /// Value when true.
+        then: Box<Expr>,
+        /// Value when false.
+        els: Box<Expr>,
+        /// Result type.
+        ty: Ty,
+    },
+}
+
+impl Expr {
+    /// An `int` constant.
+    pub fn int(v: i128) -> Expr {
+        Expr::Const {
+            value: v,
+            ty: Ty::INT,
+        }
+    }
+
+    /// A constant of type `ty`, wrapped into range.
+    pub fn constant(v: i128, ty: Ty) -> Expr {
+        Expr::Const {
+            value: ty.wrap(v),
+            ty,
+        }
+    }
+
+    /// The constant `1` (true).
+    pub fn tt() -> Expr {
+        Expr::int(1)
+    }
+
+    /// The value of a scalar variable.
+    pub fn var(var: VarId, ty: Ty) -> Expr {
+        Expr::Load {
+            place: Place::scalar(var),
+            ty,
+        }
+    }
+
+    /// The type of the value.
+    pub fn ty(&self) -> Ty {
+        match self {
+            Expr::Const { ty, .. }
+            | Expr::Load { ty, .. }
+            | Expr::Unary { ty, .. }
+            | Expr::Binary { ty, .. }
+            | Expr::Cast { ty, .. }
+            | Expr::Ite { ty, .. } => *ty,
+            Expr::AddrOf { .. } => Ty::ULONG,
+        }
+    }
+
+    /// The constant value, if this is a constant.
+    pub fn as_const(&self) -> Option<i128> {
+        match self {
+            Expr::Const { value, .. } => Some(*value),
+            _ => None,
+        }
+    }
+
+    /// `true` when the expression is the constant 1 (or any nonzero constant).
+    pub fn is_true(&self) -> bool {
+        matches!(self.as_const(), Some(v) if v != 0)
+    }
+
+    /// Calls `f` on every place this expression reads (outermost first), including places
+    /// read inside index and address expressions.
+    pub fn for_each_place<'a>(&'a self, f: &mut impl FnMut(&'a Place)) {
+        match self {
+            Expr::Const { .. } => {}
+            Expr::Load { place, .. } => {
+                f(place);
+                place.for_each_subexpr(&mut |e| e.for_each_place(f));
+            }
+            Expr::AddrOf { index, .. } => index.for_each_place(f),
+            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => arg.for_each_place(f),
+            Expr::Binary { lhs, rhs, .. } => {
+                lhs.for_each_place(f);
+                rhs.for_each_place(f);
+            }
+            Expr::Ite {
+                cond, then, els, ..
+            } => {
+                cond.for_each_place(f);
+                then.for_each_place(f);
+                els.for_each_place(f);
+            }
+        }
+    }
+
+    /// Calls `f` on every variable whose address the expression takes.
+    pub fn for_each_addr(&self, f: &mut impl FnMut(VarId)) {
+        match self {
+            Expr::Const { .. } => {}
+            Expr::Load { place, .. } => place.for_each_subexpr(&mut |e| e.for_each_addr(f)),
+            Expr::AddrOf { var, index } => {
+                f(*var);
+                index.for_each_addr(f)
+            }
+            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => arg.for_each_addr(f),
+            Expr::Binary { lhs, rhs, .. } => {
+                lhs.for_each_addr(f);
+                rhs.for_each_addr(f);
+            }
+            Expr::Ite {
+                cond, then, els, ..
+            } => {
+                cond.for_each_addr(f);
+                then.for_each_addr(f);
+                els.for_each_addr(f);
+            }
+        }
+    }
+}
+
+impl Place {
+    /// Calls `f` on the index or address expression of this place.
+    pub fn for_each_subexpr<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        match self {
+            Place::Var { index: Some(i), .. } => f(i),
+            Place::Var { index: None, .. } => {}
+            Place::Deref { addr, .. } => f(addr),
+        }
+    }
+
+    /// Variables this place may denote.
+    pub fn vars(&self) -> Vec<VarId> {
+        match self {
+            Place::Var { var, .. } => vec![*var],
+            Place::Deref { targets, .. } => targets.clone(),
+        }
+    }
+}
+
+/// One effect of a transition, executed in order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Op {
+    /// `place := value` (converted to the place's type).
+    Assign {
+        /// Target.
+        place: Place,
+        /// Value.
+        value: Expr,
+    },
+    /// `place := input`: a nondeterministic value of type `ty` (`__VERIFIER_nondet_*`,
+    /// uninitialised memory).
+    Havoc {
+        /// Target.
+        place: Place,
+        /// Range of the input.
+        ty: Ty,
+    },
+    /// Starts thread `thread` after initialising its parameters.
+    Spawn {
+        /// The new thread.
+        thread: ThreadId,
+        /// Parameter initialisation of the new thread (its locals), evaluated in this thread.
+        args: Vec<(VarId, Expr)>,
+    },
+    /// Enters an atomic region: no other thread runs until [`Op::AtomicEnd`].
+    AtomicBegin,
+    /// Leaves the atomic region.
+    AtomicEnd,
+}
+
+/// Which synchronisation call a transition implements (for the schedule generator and the
+/// instrumentation; the semantics are in the guard and ops).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SyncKind {
+    MutexInit,
+    Lock,
+    TryLock,
+    Unlock,
+    /// First half of `pthread_cond_wait`: release the mutex and start waiting.
+    CondWaitRelease,
+    /// Second half of `pthread_cond_wait`: woken (may block).
+    CondWaitWake,
+    CondSignal,
+    CondBroadcast,
+    BarrierInit,
+    /// Arrival at a barrier.
+    BarrierArrive,
+    /// Departure from a barrier once all arrived (may block).
+    BarrierLeave,
+    Spawn,
+    Join,
+    /// A thread's final transition (it publishes `__thread_done`).
+    ThreadExit,
+    AtomicBegin,
+    AtomicEnd,
+    Yield,
+}
+
+/// Why a transition was made; what a trace prints.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TransKind {
+    /// Ordinary statement or part of one.
+    Stmt,
+    /// A branch of a condition (`if`, loop, `switch`, `&&`, ...), taken when the guard holds.
+    Branch,
+    /// A synchronisation operation.
+    Sync(SyncKind),
+    /// `assume(c)`/`__VERIFIER_assume`: waits for `c` when `c` reads shared state.
+    Assume,
+    /// The failing branch of a local assume: goes to the discard location.
+    AssumeFail,
+    /// Goes to the error location.
+    Error(ErrorKind),
+    /// Ends the program (`return` from `main`, `exit`, `abort`).
+    Halt,
+}
+
+/// What kind of error a transition into the error location reports.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ErrorKind {
+    /// `assert(c)` with `c` false.
+    AssertionFailed,
+    /// `reach_error()`, `__VERIFIER_error()` or `__assert_fail`.
+    ReachError,
+}
+
+/// What a location is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LocKind {
+    /// An ordinary program point.
+    Normal,
+    /// The thread has returned (terminal).
+    Exit,
+    /// The error location.
+    Error,
+    /// The program has ended (main returned, `exit`, `abort`).
+    Halt,
+    /// A local assumption failed: the execution is dropped.
+    Discard,
+}
+
+/// A memory event: an access of a transition to a shared variable.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Event {
+    /// The variable.
+    pub var: VarId,
+    /// Element index (arrays), or the address for accesses through a pointer.
+    pub index: Option<Expr>,
+    /// Read or write.
+    pub access: Access,
+}
+
+/// Kind of memory access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Access {
+    Read,
+    Write,
+    /// Read and write in one step (lock, unlock, signal, barrier arrival).
+    Update,
+}
+
+/// A guarded transition of one thread.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Transition {
+    /// Index in [`Thread::transitions`].
+    pub id: TransId,
+    /// Source location.
+    pub src: LocId,
+    /// Target location.
+    pub dst: LocId,
+    /// Enabled only when this holds (nonzero).
+    pub guard: Expr,
+    /// Effects, in order.
+    pub ops: Vec<Op>,
+    /// What it implements.
+    pub kind: TransKind,
+    /// Shared memory events (filled by the analysis).
+    pub events: Vec<Event>,
+    /// The guard can be false because of other threads (lock, join, wait, shared assume):
+    /// the thread may block here.
+    pub may_block: bool,
+    /// A `sched_yield` (or a failed-lock style yield point for fair schedulers).
+    pub yields: bool,
+    /// Closes a loop (a retreating edge of the CFG from the entry).
+    pub back_edge: bool,
+    /// Source of the statement it comes from.
+    pub span: Option<Span>,
+}
+
+/// A location of a thread's CFG.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Location {
+    /// What kind of point it is.
+    pub kind: LocKind,
+    /// Outgoing transitions.
+    pub out: Vec<TransId>,
+}
+
+/// One thread: `main`, or one instance of a `pthread_create` site.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Thread {
+    /// Its id.
+    pub id: ThreadId,
+    /// `main`, or the start function's name with the instance (`t_fun#2`).
+    pub name: String,
+    /// The start function.
+    pub function: String,
+    /// The thread and transition that create it (`None` for `main`).
+    pub created_by: Option<(ThreadId, TransId)>,
+    /// Locations; indexes are [`LocId`]s.
+    pub locations: Vec<Location>,
+    /// Transitions; indexes are [`TransId`]s.
+    pub transitions: Vec<Transition>,
+    /// Start location.
+    pub entry: LocId,
+    /// Terminal location (returned).
+    pub exit: LocId,
+    /// Error location.
+    pub error: LocId,
+    /// Program-end location.
+    pub halt: LocId,
+    /// Discard location.
+    pub discard: LocId,
+}
+
+impl Thread {
+    /// The transition with the given id.
+    pub fn transition(&self, t: TransId) -> &Transition {
+        &self.transitions[t.0 as usize]
+    }
+
+    /// Outgoing transitions of a location.
+    pub fn outgoing(&self, l: LocId) -> impl Iterator<Item = &Transition> {
+        self.locations[l.0 as usize]
+            .out
+            .iter()
+            .map(move |t| &self.transitions[t.0 as usize])
+    }
+}
+
+/// A source file of the program.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SourceFile {
+    /// Path as given (or as named by the preprocessor for headers).
+    pub path: String,
+    /// Its lines, for printing traces (empty when it could not be read).
+    #[serde(skip)]
+    pub lines: Vec<String>,
+}
+
+/// The IR of a whole program.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Program {
+    /// Format tag of the JSON form.
+    pub format: String,
+    /// SHA-256 of the source file's bytes (hex).
+    pub sha256: String,
+    /// Source files spans refer to; file 0 is the main source.
+    pub files: Vec<SourceFile>,
+    /// Every variable.
+    pub vars: Vec<Var>,
+    /// Every thread; thread 0 is `main`.
+    pub threads: Vec<Thread>,
+    /// The ghost array `__thread_done` (element `t` is 1 once thread `t` has returned).
+    pub thread_done: VarId,
+}
+
+/// Version tag of [`Program`]'s JSON form.
+pub const IR_FORMAT: &str = "synth-ir/1";
+
+impl Program {
+    /// The variable with the given id.
+    pub fn var(&self, v: VarId) -> &Var {
+        &self.vars[v.0 as usize]
+    }
+
+    /// The thread with the given id.
+    pub fn thread(&self, t: ThreadId) -> &Thread {
+        &self.threads[t.0 as usize]
+    }
+
+    /// The source line a span starts on, trimmed, if known.
+    pub fn source_line(&self, span: &Span) -> Option<&str> {
+        let f = self.files.get(span.file as usize)?;
+        f.lines
+            .get(span.line.checked_sub(1)? as usize)
+            .map(|s| s.trim())
+    }
+
+    /// `file:line:col` of a span.
+    pub fn position(&self, span: &Span) -> String {
+        let path = self
+            .files
+            .get(span.file as usize)
+            .map(|f| f.path.as_str())
+            .unwrap_or("?");
+        format!("{}:{}:{}", path, span.line, span.col)
+    }
+
+    /// Shared variables.
+    pub fn shared_vars(&self) -> impl Iterator<Item = &Var> {
+        self.vars.iter().filter(|v| v.shared)
+    }
+}

@@ -1,0 +1,8 @@
+//! The verifier crate of synth: the C front end, the thread IR, and the concrete interpreter.
+//! Later issues add the ART verifier (`imc`) and stateless exploration (`explore`).
+
+pub mod frontend;
+pub mod interp;
+pub mod ir;
+pub mod pretty;
+pub mod semantics;

@@ -1,0 +1,105 @@
+//! The arithmetic of the IR, in one place: the interpreter, constant folding in the front end
+//! and (later) the verifier's encoding agree on it because they all call these functions.
+//! See the module documentation of [`crate::ir`] for the rules.
+
+use crate::ir::{BinOp, Ty, UnOp};
+
+/// Why an operation has no value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Undefined {
+    /// `x / 0` or `x % 0`.
+    DivisionByZero,
+    /// `INT_MIN / -1` and friends.
+    DivisionOverflow,
+    /// A shift by a negative amount or by at least the width.
+    ShiftOutOfRange(i128),
+}
+
+impl std::fmt::Display for Undefined {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Undefined::DivisionByZero => write!(f, "division by zero"),
+            Undefined::DivisionOverflow => write!(f, "overflow in division"),
+            Undefined::ShiftOutOfRange(n) => write!(f, "shift by {n}"),
+        }
+    }
+}
+
+/// Applies a unary operator; the operand is already of type `ty` (for `!`, any type).
+pub fn unop(op: UnOp, ty: Ty, a: i128) -> i128 {
+    match op {
+        UnOp::Neg => ty.wrap(-a),
+        UnOp::BitNot => ty.wrap(!a),
+        UnOp::Not => (a == 0) as i128,
+    }
+}
+
+/// Applies a binary operator whose result has type `ty`. For arithmetic the operands are of
+/// type `ty` already; for comparisons both operands have the same type (and `ty` is `int`);
+/// for shifts `a` has type `ty` and `b` its own promoted type.
+pub fn binop(op: BinOp, ty: Ty, a: i128, b: i128) -> Result<i128, Undefined> {
+    use BinOp::*;
+    Ok(match op {
+        Add => ty.wrap(a + b),
+        Sub => ty.wrap(a - b),
+        Mul => ty.wrap(a.wrapping_mul(b)),
+        Div | Rem => {
+            if b == 0 {
+                return Err(Undefined::DivisionByZero);
+            }
+            let q = a / b;
+            if ty.signed && ty.wrap(q) != q {
+                return Err(Undefined::DivisionOverflow);
+            }
+            if op == Div {
+                ty.wrap(q)
+            } else {
+                ty.wrap(a % b)
+            }
+        }
+        Shl | Shr => {
+            if b < 0 || b >= ty.bits.max(32) as i128 {
+                return Err(Undefined::ShiftOutOfRange(b));
+            }
+            if op == Shl {
+                ty.wrap(a << b)
+            } else {
+                ty.wrap(a >> b)
+            }
+        }
+        BitAnd => ty.wrap(a & b),
+        BitOr => ty.wrap(a | b),
+        BitXor => ty.wrap(a ^ b),
+        Lt => (a < b) as i128,
+        Le => (a <= b) as i128,
+        Gt => (a > b) as i128,
+        Ge => (a >= b) as i128,
+        Eq => (a == b) as i128,
+        Ne => (a != b) as i128,
+        And => (a != 0 && b != 0) as i128,
+        Or => (a != 0 || b != 0) as i128,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn c_arithmetic() {
+        assert_eq!(binop(BinOp::Div, Ty::INT, -7, 2), Ok(-3));
+        assert_eq!(binop(BinOp::Rem, Ty::INT, -7, 2), Ok(-1));
+        assert_eq!(binop(BinOp::Sub, Ty::UINT, 0, 1), Ok(4294967295));
+        assert_eq!(
+            binop(BinOp::Add, Ty::INT, i32::MAX as i128, 1),
+            Ok(i32::MIN as i128)
+        );
+        assert_eq!(binop(BinOp::Shr, Ty::INT, -8, 1), Ok(-4));
+        assert!(binop(BinOp::Div, Ty::INT, 1, 0).is_err());
+        assert!(binop(BinOp::Div, Ty::INT, i32::MIN as i128, -1).is_err());
+        assert!(binop(BinOp::Shl, Ty::INT, 1, 32).is_err());
+        assert_eq!(Ty::CHAR.wrap(300), 44);
+        assert_eq!(Ty::BOOL.wrap(256), 1);
+        assert_eq!(unop(UnOp::BitNot, Ty::UINT, 0), 4294967295);
+    }
+}

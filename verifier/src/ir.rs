@@ -228,6 +228,36 @@ pub struct Var {
     pub shared: bool,
     /// Where it was declared.
     pub span: Option<Span>,
+    /// The C lvalue of its elements with `[]` for each array dimension (`arr[].f[]`); empty
+    /// for variables the front end made.
+    #[serde(default)]
+    pub c_path: String,
+    /// Lengths of the array dimensions in `c_path`, outermost first.
+    #[serde(default)]
+    pub dims: Vec<u32>,
+}
+
+impl Var {
+    /// The C lvalue of element `k` (row-major over `dims`), e.g. `arr[1].f[2]`.
+    pub fn c_element(&self, k: usize) -> String {
+        let mut idx = Vec::with_capacity(self.dims.len());
+        let mut rest = k;
+        for d in self.dims.iter().rev() {
+            idx.push(rest % *d as usize);
+            rest /= *d as usize;
+        }
+        idx.reverse();
+        let mut out = String::new();
+        let mut it = idx.into_iter();
+        let mut parts = self.c_path.split("[]").peekable();
+        while let Some(p) = parts.next() {
+            out.push_str(p);
+            if parts.peek().is_some() {
+                out.push_str(&format!("[{}]", it.next().unwrap_or(0)));
+            }
+        }
+        out
+    }
 }
 
 /// A source position range in the original (not preprocessed) file.

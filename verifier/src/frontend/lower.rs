@@ -639,6 +639,8 @@ impl<'a> Lowerer<'a> {
             init,
             shared: false,
             span,
+            c_path: String::new(),
+            dims: Vec::new(),
         });
         id
     }
@@ -647,6 +649,8 @@ impl<'a> Lowerer<'a> {
     fn alloc(
         &mut self,
         name: &str,
+        cpath: &str,
+        dims: &[u32],
         ty: &CType,
         mult: u64,
         is_array: bool,
@@ -659,7 +663,18 @@ impl<'a> Lowerer<'a> {
                 if *n == 0 {
                     return self.unsupported(span, format!("array `{name}` of unknown size"));
                 }
-                let inner = self.alloc(name, e, mult * n, true, scope, init, span)?;
+                let dims = [dims, &[*n as u32]].concat();
+                let inner = self.alloc(
+                    name,
+                    &format!("{cpath}[]"),
+                    &dims,
+                    e,
+                    mult * n,
+                    true,
+                    scope,
+                    init,
+                    span,
+                )?;
                 Storage::Array(Rc::new(inner), *n)
             }
             CType::Struct(i) => {
@@ -671,6 +686,8 @@ impl<'a> Lowerer<'a> {
                 for (f, t) in &def.fields {
                     fields.push(self.alloc(
                         &format!("{name}.{f}"),
+                        &format!("{cpath}.{f}"),
+                        dims,
                         t,
                         mult,
                         is_array,
@@ -697,7 +714,7 @@ impl<'a> Lowerer<'a> {
                 } else {
                     init.clone()
                 };
-                Storage::Leaf(self.new_var(
+                let v = self.new_var(
                     name.to_string(),
                     elem,
                     mult as u32,
@@ -705,7 +722,10 @@ impl<'a> Lowerer<'a> {
                     scope.clone(),
                     init,
                     sp,
-                ))
+                );
+                self.vars[v.0 as usize].c_path = cpath.to_string();
+                self.vars[v.0 as usize].dims = dims.to_vec();
+                Storage::Leaf(v)
             }
         })
     }
@@ -749,7 +769,17 @@ impl<'a> Lowerer<'a> {
                 continue;
             }
             let init = Init::Zero;
-            let st = self.alloc(&name, &ty, 1, false, &VarScope::Global, &init, id.span)?;
+            let st = self.alloc(
+                &name,
+                &name,
+                &[],
+                &ty,
+                1,
+                false,
+                &VarScope::Global,
+                &init,
+                id.span,
+            )?;
             if let Some(i) = &id.node.initializer {
                 self.static_init(&st, &ty, i)?;
             }
@@ -1597,6 +1627,8 @@ impl<'a> Lowerer<'a> {
             let first = self.vars.len();
             let st = self.alloc(
                 &vname,
+                &name,
+                &[],
                 &ty,
                 1,
                 false,
@@ -3581,6 +3613,8 @@ impl<'a> Lowerer<'a> {
         };
         let st = self.alloc(
             &name,
+            "",
+            &[],
             &CType::Array(Box::new(pt.clone()), n),
             1,
             false,

@@ -32,7 +32,11 @@ fn interpreted(path: &Path) -> Result<Vec<String>, String> {
             continue;
         }
         for k in 0..v.len as usize {
-            lines.push(format!("{} = {}", v.c_element(k), state.mem[v.id.0 as usize][k]));
+            lines.push(format!(
+                "{} = {}",
+                v.c_element(k),
+                state.mem[v.id.0 as usize][k]
+            ));
         }
     }
     Ok(lines)
@@ -53,7 +57,9 @@ fn compiled(path: &Path, tmp: &Path) -> Result<Vec<String>, String> {
         for k in 0..v.len as usize {
             let e = v.c_element(k);
             if ty.signed {
-                driver.push_str(&format!("  printf(\"%s = %lld\\n\", \"{e}\", (long long)({e}));\n"));
+                driver.push_str(&format!(
+                    "  printf(\"%s = %lld\\n\", \"{e}\", (long long)({e}));\n"
+                ));
             } else {
                 driver.push_str(&format!(
                     "  printf(\"%s = %llu\\n\", \"{e}\", (unsigned long long)({e}));\n"
@@ -73,7 +79,10 @@ fn compiled(path: &Path, tmp: &Path) -> Result<Vec<String>, String> {
         .output()
         .map_err(|e| e.to_string())?;
     if !cc.status.success() {
-        return Err(format!("cc failed: {}", String::from_utf8_lossy(&cc.stderr)));
+        return Err(format!(
+            "cc failed: {}",
+            String::from_utf8_lossy(&cc.stderr)
+        ));
     }
     let out = Command::new(&bin).output().map_err(|e| e.to_string())?;
     Ok(String::from_utf8_lossy(&out.stdout)
@@ -87,7 +96,11 @@ fn interpreter_agrees_with_cc_on_globals() {
     let tmp = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("diff");
     std::fs::create_dir_all(&tmp).unwrap();
     let progs = programs();
-    assert!(progs.len() >= 30, "only {} differential programs", progs.len());
+    assert!(
+        progs.len() >= 30,
+        "only {} differential programs",
+        progs.len()
+    );
     let mut failures = Vec::new();
     for p in &progs {
         let name = p.file_name().unwrap().to_string_lossy().to_string();
@@ -101,12 +114,22 @@ fn interpreter_agrees_with_cc_on_globals() {
                         .take(5)
                         .map(|(x, y)| format!("interpreter {x} | cc {y}"))
                         .collect();
-                    failures.push(format!("{name}: {} lines vs {}; {diff:?}", a.len(), b.len()));
+                    failures.push(format!(
+                        "{name}: {} lines vs {}; {diff:?}",
+                        a.len(),
+                        b.len()
+                    ));
                 }
             }
             (Err(e), _) => failures.push(format!("{name}: interpreter: {e}")),
             (_, Err(e)) => failures.push(format!("{name}: {e}")),
         }
     }
-    assert!(failures.is_empty(), "{} of {} differ:\n{}", failures.len(), progs.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} differ:\n{}",
+        failures.len(),
+        progs.len(),
+        failures.join("\n")
+    );
 }

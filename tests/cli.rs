@@ -1,0 +1,183 @@
+//! The command line as users meet it: exit codes and messages for good and bad input.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn synth(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_synth"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn write(name: &str, text: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn missing_file_is_exit_2_with_message() {
+    let o = synth(&["parse", "/nonexistent/prog.c"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("/nonexistent/prog.c: cannot read"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn preprocessor_error_is_exit_2() {
+    let p = write(
+        "pp.c",
+        "#include \"no_such_header.h\"\nint main(void) { return 0; }\n",
+    );
+    let o = synth(&["parse", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(
+        e.contains("preprocessor failed") && e.contains("no_such_header.h"),
+        "{e}"
+    );
+}
+
+#[test]
+fn syntax_error_has_position() {
+    let p = write(
+        "syntax.c",
+        "int main(void) {\n  int x = ;\n  return 0;\n}\n",
+    );
+    let o = synth(&["parse", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2));
+    let e = stderr(&o);
+    assert!(e.contains("syntax.c:2:"), "{e}");
+    assert!(e.contains("syntax error"), "{e}");
+}
+
+#[test]
+fn unsupported_constructs_name_the_construct() {
+    let cases = [
+        ("float.c", "double d;\nint main(void) { d = 1.5; return 0; }\n", "floating point"),
+        (
+            "rec.c",
+            "int f(int n) { return n ? f(n - 1) : 0; }\nint main(void) { return f(3); }\n",
+            "recursion",
+        ),
+        (
+            "fptr.c",
+            "int g(void) { return 1; }\nint main(void) { int (*p)(void) = g; return p(); }\n",
+            "function pointer",
+        ),
+        (
+            "loopspawn.c",
+            "#include <pthread.h>\nvoid *f(void *a) { return 0; }\nint main(void) { pthread_t t; int n = 3; while (n--) pthread_create(&t, 0, f, 0); return 0; }\n",
+            "pthread_create in a loop",
+        ),
+    ];
+    for (name, text, what) in cases {
+        let p = write(name, text);
+        let o = synth(&["parse", p.to_str().unwrap()]);
+        assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
+        let e = stderr(&o);
+        let first = e.lines().next().unwrap_or("");
+        assert!(
+            first.starts_with(p.to_str().unwrap()),
+            "{name}: no position: {e}"
+        );
+        assert!(
+            first.contains(": unsupported ") && first.contains(what),
+            "{name}: {e}"
+        );
+    }
+}
+
+#[test]
+fn bad_flags_are_exit_2() {
+    let o = synth(&["run", "x.c", "--seed", "notanumber"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn parse_prints_summary_and_json() {
+    let p = write(
+        "ok.c",
+        "#include <pthread.h>\nint x;\npthread_mutex_t m;\nvoid *f(void *a) { pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }\nint main(void) { pthread_t t; pthread_create(&t, 0, f, 0); pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); pthread_join(t, 0); return 0; }\n",
+    );
+    let o = synth(&["parse", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("2 threads"), "{out}");
+    assert!(
+        out.contains("  x : ") && out.contains("  m : Mutex"),
+        "{out}"
+    );
+    let o = synth(&["parse", "--json", p.to_str().unwrap()]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["format"], "synth-ir/1");
+    assert_eq!(v["threads"].as_array().unwrap().len(), 2);
+    assert_eq!(v["sha256"].as_str().unwrap().len(), 64);
+}
+
+#[test]
+fn run_prints_trace_and_exits_1_on_error() {
+    let p = write(
+        "bug.c",
+        "#include <assert.h>\nint x;\nint main(void) {\n  x = 2;\n  assert(x == 3);\n  return 0;\n}\n",
+    );
+    let o = synth(&["run", p.to_str().unwrap(), "--seed", "1"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("x = 2;") && out.contains("[x=2]"), "{out}");
+    assert!(
+        out.contains("outcome: assertion failed in T0 main at"),
+        "{out}"
+    );
+    assert!(out.contains("bug.c:5:"), "{out}");
+}
+
+#[test]
+fn run_with_a_fixed_schedule_and_inputs() {
+    let p = write(
+        "sched.c",
+        "#include <pthread.h>\nextern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nint x;\nvoid *f(void *a) { x = 1; return 0; }\nint main(void) { pthread_t t; int k = __VERIFIER_nondet_int(); pthread_create(&t, 0, f, 0); if (x == 0 && k == 7) reach_error(); return 0; }\n",
+    );
+    let path = p.to_str().unwrap();
+    // main: input, spawn, read x, branch, branch, error; the thread never runs.
+    let o = synth(&[
+        "run",
+        path,
+        "--schedule",
+        "0,0,0,0,0,0,0,0",
+        "--inputs",
+        "7",
+        "--quiet",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = synth(&[
+        "run",
+        path,
+        "--schedule",
+        "0,0,0,0,0,0,0,0",
+        "--inputs",
+        "6",
+        "--quiet",
+    ]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}

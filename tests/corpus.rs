@@ -1,0 +1,93 @@
+//! Every program of the third-party corpus either lowers, or is rejected with exit code 2 and an
+//! error `file:line:col: unsupported <construct>`; at least 90% lower.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// `../shared/corpus` next to the work tree (or `$SYNTH_CORPUS`).
+fn corpus() -> PathBuf {
+    if let Ok(p) = std::env::var("SYNTH_CORPUS") {
+        return PathBuf::from(p);
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let p = root.join("../shared/corpus");
+    assert!(
+        p.join("verdicts.tsv").exists(),
+        "corpus not found at {}; set SYNTH_CORPUS to the folder holding verdicts.tsv",
+        p.display()
+    );
+    p
+}
+
+fn programs() -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(corpus().join("verdicts.tsv")).unwrap();
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let mut f = l.split('\t');
+            (
+                f.next().unwrap().to_string(),
+                f.next().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn corpus_lowers_or_is_rejected_with_a_position() {
+    let dir = corpus();
+    let progs = programs();
+    assert!(
+        progs.len() >= 40,
+        "verdicts.tsv lists {} programs",
+        progs.len()
+    );
+    let mut lowered = 0;
+    let mut rejected = Vec::new();
+    for (path, _) in &progs {
+        let out = Command::new(env!("CARGO_BIN_EXE_synth"))
+            .current_dir(&dir)
+            .args(["parse", path])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        match out.status.code() {
+            Some(0) => {
+                let stdout = String::from_utf8_lossy(&out.stdout);
+                assert!(stdout.starts_with("program "), "{path}: {stdout}");
+                lowered += 1;
+            }
+            Some(2) => {
+                // file:line:col: unsupported <construct>
+                let line = stderr.lines().next().unwrap_or("");
+                let prefix = format!("{path}:");
+                assert!(
+                    line.starts_with(&prefix),
+                    "{path}: error without position: {line}"
+                );
+                let rest = &line[prefix.len()..];
+                let mut parts = rest.splitn(3, ':');
+                let l = parts.next().unwrap_or("");
+                let c = parts.next().unwrap_or("");
+                let msg = parts.next().unwrap_or("");
+                assert!(
+                    l.parse::<u32>().is_ok() && c.parse::<u32>().is_ok(),
+                    "{path}: bad position in {line}"
+                );
+                assert!(
+                    msg.starts_with(" unsupported "),
+                    "{path}: not an unsupported-construct error: {line}"
+                );
+                rejected.push(line.to_string());
+            }
+            other => panic!("{path}: exit code {other:?}: {stderr}"),
+        }
+    }
+    let pct = 100.0 * lowered as f64 / progs.len() as f64;
+    eprintln!(
+        "{lowered} of {} lower ({pct:.1}%); rejected:\n{}",
+        progs.len(),
+        rejected.join("\n")
+    );
+    assert!(pct >= 90.0, "only {pct:.1}% lower");
+}

@@ -111,9 +111,9 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
         Command::Parse { input, json, full } => {
             let p = input.load()?;
             if json {
-                println!("{}", serde_json::to_string_pretty(&p)?);
+                emit(&(serde_json::to_string_pretty(&p)? + "\n"));
             } else {
-                print!("{}", p.summary(full));
+                emit(&p.summary(full));
             }
             Ok(0)
         }
@@ -137,16 +137,27 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 None => interp::run(&p, &mut RandomOracle::new(seed), max_steps),
             };
             if json {
-                println!("{}", serde_json::to_string_pretty(&exec)?);
+                emit(&(serde_json::to_string_pretty(&exec)? + "\n"));
             } else if quiet {
-                println!("outcome: {}", p.show_outcome(&exec.outcome));
+                emit(&format!("outcome: {}\n", p.show_outcome(&exec.outcome)));
             } else {
-                print!("{}", p.show_execution(&exec));
+                emit(&p.show_execution(&exec));
             }
             Ok(match exec.outcome {
                 Outcome::Error { .. } | Outcome::Deadlock { .. } => 1,
                 _ => 0,
             })
+        }
+    }
+}
+
+/// Writes to standard output; a closed pipe (`synth parse x.c | head`) is not an error.
+fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            eprintln!("synth: cannot write output: {e}");
         }
     }
 }

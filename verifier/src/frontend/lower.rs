@@ -148,6 +148,7 @@ struct Lowerer<'a> {
     pure: bool,
     const_ctx: bool,
     atomic_depth: u32,
+    stmt_expr_depth: u32,
     temps: u32,
     transitions_total: usize,
 }
@@ -185,6 +186,7 @@ pub(super) fn lower(unit: &TranslationUnit, map: &SourceMap, opts: &Options) -> 
         pure: false,
         const_ctx: false,
         atomic_depth: 0,
+        stmt_expr_depth: 0,
         temps: 0,
         transitions_total: 0,
     };
@@ -555,6 +557,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Applies a declarator's pointer/array/function derivations to a base type.
+    #[allow(clippy::only_used_in_recursion)]
     fn derive(&mut self, base: CType, d: &Declarator, span: lang_c::span::Span) -> R<CType> {
         let mut ty = base;
         // Derivations apply from the last to the first for arrays (int a[2][3] = array 2 of
@@ -646,6 +649,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Creates the IR variables of an object of type `ty`.
+    #[allow(clippy::too_many_arguments)]
     fn alloc(
         &mut self,
         name: &str,
@@ -896,7 +900,7 @@ impl<'a> Lowerer<'a> {
         let r = self.rvalue(e);
         (self.pure, self.const_ctx) = saved;
         let v = r?;
-        let x = self.to_scalar(v, e.span)?;
+        let x = self.scalar_of(v, e.span)?;
         let x = self.convert(x.0, &x.1, ty, e.span)?;
         match x.as_const() {
             Some(c) => Ok(c),
@@ -1204,7 +1208,11 @@ impl<'a> Lowerer<'a> {
 
     fn stmt(&mut self, s: &Node<Statement>) -> R<()> {
         let saved = self.span.clone();
-        if !matches!(s.node, Statement::Compound(_) | Statement::Labeled(_)) {
+        // Statements inside a statement expression come from a macro (glibc's `assert`): their
+        // columns are those of the expansion, so keep the span of the enclosing statement.
+        if !matches!(s.node, Statement::Compound(_) | Statement::Labeled(_))
+            && self.stmt_expr_depth == 0
+        {
             self.span = Some(self.map.span(s.span));
         }
         let r = self.stmt_inner(s);
@@ -1313,7 +1321,7 @@ impl<'a> Lowerer<'a> {
                 if let Some(e) = e {
                     let v = self.rvalue(e)?;
                     if let Some((var, ty)) = ret {
-                        let (x, xt) = self.to_scalar(v, e.span)?;
+                        let (x, xt) = self.scalar_of(v, e.span)?;
                         let x = self.convert(x, &xt, &ty, e.span)?;
                         self.step(
                             Expr::tt(),
@@ -1361,7 +1369,7 @@ impl<'a> Lowerer<'a> {
             },
             Statement::Switch(sw) => {
                 let v = self.rvalue(&sw.node.expression)?;
-                let (x, xt) = self.to_scalar(v, sw.node.expression.span)?;
+                let (x, xt) = self.scalar_of(v, sw.node.expression.span)?;
                 let ty = promote(xt.value_ty().unwrap_or(Ty::INT));
                 let x = self.convert(x, &xt, &CType::Int(ty), sw.node.expression.span)?;
                 let x = self.snapshot(x)?;
@@ -1885,7 +1893,7 @@ impl<'a> Lowerer<'a> {
                 } else {
                     (base, iv, b.node.lhs.span, b.node.rhs.span)
                 };
-                let (i, it) = self.to_scalar(iv, ispan)?;
+                let (i, it) = self.scalar_of(iv, ispan)?;
                 let i = self.convert(i, &it, &CType::Int(Ty::LONG), ispan)?;
                 let p = self.ptr_add(base, i, bspan)?;
                 self.deref(p, e.span)
@@ -1962,7 +1970,7 @@ impl<'a> Lowerer<'a> {
 
     /// Converts a value to a scalar expression (a pointer known while lowering becomes an
     /// address).
-    fn to_scalar(&mut self, v: Val, span: lang_c::span::Span) -> R<(Expr, CType)> {
+    fn scalar_of(&mut self, v: Val, span: lang_c::span::Span) -> R<(Expr, CType)> {
         match v {
             Val::Scalar(e, t) => Ok((e, t)),
             Val::Ptr(lv) => {
@@ -2224,6 +2232,14 @@ impl<'a> Lowerer<'a> {
             return self.unsupported(s.span, "statement expression");
         };
         self.scopes.push(HashMap::new());
+        self.stmt_expr_depth += 1;
+        let r = self.stmt_expr_items(items);
+        self.stmt_expr_depth -= 1;
+        self.scopes.pop();
+        r
+    }
+
+    fn stmt_expr_items(&mut self, items: &[Node<BlockItem>]) -> R<Val> {
         let mut last = Val::Void;
         for (k, it) in items.iter().enumerate() {
             match &it.node {
@@ -2239,7 +2255,6 @@ impl<'a> Lowerer<'a> {
                 BlockItem::StaticAssert(_) => {}
             }
         }
-        self.scopes.pop();
         Ok(last)
     }
 
@@ -2291,7 +2306,7 @@ impl<'a> Lowerer<'a> {
                 Ok(Val::Scalar(e, CType::Ptr(t.clone())))
             }
             (v, to) => {
-                let (e, from) = self.to_scalar(v, span)?;
+                let (e, from) = self.scalar_of(v, span)?;
                 let x = self.convert(e, &from, to, span)?;
                 Ok(Val::Scalar(fold(x), to.clone()))
             }
@@ -2312,14 +2327,14 @@ impl<'a> Lowerer<'a> {
                 && self.is_simple(&c.node.condition))
         {
             let cv = self.rvalue(&c.node.condition)?;
-            let (ce, _) = self.to_scalar(cv, c.node.condition.span)?;
+            let (ce, _) = self.scalar_of(cv, c.node.condition.span)?;
             let tv = self.rvalue(&c.node.then_expression)?;
             let ev = self.rvalue(&c.node.else_expression)?;
             if matches!(tv, Val::Void) || matches!(ev, Val::Void) {
                 return Ok(Val::Void);
             }
-            let (te, tt) = self.to_scalar(tv, c.node.then_expression.span)?;
-            let (ee, et) = self.to_scalar(ev, c.node.else_expression.span)?;
+            let (te, tt) = self.scalar_of(tv, c.node.then_expression.span)?;
+            let (ee, et) = self.scalar_of(ev, c.node.else_expression.span)?;
             let rt = result_type(&tt, &et);
             let te = self.convert(te, &tt, &rt, e.span)?;
             let ee = self.convert(ee, &et, &rt, e.span)?;
@@ -2353,9 +2368,9 @@ impl<'a> Lowerer<'a> {
             return Ok(Val::Void);
         }
         self.cur = t_end;
-        let (te, tt) = self.to_scalar(tv, c.node.then_expression.span)?;
+        let (te, tt) = self.scalar_of(tv, c.node.then_expression.span)?;
         self.cur = f_end;
-        let (ee, et) = self.to_scalar(ev, c.node.else_expression.span)?;
+        let (ee, et) = self.scalar_of(ev, c.node.else_expression.span)?;
         let rt = result_type(&tt, &et);
         let ty = rt.value_ty().unwrap_or(Ty::INT);
         let tmp = self.temp(ty);
@@ -2467,7 +2482,7 @@ impl<'a> Lowerer<'a> {
             }
             _ => {
                 let v = self.rvalue(e)?;
-                let (x, _) = self.to_scalar(v, e.span)?;
+                let (x, _) = self.scalar_of(v, e.span)?;
                 let x = truth(x);
                 let nx = negate(x.clone());
                 self.edge(self.cur, t, x, vec![], TransKind::Branch)?;
@@ -2516,7 +2531,7 @@ impl<'a> Lowerer<'a> {
             }
             UnaryOperator::Plus | UnaryOperator::Minus | UnaryOperator::Complement => {
                 let v = self.rvalue(&u.node.operand)?;
-                let (x, t) = self.to_scalar(v, span)?;
+                let (x, t) = self.scalar_of(v, span)?;
                 let Some(ty) = t.value_ty() else {
                     return self.invalid(span, "arithmetic on a non-integer");
                 };
@@ -2541,7 +2556,7 @@ impl<'a> Lowerer<'a> {
             }
             UnaryOperator::Negate => {
                 let v = self.rvalue(&u.node.operand)?;
-                let (x, _) = self.to_scalar(v, span)?;
+                let (x, _) = self.scalar_of(v, span)?;
                 Ok(Val::Scalar(negate(truth(x)), CType::Int(Ty::INT)))
             }
             UnaryOperator::PreIncrement
@@ -2551,7 +2566,7 @@ impl<'a> Lowerer<'a> {
                 self.no_effects(span)?;
                 let lv = self.lvalue(&u.node.operand)?;
                 let old = self.read_lv(lv.clone(), span)?;
-                let (ox, ot) = self.to_scalar(old, span)?;
+                let (ox, ot) = self.scalar_of(old, span)?;
                 let ox = self.snapshot_if_split(ox, &lv, span)?;
                 let delta = if matches!(
                     u.node.operator.node,
@@ -2682,7 +2697,7 @@ impl<'a> Lowerer<'a> {
                 Ok(())
             }
             (t, v) => {
-                let (x, xt) = self.to_scalar(v, span)?;
+                let (x, xt) = self.scalar_of(v, span)?;
                 let x = self.convert(x, &xt, &t, span)?;
                 self.store(lv, x, span)
             }
@@ -2705,7 +2720,7 @@ impl<'a> Lowerer<'a> {
                     lv.ty().clone(),
                     self.try_alloc(&b.node.rhs, Some(&lv.ty().clone()))?,
                 ) {
-                    let (x, _) = self.to_scalar(v.clone(), span)?;
+                    let (x, _) = self.scalar_of(v.clone(), span)?;
                     self.store(&lv, x, span)?;
                     return Ok(v);
                 }
@@ -2716,7 +2731,7 @@ impl<'a> Lowerer<'a> {
                         Ok(v)
                     }
                     t => {
-                        let (x, xt) = self.to_scalar(v, b.node.rhs.span)?;
+                        let (x, xt) = self.scalar_of(v, b.node.rhs.span)?;
                         let x = self.convert(x, &xt, &t, span)?;
                         let x = fold(x);
                         self.store(&lv, x.clone(), span)?;
@@ -2756,7 +2771,7 @@ impl<'a> Lowerer<'a> {
                 };
                 let v = self.arith(aop, old, r, span)?;
                 let t = lv.ty().clone();
-                let (x, xt) = self.to_scalar(v, span)?;
+                let (x, xt) = self.scalar_of(v, span)?;
                 let x = fold(self.convert(x, &xt, &t, span)?);
                 self.store(&lv, x.clone(), span)?;
                 Ok(Val::Scalar(self.assigned_value(&lv, x, span)?, t))
@@ -2764,9 +2779,9 @@ impl<'a> Lowerer<'a> {
             B::LogicalAnd | B::LogicalOr => {
                 if self.pure || self.is_simple(&b.node.rhs) {
                     let l = self.rvalue(&b.node.lhs)?;
-                    let (lx, _) = self.to_scalar(l, b.node.lhs.span)?;
+                    let (lx, _) = self.scalar_of(l, b.node.lhs.span)?;
                     let r = self.rvalue(&b.node.rhs)?;
-                    let (rx, _) = self.to_scalar(r, b.node.rhs.span)?;
+                    let (rx, _) = self.scalar_of(r, b.node.rhs.span)?;
                     let o = if op == B::LogicalAnd {
                         BinOp::And
                     } else {
@@ -2821,7 +2836,7 @@ impl<'a> Lowerer<'a> {
         let rp = matches!(r, Val::Ptr(_) | Val::Scalar(_, CType::Ptr(_)));
         match (&op, lp, rp) {
             (B::Plus, true, false) | (B::Minus, true, false) => {
-                let (i, it) = self.to_scalar(r, span)?;
+                let (i, it) = self.scalar_of(r, span)?;
                 let mut i = self.convert(i, &it, &CType::Int(Ty::LONG), span)?;
                 if op == B::Minus {
                     i = Expr::Unary {
@@ -2833,7 +2848,7 @@ impl<'a> Lowerer<'a> {
                 return self.ptr_add(l, fold(i), span);
             }
             (B::Plus, false, true) => {
-                let (i, it) = self.to_scalar(l, span)?;
+                let (i, it) = self.scalar_of(l, span)?;
                 let i = self.convert(i, &it, &CType::Int(Ty::LONG), span)?;
                 return self.ptr_add(r, i, span);
             }
@@ -2863,8 +2878,8 @@ impl<'a> Lowerer<'a> {
                         ));
                     }
                 }
-                let (a, _) = self.to_scalar(l, span)?;
-                let (b, _) = self.to_scalar(r, span)?;
+                let (a, _) = self.scalar_of(l, span)?;
+                let (b, _) = self.scalar_of(r, span)?;
                 return Ok(Val::Scalar(
                     bin(BinOp::Sub, cast(a, Ty::LONG), cast(b, Ty::LONG), Ty::LONG),
                     CType::Int(Ty::LONG),
@@ -2872,8 +2887,8 @@ impl<'a> Lowerer<'a> {
             }
             _ => {}
         }
-        let (a, at) = self.to_scalar(l, span)?;
-        let (b, bt) = self.to_scalar(r, span)?;
+        let (a, at) = self.scalar_of(l, span)?;
+        let (b, bt) = self.scalar_of(r, span)?;
         let (Some(ta), Some(tb)) = (at.value_ty(), bt.value_ty()) else {
             return self.invalid(span, "arithmetic on a non-integer");
         };
@@ -3069,7 +3084,7 @@ impl<'a> Lowerer<'a> {
                     }
                     Err(e) => return Err(e),
                 };
-                let (x, _) = self.to_scalar(v, args[0].span)?;
+                let (x, _) = self.scalar_of(v, args[0].span)?;
                 self.step(truth(x), vec![], TransKind::Assume)?;
                 Ok(Val::Void)
             }
@@ -3369,7 +3384,7 @@ impl<'a> Lowerer<'a> {
                 self.arg_count(name, args, 3, span)?;
                 let b = self.sync_place(&args[0], CType::Barrier)?;
                 let nv = self.rvalue(&args[2])?;
-                let (n, nt) = self.to_scalar(nv, args[2].span)?;
+                let (n, nt) = self.scalar_of(nv, args[2].span)?;
                 let n = self.convert(n, &nt, &CType::Int(Ty::LONG), span)?;
                 let Place::Var { var, index } = &b else {
                     return self.unsupported(args[0].span, "barrier behind a run-time pointer");
@@ -3480,7 +3495,7 @@ impl<'a> Lowerer<'a> {
                 self.no_effects(span)?;
                 self.arg_count(name, args, 1, span)?;
                 let v = self.rvalue(&args[0])?;
-                let (t, tt) = self.to_scalar(v, args[0].span)?;
+                let (t, tt) = self.scalar_of(v, args[0].span)?;
                 let t = self.convert(t, &tt, &CType::Int(Ty::LONG), span)?;
                 let done = Place::Var {
                     var: self.thread_done,
@@ -3711,7 +3726,7 @@ impl<'a> Lowerer<'a> {
                     param = Some((pname.clone(), Binding::Alias(Lv::Mem { node, idx, ty })));
                 }
                 v => {
-                    let (x, _) = self.to_scalar(v, args[3].span)?;
+                    let (x, _) = self.scalar_of(v, args[3].span)?;
                     let pv = self.new_var(
                         format!("{child}:{f}::{pname}"),
                         ElemKind::Ptr,
@@ -3809,9 +3824,7 @@ impl<'a> Lowerer<'a> {
             let assigned = facts.assigned.contains(pname) || facts.addr_taken.contains(pname);
             match (&pty, v) {
                 (CType::Ptr(pt), Val::Ptr(Lv::Mem { node, idx, ty })) if !assigned => {
-                    let idx = if idx.as_const().is_some()
-                        || is_local_only(&idx, &self.vars, &self.split_locals) && false
-                    {
+                    let idx = if idx.as_const().is_some() {
                         idx
                     } else {
                         self.snapshot(idx)?
@@ -3835,7 +3848,7 @@ impl<'a> Lowerer<'a> {
                 }
                 (CType::Struct(_), _) => return self.unsupported(a.span, "struct passed by value"),
                 (pty, v) => {
-                    let (x, xt) = self.to_scalar(v, a.span)?;
+                    let (x, xt) = self.scalar_of(v, a.span)?;
                     let x = self.convert(x, &xt, pty, a.span)?;
                     let Some(elem) = pty.elem() else {
                         return self.unsupported(
@@ -3928,10 +3941,6 @@ impl<'a> Lowerer<'a> {
             None => Val::Void,
         })
     }
-}
-
-fn is_local_only(_e: &Expr, _vars: &[Var], _split: &HashSet<VarId>) -> bool {
-    false
 }
 
 fn placeholder_thread(id: ThreadId, f: &str) -> (Thread, ThreadB) {
@@ -4034,7 +4043,7 @@ fn known_typedef(name: &str) -> Option<CType> {
 fn string_bytes(parts: &[String]) -> Vec<u8> {
     let mut out = Vec::new();
     for p in parts {
-        let s = p.trim_start_matches(|c| c == 'L' || c == 'u' || c == 'U' || c == '8');
+        let s = p.trim_start_matches(['L', 'u', 'U', '8']);
         let s = s
             .strip_prefix('"')
             .and_then(|s| s.strip_suffix('"'))

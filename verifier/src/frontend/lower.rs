@@ -3758,6 +3758,48 @@ impl<'a> Lowerer<'a> {
         Ok(self.ret0())
     }
 
+    /// The conjunction of the `__VERIFIER_assume`/`assume_abort_if_not` calls a function body
+    /// starts with (side-effect free), or `1`.
+    fn leading_assumption(&mut self, body: &Node<Statement>) -> R<Expr> {
+        let Statement::Compound(items) = &body.node else {
+            return Ok(Expr::tt());
+        };
+        let mut guard = Expr::tt();
+        for it in items {
+            let BlockItem::Statement(st) = &it.node else {
+                break;
+            };
+            let Statement::Expression(Some(e)) = &st.node else {
+                break;
+            };
+            let Expression::Call(c) = &e.node else {
+                break;
+            };
+            let Expression::Identifier(callee) = &c.node.callee.node else {
+                break;
+            };
+            if !matches!(
+                callee.node.name.as_str(),
+                "__VERIFIER_assume" | "assume_abort_if_not"
+            ) || c.node.arguments.len() != 1
+            {
+                break;
+            }
+            let saved = self.pure;
+            self.pure = true;
+            let v = self.rvalue(&c.node.arguments[0]);
+            self.pure = saved;
+            let Ok(v) = v else { break };
+            let (x, _) = self.scalar_of(v, e.span)?;
+            guard = if guard.is_true() {
+                truth(x)
+            } else {
+                bin(BinOp::And, guard, truth(x), Ty::INT)
+            };
+        }
+        Ok(guard)
+    }
+
     fn inline(
         &mut self,
         name: &str,
@@ -3898,16 +3940,6 @@ impl<'a> Lowerer<'a> {
             }
         };
         let atomic = name.starts_with("__VERIFIER_atomic_");
-        if atomic {
-            self.atomic_depth += 1;
-            if self.atomic_depth == 1 {
-                self.step(
-                    Expr::tt(),
-                    vec![Op::AtomicBegin],
-                    TransKind::Sync(SyncKind::AtomicBegin),
-                )?;
-            }
-        }
         let ret_loc = self.new_loc(LocKind::Normal);
         self.scopes.push(bindings);
         let base = self.scopes.len() - 1;
@@ -3921,6 +3953,27 @@ impl<'a> Lowerer<'a> {
             switches: vec![],
             scope_base: base,
         });
+        if atomic {
+            self.atomic_depth += 1;
+            if self.atomic_depth == 1 {
+                // An atomic function that starts with assumptions runs only when they hold
+                // (SV-COMP's `__VERIFIER_atomic_acquire` idiom): the region's entry waits for
+                // them instead of blocking inside the region.
+                let guard = match self.leading_assumption(&f.node.statement) {
+                    Ok(g) => g,
+                    Err(e) => {
+                        self.frames.pop();
+                        self.scopes.pop();
+                        return Err(e);
+                    }
+                };
+                self.step(
+                    guard,
+                    vec![Op::AtomicBegin],
+                    TransKind::Sync(SyncKind::AtomicBegin),
+                )?;
+            }
+        }
         let r = self.body(&f.node.statement);
         self.frames.pop();
         self.scopes.pop();

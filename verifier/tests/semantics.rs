@@ -1,0 +1,95 @@
+//! The program model of DESIGN.md on small multithreaded programs: synchronisation, atomic
+//! regions, assumptions, termination and deadlock, checked over many random schedules.
+
+use std::collections::BTreeSet;
+use verifier::frontend::{load_str, Options};
+use verifier::interp::{run, Outcome, RandomOracle};
+
+/// The set of outcome kinds over `seeds` random runs.
+fn outcomes(src: &str, seeds: u64) -> BTreeSet<&'static str> {
+    let prog = load_str("t.c", src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    (0..seeds)
+        .map(
+            |s| match run(&prog, &mut RandomOracle::new(s), 100_000).0.outcome {
+                Outcome::Error { .. } => "error",
+                Outcome::Deadlock { .. } => "deadlock",
+                Outcome::Terminated => "terminated",
+                Outcome::Halted => "halted",
+                Outcome::Discarded => "discarded",
+                Outcome::Undefined { .. } => "undefined",
+                Outcome::StepBound => "bound",
+                _ => "other",
+            },
+        )
+        .collect()
+}
+
+fn set(xs: &[&'static str]) -> BTreeSet<&'static str> {
+    xs.iter().copied().collect()
+}
+
+const PRELUDE: &str = "#include <pthread.h>\n#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\nextern void __VERIFIER_assume(int);\nextern void reach_error(void);\n";
+
+#[test]
+fn mutex_protects_and_lost_update_is_found() {
+    let locked = format!("{PRELUDE}int x; pthread_mutex_t m;\nvoid *f(void *a) {{ pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m); return 0; }}\nint main(void) {{ pthread_t t[3]; for (int i = 0; i < 3; i++) pthread_create(&t[i], 0, f, 0); for (int i = 0; i < 3; i++) pthread_join(t[i], 0); assert(x == 3); return 0; }}\n");
+    assert_eq!(outcomes(&locked, 200), set(&["halted"]));
+    let racy = locked
+        .replace("pthread_mutex_lock(&m);", "")
+        .replace("pthread_mutex_unlock(&m);", "");
+    assert_eq!(outcomes(&racy, 200), set(&["error", "halted"]));
+}
+
+#[test]
+fn double_lock_deadlocks_and_termination_is_not_deadlock() {
+    let dl = format!("{PRELUDE}pthread_mutex_t a, b;\nvoid *f(void *x) {{ pthread_mutex_lock(&a); pthread_mutex_lock(&b); pthread_mutex_unlock(&b); pthread_mutex_unlock(&a); return 0; }}\nvoid *g(void *x) {{ pthread_mutex_lock(&b); pthread_mutex_lock(&a); pthread_mutex_unlock(&a); pthread_mutex_unlock(&b); return 0; }}\nint main(void) {{ pthread_t s, t; pthread_create(&s, 0, f, 0); pthread_create(&t, 0, g, 0); pthread_exit(0); }}\n");
+    // main exits with pthread_exit: the others run on; all terminate, or they deadlock.
+    assert_eq!(outcomes(&dl, 300), set(&["deadlock", "terminated"]));
+}
+
+#[test]
+fn atomic_function_with_leading_assume_waits_instead_of_deadlocking() {
+    let src = format!("{PRELUDE}int lock; int in_cs;\nvoid __VERIFIER_atomic_acquire(void) {{ __VERIFIER_assume(lock == 0); lock = 1; }}\nvoid __VERIFIER_atomic_release(void) {{ lock = 0; }}\nvoid *f(void *a) {{ __VERIFIER_atomic_acquire(); in_cs++; if (in_cs != 1) reach_error(); in_cs--; __VERIFIER_atomic_release(); return 0; }}\nint main(void) {{ pthread_t s, t; pthread_create(&s, 0, f, 0); pthread_create(&t, 0, f, 0); pthread_join(s, 0); pthread_join(t, 0); return 0; }}\n");
+    assert_eq!(outcomes(&src, 300), set(&["halted"]));
+}
+
+#[test]
+fn assume_on_inputs_discards_and_assume_on_shared_state_waits() {
+    let local = format!("{PRELUDE}int main(void) {{ int k = __VERIFIER_nondet_int(); __VERIFIER_assume(k > 0); assert(k > 0); return 0; }}\n");
+    let o = outcomes(&local, 100);
+    assert!(
+        o.contains("discarded") && o.contains("halted") && !o.contains("error"),
+        "{o:?}"
+    );
+    let shared = format!("{PRELUDE}int flag; int data;\nvoid *f(void *a) {{ data = 42; flag = 1; return 0; }}\nint main(void) {{ pthread_t t; pthread_create(&t, 0, f, 0); __VERIFIER_assume(flag == 1); assert(data == 42); return 0; }}\n");
+    assert_eq!(outcomes(&shared, 200), set(&["halted"]));
+}
+
+#[test]
+fn condition_variables_wake_waiters_and_a_lost_signal_deadlocks() {
+    let ok = format!("{PRELUDE}pthread_mutex_t m; pthread_cond_t c; int ready;\nvoid *f(void *a) {{ pthread_mutex_lock(&m); ready = 1; pthread_cond_signal(&c); pthread_mutex_unlock(&m); return 0; }}\nint main(void) {{ pthread_t t; pthread_create(&t, 0, f, 0); pthread_mutex_lock(&m); while (!ready) pthread_cond_wait(&c, &m); pthread_mutex_unlock(&m); pthread_join(t, 0); return 0; }}\n");
+    assert_eq!(outcomes(&ok, 300), set(&["halted"]));
+    // Waiting without checking the flag: the signal may come first and be lost.
+    let lost = ok.replace("while (!ready) pthread_cond_wait", "pthread_cond_wait");
+    assert_eq!(outcomes(&lost, 300), set(&["deadlock", "halted"]));
+}
+
+#[test]
+fn barriers_release_all_threads_together() {
+    let src = format!("{PRELUDE}pthread_barrier_t b; int arrived;\npthread_mutex_t m;\nvoid *f(void *a) {{ pthread_mutex_lock(&m); arrived++; pthread_mutex_unlock(&m); pthread_barrier_wait(&b); pthread_mutex_lock(&m); if (arrived != 3) reach_error(); pthread_mutex_unlock(&m); return 0; }}\nint main(void) {{ pthread_t t[3]; pthread_barrier_init(&b, 0, 3); for (int i = 0; i < 3; i++) pthread_create(&t[i], 0, f, 0); for (int i = 0; i < 3; i++) pthread_join(t[i], 0); return 0; }}\n");
+    assert_eq!(outcomes(&src, 300), set(&["halted"]));
+}
+
+#[test]
+fn thread_arguments_and_heap_objects() {
+    // Each thread gets its own index through the argument; the heap array collects them.
+    let src = format!("{PRELUDE}#include <stdlib.h>\nint *slots; int ids[4];\nvoid *f(void *a) {{ int *p = (int *)a; slots[*p] = *p + 1; return 0; }}\nint main(void) {{ pthread_t t[4]; slots = (int *)calloc(4, sizeof(int)); for (int i = 0; i < 4; i++) {{ ids[i] = i; pthread_create(&t[i], 0, f, &ids[i]); }} for (int i = 0; i < 4; i++) pthread_join(t[i], 0); for (int i = 0; i < 4; i++) assert(slots[i] == i + 1); return 0; }}\n");
+    assert_eq!(outcomes(&src, 200), set(&["halted"]));
+}
+
+#[test]
+fn undefined_behaviour_is_reported_not_guessed() {
+    let src = format!("{PRELUDE}int a[4];\nint main(void) {{ int k = __VERIFIER_nondet_int(); __VERIFIER_assume(k >= 0 && k <= 4); a[k] = 1; return 0; }}\n");
+    let o = outcomes(&src, 300);
+    assert!(o.contains("undefined") && o.contains("halted"), "{o:?}");
+}

@@ -32,11 +32,11 @@ fn unsafe_programs_fail_under_pinned_seeds() {
         ("svcomp/pthread/queue.c", 0, "error"),
         ("svcomp/pthread/sigma.c", 1, "error"),
         ("svcomp/pthread/singleton.c", 13, "error"),
-        ("svcomp/pthread/stack-2.c", 7, "error"),
+        ("svcomp/pthread/stack-2.c", 12, "error"),
         ("svcomp/pthread/stateful01-1.c", 0, "error"),
         ("sctbench/circular_buffer_bad.c", 2, "error"),
         ("sctbench/twostage_bad.c", 16, "error"),
-        ("sctbench/wronglock_bad.c", 11, "error"),
+        ("sctbench/wronglock_bad.c", 0, "error"),
         ("sctbench/carter01_bad.c", 0, "deadlock"),
         ("sctbench/deadlock01_bad.c", 0, "deadlock"),
         ("sctbench/sync01_bad.c", 0, "deadlock"),
@@ -48,7 +48,10 @@ fn unsafe_programs_fail_under_pinned_seeds() {
             Outcome::Deadlock { .. } => "deadlock",
             _ => "none",
         };
-        assert_eq!(got, want, "{p} seed {seed}: {o:?}");
+        assert_eq!(
+            got, want,
+            "{p} seed {seed}: {o:?} (seeds depend on the lowering; after changing it, re-pin with `synth run {p} --seed N --quiet`)"
+        );
     }
 }
 

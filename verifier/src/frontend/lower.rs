@@ -2614,20 +2614,20 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Values read from locals must be snapshotted before the local is overwritten when the
-    /// old value is still needed (post-increment of a non-split local).
+    /// The old value of `lv` must be kept in a temporary when it is the (non-split) local
+    /// itself, which the coming store overwrites; a value already in a temporary is kept.
     fn snapshot_if_split(&mut self, e: Expr, lv: &Lv, span: lang_c::span::Span) -> R<Expr> {
-        let _ = (lv, span);
-        if matches!(e, Expr::Load { .. }) {
-            return self.snapshot(e);
+        if let Expr::Load { place, .. } = &e {
+            if *place == self.place_of(lv, span)? {
+                return self.snapshot(e);
+            }
         }
         Ok(e)
     }
 
     /// The value of an assignment expression after `lv := x` was stored: a local that is not
     /// split is simply re-read; otherwise `x` itself, which reads only such locals (shared
-    /// reads were loaded into temporaries) and so still has the stored value, unless it reads
-    /// the assigned local itself.
+    /// reads were loaded into temporaries) and so still has the stored value.
     fn assigned_value(&mut self, lv: &Lv, x: Expr, span: lang_c::span::Span) -> R<Expr> {
         let place = self.place_of(lv, span)?;
         if !self.is_split(&place) {

@@ -149,27 +149,12 @@ fn compress(t: &mut Thread) {
     }
     let forward = fixed;
     let entry = resolve(t.entry.0, &forward);
-    // Reachability from entry over non-skip (kept) transitions.
+    // Transitions that stay: those whose source was not merged away.
     let kept: Vec<bool> = t
         .transitions
         .iter()
         .map(|tr| forward[tr.src.0 as usize] == tr.src.0)
         .collect();
-    let mut reach = vec![false; n];
-    let mut stack = vec![entry];
-    reach[entry as usize] = true;
-    while let Some(l) = stack.pop() {
-        for tid in &t.locations[l as usize].out {
-            if !kept[tid.0 as usize] {
-                continue;
-            }
-            let d = resolve(t.transitions[tid.0 as usize].dst.0, &forward);
-            if !reach[d as usize] {
-                reach[d as usize] = true;
-                stack.push(d);
-            }
-        }
-    }
     // New numbering.
     let mut order = vec![entry, t.exit.0, t.error.0, t.halt.0, t.discard.0];
     let mut newid = vec![u32::MAX; n];
@@ -178,7 +163,7 @@ fn compress(t: &mut Thread) {
             newid[*l as usize] = k as u32;
         }
     }
-    // Breadth-first from entry for readable numbering.
+    // Breadth-first from entry: reachability, and a readable numbering.
     let mut queue = std::collections::VecDeque::from([entry]);
     let mut visited = vec![false; n];
     visited[entry as usize] = true;
@@ -207,7 +192,7 @@ fn compress(t: &mut Thread) {
         .collect();
     let mut transitions = Vec::new();
     for &l in &order {
-        if !reach[l as usize] {
+        if !visited[l as usize] {
             continue;
         }
         for tid in &t.locations[l as usize].out {

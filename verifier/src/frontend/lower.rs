@@ -3212,20 +3212,13 @@ impl<'a> Lowerer<'a> {
                 }
                 Ok(d)
             }
-            "pthread_mutex_init" => {
-                self.no_effects(span)?;
-                self.arg_count(name, args, 1, span)?;
-                let m = self.sync_place(&args[0], CType::Mutex)?;
-                self.step(
-                    Expr::tt(),
-                    vec![Op::Assign {
-                        place: m,
-                        value: Expr::constant(0, Ty::LONG),
-                    }],
-                    TransKind::Sync(SyncKind::MutexInit),
-                )?;
-                Ok(self.ret0())
-            }
+            "pthread_mutex_init" => self.sync_reset(
+                name,
+                args,
+                span,
+                CType::Mutex,
+                TransKind::Sync(SyncKind::MutexInit),
+            ),
             "pthread_mutex_lock" => {
                 self.no_effects(span)?;
                 self.arg_count(name, args, 1, span)?;
@@ -3276,34 +3269,14 @@ impl<'a> Lowerer<'a> {
                 )?;
                 Ok(Val::Scalar(Expr::var(r, Ty::INT), CType::Int(Ty::INT)))
             }
-            "pthread_mutex_unlock" => {
-                self.no_effects(span)?;
-                self.arg_count(name, args, 1, span)?;
-                let m = self.sync_place(&args[0], CType::Mutex)?;
-                self.step(
-                    Expr::tt(),
-                    vec![Op::Assign {
-                        place: m,
-                        value: Expr::constant(0, Ty::LONG),
-                    }],
-                    TransKind::Sync(SyncKind::Unlock),
-                )?;
-                Ok(self.ret0())
-            }
-            "pthread_cond_init" => {
-                self.no_effects(span)?;
-                self.arg_count(name, args, 1, span)?;
-                let c = self.sync_place(&args[0], CType::Cond)?;
-                self.step(
-                    Expr::tt(),
-                    vec![Op::Assign {
-                        place: c,
-                        value: Expr::constant(0, Ty::ULONG),
-                    }],
-                    TransKind::Stmt,
-                )?;
-                Ok(self.ret0())
-            }
+            "pthread_mutex_unlock" => self.sync_reset(
+                name,
+                args,
+                span,
+                CType::Mutex,
+                TransKind::Sync(SyncKind::Unlock),
+            ),
+            "pthread_cond_init" => self.sync_reset(name, args, span, CType::Cond, TransKind::Stmt),
             "pthread_cond_wait" => {
                 self.no_effects(span)?;
                 self.arg_count(name, args, 2, span)?;
@@ -3547,6 +3520,30 @@ impl<'a> Lowerer<'a> {
                 self.unsupported(span, format!("call to undefined function `{name}`"))
             }
         }
+    }
+
+    /// `pthread_mutex_init`, `pthread_mutex_unlock`, `pthread_cond_init`: the object becomes 0
+    /// (free, no waiters).
+    fn sync_reset(
+        &mut self,
+        name: &str,
+        args: &[Node<Expression>],
+        span: lang_c::span::Span,
+        want: CType,
+        kind: TransKind,
+    ) -> R<Val> {
+        self.no_effects(span)?;
+        self.arg_count(name, args, 1, span)?;
+        let place = self.sync_place(&args[0], want)?;
+        self.step(
+            Expr::tt(),
+            vec![Op::Assign {
+                place,
+                value: Expr::constant(0, Ty::LONG),
+            }],
+            kind,
+        )?;
+        Ok(self.ret0())
     }
 
     /// `<name>.n` and `<name>.gen` of a barrier variable.

@@ -46,7 +46,7 @@ fn interpreted(path: &Path) -> Result<Vec<String>, String> {
 fn compiled(path: &Path, tmp: &Path) -> Result<Vec<String>, String> {
     let prog = load(path, &Options::default()).map_err(|e| e.to_string())?;
     let mut driver = format!(
-        "#define main synth_user_main\n#include \"{}\"\n#undef main\n#include <stdio.h>\nint main(void) {{\n  synth_user_main();\n",
+        "#define main synth_user_main\n#include \"{}\"\n#undef main\n#include <stdio.h>\nint main(int synth_argc, char **synth_argv) {{\n  ((int (*)(int, char **))synth_user_main)(synth_argc, synth_argv);\n",
         path.display()
     );
     for v in &prog.vars {

@@ -93,3 +93,17 @@ fn undefined_behaviour_is_reported_not_guessed() {
     let o = outcomes(&src, 300);
     assert!(o.contains("undefined") && o.contains("halted"), "{o:?}");
 }
+
+#[test]
+fn a_local_array_passed_to_a_thread_is_shared_access_by_access() {
+    // `arr` decays to a pointer the thread writes through: main's two reads must be separate
+    // steps, so the thread can write between them.
+    let src = format!("{PRELUDE}void *w(void *arg) {{ int *a = (int *)arg; a[0] = 1; a[1] = 1; return 0; }}\nint main(void) {{ int arr[2] = {{0, 0}}; pthread_t t; pthread_create(&t, 0, w, arr); int s = arr[1] + arr[0]; if (s == 1 && arr[1] == 1) reach_error(); pthread_join(t, 0); return 0; }}\n");
+    assert_eq!(outcomes(&src, 300), set(&["error", "halted"]));
+}
+
+#[test]
+fn start_function_parameters_are_not_visible_in_callees() {
+    let src = format!("{PRELUDE}int arg = 7; int seen;\nint get(void) {{ return arg; }}\nvoid *w(void *arg) {{ seen = get(); return 0; }}\nint main(void) {{ pthread_t t; pthread_create(&t, 0, w, 0); pthread_join(t, 0); assert(seen == 7); return 0; }}\n");
+    assert_eq!(outcomes(&src, 50), set(&["halted"]));
+}

@@ -301,6 +301,18 @@ fn place_exprs_mut(p: &mut Place, f: &mut impl FnMut(&mut Expr)) {
 fn points_to(p: &mut Program) {
     let nv = p.vars.len();
     let mut pts: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); nv];
+    // Pointers initialised with addresses (`int *p = &x;` at file scope).
+    for v in &p.vars {
+        if let (ElemKind::Ptr, Init::Values(vals)) = (&v.elem, &v.init) {
+            for x in vals {
+                if let Some((t, _)) = decode_address(*x) {
+                    if (t.0 as usize) < nv {
+                        pts[v.id.0 as usize].insert(t.0);
+                    }
+                }
+            }
+        }
+    }
     fn expr_pts(e: &Expr, pts: &[BTreeSet<u32>], out: &mut BTreeSet<u32>) {
         match e {
             Expr::Const { .. } => {}

@@ -81,11 +81,15 @@ enum Binding {
     Const(i128, Ty),
     /// Using the name is unsupported (e.g. `argv`).
     Poison(&'static str),
+    /// A block-scope typedef name, or a struct tag (under the key `struct <tag>`).
+    Type(CType),
 }
 
 struct Frame {
     func: String,
     labels: HashMap<String, LocId>,
+    /// Labels defined in the body (the others in `labels` are only jumped to).
+    defined: HashSet<String>,
     ret_loc: LocId,
     ret: Option<(VarId, CType)>,
     breaks: Vec<LocId>,
@@ -117,6 +121,8 @@ struct Pending {
 struct FnFacts {
     assigned: HashSet<String>,
     addr_taken: HashSet<String>,
+    /// Scanning `main` whose first parameter is `argc` (which is 1).
+    argc_is_one: bool,
 }
 
 struct Lowerer<'a> {
@@ -228,16 +234,17 @@ fn is_builtin_name(n: &str) -> bool {
         )
 }
 
-/// Evaluates a condition syntactically with `argc == 1` (for the pre-scan of dead branches).
-fn syntactic_const(e: &Expression) -> Option<i128> {
+/// Evaluates a condition syntactically, with `argc == 1` in `main` (for the pre-scan of dead
+/// branches).
+fn syntactic_const(e: &Expression, argc: bool) -> Option<i128> {
     match e {
         Expression::Constant(c) => match &c.node {
             Constant::Integer(i) => parse_int(i).map(|(v, _)| v),
             _ => None,
         },
-        Expression::Identifier(i) if i.node.name == "argc" => Some(1),
+        Expression::Identifier(i) if argc && i.node.name == "argc" => Some(1),
         Expression::UnaryOperator(u) => {
-            let v = syntactic_const(&u.node.operand.node)?;
+            let v = syntactic_const(&u.node.operand.node, argc)?;
             match u.node.operator.node {
                 UnaryOperator::Negate => Some((v == 0) as i128),
                 UnaryOperator::Minus => Some(-v),
@@ -245,8 +252,8 @@ fn syntactic_const(e: &Expression) -> Option<i128> {
             }
         }
         Expression::BinaryOperator(b) => {
-            let x = syntactic_const(&b.node.lhs.node)?;
-            let y = syntactic_const(&b.node.rhs.node)?;
+            let x = syntactic_const(&b.node.lhs.node, argc)?;
+            let y = syntactic_const(&b.node.rhs.node, argc)?;
             Some(match b.node.operator.node {
                 BinaryOperator::Equals => (x == y) as i128,
                 BinaryOperator::NotEquals => (x != y) as i128,
@@ -331,12 +338,27 @@ impl<'a> Lowerer<'a> {
         let names: Vec<String> = self.funcs.keys().cloned().collect();
         for n in names {
             let f = self.funcs[&n];
-            let mut facts = FnFacts::default();
+            let mut facts = FnFacts {
+                argc_is_one: n == "main"
+                    && fn_params(&f.node.declarator.node)
+                        .first()
+                        .is_some_and(|p| p.0.as_deref() == Some("argc")),
+                ..FnFacts::default()
+            };
             scan_stmt(&f.node.statement.node, &mut facts);
             self.written_anywhere.extend(facts.assigned.iter().cloned());
             self.written_anywhere
                 .extend(facts.addr_taken.iter().cloned());
             self.facts.insert(n, facts);
+        }
+        // Addresses taken in file-scope initialisers (`int *p = &x;`) count as writes.
+        for ext in &unit.0 {
+            if let ExternalDeclaration::Declaration(d) = &ext.node {
+                let mut facts = FnFacts::default();
+                scan_decl(&d.node, &mut facts);
+                self.written_anywhere.extend(facts.assigned);
+                self.written_anywhere.extend(facts.addr_taken);
+            }
         }
         self.thread_done = self.new_var(
             "__thread_done".into(),
@@ -417,7 +439,11 @@ impl<'a> Lowerer<'a> {
                     Err(_) => CType::Opaque(name.clone()),
                 },
             };
-            self.typedefs.insert(name, ty);
+            if self.frames.is_empty() {
+                self.typedefs.insert(name, ty);
+            } else {
+                self.bind_local(name, Binding::Type(ty));
+            }
         }
         Ok(())
     }
@@ -446,6 +472,9 @@ impl<'a> Lowerer<'a> {
                 TypeSpecifier::TypedefName(n) => {
                     let name = &n.node.name;
                     if let Some(t) = known_typedef(name) {
+                        return Ok(t);
+                    }
+                    if let Some(Binding::Type(t)) = self.lookup_scoped(name) {
                         return Ok(t);
                     }
                     return match self.typedefs.get(name) {
@@ -485,8 +514,17 @@ impl<'a> Lowerer<'a> {
             return Ok(CType::Opaque(format!("union {n}")));
         }
         let tag = st.node.identifier.as_ref().map(|i| i.node.name.clone());
-        let idx = match tag.as_ref().and_then(|t| self.struct_tags.get(t)) {
-            Some(&i) if st.node.declarations.is_none() || !self.structs[i].complete => i,
+        let local = !self.frames.is_empty();
+        let known = tag.as_ref().and_then(|t| {
+            match self.lookup_scoped(&format!("struct {t}")) {
+                Some(Binding::Type(CType::Struct(i))) => Some(i),
+                // A definition in a block starts a new type even if the tag is known outside.
+                _ if local && st.node.declarations.is_some() => None,
+                _ => self.struct_tags.get(t).copied(),
+            }
+        });
+        let idx = match known {
+            Some(i) if st.node.declarations.is_none() || !self.structs[i].complete => i,
             _ => {
                 self.structs.push(StructDef {
                     name: tag.clone().unwrap_or_else(|| "<anonymous>".into()),
@@ -495,7 +533,11 @@ impl<'a> Lowerer<'a> {
                 });
                 let i = self.structs.len() - 1;
                 if let Some(t) = &tag {
-                    self.struct_tags.insert(t.clone(), i);
+                    if local {
+                        self.bind_local(format!("struct {t}"), Binding::Type(CType::Struct(i)));
+                    } else {
+                        self.struct_tags.insert(t.clone(), i);
+                    }
                 }
                 i
             }
@@ -549,8 +591,12 @@ impl<'a> Lowerer<'a> {
                 None => next,
             };
             negative |= v < 0;
-            self.enum_consts
-                .insert(en.node.identifier.node.name.clone(), v);
+            let name = en.node.identifier.node.name.clone();
+            if self.frames.is_empty() {
+                self.enum_consts.insert(name, v);
+            } else {
+                self.bind_local(name, Binding::Const(v, Ty::INT));
+            }
             next = v + 1;
         }
         Ok(CType::Int(if negative { Ty::INT } else { Ty::UINT }))
@@ -766,6 +812,7 @@ impl<'a> Lowerer<'a> {
                 Err(e) => return Err(e),
             };
             let ty = self.derive(base, &id.node.declarator.node, id.span)?;
+            let ty = complete_array(ty, id.node.initializer.as_ref());
             if matches!(ty, CType::Func) || (extern_ && id.node.initializer.is_none()) {
                 continue;
             }
@@ -902,7 +949,7 @@ impl<'a> Lowerer<'a> {
         let v = r?;
         let x = self.scalar_of(v, e.span)?;
         let x = self.convert(x.0, &x.1, ty, e.span)?;
-        match x.as_const() {
+        match const_address(&x) {
             Some(c) => Ok(c),
             None => self.unsupported(e.span, "initializer that is not a constant"),
         }
@@ -1083,7 +1130,9 @@ impl<'a> Lowerer<'a> {
         let discard = self.new_loc(LocKind::Discard);
         self.special = [exit, error, halt, discard];
         self.cur = entry;
-        self.scopes = vec![HashMap::new()];
+        // Scope 0 holds nothing in a thread (globals have their own table); scope 1 the
+        // start function's parameters, which callees must not see.
+        self.scopes = vec![HashMap::new(), HashMap::new()];
         self.frames.clear();
         self.atomic_depth = 0;
         self.span = Some(self.map.span(f.span));
@@ -1097,17 +1146,18 @@ impl<'a> Lowerer<'a> {
                     Binding::Poison("use of argv")
                 };
                 if let Some(n) = pname {
-                    self.scopes[0].insert(n.clone(), b);
+                    self.scopes[1].insert(n.clone(), b);
                 }
             }
         } else if let (Some((name, b)), Some((Some(pn), _))) = (&p.param, params.first()) {
             let _ = name;
-            self.scopes[0].insert(pn.clone(), b.clone());
+            self.scopes[1].insert(pn.clone(), b.clone());
         }
         let ret_loc = self.new_loc(LocKind::Normal);
         self.frames.push(Frame {
             func: p.func.clone(),
             labels: HashMap::new(),
+            defined: HashSet::new(),
             ret_loc,
             ret: None,
             breaks: vec![],
@@ -1117,6 +1167,7 @@ impl<'a> Lowerer<'a> {
         });
         self.scopes.push(HashMap::new());
         self.body(&f.node.statement)?;
+        self.check_labels(f.span)?;
         self.goto_here(ret_loc)?;
         self.span = None;
         if is_main {
@@ -1181,16 +1232,38 @@ impl<'a> Lowerer<'a> {
         self.stmt(s)
     }
 
-    fn lookup(&self, name: &str) -> Option<Binding> {
+    /// A name bound in a block scope visible here.
+    fn lookup_scoped(&self, name: &str) -> Option<Binding> {
         let base = self.frames.last().map(|f| f.scope_base).unwrap_or(0);
         for (i, sc) in self.scopes.iter().enumerate().rev() {
-            // Scopes of callers are not visible in an inlined callee (except the global one).
+            // Scopes of callers are not visible in an inlined callee (scope 0 is file scope).
             if i < base && i > 0 {
                 continue;
             }
             if let Some(b) = sc.get(name) {
                 return Some(b.clone());
             }
+        }
+        None
+    }
+
+    /// Binds a name in the innermost block scope.
+    fn bind_local(&mut self, name: String, b: Binding) {
+        self.scopes.last_mut().expect("scope").insert(name, b);
+    }
+
+    /// What a name denotes as an object (never the constant value of a global that is never
+    /// written, as [`Lowerer::lookup`] gives in constant expressions): for `&flag`.
+    fn lookup_object(&mut self, name: &str) -> Option<Binding> {
+        let saved = std::mem::replace(&mut self.const_ctx, false);
+        let b = self.lookup(name);
+        self.const_ctx = saved;
+        b
+    }
+
+    fn lookup(&self, name: &str) -> Option<Binding> {
+        if let Some(b) = self.lookup_scoped(name) {
+            return Some(b);
         }
         if let Some(v) = self.enum_consts.get(name) {
             return Some(Binding::Const(*v, Ty::INT));
@@ -1240,7 +1313,12 @@ impl<'a> Lowerer<'a> {
             }
             Statement::Expression(None) => Ok(()),
             Statement::If(i) => {
-                if let Some(c) = self.const_eval(&i.node.condition) {
+                let labels = has_label(&i.node.then_statement.node)
+                    || i.node
+                        .else_statement
+                        .as_ref()
+                        .is_some_and(|e| has_label(&e.node));
+                if let (Some(c), false) = (self.const_eval(&i.node.condition), labels) {
                     if c != 0 {
                         return self.stmt(&i.node.then_statement);
                     }
@@ -1338,6 +1416,11 @@ impl<'a> Lowerer<'a> {
             Statement::Labeled(l) => match &l.node.label.node {
                 Label::Identifier(id) => {
                     let target = self.label(&id.node.name);
+                    self.frames
+                        .last_mut()
+                        .expect("in function")
+                        .defined
+                        .insert(id.node.name.clone());
                     self.goto_here(target)?;
                     self.stmt(&l.node.statement)
                 }
@@ -1421,6 +1504,24 @@ impl<'a> Lowerer<'a> {
         fr.breaks.pop();
         fr.continues.pop();
         r
+    }
+
+    /// Every `goto` target of the current function body is defined.
+    fn check_labels(&self, span: lang_c::span::Span) -> R<()> {
+        let fr = self.frames.last().expect("in function");
+        let mut missing: Vec<&String> = fr
+            .labels
+            .keys()
+            .filter(|l| !fr.defined.contains(*l))
+            .collect();
+        missing.sort();
+        match missing.first() {
+            Some(l) => self.invalid(
+                span,
+                format!("label `{l}` used in `{}` but not defined", fr.func),
+            ),
+            None => Ok(()),
+        }
     }
 
     fn label(&mut self, name: &str) -> LocId {
@@ -1632,6 +1733,39 @@ impl<'a> Lowerer<'a> {
             } else {
                 format!("{}:{}", self.tid, vname)
             };
+            let ty = complete_array(ty, id.node.initializer.as_ref());
+            let facts = self.facts.get(&func);
+            let never_assigned =
+                facts.is_none_or(|f| !f.assigned.contains(&name) && !f.addr_taken.contains(&name));
+            let escapes = facts.is_some_and(|f| {
+                f.addr_taken.contains(&name)
+                    || (matches!(ty, CType::Array(..))
+                        && f.addr_taken.contains(&format!("{name}#decay")))
+            });
+            // A pointer initialised once and never assigned: evaluate the initialiser, and when
+            // it points to a known object, substitute (like a pointer parameter).
+            let mut ptr_init = None;
+            if let (CType::Ptr(_), Some(init)) = (&ty, &id.node.initializer) {
+                if let Initializer::Expression(e) = &init.node {
+                    self.span = Some(self.map.span(id.span));
+                    let v = match self.try_alloc(e, Some(&ty))? {
+                        Some(v) => Err(v),
+                        None => {
+                            let v = self.rvalue(e)?;
+                            Ok(self.cast_val(v, &ty, e.span)?)
+                        }
+                    };
+                    match v {
+                        Ok(Val::Ptr(lv)) if never_assigned => {
+                            let lv = self.capture(lv)?;
+                            self.bind_local(name, Binding::Alias(lv));
+                            continue;
+                        }
+                        // An allocation site stays a variable: the site is checked to run once.
+                        Ok(v) | Err(v) => ptr_init = Some((v, e.span)),
+                    }
+                }
+            }
             let first = self.vars.len();
             let st = self.alloc(
                 &vname,
@@ -1644,25 +1778,20 @@ impl<'a> Lowerer<'a> {
                 &Init::Nondet,
                 id.span,
             )?;
-            if self
-                .facts
-                .get(&func)
-                .is_some_and(|f| f.addr_taken.contains(&name))
-            {
+            if escapes {
                 for v in first..self.vars.len() {
                     self.split_locals.insert(VarId(v as u32));
                 }
             }
-            self.scopes
-                .last_mut()
-                .expect("scope")
-                .insert(name, Binding::Obj(st.clone(), ty.clone()));
-            if let Some(init) = &id.node.initializer {
-                let lv = Lv::Mem {
-                    node: st,
-                    idx: Expr::int(0),
-                    ty: ty.clone(),
-                };
+            self.bind_local(name, Binding::Obj(st.clone(), ty.clone()));
+            let lv = Lv::Mem {
+                node: st,
+                idx: Expr::int(0),
+                ty: ty.clone(),
+            };
+            if let Some((v, span)) = ptr_init {
+                self.assign_val(&lv, v, span)?;
+            } else if let Some(init) = &id.node.initializer {
                 self.span = Some(self.map.span(id.span));
                 self.init_local(lv, init)?;
             }
@@ -1670,11 +1799,35 @@ impl<'a> Lowerer<'a> {
         Ok(())
     }
 
+    /// Freezes the index or address of a substituted pointer: later writes to the variables it
+    /// reads must not move it.
+    fn capture(&mut self, lv: Lv) -> R<Lv> {
+        Ok(match lv {
+            Lv::Mem { node, idx, ty } => Lv::Mem {
+                node,
+                idx: self.snapshot(idx)?,
+                ty,
+            },
+            Lv::Deref { addr, ty } => Lv::Deref {
+                addr: self.snapshot(addr)?,
+                ty,
+            },
+        })
+    }
+
     fn init_local(&mut self, lv: Lv, init: &Node<Initializer>) -> R<()> {
         match &init.node {
             Initializer::Expression(e) => {
-                if let (CType::Array(..), Expression::StringLiteral(_)) = (lv.ty(), &e.node) {
-                    return self.unsupported(e.span, "string initializer of a local array");
+                if let (CType::Array(_, n), Expression::StringLiteral(lit)) =
+                    (lv.ty().clone(), &e.node)
+                {
+                    let bytes = string_bytes(&lit.node);
+                    for k in 0..n {
+                        let el = self.index_lv(&lv, Expr::constant(k as i128, Ty::LONG), e.span)?;
+                        let b = bytes.get(k as usize).copied().unwrap_or(0);
+                        self.store(&el, Expr::constant(b as i128, Ty::CHAR), e.span)?;
+                    }
+                    return Ok(());
                 }
                 let v = self.rvalue(e)?;
                 self.assign_val(&lv, v, e.span)
@@ -1868,7 +2021,10 @@ impl<'a> Lowerer<'a> {
 
     fn lvalue(&mut self, e: &Node<Expression>) -> R<Lv> {
         match &e.node {
-            Expression::Identifier(i) => match self.lookup(&i.node.name) {
+            Expression::Identifier(i) => match self.lookup_object(&i.node.name) {
+                Some(Binding::Type(_)) => {
+                    self.invalid(e.span, format!("`{}` is a type", i.node.name))
+                }
                 Some(Binding::Obj(node, ty)) => Ok(Lv::Mem {
                     node,
                     idx: Expr::int(0),
@@ -2053,6 +2209,7 @@ impl<'a> Lowerer<'a> {
             Expression::Identifier(i) => {
                 let name = &i.node.name;
                 match self.lookup(name) {
+                    Some(Binding::Type(_)) => self.invalid(e.span, format!("`{name}` is a type")),
                     Some(Binding::Const(v, t)) => {
                         Ok(Val::Scalar(Expr::constant(v, t), CType::Int(t)))
                     }
@@ -2098,6 +2255,10 @@ impl<'a> Lowerer<'a> {
             Expression::UnaryOperator(u) => self.unary(e, u),
             Expression::Cast(c) => {
                 let to = self.type_name(&c.node.type_name)?;
+                // `(void)x;` of a pure expression (unused parameters) does nothing.
+                if to == CType::Void && !has_side_effects(&c.node.expression.node) {
+                    return Ok(Val::Void);
+                }
                 // (T *) malloc(...)
                 if let (CType::Ptr(pt), Some(v)) =
                     (&to, self.try_alloc(&c.node.expression, Some(&to))?)
@@ -2186,44 +2347,53 @@ impl<'a> Lowerer<'a> {
             }
             _ => {}
         }
-        let saved = (
-            self.pure,
-            self.cur,
-            self.tb.transitions.len(),
-            self.vars.len(),
-        );
+        let saved = (self.pure, self.cur, self.tb.transitions.len());
         self.pure = true;
-        let r = self.rvalue(e);
+        // Lvalues keep their array type (no decay): `sizeof(m[0])`, `sizeof(s.a)`.
+        let lvalue_form = matches!(&e.node, Expression::Identifier(_) | Expression::Member(_))
+            || matches!(&e.node, Expression::BinaryOperator(b) if b.node.operator.node == BinaryOperator::Index)
+            || matches!(&e.node, Expression::UnaryOperator(u) if u.node.operator.node == UnaryOperator::Indirection);
+        let r = match lvalue_form.then(|| self.lvalue(e)) {
+            Some(Ok(lv)) => Ok(lv.ty().clone()),
+            _ => self.rvalue(e).map(|v| match v {
+                Val::Scalar(_, t) => t,
+                Val::Ptr(lv) => CType::Ptr(Box::new(lv.ty().clone())),
+                Val::Agg(lv) => lv.ty().clone(),
+                Val::Void => CType::Void,
+                Val::Func(_) => CType::Func,
+            }),
+        };
         self.pure = saved.0;
         // Pure lowering emits nothing, but be safe: drop anything it made.
         self.tb.transitions.truncate(saved.2);
         self.cur = saved.1;
-        match r {
-            Ok(Val::Scalar(_, t)) => Ok(t),
-            Ok(Val::Ptr(lv)) => Ok(match &lv {
-                Lv::Mem { .. } | Lv::Deref { .. } => CType::Ptr(Box::new(lv.ty().clone())),
-            }),
-            Ok(Val::Agg(lv)) => Ok(lv.ty().clone()),
-            Ok(Val::Void) => Ok(CType::Void),
-            Ok(Val::Func(_)) => Ok(CType::Func),
-            Err(_) => {
-                // Array objects decay in rvalue; sizeof sees the array.
-                if let Expression::Identifier(i) = &e.node {
-                    if let Some(Binding::Obj(_, t)) = self.lookup(&i.node.name) {
-                        return Ok(t);
-                    }
+        match (r, &e.node) {
+            (Ok(t), _) => Ok(t),
+            (Err(_), Expression::StringLiteral(lit)) => Ok(CType::Array(
+                Box::new(CType::Int(Ty::CHAR)),
+                string_bytes(&lit.node).len() as u64 + 1,
+            )),
+            (Err(_), Expression::Call(c)) => match &c.node.callee.node {
+                Expression::Identifier(i) if self.funcs.contains_key(&i.node.name) => {
+                    let f = self.funcs[&i.node.name];
+                    self.return_type(f)
                 }
-                self.unsupported(e.span, "sizeof of an expression with side effects")
+                _ => self.unsupported(e.span, "sizeof of this call"),
+            },
+            (Err(err), _) => Err(err),
+        }
+    }
+
+    /// The declared return type of a function definition.
+    fn return_type(&mut self, f: &Node<FunctionDefinition>) -> R<CType> {
+        let specs = type_specs(&f.node.specifiers);
+        let mut ty = self.base_type(&specs, f.span)?;
+        for dd in &f.node.declarator.node.derived {
+            if let DerivedDeclarator::Pointer(_) = dd.node {
+                ty = CType::Ptr(Box::new(ty));
             }
         }
-        .map(|t| {
-            if let Expression::Identifier(i) = &e.node {
-                if let Some(Binding::Obj(_, at @ CType::Array(..))) = self.lookup(&i.node.name) {
-                    return at;
-                }
-            }
-            t
-        })
+        Ok(ty)
     }
 
     fn stmt_expr(&mut self, s: &Node<Statement>) -> R<Val> {
@@ -2302,8 +2472,25 @@ impl<'a> Lowerer<'a> {
                 }
             }
             (Val::Func(f), _) => Ok(Val::Func(f)),
-            (Val::Scalar(e, CType::Ptr(_)), CType::Ptr(t)) => {
-                Ok(Val::Scalar(e, CType::Ptr(t.clone())))
+            (Val::Scalar(e, CType::Ptr(from)), CType::Ptr(t)) => {
+                // Pointer arithmetic counts elements, so a run-time pointer may only change to
+                // a type of the same element size (or to/from `void *`).
+                let size = |c: &CType| c.size_align(&self.structs).map(|x| x.0);
+                if matches!(*from, CType::Void)
+                    || matches!(**t, CType::Void)
+                    || size(&from) == size(t)
+                {
+                    Ok(Val::Scalar(e, CType::Ptr(t.clone())))
+                } else {
+                    self.unsupported(
+                        span,
+                        format!(
+                            "pointer cast from {} * to {} *",
+                            from.describe(&self.structs),
+                            t.describe(&self.structs)
+                        ),
+                    )
+                }
             }
             (v, to) => {
                 let (e, from) = self.scalar_of(v, span)?;
@@ -3824,19 +4011,7 @@ impl<'a> Lowerer<'a> {
                 ),
             );
         }
-        let ret_ty = {
-            let specs = type_specs(&f.node.specifiers);
-            let base = self.base_type(&specs, f.span)?;
-            let d = &f.node.declarator.node;
-            // The return type: the declarator's derivations minus the function one.
-            let mut ty = base;
-            for dd in &d.derived {
-                if let DerivedDeclarator::Pointer(_) = dd.node {
-                    ty = CType::Ptr(Box::new(ty));
-                }
-            }
-            ty
-        };
+        let ret_ty = self.return_type(f)?;
         let facts = self.facts.get(name).cloned().unwrap_or_default();
         // Evaluate arguments in the caller.
         let mut bindings = HashMap::new();
@@ -3851,7 +4026,9 @@ impl<'a> Lowerer<'a> {
                         None => base,
                     }
                 }
-                None => CType::Int(Ty::INT),
+                None => {
+                    return self.unsupported(f.span, format!("K&R-style definition of `{name}`"))
+                }
             };
             // Array parameters are pointers.
             let pty = match pty {
@@ -3943,6 +4120,7 @@ impl<'a> Lowerer<'a> {
         self.frames.push(Frame {
             func: name.to_string(),
             labels: HashMap::new(),
+            defined: HashSet::new(),
             ret_loc,
             ret: ret.clone(),
             breaks: vec![],
@@ -3971,7 +4149,9 @@ impl<'a> Lowerer<'a> {
                 )?;
             }
         }
-        let r = self.body(&f.node.statement);
+        let r = self
+            .body(&f.node.statement)
+            .and_then(|_| self.check_labels(f.span));
         self.frames.pop();
         self.scopes.pop();
         r?;
@@ -4098,52 +4278,63 @@ fn string_bytes(parts: &[String]) -> Vec<u8> {
             .strip_prefix('"')
             .and_then(|s| s.strip_suffix('"'))
             .unwrap_or(s);
-        let mut it = s.bytes().peekable();
-        while let Some(b) = it.next() {
-            if b != b'\\' {
-                out.push(b);
-                continue;
-            }
-            match it.next() {
-                Some(b'n') => out.push(b'\n'),
-                Some(b't') => out.push(b'\t'),
-                Some(b'0') => out.push(0),
-                Some(b'\\') => out.push(b'\\'),
-                Some(b'"') => out.push(b'"'),
-                Some(b'\'') => out.push(b'\''),
-                Some(c) => out.push(c),
-                None => {}
-            }
+        out.extend(unescape(s.as_bytes()).into_iter().map(|b| b as u8));
+    }
+    out
+}
+
+/// Decodes the escape sequences of a C string or character literal body (C11 6.4.4.4).
+fn unescape(s: &[u8]) -> Vec<i128> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        if s[i] != b'\\' || i + 1 == s.len() {
+            out.push(s[i] as i128);
+            i += 1;
+            continue;
         }
+        let c = s[i + 1];
+        i += 2;
+        out.push(match c {
+            b'n' => 10,
+            b't' => 9,
+            b'r' => 13,
+            b'a' => 7,
+            b'b' => 8,
+            b'f' => 12,
+            b'v' => 11,
+            b'e' => 27,
+            b'x' => {
+                let start = i;
+                while i < s.len() && s[i].is_ascii_hexdigit() {
+                    i += 1;
+                }
+                let digits = std::str::from_utf8(&s[start..i]).unwrap_or("0");
+                i128::from_str_radix(if digits.is_empty() { "0" } else { digits }, 16).unwrap_or(0)
+                    & 0xff
+            }
+            b'0'..=b'7' => {
+                let start = i - 1;
+                while i < s.len() && i < start + 3 && (b'0'..=b'7').contains(&s[i]) {
+                    i += 1;
+                }
+                i128::from_str_radix(std::str::from_utf8(&s[start..i]).unwrap_or("0"), 8)
+                    .unwrap_or(0)
+                    & 0xff
+            }
+            other => other as i128,
+        });
     }
     out
 }
 
 fn char_value(c: &str) -> Option<i128> {
-    let s = c.strip_prefix('\'')?.strip_suffix('\'')?;
-    let v = match s.as_bytes() {
-        [b] => *b as i128,
-        [b'\\', b'n'] => 10,
-        [b'\\', b't'] => 9,
-        [b'\\', b'r'] => 13,
-        [b'\\', b'0'] => 0,
-        [b'\\', b'\\'] => 92,
-        [b'\\', b'\''] => 39,
-        [b'\\', b'"'] => 34,
-        [b'\\', b'a'] => 7,
-        [b'\\', b'b'] => 8,
-        [b'\\', b'f'] => 12,
-        [b'\\', b'v'] => 11,
-        [b'\\', b'x', rest @ ..] => {
-            i128::from_str_radix(std::str::from_utf8(rest).ok()?, 16).ok()?
-        }
-        [b'\\', rest @ ..] if rest.iter().all(|d| (b'0'..=b'7').contains(d)) => {
-            i128::from_str_radix(std::str::from_utf8(rest).ok()?, 8).ok()?
-        }
-        _ => return None,
-    };
-    // A character constant has type int with the value of the (signed) char.
-    Some(Ty::CHAR.wrap(v))
+    let body = c.strip_prefix('\'')?.strip_suffix('\'')?;
+    match unescape(body.as_bytes()).as_slice() {
+        // A character constant has type int with the value of the (signed) char.
+        [v] => Some(Ty::CHAR.wrap(*v)),
+        _ => None,
+    }
 }
 
 fn has_side_effects(e: &Expression) -> bool {
@@ -4172,7 +4363,20 @@ fn scan_stmt(s: &Statement, f: &mut FnFacts) {
         }
         Statement::Labeled(l) => scan_stmt(&l.node.statement.node, f),
         Statement::Expression(Some(e)) => scan_expr(&e.node, f),
-        Statement::If(i) => match syntactic_const(&i.node.condition.node) {
+        Statement::If(i)
+            if has_label(&i.node.then_statement.node)
+                || i.node
+                    .else_statement
+                    .as_ref()
+                    .is_some_and(|e| has_label(&e.node)) =>
+        {
+            scan_expr(&i.node.condition.node, f);
+            scan_stmt(&i.node.then_statement.node, f);
+            if let Some(e) = &i.node.else_statement {
+                scan_stmt(&e.node, f)
+            }
+        }
+        Statement::If(i) => match syntactic_const(&i.node.condition.node, f.argc_is_one) {
             Some(0) => {
                 if let Some(e) = &i.node.else_statement {
                     scan_stmt(&e.node, f)
@@ -4251,8 +4455,32 @@ fn root_name(e: &Expression) -> Option<String> {
     }
 }
 
+/// The variable an assignment to `e` changes itself (`x`, `s.f`), as opposed to what it points
+/// to (`p[i]`, `*p`, `p->f`).
+fn assigned_root(e: &Expression) -> Option<String> {
+    match e {
+        Expression::Identifier(i) => Some(i.node.name.clone()),
+        Expression::Member(m) if m.node.operator.node == MemberOperator::Direct => {
+            assigned_root(&m.node.expression.node)
+        }
+        _ => None,
+    }
+}
+
 fn scan_expr(e: &Expression, f: &mut FnFacts) {
     match e {
+        // A use of a name other than as the base of an index: an array used this way decays
+        // to a pointer that may escape.
+        Expression::Identifier(i) => {
+            f.addr_taken.insert(format!("{}#decay", i.node.name));
+        }
+        Expression::BinaryOperator(b)
+            if b.node.operator.node == BinaryOperator::Index
+                && matches!(b.node.lhs.node, Expression::Identifier(_)) =>
+        {
+            scan_expr(&b.node.rhs.node, f)
+        }
+        Expression::SizeOfVal(_) | Expression::SizeOfTy(_) => {}
         Expression::UnaryOperator(u) => {
             match u.node.operator.node {
                 UnaryOperator::Address => {
@@ -4264,7 +4492,7 @@ fn scan_expr(e: &Expression, f: &mut FnFacts) {
                 | UnaryOperator::PreDecrement
                 | UnaryOperator::PostIncrement
                 | UnaryOperator::PostDecrement => {
-                    if let Some(n) = root_name(&u.node.operand.node) {
+                    if let Some(n) = assigned_root(&u.node.operand.node) {
                         f.assigned.insert(n);
                     }
                 }
@@ -4295,7 +4523,7 @@ fn scan_expr(e: &Expression, f: &mut FnFacts) {
                     | BinaryOperator::LogicalAnd
                     | BinaryOperator::LogicalOr
             ) {
-                if let Some(n) = root_name(&b.node.lhs.node) {
+                if let Some(n) = assigned_root(&b.node.lhs.node) {
                     f.assigned.insert(n);
                 }
             }
@@ -4305,12 +4533,11 @@ fn scan_expr(e: &Expression, f: &mut FnFacts) {
         Expression::Call(c) => {
             // Arrays passed to functions may be written through the parameter.
             for a in &c.node.arguments {
-                if let Expression::Identifier(i) = &a.node {
-                    f.addr_taken.insert(format!("{}#decay", i.node.name));
-                }
                 scan_expr(&a.node, f)
             }
-            scan_expr(&c.node.callee.node, f)
+            if !matches!(c.node.callee.node, Expression::Identifier(_)) {
+                scan_expr(&c.node.callee.node, f)
+            }
         }
         Expression::Member(m) => scan_expr(&m.node.expression.node, f),
         Expression::Cast(c) => scan_expr(&c.node.expression.node, f),
@@ -4327,6 +4554,20 @@ fn scan_expr(e: &Expression, f: &mut FnFacts) {
         Expression::Statement(s) => scan_stmt(&s.node, f),
         _ => {}
     }
+}
+
+/// Whether a statement contains a label (`goto` target, `case`, `default`): such a statement
+/// cannot be dropped even when it is dead code.
+fn has_label(s: &Statement) -> bool {
+    struct V(bool);
+    impl<'ast> lang_c::visit::Visit<'ast> for V {
+        fn visit_label(&mut self, _: &'ast Label, _: &'ast lang_c::span::Span) {
+            self.0 = true;
+        }
+    }
+    let mut v = V(false);
+    lang_c::visit::Visit::visit_statement(&mut v, s, &lang_c::span::Span::none());
+    v.0
 }
 
 fn collect_calls_stmt(s: &Statement, out: &mut Vec<String>) {
@@ -4470,6 +4711,34 @@ fn fold(e: Expr) -> Expr {
             None => e,
         },
         _ => e,
+    }
+}
+
+/// `T a[] = {...}` / `char s[] = "..."`: the length comes from the initialiser.
+fn complete_array(ty: CType, init: Option<&Node<Initializer>>) -> CType {
+    match (ty, init.map(|i| &i.node)) {
+        (CType::Array(e, 0), Some(Initializer::List(items))) => CType::Array(e, items.len() as u64),
+        (CType::Array(e, 0), Some(Initializer::Expression(x))) => match &x.node {
+            Expression::StringLiteral(s) => CType::Array(e, string_bytes(&s.node).len() as u64 + 1),
+            _ => CType::Array(e, 0),
+        },
+        (t, _) => t,
+    }
+}
+
+/// The value of a constant expression, including addresses of variables (`&flag`, `a + 2`).
+fn const_address(e: &Expr) -> Option<i128> {
+    match e {
+        Expr::Const { value, .. } => Some(*value),
+        Expr::AddrOf { var, index } => Some(address(*var, index.as_const()?)),
+        Expr::Cast { arg, ty } => Some(ty.wrap(const_address(arg)?)),
+        Expr::Binary {
+            op: op @ (BinOp::Add | BinOp::Sub),
+            lhs,
+            rhs,
+            ty,
+        } => crate::semantics::binop(*op, *ty, const_address(lhs)?, const_address(rhs)?).ok(),
+        _ => None,
     }
 }
 

@@ -1,22 +1,10 @@
 //! The interpreter finds the bugs of unsafe corpus programs under seeded random schedules
 //! (seeds pinned), and never reports one for a safe program under the same seeds.
 
-use std::path::PathBuf;
+mod common;
+use common::corpus;
 use verifier::frontend::{load, Options};
 use verifier::interp::{run, Outcome, RandomOracle};
-
-fn corpus() -> PathBuf {
-    if let Ok(p) = std::env::var("SYNTH_CORPUS") {
-        return PathBuf::from(p);
-    }
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus");
-    assert!(
-        p.join("verdicts.tsv").exists(),
-        "corpus not found at {}",
-        p.display()
-    );
-    p
-}
 
 fn outcome(path: &str, seed: u64) -> Outcome {
     let prog = load(&corpus().join(path), &Options::default()).expect("lowers");

@@ -2,15 +2,12 @@
 //! panic: each gives an error or an IR.
 
 use proptest::prelude::*;
-use std::path::PathBuf;
+mod common;
 use verifier::frontend::{load_str, Options};
 use verifier::interp::{run, RandomOracle};
 
 fn sources() -> Vec<(String, String)> {
-    let dir = match std::env::var("SYNTH_CORPUS") {
-        Ok(p) => PathBuf::from(p),
-        Err(_) => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus"),
-    };
+    let dir = common::corpus();
     let text = std::fs::read_to_string(dir.join("verdicts.tsv")).expect("corpus verdicts.tsv");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.is_empty())

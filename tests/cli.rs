@@ -22,6 +22,14 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// `synth parse` of a file with this text: must fail with exit code 2; returns the message.
+fn parse_error(name: &str, text: &str) -> (PathBuf, String) {
+    let p = write(name, text);
+    let o = synth(&["parse", p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
+    (p, stderr(&o))
+}
+
 #[test]
 fn missing_file_is_exit_2_with_message() {
     let o = synth(&["parse", "/nonexistent/prog.c"]);
@@ -35,13 +43,10 @@ fn missing_file_is_exit_2_with_message() {
 
 #[test]
 fn preprocessor_error_is_exit_2() {
-    let p = write(
+    let (_, e) = parse_error(
         "pp.c",
         "#include \"no_such_header.h\"\nint main(void) { return 0; }\n",
     );
-    let o = synth(&["parse", p.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    let e = stderr(&o);
     assert!(
         e.contains("preprocessor failed") && e.contains("no_such_header.h"),
         "{e}"
@@ -50,13 +55,10 @@ fn preprocessor_error_is_exit_2() {
 
 #[test]
 fn syntax_error_has_position() {
-    let p = write(
+    let (_, e) = parse_error(
         "syntax.c",
         "int main(void) {\n  int x = ;\n  return 0;\n}\n",
     );
-    let o = synth(&["parse", p.to_str().unwrap()]);
-    assert_eq!(o.status.code(), Some(2));
-    let e = stderr(&o);
     assert!(e.contains("syntax.c:2:"), "{e}");
     assert!(e.contains("syntax error"), "{e}");
 }
@@ -82,10 +84,7 @@ fn unsupported_constructs_name_the_construct() {
         ),
     ];
     for (name, text, what) in cases {
-        let p = write(name, text);
-        let o = synth(&["parse", p.to_str().unwrap()]);
-        assert_eq!(o.status.code(), Some(2), "{name}: {}", stderr(&o));
-        let e = stderr(&o);
+        let (p, e) = parse_error(name, text);
         let first = e.lines().next().unwrap_or("");
         assert!(
             first.starts_with(p.to_str().unwrap()),

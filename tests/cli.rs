@@ -82,6 +82,16 @@ fn unsupported_constructs_name_the_construct() {
             "#include <pthread.h>\nvoid *f(void *a) { return 0; }\nint main(void) { pthread_t t; int n = 3; while (n--) pthread_create(&t, 0, f, 0); return 0; }\n",
             "pthread_create in a loop",
         ),
+        (
+            "gotospawn.c",
+            "#include <pthread.h>\nextern int __VERIFIER_nondet_int(void);\nvoid *f(void *a) { return 0; }\nint main(void) { pthread_t t;\nagain: pthread_create(&t, 0, f, 0);\n  if (__VERIFIER_nondet_int()) goto again;\n  return 0; }\n",
+            "pthread_create in a loop",
+        ),
+        (
+            "mallocloop.c",
+            "#include <stdlib.h>\nint *p;\nint main(void) { for (int i = 0; i < 3; i++) p = (int *)malloc(sizeof(int)); return 0; }\n",
+            "malloc in a loop",
+        ),
     ];
     for (name, text, what) in cases {
         let (p, e) = parse_error(name, text);

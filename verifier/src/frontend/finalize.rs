@@ -216,27 +216,30 @@ fn compress(t: &mut Thread) {
     t.discard = LocId(4);
 }
 
-fn reachable(t: &Thread, from: LocId, to: LocId) -> bool {
-    let mut seen = vec![false; t.locations.len()];
-    let mut stack = vec![from];
-    while let Some(l) = stack.pop() {
-        if l == to {
-            return true;
-        }
-        if std::mem::replace(&mut seen[l.0 as usize], true) {
-            continue;
-        }
-        for tr in t.outgoing(l) {
-            stack.push(tr.dst);
+/// For each location, the strongly connected component of the CFG it belongs to.
+fn components(t: &Thread) -> Vec<usize> {
+    let mut g =
+        petgraph::graph::DiGraph::<(), ()>::with_capacity(t.locations.len(), t.transitions.len());
+    for _ in &t.locations {
+        g.add_node(());
+    }
+    for tr in &t.transitions {
+        g.add_edge(tr.src.0.into(), tr.dst.0.into(), ());
+    }
+    let mut comp = vec![0; t.locations.len()];
+    for (k, scc) in petgraph::algo::kosaraju_scc(&g).into_iter().enumerate() {
+        for n in scc {
+            comp[n.index()] = k;
         }
     }
-    false
+    comp
 }
 
 /// `pthread_create` and `malloc` sites must run at most once per thread: each stands for one
 /// thread or one object.
 fn check_single_sites(p: &Program, map: &SourceMap) -> Result<(), Error> {
     for t in &p.threads {
+        let mut comp = None;
         for tr in &t.transitions {
             let mut what = None;
             for op in &tr.ops {
@@ -253,7 +256,8 @@ fn check_single_sites(p: &Program, map: &SourceMap) -> Result<(), Error> {
                 }
             }
             if let Some(w) = what {
-                if reachable(t, tr.dst, tr.src) {
+                let comp = comp.get_or_insert_with(|| components(t));
+                if comp[tr.src.0 as usize] == comp[tr.dst.0 as usize] {
                     return Err(Error::Unsupported {
                         position: tr
                             .span

@@ -6,3 +6,4 @@ pub mod interp;
 pub mod ir;
 pub mod pretty;
 pub mod semantics;
+pub mod smt;

@@ -1,0 +1,847 @@
+//! The solver boundary: the only module that uses the `z3` crate.
+//!
+//! Formulas are this module's own [`Term`]s (integers, booleans, integer arrays, quantifiers);
+//! one `match` translates them to Z3 and one translates Z3's answers (simplified formulas,
+//! quantifier-eliminated formulas) back. A check returns [`Answer::Unknown`] (with Z3's reason,
+//! e.g. a timeout) as a first-class result: callers must treat it as "cannot tell", never as
+//! "unsat". Implication queries are cached.
+//!
+//! Used by the ART verifier (seed 002, "Iterative model checking": labels, coverings,
+//! enabledness) and the IVR checker.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::rc::Rc;
+use z3::ast::{Ast, Bool, Dynamic, Int};
+
+/// The sort of a variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Sort {
+    Bool,
+    Int,
+    /// Arrays from integers to integers.
+    Array,
+}
+
+/// A formula or term. Cheap to clone (shared children).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Term {
+    True,
+    False,
+    Int(i128),
+    /// A free variable (or one bound by a quantifier).
+    Var(Rc<str>, Sort),
+    Not(Rc<Term>),
+    And(Rc<[Term]>),
+    Or(Rc<[Term]>),
+    Implies(Rc<Term>, Rc<Term>),
+    Ite(Rc<Term>, Rc<Term>, Rc<Term>),
+    Eq(Rc<Term>, Rc<Term>),
+    Le(Rc<Term>, Rc<Term>),
+    Lt(Rc<Term>, Rc<Term>),
+    Add(Rc<[Term]>),
+    Sub(Rc<Term>, Rc<Term>),
+    Neg(Rc<Term>),
+    Mul(Rc<Term>, Rc<Term>),
+    /// Euclidean division (SMT-LIB `div`).
+    Div(Rc<Term>, Rc<Term>),
+    /// Euclidean remainder (SMT-LIB `mod`, never negative).
+    Mod(Rc<Term>, Rc<Term>),
+    Select(Rc<Term>, Rc<Term>),
+    Store(Rc<Term>, Rc<Term>, Rc<Term>),
+    Forall(Rc<[(Rc<str>, Sort)]>, Rc<Term>),
+    Exists(Rc<[(Rc<str>, Sort)]>, Rc<Term>),
+}
+
+/// Constructors with light simplification (constant folding of booleans and numerals). They
+/// are plain functions of their operands, not operator traits: terms are not values.
+#[allow(clippy::should_implement_trait)]
+impl Term {
+    /// A variable.
+    pub fn var(name: &str, sort: Sort) -> Term {
+        Term::Var(name.into(), sort)
+    }
+
+    /// An integer numeral.
+    pub fn int(v: i128) -> Term {
+        Term::Int(v)
+    }
+
+    /// A boolean constant.
+    pub fn bool(b: bool) -> Term {
+        if b {
+            Term::True
+        } else {
+            Term::False
+        }
+    }
+
+    /// `¬a`.
+    pub fn not(a: Term) -> Term {
+        match a {
+            Term::True => Term::False,
+            Term::False => Term::True,
+            Term::Not(x) => (*x).clone(),
+            a => Term::Not(Rc::new(a)),
+        }
+    }
+
+    /// `a₁ ∧ … ∧ aₙ`.
+    pub fn and(xs: impl IntoIterator<Item = Term>) -> Term {
+        let mut out = Vec::new();
+        for x in xs {
+            match x {
+                Term::True => {}
+                Term::False => return Term::False,
+                Term::And(ys) => out.extend(ys.iter().cloned()),
+                x => out.push(x),
+            }
+        }
+        out.dedup();
+        match out.len() {
+            0 => Term::True,
+            1 => out.pop().expect("one"),
+            _ => Term::And(out.into()),
+        }
+    }
+
+    /// `a₁ ∨ … ∨ aₙ`.
+    pub fn or(xs: impl IntoIterator<Item = Term>) -> Term {
+        let mut out = Vec::new();
+        for x in xs {
+            match x {
+                Term::False => {}
+                Term::True => return Term::True,
+                Term::Or(ys) => out.extend(ys.iter().cloned()),
+                x => out.push(x),
+            }
+        }
+        out.dedup();
+        match out.len() {
+            0 => Term::False,
+            1 => out.pop().expect("one"),
+            _ => Term::Or(out.into()),
+        }
+    }
+
+    /// `a ⇒ b`.
+    pub fn implies(a: Term, b: Term) -> Term {
+        match (&a, &b) {
+            (Term::False, _) | (_, Term::True) => Term::True,
+            (Term::True, _) => b,
+            (_, Term::False) => Term::not(a),
+            _ => Term::Implies(Rc::new(a), Rc::new(b)),
+        }
+    }
+
+    /// `if c then a else b`.
+    pub fn ite(c: Term, a: Term, b: Term) -> Term {
+        match c {
+            Term::True => a,
+            Term::False => b,
+            c if a == b => {
+                let _ = c;
+                a
+            }
+            c => Term::Ite(Rc::new(c), Rc::new(a), Rc::new(b)),
+        }
+    }
+
+    /// `a = b`.
+    pub fn eq(a: Term, b: Term) -> Term {
+        match (&a, &b) {
+            (Term::Int(x), Term::Int(y)) => Term::bool(x == y),
+            _ if a == b => Term::True,
+            _ => Term::Eq(Rc::new(a), Rc::new(b)),
+        }
+    }
+
+    /// `a ≤ b`.
+    pub fn le(a: Term, b: Term) -> Term {
+        match (&a, &b) {
+            (Term::Int(x), Term::Int(y)) => Term::bool(x <= y),
+            _ => Term::Le(Rc::new(a), Rc::new(b)),
+        }
+    }
+
+    /// `a < b`.
+    pub fn lt(a: Term, b: Term) -> Term {
+        match (&a, &b) {
+            (Term::Int(x), Term::Int(y)) => Term::bool(x < y),
+            _ => Term::Lt(Rc::new(a), Rc::new(b)),
+        }
+    }
+
+    /// `a + b`.
+    pub fn add(a: Term, b: Term) -> Term {
+        match (&a, &b) {
+            (Term::Int(x), Term::Int(y)) => Term::Int(x + y),
+            (Term::Int(0), _) => b,
+            (_, Term::Int(0)) => a,
+            _ => Term::Add(vec![a, b].into()),
+        }
+    }
+
+    /// `a - b`.
+    pub fn sub(a: Term, b: Term) -> Term {
+        match (&a, &b) {
+            (Term::Int(x), Term::Int(y)) => Term::Int(x - y),
+            (_, Term::Int(0)) => a,
+            _ => Term::Sub(Rc::new(a), Rc::new(b)),
+        }
+    }
+
+    /// `-a`.
+    pub fn neg(a: Term) -> Term {
+        match a {
+            Term::Int(x) => Term::Int(-x),
+            a => Term::Neg(Rc::new(a)),
+        }
+    }
+
+    /// `a · b`.
+    pub fn mul(a: Term, b: Term) -> Term {
+        match (&a, &b) {
+            (Term::Int(x), Term::Int(y)) => Term::Int(x.wrapping_mul(*y)),
+            (Term::Int(1), _) => b,
+            (_, Term::Int(1)) => a,
+            (Term::Int(0), _) | (_, Term::Int(0)) => Term::Int(0),
+            _ => Term::Mul(Rc::new(a), Rc::new(b)),
+        }
+    }
+
+    /// Euclidean `a div b`.
+    pub fn div(a: Term, b: Term) -> Term {
+        match (&a, &b) {
+            (Term::Int(x), Term::Int(y)) if *y != 0 => Term::Int(x.div_euclid(*y)),
+            _ => Term::Div(Rc::new(a), Rc::new(b)),
+        }
+    }
+
+    /// Euclidean `a mod b`.
+    pub fn modulo(a: Term, b: Term) -> Term {
+        match (&a, &b) {
+            (Term::Int(x), Term::Int(y)) if *y != 0 => Term::Int(x.rem_euclid(*y)),
+            _ => Term::Mod(Rc::new(a), Rc::new(b)),
+        }
+    }
+
+    /// `a[i]`.
+    pub fn select(a: Term, i: Term) -> Term {
+        // select(store(a, i, v), i) = v for syntactically equal indexes.
+        if let Term::Store(b, j, v) = &a {
+            if **j == i {
+                return (**v).clone();
+            }
+            if let (Term::Int(x), Term::Int(y)) = (&**j, &i) {
+                if x != y {
+                    return Term::select((**b).clone(), i);
+                }
+            }
+        }
+        Term::Select(Rc::new(a), Rc::new(i))
+    }
+
+    /// `a` with `a[i] = v`.
+    pub fn store(a: Term, i: Term, v: Term) -> Term {
+        Term::Store(Rc::new(a), Rc::new(i), Rc::new(v))
+    }
+
+    /// `∀ vars. body`.
+    pub fn forall(vars: Vec<(Rc<str>, Sort)>, body: Term) -> Term {
+        if vars.is_empty() || matches!(body, Term::True | Term::False) {
+            return body;
+        }
+        Term::Forall(vars.into(), Rc::new(body))
+    }
+
+    /// `∃ vars. body`.
+    pub fn exists(vars: Vec<(Rc<str>, Sort)>, body: Term) -> Term {
+        if vars.is_empty() || matches!(body, Term::True | Term::False) {
+            return body;
+        }
+        Term::Exists(vars.into(), Rc::new(body))
+    }
+
+    /// Replaces free variables by terms (capture is not an issue: bound names are fresh).
+    pub fn substitute(&self, f: &impl Fn(&str, Sort) -> Option<Term>) -> Term {
+        let s = |t: &Rc<Term>| t.substitute(f);
+        let sv = |ts: &Rc<[Term]>| ts.iter().map(|t| t.substitute(f)).collect::<Vec<_>>();
+        match self {
+            Term::True | Term::False | Term::Int(_) => self.clone(),
+            Term::Var(n, so) => f(n, *so).unwrap_or_else(|| self.clone()),
+            Term::Not(a) => Term::not(s(a)),
+            Term::And(xs) => Term::and(sv(xs)),
+            Term::Or(xs) => Term::or(sv(xs)),
+            Term::Implies(a, b) => Term::implies(s(a), s(b)),
+            Term::Ite(c, a, b) => Term::ite(s(c), s(a), s(b)),
+            Term::Eq(a, b) => Term::eq(s(a), s(b)),
+            Term::Le(a, b) => Term::le(s(a), s(b)),
+            Term::Lt(a, b) => Term::lt(s(a), s(b)),
+            Term::Add(xs) => sv(xs).into_iter().reduce(Term::add).unwrap_or(Term::Int(0)),
+            Term::Sub(a, b) => Term::sub(s(a), s(b)),
+            Term::Neg(a) => Term::neg(s(a)),
+            Term::Mul(a, b) => Term::mul(s(a), s(b)),
+            Term::Div(a, b) => Term::div(s(a), s(b)),
+            Term::Mod(a, b) => Term::modulo(s(a), s(b)),
+            Term::Select(a, i) => Term::select(s(a), s(i)),
+            Term::Store(a, i, v) => Term::store(s(a), s(i), s(v)),
+            Term::Forall(vs, b) => {
+                let bound: Vec<&str> = vs.iter().map(|v| &*v.0).collect();
+                Term::forall(
+                    vs.to_vec(),
+                    b.substitute(&|n, so| if bound.contains(&n) { None } else { f(n, so) }),
+                )
+            }
+            Term::Exists(vs, b) => {
+                let bound: Vec<&str> = vs.iter().map(|v| &*v.0).collect();
+                Term::exists(
+                    vs.to_vec(),
+                    b.substitute(&|n, so| if bound.contains(&n) { None } else { f(n, so) }),
+                )
+            }
+        }
+    }
+
+    /// The free variables.
+    pub fn free_vars(&self, out: &mut Vec<(Rc<str>, Sort)>) {
+        match self {
+            Term::True | Term::False | Term::Int(_) => {}
+            Term::Var(n, s) => {
+                if !out.iter().any(|(m, _)| m == n) {
+                    out.push((n.clone(), *s));
+                }
+            }
+            Term::Not(a) | Term::Neg(a) => a.free_vars(out),
+            Term::And(xs) | Term::Or(xs) | Term::Add(xs) => {
+                xs.iter().for_each(|x| x.free_vars(out))
+            }
+            Term::Implies(a, b)
+            | Term::Eq(a, b)
+            | Term::Le(a, b)
+            | Term::Lt(a, b)
+            | Term::Sub(a, b)
+            | Term::Mul(a, b)
+            | Term::Div(a, b)
+            | Term::Mod(a, b)
+            | Term::Select(a, b) => {
+                a.free_vars(out);
+                b.free_vars(out);
+            }
+            Term::Ite(a, b, c) | Term::Store(a, b, c) => {
+                a.free_vars(out);
+                b.free_vars(out);
+                c.free_vars(out);
+            }
+            Term::Forall(vs, b) | Term::Exists(vs, b) => {
+                let mut inner = Vec::new();
+                b.free_vars(&mut inner);
+                for v in inner {
+                    if !vs.iter().any(|(n, _)| *n == v.0) && !out.iter().any(|(m, _)| *m == v.0) {
+                        out.push(v);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Number of nodes (for size limits and heuristics).
+    pub fn size(&self) -> usize {
+        match self {
+            Term::True | Term::False | Term::Int(_) | Term::Var(..) => 1,
+            Term::Not(a) | Term::Neg(a) => 1 + a.size(),
+            Term::And(xs) | Term::Or(xs) | Term::Add(xs) => {
+                1 + xs.iter().map(Term::size).sum::<usize>()
+            }
+            Term::Implies(a, b)
+            | Term::Eq(a, b)
+            | Term::Le(a, b)
+            | Term::Lt(a, b)
+            | Term::Sub(a, b)
+            | Term::Mul(a, b)
+            | Term::Div(a, b)
+            | Term::Mod(a, b)
+            | Term::Select(a, b) => 1 + a.size() + b.size(),
+            Term::Ite(a, b, c) | Term::Store(a, b, c) => 1 + a.size() + b.size() + c.size(),
+            Term::Forall(_, b) | Term::Exists(_, b) => 1 + b.size(),
+        }
+    }
+}
+
+impl fmt::Display for Term {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |f: &mut fmt::Formatter<'_>, op: &str, xs: &[Term]| -> fmt::Result {
+            write!(f, "({op}")?;
+            for x in xs {
+                write!(f, " {x}")?;
+            }
+            write!(f, ")")
+        };
+        match self {
+            Term::True => write!(f, "true"),
+            Term::False => write!(f, "false"),
+            Term::Int(v) if *v < 0 => write!(f, "(- {})", -v),
+            Term::Int(v) => write!(f, "{v}"),
+            Term::Var(n, _) => write!(f, "{n}"),
+            Term::Not(a) => write!(f, "(not {a})"),
+            Term::And(xs) => list(f, "and", xs),
+            Term::Or(xs) => list(f, "or", xs),
+            Term::Add(xs) => list(f, "+", xs),
+            Term::Implies(a, b) => write!(f, "(=> {a} {b})"),
+            Term::Ite(c, a, b) => write!(f, "(ite {c} {a} {b})"),
+            Term::Eq(a, b) => write!(f, "(= {a} {b})"),
+            Term::Le(a, b) => write!(f, "(<= {a} {b})"),
+            Term::Lt(a, b) => write!(f, "(< {a} {b})"),
+            Term::Sub(a, b) => write!(f, "(- {a} {b})"),
+            Term::Neg(a) => write!(f, "(- {a})"),
+            Term::Mul(a, b) => write!(f, "(* {a} {b})"),
+            Term::Div(a, b) => write!(f, "(div {a} {b})"),
+            Term::Mod(a, b) => write!(f, "(mod {a} {b})"),
+            Term::Select(a, i) => write!(f, "(select {a} {i})"),
+            Term::Store(a, i, v) => write!(f, "(store {a} {i} {v})"),
+            Term::Forall(vs, b) | Term::Exists(vs, b) => {
+                let q = if matches!(self, Term::Forall(..)) {
+                    "forall"
+                } else {
+                    "exists"
+                };
+                write!(f, "({q} (")?;
+                for (n, s) in vs.iter() {
+                    write!(f, "({n} {s:?})")?;
+                }
+                write!(f, ") {b})")
+            }
+        }
+    }
+}
+
+/// The answer to a satisfiability check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Sat,
+    Unsat,
+    /// The solver could not decide (timeout, incompleteness); the reason as Z3 gives it.
+    Unknown(String),
+}
+
+/// Values of a model.
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    /// Integer values of the variables asked for.
+    pub ints: HashMap<String, i128>,
+}
+
+/// Counts of solver work, for the verifier's figures.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// Satisfiability checks sent to Z3.
+    pub checks: u64,
+    /// Implication queries answered from the cache.
+    pub cache_hits: u64,
+    /// Quantifier eliminations.
+    pub qe: u64,
+}
+
+/// A Z3 context with a solver; one per verification run.
+pub struct Smt {
+    ctx: &'static z3::Context,
+    solver: z3::Solver<'static>,
+    timeout_ms: u32,
+    implies_cache: HashMap<(Term, Term), bool>,
+    /// Work done so far.
+    pub stats: Stats,
+}
+
+impl Smt {
+    /// A solver whose checks give up (answer unknown) after `timeout_ms` milliseconds.
+    pub fn new(timeout_ms: u32) -> Smt {
+        let cfg = z3::Config::new();
+        // One context per verification run, kept for the life of the process: Z3's ASTs
+        // borrow it, and the solver lives next to it.
+        let ctx: &'static z3::Context = Box::leak(Box::new(z3::Context::new(&cfg)));
+        let solver = z3::Solver::new(ctx);
+        let mut p = z3::Params::new(ctx);
+        p.set_u32("timeout", timeout_ms);
+        solver.set_params(&p);
+        Smt {
+            ctx,
+            solver,
+            timeout_ms,
+            implies_cache: HashMap::new(),
+            stats: Stats::default(),
+        }
+    }
+
+    /// Opens a scope of assertions.
+    pub fn push(&mut self) {
+        self.solver.push();
+    }
+
+    /// Drops the assertions of the innermost scope.
+    pub fn pop(&mut self) {
+        self.solver.pop(1);
+    }
+
+    /// Adds an assertion to the current scope.
+    pub fn assert(&mut self, t: &Term) {
+        let b = self.to_bool(t);
+        self.solver.assert(&b);
+    }
+
+    /// Checks the current assertions.
+    pub fn check(&mut self) -> Answer {
+        self.stats.checks += 1;
+        match self.solver.check() {
+            z3::SatResult::Sat => Answer::Sat,
+            z3::SatResult::Unsat => Answer::Unsat,
+            z3::SatResult::Unknown => Answer::Unknown(
+                self.solver
+                    .get_reason_unknown()
+                    .unwrap_or_else(|| "unknown".into()),
+            ),
+        }
+    }
+
+    /// Checks a conjunction in a fresh scope.
+    pub fn check_terms(&mut self, ts: &[Term]) -> Answer {
+        self.push();
+        for t in ts {
+            self.assert(t);
+        }
+        let a = self.check();
+        self.pop();
+        a
+    }
+
+    /// The values of integer variables in a model of the current assertions (after `Sat`).
+    pub fn model(&mut self, vars: &[(String, Term)]) -> Option<Model> {
+        let m = self.solver.get_model()?;
+        let mut out = Model::default();
+        for (name, t) in vars {
+            let z = self.to_int(t);
+            if let Some(v) = m.eval(&z, true) {
+                if let Ok(x) = v.to_string().replace(['(', ')', ' '], "").parse::<i128>() {
+                    out.ints.insert(name.clone(), x);
+                }
+            }
+        }
+        Some(out)
+    }
+
+    /// Whether `a ⇒ b` is valid; `None` when the solver cannot tell. Cached.
+    pub fn implies(&mut self, a: &Term, b: &Term) -> Option<bool> {
+        if *b == Term::True || *a == Term::False || a == b {
+            return Some(true);
+        }
+        let key = (a.clone(), b.clone());
+        if let Some(&r) = self.implies_cache.get(&key) {
+            self.stats.cache_hits += 1;
+            return Some(r);
+        }
+        let r = match self.check_terms(&[a.clone(), Term::not(b.clone())]) {
+            Answer::Unsat => true,
+            Answer::Sat => false,
+            Answer::Unknown(_) => return None,
+        };
+        self.implies_cache.insert(key, r);
+        Some(r)
+    }
+
+    /// Eliminates the quantifiers of `t` (Z3's `qe` tactic, then simplification); `None` when
+    /// the result is not quantifier-free or cannot be read back.
+    pub fn eliminate_quantifiers(&mut self, t: &Term) -> Option<Term> {
+        self.stats.qe += 1;
+        let g = z3::Goal::new(self.ctx, false, false, false);
+        g.assert(&self.to_bool(t));
+        let tactic = z3::Tactic::new(self.ctx, "qe")
+            .and_then(&z3::Tactic::new(self.ctx, "simplify"))
+            .try_for(std::time::Duration::from_millis(self.timeout_ms as u64));
+        let r = tactic.apply(&g, None).ok()?;
+        let mut parts = Vec::new();
+        for sg in r.list_subgoals() {
+            let fs: Vec<Term> = sg
+                .get_formulas::<Bool>()
+                .iter()
+                .map(|f| from_z3(&Dynamic::from_ast(f)))
+                .collect::<Option<_>>()?;
+            parts.push(Term::and(fs));
+        }
+        let out = Term::or(parts);
+        let mut fv = Vec::new();
+        out.free_vars(&mut fv);
+        (!contains_quantifier(&out)).then_some(out)
+    }
+
+    /// Z3's simplification of a formula, read back.
+    pub fn simplify(&mut self, t: &Term) -> Term {
+        let z = self.to_bool(t).simplify();
+        from_z3(&Dynamic::from_ast(&z)).unwrap_or_else(|| t.clone())
+    }
+
+    fn to_bool(&self, t: &Term) -> Bool<'static> {
+        self.to_z3(t, &mut HashMap::new())
+            .as_bool()
+            .unwrap_or_else(|| Bool::from_bool(self.ctx, false))
+    }
+
+    fn to_int(&self, t: &Term) -> Int<'static> {
+        self.to_z3(t, &mut HashMap::new())
+            .as_int()
+            .unwrap_or_else(|| Int::from_i64(self.ctx, 0))
+    }
+
+    fn to_z3(&self, t: &Term, bound: &mut HashMap<Rc<str>, Dynamic<'static>>) -> Dynamic<'static> {
+        let ctx = self.ctx;
+        let b = |x: &Term, bound: &mut HashMap<Rc<str>, Dynamic<'static>>| {
+            self.to_z3(x, bound).as_bool().expect("boolean term")
+        };
+        let i = |x: &Term, bound: &mut HashMap<Rc<str>, Dynamic<'static>>| {
+            self.to_z3(x, bound).as_int().expect("integer term")
+        };
+        match t {
+            Term::True => Dynamic::from_ast(&Bool::from_bool(ctx, true)),
+            Term::False => Dynamic::from_ast(&Bool::from_bool(ctx, false)),
+            Term::Int(v) => {
+                Dynamic::from_ast(&Int::from_str(ctx, &v.to_string()).expect("numeral"))
+            }
+            Term::Var(n, s) => {
+                if let Some(d) = bound.get(n) {
+                    return d.clone();
+                }
+                var_z3(ctx, n, *s)
+            }
+            Term::Not(a) => Dynamic::from_ast(&b(a, bound).not()),
+            Term::And(xs) => {
+                let v: Vec<Bool> = xs.iter().map(|x| b(x, bound)).collect();
+                Dynamic::from_ast(&Bool::and(ctx, &v.iter().collect::<Vec<_>>()))
+            }
+            Term::Or(xs) => {
+                let v: Vec<Bool> = xs.iter().map(|x| b(x, bound)).collect();
+                Dynamic::from_ast(&Bool::or(ctx, &v.iter().collect::<Vec<_>>()))
+            }
+            Term::Implies(x, y) => Dynamic::from_ast(&b(x, bound).implies(&b(y, bound))),
+            Term::Ite(c, x, y) => {
+                let c = b(c, bound);
+                let x = self.to_z3(x, bound);
+                let y = self.to_z3(y, bound);
+                c.ite(&x, &y)
+            }
+            Term::Eq(x, y) => {
+                let x = self.to_z3(x, bound);
+                let y = self.to_z3(y, bound);
+                Dynamic::from_ast(&x._eq(&y))
+            }
+            Term::Le(x, y) => Dynamic::from_ast(&i(x, bound).le(&i(y, bound))),
+            Term::Lt(x, y) => Dynamic::from_ast(&i(x, bound).lt(&i(y, bound))),
+            Term::Add(xs) => {
+                let v: Vec<Int> = xs.iter().map(|x| i(x, bound)).collect();
+                Dynamic::from_ast(&Int::add(ctx, &v.iter().collect::<Vec<_>>()))
+            }
+            Term::Sub(x, y) => Dynamic::from_ast(&Int::sub(ctx, &[&i(x, bound), &i(y, bound)])),
+            Term::Neg(x) => Dynamic::from_ast(&i(x, bound).unary_minus()),
+            Term::Mul(x, y) => Dynamic::from_ast(&Int::mul(ctx, &[&i(x, bound), &i(y, bound)])),
+            Term::Div(x, y) => Dynamic::from_ast(&i(x, bound).div(&i(y, bound))),
+            Term::Mod(x, y) => Dynamic::from_ast(&i(x, bound).modulo(&i(y, bound))),
+            Term::Select(a, x) => {
+                let a = self.to_z3(a, bound).as_array().expect("array term");
+                a.select(&i(x, bound))
+            }
+            Term::Store(a, x, v) => {
+                let a = self.to_z3(a, bound).as_array().expect("array term");
+                Dynamic::from_ast(&a.store(&i(x, bound), &i(v, bound)))
+            }
+            Term::Forall(vs, body) | Term::Exists(vs, body) => {
+                let mut inner = bound.clone();
+                let consts: Vec<Dynamic<'static>> = vs
+                    .iter()
+                    .map(|(n, s)| {
+                        let d = var_z3(ctx, n, *s);
+                        inner.insert(n.clone(), d.clone());
+                        d
+                    })
+                    .collect();
+                let body = b(body, &mut inner);
+                let refs: Vec<&dyn Ast<'static>> = consts.iter().map(|c| c as &dyn Ast).collect();
+                let q = if matches!(t, Term::Forall(..)) {
+                    z3::ast::forall_const(ctx, &refs, &[], &body)
+                } else {
+                    z3::ast::exists_const(ctx, &refs, &[], &body)
+                };
+                Dynamic::from_ast(&q)
+            }
+        }
+    }
+}
+
+fn var_z3(ctx: &'static z3::Context, n: &str, s: Sort) -> Dynamic<'static> {
+    match s {
+        Sort::Bool => Dynamic::from_ast(&Bool::new_const(ctx, n)),
+        Sort::Int => Dynamic::from_ast(&Int::new_const(ctx, n)),
+        Sort::Array => Dynamic::from_ast(&z3::ast::Array::new_const(
+            ctx,
+            n,
+            &z3::Sort::int(ctx),
+            &z3::Sort::int(ctx),
+        )),
+    }
+}
+
+fn contains_quantifier(t: &Term) -> bool {
+    match t {
+        Term::Forall(..) | Term::Exists(..) => true,
+        Term::True | Term::False | Term::Int(_) | Term::Var(..) => false,
+        Term::Not(a) | Term::Neg(a) => contains_quantifier(a),
+        Term::And(xs) | Term::Or(xs) | Term::Add(xs) => xs.iter().any(contains_quantifier),
+        Term::Implies(a, b)
+        | Term::Eq(a, b)
+        | Term::Le(a, b)
+        | Term::Lt(a, b)
+        | Term::Sub(a, b)
+        | Term::Mul(a, b)
+        | Term::Div(a, b)
+        | Term::Mod(a, b)
+        | Term::Select(a, b) => contains_quantifier(a) || contains_quantifier(b),
+        Term::Ite(a, b, c) | Term::Store(a, b, c) => {
+            contains_quantifier(a) || contains_quantifier(b) || contains_quantifier(c)
+        }
+    }
+}
+
+/// Reads a Z3 term back; `None` for operators this module does not know.
+fn from_z3(d: &Dynamic<'static>) -> Option<Term> {
+    use z3::DeclKind as K;
+    if d.kind() == z3::AstKind::Quantifier {
+        return None;
+    }
+    if let Some(b) = d.as_bool().and_then(|b| b.as_bool()) {
+        return Some(Term::bool(b));
+    }
+    if d.sort_kind() == z3::SortKind::Int && d.is_const() {
+        if let Ok(v) = d.to_string().replace(['(', ')', ' '], "").parse::<i128>() {
+            return Some(Term::Int(v));
+        }
+    }
+    let decl = d.safe_decl().ok()?;
+    let kids: Vec<Term> = d.children().iter().map(from_z3).collect::<Option<_>>()?;
+    let k = |n: usize| kids.get(n).cloned();
+    Some(match decl.kind() {
+        K::TRUE => Term::True,
+        K::FALSE => Term::False,
+        K::AND => Term::and(kids),
+        K::OR => Term::or(kids),
+        K::NOT => Term::not(k(0)?),
+        K::IMPLIES => Term::implies(k(0)?, k(1)?),
+        K::ITE => Term::ite(k(0)?, k(1)?, k(2)?),
+        K::EQ | K::IFF => Term::eq(k(0)?, k(1)?),
+        K::DISTINCT if kids.len() == 2 => Term::not(Term::eq(k(0)?, k(1)?)),
+        K::LE => Term::le(k(0)?, k(1)?),
+        K::GE => Term::le(k(1)?, k(0)?),
+        K::LT => Term::lt(k(0)?, k(1)?),
+        K::GT => Term::lt(k(1)?, k(0)?),
+        K::ADD => kids.into_iter().reduce(Term::add)?,
+        K::SUB => kids.into_iter().reduce(Term::sub)?,
+        K::UMINUS => Term::neg(k(0)?),
+        K::MUL => kids.into_iter().reduce(Term::mul)?,
+        K::IDIV => Term::div(k(0)?, k(1)?),
+        K::MOD => Term::modulo(k(0)?, k(1)?),
+        K::SELECT => Term::select(k(0)?, k(1)?),
+        K::STORE => Term::store(k(0)?, k(1)?, k(2)?),
+        K::ANUM => Term::Int(d.to_string().replace(['(', ')', ' '], "").parse().ok()?),
+        K::UNINTERPRETED if kids.is_empty() => {
+            let s = match d.sort_kind() {
+                z3::SortKind::Bool => Sort::Bool,
+                z3::SortKind::Int => Sort::Int,
+                z3::SortKind::Array => Sort::Array,
+                _ => return None,
+            };
+            Term::Var(decl.name().into(), s)
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn x() -> Term {
+        Term::var("x", Sort::Int)
+    }
+    fn y() -> Term {
+        Term::var("y", Sort::Int)
+    }
+
+    #[test]
+    fn checks_implications_and_models() {
+        let mut s = Smt::new(5_000);
+        let a = Term::and([Term::lt(y(), x()), Term::lt(Term::int(3), y())]);
+        assert_eq!(s.implies(&a, &Term::lt(Term::int(4), x())), Some(true));
+        assert_eq!(s.implies(&a, &Term::lt(Term::int(5), x())), Some(false));
+        // Cached the second time.
+        let before = s.stats.checks;
+        assert_eq!(s.implies(&a, &Term::lt(Term::int(4), x())), Some(true));
+        assert_eq!(s.stats.checks, before);
+        s.push();
+        s.assert(&a);
+        assert_eq!(s.check(), Answer::Sat);
+        let m = s.model(&[("x".into(), x()), ("y".into(), y())]).unwrap();
+        assert!(m.ints["x"] > m.ints["y"] && m.ints["y"] > 3);
+        s.pop();
+    }
+
+    #[test]
+    fn eliminates_quantifiers_and_reads_back() {
+        let mut s = Smt::new(5_000);
+        // ∃y. x > y ∧ y > 3  ≡  x ≥ 5
+        let f = Term::exists(
+            vec![("y".into(), Sort::Int)],
+            Term::and([Term::lt(y(), x()), Term::lt(Term::int(3), y())]),
+        );
+        let q = s.eliminate_quantifiers(&f).unwrap();
+        let expected = Term::le(Term::int(5), x());
+        assert_eq!(s.implies(&q, &expected), Some(true));
+        assert_eq!(s.implies(&expected, &q), Some(true));
+        // ∀v. (v > 0 ⇒ x + v > 0)  ≡  x ≥ 0
+        let v = Term::var("v", Sort::Int);
+        let g = Term::forall(
+            vec![("v".into(), Sort::Int)],
+            Term::implies(
+                Term::lt(Term::int(0), v.clone()),
+                Term::lt(Term::int(0), Term::add(x(), v)),
+            ),
+        );
+        let q = s.eliminate_quantifiers(&g).unwrap();
+        assert_eq!(s.implies(&q, &Term::le(Term::int(0), x())), Some(true));
+        assert_eq!(s.implies(&Term::le(Term::int(0), x()), &q), Some(true));
+    }
+
+    #[test]
+    fn arrays_and_large_numerals() {
+        let mut s = Smt::new(5_000);
+        let a = Term::var("a", Sort::Array);
+        let big = Term::int(18446744073709551615);
+        let st = Term::store(a.clone(), x(), big.clone());
+        let f = Term::eq(Term::select(st, x()), big.clone());
+        assert_eq!(s.implies(&Term::True, &f), Some(true));
+        let g = Term::eq(Term::select(Term::store(a, x(), big), y()), Term::int(0));
+        assert_eq!(s.implies(&Term::True, &g), Some(false));
+    }
+
+    #[test]
+    fn unknown_is_not_unsat() {
+        let mut s = Smt::new(1);
+        // A nonlinear problem with a 1 ms budget: whatever the answer, it must not panic, and
+        // an unknown is reported as such.
+        let f = Term::and([
+            Term::eq(
+                Term::mul(x(), x()),
+                Term::add(Term::mul(y(), y()), Term::int(1_000_003)),
+            ),
+            Term::lt(Term::int(1_000_000), x()),
+        ]);
+        match s.check_terms(&[f]) {
+            Answer::Unknown(r) => assert!(!r.is_empty()),
+            Answer::Sat | Answer::Unsat => {}
+        }
+    }
+}

@@ -1,6 +1,7 @@
 //! The verifier crate of synth: the C front end, the thread IR, and the concrete interpreter.
 //! Later issues add the ART verifier (`imc`) and stateless exploration (`explore`).
 
+pub mod encode;
 pub mod frontend;
 pub mod interp;
 pub mod ir;

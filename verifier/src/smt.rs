@@ -264,7 +264,7 @@ impl Term {
     }
 
     /// Replaces free variables by terms (capture is not an issue: bound names are fresh).
-    pub fn substitute(&self, f: &impl Fn(&str, Sort) -> Option<Term>) -> Term {
+    pub fn substitute(&self, f: &dyn Fn(&str, Sort) -> Option<Term>) -> Term {
         let s = |t: &Rc<Term>| t.substitute(f);
         let sv = |ts: &Rc<[Term]>| ts.iter().map(|t| t.substitute(f)).collect::<Vec<_>>();
         match self {

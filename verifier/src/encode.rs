@@ -1,0 +1,622 @@
+//! The IR's semantics as formulas: symbolic execution of transitions, weakest preconditions,
+//! the initial state and the undefined-behaviour side conditions.
+//!
+//! Values are mathematical integers kept in the range of their C type: every arithmetic result
+//! is wrapped exactly as [`crate::semantics`] does (`mod 2^n`), so the verifier, the
+//! interpreter and the explorer agree. Operations outside linear integer arithmetic with
+//! constants (bitwise operations other than masks and complements, shifts by a variable amount)
+//! are over-approximated by a fresh value of the result type: sound for safety proofs, and any
+//! counterexample is replayed concretely before it is believed.
+//!
+//! Seed 002, "Iterative model checking": the labels of the ART are conjunctions of weakest
+//! preconditions of infeasible error paths (as Impara does), with inputs eliminated by
+//! quantifier elimination.
+
+use crate::ir::*;
+use crate::smt::{Sort, Term};
+use std::rc::Rc;
+
+/// A symbolic state: the value of every variable as a term.
+#[derive(Clone, Debug)]
+pub struct SymState {
+    /// Indexed by [`VarId`]: integers for scalars, arrays for arrays.
+    pub vals: Vec<Term>,
+}
+
+/// One transition executed symbolically.
+#[derive(Clone, Debug)]
+pub struct SymStep {
+    /// The guard over the pre-state.
+    pub guard: Term,
+    /// Holds when the transition performs an operation without defined behaviour.
+    pub undefined: Term,
+    /// The post-state.
+    pub post: SymState,
+    /// Inputs read (and over-approximated values), with their range constraints.
+    pub inputs: Vec<(Rc<str>, Sort)>,
+    /// Range constraints of the inputs.
+    pub input_ranges: Term,
+}
+
+/// Encodes a program's IR.
+pub struct Encoder<'p> {
+    prog: &'p Program,
+    names: Vec<Rc<str>>,
+    fresh: std::cell::Cell<u64>,
+}
+
+fn pow2(n: u8) -> i128 {
+    1i128 << n
+}
+
+/// `min ≤ t ≤ max` of a type.
+pub fn in_range(t: &Term, ty: Ty) -> Term {
+    Term::and([
+        Term::le(Term::int(ty.min()), t.clone()),
+        Term::le(t.clone(), Term::int(ty.max())),
+    ])
+}
+
+/// The C conversion of an integer term to `ty`.
+pub fn wrap(t: Term, ty: Ty) -> Term {
+    if let Term::Int(v) = t {
+        return Term::Int(ty.wrap(v));
+    }
+    if ty.bits == 1 {
+        return Term::ite(Term::eq(t, Term::int(0)), Term::int(0), Term::int(1));
+    }
+    if ty.signed {
+        let half = pow2(ty.bits - 1);
+        Term::sub(
+            Term::modulo(Term::add(t, Term::int(half)), Term::int(pow2(ty.bits))),
+            Term::int(half),
+        )
+    } else {
+        Term::modulo(t, Term::int(pow2(ty.bits)))
+    }
+}
+
+/// C division truncating toward zero: `sign(a)·sign(b)·(|a| div |b|)`.
+fn c_div(a: Term, b: Term) -> Term {
+    let abs = |x: Term| Term::ite(Term::lt(x.clone(), Term::int(0)), Term::neg(x.clone()), x);
+    let q = Term::div(abs(a.clone()), abs(b.clone()));
+    let a_neg = Term::lt(a, Term::int(0));
+    let b_neg = Term::lt(b, Term::int(0));
+    let same = Term::eq(bool_int(a_neg), bool_int(b_neg));
+    Term::ite(same, q.clone(), Term::neg(q))
+}
+
+impl<'p> Encoder<'p> {
+    /// An encoder for a program.
+    pub fn new(prog: &'p Program) -> Self {
+        let names = prog
+            .vars
+            .iter()
+            .map(|v| Rc::from(format!("{}#{}", v.name, v.id.0).as_str()))
+            .collect();
+        Encoder {
+            prog,
+            names,
+            fresh: std::cell::Cell::new(0),
+        }
+    }
+
+    /// The program.
+    pub fn program(&self) -> &'p Program {
+        self.prog
+    }
+
+    /// Whether a variable is an array in formulas.
+    pub fn is_array(&self, v: VarId) -> bool {
+        let var = self.prog.var(v);
+        var.is_array || var.len > 1
+    }
+
+    /// The sort of a variable.
+    pub fn sort(&self, v: VarId) -> Sort {
+        if self.is_array(v) {
+            Sort::Array
+        } else {
+            Sort::Int
+        }
+    }
+
+    /// The term naming a variable's current value.
+    pub fn var(&self, v: VarId) -> Term {
+        Term::Var(self.names[v.0 as usize].clone(), self.sort(v))
+    }
+
+    /// The state in which every variable is itself (for weakest preconditions and labels).
+    pub fn identity(&self) -> SymState {
+        SymState {
+            vals: self.prog.vars.iter().map(|v| self.var(v.id)).collect(),
+        }
+    }
+
+    /// The state whose values are fresh copies named with `suffix` (for path formulas).
+    pub fn renamed(&self, suffix: &str) -> SymState {
+        SymState {
+            vals: self
+                .prog
+                .vars
+                .iter()
+                .map(|v| {
+                    Term::Var(
+                        format!("{}{suffix}", self.names[v.id.0 as usize]).into(),
+                        self.sort(v.id),
+                    )
+                })
+                .collect(),
+        }
+    }
+
+    /// Range invariants of the scalar variables in a state.
+    pub fn ranges(&self, s: &SymState) -> Term {
+        Term::and(
+            self.prog
+                .vars
+                .iter()
+                .filter(|v| !self.is_array(v.id))
+                .map(|v| in_range(&s.vals[v.id.0 as usize], v.elem.ty())),
+        )
+    }
+
+    /// The initial state as a formula over `s`: initialised variables have their values;
+    /// `Init::Nondet` ones are unconstrained (in range).
+    pub fn initial(&self, s: &SymState) -> Term {
+        let mut cs = Vec::new();
+        for v in &self.prog.vars {
+            let t = &s.vals[v.id.0 as usize];
+            let vals: Option<Vec<i128>> = match &v.init {
+                Init::Zero => Some(vec![0; v.len as usize]),
+                Init::Values(xs) => {
+                    let mut x: Vec<i128> = xs.iter().map(|x| v.elem.ty().wrap(*x)).collect();
+                    x.resize(v.len as usize, 0);
+                    Some(x)
+                }
+                Init::Nondet => None,
+            };
+            match (vals, self.is_array(v.id)) {
+                (Some(xs), true) => {
+                    for (i, x) in xs.iter().enumerate() {
+                        cs.push(Term::eq(
+                            Term::select(t.clone(), Term::int(i as i128)),
+                            Term::int(*x),
+                        ));
+                    }
+                }
+                (Some(xs), false) => cs.push(Term::eq(t.clone(), Term::int(xs[0]))),
+                (None, false) => cs.push(in_range(t, v.elem.ty())),
+                (None, true) => {}
+            }
+        }
+        Term::and(cs)
+    }
+
+    fn fresh_input(&self, ty: Ty, out: &mut Vec<(Rc<str>, Sort)>, ranges: &mut Vec<Term>) -> Term {
+        let k = self.fresh.get();
+        self.fresh.set(k + 1);
+        let name: Rc<str> = format!("in!{k}").into();
+        let t = Term::Var(name.clone(), Sort::Int);
+        ranges.push(in_range(&t, ty));
+        out.push((name, Sort::Int));
+        t
+    }
+
+    /// Executes transition `tr` of a thread symbolically from `pre`.
+    pub fn step(&self, tr: &Transition, pre: &SymState) -> SymStep {
+        let mut cx = Cx {
+            enc: self,
+            inputs: Vec::new(),
+            ranges: Vec::new(),
+            ub: Vec::new(),
+        };
+        let guard = cx.truth(&tr.guard, pre);
+        let mut post = pre.clone();
+        for op in &tr.ops {
+            match op {
+                Op::Assign { place, value } => {
+                    let v = cx.expr(value, &post);
+                    cx.write(place, v, value.ty(), &mut post);
+                }
+                Op::Havoc { place, ty } => {
+                    let v = self.fresh_input(*ty, &mut cx.inputs, &mut cx.ranges);
+                    cx.write(place, v, *ty, &mut post);
+                }
+                Op::Spawn { args, .. } => {
+                    let vals: Vec<(VarId, Term)> = args
+                        .iter()
+                        .map(|(v, e)| (*v, wrap(cx.expr(e, &post), self.prog.var(*v).elem.ty())))
+                        .collect();
+                    for (v, t) in vals {
+                        post.vals[v.0 as usize] = t;
+                    }
+                }
+                Op::AtomicBegin | Op::AtomicEnd => {}
+            }
+        }
+        SymStep {
+            guard,
+            undefined: Term::or(cx.ub),
+            post,
+            inputs: cx.inputs,
+            input_ranges: Term::and(cx.ranges),
+        }
+    }
+
+    /// The weakest precondition of `post` under transition `tr`: every execution of `tr`
+    /// from a state satisfying the result (that is enabled and defined) ends in `post`, for
+    /// every input. Quantifiers over inputs remain; eliminate them with the solver.
+    pub fn wp(&self, tr: &Transition, post: &Term) -> Term {
+        let id = self.identity();
+        let st = self.step(tr, &id);
+        let subst = |name: &str, _s: Sort| -> Option<Term> {
+            let i = self.names.iter().position(|n| &**n == name)?;
+            Some(st.post.vals[i].clone())
+        };
+        let body = Term::implies(
+            Term::and([st.guard, Term::not(st.undefined), st.input_ranges]),
+            post.substitute(&subst),
+        );
+        Term::forall(st.inputs, body)
+    }
+
+    /// The guard of a transition over the current variables.
+    pub fn guard(&self, tr: &Transition) -> Term {
+        self.step(tr, &self.identity()).guard
+    }
+}
+
+struct Cx<'a, 'p> {
+    enc: &'a Encoder<'p>,
+    inputs: Vec<(Rc<str>, Sort)>,
+    ranges: Vec<Term>,
+    ub: Vec<Term>,
+}
+
+impl Cx<'_, '_> {
+    fn over_approx(&mut self, ty: Ty) -> Term {
+        self.enc.fresh_input(ty, &mut self.inputs, &mut self.ranges)
+    }
+
+    /// A condition as a formula (`e != 0`).
+    fn truth(&mut self, e: &Expr, s: &SymState) -> Term {
+        match e {
+            Expr::Const { value, .. } => Term::bool(*value != 0),
+            Expr::Binary { op, lhs, rhs, .. } if op.is_predicate() => match op {
+                BinOp::And => {
+                    let a = self.truth(lhs, s);
+                    let b = self.truth(rhs, s);
+                    Term::and([a, b])
+                }
+                BinOp::Or => {
+                    let a = self.truth(lhs, s);
+                    let b = self.truth(rhs, s);
+                    Term::or([a, b])
+                }
+                _ => {
+                    let a = self.expr(lhs, s);
+                    let b = self.expr(rhs, s);
+                    match op {
+                        BinOp::Lt => Term::lt(a, b),
+                        BinOp::Le => Term::le(a, b),
+                        BinOp::Gt => Term::lt(b, a),
+                        BinOp::Ge => Term::le(b, a),
+                        BinOp::Eq => Term::eq(a, b),
+                        _ => Term::not(Term::eq(a, b)),
+                    }
+                }
+            },
+            Expr::Unary {
+                op: UnOp::Not, arg, ..
+            } => Term::not(self.truth(arg, s)),
+            e => {
+                let v = self.expr(e, s);
+                Term::not(Term::eq(v, Term::int(0)))
+            }
+        }
+    }
+
+    /// An integer expression.
+    fn expr(&mut self, e: &Expr, s: &SymState) -> Term {
+        match e {
+            Expr::Const { value, .. } => Term::int(*value),
+            Expr::Load { place, ty } => {
+                let v = self.read(place, s);
+                self.convert(v, place_ty(self.enc.prog, place), *ty)
+            }
+            Expr::AddrOf { var, index } => {
+                let i = self.expr(index, s);
+                Term::add(Term::int(address(*var, 0)), i)
+            }
+            Expr::Unary { op, arg, ty } => match op {
+                UnOp::Not => bool_int(Term::not(self.truth(arg, s))),
+                UnOp::Neg => wrap(Term::neg(self.expr(arg, s)), *ty),
+                UnOp::BitNot => wrap(Term::sub(Term::neg(self.expr(arg, s)), Term::int(1)), *ty),
+            },
+            Expr::Binary { op, lhs, rhs, ty } => {
+                if op.is_predicate() {
+                    return bool_int(self.truth(e, s));
+                }
+                let a = self.expr(lhs, s);
+                let b = self.expr(rhs, s);
+                self.arith(*op, a, b, *ty)
+            }
+            Expr::Cast { arg, ty } => {
+                let v = self.expr(arg, s);
+                self.convert(v, arg.ty(), *ty)
+            }
+            Expr::Ite {
+                cond,
+                then,
+                els,
+                ty,
+            } => {
+                let c = self.truth(cond, s);
+                let a = self.expr(then, s);
+                let b = self.expr(els, s);
+                wrap(Term::ite(c, a, b), *ty)
+            }
+        }
+    }
+
+    fn convert(&mut self, v: Term, from: Ty, to: Ty) -> Term {
+        // A value of `from` fits `to` without change when `to` includes `from`'s range.
+        if to.bits != 1 && to.min() <= from.min() && from.max() <= to.max() {
+            return v;
+        }
+        wrap(v, to)
+    }
+
+    fn arith(&mut self, op: BinOp, a: Term, b: Term, ty: Ty) -> Term {
+        use BinOp::*;
+        match op {
+            Add => wrap(Term::add(a, b), ty),
+            Sub => wrap(Term::sub(a, b), ty),
+            Mul => wrap(Term::mul(a, b), ty),
+            Div | Rem => {
+                self.ub.push(Term::eq(b.clone(), Term::int(0)));
+                if ty.signed {
+                    // INT_MIN / -1 overflows.
+                    self.ub.push(Term::and([
+                        Term::eq(a.clone(), Term::int(ty.min())),
+                        Term::eq(b.clone(), Term::int(-1)),
+                    ]));
+                }
+                let q = c_div(a.clone(), b.clone());
+                if op == Div {
+                    wrap(q, ty)
+                } else {
+                    wrap(Term::sub(a, Term::mul(b, q)), ty)
+                }
+            }
+            Shl | Shr => match b {
+                Term::Int(k) if k >= 0 && k < ty.bits.max(32) as i128 => {
+                    let p = Term::int(1i128 << k);
+                    if op == Shl {
+                        wrap(Term::mul(a, p), ty)
+                    } else {
+                        // Arithmetic shift = floor division by 2^k (Euclidean, positive divisor).
+                        wrap(Term::div(a, p), ty)
+                    }
+                }
+                Term::Int(k) => {
+                    self.ub.push(Term::True);
+                    let _ = k;
+                    self.over_approx(ty)
+                }
+                b => {
+                    self.ub.push(Term::or([
+                        Term::lt(b.clone(), Term::int(0)),
+                        Term::le(Term::int(ty.bits.max(32) as i128), b),
+                    ]));
+                    self.over_approx(ty)
+                }
+            },
+            BitAnd => match (&a, &b) {
+                // x & (2^k - 1) = x mod 2^k (two's complement).
+                (_, Term::Int(m)) if *m >= 0 && (m + 1).count_ones() == 1 => {
+                    wrap(Term::modulo(a, Term::int(m + 1)), ty)
+                }
+                (Term::Int(m), _) if *m >= 0 && (m + 1).count_ones() == 1 => {
+                    wrap(Term::modulo(b, Term::int(m + 1)), ty)
+                }
+                _ => self.over_approx(ty),
+            },
+            BitOr | BitXor => self.over_approx(ty),
+            Lt | Le | Gt | Ge | Eq | Ne | And | Or => unreachable!("predicates handled by truth"),
+        }
+    }
+
+    fn read(&mut self, p: &Place, s: &SymState) -> Term {
+        match p {
+            Place::Var { var, index } => {
+                let t = s.vals[var.0 as usize].clone();
+                if !self.enc.is_array(*var) {
+                    if let Some(i) = index {
+                        let i = self.expr(i, s);
+                        self.ub.push(Term::not(Term::eq(i, Term::int(0))));
+                    }
+                    return t;
+                }
+                let i = match index {
+                    Some(i) => self.expr(i, s),
+                    None => Term::int(0),
+                };
+                self.bounds(*var, &i);
+                Term::select(t, i)
+            }
+            Place::Deref { addr, ty, targets } => {
+                let a = self.expr(addr, s);
+                let mut ok = Vec::new();
+                let mut val = self.over_approx(*ty);
+                for t in targets {
+                    let (inside, idx) = self.target(*t, &a);
+                    ok.push(inside.clone());
+                    let cur = &s.vals[t.0 as usize];
+                    let x = if self.enc.is_array(*t) {
+                        Term::select(cur.clone(), idx)
+                    } else {
+                        cur.clone()
+                    };
+                    val = Term::ite(inside, x, val);
+                }
+                self.ub.push(Term::not(Term::or(ok)));
+                val
+            }
+        }
+    }
+
+    /// Whether address `a` lies in variable `t`, and the element index.
+    fn target(&self, t: VarId, a: &Term) -> (Term, Term) {
+        let base = address(t, 0);
+        let len = self.enc.prog.var(t).len as i128;
+        let idx = Term::sub(a.clone(), Term::int(base));
+        let inside = Term::and([
+            Term::le(Term::int(base), a.clone()),
+            Term::lt(a.clone(), Term::int(base + len)),
+        ]);
+        (inside, idx)
+    }
+
+    fn bounds(&mut self, var: VarId, i: &Term) {
+        let len = self.enc.prog.var(var).len as i128;
+        self.ub.push(Term::or([
+            Term::lt(i.clone(), Term::int(0)),
+            Term::le(Term::int(len), i.clone()),
+        ]));
+    }
+
+    fn write(&mut self, p: &Place, v: Term, vty: Ty, s: &mut SymState) {
+        match p {
+            Place::Var { var, index } => {
+                let ty = self.enc.prog.var(*var).elem.ty();
+                let v = self.convert(v, vty, ty);
+                if !self.enc.is_array(*var) {
+                    if let Some(i) = index {
+                        let i = self.expr(i, s);
+                        self.ub.push(Term::not(Term::eq(i, Term::int(0))));
+                    }
+                    s.vals[var.0 as usize] = v;
+                    return;
+                }
+                let i = match index {
+                    Some(i) => self.expr(i, s),
+                    None => Term::int(0),
+                };
+                self.bounds(*var, &i);
+                let cur = s.vals[var.0 as usize].clone();
+                s.vals[var.0 as usize] = Term::store(cur, i, v);
+            }
+            Place::Deref { addr, targets, .. } => {
+                let a = self.expr(addr, s);
+                let mut ok = Vec::new();
+                for t in targets {
+                    let (inside, idx) = self.target(*t, &a);
+                    ok.push(inside.clone());
+                    let ty = self.enc.prog.var(*t).elem.ty();
+                    let v = self.convert(v.clone(), vty, ty);
+                    let cur = s.vals[t.0 as usize].clone();
+                    let new = if self.enc.is_array(*t) {
+                        Term::store(cur.clone(), idx, v)
+                    } else {
+                        v
+                    };
+                    s.vals[t.0 as usize] = Term::ite(inside, new, cur);
+                }
+                self.ub.push(Term::not(Term::or(ok)));
+            }
+        }
+    }
+}
+
+fn place_ty(prog: &Program, p: &Place) -> Ty {
+    match p {
+        Place::Var { var, .. } => prog.var(*var).elem.ty(),
+        Place::Deref { ty, .. } => *ty,
+    }
+}
+
+fn bool_int(b: Term) -> Term {
+    Term::ite(b, Term::int(1), Term::int(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::{load_str, Options};
+    use crate::smt::Smt;
+
+    fn prog(src: &str) -> Program {
+        load_str("t.c", src, &Options::default()).unwrap()
+    }
+
+    /// The transition of `main` whose source line contains `text`.
+    fn find<'a>(p: &'a Program, text: &str) -> &'a Transition {
+        p.threads[0]
+            .transitions
+            .iter()
+            .find(|t| {
+                t.span
+                    .as_ref()
+                    .and_then(|s| p.source_line(s))
+                    .is_some_and(|l| l.contains(text))
+                    && !t.ops.is_empty()
+            })
+            .unwrap_or_else(|| panic!("no transition for {text}"))
+    }
+
+    #[test]
+    fn weakest_preconditions_respect_wrap_around_and_inputs() {
+        let p = prog("extern int __VERIFIER_nondet_int(void);\nint x;\nint main(void) {\n  x = x + 1;\n  x = __VERIFIER_nondet_int();\n  return 0;\n}\n");
+        let enc = Encoder::new(&p);
+        let x = enc.var(p.vars.iter().find(|v| v.name == "x").unwrap().id);
+        let mut smt = Smt::new(5_000);
+        let post = Term::le(x.clone(), Term::int(10));
+        // x := x + 1 (a load into a temporary, then the store; take the store).
+        let inc = p.threads[0]
+            .transitions
+            .iter()
+            .find(|t| matches!(&t.ops[..], [Op::Assign { place: Place::Var { var, .. }, .. }] if p.var(*var).name == "x"))
+            .unwrap();
+        assert!(find(&p, "x = x + 1").ops.len() == 1);
+        let wp = smt.eliminate_quantifiers(&enc.wp(inc, &post)).unwrap();
+        // Whatever temporary feeds the store: its value 9 gives 10, its value INT_MAX wraps.
+        let tmp = match &inc.ops[0] {
+            Op::Assign { value, .. } => {
+                let mut v = None;
+                value.for_each_place(&mut |pl| {
+                    if let Place::Var { var, .. } = pl {
+                        v = Some(*var)
+                    }
+                });
+                enc.var(v.unwrap())
+            }
+            _ => unreachable!(),
+        };
+        let r = enc.ranges(&enc.identity());
+        let at = |v: i128| Term::and([r.clone(), Term::eq(tmp.clone(), Term::int(v))]);
+        assert_eq!(smt.implies(&at(9), &wp), Some(true));
+        assert_eq!(smt.implies(&at(10), &wp), Some(false));
+        assert_eq!(smt.implies(&at(i32::MAX as i128), &wp), Some(true));
+        // x := input: no state guarantees x <= 10 for every input.
+        let havoc = p.threads[0]
+            .transitions
+            .iter()
+            .find(|t| matches!(&t.ops[..], [Op::Havoc { .. }]))
+            .unwrap();
+        let Op::Havoc {
+            place: Place::Var { var: hv, .. },
+            ..
+        } = &havoc.ops[0]
+        else {
+            unreachable!()
+        };
+        let h = enc.var(*hv);
+        // Every int input is >= INT_MIN, but not every one is <= 10.
+        let all = enc.wp(havoc, &Term::le(Term::int(i32::MIN as i128), h.clone()));
+        assert_eq!(smt.eliminate_quantifiers(&all), Some(Term::True));
+        let some = enc.wp(havoc, &Term::le(h, Term::int(10)));
+        assert_eq!(smt.eliminate_quantifiers(&some), Some(Term::False));
+    }
+}

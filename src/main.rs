@@ -33,6 +33,8 @@ enum Command {
         #[arg(long)]
         full: bool,
     },
+    /// Verify a C program with the ART verifier (complete mode for now).
+    Verify(VerifyArgs),
     /// Execute a C program on the IR interpreter and print the trace and the outcome.
     Run {
         #[command(flatten)]
@@ -56,6 +58,21 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    #[command(flatten)]
+    input: Input,
+    /// Give up after this many seconds (verdict unknown).
+    #[arg(long, default_value_t = 60)]
+    timeout: u64,
+    /// Plain Impact for threads to a complete ART (the paper's ImparaC baseline).
+    #[arg(long)]
+    complete: bool,
+    /// Most ART nodes.
+    #[arg(long, default_value_t = 200_000)]
+    max_nodes: usize,
 }
 
 #[derive(Args)]
@@ -116,6 +133,35 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
                 emit(&p.summary(full));
             }
             Ok(0)
+        }
+        Command::Verify(a) => {
+            let p = a.input.load()?;
+            let opts = verifier::imc::Options {
+                timeout: std::time::Duration::from_secs(a.timeout),
+                max_nodes: a.max_nodes,
+                ..Default::default()
+            };
+            let _ = a.complete;
+            let r = verifier::imc::Verifier::new(&p, opts).run();
+            let mut out = String::new();
+            if let Some(c) = &r.counterexample {
+                out.push_str("counterexample:\n");
+                out.push_str(&p.show_execution(&c.execution));
+            }
+            let verdict = match &r.verdict {
+                verifier::imc::Verdict::Safe => "safe".to_string(),
+                verifier::imc::Verdict::BugFound => "unsafe executions exist (complete mode does not decide whether a safe schedule exists)".to_string(),
+                verifier::imc::Verdict::Unknown(why) => format!("unknown ({why})"),
+            };
+            out.push_str(&format!(
+                "verdict: {verdict}\nART nodes: {}, solver calls: {}, refinements: {}, time: {:.2?}\n",
+                r.nodes, r.solver_calls, r.refinements, r.time
+            ));
+            emit(&out);
+            Ok(match r.verdict {
+                verifier::imc::Verdict::BugFound => 1,
+                _ => 0,
+            })
         }
         Command::Run {
             input,

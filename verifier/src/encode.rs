@@ -42,6 +42,7 @@ pub struct SymStep {
 pub struct Encoder<'p> {
     prog: &'p Program,
     names: Vec<Rc<str>>,
+    index: std::collections::HashMap<Rc<str>, usize>,
     fresh: std::cell::Cell<u64>,
 }
 
@@ -89,14 +90,20 @@ fn c_div(a: Term, b: Term) -> Term {
 impl<'p> Encoder<'p> {
     /// An encoder for a program.
     pub fn new(prog: &'p Program) -> Self {
-        let names = prog
+        let names: Vec<Rc<str>> = prog
             .vars
             .iter()
             .map(|v| Rc::from(format!("{}#{}", v.name, v.id.0).as_str()))
             .collect();
+        let index = names
+            .iter()
+            .enumerate()
+            .map(|(i, n): (usize, &Rc<str>)| (n.clone(), i))
+            .collect();
         Encoder {
             prog,
             names,
+            index,
             fresh: std::cell::Cell::new(0),
         }
     }
@@ -250,15 +257,16 @@ impl<'p> Encoder<'p> {
     pub fn wp(&self, tr: &Transition, post: &Term) -> Term {
         let id = self.identity();
         let st = self.step(tr, &id);
-        let subst = |name: &str, _s: Sort| -> Option<Term> {
-            let i = self.names.iter().position(|n| &**n == name)?;
-            Some(st.post.vals[i].clone())
-        };
         let body = Term::implies(
             Term::and([st.guard, Term::not(st.undefined), st.input_ranges]),
-            post.substitute(&subst),
+            self.instantiate(post, &st.post),
         );
         Term::forall(st.inputs, body)
+    }
+
+    /// A formula over the current variables, evaluated in a symbolic state.
+    pub fn instantiate(&self, t: &Term, s: &SymState) -> Term {
+        t.substitute(&|n, _| self.index.get(n).map(|i| s.vals[*i].clone()))
     }
 
     /// The guard of a transition over the current variables.
@@ -413,17 +421,17 @@ impl Cx<'_, '_> {
                     self.over_approx(ty)
                 }
             },
-            BitAnd => match (&a, &b) {
-                // x & (2^k - 1) = x mod 2^k (two's complement).
-                (_, Term::Int(m)) if *m >= 0 && (m + 1).count_ones() == 1 => {
-                    wrap(Term::modulo(a, Term::int(m + 1)), ty)
+            BitAnd | BitOr | BitXor => {
+                let (x, m) = match (&a, &b) {
+                    (_, Term::Int(m)) => (a.clone(), *m),
+                    (Term::Int(m), _) => (b.clone(), *m),
+                    _ => return self.over_approx(ty),
+                };
+                match bit_op(op, x, m, ty) {
+                    Some(t) => t,
+                    None => self.over_approx(ty),
                 }
-                (Term::Int(m), _) if *m >= 0 && (m + 1).count_ones() == 1 => {
-                    wrap(Term::modulo(b, Term::int(m + 1)), ty)
-                }
-                _ => self.over_approx(ty),
-            },
-            BitOr | BitXor => self.over_approx(ty),
+            }
             Lt | Le | Gt | Ge | Eq | Ne | And | Or => unreachable!("predicates handled by truth"),
         }
     }
@@ -528,6 +536,49 @@ impl Cx<'_, '_> {
             }
         }
     }
+}
+
+/// `x op m` for a constant `m` that is a low mask (`2^k - 1`), a single bit (`2^k`) or all bits
+/// but one, in two's complement of width `ty.bits`; `None` for other constants.
+fn bit_op(op: BinOp, x: Term, m: i128, ty: Ty) -> Option<Term> {
+    let bits = ty.bits.max(1);
+    let modulus = pow2(bits);
+    let mu = m.rem_euclid(modulus);
+    // x as an unsigned value of the type's width.
+    let xu = Term::modulo(x, Term::int(modulus));
+    let bit = |k: u32| Term::modulo(Term::div(xu.clone(), Term::int(1i128 << k)), Term::int(2));
+    let single = (mu.count_ones() == 1).then(|| mu.trailing_zeros());
+    let all_but_one =
+        ((modulus - 1 - mu).count_ones() == 1).then(|| (modulus - 1 - mu).trailing_zeros());
+    let r = match op {
+        BinOp::BitAnd if (mu + 1).count_ones() == 1 => Term::modulo(xu.clone(), Term::int(mu + 1)),
+        BinOp::BitAnd => match (single, all_but_one) {
+            (Some(k), _) => Term::mul(bit(k), Term::int(1i128 << k)),
+            (_, Some(k)) => Term::sub(xu.clone(), Term::mul(bit(k), Term::int(1i128 << k))),
+            _ => return None,
+        },
+        BinOp::BitOr => match single {
+            Some(k) => Term::add(
+                xu.clone(),
+                Term::mul(Term::sub(Term::int(1), bit(k)), Term::int(1i128 << k)),
+            ),
+            None if mu == 0 => xu.clone(),
+            None => return None,
+        },
+        BinOp::BitXor => match single {
+            Some(k) => Term::add(
+                xu.clone(),
+                Term::mul(
+                    Term::sub(Term::int(1), Term::mul(Term::int(2), bit(k))),
+                    Term::int(1i128 << k),
+                ),
+            ),
+            None if mu == 0 => xu.clone(),
+            None => return None,
+        },
+        _ => return None,
+    };
+    Some(wrap(r, ty))
 }
 
 fn place_ty(prog: &Program, p: &Place) -> Ty {

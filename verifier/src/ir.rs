@@ -159,7 +159,8 @@ pub enum ElemKind {
     Ptr,
     /// A `pthread_mutex_t`: 0 when free, owner thread id + 1 when held.
     Mutex,
-    /// A `pthread_cond_t`: bit `t` set while thread `t` waits on it.
+    /// A `pthread_cond_t`. Its value is unused: thread `t` waiting on element `i` is flag
+    /// `i * 64 + t` of the variable `<name>.waiters`.
     Cond,
     /// A `pthread_barrier_t` arrival counter (its threshold and generation are the
     /// variables named `<name>.n` and `<name>.gen`).

@@ -1,8 +1,10 @@
 //! The verifier crate of synth: the C front end, the thread IR, and the concrete interpreter.
 //! Later issues add the ART verifier (`imc`) and stateless exploration (`explore`).
 
+pub mod art;
 pub mod encode;
 pub mod frontend;
+pub mod imc;
 pub mod interp;
 pub mod ir;
 pub mod pretty;

@@ -450,6 +450,8 @@ pub struct Smt {
     implies_cache: HashMap<(Term, Term), bool>,
     /// Work done so far.
     pub stats: Stats,
+    /// Z3's reason for the last `Unknown` answer.
+    pub last_unknown: String,
 }
 
 impl Smt {
@@ -469,6 +471,7 @@ impl Smt {
             timeout_ms,
             implies_cache: HashMap::new(),
             stats: Stats::default(),
+            last_unknown: String::new(),
         }
     }
 
@@ -494,11 +497,13 @@ impl Smt {
         match self.solver.check() {
             z3::SatResult::Sat => Answer::Sat,
             z3::SatResult::Unsat => Answer::Unsat,
-            z3::SatResult::Unknown => Answer::Unknown(
-                self.solver
+            z3::SatResult::Unknown => {
+                self.last_unknown = self
+                    .solver
                     .get_reason_unknown()
-                    .unwrap_or_else(|| "unknown".into()),
-            ),
+                    .unwrap_or_else(|| "unknown".into());
+                Answer::Unknown(self.last_unknown.clone())
+            }
         }
     }
 

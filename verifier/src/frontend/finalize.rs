@@ -28,7 +28,7 @@ pub(super) fn finalize(p: &mut Program, map: &SourceMap, opts: &Options) -> Resu
 }
 
 /// `pthread_cond_signal` wakes one waiter, chosen by the scheduler: one transition per thread
-/// that ever waits, plus one for "nobody waits".
+/// that ever waits, plus one for "nobody waits". `pthread_cond_broadcast` clears every flag.
 fn expand_signals(p: &mut Program, map: &SourceMap) -> Result<(), Error> {
     let waiters: Vec<u32> = p
         .threads
@@ -40,60 +40,85 @@ fn expand_signals(p: &mut Program, map: &SourceMap) -> Result<(), Error> {
         })
         .map(|t| t.id.0)
         .collect();
+    if let Some(w) = waiters
+        .iter()
+        .find(|w| **w >= super::lower::MAX_COND_THREADS)
+    {
+        return Err(Error::Unsupported {
+            position: map.position_of_offset(0),
+            construct: format!("condition variable waited on by thread {w}"),
+        });
+    }
     for t in &mut p.threads {
         let n = t.transitions.len();
         for i in 0..n {
-            if t.transitions[i].kind != TransKind::Sync(SyncKind::CondSignal) {
+            let kind = t.transitions[i].kind.clone();
+            if kind != TransKind::Sync(SyncKind::CondSignal)
+                && kind != TransKind::Sync(SyncKind::CondBroadcast)
+            {
                 continue;
             }
-            if let Some(w) = waiters.iter().find(|w| **w >= 64) {
-                let pos = t.transitions[i]
-                    .span
-                    .as_ref()
-                    .map(|s| map.position(s))
-                    .unwrap_or_default();
-                return Err(Error::Unsupported {
-                    position: pos,
-                    construct: format!("condition variable waited on by thread {w} (id >= 64)"),
-                });
-            }
-            let Some(Op::Assign { place, .. }) = t.transitions[i].ops.first().cloned() else {
+            let Some(Op::Assign {
+                place:
+                    Place::Var {
+                        var,
+                        index: Some(base),
+                    },
+                ..
+            }) = t.transitions[i].ops.first().cloned()
+            else {
                 continue;
             };
-            let c = Expr::Load {
-                place: place.clone(),
-                ty: Ty::ULONG,
+            let flag = |k: u32| Place::Var {
+                var,
+                index: Some(Box::new(Expr::Binary {
+                    op: BinOp::Add,
+                    lhs: base.clone(),
+                    rhs: Box::new(Expr::constant(k as i128, Ty::LONG)),
+                    ty: Ty::LONG,
+                })),
             };
-            let bin = |op, a: Expr, b: Expr, ty| Expr::Binary {
+            let load = |k: u32| Expr::Load {
+                place: flag(k),
+                ty: Ty::INT,
+            };
+            let cmp = |op, k: u32| Expr::Binary {
                 op,
-                lhs: Box::new(a),
-                rhs: Box::new(b),
-                ty,
+                lhs: Box::new(load(k)),
+                rhs: Box::new(Expr::int(0)),
+                ty: Ty::INT,
             };
+            if kind == TransKind::Sync(SyncKind::CondBroadcast) {
+                t.transitions[i].ops = waiters
+                    .iter()
+                    .map(|&k| Op::Assign {
+                        place: flag(k),
+                        value: Expr::int(0),
+                    })
+                    .collect();
+                continue;
+            }
             // The original transition becomes "nobody waits".
-            t.transitions[i].guard =
-                bin(BinOp::Eq, c.clone(), Expr::constant(0, Ty::ULONG), Ty::INT);
-            let (src, dst) = (t.transitions[i].src, t.transitions[i].dst);
-            for &w in &waiters {
-                let bit = Expr::constant(1i128 << w, Ty::ULONG);
+            t.transitions[i].ops.clear();
+            t.transitions[i].guard = waiters
+                .iter()
+                .map(|&k| cmp(BinOp::Eq, k))
+                .reduce(|a, b| Expr::Binary {
+                    op: BinOp::And,
+                    lhs: Box::new(a),
+                    rhs: Box::new(b),
+                    ty: Ty::INT,
+                })
+                .unwrap_or_else(Expr::tt);
+            let src = t.transitions[i].src;
+            for &k in &waiters {
                 let mut tr = t.transitions[i].clone();
                 tr.id = TransId(t.transitions.len() as u32);
-                tr.guard = bin(
-                    BinOp::Ne,
-                    bin(BinOp::BitAnd, c.clone(), bit.clone(), Ty::ULONG),
-                    Expr::constant(0, Ty::ULONG),
-                    Ty::INT,
-                );
+                tr.guard = cmp(BinOp::Ne, k);
                 tr.ops = vec![Op::Assign {
-                    place: place.clone(),
-                    value: bin(
-                        BinOp::BitAnd,
-                        c.clone(),
-                        Expr::constant(!(1i128 << w) & Ty::ULONG.max(), Ty::ULONG),
-                        Ty::ULONG,
-                    ),
+                    place: flag(k),
+                    value: Expr::int(0),
                 }];
-                debug_assert_eq!((tr.src, tr.dst), (src, dst));
                 t.locations[src.0 as usize].out.push(tr.id);
                 t.transitions.push(tr);
             }

@@ -33,6 +33,9 @@ use std::rc::Rc;
 
 type R<T> = Result<T, Error>;
 
+/// Threads with an id below this may wait on condition variables (one waiting flag each).
+pub(super) const MAX_COND_THREADS: u32 = 64;
+
 /// Storage of a C object: a tree mirroring its type whose leaves are IR variables.
 #[derive(Clone, Debug)]
 enum Storage {
@@ -3467,22 +3470,28 @@ impl<'a> Lowerer<'a> {
             "pthread_cond_wait" => {
                 self.no_effects(span)?;
                 self.arg_count(name, args, 2, span)?;
-                if self.tid.0 >= 64 {
-                    return self.unsupported(span, "pthread_cond_wait in a thread with id >= 64");
+                if self.tid.0 >= MAX_COND_THREADS {
+                    return self.unsupported(
+                        span,
+                        format!("pthread_cond_wait in a thread with id >= {MAX_COND_THREADS}"),
+                    );
                 }
                 let c = self.sync_place(&args[0], CType::Cond)?;
                 let m = self.sync_place(&args[1], CType::Mutex)?;
-                let bit = Expr::constant(1i128 << self.tid.0, Ty::ULONG);
-                let lc = Expr::Load {
-                    place: c.clone(),
-                    ty: Ty::ULONG,
+                let (w, base) = self.cond_waiters(&c, args[0].span)?;
+                let slot = Place::Var {
+                    var: w,
+                    index: Some(Box::new(add(
+                        base,
+                        Expr::constant(self.tid.0 as i128, Ty::LONG),
+                    ))),
                 };
                 self.step(
                     Expr::tt(),
                     vec![
                         Op::Assign {
-                            place: c.clone(),
-                            value: bin(BinOp::BitOr, lc.clone(), bit.clone(), Ty::ULONG),
+                            place: slot.clone(),
+                            value: Expr::int(1),
                         },
                         Op::Assign {
                             place: m.clone(),
@@ -3493,8 +3502,11 @@ impl<'a> Lowerer<'a> {
                 )?;
                 let woken = bin(
                     BinOp::Eq,
-                    bin(BinOp::BitAnd, lc, bit, Ty::ULONG),
-                    Expr::constant(0, Ty::ULONG),
+                    Expr::Load {
+                        place: slot,
+                        ty: Ty::INT,
+                    },
+                    Expr::int(0),
                     Ty::INT,
                 );
                 self.step(woken, vec![], TransKind::Sync(SyncKind::CondWaitWake))?;
@@ -3514,29 +3526,29 @@ impl<'a> Lowerer<'a> {
                 self.no_effects(span)?;
                 self.arg_count(name, args, 1, span)?;
                 let c = self.sync_place(&args[0], CType::Cond)?;
-                if name == "pthread_cond_broadcast" {
-                    self.step(
-                        Expr::tt(),
-                        vec![Op::Assign {
-                            place: c,
-                            value: Expr::constant(0, Ty::ULONG),
-                        }],
-                        TransKind::Sync(SyncKind::CondBroadcast),
-                    )?;
+                let (w, base) = self.cond_waiters(&c, args[0].span)?;
+                let first = Place::Var {
+                    var: w,
+                    index: Some(Box::new(base)),
+                };
+                let kind = if name == "pthread_cond_broadcast" {
+                    SyncKind::CondBroadcast
                 } else {
-                    // Expanded by `finalize` into one transition per possible waiter.
-                    self.step(
-                        Expr::tt(),
-                        vec![Op::Assign {
-                            place: c.clone(),
-                            value: Expr::Load {
-                                place: c,
-                                ty: Ty::ULONG,
-                            },
-                        }],
-                        TransKind::Sync(SyncKind::CondSignal),
-                    )?;
-                }
+                    SyncKind::CondSignal
+                };
+                // Expanded by `finalize`, which knows the threads that wait: one transition per
+                // waiter a signal may wake, plus one for "nobody waits".
+                self.step(
+                    Expr::tt(),
+                    vec![Op::Assign {
+                        place: first.clone(),
+                        value: Expr::Load {
+                            place: first,
+                            ty: Ty::INT,
+                        },
+                    }],
+                    TransKind::Sync(kind),
+                )?;
                 Ok(self.ret0())
             }
             "pthread_barrier_init" => {
@@ -3731,6 +3743,42 @@ impl<'a> Lowerer<'a> {
             kind,
         )?;
         Ok(self.ret0())
+    }
+
+    /// The waiting flags of a condition variable (`<name>.waiters`, one per thread that may
+    /// wait, for each element) and the index of this element's first flag.
+    fn cond_waiters(&mut self, c: &Place, span: lang_c::span::Span) -> R<(VarId, Expr)> {
+        let Place::Var { var, index } = c else {
+            return self.unsupported(span, "condition variable behind a run-time pointer");
+        };
+        let name = format!("{}.waiters", self.vars[var.0 as usize].name);
+        let w = match self.vars.iter().position(|v| v.name == name) {
+            Some(i) => VarId(i as u32),
+            None => {
+                let (len, scope) = {
+                    let v = &self.vars[var.0 as usize];
+                    (v.len, v.scope.clone())
+                };
+                self.new_var(
+                    name,
+                    ElemKind::Int(Ty::INT),
+                    len * MAX_COND_THREADS,
+                    true,
+                    scope,
+                    Init::Zero,
+                    None,
+                )
+            }
+        };
+        let idx = index
+            .as_deref()
+            .cloned()
+            .unwrap_or(Expr::constant(0, Ty::LONG));
+        let base = mul(
+            cast(idx, Ty::LONG),
+            Expr::constant(MAX_COND_THREADS as i128, Ty::LONG),
+        );
+        Ok((w, base))
     }
 
     /// `<name>.n` and `<name>.gen` of a barrier variable.

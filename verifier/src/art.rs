@@ -1,0 +1,240 @@
+//! The abstract reachability tree (seed 002, Definition 3): nodes in an arena addressed by
+//! [`NodeId`], each with the control state (every thread's location, the atomic-region owner)
+//! and a label (a formula over the program variables); tree edges labelled with a thread and
+//! a transition; a covering relation. This module is the only one that mutates an ART.
+
+use crate::ir::{LocId, ThreadId, TransId};
+use crate::smt::Term;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeSet, HashMap};
+
+/// Identifies a node of an [`Art`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct NodeId(pub u32);
+
+/// The control part of a program state.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Control {
+    /// Each thread's location; `None` before the thread is created.
+    pub locs: Vec<Option<LocId>>,
+    /// The thread inside an atomic region.
+    pub atomic: Option<ThreadId>,
+}
+
+/// A tree edge: thread, transition, child.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Edge {
+    /// The thread that moves.
+    pub thread: ThreadId,
+    /// Its transition.
+    pub transition: TransId,
+    /// The node reached.
+    pub child: NodeId,
+}
+
+/// A node.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// Its control state.
+    pub control: Control,
+    /// Over-approximates the states this node represents (a formula over the variables).
+    pub label: Term,
+    /// The parent and the edge's thread and transition (`None` for the root).
+    pub parent: Option<(NodeId, ThreadId, TransId)>,
+    /// Tree edges out of this node.
+    pub children: Vec<Edge>,
+    /// Threads with an edge for each of their transitions that the label does not exclude.
+    pub expanded: BTreeSet<ThreadId>,
+    /// The node that covers this one.
+    pub covered_by: Option<NodeId>,
+    /// Depth in the tree.
+    pub depth: u32,
+}
+
+/// An abstract reachability tree.
+#[derive(Clone, Debug)]
+pub struct Art {
+    nodes: Vec<Node>,
+    /// Nodes covered by a node (inverse of `covered_by`).
+    covering: HashMap<NodeId, Vec<NodeId>>,
+    /// Nodes by control state (candidates for covering).
+    by_control: HashMap<Control, Vec<NodeId>>,
+}
+
+impl Art {
+    /// An ART with one root node labelled `true`.
+    pub fn new(root: Control) -> Art {
+        let mut a = Art {
+            nodes: Vec::new(),
+            covering: HashMap::new(),
+            by_control: HashMap::new(),
+        };
+        a.push(Node {
+            control: root,
+            label: Term::True,
+            parent: None,
+            children: Vec::new(),
+            expanded: BTreeSet::new(),
+            covered_by: None,
+            depth: 0,
+        });
+        a
+    }
+
+    fn push(&mut self, n: Node) -> NodeId {
+        let id = NodeId(self.nodes.len() as u32);
+        self.by_control
+            .entry(n.control.clone())
+            .or_default()
+            .push(id);
+        self.nodes.push(n);
+        id
+    }
+
+    /// The root.
+    pub fn root(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the ART has only its root.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() <= 1
+    }
+
+    /// A node.
+    pub fn node(&self, v: NodeId) -> &Node {
+        &self.nodes[v.0 as usize]
+    }
+
+    /// All node ids.
+    pub fn ids(&self) -> impl Iterator<Item = NodeId> {
+        (0..self.nodes.len() as u32).map(NodeId)
+    }
+
+    /// Nodes with the same control state.
+    pub fn same_control(&self, c: &Control) -> &[NodeId] {
+        self.by_control.get(c).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// Adds a child labelled `true`.
+    pub fn add_child(
+        &mut self,
+        v: NodeId,
+        thread: ThreadId,
+        transition: TransId,
+        control: Control,
+    ) -> NodeId {
+        let depth = self.node(v).depth + 1;
+        let w = self.push(Node {
+            control,
+            label: Term::True,
+            parent: Some((v, thread, transition)),
+            children: Vec::new(),
+            expanded: BTreeSet::new(),
+            covered_by: None,
+            depth,
+        });
+        self.nodes[v.0 as usize].children.push(Edge {
+            thread,
+            transition,
+            child: w,
+        });
+        w
+    }
+
+    /// Records that `thread` is fully expanded at `v`.
+    pub fn mark_expanded(&mut self, v: NodeId, thread: ThreadId) {
+        self.nodes[v.0 as usize].expanded.insert(thread);
+    }
+
+    /// Replaces the label; returns the nodes that were covered by `v` and are uncovered now
+    /// (their covering may no longer hold).
+    pub fn set_label(&mut self, v: NodeId, label: Term) -> Vec<NodeId> {
+        if self.nodes[v.0 as usize].label == label {
+            return Vec::new();
+        }
+        self.nodes[v.0 as usize].label = label;
+        let uncovered = self.covering.remove(&v).unwrap_or_default();
+        for u in &uncovered {
+            self.nodes[u.0 as usize].covered_by = None;
+        }
+        uncovered
+    }
+
+    /// Adds the covering `v ▷ w`. Nodes covered by a descendant of `v` lose their covering
+    /// (a covering node must not be covered); they are returned for re-examination.
+    pub fn cover(&mut self, v: NodeId, w: NodeId) -> Vec<NodeId> {
+        self.nodes[v.0 as usize].covered_by = Some(w);
+        self.covering.entry(w).or_default().push(v);
+        let mut freed = Vec::new();
+        let mut stack: Vec<NodeId> = self.node(v).children.iter().map(|e| e.child).collect();
+        while let Some(u) = stack.pop() {
+            if let Some(cs) = self.covering.remove(&u) {
+                for c in cs {
+                    self.nodes[c.0 as usize].covered_by = None;
+                    freed.push(c);
+                }
+            }
+            stack.extend(self.node(u).children.iter().map(|e| e.child));
+        }
+        freed
+    }
+
+    /// Whether `v` or one of its ancestors is covered.
+    pub fn is_covered(&self, v: NodeId) -> bool {
+        let mut x = Some(v);
+        while let Some(n) = x {
+            if self.node(n).covered_by.is_some() {
+                return true;
+            }
+            x = self.node(n).parent.map(|p| p.0);
+        }
+        false
+    }
+
+    /// Whether `a` is an ancestor of `b` (or `b` itself).
+    pub fn is_ancestor(&self, a: NodeId, b: NodeId) -> bool {
+        let mut x = Some(b);
+        while let Some(n) = x {
+            if n == a {
+                return true;
+            }
+            x = self.node(n).parent.map(|p| p.0);
+        }
+        false
+    }
+
+    /// The path from the root to `v`: nodes and the edges between them.
+    pub fn path(&self, v: NodeId) -> Vec<(NodeId, Option<(ThreadId, TransId)>)> {
+        let mut out = Vec::new();
+        let mut x = v;
+        loop {
+            let n = self.node(x);
+            match n.parent {
+                Some((p, t, tr)) => {
+                    out.push((x, Some((t, tr))));
+                    x = p;
+                }
+                None => {
+                    out.push((x, None));
+                    break;
+                }
+            }
+        }
+        out.reverse();
+        out
+    }
+
+    /// The coverings `v ▷ w`.
+    pub fn coverings(&self) -> impl Iterator<Item = (NodeId, NodeId)> + '_ {
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| n.covered_by.map(|w| (NodeId(i as u32), w)))
+    }
+}

@@ -1,0 +1,685 @@
+//! Impact for multithreaded programs (McMillan's lazy abstraction with interpolants, extended
+//! to threads as in Impara; seed 002, Sect. "Iterative model checking").
+//!
+//! This is the complete mode (the paper's ImparaC baseline): every thread is expanded at every
+//! node, so the finished ART covers every schedule. Labels are strengthened with weakest
+//! preconditions of infeasible paths to bad states (error locations, deadlocks, undefined
+//! behaviour), with inputs removed by quantifier elimination. A path that is not infeasible is
+//! turned into a concrete schedule and inputs and replayed on the interpreter: only a replayed
+//! bug is reported as one.
+
+use crate::art::{Art, Control, NodeId};
+use crate::encode::{Encoder, SymState};
+use crate::interp::{self, Execution, Outcome, Replay};
+use crate::ir::*;
+use crate::smt::{Answer, Smt, Term};
+use std::time::{Duration, Instant};
+
+/// Options of a verification run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Give up (verdict unknown) after this long.
+    pub timeout: Duration,
+    /// Give up after this many ART nodes.
+    pub max_nodes: usize,
+    /// Per-query solver timeout in milliseconds.
+    pub smt_timeout_ms: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            timeout: Duration::from_secs(60),
+            max_nodes: 200_000,
+            smt_timeout_ms: 10_000,
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every execution under every schedule and input is safe and deadlock-free.
+    Safe,
+    /// A replayed execution reaches an error or a deadlock.
+    BugFound,
+    /// Budget exhausted or a question the solver could not answer; the reason.
+    Unknown(String),
+}
+
+/// A bug with the concrete execution that shows it.
+#[derive(Clone, Debug)]
+pub struct Counterexample {
+    /// Schedule, inputs and initial values.
+    pub replay: Replay,
+    /// The interpreter's run of it.
+    pub execution: Execution,
+}
+
+/// The result of a run.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The verdict.
+    pub verdict: Verdict,
+    /// The bug, if one was found.
+    pub counterexample: Option<Counterexample>,
+    /// ART nodes.
+    pub nodes: usize,
+    /// Solver checks.
+    pub solver_calls: u64,
+    /// Refinements that strengthened labels.
+    pub refinements: u64,
+    /// Wall time.
+    pub time: Duration,
+}
+
+enum Refined {
+    /// Labels were strengthened to exclude the bad states.
+    Strengthened,
+    /// A concrete execution reaches the bad states.
+    Bug(Counterexample),
+    /// Cannot tell.
+    Unknown(String),
+}
+
+/// The verifier state for one program.
+pub struct Verifier<'p> {
+    prog: &'p Program,
+    enc: Encoder<'p>,
+    smt: Smt,
+    art: Art,
+    ranges: Term,
+    opts: Options,
+    refinements: u64,
+    /// Nodes uncovered by the last refinement.
+    freed: Vec<NodeId>,
+    /// Symbolic execution of each node's path, indexed by node.
+    syms: Vec<Sym>,
+}
+
+/// The symbolic state at a node and the constraint of the edge into it.
+struct Sym {
+    state: SymState,
+    cond: Term,
+}
+
+impl<'p> Verifier<'p> {
+    /// A verifier for a program.
+    pub fn new(prog: &'p Program, opts: Options) -> Self {
+        let enc = Encoder::new(prog);
+        let ranges = enc.ranges(&enc.identity());
+        let mut locs = vec![None; prog.threads.len()];
+        locs[0] = Some(prog.threads[0].entry);
+        let s0 = enc.renamed("@0");
+        let root = Sym {
+            cond: Term::and([enc.initial(&s0), enc.ranges(&s0)]),
+            state: s0,
+        };
+        Verifier {
+            syms: vec![root],
+            prog,
+            smt: Smt::new(opts.smt_timeout_ms),
+            art: Art::new(Control { locs, atomic: None }),
+            enc,
+            ranges,
+            opts,
+            refinements: 0,
+            freed: Vec::new(),
+        }
+    }
+
+    /// The ART built so far.
+    pub fn art(&self) -> &Art {
+        &self.art
+    }
+
+    fn kind_at(&self, c: &Control, t: usize) -> Option<LocKind> {
+        c.locs[t].map(|l| self.prog.threads[t].locations[l.0 as usize].kind)
+    }
+
+    /// Whether some thread is at its error location.
+    fn is_error(&self, c: &Control) -> bool {
+        (0..c.locs.len()).any(|t| self.kind_at(c, t) == Some(LocKind::Error))
+    }
+
+    /// Whether the execution has ended (halt or discard reached).
+    fn is_end(&self, c: &Control) -> bool {
+        (0..c.locs.len())
+            .any(|t| matches!(self.kind_at(c, t), Some(LocKind::Halt | LocKind::Discard)))
+    }
+
+    /// Threads that may move at a control state.
+    fn movable(&self, c: &Control) -> Vec<ThreadId> {
+        (0..c.locs.len())
+            .filter(|&t| self.kind_at(c, t) == Some(LocKind::Normal))
+            .filter(|&t| c.atomic.is_none_or(|a| a.0 as usize == t))
+            .map(|t| ThreadId(t as u32))
+            .collect()
+    }
+
+    /// Whether every started thread has returned.
+    fn all_exited(&self, c: &Control) -> bool {
+        (0..c.locs.len()).all(|t| matches!(self.kind_at(c, t), None | Some(LocKind::Exit)))
+    }
+
+    fn successor(&self, c: &Control, t: ThreadId, tr: &Transition) -> Control {
+        let mut n = c.clone();
+        n.locs[t.0 as usize] = Some(tr.dst);
+        for op in &tr.ops {
+            match op {
+                Op::Spawn { thread, .. } => {
+                    n.locs[thread.0 as usize] = Some(self.prog.thread(*thread).entry)
+                }
+                Op::AtomicBegin => n.atomic = Some(t),
+                Op::AtomicEnd => n.atomic = None,
+                _ => {}
+            }
+        }
+        if self.prog.thread(t).locations[tr.dst.0 as usize].kind == LocKind::Exit
+            && n.atomic == Some(t)
+        {
+            n.atomic = None;
+        }
+        n
+    }
+
+    /// `∨` of the guards of a thread's transitions at its location.
+    fn enabled(&self, c: &Control, t: ThreadId) -> Term {
+        let Some(l) = c.locs[t.0 as usize] else {
+            return Term::False;
+        };
+        Term::or(self.prog.thread(t).outgoing(l).map(|tr| self.enc.guard(tr)))
+    }
+
+    fn sat(&mut self, ts: &[Term]) -> Option<bool> {
+        let mut all = vec![self.ranges.clone()];
+        all.extend_from_slice(ts);
+        match self.smt.check_terms(&all) {
+            Answer::Sat => Some(true),
+            Answer::Unsat => Some(false),
+            Answer::Unknown(_) => None,
+        }
+    }
+
+    fn implies(&mut self, a: &Term, b: &Term) -> Option<bool> {
+        let prem = Term::and([self.ranges.clone(), a.clone()]);
+        self.smt.implies(&prem, b)
+    }
+
+    /// Runs complete verification.
+    pub fn run(&mut self) -> Report {
+        let start = Instant::now();
+        let verdict = self.explore(start);
+        let (verdict, cex) = match verdict {
+            Ok(()) => (Verdict::Safe, None),
+            Err(Stop::Bug(c)) => (Verdict::BugFound, Some(c)),
+            Err(Stop::Unknown(r)) => (Verdict::Unknown(r), None),
+        };
+        Report {
+            verdict,
+            counterexample: cex,
+            nodes: self.art.len(),
+            solver_calls: self.smt.stats.checks,
+            refinements: self.refinements,
+            time: start.elapsed(),
+        }
+    }
+
+    /// The constraints of the path from the root to `v` over the renamed initial state and
+    /// the inputs.
+    fn path_cond(&self, v: NodeId) -> Vec<Term> {
+        let mut out = Vec::new();
+        let mut x = Some(v);
+        while let Some(n) = x {
+            out.push(self.syms[n.0 as usize].cond.clone());
+            x = self.art.node(n).parent.map(|p| p.0);
+        }
+        out
+    }
+
+    fn sat_path(&mut self, v: NodeId, extra: &[Term]) -> Option<bool> {
+        let mut cs = self.path_cond(v);
+        cs.extend_from_slice(extra);
+        match self.smt.check_terms(&cs) {
+            Answer::Sat => Some(true),
+            Answer::Unsat => Some(false),
+            Answer::Unknown(_) => None,
+        }
+    }
+
+    /// Excludes `bad` from the labels on the path to `v` (the caller knows the path cannot
+    /// reach it).
+    fn exclude(&mut self, v: NodeId, bad: Term, work: &mut Vec<NodeId>) -> Result<(), Stop> {
+        match self.refine_path(v, bad) {
+            Refined::Strengthened => {
+                self.refinements += 1;
+                work.append(&mut self.freed);
+                Ok(())
+            }
+            // The path was shown unable to reach `bad`; a witness now means the two encodings
+            // disagree (over-approximation): do not call that a bug.
+            Refined::Bug(_) => Err(Stop::Unknown(
+                "a state excluded by symbolic execution was not excluded by the labels".into(),
+            )),
+            Refined::Unknown(r) => Err(Stop::Unknown(r)),
+        }
+    }
+
+    fn explore(&mut self, start: Instant) -> Result<(), Stop> {
+        let mut work = vec![self.art.root()];
+        while let Some(v) = work.pop() {
+            if start.elapsed() > self.opts.timeout {
+                return Err(Stop::Unknown(format!(
+                    "timeout after {:?}",
+                    self.opts.timeout
+                )));
+            }
+            if self.art.len() > self.opts.max_nodes {
+                return Err(Stop::Unknown(format!(
+                    "more than {} ART nodes",
+                    self.opts.max_nodes
+                )));
+            }
+            if self.art.is_covered(v) {
+                continue;
+            }
+            let label = self.art.node(v).label.clone();
+            match self.sat(&[label.clone()]) {
+                Some(false) => continue,
+                Some(true) => {}
+                None => {
+                    return Err(Stop::Unknown(format!(
+                        "solver could not decide a label: {}",
+                        self.smt.last_unknown
+                    )))
+                }
+            }
+            let control = self.art.node(v).control.clone();
+            if self.is_error(&control) {
+                // Every node is reached by a feasible path: concretize it.
+                let path = self.art.path(v);
+                match self.concretize(&path, &Term::True) {
+                    Refined::Bug(c) => return Err(Stop::Bug(c)),
+                    Refined::Unknown(_) | Refined::Strengthened => {
+                        // Over-approximation made the path look feasible: try the labels.
+                        self.exclude(v, Term::True, &mut work)?;
+                    }
+                }
+                continue;
+            }
+            if self.is_end(&control) || self.all_exited(&control) {
+                continue;
+            }
+            if !self.art.node(v).children.is_empty() {
+                // Already expanded (re-examined after uncovering): its children are in the tree.
+                if self.close(v, &mut work)? {
+                    continue;
+                }
+                for e in self.art.node(v).children.clone() {
+                    work.push(e.child);
+                }
+                continue;
+            }
+            if self.close(v, &mut work)? {
+                continue;
+            }
+            let movable = self.movable(&control);
+            let state = self.syms[v.0 as usize].state.clone();
+            // Deadlock: a started thread has not returned and no thread can move. A thread
+            // without blocking transitions at its location can always move.
+            let always = movable.iter().any(|t| {
+                let l = control.locs[t.0 as usize].expect("started");
+                self.prog.thread(*t).outgoing(l).all(|tr| !tr.may_block)
+            });
+            if !always {
+                let none_here = Term::not(Term::or(
+                    movable
+                        .iter()
+                        .map(|t| self.enabled_in(&control, *t, &state)),
+                ));
+                match self.sat_path(v, &[none_here]) {
+                    Some(true) => {
+                        let none =
+                            Term::not(Term::or(movable.iter().map(|t| self.enabled(&control, *t))));
+                        match self.concretize(&self.art.path(v), &none) {
+                            Refined::Bug(c) => return Err(Stop::Bug(c)),
+                            Refined::Unknown(r) => return Err(Stop::Unknown(r)),
+                            Refined::Strengthened => unreachable!("concretize does not refine"),
+                        }
+                    }
+                    Some(false) => {
+                        let none =
+                            Term::not(Term::or(movable.iter().map(|t| self.enabled(&control, *t))));
+                        if self.sat(&[label.clone(), none.clone()]) != Some(false) {
+                            self.exclude(v, none, &mut work)?;
+                        }
+                    }
+                    None => {
+                        return Err(Stop::Unknown(format!(
+                            "solver could not decide a deadlock: {}",
+                            self.smt.last_unknown
+                        )))
+                    }
+                }
+            }
+            // Expand every movable thread: a child for each transition some state on this
+            // path can take; the others are excluded from the label.
+            for &t in movable.iter().rev() {
+                let l = control.locs[t.0 as usize].expect("started");
+                let trs: Vec<Transition> = self.prog.thread(t).outgoing(l).cloned().collect();
+                for tr in trs.iter().rev() {
+                    let st = self.enc.step(tr, &state);
+                    if st.undefined != Term::False {
+                        let ub = [
+                            st.guard.clone(),
+                            st.undefined.clone(),
+                            st.input_ranges.clone(),
+                        ];
+                        if self.sat_path(v, &ub) != Some(false) {
+                            let pos = tr
+                                .span
+                                .as_ref()
+                                .map(|s| self.prog.position(s))
+                                .unwrap_or_default();
+                            return Err(Stop::Unknown(format!(
+                                "undefined behaviour (division by zero, index out of bounds or invalid pointer) may be reachable at {pos}"
+                            )));
+                        }
+                    }
+                    let cond = Term::and([st.guard.clone(), st.input_ranges.clone()]);
+                    match self.sat_path(v, &[cond.clone()]) {
+                        Some(true) => {
+                            let c = self.successor(&control, t, tr);
+                            let w = self.art.add_child(v, t, tr.id, c);
+                            self.syms.push(Sym {
+                                state: st.post,
+                                cond: Term::and([cond, Term::not(st.undefined)]),
+                            });
+                            debug_assert_eq!(self.syms.len(), self.art.len());
+                            work.push(w);
+                        }
+                        Some(false) => {
+                            // Disabled on this path: make the label say so.
+                            let id = self.enc.step(tr, &self.enc.identity());
+                            let enabled = Term::exists(
+                                id.inputs.clone(),
+                                Term::and([id.guard, id.input_ranges]),
+                            );
+                            let lab = self.art.node(v).label.clone();
+                            if self.sat(&[lab, enabled.clone()]) != Some(false) {
+                                self.exclude(v, enabled, &mut work)?;
+                            }
+                        }
+                        None => {
+                            return Err(Stop::Unknown(format!(
+                                "solver could not decide a guard: {}",
+                                self.smt.last_unknown
+                            )))
+                        }
+                    }
+                }
+                self.art.mark_expanded(v, t);
+            }
+        }
+        Ok(())
+    }
+
+    /// `∨` of the guards of a thread's transitions at its location, in a symbolic state.
+    fn enabled_in(&self, c: &Control, t: ThreadId, s: &SymState) -> Term {
+        let Some(l) = c.locs[t.0 as usize] else {
+            return Term::False;
+        };
+        Term::or(self.prog.thread(t).outgoing(l).map(|tr| {
+            let st = self.enc.step(tr, s);
+            Term::exists(st.inputs, Term::and([st.guard, st.input_ranges]))
+        }))
+    }
+
+    /// Tries to cover `v` by an earlier node with the same control state.
+    fn close(&mut self, v: NodeId, work: &mut Vec<NodeId>) -> Result<bool, Stop> {
+        let control = self.art.node(v).control.clone();
+        let label = self.art.node(v).label.clone();
+        let cands: Vec<NodeId> = self
+            .art
+            .same_control(&control)
+            .iter()
+            .copied()
+            .filter(|w| *w < v)
+            .collect();
+        for w in cands {
+            if self.art.is_covered(w) || self.art.is_ancestor(v, w) {
+                continue;
+            }
+            let lw = self.art.node(w).label.clone();
+            match self.implies(&label, &lw) {
+                Some(true) => {
+                    let freed = self.art.cover(v, w);
+                    work.extend(freed);
+                    return Ok(true);
+                }
+                Some(false) => {}
+                None => {
+                    return Err(Stop::Unknown(format!(
+                        "solver could not decide a covering: {}",
+                        self.smt.last_unknown
+                    )))
+                }
+            }
+        }
+        // Forced covering (McMillan): when every state on v's path satisfies w's label,
+        // strengthen v's label to show it, and cover.
+        let cands: Vec<NodeId> = self
+            .art
+            .same_control(&control)
+            .iter()
+            .copied()
+            .filter(|w| *w < v && !self.art.is_covered(*w))
+            .take(FORCED_COVER_TRIES)
+            .collect();
+        for w in cands {
+            let lw = self.art.node(w).label.clone();
+            let here = self.enc.instantiate(&lw, &self.syms[v.0 as usize].state);
+            if self.sat_path(v, &[Term::not(here)]) == Some(false) {
+                self.exclude(v, Term::not(lw.clone()), work)?;
+                if self.art.is_covered(w) {
+                    continue;
+                }
+                let label = self.art.node(v).label.clone();
+                if self.implies(&label, &lw) == Some(true) {
+                    let freed = self.art.cover(v, w);
+                    work.extend(freed);
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(false)
+    }
+
+    /// Strengthens the labels on the path to `v` so that `bad` is excluded at `v`, or finds a
+    /// concrete execution that reaches `bad` at `v`.
+    fn refine_path(&mut self, v: NodeId, bad: Term) -> Refined {
+        let path = self.art.path(v);
+        let n = path.len();
+        // ψ_{n-1} = ¬bad; ψ_i = wp(tr_i, ψ_{i+1}) with inputs eliminated. Going back stops at
+        // the first node whose label already implies ψ_i: the labels above it keep the Hoare
+        // triples (label ∧ tr ⇒ ψ_{i+1}).
+        let mut psi: Vec<Option<Term>> = vec![None; n];
+        psi[n - 1] = Some(Term::not(bad.clone()));
+        let mut top = n - 1;
+        loop {
+            let node = path[top].0;
+            let label = self.art.node(node).label.clone();
+            let p = psi[top].clone().expect("computed");
+            match self.implies(&label, &p) {
+                Some(true) => break,
+                Some(false) => {}
+                None => {
+                    return Refined::Unknown(format!(
+                        "solver could not decide a label: {}",
+                        self.smt.last_unknown
+                    ))
+                }
+            }
+            if top == 0 {
+                let init = self.enc.initial(&self.enc.identity());
+                match self.implies(&init, &p) {
+                    Some(true) => break,
+                    Some(false) => return self.concretize(&path, &bad),
+                    None => {
+                        return Refined::Unknown(format!(
+                            "solver could not decide path feasibility: {}",
+                            self.smt.last_unknown
+                        ))
+                    }
+                }
+            }
+            let (t, tr) = path[top].1.expect("non-root has an edge");
+            let trans = self.prog.thread(t).transition(tr).clone();
+            let wp = self.enc.wp(&trans, &p);
+            let q = match self.smt.eliminate_quantifiers(&wp) {
+                Some(q) => q,
+                None => return Refined::Unknown("quantifier elimination failed".into()),
+            };
+            top -= 1;
+            psi[top] = Some(self.smt.simplify(&q));
+        }
+        for i in (top + 1)..n {
+            let node = path[i].0;
+            let old = self.art.node(node).label.clone();
+            let p = psi[i].clone().expect("computed");
+            let new = self.smt.simplify(&Term::and([old, p]));
+            let freed = self.art.set_label(node, new);
+            self.freed.extend(freed);
+        }
+        Refined::Strengthened
+    }
+
+    /// Finds inputs and initial values that drive the path to a bad state, and replays them.
+    fn concretize(
+        &mut self,
+        path: &[(NodeId, Option<(ThreadId, TransId)>)],
+        bad: &Term,
+    ) -> Refined {
+        let s0 = self.enc.renamed("@0");
+        let mut cs = vec![self.enc.initial(&s0), self.enc.ranges(&s0)];
+        let mut s = s0.clone();
+        let mut inputs_per_step = Vec::new();
+        for (_, e) in path.iter().skip(1) {
+            let (t, tr) = e.expect("edge");
+            let trans = self.prog.thread(t).transition(tr);
+            let st = self.enc.step(trans, &s);
+            cs.push(st.guard);
+            cs.push(Term::not(st.undefined));
+            cs.push(st.input_ranges);
+            inputs_per_step.push(
+                st.inputs
+                    .iter()
+                    .map(|(n, srt)| Term::Var(n.clone(), *srt))
+                    .collect::<Vec<_>>(),
+            );
+            s = st.post;
+        }
+        // `bad` is over the current variables: evaluate it in the final state.
+        cs.push(self.enc.instantiate(bad, &s));
+        self.smt.push();
+        for c in &cs {
+            self.smt.assert(c);
+        }
+        let r = self.smt.check();
+        let model = if r == Answer::Sat {
+            let mut ask: Vec<(String, Term)> = Vec::new();
+            for (k, ins) in inputs_per_step.iter().enumerate() {
+                for (j, t) in ins.iter().enumerate() {
+                    ask.push((format!("in/{k}/{j}"), t.clone()));
+                }
+            }
+            for v in &self.prog.vars {
+                if v.init == Init::Nondet {
+                    for i in 0..v.len {
+                        let t = if self.enc.is_array(v.id) {
+                            Term::select(s0.vals[v.id.0 as usize].clone(), Term::int(i as i128))
+                        } else {
+                            s0.vals[v.id.0 as usize].clone()
+                        };
+                        ask.push((format!("init/{}/{i}", v.id.0), t));
+                    }
+                }
+            }
+            self.smt.model(&ask)
+        } else {
+            None
+        };
+        self.smt.pop();
+        match r {
+            Answer::Unsat => {
+                return Refined::Unknown(
+                    "the error path is infeasible but its weakest precondition did not show it"
+                        .into(),
+                )
+            }
+            Answer::Unknown(why) => return Refined::Unknown(format!("solver: {why}")),
+            Answer::Sat => {}
+        }
+        let Some(m) = model else {
+            return Refined::Unknown("no model for a feasible path".into());
+        };
+        let mut inputs = Vec::new();
+        for (k, ins) in inputs_per_step.iter().enumerate() {
+            let trans_has_havoc = {
+                let (t, tr) = path[k + 1].1.expect("edge");
+                self.prog
+                    .thread(t)
+                    .transition(tr)
+                    .ops
+                    .iter()
+                    .filter(|o| matches!(o, Op::Havoc { .. }))
+                    .count()
+            };
+            for j in 0..ins.len().min(trans_has_havoc) {
+                inputs.push(*m.ints.get(&format!("in/{k}/{j}")).unwrap_or(&0));
+            }
+        }
+        let mut initial = Vec::new();
+        for v in &self.prog.vars {
+            if v.init == Init::Nondet {
+                for i in 0..v.len {
+                    if let Some(x) = m.ints.get(&format!("init/{}/{i}", v.id.0)) {
+                        initial.push((v.id, i as i128, *x));
+                    }
+                }
+            }
+        }
+        let schedule = path
+            .iter()
+            .skip(1)
+            .map(|(_, e)| {
+                let (t, tr) = e.expect("edge");
+                (t, Some(tr))
+            })
+            .collect();
+        let mut replay = Replay::new(schedule, inputs);
+        replay.initial = initial;
+        let mut o = replay.clone();
+        // One more step than the path: a deadlock or error shows after its last transition.
+        let (execution, _) = interp::run(self.prog, &mut o, path.len() + 1);
+        match &execution.outcome {
+            Outcome::Error { .. } | Outcome::Deadlock { .. } => {
+                Refined::Bug(Counterexample { replay, execution })
+            }
+            Outcome::Undefined { reason, .. } => {
+                Refined::Unknown(format!("undefined behaviour is reachable: {reason}"))
+            }
+            other => Refined::Unknown(format!(
+                "a path to a bad state did not replay ({other:?}); its abstraction is too coarse"
+            )),
+        }
+    }
+}
+
+/// How many earlier nodes a node tries to be force-covered by.
+const FORCED_COVER_TRIES: usize = 2;
+
+enum Stop {
+    Bug(Counterexample),
+    Unknown(String),
+}

@@ -339,7 +339,10 @@ impl Cx<'_, '_> {
             }
             Expr::Unary { op, arg, ty } => match op {
                 UnOp::Not => bool_int(Term::not(self.truth(arg, s))),
-                UnOp::Neg => wrap(Term::neg(self.expr(arg, s)), *ty),
+                UnOp::Neg => {
+                    let v = self.expr(arg, s);
+                    self.signed(Term::neg(v), *ty)
+                }
                 UnOp::BitNot => wrap(Term::sub(Term::neg(self.expr(arg, s)), Term::int(1)), *ty),
             },
             Expr::Binary { op, lhs, rhs, ty } => {
@@ -368,6 +371,22 @@ impl Cx<'_, '_> {
         }
     }
 
+    /// Signed arithmetic: the exact result, which must fit (overflow is undefined); unsigned
+    /// arithmetic wraps.
+    fn signed(&mut self, r: Term, ty: Ty) -> Term {
+        if !ty.signed || ty.bits == 1 {
+            return wrap(r, ty);
+        }
+        if let Term::Int(v) = r {
+            if v < ty.min() || v > ty.max() {
+                self.ub.push(Term::True);
+            }
+            return Term::Int(ty.wrap(v));
+        }
+        self.ub.push(Term::not(in_range(&r, ty)));
+        r
+    }
+
     fn convert(&mut self, v: Term, from: Ty, to: Ty) -> Term {
         // A value of `from` fits `to` without change when `to` includes `from`'s range.
         if to.bits != 1 && to.min() <= from.min() && from.max() <= to.max() {
@@ -379,9 +398,9 @@ impl Cx<'_, '_> {
     fn arith(&mut self, op: BinOp, a: Term, b: Term, ty: Ty) -> Term {
         use BinOp::*;
         match op {
-            Add => wrap(Term::add(a, b), ty),
-            Sub => wrap(Term::sub(a, b), ty),
-            Mul => wrap(Term::mul(a, b), ty),
+            Add => self.signed(Term::add(a, b), ty),
+            Sub => self.signed(Term::sub(a, b), ty),
+            Mul => self.signed(Term::mul(a, b), ty),
             Div | Rem => {
                 self.ub.push(Term::eq(b.clone(), Term::int(0)));
                 if ty.signed {

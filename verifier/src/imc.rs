@@ -211,8 +211,20 @@ impl<'p> Verifier<'p> {
         let start = Instant::now();
         let verdict = self.explore(start);
         let (verdict, cex) = match verdict {
-            Ok(()) => (Verdict::Safe, None),
-            Err(Stop::Bug(c)) => (Verdict::BugFound, Some(c)),
+            // A proof is only reported after the independent checker accepted the ART.
+            Ok(()) => {
+                match crate::check::check_complete(self.prog, &self.art, self.opts.smt_timeout_ms) {
+                    Ok(()) => (Verdict::Safe, None),
+                    Err(r) => (
+                        Verdict::Unknown(format!(
+                            "the ART checker rejected node {}: {}",
+                            r.node.0, r.reason
+                        )),
+                        None,
+                    ),
+                }
+            }
+            Err(Stop::Bug(c)) => (Verdict::BugFound, Some(*c)),
             Err(Stop::Unknown(r)) => (Verdict::Unknown(r), None),
         };
         Report {
@@ -284,7 +296,7 @@ impl<'p> Verifier<'p> {
                 continue;
             }
             let label = self.art.node(v).label.clone();
-            match self.sat(&[label.clone()]) {
+            match self.sat(std::slice::from_ref(&label)) {
                 Some(false) => continue,
                 Some(true) => {}
                 None => {
@@ -299,7 +311,7 @@ impl<'p> Verifier<'p> {
                 // Every node is reached by a feasible path: concretize it.
                 let path = self.art.path(v);
                 match self.concretize(&path, &Term::True) {
-                    Refined::Bug(c) => return Err(Stop::Bug(c)),
+                    Refined::Bug(c) => return Err(Stop::Bug(Box::new(c))),
                     Refined::Unknown(_) | Refined::Strengthened => {
                         // Over-approximation made the path look feasible: try the labels.
                         self.exclude(v, Term::True, &mut work)?;
@@ -342,7 +354,7 @@ impl<'p> Verifier<'p> {
                         let none =
                             Term::not(Term::or(movable.iter().map(|t| self.enabled(&control, *t))));
                         match self.concretize(&self.art.path(v), &none) {
-                            Refined::Bug(c) => return Err(Stop::Bug(c)),
+                            Refined::Bug(c) => return Err(Stop::Bug(Box::new(c))),
                             Refined::Unknown(r) => return Err(Stop::Unknown(r)),
                             Refined::Strengthened => unreachable!("concretize does not refine"),
                         }
@@ -369,7 +381,7 @@ impl<'p> Verifier<'p> {
                 let trs: Vec<Transition> = self.prog.thread(t).outgoing(l).cloned().collect();
                 for tr in trs.iter().rev() {
                     let st = self.enc.step(tr, &state);
-                    if st.undefined != Term::False {
+                    if self.enc.step(tr, &self.enc.identity()).undefined != Term::False {
                         let ub = [
                             st.guard.clone(),
                             st.undefined.clone(),
@@ -382,12 +394,22 @@ impl<'p> Verifier<'p> {
                                 .map(|s| self.prog.position(s))
                                 .unwrap_or_default();
                             return Err(Stop::Unknown(format!(
-                                "undefined behaviour (division by zero, index out of bounds or invalid pointer) may be reachable at {pos}"
+                                "undefined behaviour (signed overflow, division by zero, index out of bounds or invalid pointer) may be reachable at {pos}"
                             )));
+                        }
+                        // Impossible on this path: the label must say so too.
+                        let id = self.enc.step(tr, &self.enc.identity());
+                        let bad = Term::exists(
+                            id.inputs.clone(),
+                            Term::and([id.guard, id.undefined, id.input_ranges]),
+                        );
+                        let lab = self.art.node(v).label.clone();
+                        if self.sat(&[lab, bad.clone()]) != Some(false) {
+                            self.exclude(v, bad, &mut work)?;
                         }
                     }
                     let cond = Term::and([st.guard.clone(), st.input_ranges.clone()]);
-                    match self.sat_path(v, &[cond.clone()]) {
+                    match self.sat_path(v, std::slice::from_ref(&cond)) {
                         Some(true) => {
                             let c = self.successor(&control, t, tr);
                             let w = self.art.add_child(v, t, tr.id, c);
@@ -480,11 +502,14 @@ impl<'p> Verifier<'p> {
             let lw = self.art.node(w).label.clone();
             let here = self.enc.instantiate(&lw, &self.syms[v.0 as usize].state);
             if self.sat_path(v, &[Term::not(here)]) == Some(false) {
-                self.exclude(v, Term::not(lw.clone()), work)?;
+                self.exclude(v, Term::not(lw), work)?;
+                // The refinement may have strengthened w's label too (w on v's path): cover
+                // only if v's label implies w's label as it is now.
                 if self.art.is_covered(w) {
                     continue;
                 }
                 let label = self.art.node(v).label.clone();
+                let lw = self.art.node(w).label.clone();
                 if self.implies(&label, &lw) == Some(true) {
                     let freed = self.art.cover(v, w);
                     work.extend(freed);
@@ -506,12 +531,13 @@ impl<'p> Verifier<'p> {
         let mut psi: Vec<Option<Term>> = vec![None; n];
         psi[n - 1] = Some(Term::not(bad.clone()));
         let mut top = n - 1;
-        loop {
+        // First node whose label is strengthened.
+        let start = loop {
             let node = path[top].0;
             let label = self.art.node(node).label.clone();
             let p = psi[top].clone().expect("computed");
             match self.implies(&label, &p) {
-                Some(true) => break,
+                Some(true) => break top + 1,
                 Some(false) => {}
                 None => {
                     return Refined::Unknown(format!(
@@ -523,7 +549,7 @@ impl<'p> Verifier<'p> {
             if top == 0 {
                 let init = self.enc.initial(&self.enc.identity());
                 match self.implies(&init, &p) {
-                    Some(true) => break,
+                    Some(true) => break 0,
                     Some(false) => return self.concretize(&path, &bad),
                     None => {
                         return Refined::Unknown(format!(
@@ -542,8 +568,8 @@ impl<'p> Verifier<'p> {
             };
             top -= 1;
             psi[top] = Some(self.smt.simplify(&q));
-        }
-        for i in (top + 1)..n {
+        };
+        for i in start..n {
             let node = path[i].0;
             let old = self.art.node(node).label.clone();
             let p = psi[i].clone().expect("computed");
@@ -680,6 +706,6 @@ impl<'p> Verifier<'p> {
 const FORCED_COVER_TRIES: usize = 2;
 
 enum Stop {
-    Bug(Counterexample),
+    Bug(Box<Counterexample>),
     Unknown(String),
 }

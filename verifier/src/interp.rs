@@ -364,7 +364,9 @@ impl<'p> Machine<'p> {
                 ty.wrap(s.mem[v.0 as usize][i])
             }
             Expr::AddrOf { var, index } => address(*var, self.eval(s, index)?),
-            Expr::Unary { op, arg, ty } => semantics::unop(*op, *ty, self.eval(s, arg)?),
+            Expr::Unary { op, arg, ty } => {
+                semantics::unop(*op, *ty, self.eval(s, arg)?).map_err(Fault::Arith)?
+            }
             Expr::Binary { op, lhs, rhs, ty } => {
                 let a = self.eval(s, lhs)?;
                 match op {

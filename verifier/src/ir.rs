@@ -8,10 +8,10 @@
 //! # Semantics (shared by the interpreter, the verifier and the explorer)
 //!
 //! * **Values** are C integers of the type an expression carries ([`Ty`]): arithmetic is done on
-//!   exact integers and then wrapped to the width of the result type (two's complement), which is
-//!   what `gcc` does on x86-64 for every operation this IR has. Division or remainder by zero and
-//!   shifts by a negative amount or by at least the width are *undefined*: an execution that
-//!   performs one stops with an `undefined` outcome instead of a value.
+//!   exact integers; unsigned results and conversions wrap to the width of the type (two's
+//!   complement, as `gcc` does on x86-64). Signed arithmetic that overflows, division or
+//!   remainder by zero and shifts by a negative amount or by at least the width are *undefined*
+//!   (C11 6.5): an execution that performs one stops with an `undefined` outcome.
 //! * **Pointers** are 64-bit values: `0` is `NULL`, an address is `((var + 1) << 32) + index`
 //!   (see [`address`]); pointer arithmetic counts elements. Pointers whose target is known while
 //!   lowering (arguments such as `&queue`) never reach the IR: they are substituted.

@@ -2,6 +2,7 @@
 //! Later issues add the ART verifier (`imc`) and stateless exploration (`explore`).
 
 pub mod art;
+pub mod check;
 pub mod encode;
 pub mod frontend;
 pub mod imc;

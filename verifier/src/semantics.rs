@@ -13,6 +13,8 @@ pub enum Undefined {
     DivisionOverflow,
     /// A shift by a negative amount or by at least the width.
     ShiftOutOfRange(i128),
+    /// Signed arithmetic whose result does not fit its type.
+    SignedOverflow,
 }
 
 impl std::fmt::Display for Undefined {
@@ -21,17 +23,27 @@ impl std::fmt::Display for Undefined {
             Undefined::DivisionByZero => write!(f, "division by zero"),
             Undefined::DivisionOverflow => write!(f, "overflow in division"),
             Undefined::ShiftOutOfRange(n) => write!(f, "shift by {n}"),
+            Undefined::SignedOverflow => write!(f, "signed integer overflow"),
         }
     }
 }
 
 /// Applies a unary operator; the operand is already of type `ty` (for `!`, any type).
-pub fn unop(op: UnOp, ty: Ty, a: i128) -> i128 {
-    match op {
-        UnOp::Neg => ty.wrap(-a),
+/// Negating the smallest value of a signed type overflows.
+pub fn unop(op: UnOp, ty: Ty, a: i128) -> Result<i128, Undefined> {
+    Ok(match op {
+        UnOp::Neg => signed_result(ty, -a)?,
         UnOp::BitNot => ty.wrap(!a),
         UnOp::Not => (a == 0) as i128,
+    })
+}
+
+/// The result of signed arithmetic must fit the type (C11 6.5p5); unsigned arithmetic wraps.
+fn signed_result(ty: Ty, r: i128) -> Result<i128, Undefined> {
+    if ty.signed && ty.bits > 1 && (r < ty.min() || r > ty.max()) {
+        return Err(Undefined::SignedOverflow);
     }
+    Ok(ty.wrap(r))
 }
 
 /// Applies a binary operator whose result has type `ty`. For arithmetic the operands are of
@@ -40,9 +52,13 @@ pub fn unop(op: UnOp, ty: Ty, a: i128) -> i128 {
 pub fn binop(op: BinOp, ty: Ty, a: i128, b: i128) -> Result<i128, Undefined> {
     use BinOp::*;
     Ok(match op {
-        Add => ty.wrap(a + b),
-        Sub => ty.wrap(a - b),
-        Mul => ty.wrap(a.wrapping_mul(b)),
+        Add => signed_result(ty, a + b)?,
+        Sub => signed_result(ty, a - b)?,
+        Mul => match a.checked_mul(b) {
+            Some(r) => signed_result(ty, r)?,
+            None if ty.signed => return Err(Undefined::SignedOverflow),
+            None => ty.wrap(a.wrapping_mul(b)),
+        },
         Div | Rem => {
             if b == 0 {
                 return Err(Undefined::DivisionByZero);
@@ -92,14 +108,16 @@ mod tests {
         assert_eq!(binop(BinOp::Sub, Ty::UINT, 0, 1), Ok(4294967295));
         assert_eq!(
             binop(BinOp::Add, Ty::INT, i32::MAX as i128, 1),
-            Ok(i32::MIN as i128)
+            Err(Undefined::SignedOverflow)
         );
+        assert_eq!(binop(BinOp::Add, Ty::UINT, u32::MAX as i128, 1), Ok(0));
         assert_eq!(binop(BinOp::Shr, Ty::INT, -8, 1), Ok(-4));
         assert!(binop(BinOp::Div, Ty::INT, 1, 0).is_err());
         assert!(binop(BinOp::Div, Ty::INT, i32::MIN as i128, -1).is_err());
         assert!(binop(BinOp::Shl, Ty::INT, 1, 32).is_err());
         assert_eq!(Ty::CHAR.wrap(300), 44);
         assert_eq!(Ty::BOOL.wrap(256), 1);
-        assert_eq!(unop(UnOp::BitNot, Ty::UINT, 0), 4294967295);
+        assert_eq!(unop(UnOp::BitNot, Ty::UINT, 0), Ok(4294967295));
+        assert!(unop(UnOp::Neg, Ty::INT, i32::MIN as i128).is_err());
     }
 }

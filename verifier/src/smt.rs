@@ -494,6 +494,15 @@ impl Smt {
     /// Checks the current assertions.
     pub fn check(&mut self) -> Answer {
         self.stats.checks += 1;
+        let _t0 = std::time::Instant::now();
+        let r = self.check_inner();
+        if std::env::var_os("SYNTH_DEBUG_SMT").is_some() && _t0.elapsed().as_millis() > 200 {
+            eprintln!("check {:?} -> {r:?}", _t0.elapsed());
+        }
+        r
+    }
+
+    fn check_inner(&mut self) -> Answer {
         match self.solver.check() {
             z3::SatResult::Sat => Answer::Sat,
             z3::SatResult::Unsat => Answer::Unsat,
@@ -556,6 +565,23 @@ impl Smt {
     /// the result is not quantifier-free or cannot be read back.
     pub fn eliminate_quantifiers(&mut self, t: &Term) -> Option<Term> {
         self.stats.qe += 1;
+        let _t0 = std::time::Instant::now();
+        let r = self.eliminate_quantifiers_inner(t);
+        if std::env::var_os("SYNTH_DEBUG_SMT").is_some() {
+            eprintln!(
+                "qe {:?} size {} -> {:?}",
+                _t0.elapsed(),
+                t.size(),
+                r.as_ref().map(|x| x.size())
+            );
+            if _t0.elapsed().as_millis() > 500 {
+                eprintln!("  {t}");
+            }
+        }
+        r
+    }
+
+    fn eliminate_quantifiers_inner(&mut self, t: &Term) -> Option<Term> {
         let g = z3::Goal::new(self.ctx, false, false, false);
         g.assert(&self.to_bool(t));
         let tactic = z3::Tactic::new(self.ctx, "qe")
@@ -584,25 +610,33 @@ impl Smt {
     }
 
     fn to_bool(&self, t: &Term) -> Bool<'static> {
-        self.to_z3(t, &mut HashMap::new())
+        self.to_z3(t, &mut Scope::default())
             .as_bool()
             .unwrap_or_else(|| Bool::from_bool(self.ctx, false))
     }
 
     fn to_int(&self, t: &Term) -> Int<'static> {
-        self.to_z3(t, &mut HashMap::new())
+        self.to_z3(t, &mut Scope::default())
             .as_int()
             .unwrap_or_else(|| Int::from_i64(self.ctx, 0))
     }
 
-    fn to_z3(&self, t: &Term, bound: &mut HashMap<Rc<str>, Dynamic<'static>>) -> Dynamic<'static> {
+    fn to_z3(&self, t: &Term, bound: &mut Scope) -> Dynamic<'static> {
+        // Terms share subterms (weakest preconditions substitute the same value at every
+        // occurrence): translate each shared node once.
+        let key = t as *const Term as usize;
+        if let Some(d) = bound.memo.get(&key) {
+            return d.clone();
+        }
+        let d = self.to_z3_node(t, bound);
+        bound.memo.insert(key, d.clone());
+        d
+    }
+
+    fn to_z3_node(&self, t: &Term, bound: &mut Scope) -> Dynamic<'static> {
         let ctx = self.ctx;
-        let b = |x: &Term, bound: &mut HashMap<Rc<str>, Dynamic<'static>>| {
-            self.to_z3(x, bound).as_bool().expect("boolean term")
-        };
-        let i = |x: &Term, bound: &mut HashMap<Rc<str>, Dynamic<'static>>| {
-            self.to_z3(x, bound).as_int().expect("integer term")
-        };
+        let b = |x: &Term, bound: &mut Scope| self.to_z3(x, bound).as_bool().expect("boolean term");
+        let i = |x: &Term, bound: &mut Scope| self.to_z3(x, bound).as_int().expect("integer term");
         match t {
             Term::True => Dynamic::from_ast(&Bool::from_bool(ctx, true)),
             Term::False => Dynamic::from_ast(&Bool::from_bool(ctx, false)),
@@ -610,7 +644,7 @@ impl Smt {
                 Dynamic::from_ast(&Int::from_str(ctx, &v.to_string()).expect("numeral"))
             }
             Term::Var(n, s) => {
-                if let Some(d) = bound.get(n) {
+                if let Some(d) = bound.vars.get(n) {
                     return d.clone();
                 }
                 var_z3(ctx, n, *s)
@@ -656,12 +690,15 @@ impl Smt {
                 Dynamic::from_ast(&a.store(&i(x, bound), &i(v, bound)))
             }
             Term::Forall(vs, body) | Term::Exists(vs, body) => {
-                let mut inner = bound.clone();
+                let mut inner = Scope {
+                    vars: bound.vars.clone(),
+                    memo: HashMap::new(),
+                };
                 let consts: Vec<Dynamic<'static>> = vs
                     .iter()
                     .map(|(n, s)| {
                         let d = var_z3(ctx, n, *s);
-                        inner.insert(n.clone(), d.clone());
+                        inner.vars.insert(n.clone(), d.clone());
                         d
                     })
                     .collect();
@@ -676,6 +713,13 @@ impl Smt {
             }
         }
     }
+}
+
+/// Variables bound by enclosing quantifiers, and the translations made so far.
+#[derive(Default)]
+struct Scope {
+    vars: HashMap<Rc<str>, Dynamic<'static>>,
+    memo: HashMap<usize, Dynamic<'static>>,
 }
 
 fn var_z3(ctx: &'static z3::Context, n: &str, s: Sort) -> Dynamic<'static> {

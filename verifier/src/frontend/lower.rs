@@ -4747,13 +4747,12 @@ fn fold(e: Expr) -> Expr {
             }
             e
         }
-        Expr::Unary { op, arg, ty } => match arg.as_const() {
-            Some(a) => Expr::Const {
-                value: crate::semantics::unop(*op, *ty, a),
-                ty: *ty,
-            },
-            None => e,
-        },
+        Expr::Unary { op, arg, ty } => {
+            match arg.as_const().map(|a| crate::semantics::unop(*op, *ty, a)) {
+                Some(Ok(value)) => Expr::Const { value, ty: *ty },
+                _ => e,
+            }
+        }
         Expr::Cast { arg, ty } => match arg.as_const() {
             Some(a) => Expr::constant(a, *ty),
             None => e,

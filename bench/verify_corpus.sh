@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Runs `synth verify` on every program of the corpus with a per-program time limit and prints
+# a table: program, expected verdict, our verdict, time. Flags a wrong verdict loudly.
+# Usage: bench/verify_corpus.sh [SECONDS] [CORPUS_DIR]
+set -uo pipefail
+limit="${1:-60}"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+corpus="${2:-${SYNTH_CORPUS:-$root/../shared/corpus}}"
+cargo build --quiet --release --manifest-path "$root/Cargo.toml" --bin synth || exit 2
+synth="$root/target/release/synth"
+printf '%-62s %-8s %-14s %s\n' program expected verdict time
+wrong=0; decided=0; total=0
+while IFS=$'\t' read -r prog expected _; do
+  case "$prog" in \#*|"") continue ;; esac
+  total=$((total + 1))
+  start=$(date +%s%N)
+  out=$(cd "$corpus" && timeout $((limit + 30)) "$synth" verify "$prog" --timeout "$limit" 2>&1)
+  ms=$(( ($(date +%s%N) - start) / 1000000 ))
+  case "$out" in
+    *"verdict: safe"*) v=safe ;;
+    *"verdict: unsafe executions exist"*) v=bug-found ;;
+    *"verdict: unknown"*) v=unknown ;;
+    *unsupported*) v=unsupported ;;
+    *) v=error ;;
+  esac
+  mark=""
+  if [ "$v" = safe ] && [ "$expected" = unsafe ]; then mark="  <-- WRONG"; wrong=$((wrong + 1)); fi
+  if [ "$v" = bug-found ] && [ "$expected" = safe ]; then mark="  <-- WRONG"; wrong=$((wrong + 1)); fi
+  if [ "$v" = safe ] || [ "$v" = bug-found ]; then decided=$((decided + 1)); fi
+  printf '%-62s %-8s %-14s %6d.%01ds%s\n' "$prog" "$expected" "$v" $((ms / 1000)) $((ms % 1000 / 100)) "$mark"
+done < "$corpus/verdicts.tsv"
+echo "decided $decided of $total within ${limit}s; wrong verdicts: $wrong"
+[ "$wrong" = 0 ]

@@ -1,0 +1,64 @@
+//! Verdicts of complete verification on the corpus programs that finish quickly: each matches
+//! the expected one, every safe verdict passed the ART checker (the verifier only reports `safe`
+//! then), and every bug is a replayed execution of the expected kind. The whole corpus, with a
+//! time limit per program, is `bench/verify_corpus.sh`.
+
+mod common;
+
+use common::corpus;
+use std::time::Duration;
+use verifier::frontend::{load, Options};
+use verifier::imc::{Options as VOpts, Verdict, Verifier};
+use verifier::interp::Outcome;
+
+fn verdict(path: &str) -> (Verdict, Option<Outcome>) {
+    let p = load(&corpus().join(path), &Options::default()).unwrap();
+    let opts = VOpts {
+        timeout: Duration::from_secs(120),
+        ..VOpts::default()
+    };
+    let r = Verifier::new(&p, opts).run();
+    (r.verdict, r.counterexample.map(|c| c.execution.outcome))
+}
+
+#[test]
+fn quick_corpus_programs_get_their_expected_verdicts() {
+    // (program, expected: "safe" | "error" | "deadlock")
+    let cases = [
+        ("svcomp/pthread/lazy01.c", "error"),
+        ("svcomp/pthread/stateful01-1.c", "error"),
+        ("sctbench/account_bad.c", "error"),
+        ("sctbench/lazy01_bad.c", "error"),
+        ("sctbench/deadlock01_bad.c", "deadlock"),
+        ("sctbench/phase01_bad.c", "deadlock"),
+        ("sctbench/account_ok.c", "safe"),
+        ("svcomp/pthread/bigshot_s.c", "safe"),
+        ("sctbench/stateful01_ok.c", "safe"),
+    ];
+    let results: Vec<_> = std::thread::scope(|s| {
+        let hs: Vec<_> = cases
+            .iter()
+            .map(|(p, want)| s.spawn(move || (*p, *want, verdict(p))))
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (p, want, (v, outcome)) in results {
+        match want {
+            "safe" => assert_eq!(v, Verdict::Safe, "{p}"),
+            "error" => {
+                assert_eq!(v, Verdict::BugFound, "{p}");
+                assert!(
+                    matches!(outcome, Some(Outcome::Error { .. })),
+                    "{p}: {outcome:?}"
+                );
+            }
+            _ => {
+                assert_eq!(v, Verdict::BugFound, "{p}");
+                assert!(
+                    matches!(outcome, Some(Outcome::Deadlock { .. })),
+                    "{p}: {outcome:?}"
+                );
+            }
+        }
+    }
+}

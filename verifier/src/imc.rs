@@ -209,6 +209,7 @@ impl<'p> Verifier<'p> {
     /// Runs complete verification.
     pub fn run(&mut self) -> Report {
         let start = Instant::now();
+        self.smt.set_deadline(start + self.opts.timeout);
         let verdict = self.explore(start);
         let (verdict, cex) = match verdict {
             // A proof is only reported after the independent checker accepted the ART.

@@ -452,6 +452,8 @@ pub struct Smt {
     pub stats: Stats,
     /// Z3's reason for the last `Unknown` answer.
     pub last_unknown: String,
+    /// No query may run past this instant.
+    deadline: Option<std::time::Instant>,
 }
 
 impl Smt {
@@ -472,6 +474,25 @@ impl Smt {
             implies_cache: HashMap::new(),
             stats: Stats::default(),
             last_unknown: String::new(),
+            deadline: None,
+        }
+    }
+
+    /// Makes every later query give up (answer unknown) at `deadline`.
+    pub fn set_deadline(&mut self, deadline: std::time::Instant) {
+        self.deadline = Some(deadline);
+    }
+
+    /// The time a query may take now, in milliseconds (0: the deadline has passed).
+    fn budget_ms(&self) -> u32 {
+        match self.deadline {
+            None => self.timeout_ms,
+            Some(d) => {
+                let left = d
+                    .saturating_duration_since(std::time::Instant::now())
+                    .as_millis();
+                (left.min(self.timeout_ms as u128)) as u32
+            }
         }
     }
 
@@ -503,6 +524,16 @@ impl Smt {
     }
 
     fn check_inner(&mut self) -> Answer {
+        let budget = self.budget_ms();
+        if budget == 0 {
+            self.last_unknown = "deadline reached".into();
+            return Answer::Unknown(self.last_unknown.clone());
+        }
+        if self.deadline.is_some() {
+            let mut p = z3::Params::new(self.ctx);
+            p.set_u32("timeout", budget);
+            self.solver.set_params(&p);
+        }
         match self.solver.check() {
             z3::SatResult::Sat => Answer::Sat,
             z3::SatResult::Unsat => Answer::Unsat,
@@ -586,7 +617,9 @@ impl Smt {
         g.assert(&self.to_bool(t));
         let tactic = z3::Tactic::new(self.ctx, "qe")
             .and_then(&z3::Tactic::new(self.ctx, "simplify"))
-            .try_for(std::time::Duration::from_millis(self.timeout_ms as u64));
+            .try_for(std::time::Duration::from_millis(
+                self.budget_ms().max(1) as u64
+            ));
         let r = tactic.apply(&g, None).ok()?;
         let mut parts = Vec::new();
         for sg in r.list_subgoals() {

@@ -88,39 +88,37 @@ impl Term {
 
     /// `a₁ ∧ … ∧ aₙ`.
     pub fn and(xs: impl IntoIterator<Item = Term>) -> Term {
-        let mut out = Vec::new();
-        for x in xs {
-            match x {
-                Term::True => {}
-                Term::False => return Term::False,
-                Term::And(ys) => out.extend(ys.iter().cloned()),
-                x => out.push(x),
-            }
-        }
-        out.dedup();
-        match out.len() {
-            0 => Term::True,
-            1 => out.pop().expect("one"),
-            _ => Term::And(out.into()),
-        }
+        Term::junction(xs, true)
     }
 
     /// `a₁ ∨ … ∨ aₙ`.
     pub fn or(xs: impl IntoIterator<Item = Term>) -> Term {
+        Term::junction(xs, false)
+    }
+
+    /// A conjunction (`and`) or disjunction, flattened, without units, absorbed by its zero.
+    fn junction(xs: impl IntoIterator<Item = Term>, and: bool) -> Term {
+        let (unit, zero) = if and {
+            (Term::True, Term::False)
+        } else {
+            (Term::False, Term::True)
+        };
         let mut out = Vec::new();
         for x in xs {
             match x {
-                Term::False => {}
-                Term::True => return Term::True,
-                Term::Or(ys) => out.extend(ys.iter().cloned()),
+                x if x == unit => {}
+                x if x == zero => return zero,
+                Term::And(ys) if and => out.extend(ys.iter().cloned()),
+                Term::Or(ys) if !and => out.extend(ys.iter().cloned()),
                 x => out.push(x),
             }
         }
         out.dedup();
-        match out.len() {
-            0 => Term::False,
-            1 => out.pop().expect("one"),
-            _ => Term::Or(out.into()),
+        match (out.len(), and) {
+            (0, _) => unit,
+            (1, _) => out.pop().expect("one"),
+            (_, true) => Term::And(out.into()),
+            (_, false) => Term::Or(out.into()),
         }
     }
 

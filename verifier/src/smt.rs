@@ -301,19 +301,12 @@ impl Term {
         }
     }
 
-    /// The free variables.
-    pub fn free_vars(&self, out: &mut Vec<(Rc<str>, Sort)>) {
+    /// The direct subterms (quantifier bodies included).
+    pub fn children(&self) -> Vec<&Term> {
         match self {
-            Term::True | Term::False | Term::Int(_) => {}
-            Term::Var(n, s) => {
-                if !out.iter().any(|(m, _)| m == n) {
-                    out.push((n.clone(), *s));
-                }
-            }
-            Term::Not(a) | Term::Neg(a) => a.free_vars(out),
-            Term::And(xs) | Term::Or(xs) | Term::Add(xs) => {
-                xs.iter().for_each(|x| x.free_vars(out))
-            }
+            Term::True | Term::False | Term::Int(_) | Term::Var(..) => vec![],
+            Term::Not(a) | Term::Neg(a) | Term::Forall(_, a) | Term::Exists(_, a) => vec![a],
+            Term::And(xs) | Term::Or(xs) | Term::Add(xs) => xs.iter().collect(),
             Term::Implies(a, b)
             | Term::Eq(a, b)
             | Term::Le(a, b)
@@ -322,14 +315,18 @@ impl Term {
             | Term::Mul(a, b)
             | Term::Div(a, b)
             | Term::Mod(a, b)
-            | Term::Select(a, b) => {
-                a.free_vars(out);
-                b.free_vars(out);
-            }
-            Term::Ite(a, b, c) | Term::Store(a, b, c) => {
-                a.free_vars(out);
-                b.free_vars(out);
-                c.free_vars(out);
+            | Term::Select(a, b) => vec![a, b],
+            Term::Ite(a, b, c) | Term::Store(a, b, c) => vec![a, b, c],
+        }
+    }
+
+    /// The free variables.
+    pub fn free_vars(&self, out: &mut Vec<(Rc<str>, Sort)>) {
+        match self {
+            Term::Var(n, s) => {
+                if !out.iter().any(|(m, _)| m == n) {
+                    out.push((n.clone(), *s));
+                }
             }
             Term::Forall(vs, b) | Term::Exists(vs, b) => {
                 let mut inner = Vec::new();
@@ -340,29 +337,13 @@ impl Term {
                     }
                 }
             }
+            t => t.children().into_iter().for_each(|c| c.free_vars(out)),
         }
     }
 
     /// Number of nodes (for size limits and heuristics).
     pub fn size(&self) -> usize {
-        match self {
-            Term::True | Term::False | Term::Int(_) | Term::Var(..) => 1,
-            Term::Not(a) | Term::Neg(a) => 1 + a.size(),
-            Term::And(xs) | Term::Or(xs) | Term::Add(xs) => {
-                1 + xs.iter().map(Term::size).sum::<usize>()
-            }
-            Term::Implies(a, b)
-            | Term::Eq(a, b)
-            | Term::Le(a, b)
-            | Term::Lt(a, b)
-            | Term::Sub(a, b)
-            | Term::Mul(a, b)
-            | Term::Div(a, b)
-            | Term::Mod(a, b)
-            | Term::Select(a, b) => 1 + a.size() + b.size(),
-            Term::Ite(a, b, c) | Term::Store(a, b, c) => 1 + a.size() + b.size() + c.size(),
-            Term::Forall(_, b) | Term::Exists(_, b) => 1 + b.size(),
-        }
+        1 + self.children().into_iter().map(Term::size).sum::<usize>()
     }
 }
 
@@ -767,24 +748,8 @@ fn var_z3(ctx: &'static z3::Context, n: &str, s: Sort) -> Dynamic<'static> {
 }
 
 fn contains_quantifier(t: &Term) -> bool {
-    match t {
-        Term::Forall(..) | Term::Exists(..) => true,
-        Term::True | Term::False | Term::Int(_) | Term::Var(..) => false,
-        Term::Not(a) | Term::Neg(a) => contains_quantifier(a),
-        Term::And(xs) | Term::Or(xs) | Term::Add(xs) => xs.iter().any(contains_quantifier),
-        Term::Implies(a, b)
-        | Term::Eq(a, b)
-        | Term::Le(a, b)
-        | Term::Lt(a, b)
-        | Term::Sub(a, b)
-        | Term::Mul(a, b)
-        | Term::Div(a, b)
-        | Term::Mod(a, b)
-        | Term::Select(a, b) => contains_quantifier(a) || contains_quantifier(b),
-        Term::Ite(a, b, c) | Term::Store(a, b, c) => {
-            contains_quantifier(a) || contains_quantifier(b) || contains_quantifier(c)
-        }
-    }
+    matches!(t, Term::Forall(..) | Term::Exists(..))
+        || t.children().into_iter().any(contains_quantifier)
 }
 
 /// Reads a Z3 term back; `None` for operators this module does not know.

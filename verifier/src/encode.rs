@@ -255,23 +255,26 @@ impl<'p> Encoder<'p> {
     /// from a state satisfying the result (that is enabled and defined) ends in `post`, for
     /// every input. Quantifiers over inputs remain; eliminate them with the solver.
     pub fn wp(&self, tr: &Transition, post: &Term) -> Term {
-        let id = self.identity();
-        let st = self.step(tr, &id);
+        self.wp_of(&self.step(tr, &self.identity()), post)
+    }
+
+    /// [`Encoder::wp`] of a transition already executed symbolically from
+    /// [`Encoder::identity`].
+    pub fn wp_of(&self, st: &SymStep, post: &Term) -> Term {
         let body = Term::implies(
-            Term::and([st.guard, Term::not(st.undefined), st.input_ranges]),
+            Term::and([
+                st.guard.clone(),
+                Term::not(st.undefined.clone()),
+                st.input_ranges.clone(),
+            ]),
             self.instantiate(post, &st.post),
         );
-        Term::forall(st.inputs, body)
+        Term::forall(st.inputs.clone(), body)
     }
 
     /// A formula over the current variables, evaluated in a symbolic state.
     pub fn instantiate(&self, t: &Term, s: &SymState) -> Term {
         t.substitute(&|n, _| self.index.get(n).map(|i| s.vals[*i].clone()))
-    }
-
-    /// The guard of a transition over the current variables.
-    pub fn guard(&self, tr: &Transition) -> Term {
-        self.step(tr, &self.identity()).guard
     }
 }
 

@@ -9,10 +9,13 @@
 //! bug is reported as one.
 
 use crate::art::{Art, Control, NodeId};
-use crate::encode::{Encoder, SymState};
+use crate::encode::{Encoder, SymState, SymStep};
 use crate::interp::{self, Execution, Outcome, Replay};
 use crate::ir::*;
 use crate::smt::{Answer, Smt, Term};
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 /// Options of a verification run.
@@ -95,6 +98,10 @@ pub struct Verifier<'p> {
     freed: Vec<NodeId>,
     /// Symbolic execution of each node's path, indexed by node.
     syms: Vec<Sym>,
+    /// Each transition executed from the identity state (guards, UB, weakest preconditions).
+    id_steps: RefCell<HashMap<(ThreadId, TransId), Rc<SymStep>>>,
+    /// The initial state over the current variables.
+    init: Term,
 }
 
 /// The symbolic state at a node and the constraint of the edge into it.
@@ -115,8 +122,11 @@ impl<'p> Verifier<'p> {
             cond: Term::and([enc.initial(&s0), enc.ranges(&s0)]),
             state: s0,
         };
+        let init = enc.initial(&enc.identity());
         Verifier {
             syms: vec![root],
+            id_steps: RefCell::new(HashMap::new()),
+            init,
             prog,
             smt: Smt::new(opts.smt_timeout_ms),
             art: Art::new(Control { locs, atomic: None }),
@@ -183,12 +193,26 @@ impl<'p> Verifier<'p> {
         n
     }
 
+    /// Transition `tr` of thread `t` executed from the identity state (computed once).
+    fn id_step(&self, t: ThreadId, tr: &Transition) -> Rc<SymStep> {
+        self.id_steps
+            .borrow_mut()
+            .entry((t, tr.id))
+            .or_insert_with(|| Rc::new(self.enc.step(tr, &self.enc.identity())))
+            .clone()
+    }
+
     /// `∨` of the guards of a thread's transitions at its location.
     fn enabled(&self, c: &Control, t: ThreadId) -> Term {
         let Some(l) = c.locs[t.0 as usize] else {
             return Term::False;
         };
-        Term::or(self.prog.thread(t).outgoing(l).map(|tr| self.enc.guard(tr)))
+        Term::or(
+            self.prog
+                .thread(t)
+                .outgoing(l)
+                .map(|tr| self.id_step(t, tr).guard.clone()),
+        )
     }
 
     fn sat(&mut self, ts: &[Term]) -> Option<bool> {
@@ -382,7 +406,7 @@ impl<'p> Verifier<'p> {
                 let trs: Vec<Transition> = self.prog.thread(t).outgoing(l).cloned().collect();
                 for tr in trs.iter().rev() {
                     let st = self.enc.step(tr, &state);
-                    if self.enc.step(tr, &self.enc.identity()).undefined != Term::False {
+                    if self.id_step(t, tr).undefined != Term::False {
                         let ub = [
                             st.guard.clone(),
                             st.undefined.clone(),
@@ -399,10 +423,14 @@ impl<'p> Verifier<'p> {
                             )));
                         }
                         // Impossible on this path: the label must say so too.
-                        let id = self.enc.step(tr, &self.enc.identity());
+                        let id = self.id_step(t, tr);
                         let bad = Term::exists(
                             id.inputs.clone(),
-                            Term::and([id.guard, id.undefined, id.input_ranges]),
+                            Term::and([
+                                id.guard.clone(),
+                                id.undefined.clone(),
+                                id.input_ranges.clone(),
+                            ]),
                         );
                         let lab = self.art.node(v).label.clone();
                         if self.sat(&[lab, bad.clone()]) != Some(false) {
@@ -423,10 +451,10 @@ impl<'p> Verifier<'p> {
                         }
                         Some(false) => {
                             // Disabled on this path: make the label say so.
-                            let id = self.enc.step(tr, &self.enc.identity());
+                            let id = self.id_step(t, tr);
                             let enabled = Term::exists(
                                 id.inputs.clone(),
-                                Term::and([id.guard, id.input_ranges]),
+                                Term::and([id.guard.clone(), id.input_ranges.clone()]),
                             );
                             let lab = self.art.node(v).label.clone();
                             if self.sat(&[lab, enabled.clone()]) != Some(false) {
@@ -548,7 +576,7 @@ impl<'p> Verifier<'p> {
                 }
             }
             if top == 0 {
-                let init = self.enc.initial(&self.enc.identity());
+                let init = self.init.clone();
                 match self.implies(&init, &p) {
                     Some(true) => break 0,
                     Some(false) => return self.concretize(&path, &bad),
@@ -561,8 +589,8 @@ impl<'p> Verifier<'p> {
                 }
             }
             let (t, tr) = path[top].1.expect("non-root has an edge");
-            let trans = self.prog.thread(t).transition(tr).clone();
-            let wp = self.enc.wp(&trans, &p);
+            let trans = self.prog.thread(t).transition(tr);
+            let wp = self.enc.wp_of(&self.id_step(t, trans), &p);
             let q = match self.smt.eliminate_quantifiers(&wp) {
                 Some(q) => q,
                 None => return Refined::Unknown("quantifier elimination failed".into()),

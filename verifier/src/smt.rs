@@ -496,7 +496,7 @@ impl Smt {
         self.stats.checks += 1;
         let _t0 = std::time::Instant::now();
         let r = self.check_inner();
-        if std::env::var_os("SYNTH_DEBUG_SMT").is_some() && _t0.elapsed().as_millis() > 200 {
+        if debug_timing() && _t0.elapsed().as_millis() > 200 {
             eprintln!("check {:?} -> {r:?}", _t0.elapsed());
         }
         r
@@ -577,7 +577,7 @@ impl Smt {
         self.stats.qe += 1;
         let _t0 = std::time::Instant::now();
         let r = self.eliminate_quantifiers_inner(t);
-        if std::env::var_os("SYNTH_DEBUG_SMT").is_some() {
+        if debug_timing() {
             eprintln!(
                 "qe {:?} size {} -> {:?}",
                 _t0.elapsed(),
@@ -725,6 +725,12 @@ impl Smt {
             }
         }
     }
+}
+
+/// Whether `SYNTH_DEBUG_SMT` asks for the timing of slow queries (read once).
+fn debug_timing() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("SYNTH_DEBUG_SMT").is_some())
 }
 
 /// Variables bound by enclosing quantifiers, and the translations made so far.

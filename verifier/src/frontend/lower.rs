@@ -2458,14 +2458,7 @@ impl<'a> Lowerer<'a> {
                                 ty: (**t).clone(),
                             }))
                         } else {
-                            self.unsupported(
-                                span,
-                                format!(
-                                    "pointer cast from {} * to {} *",
-                                    ty.describe(&self.structs),
-                                    t.describe(&self.structs)
-                                ),
-                            )
+                            self.bad_pointer_cast(span, &ty, t)
                         }
                     }
                     Lv::Deref { addr, .. } => Ok(Val::Ptr(Lv::Deref {
@@ -2485,14 +2478,7 @@ impl<'a> Lowerer<'a> {
                 {
                     Ok(Val::Scalar(e, CType::Ptr(t.clone())))
                 } else {
-                    self.unsupported(
-                        span,
-                        format!(
-                            "pointer cast from {} * to {} *",
-                            from.describe(&self.structs),
-                            t.describe(&self.structs)
-                        ),
-                    )
+                    self.bad_pointer_cast(span, &from, t)
                 }
             }
             (v, to) => {
@@ -2501,6 +2487,17 @@ impl<'a> Lowerer<'a> {
                 Ok(Val::Scalar(fold(x), to.clone()))
             }
         }
+    }
+
+    fn bad_pointer_cast<T>(&self, span: lang_c::span::Span, from: &CType, to: &CType) -> R<T> {
+        self.unsupported(
+            span,
+            format!(
+                "pointer cast from {} * to {} *",
+                from.describe(&self.structs),
+                to.describe(&self.structs)
+            ),
+        )
     }
 
     fn conditional(&mut self, e: &Node<Expression>, c: &Node<ConditionalExpression>) -> R<Val> {

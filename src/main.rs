@@ -1,7 +1,9 @@
 //! `synth`: the command-line front of the libraries. It parses flags, calls the libraries and
-//! maps errors to exit codes: 0 success, 1 a bug was found (`run` reached an error or a
-//! deadlock), 2 bad input (unreadable file, preprocessor error, syntax error, unsupported
-//! construct, bad flags), 3 internal error.
+//! maps results to exit codes: 0 success (`verify`: safe; `check-ivr`: accepted), 1 a bug was
+//! found (`run` reached an error or a deadlock; `verify`: partially safe, unsafe, or a bug in
+//! complete mode; `check-ivr`: rejected), 2 bad input (unreadable file, preprocessor error,
+//! syntax error, unsupported construct, bad flags), 3 internal error, 4 `verify` ended with
+//! the verdict unknown.
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -33,8 +35,16 @@ enum Command {
         #[arg(long)]
         full: bool,
     },
-    /// Verify a C program with the ART verifier (complete mode for now).
+    /// Verify a C program: iterative model checking that streams IVRs (safe schedules and
+    /// counterexamples) and ends with safe, partially safe, unsafe or unknown.
     Verify(VerifyArgs),
+    /// Check an IVR file against a program, independently of the verifier that wrote it.
+    CheckIvr {
+        #[command(flatten)]
+        input: Input,
+        /// The IVR file (JSON, as written by `synth verify --out`).
+        ivr: PathBuf,
+    },
     /// Execute a C program on the IR interpreter and print the trace and the outcome.
     Run {
         #[command(flatten)]
@@ -73,6 +83,15 @@ struct VerifyArgs {
     /// Most ART nodes.
     #[arg(long, default_value_t = 200_000)]
     max_nodes: usize,
+    /// Stop after this many IVRs (safe ones and counterexamples).
+    #[arg(long, value_name = "N")]
+    ivrs: Option<usize>,
+    /// Write each IVR as JSON into this directory (ivr-001.json, ...).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print JSON lines (one per IVR, then the result) instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args)]
@@ -118,7 +137,9 @@ fn main() -> ExitCode {
                 Some(fe) => eprintln!("{fe}"),
                 None => eprintln!("synth: {e:#}"),
             }
-            ExitCode::from(2)
+            let bad_input = e.downcast_ref::<verifier::frontend::Error>().is_some()
+                || e.downcast_ref::<BadInput>().is_some();
+            ExitCode::from(if bad_input { 2 } else { 3 })
         }
     }
 }
@@ -134,34 +155,32 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
             }
             Ok(0)
         }
-        Command::Verify(a) => {
-            let p = a.input.load()?;
-            let opts = verifier::imc::Options {
-                timeout: std::time::Duration::from_secs(a.timeout),
-                max_nodes: a.max_nodes,
-                ..Default::default()
-            };
-            let _ = a.complete;
-            let r = verifier::imc::Verifier::new(&p, opts).run();
-            let mut out = String::new();
-            if let Some(c) = &r.counterexample {
-                out.push_str("counterexample:\n");
-                out.push_str(&p.show_execution(&c.execution));
+        Command::Verify(a) => verify(a),
+        Command::CheckIvr { input, ivr } => {
+            let p = input.load()?;
+            let text = std::fs::read_to_string(&ivr)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", ivr.display()))
+                .map_err(BadInput)?;
+            match verifier::ivr::verify_file(&p, &text, 30_000) {
+                Ok(verifier::ivr::Checked::Safe { nodes }) => {
+                    emit(&format!(
+                        "{}: IVR accepted: {nodes} nodes, well-labelled, safe, deadlock-free and fair\n",
+                        ivr.display()
+                    ));
+                    Ok(0)
+                }
+                Ok(verifier::ivr::Checked::Counterexample { outcome }) => {
+                    emit(&format!(
+                        "{}: counterexample replays: {outcome}\n",
+                        ivr.display()
+                    ));
+                    Ok(0)
+                }
+                Err(why) => {
+                    eprintln!("{}: {why}", ivr.display());
+                    Ok(1)
+                }
             }
-            let verdict = match &r.verdict {
-                verifier::imc::Verdict::Safe => "safe".to_string(),
-                verifier::imc::Verdict::BugFound => "unsafe executions exist (complete mode does not decide whether a safe schedule exists)".to_string(),
-                verifier::imc::Verdict::Unknown(why) => format!("unknown ({why})"),
-            };
-            out.push_str(&format!(
-                "verdict: {verdict}\nART nodes: {}, solver calls: {}, refinements: {}, time: {:.2?}\n",
-                r.nodes, r.solver_calls, r.refinements, r.time
-            ));
-            emit(&out);
-            Ok(match r.verdict {
-                verifier::imc::Verdict::BugFound => 1,
-                _ => 0,
-            })
         }
         Command::Run {
             input,
@@ -206,4 +225,169 @@ fn emit(text: &str) {
             eprintln!("synth: cannot write output: {e}");
         }
     }
+}
+
+/// An error in what the user gave (exit code 2).
+#[derive(Debug)]
+struct BadInput(anyhow::Error);
+
+impl std::fmt::Display for BadInput {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:#}", self.0)
+    }
+}
+
+impl std::error::Error for BadInput {}
+
+/// `synth verify`: streams IVRs and ends with the verdict and the figures.
+fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
+    use std::io::IsTerminal;
+    use verifier::imc::{IvrKind, Verdict};
+    let p = a.input.load()?;
+    if let Some(dir) = &a.out {
+        prepare_out_dir(dir).map_err(BadInput)?;
+    }
+    let opts = verifier::imc::Options {
+        timeout: std::time::Duration::from_secs(a.timeout),
+        max_nodes: a.max_nodes,
+        ..Default::default()
+    };
+    let mut v = verifier::imc::Verifier::new(&p, opts);
+    let live = !a.json && std::io::stderr().is_terminal();
+    if live {
+        v.set_progress(Box::new(|s: &verifier::imc::Progress| {
+            eprint!(
+                "\r\x1b[K[{:>6.1} s] ART nodes {}, solver calls {}, IVRs {}",
+                s.time.as_secs_f64(),
+                s.art_nodes,
+                s.solver_calls,
+                s.ivrs
+            );
+        }));
+    }
+    let mut write_err: Option<anyhow::Error> = None;
+    let r = if a.complete {
+        v.run()
+    } else {
+        let mut sink = |ivr: &verifier::imc::Ivr| {
+            if live {
+                eprint!("\r\x1b[K");
+            }
+            let file = verifier::ivr::IvrFile::new(&p, ivr);
+            if let Some(dir) = &a.out {
+                let path = dir.join(format!("ivr-{:03}.json", ivr.index));
+                if let Err(e) = serde_json::to_string(&file)
+                    .map_err(anyhow::Error::from)
+                    .and_then(|t| std::fs::write(&path, t + "\n").map_err(Into::into))
+                {
+                    write_err.get_or_insert(anyhow::anyhow!("{}: {e}", path.display()));
+                }
+            }
+            if a.json {
+                let line = match serde_json::to_string(&file) {
+                    Ok(l) => l,
+                    Err(e) => format!("{{\"error\":\"{e}\"}}"),
+                };
+                emit(&(line + "\n"));
+                return;
+            }
+            let t = ivr.time.as_secs_f64();
+            match &ivr.kind {
+                IvrKind::Safe(art) => emit(&format!(
+                    "IVR {}: safe schedule ({} nodes, checked: safe, deadlock-free, fair) at {t:.2} s\n",
+                    ivr.index,
+                    art.len()
+                )),
+                IvrKind::Counterexample(c) => emit(&format!(
+                    "IVR {}: counterexample at {t:.2} s: {}\n{}",
+                    ivr.index,
+                    p.show_outcome(&c.execution.outcome),
+                    indent(&p.show_execution(&c.execution))
+                )),
+            }
+        };
+        v.run_iterative(a.ivrs.unwrap_or(usize::MAX), &mut sink)
+    };
+    if live {
+        eprint!("\r\x1b[K");
+    }
+    if let Some(e) = write_err {
+        return Err(e);
+    }
+    let (word, code) = match &r.verdict {
+        Verdict::Safe => ("safe".to_string(), 0),
+        Verdict::PartiallySafe => ("partially safe".to_string(), 1),
+        Verdict::Unsafe => ("unsafe".to_string(), 1),
+        Verdict::BugFound => (
+            "unsafe executions exist (complete mode does not look for a safe schedule)".to_string(),
+            1,
+        ),
+        Verdict::Unknown(why) => (format!("unknown ({why})"), 4),
+    };
+    if a.json {
+        let first = r.first_safe_ivr.map(|d| d.as_secs_f64());
+        let v = serde_json::json!({
+            "format": "synth-verdict/1",
+            "program_sha256": p.sha256,
+            "verdict": match &r.verdict {
+                Verdict::Safe => "safe",
+                Verdict::PartiallySafe => "partially safe",
+                Verdict::Unsafe => "unsafe",
+                Verdict::BugFound => "bug found",
+                Verdict::Unknown(_) => "unknown",
+            },
+            "reason": match &r.verdict { Verdict::Unknown(w) => Some(w.clone()), _ => None },
+            "seconds": r.time.as_secs_f64(),
+            "first_safe_ivr_seconds": first,
+            "ivrs": r.ivrs,
+            "art_nodes": r.nodes,
+            "solver_calls": r.solver_calls,
+            "counterexample": if a.complete { r.counterexample.as_ref() } else { None },
+        });
+        emit(&(v.to_string() + "\n"));
+        return Ok(code);
+    }
+    let mut out = String::new();
+    if a.complete {
+        if let Some(c) = &r.counterexample {
+            out.push_str("counterexample:\n");
+            out.push_str(&indent(&p.show_execution(&c.execution)));
+        }
+    }
+    let first = match r.first_safe_ivr {
+        Some(d) => format!("{:.2} s", d.as_secs_f64()),
+        None => "none".into(),
+    };
+    out.push_str(&format!(
+        "verdict: {word}\nfirst safe IVR: {first}, IVRs: {}, ART nodes: {}, solver calls: {}, refinements: {}, time: {:.2} s\n",
+        r.ivrs, r.nodes, r.solver_calls, r.refinements, r.time.as_secs_f64()
+    ));
+    emit(&out);
+    Ok(code)
+}
+
+/// Creates the `--out` directory; refuses one that already holds IVR files.
+fn prepare_out_dir(dir: &std::path::Path) -> anyhow::Result<()> {
+    if dir.exists() {
+        let holds_ivrs = std::fs::read_dir(dir)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?
+            .filter_map(Result::ok)
+            .any(|e| {
+                let n = e.file_name();
+                let n = n.to_string_lossy();
+                n.starts_with("ivr-") && n.ends_with(".json")
+            });
+        if holds_ivrs {
+            anyhow::bail!(
+                "{} already holds IVR files; remove them or choose another --out directory",
+                dir.display()
+            );
+        }
+        return Ok(());
+    }
+    std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))
+}
+
+fn indent(s: &str) -> String {
+    s.lines().map(|l| format!("  {l}\n")).collect()
 }

@@ -4,7 +4,7 @@
 //! a transition; a covering relation. This module is the only one that mutates an ART.
 
 use crate::ir::{LocId, ThreadId, TransId};
-use crate::smt::Term;
+use crate::smt::{Term, TermTable};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
 
@@ -49,6 +49,24 @@ pub struct Node {
     pub covered_by: Option<NodeId>,
     /// Depth in the tree.
     pub depth: u32,
+}
+
+/// A node as written to an IVR file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct NodeRecord {
+    /// Control state.
+    pub control: Control,
+    /// Label: an index of the file's term table.
+    pub label: u32,
+    /// Parent, thread and transition of the edge into the node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub parent: Option<(NodeId, ThreadId, TransId)>,
+    /// Fully expanded threads.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expanded: Vec<ThreadId>,
+    /// The covering node.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub covered_by: Option<NodeId>,
 }
 
 /// An abstract reachability tree.
@@ -152,6 +170,20 @@ impl Art {
         self.nodes[v.0 as usize].expanded.insert(thread);
     }
 
+    /// Records that `thread` is no longer expanded at `v` (its edges were removed).
+    pub fn unmark_expanded(&mut self, v: NodeId, thread: ThreadId) {
+        self.nodes[v.0 as usize].expanded.remove(&thread);
+    }
+
+    /// Removes every covering by `w`; returns the nodes that were covered.
+    pub fn uncover_by(&mut self, w: NodeId) -> Vec<NodeId> {
+        let uncovered = self.covering.remove(&w).unwrap_or_default();
+        for u in &uncovered {
+            self.nodes[u.0 as usize].covered_by = None;
+        }
+        uncovered
+    }
+
     /// Replaces the label; returns the nodes that were covered by `v` and are uncovered now
     /// (their covering may no longer hold).
     pub fn set_label(&mut self, v: NodeId, label: Term) -> Vec<NodeId> {
@@ -228,6 +260,102 @@ impl Art {
         }
         out.reverse();
         out
+    }
+
+    /// The sub-ART of the nodes `keep` accepts (it must accept the root and, with a node,
+    /// its parent), renumbered in id order; edges and coverings to dropped nodes are dropped.
+    /// Also returns the new id of each kept node.
+    pub fn restrict(&self, keep: impl Fn(NodeId) -> bool) -> (Art, HashMap<NodeId, NodeId>) {
+        let mut map = HashMap::new();
+        let mut out: Option<Art> = None;
+        for v in self.ids() {
+            if !keep(v) {
+                continue;
+            }
+            let n = self.node(v);
+            let id = match (&mut out, n.parent) {
+                (None, None) => {
+                    let mut a = Art::new(n.control.clone());
+                    a.nodes[0].label = n.label.clone();
+                    out = Some(a);
+                    NodeId(0)
+                }
+                (Some(a), Some((p, t, tr))) => {
+                    let Some(&np) = map.get(&p) else { continue };
+                    let w = a.add_child(np, t, tr, n.control.clone());
+                    a.nodes[w.0 as usize].label = n.label.clone();
+                    w
+                }
+                _ => continue,
+            };
+            out.as_mut().expect("root first").nodes[id.0 as usize].expanded = n.expanded.clone();
+            map.insert(v, id);
+        }
+        let mut a = out.unwrap_or_else(|| Art::new(self.node(self.root()).control.clone()));
+        for (v, w) in self.coverings() {
+            if let (Some(&nv), Some(&nw)) = (map.get(&v), map.get(&w)) {
+                a.nodes[nv.0 as usize].covered_by = Some(nw);
+                a.covering.entry(nw).or_default().push(nv);
+            }
+        }
+        (a, map)
+    }
+
+    /// An ART from its nodes in id order (parents before children), as written by
+    /// [`Art::to_records`]. Fails on a malformed list.
+    pub fn from_records(records: &[NodeRecord], terms: &[Term]) -> Result<Art, String> {
+        let label = |i: usize, r: &NodeRecord| {
+            terms
+                .get(r.label as usize)
+                .cloned()
+                .ok_or_else(|| format!("node {i} has label {} which is not in the table", r.label))
+        };
+        let Some(first) = records.first() else {
+            return Err("an ART needs a root".into());
+        };
+        if first.parent.is_some() {
+            return Err("node 0 must be the root".into());
+        }
+        let mut a = Art::new(first.control.clone());
+        a.nodes[0].label = label(0, first)?;
+        for (i, r) in records.iter().enumerate().skip(1) {
+            let Some((p, t, tr)) = r.parent else {
+                return Err(format!("node {i} has no parent"));
+            };
+            if p.0 as usize >= i {
+                return Err(format!(
+                    "node {i} has parent {} which does not precede it",
+                    p.0
+                ));
+            }
+            let w = a.add_child(p, t, tr, r.control.clone());
+            a.nodes[w.0 as usize].label = label(i, r)?;
+        }
+        for (i, r) in records.iter().enumerate() {
+            a.nodes[i].expanded = r.expanded.iter().copied().collect();
+            if let Some(w) = r.covered_by {
+                if w.0 as usize >= records.len() {
+                    return Err(format!("node {i} is covered by a node that does not exist"));
+                }
+                a.nodes[i].covered_by = Some(w);
+                a.covering.entry(w).or_default().push(NodeId(i as u32));
+            }
+        }
+        Ok(a)
+    }
+
+    /// The nodes as records for serialisation.
+    pub fn to_records(&self, terms: &mut TermTable) -> Vec<NodeRecord> {
+        self.nodes
+            .iter()
+            .map(|n| NodeRecord {
+                control: n.control.clone(),
+                label: terms.add(&n.label),
+                parent: n.parent,
+                expanded: n.expanded.iter().copied().collect(),
+                covered_by: n.covered_by,
+            })
+            .collect()
     }
 
     /// The coverings `v ▷ w`.

@@ -1,13 +1,20 @@
 //! The ART checker, written independently of the algorithm that builds ARTs: it checks with
 //! the solver the conditions of seed 002, Definitions 3–5, on a finished ART.
 //!
+//! * well-formed: every control state, thread and transition exists in the program;
 //! * well-labelled: the initial state satisfies the root label; every tree edge is a valid
-//!   Hoare triple `label(v) ∧ R ⇒ label(w)'`; every covering `v ▷ w` has
-//!   `label(v) ⇒ label(w)` and `w` not covered;
+//!   Hoare triple `label(v) ∧ R ⇒ label(w)'` (for every input); every covering `v ▷ w` has
+//!   `label(v) ⇒ label(w)`, the same control state and `w` not covered;
 //! * safe: nodes at an error location are labelled false;
-//! * complete (what a `safe` verdict needs): at every uncovered node with a satisfiable label,
-//!   every transition of every thread that can move has an edge, or is excluded by the label;
-//!   the label excludes deadlock and undefined behaviour.
+//! * deadlock-free: at every uncovered node with a satisfiable label some thread is fully
+//!   expanded (an edge for each of its transitions the label does not exclude), its
+//!   transitions cannot have undefined behaviour, and the label implies that one of the
+//!   expanded threads is enabled;
+//! * complete ([`check_complete`], what a `safe` verdict needs): every thread that can move is
+//!   expanded at every such node;
+//! * fair ([`check_ivr`], what an IVR needs): for every thread `T`, no cycle of tree and
+//!   covering edges without a `T` edge passes a node at which `T` may be enabled (found with
+//!   strongly connected components of the graph without `T`'s edges).
 
 use crate::art::{Art, Control, NodeId};
 use crate::encode::Encoder;
@@ -23,8 +30,57 @@ pub struct Rejection {
     pub reason: String,
 }
 
-/// Checks that `art` is a well-labelled, safe and complete ART of `prog`.
+/// Checks that `art` is a well-labelled, safe, deadlock-free and complete ART of `prog`: every
+/// execution of the program is safe.
 pub fn check_complete(prog: &Program, art: &Art, timeout_ms: u32) -> Result<(), Rejection> {
+    check(prog, art, timeout_ms, true)
+}
+
+/// Checks that `art` is an IVR of `prog`: well-labelled, safe, deadlock-free and fair, so that
+/// every execution of the schedules it induces is safe and fair, for every input.
+pub fn check_ivr(prog: &Program, art: &Art, timeout_ms: u32) -> Result<(), Rejection> {
+    check(prog, art, timeout_ms, false)
+}
+
+/// Control states, threads and transitions that exist in the program.
+fn well_formed(prog: &Program, art: &Art) -> Result<(), Rejection> {
+    let n = prog.threads.len();
+    for v in art.ids() {
+        let node = art.node(v);
+        let c = &node.control;
+        let bad = |reason: &str| {
+            Err(Rejection {
+                node: v,
+                reason: reason.into(),
+            })
+        };
+        if c.locs.len() != n {
+            return bad("the control state does not have one location per thread");
+        }
+        for (t, l) in c.locs.iter().enumerate() {
+            if l.is_some_and(|l| l.0 as usize >= prog.threads[t].locations.len()) {
+                return bad("a location that does not exist");
+            }
+        }
+        if c.atomic.is_some_and(|a| a.0 as usize >= n) {
+            return bad("an atomic region of a thread that does not exist");
+        }
+        if node.expanded.iter().any(|t| t.0 as usize >= n) {
+            return bad("an expanded thread that does not exist");
+        }
+        for e in &node.children {
+            if e.thread.0 as usize >= n
+                || e.transition.0 as usize >= prog.threads[e.thread.0 as usize].transitions.len()
+            {
+                return bad("an edge with a thread or transition that does not exist");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check(prog: &Program, art: &Art, timeout_ms: u32, complete: bool) -> Result<(), Rejection> {
+    well_formed(prog, art)?;
     let enc = Encoder::new(prog);
     let mut smt = Smt::new(timeout_ms);
     let id = enc.identity();
@@ -90,7 +146,7 @@ pub fn check_complete(prog: &Program, art: &Art, timeout_ms: u32) -> Result<(), 
             }
         }
         if let Some(w) = n.covered_by {
-            if art.node(w).covered_by.is_some() {
+            if art.is_covered(w) {
                 return reject(
                     v,
                     format!("covered by node {} which is itself covered", w.0),
@@ -139,8 +195,22 @@ pub fn check_complete(prog: &Program, art: &Art, timeout_ms: u32) -> Result<(), 
             }
             return reject(v, "a node where no thread can move".into());
         }
+        let expanded: Vec<usize> = if complete {
+            movable.clone()
+        } else {
+            n.expanded.iter().map(|t| t.0 as usize).collect()
+        };
+        if let Some(t) = expanded.iter().find(|t| !movable.contains(t)) {
+            return reject(
+                v,
+                format!("{} is marked expanded but cannot move", ThreadId(*t as u32)),
+            );
+        }
+        if expanded.is_empty() {
+            return reject(v, "no thread is expanded".into());
+        }
         let mut some_enabled = Vec::new();
-        for &t in &movable {
+        for &t in &expanded {
             let l = c.locs[t].expect("movable");
             for tr in prog.threads[t].outgoing(l) {
                 let st = enc.step(tr, &id);
@@ -189,5 +259,105 @@ pub fn check_complete(prog: &Program, art: &Art, timeout_ms: u32) -> Result<(), 
             return reject(v, "deadlock is not excluded".into());
         }
     }
+    if !complete {
+        fair(prog, art, &enc, &mut smt, &ranges)?;
+    }
     Ok(())
+}
+
+/// Every cycle of tree and covering edges expands every thread that may be enabled at one of
+/// its nodes (seed 002, Definition 5). Nodes below a covered node or a node labelled false
+/// are not part of the induced scheduler and have no outgoing edges here.
+fn fair(
+    prog: &Program,
+    art: &Art,
+    enc: &Encoder,
+    smt: &mut Smt,
+    ranges: &Term,
+) -> Result<(), Rejection> {
+    use petgraph::graph::{DiGraph, NodeIndex};
+    let id = enc.identity();
+    let mut has_states = Vec::with_capacity(art.len());
+    for v in art.ids() {
+        let prem = Term::and([ranges.clone(), art.node(v).label.clone()]);
+        has_states.push(smt.implies(&prem, &Term::False) != Some(true));
+    }
+    // The edges of the induced scheduler's graph: (from, to, thread of a tree edge).
+    let mut edges: Vec<(NodeId, NodeId, Option<ThreadId>)> = Vec::new();
+    for v in art.ids() {
+        let n = art.node(v);
+        if !has_states[v.0 as usize] {
+            continue;
+        }
+        if let Some(w) = n.covered_by {
+            edges.push((v, w, None));
+            continue;
+        }
+        if art.is_covered(v) {
+            continue;
+        }
+        for e in &n.children {
+            edges.push((v, e.child, Some(e.thread)));
+        }
+    }
+    for t in 0..prog.threads.len() {
+        let t = ThreadId(t as u32);
+        let mut g: DiGraph<NodeId, ()> = DiGraph::with_capacity(art.len(), edges.len());
+        let idx: Vec<NodeIndex> = art.ids().map(|v| g.add_node(v)).collect();
+        for &(a, b, th) in &edges {
+            if th != Some(t) {
+                g.add_edge(idx[a.0 as usize], idx[b.0 as usize], ());
+            }
+        }
+        for scc in petgraph::algo::tarjan_scc(&g) {
+            if scc.len() < 2 {
+                continue;
+            }
+            for i in scc {
+                let v = g[i];
+                if may_be_enabled(prog, art, enc, smt, ranges, &id, v, t) {
+                    return Err(Rejection {
+                        node: v,
+                        reason: format!(
+                            "unfair cycle: {t} may be enabled here but no edge of the cycle through this node moves it"
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether thread `t` may be enabled in some state of node `v` (conservative: yes unless the
+/// control state or the label rules it out).
+#[allow(clippy::too_many_arguments)]
+fn may_be_enabled(
+    prog: &Program,
+    art: &Art,
+    enc: &Encoder,
+    smt: &mut Smt,
+    ranges: &Term,
+    id: &crate::encode::SymState,
+    v: NodeId,
+    t: ThreadId,
+) -> bool {
+    let n = art.node(v);
+    let c = &n.control;
+    let Some(l) = c.locs[t.0 as usize] else {
+        return false;
+    };
+    if prog.thread(t).locations[l.0 as usize].kind != LocKind::Normal
+        || c.atomic.is_some_and(|a| a != t)
+    {
+        return false;
+    }
+    let enabled = Term::or(prog.thread(t).outgoing(l).map(|tr| {
+        let st = enc.step(tr, id);
+        Term::exists(st.inputs, Term::and([st.guard, st.input_ranges]))
+    }));
+    smt.implies(
+        &Term::and([ranges.clone(), n.label.clone()]),
+        &Term::not(enabled),
+    ) != Some(true)
 }

@@ -44,14 +44,21 @@ impl Default for Options {
 pub enum Verdict {
     /// Every execution under every schedule and input is safe and deadlock-free.
     Safe,
-    /// A replayed execution reaches an error or a deadlock.
+    /// Unsafe executions exist (a replayed counterexample), and a safe, fair, deadlock-free
+    /// schedule exists (a checked IVR).
+    PartiallySafe,
+    /// No scheduler avoids the bugs (shown only for programs without inputs, where every
+    /// node of the ART is one concrete state).
+    Unsafe,
+    /// Complete mode: a replayed execution reaches an error or a deadlock (complete mode does
+    /// not look for a safe schedule).
     BugFound,
     /// Budget exhausted or a question the solver could not answer; the reason.
     Unknown(String),
 }
 
 /// A bug with the concrete execution that shows it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Counterexample {
     /// Schedule, inputs and initial values.
     pub replay: Replay,
@@ -74,6 +81,58 @@ pub struct Report {
     pub refinements: u64,
     /// Wall time.
     pub time: Duration,
+    /// IVRs emitted (safe ones and counterexamples).
+    pub ivrs: usize,
+    /// Time to the first safe IVR.
+    pub first_safe_ivr: Option<Duration>,
+    /// Every counterexample found (iterative mode), in order.
+    pub counterexamples: Vec<Counterexample>,
+}
+
+/// What an iteration produced (seed 002, Alg. 1).
+#[derive(Clone, Debug)]
+pub enum IvrKind {
+    /// A safe, fair, deadlock-free ART: the schedules it induces are safe for every input.
+    Safe(Art),
+    /// A concrete execution that reaches an error or a deadlock.
+    Counterexample(Box<Counterexample>),
+}
+
+/// An incomplete verification result, as emitted after an iteration.
+#[derive(Clone, Debug)]
+pub struct Ivr {
+    /// 1-based number of the IVR.
+    pub index: usize,
+    /// The result.
+    pub kind: IvrKind,
+    /// Time since the start.
+    pub time: Duration,
+    /// ART nodes so far (the whole ART, not only the IVR).
+    pub art_nodes: usize,
+    /// Solver checks so far.
+    pub solver_calls: u64,
+}
+
+/// Figures for a live progress display.
+#[derive(Clone, Debug)]
+pub struct Progress {
+    /// Time since the start.
+    pub time: Duration,
+    /// ART nodes.
+    pub art_nodes: usize,
+    /// Solver checks.
+    pub solver_calls: u64,
+    /// IVRs emitted.
+    pub ivrs: usize,
+}
+
+/// Per-node bookkeeping of the iterative algorithm.
+#[derive(Clone, Debug, Default)]
+struct Meta {
+    /// Threads whose expansion here leads to a counterexample (or a dead end).
+    forbidden: std::collections::BTreeSet<ThreadId>,
+    /// The node is in a removed subtree (seed 002, Remove_Error_Paths).
+    removed: bool,
 }
 
 enum Refined {
@@ -102,6 +161,22 @@ pub struct Verifier<'p> {
     id_steps: RefCell<HashMap<(ThreadId, TransId), Rc<SymStep>>>,
     /// The initial state over the current variables.
     init: Term,
+    /// Per-node bookkeeping, indexed by node.
+    meta: Vec<Meta>,
+    /// Whether the iterative algorithm is running (coverings must keep cycles fair).
+    iterative: bool,
+    /// Nodes whose thread choice must be made again (a chosen thread was forbidden).
+    pending: Vec<NodeId>,
+    /// Every choice at the root leads to a counterexample.
+    root_lost: bool,
+    /// Called now and then with the figures.
+    progress: Option<Box<dyn FnMut(&Progress)>>,
+    /// When `progress` was last called.
+    last_progress: Instant,
+    /// IVRs emitted so far.
+    ivr_count: usize,
+    /// Iterations started by [`Verifier::new_schedule_start`].
+    starts: u32,
 }
 
 /// The symbolic state at a node and the constraint of the edge into it.
@@ -125,6 +200,14 @@ impl<'p> Verifier<'p> {
         let init = enc.initial(&enc.identity());
         Verifier {
             syms: vec![root],
+            meta: vec![Meta::default()],
+            iterative: false,
+            pending: Vec::new(),
+            root_lost: false,
+            progress: None,
+            last_progress: Instant::now(),
+            ivr_count: 0,
+            starts: 0,
             id_steps: RefCell::new(HashMap::new()),
             init,
             prog,
@@ -135,6 +218,27 @@ impl<'p> Verifier<'p> {
             opts,
             refinements: 0,
             freed: Vec::new(),
+        }
+    }
+
+    /// Reports progress to `f` about five times a second while running.
+    pub fn set_progress(&mut self, f: Box<dyn FnMut(&Progress)>) {
+        self.progress = Some(f);
+    }
+
+    fn tick(&mut self, start: Instant) {
+        if self.last_progress.elapsed() < Duration::from_millis(200) {
+            return;
+        }
+        self.last_progress = Instant::now();
+        let p = Progress {
+            time: start.elapsed(),
+            art_nodes: self.art.len(),
+            solver_calls: self.smt.stats.checks,
+            ivrs: self.ivr_count,
+        };
+        if let Some(f) = &mut self.progress {
+            f(&p);
         }
     }
 
@@ -259,6 +363,9 @@ impl<'p> Verifier<'p> {
             solver_calls: self.smt.stats.checks,
             refinements: self.refinements,
             time: start.elapsed(),
+            ivrs: 0,
+            first_safe_ivr: None,
+            counterexamples: Vec::new(),
         }
     }
 
@@ -305,6 +412,7 @@ impl<'p> Verifier<'p> {
     fn explore(&mut self, start: Instant) -> Result<(), Stop> {
         let mut work = vec![self.art.root()];
         while let Some(v) = work.pop() {
+            self.tick(start);
             if start.elapsed() > self.opts.timeout {
                 return Err(Stop::Unknown(format!(
                     "timeout after {:?}",
@@ -402,76 +510,92 @@ impl<'p> Verifier<'p> {
             // Expand every movable thread: a child for each transition some state on this
             // path can take; the others are excluded from the label.
             for &t in movable.iter().rev() {
-                let l = control.locs[t.0 as usize].expect("started");
-                let trs: Vec<Transition> = self.prog.thread(t).outgoing(l).cloned().collect();
-                for tr in trs.iter().rev() {
-                    let st = self.enc.step(tr, &state);
-                    if self.id_step(t, tr).undefined != Term::False {
-                        let ub = [
-                            st.guard.clone(),
-                            st.undefined.clone(),
-                            st.input_ranges.clone(),
-                        ];
-                        if self.sat_path(v, &ub) != Some(false) {
-                            let pos = tr
-                                .span
-                                .as_ref()
-                                .map(|s| self.prog.position(s))
-                                .unwrap_or_default();
-                            return Err(Stop::Unknown(format!(
-                                "undefined behaviour (signed overflow, division by zero, index out of bounds or invalid pointer) may be reachable at {pos}"
-                            )));
-                        }
-                        // Impossible on this path: the label must say so too.
-                        let id = self.id_step(t, tr);
-                        let bad = Term::exists(
-                            id.inputs.clone(),
-                            Term::and([
-                                id.guard.clone(),
-                                id.undefined.clone(),
-                                id.input_ranges.clone(),
-                            ]),
-                        );
-                        let lab = self.art.node(v).label.clone();
-                        if self.sat(&[lab, bad.clone()]) != Some(false) {
-                            self.exclude(v, bad, &mut work)?;
-                        }
-                    }
-                    let cond = Term::and([st.guard.clone(), st.input_ranges.clone()]);
-                    match self.sat_path(v, std::slice::from_ref(&cond)) {
-                        Some(true) => {
-                            let c = self.successor(&control, t, tr);
-                            let w = self.art.add_child(v, t, tr.id, c);
-                            self.syms.push(Sym {
-                                state: st.post,
-                                cond: Term::and([cond, Term::not(st.undefined)]),
-                            });
-                            debug_assert_eq!(self.syms.len(), self.art.len());
-                            work.push(w);
-                        }
-                        Some(false) => {
-                            // Disabled on this path: make the label say so.
-                            let id = self.id_step(t, tr);
-                            let enabled = Term::exists(
-                                id.inputs.clone(),
-                                Term::and([id.guard.clone(), id.input_ranges.clone()]),
-                            );
-                            let lab = self.art.node(v).label.clone();
-                            if self.sat(&[lab, enabled.clone()]) != Some(false) {
-                                self.exclude(v, enabled, &mut work)?;
-                            }
-                        }
-                        None => {
-                            return Err(Stop::Unknown(format!(
-                                "solver could not decide a guard: {}",
-                                self.smt.last_unknown
-                            )))
-                        }
-                    }
-                }
-                self.art.mark_expanded(v, t);
+                self.expand_thread(v, t, &mut work)?;
             }
         }
+        Ok(())
+    }
+
+    /// Expands thread `t` fully at `v`: a child for each transition that some state on the
+    /// path to `v` can take (pushed on `work`); the label is strengthened to exclude the
+    /// others and undefined behaviour.
+    fn expand_thread(
+        &mut self,
+        v: NodeId,
+        t: ThreadId,
+        work: &mut Vec<NodeId>,
+    ) -> Result<(), Stop> {
+        let control = self.art.node(v).control.clone();
+        let state = self.syms[v.0 as usize].state.clone();
+        let l = control.locs[t.0 as usize].expect("started");
+        let trs: Vec<Transition> = self.prog.thread(t).outgoing(l).cloned().collect();
+        for tr in trs.iter().rev() {
+            let st = self.enc.step(tr, &state);
+            if self.id_step(t, tr).undefined != Term::False {
+                let ub = [
+                    st.guard.clone(),
+                    st.undefined.clone(),
+                    st.input_ranges.clone(),
+                ];
+                if self.sat_path(v, &ub) != Some(false) {
+                    let pos = tr
+                        .span
+                        .as_ref()
+                        .map(|s| self.prog.position(s))
+                        .unwrap_or_default();
+                    return Err(Stop::Unknown(format!(
+                        "undefined behaviour (signed overflow, division by zero, index out of bounds or invalid pointer) may be reachable at {pos}"
+                    )));
+                }
+                // Impossible on this path: the label must say so too.
+                let id = self.id_step(t, tr);
+                let bad = Term::exists(
+                    id.inputs.clone(),
+                    Term::and([
+                        id.guard.clone(),
+                        id.undefined.clone(),
+                        id.input_ranges.clone(),
+                    ]),
+                );
+                let lab = self.art.node(v).label.clone();
+                if self.sat(&[lab, bad.clone()]) != Some(false) {
+                    self.exclude(v, bad, work)?;
+                }
+            }
+            let cond = Term::and([st.guard.clone(), st.input_ranges.clone()]);
+            match self.sat_path(v, std::slice::from_ref(&cond)) {
+                Some(true) => {
+                    let c = self.successor(&control, t, tr);
+                    let w = self.art.add_child(v, t, tr.id, c);
+                    self.syms.push(Sym {
+                        state: st.post,
+                        cond: Term::and([cond, Term::not(st.undefined)]),
+                    });
+                    self.meta.push(Meta::default());
+                    debug_assert_eq!(self.syms.len(), self.art.len());
+                    work.push(w);
+                }
+                Some(false) => {
+                    // Disabled on this path: make the label say so.
+                    let id = self.id_step(t, tr);
+                    let enabled = Term::exists(
+                        id.inputs.clone(),
+                        Term::and([id.guard.clone(), id.input_ranges.clone()]),
+                    );
+                    let lab = self.art.node(v).label.clone();
+                    if self.sat(&[lab, enabled.clone()]) != Some(false) {
+                        self.exclude(v, enabled, work)?;
+                    }
+                }
+                None => {
+                    return Err(Stop::Unknown(format!(
+                        "solver could not decide a guard: {}",
+                        self.smt.last_unknown
+                    )))
+                }
+            }
+        }
+        self.art.mark_expanded(v, t);
         Ok(())
     }
 
@@ -498,11 +622,15 @@ impl<'p> Verifier<'p> {
             .filter(|w| *w < v)
             .collect();
         for w in cands {
-            if self.art.is_covered(w) || self.art.is_ancestor(v, w) {
+            if self.art.is_covered(w)
+                || self.art.is_ancestor(v, w)
+                || self.meta[w.0 as usize].removed
+            {
                 continue;
             }
             let lw = self.art.node(w).label.clone();
             match self.implies(&label, &lw) {
+                Some(true) if self.iterative && !self.fair_cover(v, w)? => {}
                 Some(true) => {
                     let freed = self.art.cover(v, w);
                     work.extend(freed);
@@ -524,7 +652,7 @@ impl<'p> Verifier<'p> {
             .same_control(&control)
             .iter()
             .copied()
-            .filter(|w| *w < v && !self.art.is_covered(*w))
+            .filter(|w| *w < v && !self.art.is_covered(*w) && !self.meta[w.0 as usize].removed)
             .take(FORCED_COVER_TRIES)
             .collect();
         for w in cands {
@@ -539,7 +667,9 @@ impl<'p> Verifier<'p> {
                 }
                 let label = self.art.node(v).label.clone();
                 let lw = self.art.node(w).label.clone();
-                if self.implies(&label, &lw) == Some(true) {
+                if self.implies(&label, &lw) == Some(true)
+                    && (!self.iterative || self.fair_cover(v, w)?)
+                {
                     let freed = self.art.cover(v, w);
                     work.extend(freed);
                     return Ok(true);
@@ -737,4 +867,511 @@ const FORCED_COVER_TRIES: usize = 2;
 enum Stop {
     Bug(Box<Counterexample>),
     Unknown(String),
+}
+
+/// The iterative algorithm (seed 002, Alg. 1).
+impl Verifier<'_> {
+    /// Runs the iterative algorithm: each iteration that changes the ART yields an IVR (a
+    /// safe one, checked by [`crate::check::check_ivr`] before it is handed to `sink`, or a
+    /// counterexample). Stops when nothing is left to explore, after `max_ivrs` IVRs, or when
+    /// the budget runs out.
+    pub fn run_iterative(&mut self, max_ivrs: usize, sink: &mut dyn FnMut(&Ivr)) -> Report {
+        let start = Instant::now();
+        self.iterative = true;
+        self.smt.set_deadline(start + self.opts.timeout);
+        let mut ivrs = 0;
+        let mut first_safe = None;
+        let mut cexs: Vec<Counterexample> = Vec::new();
+        let mut safe_ivr = false;
+        let mut last_safe_is_final = false;
+        self.pending.push(self.art.root());
+        let end: Result<bool, String> = loop {
+            if ivrs >= max_ivrs {
+                break Err(format!("stopped after {ivrs} IVRs (--ivrs)"));
+            }
+            let mut work: Vec<NodeId> = std::mem::take(&mut self.pending);
+            work.append(&mut self.freed);
+            if work.is_empty() {
+                match self.new_schedule_start(&mut work) {
+                    Ok(true) => {}
+                    Ok(false) => break Ok(true),
+                    Err(Stop::Unknown(r)) => break Err(r),
+                    Err(Stop::Bug(_)) => unreachable!("a schedule start finds no bugs"),
+                }
+            }
+            let found = match self.iteration(&mut work, start) {
+                Ok(f) => f,
+                Err(Stop::Unknown(r)) => break Err(r),
+                Err(Stop::Bug(c)) => Some(c),
+            };
+            self.pending.append(&mut work);
+            if self.root_lost {
+                if let Some(c) = found {
+                    ivrs += 1;
+                    self.emit(ivrs, IvrKind::Counterexample(c.clone()), start, sink);
+                    cexs.push(*c);
+                }
+                break Ok(false);
+            }
+            ivrs += 1;
+            match found {
+                Some(c) => {
+                    last_safe_is_final = false;
+                    self.emit(ivrs, IvrKind::Counterexample(c.clone()), start, sink);
+                    cexs.push(*c);
+                }
+                None => {
+                    let ivr = self.current_ivr();
+                    if let Err(r) =
+                        crate::check::check_ivr(self.prog, &ivr, self.opts.smt_timeout_ms)
+                    {
+                        break Err(format!(
+                            "the IVR checker rejected IVR {ivrs} at node {}: {}",
+                            r.node.0, r.reason
+                        ));
+                    }
+                    safe_ivr = true;
+                    last_safe_is_final = true;
+                    first_safe.get_or_insert(start.elapsed());
+                    self.emit(ivrs, IvrKind::Safe(ivr), start, sink);
+                }
+            }
+        };
+        let verdict = match end {
+            // Nothing left to explore.
+            Ok(true) if cexs.is_empty() => {
+                match crate::check::check_complete(self.prog, &self.art, self.opts.smt_timeout_ms) {
+                    Ok(()) => Verdict::Safe,
+                    Err(r) => Verdict::Unknown(format!(
+                        "the ART checker rejected node {}: {}",
+                        r.node.0, r.reason
+                    )),
+                }
+            }
+            Ok(true) if safe_ivr && last_safe_is_final => Verdict::PartiallySafe,
+            Ok(true) => Verdict::Unknown("bugs found; the final ART was not checked".into()),
+            // Every choice at the root leads to a bug.
+            Ok(false) if self.deterministic() => Verdict::Unsafe,
+            Ok(false) if safe_ivr => Verdict::PartiallySafe,
+            Ok(false) => Verdict::Unknown(
+                "unsafe executions exist; no safe schedule was found (with inputs, that does not show that none exists)"
+                    .into(),
+            ),
+            Err(_) if !cexs.is_empty() && safe_ivr => Verdict::PartiallySafe,
+            Err(r) if !cexs.is_empty() => {
+                Verdict::Unknown(format!("unsafe executions exist; no safe schedule yet ({r})"))
+            }
+            Err(r) => Verdict::Unknown(r),
+        };
+        Report {
+            verdict,
+            counterexample: cexs.first().cloned(),
+            nodes: self.art.len(),
+            solver_calls: self.smt.stats.checks,
+            refinements: self.refinements,
+            time: start.elapsed(),
+            ivrs,
+            first_safe_ivr: first_safe,
+            counterexamples: cexs,
+        }
+    }
+
+    fn emit(&mut self, index: usize, kind: IvrKind, start: Instant, sink: &mut dyn FnMut(&Ivr)) {
+        self.ivr_count = index;
+        sink(&Ivr {
+            index,
+            kind,
+            time: start.elapsed(),
+            art_nodes: self.art.len(),
+            solver_calls: self.smt.stats.checks,
+        });
+    }
+
+    /// Whether the program has no inputs: no nondeterministic values and no uninitialised
+    /// variables. Then a path fixes the state, and the ART is a game tree of schedules.
+    fn deterministic(&self) -> bool {
+        self.prog.vars.iter().all(|v| v.init != Init::Nondet)
+            && self.prog.threads.iter().all(|t| {
+                t.transitions
+                    .iter()
+                    .all(|tr| tr.ops.iter().all(|o| !matches!(o, Op::Havoc { .. })))
+            })
+    }
+
+    /// The IVR of the current ART: removed subtrees, nodes below covered nodes and below
+    /// nodes labelled false are dropped.
+    fn current_ivr(&self) -> Art {
+        let art = &self.art;
+        let mut keep = vec![false; art.len()];
+        for v in art.ids() {
+            let i = v.0 as usize;
+            keep[i] = !self.meta[i].removed
+                && match art.node(v).parent {
+                    None => true,
+                    Some((p, _, _)) => {
+                        let pn = art.node(p);
+                        keep[p.0 as usize] && pn.covered_by.is_none() && pn.label != Term::False
+                    }
+                };
+        }
+        art.restrict(|v| keep[v.0 as usize]).0
+    }
+
+    /// Where the next iteration starts (seed 002, New_Schedule_Start): the first nodes, in
+    /// creation order, with a thread that may be enabled and is neither expanded nor
+    /// forbidden; those threads are expanded there. The number of starts doubles with each
+    /// iteration (1, 2, 4, ...), so that the first IVRs differ by one schedule and a complete
+    /// ART is still reached in few iterations. False when there is none.
+    fn new_schedule_start(&mut self, work: &mut Vec<NodeId>) -> Result<bool, Stop> {
+        let batch = 1usize << self.starts.min(20);
+        self.starts += 1;
+        let mut found = 0;
+        for v in self.art.ids().collect::<Vec<_>>() {
+            let i = v.0 as usize;
+            let n = self.art.node(v);
+            if self.meta[i].removed
+                || n.expanded.is_empty()
+                || n.label == Term::False
+                || self.art.is_covered(v)
+            {
+                continue;
+            }
+            let control = n.control.clone();
+            if self.is_error(&control) || self.is_end(&control) {
+                continue;
+            }
+            for t in self.movable(&control) {
+                if self.art.node(v).expanded.contains(&t) || self.meta[i].forbidden.contains(&t) {
+                    continue;
+                }
+                if !self.may_be_enabled(v, t)? {
+                    continue;
+                }
+                self.expand_thread(v, t, work)?;
+                found += 1;
+                if found == batch {
+                    return Ok(true);
+                }
+            }
+        }
+        Ok(found > 0)
+    }
+
+    /// Whether `t` may be enabled at `v` according to its label.
+    fn may_be_enabled(&mut self, v: NodeId, t: ThreadId) -> Result<bool, Stop> {
+        let control = self.art.node(v).control.clone();
+        if !self.movable(&control).contains(&t) {
+            return Ok(false);
+        }
+        if !self.may_block(&control, t) {
+            return Ok(true);
+        }
+        let label = self.art.node(v).label.clone();
+        let en = self.enabled(&control, t);
+        match self.sat(&[label, en]) {
+            Some(b) => Ok(b),
+            None => Err(Stop::Unknown(format!(
+                "solver could not decide enabledness: {}",
+                self.smt.last_unknown
+            ))),
+        }
+    }
+
+    /// Whether a transition of `t` at its location may block.
+    fn may_block(&self, c: &Control, t: ThreadId) -> bool {
+        let l = c.locs[t.0 as usize].expect("started");
+        self.prog.thread(t).outgoing(l).any(|tr| tr.may_block)
+    }
+
+    /// One iteration: explores the work list under the deterministic scheduler until it is
+    /// empty or a counterexample is found (the rest of the work list stays in `work`).
+    fn iteration(
+        &mut self,
+        work: &mut Vec<NodeId>,
+        start: Instant,
+    ) -> Result<Option<Box<Counterexample>>, Stop> {
+        while let Some(v) = work.pop() {
+            self.tick(start);
+            if start.elapsed() > self.opts.timeout {
+                work.push(v);
+                return Err(Stop::Unknown(format!(
+                    "timeout after {:?}",
+                    self.opts.timeout
+                )));
+            }
+            if self.art.len() > self.opts.max_nodes {
+                return Err(Stop::Unknown(format!(
+                    "more than {} ART nodes",
+                    self.opts.max_nodes
+                )));
+            }
+            if let Some(c) = self.visit(v, work)? {
+                return Ok(Some(c));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The first thread the deterministic scheduler tries at `v`: the thread that moved into
+    /// `v`, or the next one after a loop back-jump (round robin).
+    fn scheduled_first(&self, v: NodeId) -> usize {
+        match self.art.node(v).parent {
+            None => 0,
+            Some((_, t, tr)) => {
+                let tr = self.prog.thread(t).transition(tr);
+                if tr.back_edge {
+                    (t.0 as usize + 1) % self.prog.threads.len()
+                } else {
+                    t.0 as usize
+                }
+            }
+        }
+    }
+
+    /// Whether every state on the path to `v` enables one of `ts`.
+    fn always_enabled(&mut self, v: NodeId, ts: &[ThreadId]) -> Result<bool, Stop> {
+        let control = self.art.node(v).control.clone();
+        if ts.iter().any(|&t| !self.may_block(&control, t)) {
+            return Ok(true);
+        }
+        let state = self.syms[v.0 as usize].state.clone();
+        let none = Term::not(Term::or(
+            ts.iter().map(|&t| self.enabled_in(&control, t, &state)),
+        ));
+        match self.sat_path(v, &[none]) {
+            Some(b) => Ok(!b),
+            None => Err(Stop::Unknown(format!(
+                "solver could not decide enabledness: {}",
+                self.smt.last_unknown
+            ))),
+        }
+    }
+
+    /// Processes one node of the work list.
+    fn visit(
+        &mut self,
+        v: NodeId,
+        work: &mut Vec<NodeId>,
+    ) -> Result<Option<Box<Counterexample>>, Stop> {
+        if self.meta[v.0 as usize].removed || self.art.is_covered(v) {
+            return Ok(None);
+        }
+        let label = self.art.node(v).label.clone();
+        match self.sat(std::slice::from_ref(&label)) {
+            Some(false) => return Ok(None),
+            Some(true) => {}
+            None => {
+                return Err(Stop::Unknown(format!(
+                    "solver could not decide a label: {}",
+                    self.smt.last_unknown
+                )))
+            }
+        }
+        let control = self.art.node(v).control.clone();
+        if self.is_error(&control) {
+            let path = self.art.path(v);
+            match self.concretize(&path, &Term::True) {
+                Refined::Bug(c) => {
+                    self.prune(v, work);
+                    return Ok(Some(Box::new(c)));
+                }
+                Refined::Unknown(_) | Refined::Strengthened => {
+                    self.exclude(v, Term::True, work)?;
+                }
+            }
+            return Ok(None);
+        }
+        if self.is_end(&control) || self.all_exited(&control) {
+            return Ok(None);
+        }
+        if self.close(v, work)? {
+            return Ok(None);
+        }
+        let movable = self.movable(&control);
+        // A deadlock: no thread can move in some state on the path.
+        if !self.always_enabled(v, &movable)? {
+            let none = Term::not(Term::or(movable.iter().map(|t| self.enabled(&control, *t))));
+            return match self.concretize(&self.art.path(v), &none) {
+                Refined::Bug(c) => {
+                    self.prune(v, work);
+                    Ok(Some(Box::new(c)))
+                }
+                Refined::Unknown(r) => Err(Stop::Unknown(r)),
+                Refined::Strengthened => unreachable!("concretize does not refine"),
+            };
+        }
+        // Choose threads: those already expanded, then more in round-robin order until every
+        // state on the path enables one of them.
+        let have: Vec<ThreadId> = self.art.node(v).expanded.iter().copied().collect();
+        let n = self.prog.threads.len();
+        let first = self.scheduled_first(v);
+        let order: Vec<ThreadId> = (0..n)
+            .map(|k| ThreadId(((first + k) % n) as u32))
+            .filter(|t| movable.contains(t))
+            .filter(|t| !self.meta[v.0 as usize].forbidden.contains(t) && !have.contains(t))
+            .collect();
+        let mut chosen = have.clone();
+        let mut ok = !chosen.is_empty() && self.always_enabled(v, &chosen)?;
+        for t in order {
+            if ok {
+                break;
+            }
+            chosen.push(t);
+            ok = self.always_enabled(v, &chosen)?;
+        }
+        if !ok {
+            // Every choice left here can block while only forbidden threads can move.
+            self.prune(v, work);
+            return Ok(None);
+        }
+        // The label must show that a chosen thread is enabled.
+        let some = Term::or(chosen.iter().map(|t| self.enabled(&control, *t)));
+        if chosen.iter().all(|&t| self.may_block(&control, t))
+            && self.sat(&[label, Term::not(some.clone())]) != Some(false)
+        {
+            self.exclude(v, Term::not(some), work)?;
+        }
+        for e in self.art.node(v).children.clone() {
+            if have.contains(&e.thread) {
+                work.push(e.child);
+            }
+        }
+        for &t in chosen.iter().rev() {
+            if !have.contains(&t) {
+                self.expand_thread(v, t, work)?;
+            }
+        }
+        // Threads that are blocked in every state on the path: the label says so, so that
+        // fairness does not demand them on cycles.
+        for t in movable {
+            if chosen.contains(&t) || !self.may_block(&control, t) {
+                continue;
+            }
+            let state = self.syms[v.0 as usize].state.clone();
+            let en = self.enabled_in(&control, t, &state);
+            if self.sat_path(v, &[en]) == Some(false) {
+                let en = self.enabled(&control, t);
+                let lab = self.art.node(v).label.clone();
+                if self.sat(&[lab, en.clone()]) != Some(false) {
+                    self.exclude(v, en, work)?;
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Removes the way into `v` (seed 002, Remove_Error_Paths): the thread that moved into it
+    /// is forbidden at its parent, whose expansion by that thread is removed; the parent
+    /// chooses again in the next iteration.
+    fn prune(&mut self, v: NodeId, work: &mut Vec<NodeId>) {
+        let Some((p, t, _)) = self.art.node(v).parent else {
+            self.root_lost = true;
+            return;
+        };
+        self.meta[p.0 as usize].forbidden.insert(t);
+        self.art.unmark_expanded(p, t);
+        let mut stack: Vec<NodeId> = self
+            .art
+            .node(p)
+            .children
+            .iter()
+            .filter(|e| e.thread == t)
+            .map(|e| e.child)
+            .collect();
+        let mut freed = Vec::new();
+        while let Some(x) = stack.pop() {
+            if self.meta[x.0 as usize].removed {
+                continue;
+            }
+            self.meta[x.0 as usize].removed = true;
+            freed.extend(self.art.uncover_by(x));
+            stack.extend(self.art.node(x).children.iter().map(|e| e.child));
+        }
+        work.extend(
+            freed
+                .into_iter()
+                .filter(|u| !self.meta[u.0 as usize].removed),
+        );
+        self.pending.push(p);
+    }
+
+    /// Whether covering `v` by `w` keeps every cycle fair: every thread that may be enabled
+    /// at a node of a new cycle moves on it.
+    fn fair_cover(&mut self, v: NodeId, w: NodeId) -> Result<bool, Stop> {
+        let n = self.prog.threads.len();
+        // Successors in the scheduler's graph as if v were covered by w.
+        let succ = |this: &Self, x: NodeId| -> Vec<(NodeId, Option<ThreadId>)> {
+            if x == v {
+                return vec![(w, None)];
+            }
+            let node = this.art.node(x);
+            if let Some(c) = node.covered_by {
+                return vec![(c, None)];
+            }
+            node.children
+                .iter()
+                .filter(|e| !this.meta[e.child.0 as usize].removed)
+                .map(|e| (e.child, Some(e.thread)))
+                .collect()
+        };
+        // No new cycle when v is not reachable from w.
+        let mut all = std::collections::HashSet::new();
+        let mut stack = vec![w];
+        all.insert(w);
+        while let Some(x) = stack.pop() {
+            for (y, _) in succ(self, x) {
+                if all.insert(y) {
+                    stack.push(y);
+                }
+            }
+        }
+        if !all.contains(&v) {
+            return Ok(true);
+        }
+        for t in 0..n {
+            let t = ThreadId(t as u32);
+            // Nodes reachable from w without moving t.
+            let mut seen = std::collections::HashSet::new();
+            let mut edges = Vec::new();
+            let mut stack = vec![w];
+            seen.insert(w);
+            while let Some(x) = stack.pop() {
+                for (y, th) in succ(self, x) {
+                    if th == Some(t) {
+                        continue;
+                    }
+                    edges.push((x, y));
+                    if seen.insert(y) {
+                        stack.push(y);
+                    }
+                }
+            }
+            if !seen.contains(&v) {
+                continue;
+            }
+            // Of those, the ones that reach v: the new cycles without a t edge.
+            let mut back: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
+            for (x, y) in edges {
+                back.entry(y).or_default().push(x);
+            }
+            let mut on_cycle = std::collections::HashSet::new();
+            let mut stack = vec![v];
+            on_cycle.insert(v);
+            while let Some(y) = stack.pop() {
+                for &x in back.get(&y).map(Vec::as_slice).unwrap_or(&[]) {
+                    if on_cycle.insert(x) {
+                        stack.push(x);
+                    }
+                }
+            }
+            let mut nodes: Vec<NodeId> = on_cycle.into_iter().collect();
+            nodes.sort();
+            for x in nodes {
+                if self.may_be_enabled(x, t)? {
+                    return Ok(false);
+                }
+            }
+        }
+        Ok(true)
+    }
 }

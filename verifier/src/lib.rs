@@ -8,6 +8,7 @@ pub mod frontend;
 pub mod imc;
 pub mod interp;
 pub mod ir;
+pub mod ivr;
 pub mod pretty;
 pub mod semantics;
 pub mod smt;

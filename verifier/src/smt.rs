@@ -15,7 +15,9 @@ use std::rc::Rc;
 use z3::ast::{Ast, Bool, Dynamic, Int};
 
 /// The sort of a variable.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum Sort {
     Bool,
     Int,
@@ -23,7 +25,8 @@ pub enum Sort {
     Array,
 }
 
-/// A formula or term. Cheap to clone (shared children).
+/// A formula or term. Cheap to clone (shared children). Written to files through a
+/// [`TermTable`].
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Term {
     True,
@@ -51,6 +54,138 @@ pub enum Term {
     Store(Rc<Term>, Rc<Term>, Rc<Term>),
     Forall(Rc<[(Rc<str>, Sort)]>, Rc<Term>),
     Exists(Rc<[(Rc<str>, Sort)]>, Rc<Term>),
+}
+
+/// One term of a [`TermTable`]; operands are indices of earlier entries.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FlatTerm {
+    True,
+    False,
+    Int(i128),
+    Var(String, Sort),
+    Not(u32),
+    And(Vec<u32>),
+    Or(Vec<u32>),
+    Implies(u32, u32),
+    Ite(u32, u32, u32),
+    Eq(u32, u32),
+    Le(u32, u32),
+    Lt(u32, u32),
+    Add(Vec<u32>),
+    Sub(u32, u32),
+    Neg(u32),
+    Mul(u32, u32),
+    Div(u32, u32),
+    Mod(u32, u32),
+    Select(u32, u32),
+    Store(u32, u32, u32),
+    Forall(Vec<(String, Sort)>, u32),
+    Exists(Vec<(String, Sort)>, u32),
+}
+
+/// Terms as a flat list that keeps their sharing, for writing formulas to files without deep
+/// nesting: every operand is an index of an earlier entry.
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
+#[serde(transparent)]
+pub struct TermTable {
+    entries: Vec<FlatTerm>,
+    #[serde(skip)]
+    seen: HashMap<*const Term, u32>,
+}
+
+impl TermTable {
+    /// An empty table.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Adds a term (and its operands); returns its index. `t` must stay alive while terms are
+    /// added (entries are recognised by address).
+    pub fn add(&mut self, t: &Term) -> u32 {
+        if let Some(&i) = self.seen.get(&(t as *const Term)) {
+            return i;
+        }
+        let one = |s: &mut Self, x: &Rc<Term>| s.add(x);
+        let many = |s: &mut Self, xs: &Rc<[Term]>| xs.iter().map(|x| s.add(x)).collect();
+        let binds = |bs: &Rc<[(Rc<str>, Sort)]>| {
+            bs.iter()
+                .map(|(n, s)| (n.to_string(), *s))
+                .collect::<Vec<_>>()
+        };
+        let flat = match t {
+            Term::True => FlatTerm::True,
+            Term::False => FlatTerm::False,
+            Term::Int(v) => FlatTerm::Int(*v),
+            Term::Var(n, s) => FlatTerm::Var(n.to_string(), *s),
+            Term::Not(a) => FlatTerm::Not(one(self, a)),
+            Term::And(xs) => FlatTerm::And(many(self, xs)),
+            Term::Or(xs) => FlatTerm::Or(many(self, xs)),
+            Term::Implies(a, b) => FlatTerm::Implies(one(self, a), one(self, b)),
+            Term::Ite(c, a, b) => FlatTerm::Ite(one(self, c), one(self, a), one(self, b)),
+            Term::Eq(a, b) => FlatTerm::Eq(one(self, a), one(self, b)),
+            Term::Le(a, b) => FlatTerm::Le(one(self, a), one(self, b)),
+            Term::Lt(a, b) => FlatTerm::Lt(one(self, a), one(self, b)),
+            Term::Add(xs) => FlatTerm::Add(many(self, xs)),
+            Term::Sub(a, b) => FlatTerm::Sub(one(self, a), one(self, b)),
+            Term::Neg(a) => FlatTerm::Neg(one(self, a)),
+            Term::Mul(a, b) => FlatTerm::Mul(one(self, a), one(self, b)),
+            Term::Div(a, b) => FlatTerm::Div(one(self, a), one(self, b)),
+            Term::Mod(a, b) => FlatTerm::Mod(one(self, a), one(self, b)),
+            Term::Select(a, b) => FlatTerm::Select(one(self, a), one(self, b)),
+            Term::Store(a, b, c) => FlatTerm::Store(one(self, a), one(self, b), one(self, c)),
+            Term::Forall(bs, body) => FlatTerm::Forall(binds(bs), one(self, body)),
+            Term::Exists(bs, body) => FlatTerm::Exists(binds(bs), one(self, body)),
+        };
+        let i = self.entries.len() as u32;
+        self.entries.push(flat);
+        self.seen.insert(t as *const Term, i);
+        i
+    }
+
+    /// All terms of the table, in order; fails when an operand does not precede its use.
+    pub fn terms(&self) -> Result<Vec<Term>, String> {
+        let mut out: Vec<Term> = Vec::with_capacity(self.entries.len());
+        for (i, e) in self.entries.iter().enumerate() {
+            let get = |j: &u32| -> Result<Term, String> {
+                out.get(*j as usize)
+                    .filter(|_| (*j as usize) < i)
+                    .cloned()
+                    .ok_or_else(|| format!("term {i} uses term {j}, which does not precede it"))
+            };
+            let rc = |j: &u32| get(j).map(Rc::new);
+            let all = |js: &[u32]| js.iter().map(get).collect::<Result<Vec<_>, _>>();
+            let binds = |bs: &[(String, Sort)]| -> Rc<[(Rc<str>, Sort)]> {
+                bs.iter().map(|(n, s)| (Rc::from(n.as_str()), *s)).collect()
+            };
+            let t = match e {
+                FlatTerm::True => Term::True,
+                FlatTerm::False => Term::False,
+                FlatTerm::Int(v) => Term::Int(*v),
+                FlatTerm::Var(n, s) => Term::Var(n.as_str().into(), *s),
+                FlatTerm::Not(a) => Term::Not(rc(a)?),
+                FlatTerm::And(xs) => Term::And(all(xs)?.into()),
+                FlatTerm::Or(xs) => Term::Or(all(xs)?.into()),
+                FlatTerm::Implies(a, b) => Term::Implies(rc(a)?, rc(b)?),
+                FlatTerm::Ite(c, a, b) => Term::Ite(rc(c)?, rc(a)?, rc(b)?),
+                FlatTerm::Eq(a, b) => Term::Eq(rc(a)?, rc(b)?),
+                FlatTerm::Le(a, b) => Term::Le(rc(a)?, rc(b)?),
+                FlatTerm::Lt(a, b) => Term::Lt(rc(a)?, rc(b)?),
+                FlatTerm::Add(xs) => Term::Add(all(xs)?.into()),
+                FlatTerm::Sub(a, b) => Term::Sub(rc(a)?, rc(b)?),
+                FlatTerm::Neg(a) => Term::Neg(rc(a)?),
+                FlatTerm::Mul(a, b) => Term::Mul(rc(a)?, rc(b)?),
+                FlatTerm::Div(a, b) => Term::Div(rc(a)?, rc(b)?),
+                FlatTerm::Mod(a, b) => Term::Mod(rc(a)?, rc(b)?),
+                FlatTerm::Select(a, b) => Term::Select(rc(a)?, rc(b)?),
+                FlatTerm::Store(a, b, c) => Term::Store(rc(a)?, rc(b)?, rc(c)?),
+                FlatTerm::Forall(bs, body) => Term::Forall(binds(bs), rc(body)?),
+                FlatTerm::Exists(bs, body) => Term::Exists(binds(bs), rc(body)?),
+            };
+            out.push(t);
+        }
+        Ok(out)
+    }
 }
 
 /// Constructors with light simplification (constant folding of booleans and numerals). They

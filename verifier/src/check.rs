@@ -12,9 +12,11 @@
 //!   expanded threads is enabled;
 //! * complete ([`check_complete`], what a `safe` verdict needs): every thread that can move is
 //!   expanded at every such node;
-//! * fair ([`check_ivr`], what an IVR needs): for every thread `T`, no cycle of tree and
-//!   covering edges without a `T` edge passes a node at which `T` may be enabled (found with
-//!   strongly connected components of the graph without `T`'s edges).
+//! * fair ([`check_ivr`], what an IVR needs; Definition 4, "admits fairness", which Lemma 2
+//!   shows enough for a fair scheduler to exist): every cycle of tree and covering edges
+//!   expands, at one of its nodes, every thread that may be enabled at one of its nodes. For
+//!   each thread `T`, the strongly connected components of the graph without the nodes that
+//!   expand `T` must not contain a cycle through a node at which `T` may be enabled.
 
 use crate::art::{Art, Control, NodeId};
 use crate::encode::Encoder;
@@ -266,7 +268,7 @@ fn check(prog: &Program, art: &Art, timeout_ms: u32, complete: bool) -> Result<(
 }
 
 /// Every cycle of tree and covering edges expands every thread that may be enabled at one of
-/// its nodes (seed 002, Definition 5). Nodes below a covered node or a node labelled false
+/// its nodes (seed 002, Definition 4). Nodes below a covered node or a node labelled false
 /// are not part of the induced scheduler and have no outgoing edges here.
 fn fair(
     prog: &Program,
@@ -282,30 +284,35 @@ fn fair(
         let prem = Term::and([ranges.clone(), art.node(v).label.clone()]);
         has_states.push(smt.implies(&prem, &Term::False) != Some(true));
     }
-    // The edges of the induced scheduler's graph: (from, to, thread of a tree edge).
-    let mut edges: Vec<(NodeId, NodeId, Option<ThreadId>)> = Vec::new();
+    // The edges of the induced scheduler's graph.
+    let mut edges: Vec<(NodeId, NodeId)> = Vec::new();
     for v in art.ids() {
         let n = art.node(v);
         if !has_states[v.0 as usize] {
             continue;
         }
         if let Some(w) = n.covered_by {
-            edges.push((v, w, None));
+            edges.push((v, w));
             continue;
         }
         if art.is_covered(v) {
             continue;
         }
         for e in &n.children {
-            edges.push((v, e.child, Some(e.thread)));
+            edges.push((v, e.child));
         }
     }
     for t in 0..prog.threads.len() {
         let t = ThreadId(t as u32);
         let mut g: DiGraph<NodeId, ()> = DiGraph::with_capacity(art.len(), edges.len());
         let idx: Vec<NodeIndex> = art.ids().map(|v| g.add_node(v)).collect();
-        for &(a, b, th) in &edges {
-            if th != Some(t) {
+        // Without the nodes that expand t (a covered node expands nothing itself).
+        let expands = |v: NodeId| {
+            let n = art.node(v);
+            n.covered_by.is_none() && n.expanded.contains(&t)
+        };
+        for &(a, b) in &edges {
+            if !expands(a) && !expands(b) {
                 g.add_edge(idx[a.0 as usize], idx[b.0 as usize], ());
             }
         }
@@ -319,7 +326,7 @@ fn fair(
                     return Err(Rejection {
                         node: v,
                         reason: format!(
-                            "unfair cycle: {t} may be enabled here but no edge of the cycle through this node moves it"
+                            "unfair cycle: {t} may be enabled here but no node of a cycle through this node expands it"
                         ),
                     });
                 }

@@ -126,6 +126,9 @@ pub struct Progress {
     pub ivrs: usize,
 }
 
+/// A progress callback.
+pub type ProgressFn = Box<dyn FnMut(&Progress)>;
+
 /// Per-node bookkeeping of the iterative algorithm.
 #[derive(Clone, Debug, Default)]
 struct Meta {
@@ -170,7 +173,7 @@ pub struct Verifier<'p> {
     /// Every choice at the root leads to a counterexample.
     root_lost: bool,
     /// Called now and then with the figures.
-    progress: Option<Box<dyn FnMut(&Progress)>>,
+    progress: Option<ProgressFn>,
     /// When `progress` was last called.
     last_progress: Instant,
     /// IVRs emitted so far.
@@ -222,7 +225,7 @@ impl<'p> Verifier<'p> {
     }
 
     /// Reports progress to `f` about five times a second while running.
-    pub fn set_progress(&mut self, f: Box<dyn FnMut(&Progress)>) {
+    pub fn set_progress(&mut self, f: ProgressFn) {
         self.progress = Some(f);
     }
 
@@ -1295,49 +1298,43 @@ impl Verifier<'_> {
         self.pending.push(p);
     }
 
-    /// Whether covering `v` by `w` keeps every cycle fair: every thread that may be enabled
-    /// at a node of a new cycle moves on it.
+    /// Whether covering `v` by `w` keeps the ART fair (seed 002, Definition 4, checked as in
+    /// Alg. 1 before a covering is added): every new cycle expands, at one of its nodes,
+    /// every thread that may be enabled at one of its nodes.
     fn fair_cover(&mut self, v: NodeId, w: NodeId) -> Result<bool, Stop> {
-        let n = self.prog.threads.len();
         // Successors in the scheduler's graph as if v were covered by w.
-        let succ = |this: &Self, x: NodeId| -> Vec<(NodeId, Option<ThreadId>)> {
+        let succ = |this: &Self, x: NodeId| -> Vec<NodeId> {
             if x == v {
-                return vec![(w, None)];
+                return vec![w];
             }
             let node = this.art.node(x);
             if let Some(c) = node.covered_by {
-                return vec![(c, None)];
+                return vec![c];
             }
             node.children
                 .iter()
                 .filter(|e| !this.meta[e.child.0 as usize].removed)
-                .map(|e| (e.child, Some(e.thread)))
+                .map(|e| e.child)
                 .collect()
         };
-        // No new cycle when v is not reachable from w.
-        let mut all = std::collections::HashSet::new();
-        let mut stack = vec![w];
-        all.insert(w);
-        while let Some(x) = stack.pop() {
-            for (y, _) in succ(self, x) {
-                if all.insert(y) {
-                    stack.push(y);
-                }
-            }
-        }
-        if !all.contains(&v) {
-            return Ok(true);
-        }
-        for t in 0..n {
+        // Whether x schedules t itself (v, about to be covered, schedules as w does).
+        let expands = |this: &Self, x: NodeId, t: ThreadId| {
+            let node = this.art.node(x);
+            x != v && node.covered_by.is_none() && node.expanded.contains(&t)
+        };
+        for t in 0..self.prog.threads.len() {
             let t = ThreadId(t as u32);
-            // Nodes reachable from w without moving t.
+            if expands(self, w, t) {
+                continue;
+            }
+            // Nodes reachable from w through nodes that do not expand t.
             let mut seen = std::collections::HashSet::new();
             let mut edges = Vec::new();
             let mut stack = vec![w];
             seen.insert(w);
             while let Some(x) = stack.pop() {
-                for (y, th) in succ(self, x) {
-                    if th == Some(t) {
+                for y in succ(self, x) {
+                    if expands(self, y, t) {
                         continue;
                     }
                     edges.push((x, y));
@@ -1349,7 +1346,7 @@ impl Verifier<'_> {
             if !seen.contains(&v) {
                 continue;
             }
-            // Of those, the ones that reach v: the new cycles without a t edge.
+            // Of those, the ones that reach v: the new cycles that never expand t.
             let mut back: HashMap<NodeId, Vec<NodeId>> = HashMap::new();
             for (x, y) in edges {
                 back.entry(y).or_default().push(x);

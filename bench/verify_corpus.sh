@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs `synth verify` on every program of the corpus with a per-program time limit and prints
-# a table: program, expected verdict, our verdict, time. Flags a wrong verdict loudly.
+# Runs `synth verify` (iterative mode) on every program of the corpus with a per-program time
+# limit and prints a table: program, expected verdict, our verdict, time to the first safe IVR,
+# total time. Flags a wrong verdict loudly: `safe` for an unsafe program, `partially safe` or
+# `unsafe` for a safe one.
 # Usage: bench/verify_corpus.sh [SECONDS] [CORPUS_DIR]
 set -uo pipefail
 limit="${1:-60}"
@@ -8,7 +10,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="${2:-${SYNTH_CORPUS:-$root/../shared/corpus}}"
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" --bin synth || exit 2
 synth="$root/target/release/synth"
-printf '%-62s %-8s %-14s %s\n' program expected verdict time
+printf '%-62s %-8s %-15s %9s %s\n' program expected verdict first-ivr time
 wrong=0; decided=0; total=0
 while IFS=$'\t' read -r prog expected _; do
   case "$prog" in \#*|"") continue ;; esac
@@ -18,16 +20,19 @@ while IFS=$'\t' read -r prog expected _; do
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   case "$out" in
     *"verdict: safe"*) v=safe ;;
-    *"verdict: unsafe executions exist"*) v=bug-found ;;
+    *"verdict: partially safe"*) v="partially-safe" ;;
+    *"verdict: unsafe"*) v=unsafe ;;
     *"verdict: unknown"*) v=unknown ;;
     *unsupported*) v=unsupported ;;
     *) v=error ;;
   esac
+  first=$(printf '%s\n' "$out" | sed -n 's/^first safe IVR: \([^,]*\),.*/\1/p' | tr -d ' ')
   mark=""
   if [ "$v" = safe ] && [ "$expected" = unsafe ]; then mark="  <-- WRONG"; wrong=$((wrong + 1)); fi
-  if [ "$v" = bug-found ] && [ "$expected" = safe ]; then mark="  <-- WRONG"; wrong=$((wrong + 1)); fi
-  if [ "$v" = safe ] || [ "$v" = bug-found ]; then decided=$((decided + 1)); fi
-  printf '%-62s %-8s %-14s %6d.%01ds%s\n' "$prog" "$expected" "$v" $((ms / 1000)) $((ms % 1000 / 100)) "$mark"
+  if [ "$v" != safe ] && [ "$v" != unknown ] && [ "$v" != unsupported ] && [ "$v" != error ] \
+    && [ "$expected" = safe ]; then mark="  <-- WRONG"; wrong=$((wrong + 1)); fi
+  case "$v" in safe|partially-safe|unsafe) decided=$((decided + 1)) ;; esac
+  printf '%-62s %-8s %-15s %9s %6d.%01ds%s\n' "$prog" "$expected" "$v" "${first:--}" $((ms / 1000)) $((ms % 1000 / 100)) "$mark"
 done < "$corpus/verdicts.tsv"
 echo "decided $decided of $total within ${limit}s; wrong verdicts: $wrong"
 [ "$wrong" = 0 ]

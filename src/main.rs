@@ -266,6 +266,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
         }));
     }
     let mut write_err: Option<anyhow::Error> = None;
+    let mut shown_trace = false;
     let r = if a.complete {
         v.run()
     } else {
@@ -298,12 +299,22 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                     ivr.index,
                     art.len()
                 )),
-                IvrKind::Counterexample(c) => emit(&format!(
-                    "IVR {}: counterexample at {t:.2} s: {}\n{}",
-                    ivr.index,
-                    p.show_outcome(&c.execution.outcome),
-                    indent(&p.show_execution(&c.execution))
-                )),
+                IvrKind::Counterexample(c) => {
+                    // The first counterexample in full; the others (usually variants of it,
+                    // found while the search removes unsafe schedules) in one line.
+                    let trace = if shown_trace {
+                        String::new()
+                    } else {
+                        indent(&p.show_execution(&c.execution))
+                    };
+                    shown_trace = true;
+                    emit(&format!(
+                        "IVR {}: counterexample at {t:.2} s ({} steps): {}\n{trace}",
+                        ivr.index,
+                        c.execution.steps.len(),
+                        p.show_outcome(&c.execution.outcome),
+                    ))
+                }
             }
         };
         v.run_iterative(a.ivrs.unwrap_or(usize::MAX), &mut sink)

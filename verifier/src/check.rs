@@ -14,9 +14,11 @@
 //!   expanded at every such node;
 //! * fair ([`check_ivr`], what an IVR needs; Definition 4, "admits fairness", which Lemma 2
 //!   shows enough for a fair scheduler to exist): every cycle of tree and covering edges
-//!   expands, at one of its nodes, every thread that may be enabled at one of its nodes. For
-//!   each thread `T`, the strongly connected components of the graph without the nodes that
-//!   expand `T` must not contain a cycle through a node at which `T` may be enabled.
+//!   schedules, at one of its nodes, every thread that may be enabled at one of its nodes; a
+//!   node schedules `T` when `T` is expanded there and enabled in all of its states (the
+//!   proof of Lemma 2 needs the latter). For each thread `T`, the strongly connected
+//!   components of the graph without the nodes that schedule `T` must not contain a cycle
+//!   through a node at which `T` may be enabled.
 
 use crate::art::{Art, Control, NodeId};
 use crate::encode::Encoder;
@@ -306,13 +308,18 @@ fn fair(
         let t = ThreadId(t as u32);
         let mut g: DiGraph<NodeId, ()> = DiGraph::with_capacity(art.len(), edges.len());
         let idx: Vec<NodeIndex> = art.ids().map(|v| g.add_node(v)).collect();
-        // Without the nodes that expand t (a covered node expands nothing itself).
-        let expands = |v: NodeId| {
+        // Without the nodes that schedule t: t is expanded there and enabled in every state
+        // of the node (a covered node schedules nothing itself; a thread expanded where it may
+        // be blocked does not make a cycle fair to it).
+        let mut expands = vec![false; art.len()];
+        for v in art.ids() {
             let n = art.node(v);
-            n.covered_by.is_none() && n.expanded.contains(&t)
-        };
+            if n.covered_by.is_none() && n.expanded.contains(&t) {
+                expands[v.0 as usize] = surely_enabled(prog, art, enc, smt, ranges, &id, v, t);
+            }
+        }
         for &(a, b) in &edges {
-            if !expands(a) && !expands(b) {
+            if !expands[a.0 as usize] && !expands[b.0 as usize] {
                 g.add_edge(idx[a.0 as usize], idx[b.0 as usize], ());
             }
         }
@@ -334,6 +341,39 @@ fn fair(
         }
     }
     Ok(())
+}
+
+/// Whether thread `t` is enabled in every state of node `v`: it can move and either none of
+/// its transitions may block or the label implies that one is enabled.
+#[allow(clippy::too_many_arguments)]
+fn surely_enabled(
+    prog: &Program,
+    art: &Art,
+    enc: &Encoder,
+    smt: &mut Smt,
+    ranges: &Term,
+    id: &crate::encode::SymState,
+    v: NodeId,
+    t: ThreadId,
+) -> bool {
+    let n = art.node(v);
+    let c = &n.control;
+    let Some(l) = c.locs[t.0 as usize] else {
+        return false;
+    };
+    if prog.thread(t).locations[l.0 as usize].kind != LocKind::Normal
+        || c.atomic.is_some_and(|a| a != t)
+    {
+        return false;
+    }
+    if prog.thread(t).outgoing(l).all(|tr| !tr.may_block) {
+        return true;
+    }
+    let enabled = Term::or(prog.thread(t).outgoing(l).map(|tr| {
+        let st = enc.step(tr, id);
+        Term::exists(st.inputs, Term::and([st.guard, st.input_ranges]))
+    }));
+    smt.implies(&Term::and([ranges.clone(), n.label.clone()]), &enabled) == Some(true)
 }
 
 /// Whether thread `t` may be enabled in some state of node `v` (conservative: yes unless the

@@ -916,9 +916,9 @@ impl Verifier<'_> {
                 }
                 break Ok(false);
             }
-            ivrs += 1;
             match found {
                 Some(c) => {
+                    ivrs += 1;
                     last_safe_is_final = false;
                     self.emit(ivrs, IvrKind::Counterexample(c.clone()), start, sink);
                     cexs.push(*c);
@@ -929,10 +929,11 @@ impl Verifier<'_> {
                         crate::check::check_ivr(self.prog, &ivr, self.opts.smt_timeout_ms)
                     {
                         break Err(format!(
-                            "the IVR checker rejected IVR {ivrs} at node {}: {}",
+                            "the IVR checker rejected the next IVR at node {}: {}",
                             r.node.0, r.reason
                         ));
                     }
+                    ivrs += 1;
                     safe_ivr = true;
                     last_safe_is_final = true;
                     first_safe.get_or_insert(start.elapsed());
@@ -1108,27 +1109,40 @@ impl Verifier<'_> {
                     self.opts.max_nodes
                 )));
             }
-            if let Some(c) = self.visit(v, work)? {
-                return Ok(Some(c));
+            let found = self.visit(v, work)?;
+            if found.is_some() || self.root_lost {
+                return Ok(found);
             }
         }
         Ok(None)
     }
 
-    /// The first thread the deterministic scheduler tries at `v`: the thread that moved into
-    /// `v`, or the next one after a loop back-jump (round robin).
-    fn scheduled_first(&self, v: NodeId) -> usize {
-        match self.art.node(v).parent {
-            None => 0,
-            Some((_, t, tr)) => {
-                let tr = self.prog.thread(t).transition(tr);
-                if tr.back_edge {
-                    (t.0 as usize + 1) % self.prog.threads.len()
-                } else {
-                    t.0 as usize
-                }
+    /// The order in which the deterministic scheduler tries threads at `v`: the thread that
+    /// moved into `v` keeps running until it jumps back in a loop (or cannot move); then the
+    /// thread that has waited longest on the path goes next (round robin that skips threads
+    /// while they are blocked, as the fair scheduler of Lemma 2 does).
+    fn schedule_order(&self, v: NodeId) -> Vec<ThreadId> {
+        let n = self.prog.threads.len();
+        // Depth of each thread's last move on the path (none: never moved).
+        let mut last: Vec<Option<u32>> = vec![None; n];
+        let mut x = v;
+        while let Some((p, t, _)) = self.art.node(x).parent {
+            let d = self.art.node(x).depth;
+            let slot = &mut last[t.0 as usize];
+            if slot.is_none() {
+                *slot = Some(d);
+            }
+            x = p;
+        }
+        let mut order: Vec<ThreadId> = (0..n as u32).map(ThreadId).collect();
+        order.sort_by_key(|t| (last[t.0 as usize].map_or(-1, |d| d as i64), t.0));
+        if let Some((_, t, tr)) = self.art.node(v).parent {
+            if !self.prog.thread(t).transition(tr).back_edge {
+                order.retain(|u| *u != t);
+                order.insert(0, t);
             }
         }
+        order
     }
 
     /// Whether every state on the path to `v` enables one of `ts`.
@@ -1206,10 +1220,9 @@ impl Verifier<'_> {
         // Choose threads: those already expanded, then more in round-robin order until every
         // state on the path enables one of them.
         let have: Vec<ThreadId> = self.art.node(v).expanded.iter().copied().collect();
-        let n = self.prog.threads.len();
-        let first = self.scheduled_first(v);
-        let order: Vec<ThreadId> = (0..n)
-            .map(|k| ThreadId(((first + k) % n) as u32))
+        let order: Vec<ThreadId> = self
+            .schedule_order(v)
+            .into_iter()
             .filter(|t| movable.contains(t))
             .filter(|t| !self.meta[v.0 as usize].forbidden.contains(t) && !have.contains(t))
             .collect();
@@ -1264,8 +1277,8 @@ impl Verifier<'_> {
     }
 
     /// Removes the way into `v` (seed 002, Remove_Error_Paths): the thread that moved into it
-    /// is forbidden at its parent, whose expansion by that thread is removed; the parent
-    /// chooses again in the next iteration.
+    /// is forbidden at its parent, whose expansion by that thread is removed; the parent goes
+    /// back on the work list to choose again.
     fn prune(&mut self, v: NodeId, work: &mut Vec<NodeId>) {
         let Some((p, t, _)) = self.art.node(v).parent else {
             self.root_lost = true;
@@ -1295,7 +1308,7 @@ impl Verifier<'_> {
                 .into_iter()
                 .filter(|u| !self.meta[u.0 as usize].removed),
         );
-        self.pending.push(p);
+        work.push(p);
     }
 
     /// Whether covering `v` by `w` keeps the ART fair (seed 002, Definition 4, checked as in
@@ -1317,14 +1330,30 @@ impl Verifier<'_> {
                 .map(|e| e.child)
                 .collect()
         };
-        // Whether x schedules t itself (v, about to be covered, schedules as w does).
-        let expands = |this: &Self, x: NodeId, t: ThreadId| {
+        // Whether x schedules t: t is expanded there and enabled in all of x's states (v, about
+        // to be covered, schedules as w does).
+        let expands = |this: &mut Self, x: NodeId, t: ThreadId| -> Result<bool, Stop> {
             let node = this.art.node(x);
-            x != v && node.covered_by.is_none() && node.expanded.contains(&t)
+            if x == v || node.covered_by.is_some() || !node.expanded.contains(&t) {
+                return Ok(false);
+            }
+            let control = node.control.clone();
+            if !this.may_block(&control, t) {
+                return Ok(true);
+            }
+            let label = node.label.clone();
+            let en = this.enabled(&control, t);
+            match this.implies(&label, &en) {
+                Some(b) => Ok(b),
+                None => Err(Stop::Unknown(format!(
+                    "solver could not decide enabledness: {}",
+                    this.smt.last_unknown
+                ))),
+            }
         };
         for t in 0..self.prog.threads.len() {
             let t = ThreadId(t as u32);
-            if expands(self, w, t) {
+            if expands(self, w, t)? {
                 continue;
             }
             // Nodes reachable from w through nodes that do not expand t.
@@ -1334,7 +1363,7 @@ impl Verifier<'_> {
             seen.insert(w);
             while let Some(x) = stack.pop() {
                 for y in succ(self, x) {
-                    if expands(self, y, t) {
+                    if expands(self, y, t)? {
                         continue;
                     }
                     edges.push((x, y));

@@ -28,14 +28,14 @@ pub struct IvrFile {
     pub index: usize,
     /// Seconds since the start of the run.
     pub seconds: f64,
-    /// What the IVR is.
-    #[serde(flatten)]
+    /// What the IVR is (externally tagged: `{"safe": ...}` or `{"counterexample": ...}`;
+    /// numbers beyond 64 bits need a tag serde_json does not buffer).
     pub body: Body,
 }
 
 /// A safe ART or a counterexample.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Body {
     /// A safe, fair, deadlock-free ART.
     Safe {

@@ -1,0 +1,290 @@
+//! The iterative algorithm (seed 002, Alg. 1) on the paper's examples: every IVR it emits
+//! survives a round trip through its JSON file and the independent checks of
+//! `verifier::ivr::verify_file` (the IVR checker for safe IVRs, replay for counterexamples);
+//! verdicts are the expected ones; first IVRs schedule every thread (fairness); the IVR checker
+//! rejects unfair and tampered ARTs.
+
+use petgraph::graph::DiGraph;
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::Duration;
+use verifier::art::{Art, Control};
+use verifier::check::check_ivr;
+use verifier::frontend::{load, load_str, Options};
+use verifier::imc::{Ivr, IvrKind, Options as VOpts, Report, Verdict, Verifier};
+use verifier::interp::Outcome;
+use verifier::ir::{LocKind, Program, ThreadId};
+use verifier::ivr::{verify_file, Checked, IvrFile};
+
+fn program(rel: &str) -> Program {
+    load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(rel),
+        &Options::default(),
+    )
+    .unwrap()
+}
+
+/// Runs the iterative algorithm; checks every IVR through its file; returns the report and
+/// the IVRs.
+fn iterate(p: &Program, max_ivrs: usize, secs: u64) -> (Report, Vec<Ivr>) {
+    let opts = VOpts {
+        timeout: Duration::from_secs(secs),
+        ..VOpts::default()
+    };
+    let mut ivrs = Vec::new();
+    let r = Verifier::new(p, opts).run_iterative(max_ivrs, &mut |i| ivrs.push(i.clone()));
+    for ivr in &ivrs {
+        let text = serde_json::to_string(&IvrFile::new(p, ivr)).unwrap();
+        let checked = verify_file(p, &text, 30_000);
+        match &ivr.kind {
+            IvrKind::Safe(a) => {
+                assert_eq!(
+                    checked,
+                    Ok(Checked::Safe { nodes: a.len() }),
+                    "IVR {}",
+                    ivr.index
+                )
+            }
+            IvrKind::Counterexample(_) => assert!(
+                matches!(checked, Ok(Checked::Counterexample { .. })),
+                "IVR {}: {checked:?}",
+                ivr.index
+            ),
+        }
+    }
+    assert_eq!(r.ivrs, ivrs.len());
+    (r, ivrs)
+}
+
+fn first_safe(ivrs: &[Ivr]) -> &Art {
+    ivrs.iter()
+        .find_map(|i| match &i.kind {
+            IvrKind::Safe(a) => Some(a),
+            _ => None,
+        })
+        .expect("a safe IVR")
+}
+
+/// Threads that take a loop back-jump on a cycle of the IVR's tree and covering edges: the
+/// threads the induced schedules keep running.
+fn threads_looping_on_cycles(p: &Program, art: &Art) -> BTreeSet<u32> {
+    let mut g: DiGraph<(), (u32, bool)> = DiGraph::new();
+    let idx: Vec<_> = art.ids().map(|_| g.add_node(())).collect();
+    for v in art.ids() {
+        let n = art.node(v);
+        if let Some(w) = n.covered_by {
+            g.add_edge(idx[v.0 as usize], idx[w.0 as usize], (u32::MAX, false));
+        }
+        for e in &n.children {
+            let back = p.thread(e.thread).transition(e.transition).back_edge;
+            g.add_edge(
+                idx[v.0 as usize],
+                idx[e.child.0 as usize],
+                (e.thread.0, back),
+            );
+        }
+    }
+    let mut out = BTreeSet::new();
+    for scc in petgraph::algo::tarjan_scc(&g) {
+        let set: BTreeSet<_> = scc.iter().copied().collect();
+        for &a in &scc {
+            for e in g.edges(a) {
+                use petgraph::visit::EdgeRef;
+                if set.contains(&e.target()) && e.weight().1 {
+                    out.insert(e.weight().0);
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn double_lock_is_partially_safe_and_its_first_ivr_alternates_the_loop_bodies() {
+    let p = program("examples/double_lock.c");
+    let (r, ivrs) = iterate(&p, usize::MAX, 60);
+    assert_eq!(r.verdict, Verdict::PartiallySafe, "{:?}", r.verdict);
+    assert!(r
+        .counterexamples
+        .iter()
+        .all(|c| matches!(c.execution.outcome, Outcome::Deadlock { .. })));
+    assert!(!r.counterexamples.is_empty());
+    // Both workers (T1, T2) run their loop bodies forever under the first IVR.
+    assert_eq!(
+        threads_looping_on_cycles(&p, first_safe(&ivrs)),
+        BTreeSet::from([1, 2])
+    );
+}
+
+#[test]
+fn corrected_double_lock_is_safe() {
+    let p = program("examples/double_lock_fixed.c");
+    let (r, _) = iterate(&p, usize::MAX, 60);
+    assert_eq!(r.verdict, Verdict::Safe, "{:?}", r.verdict);
+    assert!(r.first_safe_ivr.is_some());
+}
+
+#[test]
+fn producer_consumer_first_ivr_runs_producer_and_consumer() {
+    let p = program("examples/producer_consumer.c");
+    let (r, ivrs) = iterate(&p, 2, 60);
+    assert!(r.counterexamples.is_empty());
+    assert_eq!(
+        threads_looping_on_cycles(&p, first_safe(&ivrs)),
+        BTreeSet::from([1, 2])
+    );
+}
+
+#[test]
+fn unsynchronised_producer_consumer_is_partially_safe() {
+    let p = program("examples/unsync_producer_consumer.c");
+    let (r, ivrs) = iterate(&p, 12, 60);
+    assert_eq!(r.verdict, Verdict::PartiallySafe, "{:?}", r.verdict);
+    // The first IVR is safe and keeps all four workers running.
+    assert!(matches!(ivrs[0].kind, IvrKind::Safe(_)));
+    assert_eq!(
+        threads_looping_on_cycles(&p, first_safe(&ivrs)),
+        BTreeSet::from([1, 2, 3, 4])
+    );
+    assert!(r
+        .counterexamples
+        .iter()
+        .all(|c| matches!(c.execution.outcome, Outcome::Error { .. })));
+}
+
+#[test]
+fn filesystem_first_ivr_lets_every_thread_do_useful_work() {
+    let p = program("examples/filesystem.c");
+    let (r, ivrs) = iterate(&p, 1, 60);
+    assert_eq!(r.ivrs, 1);
+    assert_eq!(
+        threads_looping_on_cycles(&p, first_safe(&ivrs)),
+        BTreeSet::from([1, 2, 3])
+    );
+}
+
+#[test]
+fn lost_update_is_partially_safe_and_locked_counter_safe() {
+    let (r, _) = iterate(&program("examples/lost_update.c"), 8, 60);
+    assert_eq!(r.verdict, Verdict::PartiallySafe, "{:?}", r.verdict);
+    let (r, _) = iterate(&program("examples/locked_counter.c"), usize::MAX, 60);
+    assert_eq!(r.verdict, Verdict::Safe, "{:?}", r.verdict);
+}
+
+#[test]
+fn a_bug_no_schedule_avoids_is_unsafe() {
+    let src = "#include <pthread.h>\n#include <assert.h>\nint x = 0;\npthread_t t;\nvoid *f(void *a) { x = 1; return 0; }\nint main(void) { pthread_create(&t, 0, f, 0); pthread_join(t, 0); assert(x == 0); return 0; }\n";
+    let p = load_str("t.c", src, &Options::default()).unwrap();
+    let (r, ivrs) = iterate(&p, usize::MAX, 60);
+    assert_eq!(r.verdict, Verdict::Unsafe, "{:?}", r.verdict);
+    assert!(ivrs
+        .iter()
+        .all(|i| matches!(i.kind, IvrKind::Counterexample(_))));
+}
+
+#[test]
+fn with_inputs_a_lost_root_is_not_called_unsafe() {
+    // Every schedule fails for some input, but "unsafe" is only claimed without inputs.
+    let src = "#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\nint main(void) { int x = __VERIFIER_nondet_int(); assert(x != 7); return 0; }\n";
+    let p = load_str("t.c", src, &Options::default()).unwrap();
+    let (r, _) = iterate(&p, usize::MAX, 60);
+    assert!(matches!(r.verdict, Verdict::Unknown(_)), "{:?}", r.verdict);
+    assert_eq!(r.counterexamples.len(), 1);
+}
+
+/// Two workers that loop forever; main exits without joining.
+const TWO_LOOPS: &str = "#include <pthread.h>\nunsigned x, y;\nvoid *f(void *a) { while (1) x = x + 1; return 0; }\nvoid *g(void *a) { while (1) y = 1; return 0; }\nint main(void) { pthread_t s, t; pthread_create(&s, 0, f, 0); pthread_create(&t, 0, g, 0); pthread_exit(0); return 0; }\n";
+
+/// An ART labelled `true` that expands the threads `pick` chooses at each node, and covers
+/// a node by the first earlier uncovered node with its control state.
+fn build(p: &Program, pick: &dyn Fn(&Control, &[ThreadId]) -> Vec<ThreadId>) -> Art {
+    let mut locs = vec![None; p.threads.len()];
+    locs[0] = Some(p.threads[0].entry);
+    let mut art = Art::new(Control { locs, atomic: None });
+    let mut work = vec![art.root()];
+    while let Some(v) = work.pop() {
+        let c = art.node(v).control.clone();
+        if let Some(&w) = art
+            .same_control(&c)
+            .iter()
+            .find(|w| **w < v && art.node(**w).covered_by.is_none())
+        {
+            art.cover(v, w);
+            continue;
+        }
+        let movable: Vec<ThreadId> = (0..c.locs.len())
+            .filter(|&t| {
+                c.locs[t]
+                    .is_some_and(|l| p.threads[t].locations[l.0 as usize].kind == LocKind::Normal)
+            })
+            .map(|t| ThreadId(t as u32))
+            .collect();
+        if movable.is_empty() {
+            continue;
+        }
+        for t in pick(&c, &movable) {
+            let l = c.locs[t.0 as usize].unwrap();
+            for tr in p.thread(t).outgoing(l) {
+                let mut n = c.clone();
+                n.locs[t.0 as usize] = Some(tr.dst);
+                for op in &tr.ops {
+                    if let verifier::ir::Op::Spawn { thread, .. } = op {
+                        n.locs[thread.0 as usize] = Some(p.thread(*thread).entry);
+                    }
+                }
+                work.push(art.add_child(v, t, tr.id, n));
+            }
+            art.mark_expanded(v, t);
+        }
+    }
+    art
+}
+
+#[test]
+fn the_ivr_checker_rejects_a_cycle_that_starves_a_thread() {
+    let p = load_str("t.c", TWO_LOOPS, &Options::default()).unwrap();
+    // After the spawns, only T1 ever runs: T2 is always enabled and starves.
+    // Main runs first until it exits.
+    let unfair = build(&p, &|_, m| {
+        if m[0].0 == 0 {
+            return vec![m[0]];
+        }
+        vec![*m.iter().find(|t| t.0 == 1).unwrap_or(&m[0])]
+    });
+    let e = check_ivr(&p, &unfair, 10_000).unwrap_err();
+    assert!(e.reason.contains("unfair"), "{e:?}");
+    // Expanding every thread everywhere is fair.
+    let fair = build(&p, &|_, m| m.to_vec());
+    assert_eq!(check_ivr(&p, &fair, 10_000), Ok(()));
+}
+
+#[test]
+fn tampered_ivr_files_are_rejected() {
+    let p = program("examples/double_lock.c");
+    let (_, ivrs) = iterate(&p, 1, 60);
+    let text = serde_json::to_string(&IvrFile::new(&p, &ivrs[0])).unwrap();
+    // Drop every expansion: no node schedules a thread any more. (Edited as text: labels may
+    // hold numbers beyond 64 bits, which serde_json::Value would turn into floats.)
+    let mut stripped = String::new();
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find(",\"expanded\":[") {
+        stripped.push_str(&rest[..i]);
+        let j = rest[i..].find(']').unwrap();
+        rest = &rest[i + j + 1..];
+    }
+    stripped.push_str(rest);
+    assert_ne!(stripped, text);
+    let e = verify_file(&p, &stripped, 10_000).unwrap_err();
+    assert!(e.contains("no thread is expanded"), "{e}");
+    // Another program.
+    let other = program("examples/double_lock_fixed.c");
+    let e = verify_file(&other, &text, 10_000).unwrap_err();
+    assert!(e.contains("another program"), "{e}");
+    // Not JSON, or a label that is not in the table.
+    assert!(verify_file(&p, "{", 10_000).is_err());
+    let i = text.find("\"label\":").unwrap() + "\"label\":".len();
+    let j = i + text[i..].find(|c: char| !c.is_ascii_digit()).unwrap();
+    let bad_label = format!("{}1000000{}", &text[..i], &text[j..]);
+    let e = verify_file(&p, &bad_label, 10_000).unwrap_err();
+    assert!(e.contains("not in the table"), "{e}");
+}

@@ -190,3 +190,100 @@ fn run_with_a_fixed_schedule_and_inputs() {
         String::from_utf8_lossy(&o.stdout)
     );
 }
+
+fn example(name: &str) -> String {
+    format!("{}/examples/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn verify_writes_ivr_files_that_check_ivr_accepts() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ivrs-double-lock");
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = synth(&[
+        "verify",
+        &example("double_lock.c"),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("verdict: partially safe"), "{text}");
+    assert!(text.contains("IVR 1: safe schedule"), "{text}");
+    assert!(text.contains("deadlock"), "{text}");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert!(files.len() >= 2);
+    for f in &files {
+        let out = synth(&["check-ivr", &example("double_lock.c"), f.to_str().unwrap()]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // An IVR of another program is refused.
+    let out = synth(&[
+        "check-ivr",
+        &example("double_lock_fixed.c"),
+        files[0].to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another program"));
+    // The directory now holds IVRs: it is not overwritten.
+    let out = synth(&[
+        "verify",
+        &example("double_lock.c"),
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("already holds IVR files"));
+}
+
+#[test]
+fn verify_json_lines_and_ivr_budget() {
+    let out = synth(&[
+        "verify",
+        &example("double_lock_fixed.c"),
+        "--json",
+        "--ivrs",
+        "1",
+    ]);
+    assert_eq!(out.status.code(), Some(4), "budget exhausted: unknown");
+    let text = String::from_utf8_lossy(&out.stdout);
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert_eq!(lines[0]["format"], "synth-ivr/1");
+    assert!(lines[0]["body"]["safe"].is_object());
+    assert_eq!(lines[1]["verdict"], "unknown");
+    assert_eq!(lines[1]["ivrs"], 1);
+    let out = synth(&["verify", &example("double_lock_fixed.c")]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("verdict: safe"));
+}
+
+#[test]
+fn check_ivr_reports_unreadable_and_malformed_files() {
+    let out = synth(&[
+        "check-ivr",
+        &example("double_lock.c"),
+        "/nonexistent/ivr.json",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/ivr.json"));
+    let bad = write("bad-ivr.json", "{\"format\": \"synth-ivr/1\"}");
+    let out = synth(&[
+        "check-ivr",
+        &example("double_lock.c"),
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not an IVR file"));
+}

@@ -62,3 +62,45 @@ fn quick_corpus_programs_get_their_expected_verdicts() {
         }
     }
 }
+
+fn iterative(path: &str) -> verifier::imc::Report {
+    let p = load(&corpus().join(path), &Options::default()).unwrap();
+    let opts = VOpts {
+        timeout: Duration::from_secs(120),
+        ..VOpts::default()
+    };
+    Verifier::new(&p, opts).run_iterative(usize::MAX, &mut |_| {})
+}
+
+#[test]
+fn quick_corpus_programs_get_their_expected_iterative_verdicts() {
+    // (program, expected: "safe" | "error" | "deadlock"); a bug must come with a safe IVR too.
+    let cases = [
+        ("svcomp/pthread/bigshot_p.c", "error"),
+        ("sctbench/deadlock01_bad.c", "deadlock"),
+        ("sctbench/account_ok.c", "safe"),
+    ];
+    let results: Vec<_> = std::thread::scope(|s| {
+        let hs: Vec<_> = cases
+            .iter()
+            .map(|(p, want)| s.spawn(move || (*p, *want, iterative(p))))
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    for (p, want, r) in results {
+        if want == "safe" {
+            assert_eq!(r.verdict, Verdict::Safe, "{p}");
+            assert!(r.counterexamples.is_empty(), "{p}");
+            continue;
+        }
+        assert_eq!(r.verdict, Verdict::PartiallySafe, "{p}");
+        assert!(r.first_safe_ivr.is_some(), "{p}");
+        for c in &r.counterexamples {
+            let ok = match want {
+                "error" => matches!(c.execution.outcome, Outcome::Error { .. }),
+                _ => matches!(c.execution.outcome, Outcome::Deadlock { .. }),
+            };
+            assert!(ok, "{p}: {:?}", c.execution.outcome);
+        }
+    }
+}

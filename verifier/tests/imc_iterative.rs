@@ -138,7 +138,7 @@ fn producer_consumer_first_ivr_runs_producer_and_consumer() {
 #[test]
 fn unsynchronised_producer_consumer_is_partially_safe() {
     let p = program("examples/unsync_producer_consumer.c");
-    let (r, ivrs) = iterate(&p, 12, 60);
+    let (r, ivrs) = iterate(&p, 12, 120);
     assert_eq!(r.verdict, Verdict::PartiallySafe, "{:?}", r.verdict);
     // The first IVR is safe and keeps all four workers running.
     assert!(matches!(ivrs[0].kind, IvrKind::Safe(_)));

@@ -325,28 +325,24 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     if let Some(e) = write_err {
         return Err(e);
     }
-    let (word, code) = match &r.verdict {
-        Verdict::Safe => ("safe".to_string(), 0),
-        Verdict::PartiallySafe => ("partially safe".to_string(), 1),
-        Verdict::Unsafe => ("unsafe".to_string(), 1),
-        Verdict::BugFound => (
-            "unsafe executions exist (complete mode does not look for a safe schedule)".to_string(),
-            1,
-        ),
-        Verdict::Unknown(why) => (format!("unknown ({why})"), 4),
+    let code = match &r.verdict {
+        Verdict::Safe => 0,
+        Verdict::Unknown(_) => 4,
+        _ => 1,
+    };
+    let word = match &r.verdict {
+        Verdict::BugFound => {
+            "unsafe executions exist (complete mode does not look for a safe schedule)".to_string()
+        }
+        Verdict::Unknown(why) => format!("unknown ({why})"),
+        v => v.word().to_string(),
     };
     if a.json {
         let first = r.first_safe_ivr.map(|d| d.as_secs_f64());
         let v = serde_json::json!({
             "format": "synth-verdict/1",
             "program_sha256": p.sha256,
-            "verdict": match &r.verdict {
-                Verdict::Safe => "safe",
-                Verdict::PartiallySafe => "partially safe",
-                Verdict::Unsafe => "unsafe",
-                Verdict::BugFound => "bug found",
-                Verdict::Unknown(_) => "unknown",
-            },
+            "verdict": r.verdict.word(),
             "reason": match &r.verdict { Verdict::Unknown(w) => Some(w.clone()), _ => None },
             "seconds": r.time.as_secs_f64(),
             "first_safe_ivr_seconds": first,

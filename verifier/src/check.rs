@@ -173,10 +173,12 @@ fn check(prog: &Program, art: &Art, timeout_ms: u32, complete: bool) -> Result<(
             }
         }
     }
+    let mut has_states = Vec::with_capacity(art.len());
     for v in art.ids() {
         let n = art.node(v);
         let c = &n.control;
         let label_sat = valid(&mut smt, vec![n.label.clone()], Term::False) != Some(true);
+        has_states.push(label_sat);
         if (0..c.locs.len()).any(|t| kind(c, t) == Some(LocKind::Error)) {
             if label_sat {
                 return reject(v, "an error node with a satisfiable label".into());
@@ -264,7 +266,7 @@ fn check(prog: &Program, art: &Art, timeout_ms: u32, complete: bool) -> Result<(
         }
     }
     if !complete {
-        fair(prog, art, &enc, &mut smt, &ranges)?;
+        fair(prog, art, &enc, &mut smt, &ranges, &has_states)?;
     }
     Ok(())
 }
@@ -278,14 +280,10 @@ fn fair(
     enc: &Encoder,
     smt: &mut Smt,
     ranges: &Term,
+    has_states: &[bool],
 ) -> Result<(), Rejection> {
     use petgraph::graph::{DiGraph, NodeIndex};
     let id = enc.identity();
-    let mut has_states = Vec::with_capacity(art.len());
-    for v in art.ids() {
-        let prem = Term::and([ranges.clone(), art.node(v).label.clone()]);
-        has_states.push(smt.implies(&prem, &Term::False) != Some(true));
-    }
     // The edges of the induced scheduler's graph.
     let mut edges: Vec<(NodeId, NodeId)> = Vec::new();
     for v in art.ids() {
@@ -343,6 +341,32 @@ fn fair(
     Ok(())
 }
 
+/// Whether thread `t` can move at node `v` (started, not finished, not shut out by another
+/// thread's atomic region), and if so, whether it may block and the formula saying that it is
+/// enabled.
+fn enabling(
+    prog: &Program,
+    art: &Art,
+    enc: &Encoder,
+    id: &crate::encode::SymState,
+    v: NodeId,
+    t: ThreadId,
+) -> Option<(bool, Term)> {
+    let c = &art.node(v).control;
+    let l = c.locs[t.0 as usize]?;
+    if prog.thread(t).locations[l.0 as usize].kind != LocKind::Normal
+        || c.atomic.is_some_and(|a| a != t)
+    {
+        return None;
+    }
+    let may_block = prog.thread(t).outgoing(l).any(|tr| tr.may_block);
+    let enabled = Term::or(prog.thread(t).outgoing(l).map(|tr| {
+        let st = enc.step(tr, id);
+        Term::exists(st.inputs, Term::and([st.guard, st.input_ranges]))
+    }));
+    Some((may_block, enabled))
+}
+
 /// Whether thread `t` is enabled in every state of node `v`: it can move and either none of
 /// its transitions may block or the label implies that one is enabled.
 #[allow(clippy::too_many_arguments)]
@@ -356,24 +380,14 @@ fn surely_enabled(
     v: NodeId,
     t: ThreadId,
 ) -> bool {
-    let n = art.node(v);
-    let c = &n.control;
-    let Some(l) = c.locs[t.0 as usize] else {
-        return false;
-    };
-    if prog.thread(t).locations[l.0 as usize].kind != LocKind::Normal
-        || c.atomic.is_some_and(|a| a != t)
-    {
-        return false;
+    match enabling(prog, art, enc, id, v, t) {
+        None => false,
+        Some((false, _)) => true,
+        Some((true, enabled)) => {
+            let prem = Term::and([ranges.clone(), art.node(v).label.clone()]);
+            smt.implies(&prem, &enabled) == Some(true)
+        }
     }
-    if prog.thread(t).outgoing(l).all(|tr| !tr.may_block) {
-        return true;
-    }
-    let enabled = Term::or(prog.thread(t).outgoing(l).map(|tr| {
-        let st = enc.step(tr, id);
-        Term::exists(st.inputs, Term::and([st.guard, st.input_ranges]))
-    }));
-    smt.implies(&Term::and([ranges.clone(), n.label.clone()]), &enabled) == Some(true)
 }
 
 /// Whether thread `t` may be enabled in some state of node `v` (conservative: yes unless the
@@ -389,22 +403,12 @@ fn may_be_enabled(
     v: NodeId,
     t: ThreadId,
 ) -> bool {
-    let n = art.node(v);
-    let c = &n.control;
-    let Some(l) = c.locs[t.0 as usize] else {
+    let Some((may_block, enabled)) = enabling(prog, art, enc, id, v, t) else {
         return false;
     };
-    if prog.thread(t).locations[l.0 as usize].kind != LocKind::Normal
-        || c.atomic.is_some_and(|a| a != t)
-    {
-        return false;
+    if !may_block {
+        return true;
     }
-    let enabled = Term::or(prog.thread(t).outgoing(l).map(|tr| {
-        let st = enc.step(tr, id);
-        Term::exists(st.inputs, Term::and([st.guard, st.input_ranges]))
-    }));
-    smt.implies(
-        &Term::and([ranges.clone(), n.label.clone()]),
-        &Term::not(enabled),
-    ) != Some(true)
+    let prem = Term::and([ranges.clone(), art.node(v).label.clone()]);
+    smt.implies(&prem, &Term::not(enabled)) != Some(true)
 }

@@ -57,6 +57,19 @@ pub enum Verdict {
     Unknown(String),
 }
 
+impl Verdict {
+    /// The verdict's name: `safe`, `partially safe`, `unsafe`, `bug found` or `unknown`.
+    pub fn word(&self) -> &'static str {
+        match self {
+            Verdict::Safe => "safe",
+            Verdict::PartiallySafe => "partially safe",
+            Verdict::Unsafe => "unsafe",
+            Verdict::BugFound => "bug found",
+            Verdict::Unknown(_) => "unknown",
+        }
+    }
+}
+
 /// A bug with the concrete execution that shows it.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Counterexample {
@@ -337,6 +350,70 @@ impl<'p> Verifier<'p> {
         self.smt.implies(&prem, b)
     }
 
+    /// An answer the run needs: the solver's `Unknown` stops it, naming what was asked.
+    fn decided(&self, answer: Option<bool>, what: &str) -> Result<bool, Stop> {
+        answer.ok_or_else(|| {
+            Stop::Unknown(format!(
+                "solver could not decide {what}: {}",
+                self.smt.last_unknown
+            ))
+        })
+    }
+
+    /// Whether `v`'s label is satisfiable.
+    fn has_states(&mut self, v: NodeId) -> Result<bool, Stop> {
+        let label = self.art.node(v).label.clone();
+        let a = self.sat(std::slice::from_ref(&label));
+        self.decided(a, "a label")
+    }
+
+    /// At a node at an error location: a replayed counterexample, or the labels are
+    /// strengthened to exclude the node (over-approximation made its path look feasible).
+    fn error_node(
+        &mut self,
+        v: NodeId,
+        work: &mut Vec<NodeId>,
+    ) -> Result<Option<Counterexample>, Stop> {
+        match self.concretize(&self.art.path(v), &Term::True) {
+            Refined::Bug(c) => Ok(Some(c)),
+            Refined::Unknown(_) | Refined::Strengthened => {
+                self.exclude(v, Term::True, work)?;
+                Ok(None)
+            }
+        }
+    }
+
+    /// The replayed deadlock at `v`, where some state on the path enables none of `movable`.
+    fn deadlock(&mut self, v: NodeId, movable: &[ThreadId]) -> Result<Counterexample, Stop> {
+        let control = self.art.node(v).control.clone();
+        let none = Term::not(Term::or(movable.iter().map(|t| self.enabled(&control, *t))));
+        match self.concretize(&self.art.path(v), &none) {
+            Refined::Bug(c) => Ok(c),
+            Refined::Unknown(r) => Err(Stop::Unknown(r)),
+            Refined::Strengthened => unreachable!("concretize does not refine"),
+        }
+    }
+
+    /// Strengthens `v`'s label so that it implies that one of `ts` is enabled (the caller
+    /// knows that every state on the path enables one).
+    fn label_shows_enabled(
+        &mut self,
+        v: NodeId,
+        ts: &[ThreadId],
+        work: &mut Vec<NodeId>,
+    ) -> Result<(), Stop> {
+        let control = self.art.node(v).control.clone();
+        if ts.iter().any(|&t| !self.may_block(&control, t)) {
+            return Ok(());
+        }
+        let none = Term::not(Term::or(ts.iter().map(|t| self.enabled(&control, *t))));
+        let label = self.art.node(v).label.clone();
+        if self.sat(&[label, none.clone()]) != Some(false) {
+            self.exclude(v, none, work)?;
+        }
+        Ok(())
+    }
+
     /// Runs complete verification.
     pub fn run(&mut self) -> Report {
         let start = Instant::now();
@@ -428,30 +505,14 @@ impl<'p> Verifier<'p> {
                     self.opts.max_nodes
                 )));
             }
-            if self.art.is_covered(v) {
+            if self.art.is_covered(v) || !self.has_states(v)? {
                 continue;
-            }
-            let label = self.art.node(v).label.clone();
-            match self.sat(std::slice::from_ref(&label)) {
-                Some(false) => continue,
-                Some(true) => {}
-                None => {
-                    return Err(Stop::Unknown(format!(
-                        "solver could not decide a label: {}",
-                        self.smt.last_unknown
-                    )))
-                }
             }
             let control = self.art.node(v).control.clone();
             if self.is_error(&control) {
                 // Every node is reached by a feasible path: concretize it.
-                let path = self.art.path(v);
-                match self.concretize(&path, &Term::True) {
-                    Refined::Bug(c) => return Err(Stop::Bug(Box::new(c))),
-                    Refined::Unknown(_) | Refined::Strengthened => {
-                        // Over-approximation made the path look feasible: try the labels.
-                        self.exclude(v, Term::True, &mut work)?;
-                    }
+                if let Some(c) = self.error_node(v, &mut work)? {
+                    return Err(Stop::Bug(Box::new(c)));
                 }
                 continue;
             }
@@ -472,44 +533,11 @@ impl<'p> Verifier<'p> {
                 continue;
             }
             let movable = self.movable(&control);
-            let state = self.syms[v.0 as usize].state.clone();
-            // Deadlock: a started thread has not returned and no thread can move. A thread
-            // without blocking transitions at its location can always move.
-            let always = movable.iter().any(|t| {
-                let l = control.locs[t.0 as usize].expect("started");
-                self.prog.thread(*t).outgoing(l).all(|tr| !tr.may_block)
-            });
-            if !always {
-                let none_here = Term::not(Term::or(
-                    movable
-                        .iter()
-                        .map(|t| self.enabled_in(&control, *t, &state)),
-                ));
-                match self.sat_path(v, &[none_here]) {
-                    Some(true) => {
-                        let none =
-                            Term::not(Term::or(movable.iter().map(|t| self.enabled(&control, *t))));
-                        match self.concretize(&self.art.path(v), &none) {
-                            Refined::Bug(c) => return Err(Stop::Bug(Box::new(c))),
-                            Refined::Unknown(r) => return Err(Stop::Unknown(r)),
-                            Refined::Strengthened => unreachable!("concretize does not refine"),
-                        }
-                    }
-                    Some(false) => {
-                        let none =
-                            Term::not(Term::or(movable.iter().map(|t| self.enabled(&control, *t))));
-                        if self.sat(&[label.clone(), none.clone()]) != Some(false) {
-                            self.exclude(v, none, &mut work)?;
-                        }
-                    }
-                    None => {
-                        return Err(Stop::Unknown(format!(
-                            "solver could not decide a deadlock: {}",
-                            self.smt.last_unknown
-                        )))
-                    }
-                }
+            // Deadlock: a started thread has not returned and no thread can move.
+            if !self.always_enabled(v, &movable)? {
+                return Err(Stop::Bug(Box::new(self.deadlock(v, &movable)?)));
             }
+            self.label_shows_enabled(v, &movable, &mut work)?;
             // Expand every movable thread: a child for each transition some state on this
             // path can take; the others are excluded from the label.
             for &t in movable.iter().rev() {
@@ -566,35 +594,27 @@ impl<'p> Verifier<'p> {
                 }
             }
             let cond = Term::and([st.guard.clone(), st.input_ranges.clone()]);
-            match self.sat_path(v, std::slice::from_ref(&cond)) {
-                Some(true) => {
-                    let c = self.successor(&control, t, tr);
-                    let w = self.art.add_child(v, t, tr.id, c);
-                    self.syms.push(Sym {
-                        state: st.post,
-                        cond: Term::and([cond, Term::not(st.undefined)]),
-                    });
-                    self.meta.push(Meta::default());
-                    debug_assert_eq!(self.syms.len(), self.art.len());
-                    work.push(w);
-                }
-                Some(false) => {
-                    // Disabled on this path: make the label say so.
-                    let id = self.id_step(t, tr);
-                    let enabled = Term::exists(
-                        id.inputs.clone(),
-                        Term::and([id.guard.clone(), id.input_ranges.clone()]),
-                    );
-                    let lab = self.art.node(v).label.clone();
-                    if self.sat(&[lab, enabled.clone()]) != Some(false) {
-                        self.exclude(v, enabled, work)?;
-                    }
-                }
-                None => {
-                    return Err(Stop::Unknown(format!(
-                        "solver could not decide a guard: {}",
-                        self.smt.last_unknown
-                    )))
+            let feasible = self.sat_path(v, std::slice::from_ref(&cond));
+            if self.decided(feasible, "a guard")? {
+                let c = self.successor(&control, t, tr);
+                let w = self.art.add_child(v, t, tr.id, c);
+                self.syms.push(Sym {
+                    state: st.post,
+                    cond: Term::and([cond, Term::not(st.undefined)]),
+                });
+                self.meta.push(Meta::default());
+                debug_assert_eq!(self.syms.len(), self.art.len());
+                work.push(w);
+            } else {
+                // Disabled on this path: make the label say so.
+                let id = self.id_step(t, tr);
+                let enabled = Term::exists(
+                    id.inputs.clone(),
+                    Term::and([id.guard.clone(), id.input_ranges.clone()]),
+                );
+                let lab = self.art.node(v).label.clone();
+                if self.sat(&[lab, enabled.clone()]) != Some(false) {
+                    self.exclude(v, enabled, work)?;
                 }
             }
         }
@@ -632,20 +652,11 @@ impl<'p> Verifier<'p> {
                 continue;
             }
             let lw = self.art.node(w).label.clone();
-            match self.implies(&label, &lw) {
-                Some(true) if self.iterative && !self.fair_cover(v, w)? => {}
-                Some(true) => {
-                    let freed = self.art.cover(v, w);
-                    work.extend(freed);
-                    return Ok(true);
-                }
-                Some(false) => {}
-                None => {
-                    return Err(Stop::Unknown(format!(
-                        "solver could not decide a covering: {}",
-                        self.smt.last_unknown
-                    )))
-                }
+            let a = self.implies(&label, &lw);
+            if self.decided(a, "a covering")? && (!self.iterative || self.fair_cover(v, w)?) {
+                let freed = self.art.cover(v, w);
+                work.extend(freed);
+                return Ok(true);
             }
         }
         // Forced covering (McMillan): when every state on v's path satisfies w's label,
@@ -885,7 +896,6 @@ impl Verifier<'_> {
         let mut ivrs = 0;
         let mut first_safe = None;
         let mut cexs: Vec<Counterexample> = Vec::new();
-        let mut safe_ivr = false;
         let mut last_safe_is_final = false;
         self.pending.push(self.art.root());
         let end: Result<bool, String> = loop {
@@ -934,13 +944,13 @@ impl Verifier<'_> {
                         ));
                     }
                     ivrs += 1;
-                    safe_ivr = true;
                     last_safe_is_final = true;
                     first_safe.get_or_insert(start.elapsed());
                     self.emit(ivrs, IvrKind::Safe(ivr), start, sink);
                 }
             }
         };
+        let safe_ivr = first_safe.is_some();
         let verdict = match end {
             // Nothing left to explore.
             Ok(true) if cexs.is_empty() => {
@@ -1070,15 +1080,12 @@ impl Verifier<'_> {
         if !self.may_block(&control, t) {
             return Ok(true);
         }
+        // An implication, so that the solver's cache answers the repeats (fairness checks
+        // ask about the same nodes at every covering attempt).
         let label = self.art.node(v).label.clone();
-        let en = self.enabled(&control, t);
-        match self.sat(&[label, en]) {
-            Some(b) => Ok(b),
-            None => Err(Stop::Unknown(format!(
-                "solver could not decide enabledness: {}",
-                self.smt.last_unknown
-            ))),
-        }
+        let disabled = Term::not(self.enabled(&control, t));
+        let a = self.implies(&label, &disabled);
+        Ok(!self.decided(a, "enabledness")?)
     }
 
     /// Whether a transition of `t` at its location may block.
@@ -1155,13 +1162,8 @@ impl Verifier<'_> {
         let none = Term::not(Term::or(
             ts.iter().map(|&t| self.enabled_in(&control, t, &state)),
         ));
-        match self.sat_path(v, &[none]) {
-            Some(b) => Ok(!b),
-            None => Err(Stop::Unknown(format!(
-                "solver could not decide enabledness: {}",
-                self.smt.last_unknown
-            ))),
-        }
+        let a = self.sat_path(v, &[none]);
+        Ok(!self.decided(a, "enabledness")?)
     }
 
     /// Processes one node of the work list.
@@ -1170,33 +1172,16 @@ impl Verifier<'_> {
         v: NodeId,
         work: &mut Vec<NodeId>,
     ) -> Result<Option<Box<Counterexample>>, Stop> {
-        if self.meta[v.0 as usize].removed || self.art.is_covered(v) {
+        if self.meta[v.0 as usize].removed || self.art.is_covered(v) || !self.has_states(v)? {
             return Ok(None);
-        }
-        let label = self.art.node(v).label.clone();
-        match self.sat(std::slice::from_ref(&label)) {
-            Some(false) => return Ok(None),
-            Some(true) => {}
-            None => {
-                return Err(Stop::Unknown(format!(
-                    "solver could not decide a label: {}",
-                    self.smt.last_unknown
-                )))
-            }
         }
         let control = self.art.node(v).control.clone();
         if self.is_error(&control) {
-            let path = self.art.path(v);
-            match self.concretize(&path, &Term::True) {
-                Refined::Bug(c) => {
-                    self.prune(v, work);
-                    return Ok(Some(Box::new(c)));
-                }
-                Refined::Unknown(_) | Refined::Strengthened => {
-                    self.exclude(v, Term::True, work)?;
-                }
+            let found = self.error_node(v, work)?;
+            if found.is_some() {
+                self.prune(v, work);
             }
-            return Ok(None);
+            return Ok(found.map(Box::new));
         }
         if self.is_end(&control) || self.all_exited(&control) {
             return Ok(None);
@@ -1207,15 +1192,9 @@ impl Verifier<'_> {
         let movable = self.movable(&control);
         // A deadlock: no thread can move in some state on the path.
         if !self.always_enabled(v, &movable)? {
-            let none = Term::not(Term::or(movable.iter().map(|t| self.enabled(&control, *t))));
-            return match self.concretize(&self.art.path(v), &none) {
-                Refined::Bug(c) => {
-                    self.prune(v, work);
-                    Ok(Some(Box::new(c)))
-                }
-                Refined::Unknown(r) => Err(Stop::Unknown(r)),
-                Refined::Strengthened => unreachable!("concretize does not refine"),
-            };
+            let c = self.deadlock(v, &movable)?;
+            self.prune(v, work);
+            return Ok(Some(Box::new(c)));
         }
         // Choose threads: those already expanded, then more in round-robin order until every
         // state on the path enables one of them.
@@ -1240,13 +1219,7 @@ impl Verifier<'_> {
             self.prune(v, work);
             return Ok(None);
         }
-        // The label must show that a chosen thread is enabled.
-        let some = Term::or(chosen.iter().map(|t| self.enabled(&control, *t)));
-        if chosen.iter().all(|&t| self.may_block(&control, t))
-            && self.sat(&[label, Term::not(some.clone())]) != Some(false)
-        {
-            self.exclude(v, Term::not(some), work)?;
-        }
+        self.label_shows_enabled(v, &chosen, work)?;
         for e in self.art.node(v).children.clone() {
             if have.contains(&e.thread) {
                 work.push(e.child);
@@ -1343,13 +1316,8 @@ impl Verifier<'_> {
             }
             let label = node.label.clone();
             let en = this.enabled(&control, t);
-            match this.implies(&label, &en) {
-                Some(b) => Ok(b),
-                None => Err(Stop::Unknown(format!(
-                    "solver could not decide enabledness: {}",
-                    this.smt.last_unknown
-                ))),
-            }
+            let a = this.implies(&label, &en);
+            this.decided(a, "enabledness")
         };
         for t in 0..self.prog.threads.len() {
             let t = ThreadId(t as u32);

@@ -174,6 +174,7 @@ fn check(prog: &Program, art: &Art, timeout_ms: u32, complete: bool) -> Result<(
         }
     }
     let mut has_states = Vec::with_capacity(art.len());
+    let mut reduced: Vec<NodeId> = Vec::new();
     for v in art.ids() {
         let n = art.node(v);
         let c = &n.control;
@@ -201,10 +202,25 @@ fn check(prog: &Program, art: &Art, timeout_ms: u32, complete: bool) -> Result<(
             }
             return reject(v, "a node where no thread can move".into());
         }
-        let expanded: Vec<usize> = if complete {
+        let marked: Vec<usize> = n.expanded.iter().map(|t| t.0 as usize).collect();
+        let expanded: Vec<usize> = if complete && marked != movable {
+            // Partial-order reduction: one thread whose next step is invisible to the others
+            // may stand for all (it is checked below to be enabled); every cycle must still
+            // pass a node that expands every thread (checked after this loop). Otherwise
+            // every thread must be expanded.
+            match marked[..] {
+                [t] if movable.contains(&t)
+                    && prog.threads[t].local_location(c.locs[t].expect("movable")) =>
+                {
+                    reduced.push(v);
+                    marked
+                }
+                _ => movable.clone(),
+            }
+        } else if complete {
             movable.clone()
         } else {
-            n.expanded.iter().map(|t| t.0 as usize).collect()
+            marked
         };
         if let Some(t) = expanded.iter().find(|t| !movable.contains(t)) {
             return reject(
@@ -265,8 +281,40 @@ fn check(prog: &Program, art: &Art, timeout_ms: u32, complete: bool) -> Result<(
             return reject(v, "deadlock is not excluded".into());
         }
     }
-    if !complete {
+    if complete {
+        cycle_proviso(art, &reduced)?;
+    } else {
         fair(prog, art, &enc, &mut smt, &ranges, &has_states)?;
+    }
+    Ok(())
+}
+
+/// The cycle proviso of partial-order reduction: every cycle of tree and covering edges
+/// passes a node where every thread is expanded, so that no thread's steps are postponed
+/// forever. Checked on the graph of the reduced nodes' tree edges and the covering edges,
+/// which must have no cycle.
+fn cycle_proviso(art: &Art, reduced: &[NodeId]) -> Result<(), Rejection> {
+    use petgraph::graph::{DiGraph, NodeIndex};
+    let mut g: DiGraph<NodeId, ()> = DiGraph::new();
+    let idx: Vec<NodeIndex> = art.ids().map(|v| g.add_node(v)).collect();
+    for &v in reduced {
+        for e in &art.node(v).children {
+            g.add_edge(idx[v.0 as usize], idx[e.child.0 as usize], ());
+        }
+    }
+    for (v, w) in art.coverings() {
+        g.add_edge(idx[v.0 as usize], idx[w.0 as usize], ());
+    }
+    for scc in petgraph::algo::tarjan_scc(&g) {
+        let v = g[scc[0]];
+        if scc.len() > 1 || g.contains_edge(scc[0], scc[0]) {
+            return Err(Rejection {
+                node: v,
+                reason: "a cycle on which no node expands every thread (partial-order reduction \
+                         postpones a thread forever)"
+                    .into(),
+            });
+        }
     }
     Ok(())
 }

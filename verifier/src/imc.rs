@@ -171,6 +171,8 @@ pub struct Verifier<'p> {
     refinements: u64,
     /// Nodes uncovered by the last refinement.
     freed: Vec<NodeId>,
+    /// Nodes whose labels the last refinement changed, root first.
+    strengthened: Vec<NodeId>,
     /// Symbolic execution of each node's path, indexed by node.
     syms: Vec<Sym>,
     /// Each transition executed from the identity state (guards, UB, weakest preconditions).
@@ -234,6 +236,7 @@ impl<'p> Verifier<'p> {
             opts,
             refinements: 0,
             freed: Vec::new(),
+            strengthened: Vec::new(),
         }
     }
 
@@ -478,6 +481,14 @@ impl<'p> Verifier<'p> {
             Refined::Strengthened => {
                 self.refinements += 1;
                 work.append(&mut self.freed);
+                // Impact's close after refine: a strengthened label may now imply the label
+                // of an earlier node with the same control state; the topmost such node
+                // covers its whole subtree.
+                for u in std::mem::take(&mut self.strengthened) {
+                    if !self.art.is_covered(u) && self.cover_by_earlier(u, work)? {
+                        break;
+                    }
+                }
                 Ok(())
             }
             // The path was shown unable to reach `bad`; a witness now means the two encodings
@@ -538,9 +549,17 @@ impl<'p> Verifier<'p> {
                 return Err(Stop::Bug(Box::new(self.deadlock(v, &movable)?)));
             }
             self.label_shows_enabled(v, &movable, &mut work)?;
-            // Expand every movable thread: a child for each transition some state on this
-            // path can take; the others are excluded from the label.
-            for &t in movable.iter().rev() {
+            // Partial-order reduction: a thread whose next step is invisible to the others
+            // and cannot block stands for all (`Thread::local_location`). Such steps never
+            // close a loop, so every cycle passes a node that expands every thread.
+            let reduced = movable.iter().copied().find(|&t| {
+                let l = control.locs[t.0 as usize].expect("movable");
+                self.prog.thread(t).local_location(l)
+            });
+            let expand = reduced.map_or(movable, |t| vec![t]);
+            // Expand: a child for each transition some state on this path can take; the
+            // others are excluded from the label.
+            for &t in expand.iter().rev() {
                 self.expand_thread(v, t, &mut work)?;
             }
         }
@@ -635,6 +654,15 @@ impl<'p> Verifier<'p> {
 
     /// Tries to cover `v` by an earlier node with the same control state.
     fn close(&mut self, v: NodeId, work: &mut Vec<NodeId>) -> Result<bool, Stop> {
+        if self.cover_by_earlier(v, work)? {
+            return Ok(true);
+        }
+        self.force_cover(v, work)
+    }
+
+    /// Covers `v` by an earlier node with the same control state whose label `v`'s label
+    /// implies (and, when iterating, with every new cycle fair).
+    fn cover_by_earlier(&mut self, v: NodeId, work: &mut Vec<NodeId>) -> Result<bool, Stop> {
         let control = self.art.node(v).control.clone();
         let label = self.art.node(v).label.clone();
         let cands: Vec<NodeId> = self
@@ -659,8 +687,14 @@ impl<'p> Verifier<'p> {
                 return Ok(true);
             }
         }
-        // Forced covering (McMillan): when every state on v's path satisfies w's label,
-        // strengthen v's label to show it, and cover.
+        Ok(false)
+    }
+
+    /// Forced covering (McMillan): when every state on `v`'s path satisfies the label of an
+    /// earlier node `w` with the same control state, strengthens `v`'s label to show it, and
+    /// covers.
+    fn force_cover(&mut self, v: NodeId, work: &mut Vec<NodeId>) -> Result<bool, Stop> {
+        let control = self.art.node(v).control.clone();
         let cands: Vec<NodeId> = self
             .art
             .same_control(&control)
@@ -674,6 +708,10 @@ impl<'p> Verifier<'p> {
             let here = self.enc.instantiate(&lw, &self.syms[v.0 as usize].state);
             if self.sat_path(v, &[Term::not(here)]) == Some(false) {
                 self.exclude(v, Term::not(lw), work)?;
+                if self.art.is_covered(v) {
+                    // Closing the refined path covered `v` or an ancestor already.
+                    return Ok(true);
+                }
                 // The refinement may have strengthened w's label too (w on v's path): cover
                 // only if v's label implies w's label as it is now.
                 if self.art.is_covered(w) {
@@ -696,6 +734,7 @@ impl<'p> Verifier<'p> {
     /// Strengthens the labels on the path to `v` so that `bad` is excluded at `v`, or finds a
     /// concrete execution that reaches `bad` at `v`.
     fn refine_path(&mut self, v: NodeId, bad: Term) -> Refined {
+        self.strengthened.clear();
         let path = self.art.path(v);
         let n = path.len();
         // ψ_{n-1} = ¬bad; ψ_i = wp(tr_i, ψ_{i+1}) with inputs eliminated. Going back stops at
@@ -704,11 +743,12 @@ impl<'p> Verifier<'p> {
         let mut psi: Vec<Option<Term>> = vec![None; n];
         psi[n - 1] = Some(Term::not(bad.clone()));
         let mut top = n - 1;
+        let mut generalizing = !self.iterative;
         // First node whose label is strengthened.
         let start = loop {
             let node = path[top].0;
             let label = self.art.node(node).label.clone();
-            let p = psi[top].clone().expect("computed");
+            let mut p = psi[top].clone().expect("computed");
             match self.implies(&label, &p) {
                 Some(true) => break top + 1,
                 Some(false) => {}
@@ -717,6 +757,21 @@ impl<'p> Verifier<'p> {
                         "solver could not decide a label: {}",
                         self.smt.last_unknown
                     ))
+                }
+            }
+            // Interpolate: a simpler formula between the states the path reaches here and
+            // the weakest precondition. Once that fails (the path may reach `bad`, or the
+            // solver gave up), the rest of the path keeps exact preconditions. Only in the
+            // complete mode, where labels must generalise over every schedule to be covered;
+            // the iterative mode follows few schedules and the queries cost it more than they
+            // save (bigshot_p: twice the time).
+            if generalizing {
+                match self.generalize(node, &p) {
+                    Some(g) => {
+                        p = g;
+                        psi[top] = Some(p.clone());
+                    }
+                    None => generalizing = false,
                 }
             }
             if top == 0 {
@@ -747,10 +802,85 @@ impl<'p> Verifier<'p> {
             let old = self.art.node(node).label.clone();
             let p = psi[i].clone().expect("computed");
             let new = self.smt.simplify(&Term::and([old, p]));
+            if new != self.art.node(node).label {
+                self.strengthened.push(node);
+            }
             let freed = self.art.set_label(node, new);
             self.freed.extend(freed);
         }
         Refined::Strengthened
+    }
+
+    /// An interpolant between the states the path to `v` reaches and `psi` (which they all
+    /// satisfy): a disjunction of small cubes over `psi`'s atoms, each implied by some of the
+    /// path's states and implying `psi`. `None` when the path reaches a state outside `psi`,
+    /// `psi` has quantifiers or too many atoms, or the solver cannot tell.
+    fn generalize(&mut self, v: NodeId, psi: &Term) -> Option<Term> {
+        let mut atoms = Vec::new();
+        if !psi.atoms(&mut atoms) || atoms.len() > MAX_ATOMS {
+            return None;
+        }
+        if atoms.len() <= 1 {
+            // Nothing simpler to find.
+            return Some(psi.clone());
+        }
+        let state = self.syms[v.0 as usize].state.clone();
+        let here: Vec<Term> = atoms
+            .iter()
+            .map(|a| self.enc.instantiate(a, &state))
+            .collect();
+        let pc = self.path_cond(v);
+        let not_psi = Term::not(psi.clone());
+        let mut cubes: Vec<Term> = Vec::new();
+        for _ in 0..MAX_CUBES {
+            // A state on the path that no cube describes yet.
+            self.smt.push();
+            for c in &pc {
+                self.smt.assert(c);
+            }
+            let covered = self.enc.instantiate(&Term::or(cubes.clone()), &state);
+            self.smt.assert(&Term::not(covered));
+            let r = self.smt.check();
+            let values = if r == Answer::Sat {
+                self.smt.eval_bools(&here)
+            } else {
+                None
+            };
+            self.smt.pop();
+            match r {
+                Answer::Unsat => return Some(Term::or(cubes)),
+                Answer::Sat => {}
+                Answer::Unknown(_) => return None,
+            }
+            let lits: Vec<Term> = atoms
+                .iter()
+                .zip(values?)
+                .map(|(a, b)| if b { a.clone() } else { Term::not(a.clone()) })
+                .collect();
+            // The literals that imply `psi`: an unsat core, then dropped one at a time.
+            self.smt.push();
+            self.smt.assert(&not_psi);
+            let (r, core) = self.smt.check_core(&lits);
+            let mut keep: Vec<Term> = core.into_iter().map(|i| lits[i].clone()).collect();
+            if r == Answer::Unsat && keep.len() > 2 {
+                let mut i = 0;
+                while i < keep.len() && keep.len() > 1 {
+                    let mut fewer = keep.clone();
+                    fewer.remove(i);
+                    if self.smt.check_terms(&fewer) == Answer::Unsat {
+                        keep = fewer;
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            self.smt.pop();
+            if r != Answer::Unsat {
+                return None;
+            }
+            cubes.push(Term::and(keep));
+        }
+        None
     }
 
     /// Finds inputs and initial values that drive the path to a bad state, and replays them.
@@ -874,6 +1004,11 @@ impl<'p> Verifier<'p> {
         }
     }
 }
+
+/// Interpolation gives up on formulas with more atoms than this.
+const MAX_ATOMS: usize = 48;
+/// Interpolation gives up when the path's states need more cubes than this.
+const MAX_CUBES: usize = 8;
 
 /// How many earlier nodes a node tries to be force-covered by.
 const FORCED_COVER_TRIES: usize = 2;

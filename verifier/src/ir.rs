@@ -765,6 +765,29 @@ impl Thread {
             .iter()
             .map(move |t| &self.transitions[t.0 as usize])
     }
+
+    /// Whether every transition at `l` is invisible to other threads: no shared memory
+    /// event, no synchronisation, thread start or atomic region, never blocking, not
+    /// closing a loop, and leading to an ordinary location (not to an error, the end of the
+    /// thread or the program, or a discarded execution). Such a transition commutes with
+    /// every transition of another thread and cannot be disabled by one, so a partial-order
+    /// reduction may expand only this thread at `l` (when the label implies it is enabled).
+    pub fn local_location(&self, l: LocId) -> bool {
+        let mut any = false;
+        let all = self.outgoing(l).all(|tr| {
+            any = true;
+            tr.events.is_empty()
+                && matches!(tr.kind, TransKind::Stmt | TransKind::Branch)
+                && !tr.may_block
+                && !tr.back_edge
+                && self.locations[tr.dst.0 as usize].kind == LocKind::Normal
+                && tr
+                    .ops
+                    .iter()
+                    .all(|o| matches!(o, Op::Assign { .. } | Op::Havoc { .. }))
+        });
+        any && all
+    }
 }
 
 /// A source file of the program.

@@ -476,6 +476,46 @@ impl Term {
         }
     }
 
+    /// Collects the atoms of a quantifier-free formula: its maximal subformulas that are not
+    /// built with boolean connectives (comparisons, boolean variables). Returns `false` for a
+    /// formula with quantifiers.
+    pub fn atoms(&self, out: &mut Vec<Term>) -> bool {
+        match self {
+            Term::True | Term::False => true,
+            Term::Not(a) => a.atoms(out),
+            Term::And(xs) | Term::Or(xs) => xs.iter().all(|x| x.atoms(out)),
+            Term::Implies(a, b) => a.atoms(out) && b.atoms(out),
+            Term::Ite(c, a, b) => c.atoms(out) && a.atoms(out) && b.atoms(out),
+            Term::Eq(a, b) if a.is_boolean() || b.is_boolean() => a.atoms(out) && b.atoms(out),
+            Term::Forall(..) | Term::Exists(..) => false,
+            t => {
+                if !out.contains(t) {
+                    out.push(t.clone());
+                }
+                true
+            }
+        }
+    }
+
+    /// Whether the term is a formula by its shape (connective, comparison, boolean variable).
+    fn is_boolean(&self) -> bool {
+        matches!(
+            self,
+            Term::True
+                | Term::False
+                | Term::Not(_)
+                | Term::And(_)
+                | Term::Or(_)
+                | Term::Implies(..)
+                | Term::Eq(..)
+                | Term::Le(..)
+                | Term::Lt(..)
+                | Term::Var(_, Sort::Bool)
+                | Term::Forall(..)
+                | Term::Exists(..)
+        )
+    }
+
     /// Number of nodes (for size limits and heuristics).
     pub fn size(&self) -> usize {
         1 + self.children().into_iter().map(Term::size).sum::<usize>()
@@ -685,6 +725,66 @@ impl Smt {
             }
         }
         Some(out)
+    }
+
+    /// The truth values of formulas in the model of the last `Sat` check.
+    pub fn eval_bools(&mut self, ts: &[Term]) -> Option<Vec<bool>> {
+        let m = self.solver.get_model()?;
+        ts.iter()
+            .map(|t| m.eval(&self.to_bool(t), true).and_then(|b| b.as_bool()))
+            .collect()
+    }
+
+    /// Checks the current assertions together with the formulas `lits`. When unsatisfiable,
+    /// also returns the indices of the `lits` the proof used (an unsat core, not always
+    /// minimal).
+    pub fn check_core(&mut self, lits: &[Term]) -> (Answer, Vec<usize>) {
+        self.stats.checks += 1;
+        let budget = self.budget_ms();
+        if budget == 0 {
+            self.last_unknown = "deadline reached".into();
+            return (Answer::Unknown(self.last_unknown.clone()), Vec::new());
+        }
+        let mut p = z3::Params::new(self.ctx);
+        p.set_u32("timeout", budget);
+        self.solver.set_params(&p);
+        self.push();
+        let names: Vec<String> = (0..lits.len()).map(|i| format!("__core!{i}")).collect();
+        let marks: Vec<Bool<'static>> = names
+            .iter()
+            .map(|n| Bool::new_const(self.ctx, n.as_str()))
+            .collect();
+        for (m, l) in marks.iter().zip(lits) {
+            let l = self.to_bool(l);
+            self.solver.assert(&m.implies(&l));
+        }
+        let r = match self.solver.check_assumptions(&marks) {
+            z3::SatResult::Sat => (Answer::Sat, Vec::new()),
+            z3::SatResult::Unsat => {
+                let core: Vec<String> = self
+                    .solver
+                    .get_unsat_core()
+                    .iter()
+                    .map(|b| b.to_string())
+                    .collect();
+                let used = names
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, n)| core.iter().any(|c| c == *n || c.trim_matches('|') == *n))
+                    .map(|(i, _)| i)
+                    .collect();
+                (Answer::Unsat, used)
+            }
+            z3::SatResult::Unknown => {
+                self.last_unknown = self
+                    .solver
+                    .get_reason_unknown()
+                    .unwrap_or_else(|| "unknown".into());
+                (Answer::Unknown(self.last_unknown.clone()), Vec::new())
+            }
+        };
+        self.pop();
+        r
     }
 
     /// Whether `a ⇒ b` is valid; `None` when the solver cannot tell. Cached.

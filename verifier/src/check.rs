@@ -460,3 +460,27 @@ fn may_be_enabled(
     let prem = Term::and([ranges.clone(), art.node(v).label.clone()]);
     smt.implies(&prem, &Term::not(enabled)) != Some(true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{LocId, TransId};
+
+    #[test]
+    fn cycle_proviso_needs_a_fully_expanded_node_on_every_cycle() {
+        let c = |l: u32| Control {
+            locs: vec![Some(LocId(l))],
+            atomic: None,
+        };
+        let mut art = Art::new(c(0));
+        let a = art.add_child(art.root(), ThreadId(0), TransId(0), c(1));
+        let b = art.add_child(a, ThreadId(0), TransId(1), c(0));
+        let d = art.add_child(b, ThreadId(0), TransId(0), c(1));
+        art.cover(d, a);
+        // The cycle a -> b -> d ~> a: fine when a or b expands every thread.
+        assert!(cycle_proviso(&art, &[b]).is_ok());
+        assert!(cycle_proviso(&art, &[a]).is_ok());
+        let r = cycle_proviso(&art, &[a, b]).unwrap_err();
+        assert!(r.reason.contains("no node expands every thread"), "{r:?}");
+    }
+}

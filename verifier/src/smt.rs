@@ -1076,6 +1076,49 @@ mod tests {
     }
 
     #[test]
+    fn atoms_cores_and_model_values() {
+        let b = Term::var("b", Sort::Bool);
+        let f = Term::or([
+            Term::and([Term::le(x(), Term::int(4)), b.clone()]),
+            Term::not(Term::eq(y(), Term::int(0))),
+        ]);
+        let mut atoms = Vec::new();
+        assert!(f.atoms(&mut atoms));
+        assert_eq!(
+            atoms,
+            vec![Term::le(x(), Term::int(4)), b, Term::eq(y(), Term::int(0))]
+        );
+        let q = Term::exists(vec![("x".into(), Sort::Int)], f.clone());
+        assert!(
+            !q.atoms(&mut Vec::new()),
+            "quantified formulas have no atoms"
+        );
+
+        let mut s = Smt::new(5_000);
+        // x <= 4 is implied by x <= 2; y = 7 plays no part.
+        let lits = [
+            Term::eq(y(), Term::int(7)),
+            Term::le(x(), Term::int(2)),
+            Term::le(Term::int(0), x()),
+        ];
+        s.push();
+        s.assert(&Term::not(Term::le(x(), Term::int(4))));
+        let (a, core) = s.check_core(&lits);
+        s.pop();
+        assert_eq!(a, Answer::Unsat);
+        assert_eq!(core, vec![1]);
+        s.push();
+        s.assert(&Term::eq(x(), Term::int(3)));
+        let (a, core) = s.check_core(&lits[..1]);
+        assert_eq!((a, core), (Answer::Sat, vec![]));
+        assert_eq!(
+            s.eval_bools(&[Term::le(x(), Term::int(4)), Term::lt(x(), Term::int(3))]),
+            Some(vec![true, false])
+        );
+        s.pop();
+    }
+
+    #[test]
     fn eliminates_quantifiers_and_reads_back() {
         let mut s = Smt::new(5_000);
         // ∃y. x > y ∧ y > 3  ≡  x ≥ 5

@@ -2,9 +2,11 @@
 //! proved safe, and bugs come with a replayed counterexample.
 
 use std::path::Path;
+use verifier::art::Art;
 use verifier::frontend::{load, load_str, Options};
 use verifier::imc::{Options as VOpts, Verdict, Verifier};
 use verifier::interp::Outcome;
+use verifier::ir::ThreadId;
 
 fn verify_file(rel: &str) -> verifier::imc::Report {
     let p = load(
@@ -121,4 +123,92 @@ fn the_checker_rejects_incomplete_and_unsafe_arts() {
     let mut v = Verifier::new(&safe, VOpts::default());
     assert_eq!(v.run().verdict, Verdict::Safe);
     assert_eq!(check_complete(&safe, v.art(), 5_000), Ok(()));
+}
+
+#[test]
+fn partial_order_reduction_expands_one_thread_at_local_steps_and_the_proof_is_checked() {
+    // Each worker does thread-local arithmetic between its shared accesses.
+    let src = r#"
+        #include <assert.h>
+        #include <pthread.h>
+        int total = 0;
+        pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+        void *worker(void *arg) {
+          int a = 1;
+          int b = a + 2;
+          int c = b * 2;
+          pthread_mutex_lock(&m);
+          total = total + c - 5;
+          pthread_mutex_unlock(&m);
+          return 0;
+        }
+        int main(void) {
+          pthread_t x, y;
+          pthread_create(&x, 0, worker, 0);
+          pthread_create(&y, 0, worker, 0);
+          pthread_join(x, 0);
+          pthread_join(y, 0);
+          assert(total == 2);
+          return 0;
+        }
+    "#;
+    let p = load_str("por.c", src, &Options::default()).unwrap();
+    let mut v = Verifier::new(&p, VOpts::default());
+    let r = v.run();
+    // Safe is only reported after check_complete accepted the reduced ART.
+    assert_eq!(r.verdict, Verdict::Safe, "{r:?}");
+    let art = v.art();
+    let reduced = art
+        .ids()
+        .filter(|&n| {
+            let node = art.node(n);
+            let movable = node.control.locs.iter().filter(|l| l.is_some()).count();
+            node.expanded.len() == 1 && movable >= 2 && !node.children.is_empty()
+        })
+        .count();
+    assert!(reduced > 0, "no node was reduced");
+    // A reduced node must stand for a local step: moving the reduction's mark to the other
+    // thread, which is not at a local step, is rejected.
+    let mut table = verifier::smt::TermTable::new();
+    let mut records = art.to_records(&mut table);
+    let terms = table.terms().unwrap();
+    assert!(verifier::check::check_complete(
+        &p,
+        &Art::from_records(&records, &terms).unwrap(),
+        10_000
+    )
+    .is_ok());
+    let tampered = (0..records.len()).find_map(|i| {
+        let rec = &records[i];
+        let [t] = rec.expanded[..] else { return None };
+        let other = (0..rec.control.locs.len()).find(|&u| {
+            u != t.0 as usize
+                && rec.control.locs[u].is_some_and(|l| !p.threads[u].local_location(l))
+                && p.threads[u].locations[rec.control.locs[u].unwrap().0 as usize].kind
+                    == verifier::ir::LocKind::Normal
+        })?;
+        Some((i, ThreadId(other as u32)))
+    });
+    let (i, other) = tampered.expect("a reduced node next to a thread at a shared step");
+    records[i].expanded = vec![other];
+    let bad = Art::from_records(&records, &terms).unwrap();
+    let r = verifier::check::check_complete(&p, &bad, 10_000).unwrap_err();
+    assert!(r.reason.contains("neither expanded nor excluded"), "{r:?}");
+}
+
+#[test]
+fn producer_consumer_is_proved_safe_in_complete_mode() {
+    // Seed 002, Fig. 1 with one producer, one consumer and a buffer of two: the ImparaC
+    // baseline finishes a complete ART (checked before `safe` is reported).
+    let opts = Options {
+        defines: vec!["N=2".into()],
+        ..Options::default()
+    };
+    let p = load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/producer_consumer.c"),
+        &opts,
+    )
+    .unwrap();
+    let r = Verifier::new(&p, VOpts::default()).run();
+    assert_eq!(r.verdict, Verdict::Safe, "{r:?}");
 }

@@ -2,11 +2,18 @@
 //! to threads as in Impara; seed 002, Sect. "Iterative model checking").
 //!
 //! This is the complete mode (the paper's ImparaC baseline): every thread is expanded at every
-//! node, so the finished ART covers every schedule. Labels are strengthened with weakest
-//! preconditions of infeasible paths to bad states (error locations, deadlocks, undefined
-//! behaviour), with inputs removed by quantifier elimination. A path that is not infeasible is
+//! node, except where partial-order reduction lets one thread whose next step is invisible to
+//! the others stand for all (`Thread::local_location`; such steps never close a loop, so every
+//! cycle passes a fully expanded node). Labels are strengthened along infeasible paths to bad
+//! states (error locations, deadlocks, undefined behaviour): the weakest precondition of the
+//! path's suffix with inputs removed by quantifier elimination, interpolated at each node to a
+//! disjunction of small cubes that the path's states imply (`Verifier::generalize`). After a
+//! refinement the path is closed again (a strengthened node may now be covered), and forced
+//! covering tries earlier nodes with the same control state. A path that is not infeasible is
 //! turned into a concrete schedule and inputs and replayed on the interpreter: only a replayed
 //! bug is reported as one.
+//!
+//! The iterative mode (Alg. 1) is in the second `impl` block below.
 
 use crate::art::{Art, Control, NodeId};
 use crate::encode::{Encoder, SymState, SymStep};

@@ -16,6 +16,8 @@ impara() {
     lamport) echo "0.3s" ;;
     szymanski) echo "0.2s" ;;
     read_write_lock) echo "0.6-0.9s" ;;
+    stack_safe) echo "38.8s" ;;
+    stack_unsafe) echo "0.5s" ;;
     *) echo "-" ;;
   esac
 }

@@ -159,8 +159,9 @@ struct Meta {
 }
 
 enum Refined {
-    /// Labels were strengthened to exclude the bad states.
-    Strengthened,
+    /// Labels were strengthened to exclude the bad states; the nodes whose labels changed,
+    /// root first.
+    Strengthened(Vec<NodeId>),
     /// A concrete execution reaches the bad states.
     Bug(Counterexample),
     /// Cannot tell.
@@ -178,8 +179,6 @@ pub struct Verifier<'p> {
     refinements: u64,
     /// Nodes uncovered by the last refinement.
     freed: Vec<NodeId>,
-    /// Nodes whose labels the last refinement changed, root first.
-    strengthened: Vec<NodeId>,
     /// Symbolic execution of each node's path, indexed by node.
     syms: Vec<Sym>,
     /// Each transition executed from the identity state (guards, UB, weakest preconditions).
@@ -243,7 +242,6 @@ impl<'p> Verifier<'p> {
             opts,
             refinements: 0,
             freed: Vec::new(),
-            strengthened: Vec::new(),
         }
     }
 
@@ -386,7 +384,7 @@ impl<'p> Verifier<'p> {
     ) -> Result<Option<Counterexample>, Stop> {
         match self.concretize(&self.art.path(v), &Term::True) {
             Refined::Bug(c) => Ok(Some(c)),
-            Refined::Unknown(_) | Refined::Strengthened => {
+            Refined::Unknown(_) | Refined::Strengthened(_) => {
                 self.exclude(v, Term::True, work)?;
                 Ok(None)
             }
@@ -400,7 +398,7 @@ impl<'p> Verifier<'p> {
         match self.concretize(&self.art.path(v), &none) {
             Refined::Bug(c) => Ok(c),
             Refined::Unknown(r) => Err(Stop::Unknown(r)),
-            Refined::Strengthened => unreachable!("concretize does not refine"),
+            Refined::Strengthened(_) => unreachable!("concretize does not refine"),
         }
     }
 
@@ -485,13 +483,13 @@ impl<'p> Verifier<'p> {
     /// reach it).
     fn exclude(&mut self, v: NodeId, bad: Term, work: &mut Vec<NodeId>) -> Result<(), Stop> {
         match self.refine_path(v, bad) {
-            Refined::Strengthened => {
+            Refined::Strengthened(changed) => {
                 self.refinements += 1;
                 work.append(&mut self.freed);
                 // Impact's close after refine: a strengthened label may now imply the label
                 // of an earlier node with the same control state; the topmost such node
                 // covers its whole subtree.
-                for u in std::mem::take(&mut self.strengthened) {
+                for u in changed {
                     if !self.art.is_covered(u) && self.cover_by_earlier(u, work)? {
                         break;
                     }
@@ -741,7 +739,6 @@ impl<'p> Verifier<'p> {
     /// Strengthens the labels on the path to `v` so that `bad` is excluded at `v`, or finds a
     /// concrete execution that reaches `bad` at `v`.
     fn refine_path(&mut self, v: NodeId, bad: Term) -> Refined {
-        self.strengthened.clear();
         let path = self.art.path(v);
         let n = path.len();
         // ψ_{n-1} = ¬bad; ψ_i = wp(tr_i, ψ_{i+1}) with inputs eliminated. Going back stops at
@@ -804,18 +801,19 @@ impl<'p> Verifier<'p> {
             top -= 1;
             psi[top] = Some(self.smt.simplify(&q));
         };
+        let mut changed = Vec::new();
         for i in start..n {
             let node = path[i].0;
             let old = self.art.node(node).label.clone();
             let p = psi[i].clone().expect("computed");
-            let new = self.smt.simplify(&Term::and([old, p]));
-            if new != self.art.node(node).label {
-                self.strengthened.push(node);
+            let new = self.smt.simplify(&Term::and([old.clone(), p]));
+            if new != old {
+                changed.push(node);
             }
             let freed = self.art.set_label(node, new);
             self.freed.extend(freed);
         }
-        Refined::Strengthened
+        Refined::Strengthened(changed)
     }
 
     /// An interpolant between the states the path to `v` reaches and `psi` (which they all

@@ -678,6 +678,12 @@ impl Smt {
     }
 
     fn check_inner(&mut self) -> Answer {
+        self.solve(&[])
+    }
+
+    /// Checks the current assertions under `assumptions` within the time left; records Z3's
+    /// reason for an unknown answer.
+    fn solve(&mut self, assumptions: &[Bool<'static>]) -> Answer {
         let budget = self.budget_ms();
         if budget == 0 {
             self.last_unknown = "deadline reached".into();
@@ -688,7 +694,7 @@ impl Smt {
             p.set_u32("timeout", budget);
             self.solver.set_params(&p);
         }
-        match self.solver.check() {
+        match self.solver.check_assumptions(assumptions) {
             z3::SatResult::Sat => Answer::Sat,
             z3::SatResult::Unsat => Answer::Unsat,
             z3::SatResult::Unknown => {
@@ -740,14 +746,6 @@ impl Smt {
     /// minimal).
     pub fn check_core(&mut self, lits: &[Term]) -> (Answer, Vec<usize>) {
         self.stats.checks += 1;
-        let budget = self.budget_ms();
-        if budget == 0 {
-            self.last_unknown = "deadline reached".into();
-            return (Answer::Unknown(self.last_unknown.clone()), Vec::new());
-        }
-        let mut p = z3::Params::new(self.ctx);
-        p.set_u32("timeout", budget);
-        self.solver.set_params(&p);
         self.push();
         let names: Vec<String> = (0..lits.len()).map(|i| format!("__core!{i}")).collect();
         let marks: Vec<Bool<'static>> = names
@@ -758,33 +756,25 @@ impl Smt {
             let l = self.to_bool(l);
             self.solver.assert(&m.implies(&l));
         }
-        let r = match self.solver.check_assumptions(&marks) {
-            z3::SatResult::Sat => (Answer::Sat, Vec::new()),
-            z3::SatResult::Unsat => {
-                let core: Vec<String> = self
-                    .solver
-                    .get_unsat_core()
-                    .iter()
-                    .map(|b| b.to_string())
-                    .collect();
-                let used = names
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, n)| core.iter().any(|c| c == *n || c.trim_matches('|') == *n))
-                    .map(|(i, _)| i)
-                    .collect();
-                (Answer::Unsat, used)
-            }
-            z3::SatResult::Unknown => {
-                self.last_unknown = self
-                    .solver
-                    .get_reason_unknown()
-                    .unwrap_or_else(|| "unknown".into());
-                (Answer::Unknown(self.last_unknown.clone()), Vec::new())
-            }
+        let answer = self.solve(&marks);
+        let used = if answer == Answer::Unsat {
+            let core: Vec<String> = self
+                .solver
+                .get_unsat_core()
+                .iter()
+                .map(|b| b.to_string())
+                .collect();
+            names
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| core.iter().any(|c| c.trim_matches('|') == *n))
+                .map(|(i, _)| i)
+                .collect()
+        } else {
+            Vec::new()
         };
         self.pop();
-        r
+        (answer, used)
     }
 
     /// Whether `a ⇒ b` is valid; `None` when the solver cannot tell. Cached.

@@ -3,7 +3,10 @@
 //! found (`run` reached an error or a deadlock; `verify`: partially safe, unsafe, or a bug in
 //! complete mode; `check-ivr`: rejected), 2 bad input (unreadable file, preprocessor error,
 //! syntax error, unsupported construct, bad flags), 3 internal error, 4 `verify` ended with
-//! the verdict unknown.
+//! the verdict unknown (`synth prog.c` / `schedule`: 0 schedule written, 1 no safe schedule
+//! exists or the IVR was rejected, 4 no safe IVR within the budget).
+
+mod schedule_cmd;
 
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
@@ -17,9 +20,13 @@ use verifier::ir::{ThreadId, TransId};
     version,
     about = "Run multithreaded C programs safely from incomplete verification results"
 )]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    /// `synth prog.c`: verify to the first safe IVR and write the schedule (as `synth schedule`).
+    #[command(flatten)]
+    schedule: Option<schedule_cmd::ScheduleArgs>,
 }
 
 #[derive(Subcommand)]
@@ -38,6 +45,9 @@ enum Command {
     /// Verify a C program: iterative model checking that streams IVRs (safe schedules and
     /// counterexamples) and ends with safe, partially safe, unsafe or unknown.
     Verify(VerifyArgs),
+    /// Make a program schedule: verify to the first safe IVR (or read one with --ivr), write
+    /// prog.sched.h and prog.schedule.json, optionally explain it or draw it as DOT.
+    Schedule(schedule_cmd::ScheduleArgs),
     /// Check an IVR file against a program, independently of the verifier that wrote it.
     CheckIvr {
         #[command(flatten)]
@@ -95,9 +105,9 @@ struct VerifyArgs {
 }
 
 #[derive(Args)]
-struct Input {
+pub(crate) struct Input {
     /// The C source file.
-    file: PathBuf,
+    pub(crate) file: PathBuf,
     /// Add a directory to the preprocessor's include path.
     #[arg(short = 'I', value_name = "DIR")]
     include: Vec<PathBuf>,
@@ -110,7 +120,7 @@ struct Input {
 }
 
 impl Input {
-    fn load(&self) -> Result<verifier::ir::Program, verifier::frontend::Error> {
+    pub(crate) fn load(&self) -> Result<verifier::ir::Program, verifier::frontend::Error> {
         let opts = verifier::frontend::Options {
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
@@ -122,14 +132,24 @@ impl Input {
 }
 
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
+    use clap::{CommandFactory, FromArgMatches};
+    // Without a subcommand the arguments are those of `synth schedule` (`synth prog.c`).
+    let parsed = Cli::command().try_get_matches().and_then(|m| {
+        let cli = Cli::from_arg_matches(&m)?;
+        let default = match cli.command {
+            None => Some(schedule_cmd::ScheduleArgs::from_arg_matches(&m)?),
+            Some(_) => None,
+        };
+        Ok((cli, default))
+    });
+    let (cli, default) = match parsed {
         Ok(c) => c,
         Err(e) => {
             let _ = e.print();
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    match run(cli) {
+    match run(cli, default) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             // Front-end errors already carry `file:line:col`.
@@ -144,8 +164,18 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(cli: Cli) -> anyhow::Result<u8> {
-    match cli.command {
+fn run(cli: Cli, default: Option<schedule_cmd::ScheduleArgs>) -> anyhow::Result<u8> {
+    let Some(command) = cli.command else {
+        return match default {
+            Some(a) => schedule_cmd::schedule(a),
+            None => Err(BadInput(anyhow::anyhow!(
+                "no input file; run `synth prog.c` or `synth --help`"
+            ))
+            .into()),
+        };
+    };
+    match command {
+        Command::Schedule(a) => schedule_cmd::schedule(a),
         Command::Parse { input, json, full } => {
             let p = input.load()?;
             if json {
@@ -217,7 +247,7 @@ fn run(cli: Cli) -> anyhow::Result<u8> {
 }
 
 /// Writes to standard output; a closed pipe (`synth parse x.c | head`) is not an error.
-fn emit(text: &str) {
+pub(crate) fn emit(text: &str) {
     use std::io::Write;
     let mut out = std::io::stdout().lock();
     if let Err(e) = out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
@@ -229,7 +259,7 @@ fn emit(text: &str) {
 
 /// An error in what the user gave (exit code 2).
 #[derive(Debug)]
-struct BadInput(anyhow::Error);
+pub(crate) struct BadInput(pub(crate) anyhow::Error);
 
 impl std::fmt::Display for BadInput {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -395,6 +425,6 @@ fn prepare_out_dir(dir: &std::path::Path) -> anyhow::Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))
 }
 
-fn indent(s: &str) -> String {
+pub(crate) fn indent(s: &str) -> String {
     s.lines().map(|l| format!("  {l}\n")).collect()
 }

@@ -1,1 +1,298 @@
-//! placeholder
+//! schedgen: turns an incomplete verification result into a program schedule (DESIGN.md,
+//! "Program schedules"; seed 002, sections "Partial-order reduction" and "Implementation").
+//!
+//! * [`sections`]: the section paths of a checked IVR (one thread committed to per node,
+//!   fairness of that choice, pieces between branching, covered and final nodes);
+//! * [`clocks`]: section schedules as vector clocks (dependency, array-index independence);
+//! * [`schedule`]: the program schedule, its JSON form and its figures;
+//! * [`emit`]: the C header with the same schedule as static tables typed by
+//!   `include/synth_enforcer.h`; [`explain`]: readable sections and Graphviz DOT;
+//! * [`simulate`]: runs a program on the interpreter under a schedule, checking every
+//!   section's linear extension against the section path (Lemma 5).
+//!
+//! Optimisation levels: Opt0 keeps every visible step of the proof, synchronisation included;
+//! Opt1 drops the lock and barrier operations the schedule subsumes (objects used by nothing
+//! else) and atomic-region markers; Opt2 also lengthens sections by unrolling cycles of the
+//! section graph (`unroll` times) and treats accesses to provably different array elements as
+//! independent.
+
+pub mod clocks;
+pub mod emit;
+pub mod explain;
+pub mod schedule;
+pub mod sections;
+pub mod simulate;
+pub mod sites;
+
+use clocks::{Ev, Indices};
+pub use schedule::{Opt, ProgramSchedule};
+use schedule::{End, Event, Section, Successor, ThreadInfo};
+use sections::{Piece, PieceEnd};
+use std::collections::{HashMap, HashSet, VecDeque};
+use verifier::art::{Art, NodeId};
+use verifier::check::NodeFacts;
+use verifier::ir::{Program, SyncKind, ThreadId, TransId, TransKind, Transition};
+
+/// Why no schedule was made.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The IVR checker rejected the ART.
+    #[error("not a valid IVR of this program: rejected at node {node}: {reason}")]
+    Rejected {
+        /// Node.
+        node: u32,
+        /// Reason.
+        reason: String,
+    },
+    /// No expanded thread is enabled in every state of a node.
+    #[error(
+        "node {node}: no expanded thread is enabled in every state of the node, so a schedule \
+         cannot commit to one thread there"
+    )]
+    NoThread {
+        /// Node.
+        node: u32,
+    },
+    /// The one-thread-per-node choice starves a thread.
+    #[error(
+        "the schedule would not be fair: a cycle through node {node} never runs {thread}, \
+         which may be enabled there"
+    )]
+    Unfair {
+        /// Node.
+        node: u32,
+        /// Thread name.
+        thread: String,
+    },
+    /// The root has no states.
+    #[error("the root of the ART is labelled false")]
+    NoStates,
+}
+
+/// Options of schedule generation.
+#[derive(Clone, Copy, Debug)]
+pub struct Options {
+    /// Optimisation level.
+    pub opt: Opt,
+    /// Opt2: how often a cycle of sections is unrolled into one section.
+    pub unroll: u32,
+    /// Per-query solver timeout (milliseconds).
+    pub timeout_ms: u32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            opt: Opt::O2,
+            unroll: 8,
+            timeout_ms: 10_000,
+        }
+    }
+}
+
+/// Most steps of an Opt2 section made by unrolling.
+const MAX_UNROLLED_STEPS: usize = 20_000;
+
+/// The synchronisation objects only lock/unlock/init or barrier operations touch: a schedule
+/// that orders the accesses they protect subsumes them.
+fn subsumable(prog: &Program) -> HashSet<u32> {
+    let mut ok: HashMap<u32, bool> = HashMap::new();
+    for th in &prog.threads {
+        for tr in &th.transitions {
+            let plain = matches!(
+                tr.kind,
+                TransKind::Sync(
+                    SyncKind::MutexInit
+                        | SyncKind::Lock
+                        | SyncKind::Unlock
+                        | SyncKind::BarrierInit
+                        | SyncKind::BarrierArrive
+                        | SyncKind::BarrierLeave
+                )
+            );
+            for e in &tr.events {
+                if prog.var(e.var).elem.is_sync() {
+                    *ok.entry(e.var.0).or_insert(true) &= plain;
+                }
+            }
+        }
+    }
+    ok.into_iter().filter(|&(_, b)| b).map(|(v, _)| v).collect()
+}
+
+/// Whether the schedule at `opt` subsumes a transition (instrumentation removes it).
+fn removed_at(opt: Opt, objects: &HashSet<u32>, tr: &Transition) -> bool {
+    if opt == Opt::O0 {
+        return false;
+    }
+    match tr.kind {
+        TransKind::Sync(SyncKind::AtomicBegin | SyncKind::AtomicEnd | SyncKind::Yield) => true,
+        TransKind::Sync(
+            SyncKind::MutexInit
+            | SyncKind::Lock
+            | SyncKind::Unlock
+            | SyncKind::BarrierInit
+            | SyncKind::BarrierArrive
+            | SyncKind::BarrierLeave,
+        ) => {
+            !tr.events.is_empty() && tr.events.iter().all(|e| objects.contains(&e.var.0))
+        }
+        _ => false,
+    }
+}
+
+/// Makes the program schedule of `art`, an IVR of `prog`. The IVR checker decides first; an
+/// ART that is not safe, deadlock-free and fair is rejected with its reason.
+pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSchedule, Error> {
+    verifier::check::check_ivr(prog, art, opts.timeout_ms).map_err(|r| Error::Rejected {
+        node: r.node.0,
+        reason: r.reason,
+    })?;
+    let mut facts = NodeFacts::new(prog, art, opts.timeout_ms);
+    let pieces = sections::pieces(prog, art, &mut facts)?;
+    let objects = subsumable(prog);
+    let removed = |tr: &Transition| removed_at(opts.opt, &objects, tr);
+    let unroll = if opts.opt == Opt::O2 {
+        opts.unroll.max(1)
+    } else {
+        1
+    };
+    // Sections: chains of pieces from a start node.
+    let chain = |start: NodeId| -> (Vec<&Piece>, PieceEnd) {
+        let mut visits: HashMap<NodeId, u32> = HashMap::from([(start, 1)]);
+        let mut out = vec![&pieces.by_start[&start]];
+        let mut steps = out[0].steps.len();
+        loop {
+            let end = &out.last().expect("a piece").end;
+            match end {
+                PieceEnd::Next(w) if visits.get(w).copied().unwrap_or(0) < unroll => {
+                    let p = &pieces.by_start[w];
+                    if steps + p.steps.len() > MAX_UNROLLED_STEPS {
+                        return (out, end.clone());
+                    }
+                    *visits.entry(*w).or_insert(0) += 1;
+                    steps += p.steps.len();
+                    out.push(p);
+                }
+                _ => return (out, end.clone()),
+            }
+        }
+    };
+    let mut ids: HashMap<NodeId, u32> = HashMap::new();
+    let mut order: Vec<(NodeId, Vec<(ThreadId, TransId)>, PieceEnd)> = Vec::new();
+    let mut queue = VecDeque::from([art.root()]);
+    ids.insert(art.root(), 0);
+    while let Some(s) = queue.pop_front() {
+        let (ps, end) = chain(s);
+        let path: Vec<_> = ps.iter().flat_map(|p| p.steps.iter().copied()).collect();
+        let next: Vec<NodeId> = match &end {
+            PieceEnd::Finish => vec![],
+            PieceEnd::Next(w) => vec![*w],
+            PieceEnd::Branch { arms, .. } => arms.iter().map(|a| a.1).collect(),
+        };
+        for w in next {
+            if !ids.contains_key(&w) {
+                ids.insert(w, ids.len() as u32);
+                queue.push_back(w);
+            }
+        }
+        order.push((s, path, end));
+    }
+    let arms: Vec<(ThreadId, TransId)> = order
+        .iter()
+        .flat_map(|(_, _, end)| match end {
+            PieceEnd::Branch { thread, arms } => arms.iter().map(|a| (*thread, a.0)).collect(),
+            _ => vec![],
+        })
+        .collect();
+    let sites = sites::SiteTable::new(prog, &arms, &removed);
+    let arm_set: HashSet<(ThreadId, TransId)> = arms.iter().copied().collect();
+    let label_of = |v: NodeId| art.node(v).label.clone();
+    let mut sections_out = Vec::with_capacity(order.len());
+    for (s, path, end) in order {
+        let evs: Vec<Ev> = path
+            .iter()
+            .enumerate()
+            .filter(|(_, &(t, tr))| {
+                let x = prog.thread(t).transition(tr);
+                (sites::is_visible(x) && !removed(x)) || arm_set.contains(&(t, tr))
+            })
+            .map(|(i, &(t, tr))| Ev {
+                step: i,
+                thread: t,
+                trans: tr,
+            })
+            .collect();
+        let idx = (opts.opt == Opt::O2).then(|| Indices::new(prog, &mut facts, &label_of, s, &path));
+        let vcs = clocks::vector_clocks(prog, &evs, idx);
+        let events = evs
+            .iter()
+            .zip(vcs)
+            .map(|(e, vc)| Event {
+                thread: e.thread,
+                site: sites
+                    .site_of(e.thread, e.trans)
+                    .expect("every visible transition and arm has a site"),
+                step: e.step as u32,
+                vc,
+            })
+            .collect();
+        let (end, branch_thread, successors) = match end {
+            PieceEnd::Finish => (End::Finish, None, vec![]),
+            PieceEnd::Next(w) => (
+                End::Next,
+                None,
+                vec![Successor {
+                    site: None,
+                    arm: None,
+                    section: ids[&w],
+                }],
+            ),
+            PieceEnd::Branch { thread, arms } => (
+                End::Branch,
+                Some(thread),
+                arms.iter()
+                    .map(|&(tr, w)| Successor {
+                        site: sites.site_of(thread, tr),
+                        arm: Some(tr),
+                        section: ids[&w],
+                    })
+                    .collect(),
+            ),
+        };
+        sections_out.push(Section {
+            id: ids[&s],
+            start_node: s.0,
+            path,
+            events,
+            end,
+            branch_thread,
+            successors,
+        });
+    }
+    let threads = prog
+        .threads
+        .iter()
+        .map(|t| ThreadInfo {
+            name: t.name.clone(),
+            function: t.function.clone(),
+            created_by: t.created_by.map(|(c, tr)| (c, sites.site_of(c, tr))),
+        })
+        .collect();
+    let source = prog.files.first().map(|f| f.path.clone()).unwrap_or_default();
+    let mut sched = ProgramSchedule {
+        format: schedule::FORMAT.into(),
+        program_sha256: prog.sha256.clone(),
+        source,
+        opt: opts.opt.level(),
+        unroll,
+        threads,
+        sites,
+        sections: sections_out,
+        initial: 0,
+        stats: Default::default(),
+    };
+    sched.compute_stats();
+    debug_assert_eq!(sched.validate(), Ok(()));
+    Ok(sched)
+}

@@ -389,6 +389,64 @@ fn fair(
     Ok(())
 }
 
+/// Questions about the nodes of an ART, answered with the solver the way the checker answers
+/// them: for the schedule generator, which must pick at every node a thread the checked proof
+/// guarantees to be enabled, and drop nodes without states.
+pub struct NodeFacts<'a> {
+    prog: &'a Program,
+    art: &'a Art,
+    enc: Encoder<'a>,
+    smt: Smt,
+    ranges: Term,
+    id: crate::encode::SymState,
+}
+
+impl<'a> NodeFacts<'a> {
+    /// Facts about `art`, a checked IVR of `prog`; each solver query gets `timeout_ms`.
+    pub fn new(prog: &'a Program, art: &'a Art, timeout_ms: u32) -> Self {
+        let enc = Encoder::new(prog);
+        let id = enc.identity();
+        let ranges = enc.ranges(&id);
+        NodeFacts {
+            prog,
+            art,
+            enc,
+            smt: Smt::new(timeout_ms),
+            ranges,
+            id,
+        }
+    }
+
+    /// Whether node `v` may represent a state (its label is not shown unsatisfiable).
+    pub fn has_states(&mut self, v: NodeId) -> bool {
+        let prem = Term::and([self.ranges.clone(), self.art.node(v).label.clone()]);
+        self.smt.implies(&prem, &Term::False) != Some(true)
+    }
+
+    /// Whether thread `t` is enabled in every state of node `v`.
+    pub fn surely_enabled(&mut self, v: NodeId, t: ThreadId) -> bool {
+        let (p, a) = (self.prog, self.art);
+        surely_enabled(p, a, &self.enc, &mut self.smt, &self.ranges, &self.id, v, t)
+    }
+
+    /// Whether thread `t` may be enabled in some state of node `v`.
+    pub fn may_be_enabled(&mut self, v: NodeId, t: ThreadId) -> bool {
+        let (p, a) = (self.prog, self.art);
+        may_be_enabled(p, a, &self.enc, &mut self.smt, &self.ranges, &self.id, v, t)
+    }
+
+    /// The encoder and the solver, for further questions (the value-range constraints of
+    /// the variables are [`NodeFacts::ranges`]).
+    pub fn solver(&mut self) -> (&Encoder<'a>, &mut Smt) {
+        (&self.enc, &mut self.smt)
+    }
+
+    /// The range constraints of every variable (over [`Encoder::identity`]).
+    pub fn ranges(&self) -> &Term {
+        &self.ranges
+    }
+}
+
 /// Whether thread `t` can move at node `v` (started, not finished, not shut out by another
 /// thread's atomic region), and if so, whether it may block and the formula saying that it is
 /// enabled.

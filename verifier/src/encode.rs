@@ -272,6 +272,18 @@ impl<'p> Encoder<'p> {
         Term::forall(st.inputs.clone(), body)
     }
 
+    /// The value of expression `e` in symbolic state `s`. Values the encoding
+    /// over-approximates are fresh variables, left free.
+    pub fn eval(&self, e: &Expr, s: &SymState) -> Term {
+        let mut cx = Cx {
+            enc: self,
+            inputs: Vec::new(),
+            ranges: Vec::new(),
+            ub: Vec::new(),
+        };
+        cx.expr(e, s)
+    }
+
     /// A formula over the current variables, evaluated in a symbolic state.
     pub fn instantiate(&self, t: &Term, s: &SymState) -> Term {
         t.substitute(&|n, _| self.index.get(n).map(|i| s.vals[*i].clone()))

@@ -34,6 +34,8 @@ pub struct Options {
     pub max_nodes: usize,
     /// Per-query solver timeout in milliseconds.
     pub smt_timeout_ms: u32,
+    /// Iterative mode: stop after the first safe IVR (what `synth prog.c` needs).
+    pub stop_at_first_safe: bool,
 }
 
 impl Default for Options {
@@ -42,6 +44,7 @@ impl Default for Options {
             timeout: Duration::from_secs(60),
             max_nodes: 200_000,
             smt_timeout_ms: 10_000,
+            stop_at_first_safe: false,
         }
     }
 }
@@ -1087,6 +1090,9 @@ impl Verifier<'_> {
                     last_safe_is_final = true;
                     first_safe.get_or_insert(start.elapsed());
                     self.emit(ivrs, IvrKind::Safe(ivr), start, sink);
+                    if self.opts.stop_at_first_safe {
+                        break Err("stopped at the first safe IVR".into());
+                    }
                 }
             }
         };

@@ -262,7 +262,7 @@ impl Var {
 }
 
 /// A source position range in the original (not preprocessed) file.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Span {
     /// Index into [`Program::files`].
     pub file: u32,

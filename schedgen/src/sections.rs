@@ -1,0 +1,242 @@
+//! Section paths of an IVR (seed 002, "Partial-order reduction" and "Implementation").
+//!
+//! The induced scheduler of an IVR permits the threads expanded at the current node. A
+//! program schedule commits to one of them at every node: a thread that the (checked) ART
+//! shows to be fully expanded and enabled in every state of the node, so that the schedule can
+//! never wait for a thread that is blocked. The choice keeps the thread of the parent edge and
+//! moves on round-robin at loop back edges, as the iterative algorithm's scheduler does. The
+//! resulting graph (chosen tree edges and covering edges) is checked to be fair: every cycle
+//! moves every thread that may be enabled at one of its nodes.
+//!
+//! Nodes labelled false are dropped. From the root, a *piece* follows the chosen edges until
+//! * a **branching node**: the chosen thread has several children (a control-flow branch on
+//!   data the label leaves open, a failing local assumption); the next pieces start at the
+//!   children, selected at run time by the branch arm the thread takes;
+//! * a **covered node**: the execution continues at the covering node, where the next piece
+//!   starts (and where every piece that reaches that node ends, so that loops become cycles of
+//!   pieces);
+//! * an **end**: the program ends (every thread returned, `main` returned, `exit`, a discarded
+//!   execution).
+
+use crate::Error;
+use petgraph::graph::{DiGraph, NodeIndex};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
+use verifier::art::{Art, NodeId};
+use verifier::check::NodeFacts;
+use verifier::ir::{LocKind, Program, ThreadId, TransId};
+
+/// How a piece ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PieceEnd {
+    /// The program ends.
+    Finish,
+    /// Execution continues with the piece starting at this node.
+    Next(NodeId),
+    /// `thread` branches: each arm (transition) leads to the piece starting at the node.
+    Branch {
+        /// The branching thread.
+        thread: ThreadId,
+        /// Its arms and where they lead.
+        arms: Vec<(TransId, NodeId)>,
+    },
+}
+
+/// A branch-free path of the ART between section boundaries.
+#[derive(Clone, Debug)]
+pub struct Piece {
+    /// First node.
+    pub start: NodeId,
+    /// The steps (thread, transition), in proof order.
+    pub steps: Vec<(ThreadId, TransId)>,
+    /// How it ends.
+    pub end: PieceEnd,
+}
+
+/// The pieces of an IVR, by start node; `order` lists starts in discovery order (the root
+/// first).
+#[derive(Clone, Debug)]
+pub struct Pieces {
+    /// Pieces by start node.
+    pub by_start: HashMap<NodeId, Piece>,
+    /// Start nodes in discovery order.
+    pub order: Vec<NodeId>,
+}
+
+/// Where the program cannot continue: a thread at the error, halt or discard location, or no
+/// thread that can move.
+fn is_end(prog: &Program, art: &Art, v: NodeId) -> bool {
+    let c = &art.node(v).control;
+    let mut movable = false;
+    for (t, l) in c.locs.iter().enumerate() {
+        let Some(l) = l else { continue };
+        match prog.threads[t].locations[l.0 as usize].kind {
+            LocKind::Halt | LocKind::Discard | LocKind::Error => return true,
+            LocKind::Normal if c.atomic.is_none_or(|a| a.0 as usize == t) => movable = true,
+            _ => {}
+        }
+    }
+    !movable
+}
+
+/// Builds the pieces of a checked IVR.
+pub fn pieces(prog: &Program, art: &Art, facts: &mut NodeFacts) -> Result<Pieces, Error> {
+    let n = prog.threads.len() as u32;
+    // The chosen thread at each uncovered, non-final node the schedule reaches.
+    let mut chosen: HashMap<NodeId, ThreadId> = HashMap::new();
+    let mut edges: Vec<(NodeId, NodeId)> = Vec::new();
+    let mut live: HashMap<NodeId, bool> = HashMap::new();
+    let mut has_states = |v: NodeId, facts: &mut NodeFacts| -> bool {
+        *live.entry(v).or_insert_with(|| facts.has_states(v))
+    };
+    let root = art.root();
+    if !has_states(root, facts) {
+        return Err(Error::NoStates);
+    }
+    let mut seen: HashSet<NodeId> = HashSet::from([root]);
+    let mut queue = VecDeque::from([root]);
+    let mut arms_of: HashMap<NodeId, Vec<(TransId, NodeId)>> = HashMap::new();
+    while let Some(v) = queue.pop_front() {
+        let node = art.node(v);
+        let mut next: Vec<NodeId> = Vec::new();
+        if let Some(w) = node.covered_by {
+            next.push(w);
+        } else if !is_end(prog, art, v) {
+            let candidates: Vec<ThreadId> = node
+                .expanded
+                .iter()
+                .copied()
+                .filter(|&t| facts.surely_enabled(v, t))
+                .collect();
+            if candidates.is_empty() {
+                return Err(Error::NoThread { node: v.0 });
+            }
+            let t = match node.parent {
+                Some((_, p, tr)) => {
+                    let back = prog.thread(p).transition(tr).back_edge;
+                    let start = if back { p.0 + 1 } else { p.0 };
+                    (0..n)
+                        .map(|k| ThreadId((start + k) % n))
+                        .find(|t| candidates.contains(t))
+                        .expect("a candidate")
+                }
+                None => candidates[0],
+            };
+            chosen.insert(v, t);
+            let mut arms = Vec::new();
+            for e in node.children.iter().filter(|e| e.thread == t) {
+                if has_states(e.child, facts) {
+                    arms.push((e.transition, e.child));
+                    next.push(e.child);
+                }
+            }
+            arms_of.insert(v, arms);
+        }
+        for w in next {
+            edges.push((v, w));
+            if seen.insert(w) {
+                queue.push_back(w);
+            }
+        }
+    }
+    fair(prog, &seen, &edges, &chosen, facts)?;
+    // Covering targets start pieces.
+    let targets: BTreeSet<NodeId> = seen
+        .iter()
+        .filter_map(|&v| art.node(v).covered_by)
+        .collect();
+    let mut by_start: HashMap<NodeId, Piece> = HashMap::new();
+    let mut order = Vec::new();
+    let mut work = VecDeque::from([root]);
+    while let Some(s) = work.pop_front() {
+        if by_start.contains_key(&s) {
+            continue;
+        }
+        let mut steps = Vec::new();
+        let mut v = s;
+        let end = loop {
+            if let Some(w) = art.node(v).covered_by {
+                break PieceEnd::Next(w);
+            }
+            if v != s && targets.contains(&v) {
+                break PieceEnd::Next(v);
+            }
+            let Some(&t) = chosen.get(&v) else {
+                break PieceEnd::Finish;
+            };
+            let arms = &arms_of[&v];
+            match arms.len() {
+                0 => break PieceEnd::Finish,
+                1 => {
+                    steps.push((t, arms[0].0));
+                    v = arms[0].1;
+                }
+                _ => {
+                    break PieceEnd::Branch {
+                        thread: t,
+                        arms: arms
+                            .iter()
+                            .map(|&(tr, c)| (tr, art.node(c).covered_by.unwrap_or(c)))
+                            .collect(),
+                    }
+                }
+            }
+        };
+        match &end {
+            PieceEnd::Next(w) => work.push_back(*w),
+            PieceEnd::Branch { arms, .. } => work.extend(arms.iter().map(|a| a.1)),
+            PieceEnd::Finish => {}
+        }
+        order.push(s);
+        by_start.insert(
+            s,
+            Piece {
+                start: s,
+                steps,
+                end,
+            },
+        );
+    }
+    Ok(Pieces { by_start, order })
+}
+
+/// The schedule's graph must be fair: for each thread `T`, no cycle avoids the nodes where the
+/// schedule moves `T` while passing a node where `T` may be enabled (seed 002, Definition 4,
+/// for the one thread chosen per node).
+fn fair(
+    prog: &Program,
+    nodes: &HashSet<NodeId>,
+    edges: &[(NodeId, NodeId)],
+    chosen: &HashMap<NodeId, ThreadId>,
+    facts: &mut NodeFacts,
+) -> Result<(), Error> {
+    let mut idx: HashMap<NodeId, NodeIndex> = HashMap::new();
+    for t in 0..prog.threads.len() {
+        let t = ThreadId(t as u32);
+        let mut g: DiGraph<NodeId, ()> = DiGraph::new();
+        idx.clear();
+        for &v in nodes {
+            idx.insert(v, g.add_node(v));
+        }
+        let moves = |v: &NodeId| chosen.get(v) == Some(&t);
+        for (a, b) in edges {
+            if !moves(a) && !moves(b) {
+                g.add_edge(idx[a], idx[b], ());
+            }
+        }
+        for scc in petgraph::algo::tarjan_scc(&g) {
+            if scc.len() < 2 {
+                continue;
+            }
+            for i in scc {
+                let v = g[i];
+                if facts.may_be_enabled(v, t) {
+                    return Err(Error::Unfair {
+                        node: v.0,
+                        thread: prog.thread(t).name.clone(),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
+}

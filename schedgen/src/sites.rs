@@ -1,0 +1,205 @@
+//! Sites: the instrumented actions of a program (DESIGN.md, "Enforcement protocol").
+//!
+//! A site is a source-level action: a transition with shared memory events or a
+//! synchronisation call, or a branch arm whose outcome selects the next section. Thread
+//! instances of one function (and inlined copies of one statement) share their sites, because
+//! the instrumented C code is shared: a site is identified by the transition's source span,
+//! kind, arm (position among the outgoing transitions of its location) and the variables it
+//! accesses. The instrumentation uses [`SiteTable::site_of`] to find the site of an IR
+//! transition, so the schedule and the instrumented program agree.
+
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use verifier::ir::{Access, Program, Span, SyncKind, ThreadId, TransId, TransKind, Transition};
+
+/// What a site is; see `enforcer_rt::table::SynthSiteKind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SiteKind {
+    /// A shared memory access.
+    Access,
+    /// A synchronisation call the schedule keeps.
+    Sync,
+    /// A synchronisation call the schedule subsumes; instrumentation removes it.
+    Removed,
+    /// A branch arm that selects the next section.
+    Branch,
+}
+
+/// An instrumented action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Site {
+    /// Its id (index in the table).
+    pub id: u32,
+    /// What it is.
+    pub kind: SiteKind,
+    /// Source span of the statement.
+    pub span: Option<Span>,
+    /// Source file.
+    pub file: String,
+    /// What it does, for people (`write count`, `lock m`, `branch 2 of line 27`).
+    pub text: String,
+    /// The IR transitions (thread, transition) it stands for.
+    pub instances: Vec<(ThreadId, TransId)>,
+}
+
+/// Every site of a program.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct SiteTable {
+    /// Sites by id.
+    pub sites: Vec<Site>,
+    #[serde(skip)]
+    by_instance: HashMap<(ThreadId, TransId), u32>,
+}
+
+/// The identity of a site: span, kind, arm and accessed variables.
+type Key = (Option<Span>, String, usize, Vec<(u32, u8)>);
+
+/// Whether a transition is a memory event or a synchronisation call (what Opt0 schedules).
+pub fn is_visible(tr: &Transition) -> bool {
+    !tr.events.is_empty() || matches!(tr.kind, TransKind::Sync(_))
+}
+
+impl SiteTable {
+    /// Sites for every visible transition of `prog` and for the given branch arms; `removed`
+    /// says which synchronisation transitions the schedule subsumes.
+    pub fn new(
+        prog: &Program,
+        arms: &[(ThreadId, TransId)],
+        removed: &dyn Fn(&Transition) -> bool,
+    ) -> SiteTable {
+        let mut table = SiteTable::default();
+        let mut by_key: HashMap<Key, u32> = HashMap::new();
+        let mut add = |t: ThreadId, tr: &Transition, kind: SiteKind| {
+            let th = prog.thread(t);
+            let arm = th.locations[tr.src.0 as usize]
+                .out
+                .iter()
+                .position(|x| *x == tr.id)
+                .unwrap_or(0);
+            let evs = tr
+                .events
+                .iter()
+                .map(|e| (e.var.0, e.access as u8))
+                .collect();
+            let key: Key = (tr.span, format!("{:?}/{kind:?}", tr.kind), arm, evs);
+            let id = *by_key.entry(key).or_insert_with(|| {
+                let id = table.sites.len() as u32;
+                table.sites.push(Site {
+                    id,
+                    kind,
+                    span: tr.span,
+                    file: tr
+                        .span
+                        .and_then(|s| prog.files.get(s.file as usize))
+                        .map(|f| f.path.clone())
+                        .unwrap_or_default(),
+                    text: describe(prog, t, tr, kind, arm),
+                    instances: Vec::new(),
+                });
+                id
+            });
+            table.sites[id as usize].instances.push((t, tr.id));
+            if kind == SiteKind::Branch || !table.by_instance.contains_key(&(t, tr.id)) {
+                table.by_instance.insert((t, tr.id), id);
+            }
+        };
+        for th in &prog.threads {
+            for tr in &th.transitions {
+                if is_visible(tr) {
+                    let kind = if removed(tr) {
+                        SiteKind::Removed
+                    } else if matches!(tr.kind, TransKind::Sync(_)) {
+                        SiteKind::Sync
+                    } else {
+                        SiteKind::Access
+                    };
+                    add(th.id, tr, kind);
+                }
+            }
+        }
+        let mut arms = arms.to_vec();
+        arms.sort();
+        arms.dedup();
+        for (t, tr) in arms {
+            add(t, prog.thread(t).transition(tr), SiteKind::Branch);
+        }
+        table
+    }
+
+    /// The site of an IR transition (its branch-arm site when it is used as one).
+    pub fn site_of(&self, t: ThreadId, tr: TransId) -> Option<u32> {
+        self.by_instance.get(&(t, tr)).copied()
+    }
+
+    /// Rebuilds the instance index after deserialisation.
+    pub fn reindex(&mut self) {
+        self.by_instance.clear();
+        for s in &self.sites {
+            for &i in &s.instances {
+                if s.kind == SiteKind::Branch || !self.by_instance.contains_key(&i) {
+                    self.by_instance.insert(i, s.id);
+                }
+            }
+        }
+    }
+}
+
+fn describe(prog: &Program, t: ThreadId, tr: &Transition, kind: SiteKind, arm: usize) -> String {
+    let line = tr.span.map(|s| s.line).unwrap_or(0);
+    if kind == SiteKind::Branch {
+        return format!("branch {} of line {line}", arm + 1);
+    }
+    let names = |access: Option<Access>| {
+        tr.events
+            .iter()
+            .filter(|e| access.is_none_or(|a| e.access == a))
+            .map(|e| prog.var(e.var).name.clone())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let _ = t;
+    match &tr.kind {
+        TransKind::Sync(k) => {
+            let what = match k {
+                SyncKind::MutexInit => "init",
+                SyncKind::Lock => "lock",
+                SyncKind::TryLock => "trylock",
+                SyncKind::Unlock => "unlock",
+                SyncKind::CondWaitRelease => "wait (release)",
+                SyncKind::CondWaitWake => "wait (wake)",
+                SyncKind::CondSignal => "signal",
+                SyncKind::CondBroadcast => "broadcast",
+                SyncKind::BarrierInit => "barrier init",
+                SyncKind::BarrierArrive => "barrier arrive",
+                SyncKind::BarrierLeave => "barrier leave",
+                SyncKind::Spawn => "create thread",
+                SyncKind::Join => "join",
+                SyncKind::ThreadExit => "thread exit",
+                SyncKind::AtomicBegin => "atomic begin",
+                SyncKind::AtomicEnd => "atomic end",
+                SyncKind::Yield => "yield",
+            };
+            let objs = names(None);
+            if objs.is_empty() {
+                what.to_string()
+            } else {
+                format!("{what} {objs}")
+            }
+        }
+        _ => {
+            let mut parts = Vec::new();
+            for (a, w) in [
+                (Access::Read, "read"),
+                (Access::Write, "write"),
+                (Access::Update, "update"),
+            ] {
+                let n = names(Some(a));
+                if !n.is_empty() {
+                    parts.push(format!("{w} {n}"));
+                }
+            }
+            parts.join(", ")
+        }
+    }
+}

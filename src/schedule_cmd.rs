@@ -80,8 +80,9 @@ pub(crate) fn schedule(a: ScheduleArgs) -> anyhow::Result<u8> {
         Some(file) => {
             let text = std::fs::read_to_string(file)
                 .map_err(|e| BadInput(anyhow::anyhow!("{}: {e}", file.display())))?;
-            let f: verifier::ivr::IvrFile = serde_json::from_str(&text)
-                .map_err(|e| BadInput(anyhow::anyhow!("{}: not an IVR file: {e}", file.display())))?;
+            let f: verifier::ivr::IvrFile = serde_json::from_str(&text).map_err(|e| {
+                BadInput(anyhow::anyhow!("{}: not an IVR file: {e}", file.display()))
+            })?;
             if f.format != verifier::ivr::FORMAT {
                 return Err(BadInput(anyhow::anyhow!(
                     "{}: unsupported format {:?}",
@@ -201,7 +202,10 @@ pub(crate) fn schedule(a: ScheduleArgs) -> anyhow::Result<u8> {
             s.push(ext);
             PathBuf::from(s)
         };
-        write(&with(".sections.dot"), &schedgen::explain::sections_dot(&sched))?;
+        write(
+            &with(".sections.dot"),
+            &schedgen::explain::sections_dot(&sched),
+        )?;
         write(&with(".art.dot"), &schedgen::explain::art_dot(&p, &art))?;
         emit(&format!(
             "wrote {} and {}\n",

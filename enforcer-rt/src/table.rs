@@ -202,8 +202,7 @@ pub unsafe extern "C" fn synth_schedule_validate(s: *const SynthSchedule) -> Syn
             slice(s.sites, s.site_count),
         )
     };
-    let (Some(sections), Some(events), Some(clocks), Some(succs), Some(_), Some(_)) = tables
-    else {
+    let (Some(sections), Some(events), Some(clocks), Some(succs), Some(_), Some(_)) = tables else {
         return SynthStatus::Null;
     };
     if s.program_sha256.is_null() {
@@ -255,7 +254,9 @@ fn validate(
         let first = sec.first_successor as usize;
         let succs_ok = succs[first..first + sec.successor_count as usize]
             .iter()
-            .all(|x| x.section < s.section_count && (x.site == SYNTH_NONE || x.site < s.site_count));
+            .all(|x| {
+                x.section < s.section_count && (x.site == SYNTH_NONE || x.site < s.site_count)
+            });
         let end_ok = match sec.end {
             0 => sec.successor_count == 0,
             1 => sec.successor_count == 1,

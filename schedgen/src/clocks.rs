@@ -147,11 +147,7 @@ fn dependent(prog: &Program, a: &Ev, b: &Ev, idx: &mut Option<Indices>) -> bool 
 
 /// The vector clocks of a section's events (in path order), one row of `threads` entries per
 /// event.
-pub fn vector_clocks(
-    prog: &Program,
-    events: &[Ev],
-    mut idx: Option<Indices>,
-) -> Vec<Vec<u32>> {
+pub fn vector_clocks(prog: &Program, events: &[Ev], mut idx: Option<Indices>) -> Vec<Vec<u32>> {
     let n = prog.threads.len();
     let mut count = vec![0u32; n];
     let mut last: Vec<Option<usize>> = vec![None; n];

@@ -56,7 +56,11 @@ pub fn header(s: &ProgramSchedule, guard: &str) -> String {
     let _ = writeln!(h, "#define SYNTH_SITE_COUNT {}u", s.sites.sites.len());
     let _ = writeln!(h, "#define SYNTH_THREAD_COUNT {n}u\n");
 
-    let _ = writeln!(h, "static const SynthThread synth_threads[{}] = {{", n.max(1));
+    let _ = writeln!(
+        h,
+        "static const SynthThread synth_threads[{}] = {{",
+        n.max(1)
+    );
     for t in &s.threads {
         let (creator, site) = match t.created_by {
             Some((c, site)) => (c.0, site.unwrap_or(SYNTH_NONE)),

@@ -48,7 +48,11 @@ pub fn explain(p: &Program, s: &ProgramSchedule) -> String {
         // Name events T<thread>.<k> by thread and position.
         let name = |i: usize| {
             let e = &sec.events[i];
-            format!("{}.{}", s.threads[e.thread.0 as usize].name, e.vc[e.thread.0 as usize] + 1)
+            format!(
+                "{}.{}",
+                s.threads[e.thread.0 as usize].name,
+                e.vc[e.thread.0 as usize] + 1
+            )
         };
         let mut threads: Vec<_> = sec.events.iter().map(|e| e.thread).collect();
         threads.sort();
@@ -97,10 +101,7 @@ pub fn explain(p: &Program, s: &ProgramSchedule) -> String {
                 let t = sec.branch_thread.expect("a branching thread");
                 let _ = writeln!(out, "  then {} branches:", s.threads[t.0 as usize].name);
                 for x in &sec.successors {
-                    let arm = x
-                        .site
-                        .map(|site| site_line(p, s, site))
-                        .unwrap_or_default();
+                    let arm = x.site.map(|site| site_line(p, s, site)).unwrap_or_default();
                     let _ = writeln!(out, "    {arm}  -> S{}", x.section);
                 }
             }
@@ -124,18 +125,21 @@ pub fn sections_dot(s: &ProgramSchedule) -> String {
             let _ = write!(
                 label,
                 "{} L{} {} {:?}\\l",
-                s.threads[e.thread.0 as usize].name,
-                line,
-                site.text,
-                e.vc
+                s.threads[e.thread.0 as usize].name, line, site.text, e.vc
             );
         }
-        let style = if sec.id == s.initial { ", penwidth=2" } else { "" };
+        let style = if sec.id == s.initial {
+            ", penwidth=2"
+        } else {
+            ""
+        };
         let _ = writeln!(
             out,
             "  s{} [label=\"{}\"{style}];",
             sec.id,
-            dot_escape(&label).replace("\\\\n", "\\n").replace("\\\\l", "\\l")
+            dot_escape(&label)
+                .replace("\\\\n", "\\n")
+                .replace("\\\\l", "\\l")
         );
         for x in &sec.successors {
             let label = x

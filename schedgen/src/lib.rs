@@ -25,8 +25,8 @@ pub mod simulate;
 pub mod sites;
 
 use clocks::{Ev, Indices};
-pub use schedule::{Opt, ProgramSchedule};
 use schedule::{End, Event, Section, Successor, ThreadInfo};
+pub use schedule::{Opt, ProgramSchedule};
 use sections::{Piece, PieceEnd};
 use std::collections::{HashMap, HashSet, VecDeque};
 use verifier::art::{Art, NodeId};
@@ -134,9 +134,7 @@ fn removed_at(opt: Opt, objects: &HashSet<u32>, tr: &Transition) -> bool {
             | SyncKind::BarrierInit
             | SyncKind::BarrierArrive
             | SyncKind::BarrierLeave,
-        ) => {
-            !tr.events.is_empty() && tr.events.iter().all(|e| objects.contains(&e.var.0))
-        }
+        ) => !tr.events.is_empty() && tr.events.iter().all(|e| objects.contains(&e.var.0)),
         _ => false,
     }
 }
@@ -179,7 +177,9 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
         }
     };
     let mut ids: HashMap<NodeId, u32> = HashMap::new();
-    let mut order: Vec<(NodeId, Vec<(ThreadId, TransId)>, PieceEnd)> = Vec::new();
+    // Sections in id order: start node, path, end.
+    type Raw = (NodeId, Vec<(ThreadId, TransId)>, PieceEnd);
+    let mut order: Vec<Raw> = Vec::new();
     let mut queue = VecDeque::from([art.root()]);
     ids.insert(art.root(), 0);
     while let Some(s) = queue.pop_front() {
@@ -223,7 +223,8 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
                 trans: tr,
             })
             .collect();
-        let idx = (opts.opt == Opt::O2).then(|| Indices::new(prog, &mut facts, &label_of, s, &path));
+        let idx =
+            (opts.opt == Opt::O2).then(|| Indices::new(prog, &mut facts, &label_of, s, &path));
         let vcs = clocks::vector_clocks(prog, &evs, idx);
         let events = evs
             .iter()
@@ -279,7 +280,11 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
             created_by: t.created_by.map(|(c, tr)| (c, sites.site_of(c, tr))),
         })
         .collect();
-    let source = prog.files.first().map(|f| f.path.clone()).unwrap_or_default();
+    let source = prog
+        .files
+        .first()
+        .map(|f| f.path.clone())
+        .unwrap_or_default();
     let mut sched = ProgramSchedule {
         format: schedule::FORMAT.into(),
         program_sha256: prog.sha256.clone(),

@@ -108,7 +108,10 @@ pub fn run(
                 return Ok(());
             }
             if st.atomic.is_some_and(|a| a != t) {
-                return Err(format!("{} runs inside another thread's atomic region", th.name));
+                return Err(format!(
+                    "{} runs inside another thread's atomic region",
+                    th.name
+                ));
             }
             let g = m.eval(st, &x.guard).map_err(|f| format!("guard: {f:?}"))?;
             if g == 0 {
@@ -150,6 +153,8 @@ pub fn run(
         loop {
             let ready: Vec<usize> = (0..n)
                 .filter(|&t| head[t] < queues[t].len())
+                // A thread runs only once it has been created.
+                .filter(|&t| ext.threads[t] != Status::NotStarted)
                 .filter(|&t| match event_at.get(&queues[t][head[t]]) {
                     None => true,
                     Some(&k) => {

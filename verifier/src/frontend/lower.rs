@@ -1016,7 +1016,7 @@ impl<'a> Lowerer<'a> {
             may_block: false,
             yields: false,
             back_edge: false,
-            span: self.span.clone(),
+            span: self.span,
         });
         self.tb.locations[src.0 as usize].out.push(id);
         Ok(id)
@@ -1283,7 +1283,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn stmt(&mut self, s: &Node<Statement>) -> R<()> {
-        let saved = self.span.clone();
+        let saved = self.span;
         // Statements inside a statement expression come from a macro (glibc's `assert`): their
         // columns are those of the expansion, so keep the span of the enclosing statement.
         if !matches!(s.node, Statement::Compound(_) | Statement::Labeled(_))
@@ -2638,7 +2638,7 @@ impl<'a> Lowerer<'a> {
 
     /// Lowers a condition as control flow to `t` (true) or `f` (false).
     fn cond(&mut self, e: &Node<Expression>, t: LocId, f: LocId) -> R<()> {
-        let saved = self.span.clone();
+        let saved = self.span;
         if self.span.is_none() {
             self.span = Some(self.map.span(e.span));
         }
@@ -2682,7 +2682,7 @@ impl<'a> Lowerer<'a> {
 
     /// Evaluates an expression for its side effects.
     fn effect(&mut self, e: &Node<Expression>) -> R<()> {
-        let saved = self.span.clone();
+        let saved = self.span;
         if self.span.is_none() {
             self.span = Some(self.map.span(e.span));
         }
@@ -3129,7 +3129,7 @@ impl<'a> Lowerer<'a> {
             return self.unsupported(c.node.callee.span, "call through a function pointer");
         }
         let args = &c.node.arguments;
-        let saved = self.span.clone();
+        let saved = self.span;
         if self.span.is_none() || self.frames.len() > 1 {
             self.span = Some(self.map.span(span));
         }

@@ -287,3 +287,131 @@ fn check_ivr_reports_unreadable_and_malformed_files() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not an IVR file"));
 }
+
+#[test]
+fn synth_prog_c_writes_the_schedule_and_refuses_to_overwrite_foreign_files() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-schedule");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let base = dir.join("lc");
+    let base = base.to_str().unwrap();
+    let dot = dir.join("g");
+    let src = example("locked_counter.c");
+    let args = [
+        src.as_str(),
+        "-o",
+        base,
+        "--opt",
+        "1",
+        "--explain",
+        "--dot",
+        dot.to_str().unwrap(),
+    ];
+    let o = synth(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("verdict:") && out.contains("schedule (Opt1)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("section S0"),
+        "--explain prints the sections: {out}"
+    );
+    let header = std::fs::read_to_string(format!("{base}.sched.h")).unwrap();
+    assert!(header.contains("static const SynthSchedule synth_schedule"));
+    let json = std::fs::read_to_string(format!("{base}.schedule.json")).unwrap();
+    assert!(json.contains("\"format\": \"synth-schedule/1\""));
+    for f in ["g.sections.dot", "g.art.dot"] {
+        let d = std::fs::read_to_string(dir.join(f)).unwrap();
+        assert!(d.starts_with("digraph"), "{f}");
+    }
+    // Its own files are rewritten; a file synth did not write is not.
+    let o = synth(&args);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::write(format!("{base}.sched.h"), "/* mine */\n").unwrap();
+    let o = synth(&args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("not written by synth"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(format!("{base}.sched.h")).unwrap(),
+        "/* mine */\n"
+    );
+    let o = synth(&[&args[..], &["--force"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+}
+
+#[test]
+fn an_unsafe_program_gets_no_header() {
+    let p = write(
+        "always_fails.c",
+        "#include <assert.h>\nint x = 1;\nint main(void) {\n  assert(x == 0);\n  return 0;\n}\n",
+    );
+    let base = p.with_extension("");
+    let o = synth(&[p.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("verdict: unsafe") && out.contains("counterexample"),
+        "{out}"
+    );
+    assert!(stderr(&o).contains("no safe schedule exists"));
+    assert!(!base.with_extension("sched.h").exists());
+    assert!(!base.with_extension("schedule.json").exists());
+}
+
+#[test]
+fn schedule_from_an_ivr_file_and_a_rejected_ivr() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli-schedule-ivr");
+    let _ = std::fs::remove_dir_all(&dir);
+    let src = example("double_lock_fixed.c");
+    let o = synth(&[
+        "verify",
+        &src,
+        "--ivrs",
+        "1",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.code().is_some(), "{}", stderr(&o));
+    let ivr = dir.join("ivr-001.json");
+    let base = dir.join("dl");
+    let o = synth(&[
+        "schedule",
+        &src,
+        "--ivr",
+        ivr.to_str().unwrap(),
+        "-o",
+        base.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // The same IVR with the root no longer expanding any thread: not deadlock-free.
+    // (Edited as text: the labels hold numbers a `serde_json::Value` cannot keep.)
+    let text = std::fs::read_to_string(&ivr).unwrap();
+    let at = text
+        .find("\"expanded\":[")
+        .expect("the root expands a thread");
+    let end = at + text[at..].find(']').unwrap() + 1;
+    let edited = format!("{}\"expanded\":[]{}", &text[..at], &text[end..]);
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, edited).unwrap();
+    let o = synth(&[
+        "schedule",
+        &src,
+        "--ivr",
+        bad.to_str().unwrap(),
+        "-o",
+        dir.join("bad").to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("rejected at node 0") && stderr(&o).contains("expanded"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!dir.join("bad.sched.h").exists());
+}

@@ -93,23 +93,28 @@ impl Default for Options {
 /// Most steps of an Opt2 section made by unrolling.
 const MAX_UNROLLED_STEPS: usize = 20_000;
 
-/// The synchronisation objects only lock/unlock/init or barrier operations touch: a schedule
-/// that orders the accesses they protect subsumes them.
+/// A lock, unlock, barrier or initialisation operation: what a schedule can subsume.
+fn plain_sync(tr: &Transition) -> bool {
+    matches!(
+        tr.kind,
+        TransKind::Sync(
+            SyncKind::MutexInit
+                | SyncKind::Lock
+                | SyncKind::Unlock
+                | SyncKind::BarrierInit
+                | SyncKind::BarrierArrive
+                | SyncKind::BarrierLeave
+        )
+    )
+}
+
+/// The synchronisation objects only plain operations ([`plain_sync`]) touch: a schedule that
+/// orders the accesses they protect subsumes them.
 fn subsumable(prog: &Program) -> HashSet<u32> {
     let mut ok: HashMap<u32, bool> = HashMap::new();
     for th in &prog.threads {
         for tr in &th.transitions {
-            let plain = matches!(
-                tr.kind,
-                TransKind::Sync(
-                    SyncKind::MutexInit
-                        | SyncKind::Lock
-                        | SyncKind::Unlock
-                        | SyncKind::BarrierInit
-                        | SyncKind::BarrierArrive
-                        | SyncKind::BarrierLeave
-                )
-            );
+            let plain = plain_sync(tr);
             for e in &tr.events {
                 if prog.var(e.var).elem.is_sync() {
                     *ok.entry(e.var.0).or_insert(true) &= plain;
@@ -127,14 +132,9 @@ fn removed_at(opt: Opt, objects: &HashSet<u32>, tr: &Transition) -> bool {
     }
     match tr.kind {
         TransKind::Sync(SyncKind::AtomicBegin | SyncKind::AtomicEnd | SyncKind::Yield) => true,
-        TransKind::Sync(
-            SyncKind::MutexInit
-            | SyncKind::Lock
-            | SyncKind::Unlock
-            | SyncKind::BarrierInit
-            | SyncKind::BarrierArrive
-            | SyncKind::BarrierLeave,
-        ) => !tr.events.is_empty() && tr.events.iter().all(|e| objects.contains(&e.var.0)),
+        _ if plain_sync(tr) => {
+            !tr.events.is_empty() && tr.events.iter().all(|e| objects.contains(&e.var.0))
+        }
         _ => false,
     }
 }

@@ -25,6 +25,9 @@ struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
     /// `synth prog.c`: verify to the first safe IVR and write the schedule (as `synth schedule`).
+    /// This field defines those arguments; `main` reads them with
+    /// `ScheduleArgs::from_arg_matches`, since clap leaves a flattened `Option` holding a
+    /// positional argument `None`.
     #[command(flatten)]
     schedule: Option<schedule_cmd::ScheduleArgs>,
 }

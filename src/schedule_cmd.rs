@@ -44,17 +44,16 @@ pub(crate) struct ScheduleArgs {
 
 /// Whether `path` may be written: absent, or written by synth (or `--force`).
 fn writable(path: &Path, marker: &str, force: bool) -> anyhow::Result<()> {
-    match std::fs::read_to_string(path) {
-        Err(_) if !path.exists() => Ok(()),
-        Ok(text) if force || text.contains(marker) => Ok(()),
-        _ if force => Ok(()),
-        _ => Err(BadInput(anyhow::anyhow!(
-            "{} exists and was not written by synth; pass --force to overwrite it or -o to \
-             write elsewhere",
-            path.display()
-        ))
-        .into()),
+    let ours = || std::fs::read_to_string(path).is_ok_and(|t| t.contains(marker));
+    if force || !path.exists() || ours() {
+        return Ok(());
     }
+    Err(BadInput(anyhow::anyhow!(
+        "{} exists and was not written by synth; pass --force to overwrite it or -o to write \
+         elsewhere",
+        path.display()
+    ))
+    .into())
 }
 
 fn write(path: &Path, text: &str) -> anyhow::Result<()> {

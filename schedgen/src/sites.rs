@@ -94,15 +94,12 @@ impl SiteTable {
                         .and_then(|s| prog.files.get(s.file as usize))
                         .map(|f| f.path.clone())
                         .unwrap_or_default(),
-                    text: describe(prog, t, tr, kind, arm),
+                    text: describe(prog, tr, kind, arm),
                     instances: Vec::new(),
                 });
                 id
             });
             table.sites[id as usize].instances.push((t, tr.id));
-            if kind == SiteKind::Branch || !table.by_instance.contains_key(&(t, tr.id)) {
-                table.by_instance.insert((t, tr.id), id);
-            }
         };
         for th in &prog.threads {
             for tr in &th.transitions {
@@ -124,6 +121,7 @@ impl SiteTable {
         for (t, tr) in arms {
             add(t, prog.thread(t).transition(tr), SiteKind::Branch);
         }
+        table.reindex();
         table
     }
 
@@ -132,7 +130,8 @@ impl SiteTable {
         self.by_instance.get(&(t, tr)).copied()
     }
 
-    /// Rebuilds the instance index after deserialisation.
+    /// Builds the instance index (also after deserialisation): a transition used as a branch
+    /// arm maps to its branch site.
     pub fn reindex(&mut self) {
         self.by_instance.clear();
         for s in &self.sites {
@@ -145,7 +144,7 @@ impl SiteTable {
     }
 }
 
-fn describe(prog: &Program, t: ThreadId, tr: &Transition, kind: SiteKind, arm: usize) -> String {
+fn describe(prog: &Program, tr: &Transition, kind: SiteKind, arm: usize) -> String {
     let line = tr.span.map(|s| s.line).unwrap_or(0);
     if kind == SiteKind::Branch {
         return format!("branch {} of line {line}", arm + 1);
@@ -158,7 +157,6 @@ fn describe(prog: &Program, t: ThreadId, tr: &Transition, kind: SiteKind, arm: u
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let _ = t;
     match &tr.kind {
         TransKind::Sync(k) => {
             let what = match k {

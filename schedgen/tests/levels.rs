@@ -7,24 +7,15 @@
 //! * An ART that is not an IVR (not deadlock-free, not fair) is rejected with the checker's
 //!   reason and never becomes a schedule.
 
+mod common;
+
 use schedgen::{generate, simulate, Error, Opt, Options, ProgramSchedule};
 use std::path::PathBuf;
 use verifier::art::{Art, Control, NodeId};
-use verifier::imc::{IvrKind, Verifier};
 use verifier::ir::{LocKind, Op, Program, ThreadId};
 
 fn first_safe(p: &Program) -> Art {
-    let opts = verifier::imc::Options {
-        stop_at_first_safe: true,
-        ..Default::default()
-    };
-    let mut art = None;
-    Verifier::new(p, opts).run_iterative(usize::MAX, &mut |ivr| {
-        if let IvrKind::Safe(a) = &ivr.kind {
-            art = Some(a.clone());
-        }
-    });
-    art.expect("a safe IVR")
+    common::first_safe(p, 60).expect("a safe IVR")
 }
 
 fn at(opt: Opt) -> Options {

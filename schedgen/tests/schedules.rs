@@ -4,13 +4,15 @@
 //! interpreter check Lemma 5 on every section (linear extensions end in the section path's
 //! state) and never reach an error.
 
+mod common;
+
+use common::first_safe;
 use proptest::prelude::*;
 use schedgen::{generate, simulate, Opt, Options, ProgramSchedule};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 use verifier::art::Art;
-use verifier::imc::{IvrKind, Verifier};
 use verifier::ir::Program;
 
 fn root() -> PathBuf {
@@ -38,23 +40,6 @@ fn load(path: &Path, defines: &[&str]) -> Program {
         ..Default::default()
     };
     verifier::frontend::load(path, &opts).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
-/// The first safe IVR of `p` within `secs` seconds.
-fn first_safe(p: &Program, secs: u64) -> Option<Art> {
-    let opts = verifier::imc::Options {
-        timeout: std::time::Duration::from_secs(secs),
-        stop_at_first_safe: true,
-        ..Default::default()
-    };
-    let mut v = Verifier::new(p, opts);
-    let mut art = None;
-    v.run_iterative(usize::MAX, &mut |ivr| {
-        if let IvrKind::Safe(a) = &ivr.kind {
-            art = Some(a.clone());
-        }
-    });
-    art
 }
 
 fn opts(opt: Opt) -> Options {

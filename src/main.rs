@@ -6,6 +6,7 @@
 //! the verdict unknown (`synth prog.c` / `schedule`: 0 schedule written, 1 no safe schedule
 //! exists or the IVR was rejected, 4 no safe IVR within the budget).
 
+mod build_cmd;
 mod schedule_cmd;
 
 use clap::{Args, Parser, Subcommand};
@@ -51,6 +52,9 @@ enum Command {
     /// Make a program schedule: verify to the first safe IVR (or read one with --ivr), write
     /// prog.sched.h and prog.schedule.json, optionally explain it or draw it as DOT.
     Schedule(schedule_cmd::ScheduleArgs),
+    /// Verify, make the schedule, instrument the program and compile it with the enforcer
+    /// runtime: an executable whose threads follow the schedule.
+    Build(build_cmd::BuildArgs),
     /// Check an IVR file against a program, independently of the verifier that wrote it.
     CheckIvr {
         #[command(flatten)]
@@ -124,13 +128,23 @@ pub(crate) struct Input {
 
 impl Input {
     pub(crate) fn load(&self) -> Result<verifier::ir::Program, verifier::frontend::Error> {
-        let opts = verifier::frontend::Options {
+        verifier::frontend::load(&self.file, &self.options())
+    }
+
+    /// The program and its preprocessed source.
+    pub(crate) fn load_preprocessed(
+        &self,
+    ) -> Result<(verifier::ir::Program, String), verifier::frontend::Error> {
+        verifier::frontend::load_preprocessed(&self.file, &self.options())
+    }
+
+    fn options(&self) -> verifier::frontend::Options {
+        verifier::frontend::Options {
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
             max_threads: self.max_threads,
             ..Default::default()
-        };
-        verifier::frontend::load(&self.file, &opts)
+        }
     }
 }
 
@@ -179,6 +193,7 @@ fn run(cli: Cli, default: Option<schedule_cmd::ScheduleArgs>) -> anyhow::Result<
     };
     match command {
         Command::Schedule(a) => schedule_cmd::schedule(a),
+        Command::Build(a) => build_cmd::build(a),
         Command::Parse { input, json, full } => {
             let p = input.load()?;
             if json {

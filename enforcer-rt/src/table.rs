@@ -35,6 +35,9 @@ pub enum SynthSiteKind {
     Removed = 2,
     /// A branch arm whose outcome selects the next section.
     Branch = 3,
+    /// A thread's exit: the return from its start function, or `pthread_exit`. The runtime
+    /// checks it with `synth_thread_exit`, which requires it to be the thread's next event.
+    ThreadExit = 4,
 }
 
 /// How a section ends.
@@ -154,7 +157,7 @@ pub struct SynthSchedule {
     pub initial_section: u32,
 }
 
-/// Status of [`synth_schedule_validate`].
+/// Status of [`synth_schedule_validate`] and of `synth_start`.
 #[repr(i32)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SynthStatus {
@@ -166,6 +169,14 @@ pub enum SynthStatus {
     Version = 2,
     /// An index points outside its table, or a clock row is inconsistent.
     Corrupt = 3,
+    /// The schedule was made for another program: its SHA-256 differs from the instrumented
+    /// program's (`synth_start`).
+    HashMismatch = 4,
+    /// `synth_start` was already called in this process.
+    AlreadyStarted = 5,
+    /// The schedule could never make progress: a cycle of sections without events, each
+    /// ending with its only successor (`synth_start`).
+    Unschedulable = 6,
 }
 
 /// Checks that a schedule's tables are consistent: version, non-null tables, every index in

@@ -88,6 +88,7 @@ pub fn header(s: &ProgramSchedule, guard: &str) -> String {
             SiteKind::Sync => SynthSiteKind::Sync,
             SiteKind::Removed => SynthSiteKind::Removed,
             SiteKind::Branch => SynthSiteKind::Branch,
+            SiteKind::ThreadExit => SynthSiteKind::ThreadExit,
         } as u32;
         let (line, col) = site.span.map_or((0, 0), |sp| (sp.line, sp.col));
         let _ = writeln!(

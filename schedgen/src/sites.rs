@@ -24,6 +24,8 @@ pub enum SiteKind {
     Removed,
     /// A branch arm that selects the next section.
     Branch,
+    /// A thread's exit (return from its start function, `pthread_exit`).
+    ThreadExit,
 }
 
 /// An instrumented action.
@@ -52,8 +54,11 @@ pub struct SiteTable {
     by_instance: HashMap<(ThreadId, TransId), u32>,
 }
 
-/// The identity of a site: span, kind, arm and accessed variables.
-type Key = (Option<Span>, String, usize, Vec<(u32, u8)>);
+/// The identity of a site: the expression it performs ([`Transition::at`], else the
+/// statement's span), its kind, its arm (branches only) and its kinds of access. The variables
+/// are not part of it: one expression reached through a pointer parameter bound to different
+/// objects (inlined calls, thread instances) is one piece of instrumented code, so one site.
+type Key = (Option<[u32; 2]>, Option<Span>, String, usize, Vec<u8>);
 
 /// Whether a transition is a memory event or a synchronisation call (what Opt0 schedules).
 pub fn is_visible(tr: &Transition) -> bool {
@@ -77,12 +82,12 @@ impl SiteTable {
                 .iter()
                 .position(|x| *x == tr.id)
                 .unwrap_or(0);
-            let evs = tr
-                .events
-                .iter()
-                .map(|e| (e.var.0, e.access as u8))
-                .collect();
-            let key: Key = (tr.span, format!("{:?}/{kind:?}", tr.kind), arm, evs);
+            let evs = tr.events.iter().map(|e| e.access as u8).collect();
+            // Only a branch arm's position matters: the alternatives of one synchronisation
+            // call (which waiter a signal wakes) are one site.
+            let arm = if kind == SiteKind::Branch { arm } else { 0 };
+            let span = if tr.at.is_some() { None } else { tr.span };
+            let key: Key = (tr.at, span, format!("{:?}/{kind:?}", tr.kind), arm, evs);
             let id = *by_key.entry(key).or_insert_with(|| {
                 let id = table.sites.len() as u32;
                 table.sites.push(Site {
@@ -106,6 +111,8 @@ impl SiteTable {
                 if is_visible(tr) {
                     let kind = if removed(tr) {
                         SiteKind::Removed
+                    } else if tr.kind == TransKind::Sync(SyncKind::ThreadExit) {
+                        SiteKind::ThreadExit
                     } else if matches!(tr.kind, TransKind::Sync(_)) {
                         SiteKind::Sync
                     } else {

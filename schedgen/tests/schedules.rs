@@ -2,7 +2,8 @@
 //! at Opt0, Opt1 and Opt2, the JSON round-trips, the header compiles with `cc -Wall -Werror`
 //! against `include/synth_enforcer.h`, and runs of the program under the schedule on the
 //! interpreter check Lemma 5 on every section (linear extensions end in the section path's
-//! state) and never reach an error.
+//! state) and never reach an error; the instrumented source (`schedgen::instrument`)
+//! instruments every site and compiles with the header.
 
 mod common;
 
@@ -35,11 +36,17 @@ fn corpus() -> PathBuf {
 }
 
 fn load(path: &Path, defines: &[&str]) -> Program {
+    load_preprocessed(path, defines).0
+}
+
+/// The program and its preprocessed source.
+fn load_preprocessed(path: &Path, defines: &[&str]) -> (Program, String) {
     let opts = verifier::frontend::Options {
         defines: defines.iter().map(|d| d.to_string()).collect(),
         ..Default::default()
     };
-    verifier::frontend::load(path, &opts).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    verifier::frontend::load_preprocessed(path, &opts)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn opts(opt: Opt) -> Options {
@@ -90,8 +97,56 @@ fn header_compiles(name: &str, s: &ProgramSchedule) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Everything the issue asks of one program's schedules.
-fn check_program(name: &str, p: &Program, art: &Art) {
+/// Instruments the program for `s` and compiles the result (to an object file: the program's
+/// own undefined functions are the linker's business) with the schedule header.
+fn instrumented_source_compiles(name: &str, p: &Program, pre: &str, s: &ProgramSchedule) {
+    let text = schedgen::instrument::instrument(
+        p,
+        pre,
+        s,
+        &schedgen::instrument::Options {
+            header: "prog.sched.h".into(),
+        },
+    )
+    .unwrap_or_else(|e| panic!("{name} Opt{}: {e}", s.opt));
+    for site in &s.sites.sites {
+        let id = site.id;
+        let used = [format!("({id}u"), format!(" {id}u)"), format!(", {id}u,")];
+        let exit = site.kind == schedgen::sites::SiteKind::ThreadExit;
+        assert!(
+            exit || site.kind == schedgen::sites::SiteKind::Removed
+                || used.iter().any(|u| text.contains(u.as_str())),
+            "{name} Opt{}: site {id} ({}) is not instrumented",
+            s.opt,
+            site.text
+        );
+    }
+    let dir = temp_dir();
+    let guard = schedgen::emit::guard_for("prog.sched.h");
+    std::fs::write(dir.join("prog.sched.h"), schedgen::emit::header(s, &guard)).unwrap();
+    std::fs::write(dir.join("prog.enforced.c"), &text).unwrap();
+    let out = Command::new("cc")
+        .args(["-std=gnu11", "-c", "-I"])
+        .arg(root().join("include"))
+        .arg("-I")
+        .arg(&dir)
+        .arg("-o")
+        .arg(dir.join("prog.o"))
+        .arg(dir.join("prog.enforced.c"))
+        .output()
+        .expect("cc runs");
+    assert!(
+        out.status.success(),
+        "{name} Opt{}: the instrumented source does not compile (kept in {}):\n{}",
+        s.opt,
+        dir.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Everything the issues ask of one program's schedules.
+fn check_program(name: &str, p: &Program, pre: &str, art: &Art) {
     for opt in [Opt::O0, Opt::O1, Opt::O2] {
         let s = generate(p, art, opts(opt))
             .unwrap_or_else(|e| panic!("{name} Opt{}: {e}", opt.level()));
@@ -101,6 +156,7 @@ fn check_program(name: &str, p: &Program, art: &Art) {
         assert_eq!(back.to_json(), text, "{name}: the JSON does not round-trip");
         assert_eq!(back.program_sha256, p.sha256);
         header_compiles(name, &s);
+        instrumented_source_compiles(name, p, pre, &s);
         for seed in 0..3 {
             if let Err(d) = simulate::run(p, &s, seed, 40) {
                 panic!(
@@ -127,9 +183,9 @@ fn examples_get_schedules_at_every_level() {
         ("filesystem.c", &[]),
     ];
     for (file, defs) in cases {
-        let p = load(&root().join("examples").join(file), defs);
+        let (p, pre) = load_preprocessed(&root().join("examples").join(file), defs);
         let art = first_safe(&p, 60).unwrap_or_else(|| panic!("{file}: no safe IVR"));
-        check_program(file, &p, &art);
+        check_program(file, &p, &pre, &art);
     }
 }
 
@@ -156,11 +212,11 @@ fn corpus_programs_with_safe_ivrs_get_schedules() {
     ];
     let mut checked = 0;
     for f in files {
-        let p = load(&corpus().join(f), &[]);
+        let (p, pre) = load_preprocessed(&corpus().join(f), &[]);
         let Some(art) = first_safe(&p, 30) else {
             panic!("{f}: no safe IVR within 30 s (the benchmark found one in a few seconds)");
         };
-        check_program(f, &p, &art);
+        check_program(f, &p, &pre, &art);
         checked += 1;
     }
     assert_eq!(checked, files.len());

@@ -714,6 +714,12 @@ pub struct Transition {
     pub back_edge: bool,
     /// Source of the statement it comes from.
     pub span: Option<Span>,
+    /// The expression whose action it performs, as byte offsets `[start, end)` into the
+    /// preprocessed source: the place read by a load, the assignment or increment for a store,
+    /// the call for a synchronisation operation, the condition for a branch arm. The
+    /// instrumentation (`schedgen::instrument`) finds the code to wrap by it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at: Option<[u32; 2]>,
 }
 
 /// A location of a thread's CFG.
@@ -805,7 +811,8 @@ pub struct SourceFile {
 pub struct Program {
     /// Format tag of the JSON form.
     pub format: String,
-    /// SHA-256 of the source file's bytes (hex).
+    /// SHA-256 (hex) of the preprocessed source without line markers: covers `-D` definitions
+    /// and headers ([`crate::frontend::program_hash`]).
     pub sha256: String,
     /// Source files spans refer to; file 0 is the main source.
     pub files: Vec<SourceFile>,

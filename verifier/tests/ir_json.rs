@@ -16,3 +16,57 @@ fn ir_json_round_trips() {
         assert_eq!(back.threads.len(), 3, "{ex}");
     }
 }
+
+#[test]
+fn each_thread_names_the_transition_that_spawns_it() {
+    // Creation in an unrolled loop: four threads from two call sites, with transitions
+    // renumbered when the CFG is compressed.
+    let p = verifier::frontend::load_str(
+        "spawns.c",
+        "#include <pthread.h>\n\
+         int x;\n\
+         void *w(void *a) { x = 1; return 0; }\n\
+         void *v(void *a) { x = 2; return 0; }\n\
+         int main(void) {\n\
+           pthread_t t[2], u[2];\n\
+           for (int i = 0; i < 2; i++) {\n\
+             pthread_create(&t[i], 0, w, 0);\n\
+             pthread_create(&u[i], 0, v, 0);\n\
+           }\n\
+           return 0;\n\
+         }\n",
+        &Options::default(),
+    )
+    .unwrap();
+    assert_eq!(p.threads.len(), 5);
+    for t in &p.threads[1..] {
+        let (c, tr) = t.created_by.expect("created by main");
+        let spawned: Vec<_> = p
+            .thread(c)
+            .transition(tr)
+            .ops
+            .iter()
+            .filter_map(|o| match o {
+                verifier::ir::Op::Spawn { thread, .. } => Some(*thread),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(spawned, vec![t.id], "{}", t.name);
+    }
+}
+
+#[test]
+fn program_hash_covers_definitions_but_not_the_path_spelling() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let ex = root.join("examples/producer_consumer.c");
+    let a = load(&ex, &Options::default()).unwrap();
+    let dotted = root.join("verifier/../examples/producer_consumer.c");
+    let b = load(&dotted, &Options::default()).unwrap();
+    assert_eq!(a.sha256, b.sha256);
+    let opts = Options {
+        defines: vec!["THREADS=2".into()],
+        ..Options::default()
+    };
+    let c = load(&ex, &opts).unwrap();
+    assert_ne!(a.sha256, c.sha256, "a -D changes the program, so its hash");
+}

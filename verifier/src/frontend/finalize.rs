@@ -11,8 +11,16 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 pub(super) fn finalize(p: &mut Program, map: &SourceMap, opts: &Options) -> Result<(), Error> {
     let _ = opts;
     expand_signals(p, map)?;
+    let renumbered: Vec<Vec<Option<TransId>>> = p.threads.iter_mut().map(compress).collect();
+    // A thread's creating transition has a new number too.
     for t in &mut p.threads {
-        compress(t);
+        if let Some((c, tr)) = t.created_by {
+            let new = renumbered[c.0 as usize]
+                .get(tr.0 as usize)
+                .copied()
+                .flatten();
+            t.created_by = new.map(|n| (c, n));
+        }
     }
     check_single_sites(p, map)?;
     points_to(p);
@@ -133,7 +141,9 @@ fn is_skip(t: &Transition) -> bool {
 
 /// Removes skip transitions (merging their source into their target), drops unreachable
 /// locations and transitions, and renumbers: entry 0, exit 1, error 2, halt 3, discard 4.
-fn compress(t: &mut Thread) {
+/// Removes skip transitions and unreachable locations, renumbering both; returns the new id
+/// of each old transition (`None`: removed).
+fn compress(t: &mut Thread) -> Vec<Option<TransId>> {
     let n = t.locations.len();
     let special: HashSet<u32> = [t.exit, t.error, t.halt, t.discard]
         .iter()
@@ -216,6 +226,7 @@ fn compress(t: &mut Thread) {
         })
         .collect();
     let mut transitions = Vec::new();
+    let mut renumbered = vec![None; t.transitions.len()];
     for &l in &order {
         if !visited[l as usize] {
             continue;
@@ -226,6 +237,7 @@ fn compress(t: &mut Thread) {
             }
             let mut tr = t.transitions[tid.0 as usize].clone();
             tr.id = TransId(transitions.len() as u32);
+            renumbered[tid.0 as usize] = Some(tr.id);
             tr.src = LocId(newid[l as usize]);
             tr.dst = LocId(newid[resolve(tr.dst.0, &forward) as usize]);
             locations[tr.src.0 as usize].out.push(tr.id);
@@ -239,6 +251,7 @@ fn compress(t: &mut Thread) {
     t.error = LocId(2);
     t.halt = LocId(3);
     t.discard = LocId(4);
+    renumbered
 }
 
 /// For each location, the strongly connected component of the CFG it belongs to.

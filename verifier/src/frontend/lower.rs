@@ -154,6 +154,8 @@ struct Lowerer<'a> {
     scopes: Vec<HashMap<String, Binding>>,
     frames: Vec<Frame>,
     span: Option<Span>,
+    /// The expression whose action the next transitions perform ([`Transition::at`]).
+    at: Option<lang_c::span::Span>,
     pure: bool,
     const_ctx: bool,
     atomic_depth: u32,
@@ -192,6 +194,7 @@ pub(super) fn lower(unit: &TranslationUnit, map: &SourceMap, opts: &Options) -> 
         scopes: vec![HashMap::new()],
         frames: Vec::new(),
         span: None,
+        at: None,
         pure: false,
         const_ctx: false,
         atomic_depth: 0,
@@ -1017,6 +1020,7 @@ impl<'a> Lowerer<'a> {
             yields: false,
             back_edge: false,
             span: self.span,
+            at: self.at.map(|s| [s.start as u32, s.end as u32]),
         });
         self.tb.locations[src.0 as usize].out.push(id);
         Ok(id)
@@ -1065,6 +1069,14 @@ impl<'a> Lowerer<'a> {
                 _ => true,
             },
         }
+    }
+
+    /// Runs `f` with `span` as the expression of the transitions it adds ([`Transition::at`]).
+    fn at_expr<T>(&mut self, span: lang_c::span::Span, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        let saved = self.at.replace(span);
+        let r = f(self);
+        self.at = saved;
+        r
     }
 
     /// Reads a place: through a temporary when another thread may see it.
@@ -2200,7 +2212,7 @@ impl<'a> Lowerer<'a> {
             t @ (CType::Int(_) | CType::Ptr(_)) => {
                 let place = self.place_of(&lv, span)?;
                 let ty = t.value_ty().expect("scalar");
-                let e = self.load(place, ty)?;
+                let e = self.at_expr(span, |l| l.load(place, ty))?;
                 Ok(Val::Scalar(e, t))
             }
             CType::Void | CType::Func => self.invalid(span, "read of a void object"),
@@ -2672,8 +2684,11 @@ impl<'a> Lowerer<'a> {
                 let (x, _) = self.scalar_of(v, e.span)?;
                 let x = truth(x);
                 let nx = negate(x.clone());
-                self.edge(self.cur, t, x, vec![], TransKind::Branch)?;
-                self.edge(self.cur, f, nx, vec![], TransKind::Branch)?;
+                // The true arm first: the instrumentation relies on this order.
+                self.at_expr(e.span, |l| {
+                    l.edge(l.cur, t, x, vec![], TransKind::Branch)?;
+                    l.edge(l.cur, f, nx, vec![], TransKind::Branch)
+                })?;
                 self.cur = self.new_loc(LocKind::Normal);
                 Ok(())
             }
@@ -2837,14 +2852,16 @@ impl<'a> Lowerer<'a> {
         } else {
             value
         };
-        self.step(
-            Expr::tt(),
-            vec![Op::Assign {
-                place,
-                value: fold(value),
-            }],
-            TransKind::Stmt,
-        )?;
+        self.at_expr(span, |l| {
+            l.step(
+                Expr::tt(),
+                vec![Op::Assign {
+                    place,
+                    value: fold(value),
+                }],
+                TransKind::Stmt,
+            )
+        })?;
         Ok(())
     }
 
@@ -3133,7 +3150,7 @@ impl<'a> Lowerer<'a> {
         if self.span.is_none() || self.frames.len() > 1 {
             self.span = Some(self.map.span(span));
         }
-        let r = self.call_named(e, &name, args, span);
+        let r = self.at_expr(span, |l| l.call_named(e, &name, args, span));
         self.span = saved;
         r
     }

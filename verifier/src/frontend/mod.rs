@@ -106,7 +106,13 @@ impl std::error::Error for Error {}
 
 /// Preprocesses, parses and lowers the C file at `path`.
 pub fn load(path: &Path, opts: &Options) -> Result<Program, Error> {
-    let bytes = std::fs::read(path).map_err(|e| Error::Io {
+    load_preprocessed(path, opts).map(|(p, _)| p)
+}
+
+/// [`load`], also returning the preprocessed source, to which [`crate::ir::Transition::at`]
+/// offsets point.
+pub fn load_preprocessed(path: &Path, opts: &Options) -> Result<(Program, String), Error> {
+    std::fs::metadata(path).map_err(|e| Error::Io {
         path: path.display().to_string(),
         message: e.to_string(),
     })?;
@@ -123,9 +129,30 @@ pub fn load(path: &Path, opts: &Options) -> Result<Program, Error> {
     })?;
     let mut program = lower::lower(&parsed.unit, &map, opts)?;
     finalize::finalize(&mut program, &map, opts)?;
-    program.sha256 = sha256_hex(&bytes);
+    program.sha256 = program_hash(&pre, path);
     program.files = map.files();
-    Ok(program)
+    Ok((program, pre))
+}
+
+/// The program's SHA-256: of the preprocessed source without its line markers and with the
+/// path of `main` (as `__FILE__` spells it) replaced by its file name, so that it covers `-D`
+/// definitions and included headers (what is compiled) but not how the file's path was
+/// spelled.
+pub fn program_hash(preprocessed: &str, main: &Path) -> String {
+    let spelled = format!("\"{}\"", main.display());
+    let name = format!(
+        "\"{}\"",
+        main.file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default()
+    );
+    let mut text = String::with_capacity(preprocessed.len());
+    for line in preprocessed.split_inclusive('\n') {
+        if !line.starts_with('#') {
+            text.push_str(&line.replace(&spelled, &name));
+        }
+    }
+    sha256_hex(text.as_bytes())
 }
 
 /// Lowers C source text given in memory (the preprocessor still runs). Used by tests.

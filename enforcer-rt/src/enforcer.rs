@@ -1,0 +1,794 @@
+//! The enforcement protocol (DESIGN.md, "Enforcement protocol"; seed 002, "Partial-order
+//! reduction" and "Implementation"): makes threads follow a [`Schedule`], section by section.
+//!
+//! # State
+//!
+//! * Per thread, the number of events it has completed, cumulative over sections, in its own
+//!   cache line ([`CachePadded`]); only the thread itself writes it (a load and a `Release`
+//!   store, no read-modify-write).
+//! * The current section instance: a generation number and the section, published together in
+//!   one `AtomicU64` (generation in the high bits, section in the low bits).
+//! * Per thread, its counter at the start of the current section instance (its *base*); the
+//!   thread that advances to a new section instance sets the bases before it publishes the
+//!   new generation (`Release`); a thread reads them after observing it (`Acquire`). A
+//!   vector-clock constraint `(U, n)` of the current section holds when
+//!   `done[U] - base[U] >= n`.
+//! * The number of threads with events left in the current section instance, decremented once
+//!   per thread and section (`AcqRel`); the thread that brings it to 0 advances.
+//! * With a branching end, the successor that the branching thread's reported arm selects.
+//!
+//! A thread keeps a small [`ThreadCtx`]: its id, the (generation, section) word it last saw
+//! and its position among its own events of that section instance. A thread can only lag
+//! behind by section instances in which it has no events (an instance cannot end while one of
+//! its events is pending), so a changed generation resets its position to 0.
+//!
+//! # Fast path
+//!
+//! [`Enforcer::before`] with the constraints already satisfied: one `Acquire` load of the
+//! current section word, the site comparison, and two loads (base, counter) per constraint.
+//! The context keeps the thread's events of the section instance, so no section is looked up.
+//! [`Enforcer::after`]: a load and a `Release` store of the thread's own counter and a load of
+//! the number of threads parked on it (same cache line; `Acquire`, a plain load on x86, so
+//! that a waker that sees a parked thread also sees what it waits for); the once-per-section
+//! decrement of the threads-left count is the only read-modify-write on a shared cache line.
+//! No allocation, no locking.
+//!
+//! # Waiting
+//!
+//! A waiting thread spins with [`Backoff::snooze`] (which yields after a while) and, once the
+//! backoff is completed, parks: it announces what it waits for (a thread's counter, or the
+//! generation), increments that target's watcher count, and waits on its own condition
+//! variable with a short timeout ([`PARK_TIMEOUT`]), re-checking the condition each time. A
+//! thread that completes an event wakes the threads parked on its counter only when there are
+//! watchers; the thread that advances wakes those parked on the generation. A wake-up lost to
+//! a race costs at most the timeout, never progress.
+//!
+//! # Deviations
+//!
+//! Anything the schedule does not allow is a [`Deviation`], returned as an error: the caller
+//! (the C layer, [`crate::ffi`]) reports it and aborts; it never continues unconstrained.
+
+use crate::schedule::{End, Event, Schedule, ScheduleError, Section, SiteInfo};
+use crate::table::SynthSiteKind;
+use crossbeam_utils::{Backoff, CachePadded};
+use std::fmt;
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release, SeqCst};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+/// How long a parked thread sleeps before it re-checks its condition by itself.
+pub const PARK_TIMEOUT: Duration = Duration::from_micros(200);
+
+/// How long, by default, a thread that reaches an event after the end of the schedule waits
+/// for the process to end before reporting a deviation ([`Enforcer::set_end_grace`]).
+pub const DEFAULT_END_GRACE: Duration = Duration::from_secs(10);
+
+/// No successor chosen; a parker waiting for nothing.
+const NONE: u32 = u32::MAX;
+/// A parker waiting for the generation to change.
+const ON_GENERATION: u32 = u32::MAX - 1;
+/// The section word of a context that has seen none yet (never a valid word).
+const STALE: u64 = u64::MAX;
+
+/// The calling thread's view of the protocol: a small value the thread keeps (in a
+/// thread-local in the C layer) and passes to every call, borrowed from its [`Enforcer`].
+#[derive(Clone, Copy, Debug)]
+pub struct ThreadCtx<'a> {
+    /// The thread's events in the section instance `seen` (so that the fast path reads them
+    /// without looking the section up).
+    events: &'a [Event],
+    thread: u32,
+    /// Position among the thread's own events of the section instance `seen`.
+    pos: u32,
+    /// The (generation, section) word last seen.
+    seen: u64,
+}
+
+impl ThreadCtx<'_> {
+    /// The thread's id (its index in the schedule's thread table).
+    pub fn thread(&self) -> u32 {
+        self.thread
+    }
+}
+
+/// A thread's completed-event counter and the number of threads parked on it.
+#[derive(Default)]
+struct Counter {
+    done: AtomicU64,
+    watchers: AtomicU32,
+}
+
+/// Where a thread parks.
+struct Parker {
+    /// The thread whose counter it waits for, [`ON_GENERATION`] or [`NONE`].
+    on: AtomicU32,
+    lock: Mutex<()>,
+    cv: Condvar,
+}
+
+/// Enforces a [`Schedule`] on the threads of one program run.
+pub struct Enforcer {
+    schedule: Schedule,
+    /// Bits of the section in the section word.
+    bits: u32,
+    /// `(1 << bits) - 1`.
+    mask: u64,
+    /// The current section instance: `generation << bits | section`.
+    current: CachePadded<AtomicU64>,
+    /// Threads with events left in the current section instance.
+    left: CachePadded<AtomicU32>,
+    counters: Box<[CachePadded<Counter>]>,
+    /// Counters at the start of the current section instance.
+    base: Box<[AtomicU64]>,
+    /// Threads parked on the generation.
+    gen_watchers: CachePadded<AtomicU32>,
+    parkers: Box<[CachePadded<Parker>]>,
+    /// Serialises advancing and recording the branch arm.
+    advance: Mutex<()>,
+    /// With a branching end, the successor section the reported arm selects, or [`NONE`].
+    arm: AtomicU32,
+    finished: AtomicBool,
+    /// How long a thread with an event after the schedule's end waits for the process to end
+    /// before that is a deviation (milliseconds).
+    end_grace_ms: AtomicU64,
+    registered: Box<[AtomicBool]>,
+    /// Spawns performed per spawn group (creator, site).
+    spawned: Box<[AtomicU32]>,
+}
+
+/// What a deviation is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeviationKind {
+    /// The thread reached another site than its next event of the section.
+    WrongEvent,
+    /// The thread reached an event after the end of the schedule.
+    AfterEnd,
+    /// The branching thread reported an arm that selects no successor.
+    BranchWithoutSuccessor,
+    /// The thread exits while it has events of the section left.
+    ExitWithEventsLeft,
+    /// A thread id outside the schedule's thread table.
+    UnknownThread,
+    /// A thread id registered a second time.
+    AlreadyRegistered,
+    /// A spawn that starts no (further) thread of the schedule.
+    NoChildThread,
+    /// The branching thread reached another event before reporting the arm that selects the
+    /// next section.
+    BranchNotReported,
+}
+
+impl fmt::Display for DeviationKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            DeviationKind::WrongEvent => "another event than the schedule's next one",
+            DeviationKind::AfterEnd => "event after the end of the schedule",
+            DeviationKind::BranchWithoutSuccessor => "branch arm with no successor",
+            DeviationKind::ExitWithEventsLeft => "thread exits with events of the section left",
+            DeviationKind::UnknownThread => "unexpected thread id",
+            DeviationKind::AlreadyRegistered => "thread id registered twice",
+            DeviationKind::NoChildThread => "thread creation that starts no thread of the schedule",
+            DeviationKind::BranchNotReported => {
+                "event before the branch arm that selects the next section"
+            }
+        })
+    }
+}
+
+/// A site as a deviation names it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SiteDesc {
+    /// The site id.
+    pub id: u32,
+    /// The site, or `None` for an id outside the site table.
+    pub info: Option<SiteInfo>,
+}
+
+impl fmt::Display for SiteDesc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.info {
+            Some(s) => write!(
+                f,
+                "site {} ({}:{}:{}, {})",
+                self.id, s.file, s.line, s.column, s.text
+            ),
+            None => write!(f, "site {} (not a site of the schedule)", self.id),
+        }
+    }
+}
+
+/// What the thread reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reached {
+    /// A site (`before`, `after`, a branch arm, a spawn).
+    Site(SiteDesc),
+    /// Its exit.
+    Exit,
+    /// Its start (registration).
+    Start,
+}
+
+impl fmt::Display for Reached {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reached::Site(s) => s.fmt(f),
+            Reached::Exit => f.write_str("its exit"),
+            Reached::Start => f.write_str("its start"),
+        }
+    }
+}
+
+/// What the schedule expected instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expected {
+    /// The thread's next event of the section.
+    Event(SiteDesc),
+    /// No further event of this thread in this section.
+    NoFurtherEvent,
+    /// The branch arm of this thread that selects the next section: one of these.
+    BranchArm(Vec<SiteDesc>),
+    /// Something else, described.
+    Other(String),
+}
+
+impl fmt::Display for Expected {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Expected::Event(s) => s.fmt(f),
+            Expected::NoFurtherEvent => {
+                f.write_str("no further event of this thread in this section")
+            }
+            Expected::BranchArm(arms) if arms.is_empty() => f.write_str(
+                "the branch arm of this thread that selects the next section (the section has \
+                 no successor)",
+            ),
+            Expected::BranchArm(arms) => {
+                f.write_str(
+                    "the branch arm of this thread that selects the next section, one of ",
+                )?;
+                for (i, a) in arms.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    a.fmt(f)?;
+                }
+                Ok(())
+            }
+            Expected::Other(s) => f.write_str(s),
+        }
+    }
+}
+
+/// A deviation from the schedule: what a thread did that the schedule does not allow.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deviation {
+    /// What it is.
+    pub kind: DeviationKind,
+    /// The thread id.
+    pub thread: u32,
+    /// The thread's name (`?` for an id outside the thread table).
+    pub thread_name: String,
+    /// The current section (of the thread's view).
+    pub section: u32,
+    /// What the thread reached.
+    pub reached: Reached,
+    /// What the schedule expected instead.
+    pub expected: Expected,
+}
+
+impl fmt::Display for Deviation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: thread {} (id {}) reached {} in section {}; the schedule expects {}",
+            self.kind, self.thread_name, self.thread, self.reached, self.section, self.expected
+        )
+    }
+}
+
+impl std::error::Error for Deviation {}
+
+impl Enforcer {
+    /// An enforcer of `schedule` for the program whose SHA-256 (hex) is `program_sha256`;
+    /// refuses a schedule made for another program ([`ScheduleError::HashMismatch`]).
+    pub fn new(schedule: Schedule, program_sha256: &str) -> Result<Enforcer, ScheduleError> {
+        if !schedule
+            .program_sha256()
+            .eq_ignore_ascii_case(program_sha256)
+        {
+            return Err(ScheduleError::HashMismatch {
+                schedule: schedule.program_sha256().to_owned(),
+                program: program_sha256.to_owned(),
+            });
+        }
+        let n = schedule.threads().len();
+        let sections = schedule.sections().len() as u64;
+        // Every section index is below `mask`, so no word equals `STALE`.
+        let bits = (64 - sections.leading_zeros()).max(1);
+        let initial = schedule.initial_section();
+        let active = schedule.sections()[initial as usize].active_threads();
+        let e = Enforcer {
+            bits,
+            mask: (1u64 << bits) - 1,
+            current: CachePadded::new(AtomicU64::new(u64::from(initial))),
+            left: CachePadded::new(AtomicU32::new(active)),
+            counters: (0..n).map(|_| CachePadded::default()).collect(),
+            base: (0..n).map(|_| AtomicU64::new(0)).collect(),
+            gen_watchers: CachePadded::default(),
+            parkers: (0..n)
+                .map(|_| {
+                    CachePadded::new(Parker {
+                        on: AtomicU32::new(NONE),
+                        lock: Mutex::new(()),
+                        cv: Condvar::new(),
+                    })
+                })
+                .collect(),
+            advance: Mutex::new(()),
+            arm: AtomicU32::new(NONE),
+            finished: AtomicBool::new(false),
+            end_grace_ms: AtomicU64::new(DEFAULT_END_GRACE.as_millis() as u64),
+            registered: (0..n).map(|_| AtomicBool::new(false)).collect(),
+            spawned: (0..schedule.spawn_group_count())
+                .map(|_| AtomicU32::new(0))
+                .collect(),
+            schedule,
+        };
+        // An initial section without events is complete from the start.
+        if active == 0 {
+            e.try_advance(u64::from(initial));
+        }
+        Ok(e)
+    }
+
+    /// The schedule.
+    pub fn schedule(&self) -> &Schedule {
+        &self.schedule
+    }
+
+    /// How long a thread that reaches an event after the end of the schedule waits for the
+    /// process to end (the thread that ended the program is still in `exit`) before that is a
+    /// deviation; [`DEFAULT_END_GRACE`] unless set.
+    pub fn set_end_grace(&self, grace: Duration) {
+        self.end_grace_ms
+            .store(grace.as_millis().min(u128::from(u64::MAX)) as u64, Relaxed);
+    }
+
+    /// Whether a section that ends the program has completed all its events.
+    pub fn is_finished(&self) -> bool {
+        self.finished.load(Acquire)
+    }
+
+    /// The current section.
+    pub fn current_section(&self) -> u32 {
+        self.section_of(self.current.load(Acquire))
+    }
+
+    /// Describes site `id` for messages.
+    pub fn site(&self, id: u32) -> SiteDesc {
+        SiteDesc {
+            id,
+            info: self.schedule.sites().get(id as usize).cloned(),
+        }
+    }
+
+    /// Registers the calling thread as thread `thread` and returns its context. An id outside
+    /// the thread table, or one registered before, is a deviation.
+    pub fn register(&self, thread: u32) -> Result<ThreadCtx<'_>, Box<Deviation>> {
+        let ctx = ThreadCtx {
+            events: &[],
+            thread,
+            pos: 0,
+            seen: STALE,
+        };
+        match self.registered.get(thread as usize) {
+            None => Err(self.deviation(
+                DeviationKind::UnknownThread,
+                &ctx,
+                Reached::Start,
+                Expected::Other(format!(
+                    "a thread id below {}",
+                    self.schedule.threads().len()
+                )),
+            )),
+            Some(r) if r.swap(true, AcqRel) => Err(self.deviation(
+                DeviationKind::AlreadyRegistered,
+                &ctx,
+                Reached::Start,
+                Expected::Other("a thread id not registered before".into()),
+            )),
+            Some(_) => Ok(ctx),
+        }
+    }
+
+    /// Before the thread performs the event at `site`: checks that it is the thread's next
+    /// event (a deviation otherwise) and waits until its vector clock is satisfied. With no
+    /// events of the thread left in the current section, waits for the next section first.
+    #[inline]
+    pub fn before<'a>(&'a self, ctx: &mut ThreadCtx<'a>, site: u32) -> Result<(), Box<Deviation>> {
+        loop {
+            self.refresh(ctx);
+            match ctx.events.get(ctx.pos as usize) {
+                Some(ev) if ev.site == site => {
+                    self.wait_for(ctx.thread, ev);
+                    return Ok(());
+                }
+                Some(ev) => return Err(self.wrong_event(ctx, site, ev.site)),
+                None => self.await_next_section(ctx, || Reached::Site(self.site(site)))?,
+            }
+        }
+    }
+
+    /// After the thread performed the event at `site` (which [`Enforcer::before`] admitted):
+    /// publishes its completion; the thread that completes a section's last event advances to
+    /// the next section.
+    #[inline]
+    pub fn after<'a>(&'a self, ctx: &mut ThreadCtx<'a>, site: u32) -> Result<(), Box<Deviation>> {
+        let t = ctx.thread;
+        let events = ctx.events;
+        match events.get(ctx.pos as usize) {
+            Some(ev) if ev.site == site => {}
+            Some(ev) => return Err(self.wrong_event(ctx, site, ev.site)),
+            None => {
+                return Err(self.deviation(
+                    DeviationKind::WrongEvent,
+                    ctx,
+                    Reached::Site(self.site(site)),
+                    Expected::NoFurtherEvent,
+                ))
+            }
+        }
+        let c = &self.counters[t as usize];
+        c.done.store(c.done.load(Relaxed) + 1, Release);
+        ctx.pos += 1;
+        if c.watchers.load(Acquire) != 0 {
+            self.wake(t);
+        }
+        if ctx.pos as usize == events.len() && self.left.fetch_sub(1, AcqRel) == 1 {
+            self.try_advance(ctx.seen);
+        }
+        Ok(())
+    }
+
+    /// The thread takes the branch arm `site`. If that is its next event of the section, it is
+    /// an ordinary event. If it has no events left and the section ends with its branch, the
+    /// arm selects the successor (a deviation when none has that arm). With no events left
+    /// otherwise, it waits for the next section. Another pending event is a deviation.
+    pub fn branch<'a>(&'a self, ctx: &mut ThreadCtx<'a>, site: u32) -> Result<(), Box<Deviation>> {
+        loop {
+            self.refresh(ctx);
+            match ctx.events.get(ctx.pos as usize) {
+                Some(ev) if ev.site == site => {
+                    self.wait_for(ctx.thread, ev);
+                    return self.after(ctx, site);
+                }
+                Some(ev) => return Err(self.wrong_event(ctx, site, ev.site)),
+                None => {}
+            }
+            match self.section(ctx.seen).map(Section::end) {
+                Some(End::Branch { thread, arms }) if *thread == ctx.thread => {
+                    let guard = self.lock_advance();
+                    if self.current.load(Relaxed) != ctx.seen {
+                        continue;
+                    }
+                    if self.arm.load(Relaxed) == NONE {
+                        let Some(arm) = arms.iter().find(|a| a.site == site) else {
+                            return Err(self.deviation(
+                                DeviationKind::BranchWithoutSuccessor,
+                                ctx,
+                                Reached::Site(self.site(site)),
+                                self.arms_expected(arms),
+                            ));
+                        };
+                        self.arm.store(arm.section, Relaxed);
+                        self.advance_locked(&guard, ctx.seen);
+                        return Ok(());
+                    }
+                    // Already reported in this section instance: this arm is for a later one.
+                    drop(guard);
+                    self.wait_generation(ctx);
+                }
+                _ => self.await_next_section(ctx, || Reached::Site(self.site(site)))?,
+            }
+        }
+    }
+
+    /// [`Enforcer::before`] for the event at `site` that starts a thread; returns the id of
+    /// the thread it starts: the `k`-th thread in table order whose creator is this thread
+    /// and whose create site is `site`, where `k` counts this thread's earlier spawns at
+    /// `site`. No such thread is a deviation.
+    pub fn spawn_before<'a>(
+        &'a self,
+        ctx: &mut ThreadCtx<'a>,
+        site: u32,
+    ) -> Result<u32, Box<Deviation>> {
+        self.before(ctx, site)?;
+        let group = self.schedule.spawn_group(ctx.thread, site);
+        if let Some(g) = group {
+            let k = self.spawned[g].load(Relaxed);
+            if let Some(&child) = self.schedule.spawn_children(g).get(k as usize) {
+                self.spawned[g].store(k + 1, Relaxed);
+                return Ok(child);
+            }
+        }
+        let started = group.map_or(0, |g| self.schedule.spawn_children(g).len());
+        Err(self.deviation(
+            DeviationKind::NoChildThread,
+            ctx,
+            Reached::Site(self.site(site)),
+            Expected::Other(format!(
+                "at most {started} thread creations of this thread at this site"
+            )),
+        ))
+    }
+
+    /// The thread exits: its next event must be a site of kind
+    /// [`SynthSiteKind::ThreadExit`] (a deviation otherwise); performs it as
+    /// [`Enforcer::before`] and [`Enforcer::after`].
+    pub fn thread_exit<'a>(&'a self, ctx: &mut ThreadCtx<'a>) -> Result<(), Box<Deviation>> {
+        loop {
+            self.refresh(ctx);
+            match ctx.events.get(ctx.pos as usize) {
+                Some(ev) if self.site_kind(ev.site) == Some(SynthSiteKind::ThreadExit) => {
+                    let site = ev.site;
+                    self.wait_for(ctx.thread, ev);
+                    return self.after(ctx, site);
+                }
+                Some(ev) => {
+                    return Err(self.deviation(
+                        DeviationKind::ExitWithEventsLeft,
+                        ctx,
+                        Reached::Exit,
+                        Expected::Event(self.site(ev.site)),
+                    ))
+                }
+                None => self.await_next_section(ctx, || Reached::Exit)?,
+            }
+        }
+    }
+
+    fn site_kind(&self, site: u32) -> Option<SynthSiteKind> {
+        self.schedule.sites().get(site as usize).map(|s| s.kind)
+    }
+
+    fn section_of(&self, word: u64) -> u32 {
+        (word & self.mask) as u32
+    }
+
+    fn section(&self, word: u64) -> Option<&Section> {
+        self.schedule.sections().get(self.section_of(word) as usize)
+    }
+
+    /// Catches up with the current section instance.
+    #[inline]
+    fn refresh<'a>(&'a self, ctx: &mut ThreadCtx<'a>) {
+        let now = self.current.load(Acquire);
+        if now != ctx.seen {
+            ctx.seen = now;
+            ctx.pos = 0;
+            ctx.events = self.section(now).map_or(&[], |s| s.events(ctx.thread));
+        }
+    }
+
+    /// Waits until the constraints of `ev` hold.
+    #[inline]
+    fn wait_for(&self, me: u32, ev: &Event) {
+        for w in ev.waits.iter() {
+            let target = self.base[w.thread as usize].load(Relaxed) + u64::from(w.count);
+            let done = &self.counters[w.thread as usize].done;
+            if done.load(Acquire) < target {
+                self.wait(me, w.thread, || done.load(Acquire) >= target);
+            }
+        }
+    }
+
+    /// The thread has no events left in the section instance it sees: a deviation when the
+    /// section ends the program, or when it ends with this thread's branch not yet reported;
+    /// otherwise waits for the next section instance.
+    #[cold]
+    fn await_next_section(
+        &self,
+        ctx: &ThreadCtx<'_>,
+        reached: impl FnOnce() -> Reached,
+    ) -> Result<(), Box<Deviation>> {
+        match self.section(ctx.seen).map(Section::end) {
+            Some(End::Finish) => {
+                // The program is ending (`exit`, `main` returned): the process goes away while
+                // this thread waits. Only if it does not is this a deviation.
+                self.linger_after_end();
+                return Err(self.deviation(
+                    DeviationKind::AfterEnd,
+                    ctx,
+                    reached(),
+                    Expected::NoFurtherEvent,
+                ));
+            }
+            Some(End::Branch { thread, arms }) if *thread == ctx.thread => {
+                let guard = self.lock_advance();
+                if self.current.load(Relaxed) != ctx.seen {
+                    return Ok(());
+                }
+                if self.arm.load(Relaxed) == NONE {
+                    return Err(self.deviation(
+                        DeviationKind::BranchNotReported,
+                        ctx,
+                        reached(),
+                        self.arms_expected(arms),
+                    ));
+                }
+                drop(guard);
+            }
+            _ => {}
+        }
+        self.wait_generation(ctx);
+        Ok(())
+    }
+
+    /// Waits up to the end grace period ([`Enforcer::set_end_grace`]) for the process to end.
+    #[cold]
+    fn linger_after_end(&self) {
+        let grace = Duration::from_millis(self.end_grace_ms.load(Relaxed));
+        let start = std::time::Instant::now();
+        while start.elapsed() < grace {
+            std::thread::sleep(Duration::from_millis(1).min(grace));
+        }
+    }
+
+    fn wait_generation(&self, ctx: &ThreadCtx<'_>) {
+        let seen = ctx.seen;
+        if self.current.load(Acquire) == seen {
+            self.wait(ctx.thread, ON_GENERATION, || {
+                self.current.load(Acquire) != seen
+            });
+        }
+    }
+
+    /// Waits until `ready()`: spins, then parks on `on` (a thread or [`ON_GENERATION`]).
+    #[cold]
+    #[inline(never)]
+    fn wait(&self, me: u32, on: u32, ready: impl Fn() -> bool) {
+        let backoff = Backoff::new();
+        while !backoff.is_completed() {
+            backoff.snooze();
+            if ready() {
+                return;
+            }
+        }
+        let watchers = if on == ON_GENERATION {
+            &self.gen_watchers
+        } else {
+            &self.counters[on as usize].watchers
+        };
+        let p = &self.parkers[me as usize];
+        p.on.store(on, Relaxed);
+        watchers.fetch_add(1, SeqCst);
+        {
+            let mut g = p.lock.lock().unwrap_or_else(PoisonError::into_inner);
+            while !ready() {
+                g =
+                    p.cv.wait_timeout(g, PARK_TIMEOUT)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0;
+            }
+        }
+        watchers.fetch_sub(1, Release);
+        p.on.store(NONE, Relaxed);
+    }
+
+    /// Wakes the threads parked on `on`.
+    #[cold]
+    #[inline(never)]
+    fn wake(&self, on: u32) {
+        for p in self.parkers.iter() {
+            if p.on.load(Relaxed) == on {
+                // Taking the lock orders the notification after a parker's last check.
+                drop(p.lock.lock().unwrap_or_else(PoisonError::into_inner));
+                p.cv.notify_one();
+            }
+        }
+    }
+
+    fn lock_advance(&self) -> MutexGuard<'_, ()> {
+        self.advance.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    #[cold]
+    fn try_advance(&self, seen: u64) {
+        let guard = self.lock_advance();
+        self.advance_locked(&guard, seen);
+    }
+
+    /// If section instance `seen` is still the current one and complete (all its events done
+    /// and, with a branching end, the arm reported), advances to the next section instance,
+    /// past sections without events that end with their only successor.
+    fn advance_locked(&self, _guard: &MutexGuard<'_, ()>, seen: u64) {
+        if self.current.load(Relaxed) != seen || self.left.load(Acquire) != 0 {
+            return;
+        }
+        let sections = self.schedule.sections();
+        let done = &sections[self.section_of(seen) as usize];
+        let mut next = match done.end() {
+            End::Finish => {
+                self.finished.store(true, Release);
+                return;
+            }
+            End::Next(s) => *s,
+            End::Branch { .. } => match self.arm.load(Relaxed) {
+                NONE => return,
+                s => s,
+            },
+        };
+        for (t, base) in self.base.iter().enumerate() {
+            let n = done.events(t as u32).len() as u64;
+            if n != 0 {
+                base.store(base.load(Relaxed) + n, Relaxed);
+            }
+        }
+        self.arm.store(NONE, Relaxed);
+        // Sections without events ending with their only successor form no cycle
+        // (`Schedule::new` refuses those), so this ends.
+        loop {
+            let sec = &sections[next as usize];
+            if !sec.is_empty() {
+                break;
+            }
+            match sec.end() {
+                End::Next(s) => next = *s,
+                End::Finish => {
+                    self.finished.store(true, Release);
+                    break;
+                }
+                End::Branch { .. } => break,
+            }
+        }
+        self.left
+            .store(sections[next as usize].active_threads(), Relaxed);
+        let word = (((seen >> self.bits) + 1) << self.bits) | u64::from(next);
+        self.current.store(word, Release);
+        if self.gen_watchers.load(Acquire) != 0 {
+            self.wake(ON_GENERATION);
+        }
+    }
+
+    fn arms_expected(&self, arms: &[crate::schedule::Arm]) -> Expected {
+        Expected::BranchArm(arms.iter().map(|a| self.site(a.site)).collect())
+    }
+
+    #[cold]
+    fn wrong_event(&self, ctx: &ThreadCtx<'_>, site: u32, expected: u32) -> Box<Deviation> {
+        self.deviation(
+            DeviationKind::WrongEvent,
+            ctx,
+            Reached::Site(self.site(site)),
+            Expected::Event(self.site(expected)),
+        )
+    }
+
+    #[cold]
+    fn deviation(
+        &self,
+        kind: DeviationKind,
+        ctx: &ThreadCtx<'_>,
+        reached: Reached,
+        expected: Expected,
+    ) -> Box<Deviation> {
+        let word = if ctx.seen == STALE {
+            self.current.load(Acquire)
+        } else {
+            ctx.seen
+        };
+        Box::new(Deviation {
+            kind,
+            thread: ctx.thread,
+            thread_name: self
+                .schedule
+                .threads()
+                .get(ctx.thread as usize)
+                .map_or_else(|| "?".to_owned(), |t| t.name.clone()),
+            section: self.section_of(word),
+            reached,
+            expected,
+        })
+    }
+}

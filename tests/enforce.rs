@@ -1,0 +1,297 @@
+//! `synth build`: real programs, the system C compiler, real threads under the enforcer
+//! runtime (DESIGN.md, "Enforcement protocol"). The programs are in `tests/programs/`; their
+//! inputs come from the input functions there (`stop_after.c`, `items.c`), linked with
+//! `--cflag`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn synth_exe() -> &'static str {
+    env!("CARGO_BIN_EXE_synth")
+}
+
+/// `synth build` links `libenforcer_rt.a` from beside the `synth` executable; `cargo test`
+/// builds the runtime only as an rlib, so build the static library once, in the same profile.
+fn runtime_library() {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let profile_dir = Path::new(synth_exe())
+            .parent()
+            .and_then(|d| d.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let mut cmd = Command::new(env!("CARGO"));
+        cmd.args(["build", "--quiet", "-p", "enforcer-rt"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        if profile_dir == "release" {
+            cmd.arg("--release");
+        }
+        let st = cmd.status().expect("cargo runs");
+        assert!(st.success(), "building libenforcer_rt.a failed");
+    });
+}
+
+fn program(name: &str) -> String {
+    format!("{}/tests/programs/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("synth-enforce-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `synth build` with arguments; panics with synth's output when it fails.
+fn build(args: &[&str]) -> Output {
+    runtime_library();
+    let o = Command::new(synth_exe())
+        .arg("build")
+        .args(args)
+        .output()
+        .expect("synth runs");
+    assert!(
+        o.status.success(),
+        "synth build {args:?} failed:\n{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}
+
+fn run(exe: &Path, env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(exe);
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("the built program runs")
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+/// Numbers in a line of output after `word`.
+fn numbers_after(out: &str, word: &str) -> Vec<u64> {
+    let line = out
+        .lines()
+        .find(|l| l.starts_with(word))
+        .unwrap_or_else(|| panic!("no line starting with {word:?} in {out:?}"));
+    line.split(|c: char| !c.is_ascii_digit())
+        .filter(|s| !s.is_empty())
+        .map(|s| s.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn double_lock_runs_every_round_in_both_threads_without_deadlock() {
+    // Fig. 7: unconstrained, the opposite lock orders can deadlock; under the schedule both
+    // loops run to the end, at every level.
+    let dir = scratch("double-lock");
+    for opt in ["0", "1", "2"] {
+        let exe = dir.join(format!("double_lock_o{opt}"));
+        build(&[
+            &program("double_lock_iterations.c"),
+            "--opt",
+            opt,
+            "-o",
+            exe.to_str().unwrap(),
+            "--cflag",
+            &program("stop_after.c"),
+        ]);
+        let o = run(&exe, &[("STOP_AFTER", "200000")]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "Opt{opt}: {out}{err}");
+        assert_eq!(
+            numbers_after(&out, "rounds"),
+            vec![200_000, 200_000],
+            "Opt{opt}"
+        );
+    }
+}
+
+#[test]
+fn unsynchronised_producer_consumer_processes_a_million_items_without_assertion_failure() {
+    // Fig. 9: the buffer checks happen outside the mutex, so unconstrained runs can overflow
+    // or underflow it; the schedule of the first IVR never does.
+    let dir = scratch("unsync");
+    let exe = dir.join("unsync");
+    build(&[
+        &program("unsync_producer_consumer_items.c"),
+        "-o",
+        exe.to_str().unwrap(),
+        "--cflag",
+        &program("stop_after.c"),
+    ]);
+    let o = run(&exe, &[("STOP_AFTER", "500000")]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(!err.contains("Assertion"), "{err}");
+    let v = numbers_after(&out, "produced");
+    assert!(v[0] + v[1] >= 1_000_000, "{out}");
+}
+
+#[test]
+fn correct_producer_consumer_loses_and_duplicates_no_item_at_every_level() {
+    let dir = scratch("pc-items");
+    for opt in ["0", "1", "2"] {
+        let exe = dir.join(format!("pc_o{opt}"));
+        build(&[
+            &program("producer_consumer_items.c"),
+            "-DTHREADS=2",
+            "-DITEMS=100000",
+            "--opt",
+            opt,
+            "-o",
+            exe.to_str().unwrap(),
+            "--cflag",
+            &program("items.c"),
+        ]);
+        let o = run(&exe, &[("ITEMS", "100000")]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "Opt{opt}: {out}{err}");
+        assert!(
+            out.contains("none lost or duplicated: 1"),
+            "Opt{opt}: {out}"
+        );
+    }
+}
+
+/// Builds the double-lock program keeping its sources in `dir`; returns the paths of the
+/// schedule header and the instrumented source.
+fn kept_build(dir: &Path) -> (PathBuf, PathBuf) {
+    let keep = dir.join("src");
+    build(&[
+        &program("double_lock_iterations.c"),
+        "-o",
+        dir.join("first").to_str().unwrap(),
+        "--keep",
+        keep.to_str().unwrap(),
+        "--cflag",
+        &program("stop_after.c"),
+    ]);
+    (
+        keep.join("double_lock_iterations.sched.h"),
+        keep.join("double_lock_iterations.enforced.c"),
+    )
+}
+
+/// Compiles a kept instrumented source as `synth build` does.
+fn compile(source: &Path, exe: &Path) {
+    let lib = Path::new(synth_exe())
+        .parent()
+        .unwrap()
+        .join("libenforcer_rt.a");
+    let st = Command::new("cc")
+        .args(["-std=gnu11", "-O2", "-pthread", "-I"])
+        .arg(source.parent().unwrap())
+        .arg(source)
+        .arg(program("stop_after.c"))
+        .arg(lib)
+        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        .arg(exe)
+        .status()
+        .unwrap();
+    assert!(st.success());
+}
+
+#[test]
+fn a_schedule_made_for_another_program_is_refused() {
+    let dir = scratch("mismatch");
+    let (header, source) = kept_build(&dir);
+    let h = std::fs::read_to_string(&header).unwrap();
+    let sha = h
+        .split('"')
+        .find(|s| s.len() == 64 && s.chars().all(|c| c.is_ascii_hexdigit()))
+        .expect("the header names the program's SHA-256")
+        .to_string();
+    let other = "0".repeat(64);
+    std::fs::write(&header, h.replace(&sha, &other)).unwrap();
+    let exe = dir.join("mismatched");
+    compile(&source, &exe);
+    let o = run(&exe, &[("STOP_AFTER", "10")]);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(78), "{out}{err}");
+    assert!(err.contains(&sha) && err.contains(&other), "{err}");
+    assert!(!out.contains("rounds"), "the program must not run: {out}");
+}
+
+#[test]
+fn a_deviation_names_thread_site_line_and_expected_event() {
+    let dir = scratch("deviation");
+    let (header, source) = kept_build(&dir);
+    let h = std::fs::read_to_string(&header).unwrap();
+    // Hand-edit the schedule: the first event of the first section that main does not own
+    // gets the site of the last event of that thread instead.
+    let start = h.find("synth_events[").unwrap();
+    let end = start + h[start..].find("};").unwrap();
+    let rows: Vec<(usize, u32, u32)> = h[start..end]
+        .match_indices("{ ")
+        .map(|(i, _)| {
+            let row = &h[start + i + 2..];
+            let nums: Vec<u32> = row[..row.find('}').unwrap()]
+                .split(',')
+                .map(|x| x.trim().trim_end_matches('u').parse().unwrap())
+                .collect();
+            (start + i, nums[0], nums[1])
+        })
+        .collect();
+    let (pos, thread, site) = *rows.iter().find(|r| r.1 != 0).expect("a thread's event");
+    let other = rows
+        .iter()
+        .rev()
+        .find(|r| r.1 == thread && r.2 != site)
+        .expect("another site of the thread")
+        .2;
+    let old = format!("{{ {thread}u, {site}u }}");
+    assert!(h[pos..].starts_with(&old));
+    let edited = format!(
+        "{}{{ {thread}u, {other}u }}{}",
+        &h[..pos],
+        &h[pos + old.len()..]
+    );
+    std::fs::write(&header, edited).unwrap();
+    let exe = dir.join("deviating");
+    compile(&source, &exe);
+    let o = run(&exe, &[("STOP_AFTER", "1000")]);
+    let (out, err) = text(&o);
+    assert!(!o.status.success(), "{out}{err}");
+    assert!(err.contains("deviation from the schedule"), "{err}");
+    for needle in [
+        format!("(id {thread})"),
+        format!("reached site {site} ("),
+        "double_lock_iterations.c:".to_string(),
+        format!("expects site {other} ("),
+    ] {
+        assert!(err.contains(&needle), "{needle:?} not in {err}");
+    }
+    assert!(!out.contains("rounds"), "{out}");
+}
+
+#[test]
+fn build_refuses_to_overwrite_foreign_files_and_names_a_missing_runtime() {
+    let dir = scratch("refuse");
+    let exe = dir.join("prog");
+    std::fs::write(&exe, "not synth's").unwrap();
+    runtime_library();
+    let o = Command::new(synth_exe())
+        .args(["build", &program("double_lock_iterations.c"), "-o"])
+        .arg(&exe)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("--force"), "{}", text(&o).1);
+    assert_eq!(std::fs::read_to_string(&exe).unwrap(), "not synth's");
+    let o = Command::new(synth_exe())
+        .args(["build", &program("double_lock_iterations.c"), "-o"])
+        .arg(dir.join("other"))
+        .env("SYNTH_ENFORCER_LIB", dir.join("nowhere.a"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o).1.contains("SYNTH_ENFORCER_LIB"), "{}", text(&o).1);
+}

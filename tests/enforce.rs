@@ -137,13 +137,27 @@ fn unsynchronised_producer_consumer_processes_a_million_items_without_assertion_
 
 #[test]
 fn correct_producer_consumer_loses_and_duplicates_no_item_at_every_level() {
+    // Two producers and two consumers; one proof (the first safe IVR), three schedules.
     let dir = scratch("pc-items");
+    let defs = ["-DTHREADS=2", "-DITEMS=100000"];
+    let ivrs = dir.join("ivrs");
+    let o = Command::new(synth_exe())
+        .args(["verify", &program("producer_consumer_items.c")])
+        .args(defs)
+        .args(["--ivrs", "1", "--out"])
+        .arg(&ivrs)
+        .output()
+        .unwrap();
+    let ivr = ivrs.join("ivr-001.json");
+    assert!(ivr.exists(), "{}", text(&o).0);
     for opt in ["0", "1", "2"] {
         let exe = dir.join(format!("pc_o{opt}"));
         build(&[
             &program("producer_consumer_items.c"),
-            "-DTHREADS=2",
-            "-DITEMS=100000",
+            defs[0],
+            defs[1],
+            "--ivr",
+            ivr.to_str().unwrap(),
             "--opt",
             opt,
             "-o",

@@ -459,6 +459,21 @@ impl Finder<'_> {
                     )
                 });
             }
+            (Expression::Call(c), r, w, []) if r.is_some() || w.is_some() => {
+                let name = callee_name(&c.node).unwrap_or_default();
+                return self.unsupported(
+                    &span,
+                    format!(
+                        "`{name}` accesses shared memory several times in one call (sites {}); \
+                         write the accesses out",
+                        sites
+                            .iter()
+                            .map(|s| s.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+            }
             (Expression::Call(c), None, None, roles) => {
                 let Some(name) = callee_name(&c.node) else {
                     return self

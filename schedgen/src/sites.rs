@@ -82,10 +82,14 @@ impl SiteTable {
                 .iter()
                 .position(|x| *x == tr.id)
                 .unwrap_or(0);
-            let evs = tr.events.iter().map(|e| e.access as u8).collect();
-            // Only a branch arm's position matters: the alternatives of one synchronisation
-            // call (which waiter a signal wakes) are one site.
+            // Only a branch arm's position matters, and a synchronisation call is one site
+            // whatever its alternatives access (which waiter a signal wakes, if any).
             let arm = if kind == SiteKind::Branch { arm } else { 0 };
+            let evs = if matches!(tr.kind, TransKind::Sync(_)) {
+                Vec::new()
+            } else {
+                tr.events.iter().map(|e| e.access as u8).collect()
+            };
             let span = if tr.at.is_some() { None } else { tr.span };
             let key: Key = (tr.at, span, format!("{:?}/{kind:?}", tr.kind), arm, evs);
             let id = *by_key.entry(key).or_insert_with(|| {

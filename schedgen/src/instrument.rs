@@ -64,6 +64,12 @@ enum What {
     Write,
     /// Branch arm: 0 the condition holds, 1 it does not.
     Arm(usize),
+    /// The arm of an assumption that holds (the failing arm ends the program).
+    ArmAssume,
+    /// The failing arm of an assumption: the deployed program stops there.
+    ArmAssumeFail,
+    /// An arm of a synchronisation call (a lock attempt's outcome, the waiter a signal wakes).
+    ArmOther,
     Removed,
     Sync(SyncKind),
     Assume,
@@ -117,13 +123,18 @@ pub fn instrument(
         let th = prog.thread(t);
         let x = th.transition(tr);
         let what = match site.kind {
-            SiteKind::Branch => What::Arm(
-                th.locations[x.src.0 as usize]
-                    .out
-                    .iter()
-                    .position(|o| *o == tr)
-                    .unwrap_or(0),
-            ),
+            SiteKind::Branch => match x.kind {
+                TransKind::Branch => What::Arm(
+                    th.locations[x.src.0 as usize]
+                        .out
+                        .iter()
+                        .position(|o| *o == tr)
+                        .unwrap_or(0),
+                ),
+                TransKind::Assume if x.events.is_empty() => What::ArmAssume,
+                TransKind::AssumeFail => What::ArmAssumeFail,
+                _ => What::ArmOther,
+            },
             SiteKind::Removed => What::Removed,
             SiteKind::ThreadExit => What::Exit,
             SiteKind::Sync => match x.kind {
@@ -350,6 +361,42 @@ impl Finder<'_> {
                 &span,
                 format!("branch with more than two arms (site {})", r.site),
             );
+        }
+        if let Some(r) = find(&|w| w == What::ArmOther) {
+            return self.unsupported(
+                &span,
+                format!(
+                    "the schedule branches on the outcome of a synchronisation call or of an \
+                     assumption over shared state (site {})",
+                    r.site
+                ),
+            );
+        }
+        if let Some(r) = find(&|w| w == What::ArmAssume || w == What::ArmAssumeFail) {
+            // An assumption on the thread's own data (its inputs) whose outcome selects the
+            // next section: when it holds, its arm is reported; when it fails, the program
+            // stops (the proof covers no execution past it).
+            let Expression::Call(c) = &e.node else {
+                return self.unsupported(&span, format!("assumption arm (site {})", r.site));
+            };
+            let arm = find(&|w| w == What::ArmAssume);
+            let s_arm = site_or_none(arm.as_ref());
+            let cond = c.node.arguments.first().map(|a| (a.span.start, a.span.end));
+            self.handled.insert((span.start, span.end));
+            self.edits.push(Edit {
+                start: span.start,
+                end: span.end,
+                parts: cond.into_iter().collect(),
+                build: Box::new(move |p: &[String]| {
+                    format!(
+                        "({{ if (!({})) synth_fail({NONE}, \"the inputs violate an \
+                         assumption\"); (void)synth_branch({s_arm}, {NONE}, 1); }})",
+                        p.first().cloned().unwrap_or_else(|| "1".into())
+                    )
+                }),
+                sites,
+            });
+            return;
         }
         let read = find(&|w| w == What::Read);
         let write = find(&|w| w == What::Write);
@@ -611,6 +658,18 @@ impl Finder<'_> {
                 | SyncKind::Yield
                 | SyncKind::TryLock),
             )] => {
+                let expected: &[&str] = match k1 {
+                    SyncKind::Lock => &["pthread_mutex_lock"],
+                    SyncKind::Unlock => &["pthread_mutex_unlock"],
+                    SyncKind::MutexInit => &["pthread_mutex_init"],
+                    SyncKind::BarrierInit => &["pthread_barrier_init"],
+                    SyncKind::Join => &["pthread_join"],
+                    SyncKind::Yield => &["sched_yield", "pthread_yield"],
+                    _ => &["pthread_mutex_trylock"],
+                };
+                if !expected.contains(&name.as_str()) {
+                    return Err(format!("`{name}` performs {k1:?}"));
+                }
                 let s = site(What::Sync(*k1)).expect("sync");
                 Ok((
                     args,

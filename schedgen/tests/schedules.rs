@@ -110,8 +110,14 @@ fn instrumented_source_compiles(name: &str, p: &Program, pre: &str, s: &ProgramS
     );
     // Programs the instrumentation refuses, and why (pinned, so that a change shows).
     let refused = [
-        ("bigshot_p.c", "`strcpy` accesses shared memory several times in one call"),
-        ("bigshot_s.c", "`strcpy` accesses shared memory several times in one call"),
+        (
+            "bigshot_p.c",
+            "`strcpy` accesses shared memory several times in one call",
+        ),
+        (
+            "bigshot_s.c",
+            "`strcpy` accesses shared memory several times in one call",
+        ),
     ];
     if let Some((_, why)) = refused.iter().find(|(f, _)| name.ends_with(f)) {
         match text {

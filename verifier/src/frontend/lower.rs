@@ -4211,9 +4211,12 @@ impl<'a> Lowerer<'a> {
                 )?;
             }
         }
+        // The body's transitions perform its own expressions, not the call's.
+        let at = self.at.take();
         let r = self
             .body(&f.node.statement)
             .and_then(|_| self.check_labels(f.span));
+        self.at = at;
         self.frames.pop();
         self.scopes.pop();
         r?;

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Enforcement overhead (the enforcer issue; seed 002's evaluation): useful iterations (items
+# added or removed) in SECONDS seconds (default 2) of the producer-consumer program
+# bench/enforce/pc_throughput.c, unconstrained (plain cc) against `synth build` at Opt0, Opt1
+# and Opt2, for 1+1 and 2+2 threads and buffers of 5 and 1000: the median of RUNS runs
+# (default 5) and the ratio to the unconstrained median of the same run. One proof (the first
+# safe IVR) per configuration; the schedules of all levels come from it.
+#
+#   bench/enforce.sh            # the table
+#   RUNS=3 SECONDS=1 bench/enforce.sh
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+"$root/scripts/setup"
+cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p synth -p enforcer-rt
+synth="$root/target/release/synth"
+runs="${RUNS:-5}"
+export SECONDS_ARG="${SECONDS:-2}"
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+src="$root/bench/enforce/pc_throughput.c"
+timer="$root/bench/enforce/timer.c"
+
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+measure() { # exe -> median useful iterations
+  for _ in $(seq "$runs"); do SECONDS="$SECONDS_ARG" "$1" | awk '/^useful/ {print $2}'; done | median
+}
+
+printf '%-8s %-6s %14s %14s %14s %14s %8s %8s %8s\n' threads buffer unconstrained Opt0 Opt1 Opt2 Opt0/u Opt1/u Opt2/u
+for t in 1 2; do
+  for n in 5 1000; do
+    cc -O2 -pthread -DTHREADS="$t" -DN="$n" "$src" "$timer" -o "$work/plain"
+    "$synth" verify "$src" -DTHREADS="$t" -DN="$n" --ivrs 1 --out "$work/ivr-$t-$n" >/dev/null || true
+    ivr="$work/ivr-$t-$n/ivr-001.json"
+    u=$(measure "$work/plain")
+    row=()
+    for o in 0 1 2; do
+      "$synth" build "$src" -DTHREADS="$t" -DN="$n" --ivr "$ivr" --opt "$o" -o "$work/o$o" \
+        --cflag "$timer" >/dev/null
+      row+=("$(measure "$work/o$o")")
+    done
+    awk -v t="$t+$t" -v n="$n" -v u="$u" -v a="${row[0]}" -v b="${row[1]}" -v c="${row[2]}" \
+      'BEGIN { printf "%-8s %-6s %14d %14d %14d %14d %8.2f %8.2f %8.2f\n", t, n, u, a, b, c, a/u, b/u, c/u }'
+  done
+done

@@ -322,6 +322,11 @@ fn synth_prog_c_writes_the_schedule_and_refuses_to_overwrite_foreign_files() {
     assert!(header.contains("static const SynthSchedule synth_schedule"));
     let json = std::fs::read_to_string(format!("{base}.schedule.json")).unwrap();
     assert!(json.contains("\"format\": \"synth-schedule/1\""));
+    let enforced = std::fs::read_to_string(format!("{base}.enforced.c")).unwrap();
+    assert!(
+        enforced.contains("#include \"lc.sched.h\"") && enforced.contains("synth_before("),
+        "the instrumented source includes the header and reports events"
+    );
     for f in ["g.sections.dot", "g.art.dot"] {
         let d = std::fs::read_to_string(dir.join(f)).unwrap();
         assert!(d.starts_with("digraph"), "{f}");
@@ -343,6 +348,15 @@ fn synth_prog_c_writes_the_schedule_and_refuses_to_overwrite_foreign_files() {
     );
     let o = synth(&[&args[..], &["--force"]].concat());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    // Nor is an instrumented source synth did not write.
+    std::fs::write(
+        format!("{base}.enforced.c"),
+        "int main(void) { return 0; }\n",
+    )
+    .unwrap();
+    let o = synth(&args);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("enforced.c"), "{}", stderr(&o));
 }
 
 #[test]

@@ -30,9 +30,25 @@ use std::fmt;
 use std::io::Write;
 use std::os::raw::{c_char, c_int, c_ulong, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::OnceLock;
 
 static ENFORCER: OnceLock<Enforcer> = OnceLock::new();
+
+/// `SYNTH_TRACE` set at start: every event is printed to stderr (for finding out where a run
+/// stops).
+static TRACE: AtomicBool = AtomicBool::new(false);
+
+/// Prints one event of the trace.
+#[cold]
+fn trace(what: &str, site: u32) {
+    let section = ENFORCER.get().map_or(u32::MAX, Enforcer::current_section);
+    let thread = CTX.with(Cell::get).map_or(u32::MAX, |c| c.thread());
+    let _ = writeln!(
+        std::io::stderr(),
+        "synth trace: thread {thread} {what} site {site} (section {section})"
+    );
+}
 
 thread_local! {
     static CTX: Cell<Option<ThreadCtx<'static>>> = const { Cell::new(None) };
@@ -126,6 +142,7 @@ pub unsafe extern "C" fn synth_start(
             Ok(e) => e,
             Err(err) => return fail(err.status(), &err),
         };
+        TRACE.store(std::env::var_os("SYNTH_TRACE").is_some(), Relaxed);
         if ENFORCER.set(e).is_err() {
             return fail(
                 SynthStatus::AlreadyStarted,
@@ -172,13 +189,19 @@ pub extern "C" fn synth_spawn_before(site: u32) -> u32 {
 /// next event of the schedule, and waits until the events it depends on are complete.
 #[no_mangle]
 pub extern "C" fn synth_before(site: u32) {
+    if TRACE.load(Relaxed) {
+        trace("before", site);
+    }
     with_ctx("synth_before", |e, ctx| e.before(ctx, site))
 }
 
 /// After the calling thread performed the event at `site`: publishes its completion.
 #[no_mangle]
 pub extern "C" fn synth_after(site: u32) {
-    with_ctx("synth_after", |e, ctx| e.after(ctx, site))
+    with_ctx("synth_after", |e, ctx| e.after(ctx, site));
+    if TRACE.load(Relaxed) {
+        trace("after", site);
+    }
 }
 
 /// At a branch: reports the arm taken, `site_if_true` when `cond != 0` and `site_if_false`
@@ -190,6 +213,9 @@ pub extern "C" fn synth_branch(site_if_true: u32, site_if_false: u32, cond: i32)
     let taken = cond != 0;
     let site = if taken { site_if_true } else { site_if_false };
     if site != SYNTH_NONE {
+        if TRACE.load(Relaxed) {
+            trace("branch", site);
+        }
         with_ctx("synth_branch", |e, ctx| e.branch(ctx, site));
     }
     i32::from(taken)

@@ -581,7 +581,13 @@ impl Finder<'_> {
         let kinds: Vec<What> = roles.iter().map(|r| r.what).collect();
         let site = |w: What| roles.iter().find(|r| r.what == w).map(|r| r.site);
         if kinds.iter().all(|w| *w == What::Removed) {
-            // Subsumed by the schedule: the call goes (its arguments name objects only).
+            if self.defined.contains(name) {
+                // A function of the program (an atomic function): only its region markers go;
+                // its body runs, with its own events.
+                return Ok((whole, Box::new(|p: &[String]| p[0].clone())));
+            }
+            // A synchronisation call subsumed by the schedule: it goes (its arguments name
+            // objects only).
             return Ok((whole, Box::new(|_: &[String]| "0".to_string())));
         }
         if kinds.contains(&What::Removed) {
@@ -765,6 +771,11 @@ impl Finder<'_> {
                                  synth_before({leave}u); synth_after({leave}u); 0; }})"
                             )
                         }),
+                    ));
+                }
+                if has(SyncKind::AtomicBegin) || has(SyncKind::AtomicEnd) {
+                    return Err(format!(
+                        "the atomic function `{name}` is enforced at --opt 1 or 2 only"
                     ));
                 }
                 Err(format!("`{name}` performs {kinds:?}"))

@@ -178,6 +178,8 @@ typedef struct SynthSchedule {
   uint32_t initial_section;
 } SynthSchedule;
 
+
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus

@@ -379,3 +379,23 @@ fn corpus_programs_run_to_their_end_under_their_schedules() {
         );
     }
 }
+
+#[test]
+fn call_arguments_are_evaluated_in_the_order_the_proof_has() {
+    // gcc evaluates `diff(get(&x), get(&y))` right to left; the schedule orders the read of x
+    // before the thread's writes and the read of y after them.
+    let dir = scratch("argument-order");
+    let exe = dir.join("argument_order");
+    build(&[
+        &program("argument_order.c"),
+        "--opt",
+        "1",
+        "-o",
+        exe.to_str().unwrap(),
+    ]);
+    for _ in 0..3 {
+        let o = run(&exe, &[]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{:?}\n{out}{err}", o.status);
+    }
+}

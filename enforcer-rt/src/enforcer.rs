@@ -61,8 +61,10 @@ use std::time::Duration;
 pub const PARK_TIMEOUT: Duration = Duration::from_micros(200);
 
 /// How long, by default, a thread that reaches an event after the end of the schedule waits
-/// for the process to end before reporting a deviation ([`Enforcer::set_end_grace`]).
-pub const DEFAULT_END_GRACE: Duration = Duration::from_secs(10);
+/// for the process to end before reporting a deviation ([`Enforcer::set_end_grace`]): for
+/// ever. The end of a schedule is the end of the program (`exit`, `main` returning), which
+/// may still take its time (`main` printing results while threads that loop forever wait).
+pub const DEFAULT_END_GRACE: Duration = Duration::MAX;
 
 /// No successor chosen; a parker waiting for nothing.
 const NONE: u32 = u32::MAX;
@@ -328,7 +330,9 @@ impl Enforcer {
             advance: Mutex::new(()),
             arm: AtomicU32::new(NONE),
             finished: AtomicBool::new(false),
-            end_grace_ms: AtomicU64::new(DEFAULT_END_GRACE.as_millis() as u64),
+            end_grace_ms: AtomicU64::new(
+                DEFAULT_END_GRACE.as_millis().min(u128::from(u64::MAX)) as u64
+            ),
             registered: (0..n).map(|_| AtomicBool::new(false)).collect(),
             spawned: (0..schedule.spawn_group_count())
                 .map(|_| AtomicU32::new(0))
@@ -631,7 +635,7 @@ impl Enforcer {
         let grace = Duration::from_millis(self.end_grace_ms.load(Relaxed));
         let start = std::time::Instant::now();
         while start.elapsed() < grace {
-            std::thread::sleep(Duration::from_millis(1).min(grace));
+            std::thread::sleep(Duration::from_millis(10).min(grace));
         }
     }
 
@@ -747,7 +751,25 @@ impl Enforcer {
         let word = (((seen >> self.bits) + 1) << self.bits) | u64::from(next);
         self.current.store(word, Release);
         if self.gen_watchers.load(Acquire) != 0 {
-            self.wake(ON_GENERATION);
+            self.wake_for_section(next);
+        }
+    }
+
+    /// Wakes the threads parked on a generation change that can move in section `next`: those
+    /// with events in it or whose branch ends it. The others (`main` waiting to join threads
+    /// that loop forever) stay parked until a section that concerns them, or their timeout.
+    #[cold]
+    #[inline(never)]
+    fn wake_for_section(&self, next: u32) {
+        let sec = &self.schedule.sections()[next as usize];
+        for (t, p) in self.parkers.iter().enumerate() {
+            let t = t as u32;
+            let concerned = !sec.events(t).is_empty()
+                || matches!(sec.end(), End::Branch { thread, .. } if *thread == t);
+            if concerned && p.on.load(Relaxed) == ON_GENERATION {
+                drop(p.lock.lock().unwrap_or_else(PoisonError::into_inner));
+                p.cv.notify_one();
+            }
         }
     }
 

@@ -161,9 +161,41 @@ pub fn instrument(
                         .span
                         .map(|s| prog.position(&s))
                         .unwrap_or_else(|| site.file.clone()),
-                    what: format!("site {} ({}) has no expression", site.id, site.text),
+                    what: format!(
+                        "site {} ({}) is not one C expression (a copy of a whole struct or \
+                         array in shared memory? copy its fields one by one)",
+                        site.id, site.text
+                    ),
                 })
             }
+        }
+    }
+    // One piece of code must be an event in every copy the IR made of it (inlined calls,
+    // threads): the instrumented code is shared, so a copy that reads a local (a pointer
+    // parameter bound to a local) would report an event the schedule does not have.
+    let mut plain: HashSet<[u32; 2]> = prog.local_reads.iter().copied().collect();
+    for th in &prog.threads {
+        for tr in &th.transitions {
+            if let (true, true, Some(at)) = (tr.memory_access, tr.events.is_empty(), tr.at) {
+                plain.insert(at);
+            }
+        }
+    }
+    for (&(a, b), roles) in &by_at {
+        if plain.contains(&[a as u32, b as u32])
+            && roles
+                .iter()
+                .any(|r| matches!(r.what, What::Read | What::Write))
+        {
+            return Err(Error::Unsupported {
+                position: map.position_of_offset(a),
+                what: format!(
+                    "`{}` accesses shared memory in some calls of its function and memory of \
+                     one thread in others (site {}); the instrumented code is shared by both",
+                    &pre[a..b],
+                    roles[0].site
+                ),
+            });
         }
     }
     let mut defined = HashSet::new();
@@ -339,6 +371,87 @@ impl Finder<'_> {
         self.src[s.start..s.end].to_string()
     }
 
+    /// Whether evaluating `e` performs an event or has a side effect: its place among other
+    /// operands' evaluation matters.
+    fn effectful(&self, e: &Node<Expression>) -> bool {
+        let (a, b) = (e.span.start, e.span.end);
+        self.by_at
+            .range((a, 0)..=(b, usize::MAX))
+            .any(|(&(x, y), roles)| x >= a && y <= b && roles.iter().any(|r| r.what != What::Exit))
+            || has_effects(e)
+    }
+
+    /// Operands that C evaluates in no particular order but the IR evaluates left to right
+    /// (call arguments; both sides of `+`, `<`, `a[i]`, ...): when two of them have effects,
+    /// they are evaluated into temporaries first, in order.
+    fn sequence(&mut self, e: &Node<Expression>) {
+        if let Some((parts, build)) = self.sequencing(e) {
+            self.edits.push(Edit {
+                start: e.span.start,
+                end: e.span.end,
+                parts,
+                build,
+                sites: Vec::new(),
+            });
+        }
+    }
+
+    /// The rewrite of [`Finder::sequence`], if `e` needs one: its parts and builder.
+    fn sequencing(&self, e: &Node<Expression>) -> Option<(Vec<(usize, usize)>, Build)> {
+        let k = self.edits.len();
+        match &e.node {
+            Expression::Call(c) => {
+                let eff: Vec<bool> = c.node.arguments.iter().map(|a| self.effectful(a)).collect();
+                if eff.iter().filter(|x| **x).count() < 2 {
+                    return None;
+                }
+                let callee = c.node.callee.span;
+                let mut parts = vec![(callee.start, callee.end)];
+                parts.extend(c.node.arguments.iter().map(|a| (a.span.start, a.span.end)));
+                Some((
+                    parts,
+                    Box::new(move |p: &[String]| {
+                        let mut pre = String::new();
+                        let mut args = Vec::new();
+                        for (i, a) in p[1..].iter().enumerate() {
+                            if eff[i] {
+                                pre.push_str(&format!("__auto_type __synth_a{k}_{i} = ({a}); "));
+                                args.push(format!("__synth_a{k}_{i}"));
+                            } else {
+                                args.push(format!("({a})"));
+                            }
+                        }
+                        format!("({{ {pre}{}({}); }})", p[0], args.join(", "))
+                    }),
+                ))
+            }
+            Expression::BinaryOperator(b) if unsequenced(&b.node.operator.node) => {
+                let (l, r) = (&b.node.lhs, &b.node.rhs);
+                if !(self.effectful(l) && self.effectful(r)) {
+                    return None;
+                }
+                let op = b.node.operator.node.clone();
+                let infix = self.src[l.span.end..r.span.start].to_string();
+                Some((
+                    vec![(l.span.start, l.span.end), (r.span.start, r.span.end)],
+                    Box::new(move |p: &[String]| {
+                        let pre = format!(
+                            "__auto_type __synth_l{k} = ({}); __auto_type __synth_r{k} = ({}); ",
+                            p[0], p[1]
+                        );
+                        if op == BinaryOperator::Index {
+                            // Still a place: the address of the element.
+                            format!("(*({{ {pre}&__synth_l{k}[__synth_r{k}]; }}))")
+                        } else {
+                            format!("({{ {pre}__synth_l{k}{infix}__synth_r{k}; }})")
+                        }
+                    }),
+                ))
+            }
+            _ => None,
+        }
+    }
+
     fn unsupported(&mut self, span: &Span, what: String) {
         if self.err.is_none() {
             self.err = Some(Error::Unsupported {
@@ -412,8 +525,17 @@ impl Finder<'_> {
             }
         };
         // The action at the node itself (innermost), as parts and a builder.
-        let mut parts: Vec<(usize, usize)> = vec![(span.start, span.end)];
-        let mut inner: Build = Box::new(|p: &[String]| p[0].clone());
+        // The node's own text, its unsequenced operands in the IR's order.
+        let (mut parts, base): (Vec<(usize, usize)>, std::rc::Rc<Build>) = match self.sequencing(e)
+        {
+            Some((p, b)) => (p, std::rc::Rc::new(b)),
+            None => (
+                vec![(span.start, span.end)],
+                std::rc::Rc::new(Box::new(|p: &[String]| p[0].clone())),
+            ),
+        };
+        let own = base.clone();
+        let mut inner: Build = Box::new(move |p: &[String]| own(p));
         match (&e.node, read, write, other.as_slice()) {
             (Expression::Call(c), None, None, []) => {
                 if let Some((p, b)) = self.builtin_call(&span, c) {
@@ -438,7 +560,7 @@ impl Finder<'_> {
                         "({{ __typeof__({t0}) *__synth_p{k} = &({x}); synth_before({s}u); \
                          __typeof__({t0}) __synth_v{k} = *__synth_p{k}; synth_after({s}u); \
                          __synth_v{k}; }})",
-                        x = p[0]
+                        x = base(p)
                     )
                 });
             }
@@ -586,26 +708,31 @@ impl Finder<'_> {
                 // its body runs, with its own events.
                 return Ok((whole, Box::new(|p: &[String]| p[0].clone())));
             }
-            // A synchronisation call subsumed by the schedule: it goes (its arguments name
-            // objects only).
-            return Ok((whole, Box::new(|_: &[String]| "0".to_string())));
+            // A synchronisation call subsumed by the schedule: it goes, its arguments'
+            // effects stay.
+            return Ok((
+                args,
+                Box::new(|p: &[String]| {
+                    let mut out = String::from("(");
+                    for a in p {
+                        out.push_str(&format!("(void)({a}), "));
+                    }
+                    out.push_str("0)");
+                    out
+                }),
+            ));
         }
         if kinds.contains(&What::Removed) {
             return Err(format!("`{name}` is partly subsumed by the schedule"));
         }
         // Arguments with instrumented accesses are evaluated first, into temporaries, in
         // order (the others, `&m` or a null pointer constant, stay as they are).
-        let original: Vec<String> = c
-            .node
-            .arguments
-            .iter()
-            .map(|a| self.text(&a.span))
-            .collect();
+        let eff: Vec<bool> = c.node.arguments.iter().map(|a| self.effectful(a)).collect();
         let hoist = move |p: &[String]| -> (String, Vec<String>) {
             let mut pre = String::new();
             let mut names = Vec::new();
             for (i, a) in p.iter().enumerate() {
-                if original.get(i) == Some(a) {
+                if !eff.get(i).copied().unwrap_or(true) {
                     names.push(format!("({a})"));
                     continue;
                 }
@@ -638,7 +765,11 @@ impl Finder<'_> {
                 Ok((
                     args,
                     Box::new(move |p: &[String]| {
-                        format!("(synth_thread_exit(), pthread_exit({}))", p.join(", "))
+                        let arg = p.first().cloned().unwrap_or_else(|| "0".into());
+                        format!(
+                            "({{ void *__synth_x{k} = ({arg}); synth_thread_exit(); \
+                             pthread_exit(__synth_x{k}); }})"
+                        )
                     }),
                 ))
             }
@@ -823,6 +954,53 @@ impl Finder<'_> {
     }
 }
 
+/// Whether an expression contains a call, an assignment or an increment (syntactically).
+fn has_effects(e: &Node<Expression>) -> bool {
+    struct V(bool);
+    impl<'ast> Visit<'ast> for V {
+        fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
+            match e {
+                Expression::Call(_) => self.0 = true,
+                Expression::UnaryOperator(u) if is_increment(&u.node.operator.node) => {
+                    self.0 = true
+                }
+                _ if is_assignment(e) => self.0 = true,
+                _ => {}
+            }
+            if !self.0 {
+                lang_c::visit::visit_expression(self, e, span);
+            }
+        }
+    }
+    let mut v = V(false);
+    v.visit_expression(&e.node, &e.span);
+    v.0
+}
+
+/// Binary operators whose operands C evaluates in no particular order.
+fn unsequenced(op: &BinaryOperator) -> bool {
+    use BinaryOperator as B;
+    !matches!(op, B::LogicalAnd | B::LogicalOr) && !is_assignment_op(op)
+}
+
+fn is_assignment_op(op: &BinaryOperator) -> bool {
+    use BinaryOperator as B;
+    matches!(
+        op,
+        B::Assign
+            | B::AssignMultiply
+            | B::AssignDivide
+            | B::AssignModulo
+            | B::AssignPlus
+            | B::AssignMinus
+            | B::AssignShiftLeft
+            | B::AssignShiftRight
+            | B::AssignBitwiseAnd
+            | B::AssignBitwiseXor
+            | B::AssignBitwiseOr
+    )
+}
+
 fn callee_name(c: &CallExpression) -> Option<String> {
     match &c.callee.node {
         Expression::Identifier(i) => Some(i.node.name.clone()),
@@ -831,11 +1009,7 @@ fn callee_name(c: &CallExpression) -> Option<String> {
 }
 
 fn is_assignment(e: &Expression) -> bool {
-    use BinaryOperator as B;
-    matches!(e, Expression::BinaryOperator(b) if matches!(b.node.operator.node,
-        B::Assign | B::AssignMultiply | B::AssignDivide | B::AssignModulo | B::AssignPlus
-        | B::AssignMinus | B::AssignShiftLeft | B::AssignShiftRight | B::AssignBitwiseAnd
-        | B::AssignBitwiseXor | B::AssignBitwiseOr))
+    matches!(e, Expression::BinaryOperator(b) if is_assignment_op(&b.node.operator.node))
 }
 
 fn compound_op(op: &BinaryOperator) -> &'static str {
@@ -894,13 +1068,7 @@ impl<'ast> Visit<'ast> for Finder<'_> {
                 self.edit_for(&node, &roles);
             }
         } else if let Expression::Call(c) = e {
-            if let Some((parts, build)) = self.builtin_call(
-                span,
-                &Node {
-                    node: c.node.clone(),
-                    span: c.span,
-                },
-            ) {
+            if let Some((parts, build)) = self.builtin_call(span, c) {
                 self.edits.push(Edit {
                     start: span.start,
                     end: span.end,
@@ -908,7 +1076,11 @@ impl<'ast> Visit<'ast> for Finder<'_> {
                     build,
                     sites: Vec::new(),
                 });
+            } else {
+                self.sequence(&node);
             }
+        } else {
+            self.sequence(&node);
         }
         lang_c::visit::visit_expression(self, e, span);
     }

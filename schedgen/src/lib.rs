@@ -140,6 +140,41 @@ fn removed_at(opt: Opt, objects: &HashSet<u32>, tr: &Transition) -> bool {
     }
 }
 
+/// The branch arms that select sections, and every other copy of the same branch (the same
+/// condition, inlined elsewhere or run by another thread): the instrumented code reports the
+/// arm in every copy, so every copy's arm is an event of the schedule too.
+fn same_code_arms(prog: &Program, arms: Vec<(ThreadId, TransId)>) -> Vec<(ThreadId, TransId)> {
+    let position = |t: ThreadId, tr: &Transition| {
+        prog.thread(t).locations[tr.src.0 as usize]
+            .out
+            .iter()
+            .position(|x| *x == tr.id)
+    };
+    let code: HashSet<([u32; 2], Option<usize>)> = arms
+        .iter()
+        .filter_map(|&(t, tr)| {
+            let x = prog.thread(t).transition(tr);
+            (x.kind == TransKind::Branch)
+                .then_some(x.at)
+                .flatten()
+                .map(|at| (at, position(t, x)))
+        })
+        .collect();
+    let mut out = arms;
+    for th in &prog.threads {
+        for tr in &th.transitions {
+            if let (TransKind::Branch, Some(at)) = (&tr.kind, tr.at) {
+                if code.contains(&(at, position(th.id, tr))) {
+                    out.push((th.id, tr.id));
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// Makes the program schedule of `art`, an IVR of `prog`. The IVR checker decides first; an
 /// ART that is not safe, deadlock-free and fair is rejected with its reason.
 pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSchedule, Error> {
@@ -206,6 +241,7 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
             _ => vec![],
         })
         .collect();
+    let arms = same_code_arms(prog, arms);
     let sites = sites::SiteTable::new(prog, &arms, &removed);
     let arm_set: HashSet<(ThreadId, TransId)> = arms.iter().copied().collect();
     let label_of = |v: NodeId| art.node(v).label.clone();

@@ -125,3 +125,87 @@ int main(void) {\n\
         other => panic!("expected a refusal, got {other:?}"),
     }
 }
+
+#[test]
+fn struct_copies_and_code_shared_by_local_and_shared_accesses_are_refused() {
+    let copy = "#include <pthread.h>\n\
+struct S { int a, b; } s;\n\
+void *t(void *arg) { int a = s.a; int b = s.b; return (void *)(long)(a + b); }\n\
+int main(void) {\n\
+  pthread_t th;\n\
+  struct S l = {1, 2};\n\
+  pthread_create(&th, 0, t, 0);\n\
+  s = l;\n\
+  pthread_join(th, 0);\n\
+  return 0;\n\
+}\n";
+    let e = instrumented("copy.c", copy, Opt::O2)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("copy.c:8:") && e.contains("copy of a whole struct"),
+        "{e}"
+    );
+    let mixed = "#include <pthread.h>\n\
+int g;\n\
+int get(int *p) { return *p; }\n\
+void *t(void *a) { g = 1; return 0; }\n\
+int main(void) {\n\
+  pthread_t th;\n\
+  int l = 5;\n\
+  pthread_create(&th, 0, t, 0);\n\
+  int r = get(&l);\n\
+  pthread_join(th, 0);\n\
+  return r + get(&g);\n\
+}\n";
+    let e = instrumented("mixed.c", mixed, Opt::O2)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("mixed.c:3:") && e.contains("in some calls of its function"),
+        "{e}"
+    );
+}
+
+#[test]
+fn arguments_are_evaluated_in_order_and_kept_where_calls_go() {
+    let src = "#include <pthread.h>\n\
+#include <stdio.h>\n\
+pthread_mutex_t m[2];\n\
+int x, y, a[2];\n\
+int get(int *p) { return *p; }\n\
+int diff(int u, int v) { return u - v; }\n\
+void *t(void *arg) { pthread_mutex_lock(&m[1]); x = 1; y = 1; a[1] = 1; pthread_mutex_unlock(&m[1]); return 0; }\n\
+int main(void) {\n\
+  pthread_t th;\n\
+  int i = 0;\n\
+  pthread_create(&th, 0, t, 0);\n\
+  int r = diff(get(&x), get(&y));\n\
+  pthread_mutex_lock(&m[i++]);\n\
+  a[i] = 2;\n\
+  pthread_mutex_unlock(&m[i - 1]);\n\
+  printf(\"%d\\n\", x);\n\
+  pthread_join(th, 0);\n\
+  return r;\n\
+}\n";
+    let text = instrumented("order.c", src, Opt::O1).unwrap();
+    // Both arguments of diff into temporaries, in order, before the call.
+    let call = text
+        .find("diff(__synth_a")
+        .expect("the call takes its arguments from temporaries");
+    let first = text[..call].rfind("__auto_type __synth_a").unwrap();
+    assert!(
+        text[first..call].contains("_1 = ("),
+        "{}",
+        &text[first..call]
+    );
+    // The subsumed lock goes, its argument's increment stays.
+    assert!(text.contains("(void)(&m[i++])"), "{text}");
+    // printf's read of x is an event.
+    let p = text.find("printf(").unwrap();
+    assert!(
+        text[p..p + 300].contains("synth_before("),
+        "{}",
+        &text[p..p + 300]
+    );
+}

@@ -720,6 +720,10 @@ pub struct Transition {
     /// instrumentation (`schedgen::instrument`) finds the code to wrap by it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<[u32; 2]>,
+    /// It is the load or store of the place `at` reads or writes (with events when the place
+    /// is shared).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub memory_access: bool,
 }
 
 /// A location of a thread's CFG.
@@ -822,6 +826,11 @@ pub struct Program {
     pub threads: Vec<Thread>,
     /// The ghost array `__thread_done` (element `t` is 1 once thread `t` has returned).
     pub thread_done: VarId,
+    /// Expressions ([`Transition::at`] offsets) that read a thread-local place in some lowered
+    /// copy (a function inlined with a pointer to a local): no transition stands for that
+    /// read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub local_reads: Vec<[u32; 2]>,
 }
 
 /// Version tag of [`Program`]'s JSON form.

@@ -156,6 +156,11 @@ struct Lowerer<'a> {
     span: Option<Span>,
     /// The expression whose action the next transitions perform ([`Transition::at`]).
     at: Option<lang_c::span::Span>,
+    /// [`Program::local_reads`].
+    local_reads: HashSet<[u32; 2]>,
+    /// Inside a copy of a whole struct or array, or an initialiser's store: the accesses
+    /// perform no single expression ([`Transition::at`] is `None`).
+    aggregate_copy: u32,
     pure: bool,
     const_ctx: bool,
     atomic_depth: u32,
@@ -195,6 +200,8 @@ pub(super) fn lower(unit: &TranslationUnit, map: &SourceMap, opts: &Options) -> 
         frames: Vec::new(),
         span: None,
         at: None,
+        local_reads: HashSet::new(),
+        aggregate_copy: 0,
         pure: false,
         const_ctx: false,
         atomic_depth: 0,
@@ -415,6 +422,11 @@ impl<'a> Lowerer<'a> {
             vars: std::mem::take(&mut self.vars),
             threads,
             thread_done: self.thread_done,
+            local_reads: {
+                let mut v: Vec<[u32; 2]> = self.local_reads.iter().copied().collect();
+                v.sort_unstable();
+                v
+            },
         })
     }
 
@@ -1021,6 +1033,7 @@ impl<'a> Lowerer<'a> {
             back_edge: false,
             span: self.span,
             at: self.at.map(|s| [s.start as u32, s.end as u32]),
+            memory_access: false,
         });
         self.tb.locations[src.0 as usize].out.push(id);
         Ok(id)
@@ -1073,7 +1086,8 @@ impl<'a> Lowerer<'a> {
 
     /// Runs `f` with `span` as the expression of the transitions it adds ([`Transition::at`]).
     fn at_expr<T>(&mut self, span: lang_c::span::Span, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
-        let saved = self.at.replace(span);
+        let this = (self.aggregate_copy == 0).then_some(span);
+        let saved = std::mem::replace(&mut self.at, this);
         let r = f(self);
         self.at = saved;
         r
@@ -1086,10 +1100,13 @@ impl<'a> Lowerer<'a> {
             ty,
         };
         if self.pure || !self.is_split(&place) {
+            if let (false, Some(at)) = (self.pure, self.at) {
+                self.local_reads.insert([at.start as u32, at.end as u32]);
+            }
             return Ok(e);
         }
         let t = self.temp(ty);
-        self.step(
+        let id = self.step(
             Expr::tt(),
             vec![Op::Assign {
                 place: Place::scalar(t),
@@ -1097,6 +1114,7 @@ impl<'a> Lowerer<'a> {
             }],
             TransKind::Stmt,
         )?;
+        self.tb.transitions[id.0 as usize].memory_access = true;
         Ok(Expr::var(t, ty))
     }
 
@@ -1845,7 +1863,12 @@ impl<'a> Lowerer<'a> {
                     return Ok(());
                 }
                 let v = self.rvalue(e)?;
-                self.assign_val(&lv, v, e.span)
+                // The store of an initialiser performs no expression of its own (`e` is what
+                // is read): one the instrumentation could place would be an assignment.
+                self.aggregate_copy += 1;
+                let r = self.assign_val(&lv, v, e.span);
+                self.aggregate_copy -= 1;
+                r
             }
             Initializer::List(items) => {
                 let ty = lv.ty().clone();
@@ -2852,7 +2875,7 @@ impl<'a> Lowerer<'a> {
         } else {
             value
         };
-        self.at_expr(span, |l| {
+        let id = self.at_expr(span, |l| {
             l.step(
                 Expr::tt(),
                 vec![Op::Assign {
@@ -2862,10 +2885,25 @@ impl<'a> Lowerer<'a> {
                 TransKind::Stmt,
             )
         })?;
+        self.tb.transitions[id.0 as usize].memory_access = true;
         Ok(())
     }
 
     fn assign_val(&mut self, lv: &Lv, v: Val, span: lang_c::span::Span) -> R<()> {
+        // A copy of a whole struct or array is many accesses, none of them one C expression
+        // (the instrumentation refuses such accesses to shared memory).
+        if matches!(lv.ty(), CType::Struct(_) | CType::Array(..)) {
+            let at = self.at.take();
+            self.aggregate_copy += 1;
+            let r = self.assign_val_inner(lv, v, span);
+            self.aggregate_copy -= 1;
+            self.at = at;
+            return r;
+        }
+        self.assign_val_inner(lv, v, span)
+    }
+
+    fn assign_val_inner(&mut self, lv: &Lv, v: Val, span: lang_c::span::Span) -> R<()> {
         match (lv.ty().clone(), v) {
             (CType::Struct(si), Val::Agg(src)) => {
                 let names: Vec<String> = self.structs[si]
@@ -3212,6 +3250,24 @@ impl<'a> Lowerer<'a> {
         Val::Scalar(Expr::int(0), CType::Int(Ty::INT))
     }
 
+    /// Evaluates the arguments of a library call the IR gives no effect (`printf`, `free`,
+    /// `pthread_exit`, ...): their side effects happen, and their reads of shared memory are
+    /// accesses like any other (the call reads its arguments). String literals are skipped; an
+    /// argument without side effects whose value the IR cannot express (a floating-point
+    /// value) is read by the call only and left out.
+    fn read_arguments(&mut self, args: &[Node<Expression>]) -> R<()> {
+        for a in args {
+            if matches!(a.node, Expression::StringLiteral(_)) {
+                continue;
+            }
+            match self.effect(a) {
+                Err(Error::Unsupported { .. }) if !has_side_effects(&a.node) => {}
+                r => r?,
+            }
+        }
+        Ok(())
+    }
+
     fn call_named(
         &mut self,
         e: &Node<Expression>,
@@ -3377,12 +3433,7 @@ impl<'a> Lowerer<'a> {
             | "sleep"
             | "pthread_detach" => {
                 self.no_effects(span)?;
-                // Only arguments with side effects matter.
-                for a in args {
-                    if has_side_effects(&a.node) {
-                        self.effect(a)?;
-                    }
-                }
+                self.read_arguments(args)?;
                 Ok(self.ret0())
             }
             "sched_yield" | "pthread_yield" => {
@@ -3701,6 +3752,7 @@ impl<'a> Lowerer<'a> {
             }
             "pthread_exit" => {
                 self.no_effects(span)?;
+                self.read_arguments(args)?;
                 if self.tid.0 == 0 {
                     // main stops; the other threads go on.
                     let exit = self.special[0];

@@ -3254,14 +3254,17 @@ impl<'a> Lowerer<'a> {
     /// `pthread_exit`, ...): their side effects happen, and their reads of shared memory are
     /// accesses like any other (the call reads its arguments). String literals are skipped; an
     /// argument without side effects whose value the IR cannot express (a floating-point
-    /// value) is read by the call only and left out.
+    /// value, `stderr`) is read by the call only and left out.
     fn read_arguments(&mut self, args: &[Node<Expression>]) -> R<()> {
         for a in args {
             if matches!(a.node, Expression::StringLiteral(_)) {
                 continue;
             }
             match self.effect(a) {
-                Err(Error::Unsupported { .. }) if !has_side_effects(&a.node) => {}
+                // A value the IR cannot express, or a library object it does not know
+                // (`stderr`).
+                Err(Error::Unsupported { .. } | Error::Invalid { .. })
+                    if !has_side_effects(&a.node) => {}
                 r => r?,
             }
         }

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
 # Enforcement overhead (the enforcer issue; seed 002's evaluation): useful iterations (items
-# added or removed) in SECONDS seconds (default 2) of the producer-consumer program
+# added or removed) in BENCH_SECONDS seconds (default 2) of the producer-consumer program
 # bench/enforce/pc_throughput.c, unconstrained (plain cc) against `synth build` at Opt0, Opt1
 # and Opt2, for 1+1 and 2+2 threads and buffers of 5 and 1000: the median of RUNS runs
 # (default 5) and the ratio to the unconstrained median of the same run. One proof (the first
 # safe IVR) per configuration; the schedules of all levels come from it.
 #
 #   bench/enforce.sh            # the table
-#   RUNS=3 SECONDS=1 bench/enforce.sh
+#   RUNS=3 BENCH_SECONDS=1 bench/enforce.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup"
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p synth -p enforcer-rt
 synth="$root/target/release/synth"
 runs="${RUNS:-5}"
-export SECONDS_ARG="${SECONDS:-2}"
+export BENCH_SECONDS="${BENCH_SECONDS:-2}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 src="$root/bench/enforce/pc_throughput.c"
@@ -22,7 +22,7 @@ timer="$root/bench/enforce/timer.c"
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 measure() { # exe -> median useful iterations
-  for _ in $(seq "$runs"); do SECONDS="$SECONDS_ARG" "$1" | awk '/^useful/ {print $2}'; done | median
+  for _ in $(seq "$runs"); do "$1" | awk '/^useful/ {print $2}'; done | median
 }
 
 printf '%-8s %-6s %14s %14s %14s %14s %8s %8s %8s\n' threads buffer unconstrained Opt0 Opt1 Opt2 Opt0/u Opt1/u Opt2/u

@@ -1,5 +1,5 @@
 /* Linked beside a benchmark program: a thread the program does not know about (the enforcer
- * never sees it) sleeps SECONDS (environment, default 2), prints `useful <produced+consumed>`
+ * never sees it) sleeps BENCH_SECONDS (environment, default 2), prints `useful <produced+consumed>`
  * and ends the process. The counters are read without synchronisation: a measurement. */
 #include <pthread.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@ extern unsigned long produced, consumed;
 
 static void *timer(void *arg) {
   (void)arg;
-  const char *s = getenv("SECONDS");
+  const char *s = getenv("BENCH_SECONDS");
   double secs = s ? atof(s) : 2.0;
   struct timespec t = {(time_t)secs, (long)((secs - (time_t)secs) * 1e9)};
   nanosleep(&t, 0);

@@ -314,12 +314,15 @@ fn corpus() -> PathBuf {
     if let Ok(p) = std::env::var("SYNTH_CORPUS") {
         return PathBuf::from(p);
     }
-    let c = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    assert!(
-        c.join("verdicts.tsv").exists(),
-        "corpus not found; set SYNTH_CORPUS"
-    );
-    c
+    let candidates = [
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"),
+        PathBuf::from("/work/shared/corpus"),
+    ];
+    candidates
+        .iter()
+        .find(|c| c.join("verdicts.tsv").exists())
+        .cloned()
+        .unwrap_or_else(|| panic!("corpus not found (looked in {candidates:?}); set SYNTH_CORPUS"))
 }
 
 /// Runs `exe`, killing it after `secs` seconds; `None` when it had to be killed.

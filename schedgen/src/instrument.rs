@@ -310,19 +310,7 @@ fn assemble(
 }
 
 fn declarator_name(d: &Declarator) -> Option<String> {
-    match &d.kind.node {
-        DeclaratorKind::Identifier(i) => Some(i.node.name.clone()),
-        DeclaratorKind::Declarator(inner) => declarator_name(&inner.node),
-        DeclaratorKind::Abstract => None,
-    }
-}
-
-fn declarator_ident(d: &Declarator) -> Option<&Node<Identifier>> {
-    match &d.kind.node {
-        DeclaratorKind::Identifier(i) => Some(i),
-        DeclaratorKind::Declarator(inner) => declarator_ident(&inner.node),
-        DeclaratorKind::Abstract => None,
-    }
+    verifier::frontend::ident_of(d).map(|i| i.node.name.clone())
 }
 
 /// Whether a function declarator declares parameters (`main(void)` and `main()` do not).
@@ -692,12 +680,7 @@ impl Finder<'_> {
         name: &str,
         roles: &[Role],
     ) -> Result<(Vec<(usize, usize)>, Build), String> {
-        let args: Vec<(usize, usize)> = c
-            .node
-            .arguments
-            .iter()
-            .map(|a| (a.span.start, a.span.end))
-            .collect();
+        let args = arg_spans(c);
         let n = args.len();
         let whole = vec![(span.start, span.end)];
         let kinds: Vec<What> = roles.iter().map(|r| r.what).collect();
@@ -926,12 +909,7 @@ impl Finder<'_> {
             return None;
         }
         let text = self.text(span);
-        let args: Vec<(usize, usize)> = c
-            .node
-            .arguments
-            .iter()
-            .map(|a| (a.span.start, a.span.end))
-            .collect();
+        let args = arg_spans(c);
         let build: Build = if let Some(ty) = name.strip_prefix("__VERIFIER_nondet_") {
             let ty = ty.to_string();
             Box::new(move |_: &[String]| format!("((__typeof__({text})) synth_input(\"{ty}\"))"))
@@ -1001,6 +979,15 @@ fn is_assignment_op(op: &BinaryOperator) -> bool {
     )
 }
 
+/// The text ranges of a call's arguments.
+fn arg_spans(c: &Node<CallExpression>) -> Vec<(usize, usize)> {
+    c.node
+        .arguments
+        .iter()
+        .map(|a| (a.span.start, a.span.end))
+        .collect()
+}
+
 fn callee_name(c: &CallExpression) -> Option<String> {
     match &c.callee.node {
         Expression::Identifier(i) => Some(i.node.name.clone()),
@@ -1041,7 +1028,7 @@ fn is_increment(op: &UnaryOperator) -> bool {
 impl<'ast> Visit<'ast> for Finder<'_> {
     fn visit_function_definition(&mut self, f: &'ast FunctionDefinition, span: &'ast Span) {
         if declarator_name(&f.declarator.node).as_deref() == Some("main") {
-            if let Some(id) = declarator_ident(&f.declarator.node) {
+            if let Some(id) = verifier::frontend::ident_of(&f.declarator.node) {
                 let s = id.span;
                 self.main = Some((has_params(&f.declarator.node), s));
                 self.edits.push(Edit {

@@ -212,7 +212,8 @@ pub(super) fn lower(unit: &TranslationUnit, map: &SourceMap, opts: &Options) -> 
     l.run(unit)
 }
 
-fn ident_of(d: &Declarator) -> Option<&Node<Identifier>> {
+/// The name a declarator declares (`f` of `int (*f)(void)`), if any.
+pub fn ident_of(d: &Declarator) -> Option<&Node<Identifier>> {
     match &d.kind.node {
         DeclaratorKind::Identifier(i) => Some(i),
         DeclaratorKind::Declarator(d) => ident_of(&d.node),

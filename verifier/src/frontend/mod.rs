@@ -11,6 +11,7 @@ mod finalize;
 mod lower;
 mod source;
 
+pub use lower::ident_of;
 pub use source::SourceMap;
 
 use crate::ir::Program;

@@ -109,6 +109,14 @@ struct Parker {
     cv: Condvar,
 }
 
+impl Parker {
+    /// Wakes the parked thread; taking the lock orders the notification after its last check.
+    fn notify(&self) {
+        drop(self.lock.lock().unwrap_or_else(PoisonError::into_inner));
+        self.cv.notify_one();
+    }
+}
+
 /// Enforces a [`Schedule`] on the threads of one program run.
 pub struct Enforcer {
     schedule: Schedule,
@@ -686,9 +694,7 @@ impl Enforcer {
     fn wake(&self, on: u32) {
         for p in self.parkers.iter() {
             if p.on.load(Relaxed) == on {
-                // Taking the lock orders the notification after a parker's last check.
-                drop(p.lock.lock().unwrap_or_else(PoisonError::into_inner));
-                p.cv.notify_one();
+                p.notify();
             }
         }
     }
@@ -767,8 +773,7 @@ impl Enforcer {
             let concerned = !sec.events(t).is_empty()
                 || matches!(sec.end(), End::Branch { thread, .. } if *thread == t);
             if concerned && p.on.load(Relaxed) == ON_GENERATION {
-                drop(p.lock.lock().unwrap_or_else(PoisonError::into_inner));
-                p.cv.notify_one();
+                p.notify();
             }
         }
     }

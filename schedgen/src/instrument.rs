@@ -33,6 +33,7 @@ use lang_c::ast::*;
 use lang_c::span::{Node, Span};
 use lang_c::visit::Visit;
 use std::collections::{BTreeMap, HashSet};
+use verifier::frontend::is_assignment_op;
 use verifier::ir::{Access, Program, SyncKind, TransKind};
 
 /// `SYNTH_NONE` of the runtime, as C.
@@ -124,13 +125,7 @@ pub fn instrument(
         let x = th.transition(tr);
         let what = match site.kind {
             SiteKind::Branch => match x.kind {
-                TransKind::Branch => What::Arm(
-                    th.locations[x.src.0 as usize]
-                        .out
-                        .iter()
-                        .position(|o| *o == tr)
-                        .unwrap_or(0),
-                ),
+                TransKind::Branch => What::Arm(th.arm(x)),
                 TransKind::Assume if x.events.is_empty() => What::ArmAssume,
                 TransKind::AssumeFail => What::ArmAssumeFail,
                 _ => What::ArmOther,
@@ -235,7 +230,7 @@ pub fn instrument(
             });
         }
     }
-    let Some((main_params, _)) = v.main else {
+    let Some(main_params) = v.main else {
         return Err(Error::Unsupported {
             position: position(0),
             what: "the program has no `main`".into(),
@@ -346,7 +341,7 @@ struct Finder<'a> {
     edits: Vec<Edit>,
     handled: HashSet<(usize, usize)>,
     /// Whether `main` takes parameters, and where its name is.
-    main: Option<(bool, Span)>,
+    main: Option<bool>,
     err: Option<Error>,
 }
 
@@ -372,11 +367,11 @@ impl Finder<'_> {
     /// Operands that C evaluates in no particular order but the IR evaluates left to right
     /// (call arguments; both sides of `+`, `<`, `a[i]`, ...): when two of them have effects,
     /// they are evaluated into temporaries first, in order.
-    fn sequence(&mut self, e: &Node<Expression>) {
+    fn sequence(&mut self, e: &Expression, span: Span) {
         if let Some((parts, build)) = self.sequencing(e) {
             self.edits.push(Edit {
-                start: e.span.start,
-                end: e.span.end,
+                start: span.start,
+                end: span.end,
                 parts,
                 build,
                 sites: Vec::new(),
@@ -385,9 +380,9 @@ impl Finder<'_> {
     }
 
     /// The rewrite of [`Finder::sequence`], if `e` needs one: its parts and builder.
-    fn sequencing(&self, e: &Node<Expression>) -> Option<(Vec<(usize, usize)>, Build)> {
+    fn sequencing(&self, e: &Expression) -> Option<(Vec<(usize, usize)>, Build)> {
         let k = self.edits.len();
-        match &e.node {
+        match e {
             Expression::Call(c) => {
                 let eff: Vec<bool> = c.node.arguments.iter().map(|a| self.effectful(a)).collect();
                 if eff.iter().filter(|x| **x).count() < 2 {
@@ -450,9 +445,8 @@ impl Finder<'_> {
     }
 
     /// The rewrite of expression `e` carrying `roles` (all at `e`'s span).
-    fn edit_for(&mut self, e: &Node<Expression>, roles: &[Role]) {
+    fn edit_for(&mut self, e: &Expression, span: Span, roles: &[Role]) {
         let k = self.edits.len();
-        let span = e.span;
         let sites: Vec<u32> = roles.iter().map(|r| r.site).collect();
         let find = |w: &dyn Fn(What) -> bool| roles.iter().find(|r| w(r.what)).copied();
         let arm_t = find(&|w| w == What::Arm(0));
@@ -477,7 +471,7 @@ impl Finder<'_> {
             // An assumption on the thread's own data (its inputs) whose outcome selects the
             // next section: when it holds, its arm is reported; when it fails, the program
             // stops (the proof covers no execution past it).
-            let Expression::Call(c) = &e.node else {
+            let Expression::Call(c) = e else {
                 return self.unsupported(&span, format!("assumption arm (site {})", r.site));
             };
             let arm = find(&|w| w == What::ArmAssume);
@@ -524,7 +518,7 @@ impl Finder<'_> {
         };
         let own = base.clone();
         let mut inner: Build = Box::new(move |p: &[String]| own(p));
-        match (&e.node, read, write, other.as_slice()) {
+        match (e, read, write, other.as_slice()) {
             (Expression::Call(c), None, None, []) => {
                 if let Some((p, b)) = self.builtin_call(&span, c) {
                     parts = p;
@@ -540,7 +534,7 @@ impl Finder<'_> {
                 Some(r),
                 None,
                 [],
-            ) if !is_assignment(&e.node) => {
+            ) if !is_assignment(e) => {
                 let t0 = self.text(&span);
                 let s = r.site;
                 inner = Box::new(move |p: &[String]| {
@@ -552,7 +546,7 @@ impl Finder<'_> {
                     )
                 });
             }
-            (Expression::BinaryOperator(b), r, w, []) if is_assignment(&e.node) => {
+            (Expression::BinaryOperator(b), r, w, []) if is_assignment(e) => {
                 let op = b.node.operator.node.clone();
                 parts = vec![
                     (b.node.lhs.span.start, b.node.lhs.span.end),
@@ -961,24 +955,6 @@ fn unsequenced(op: &BinaryOperator) -> bool {
     !matches!(op, B::LogicalAnd | B::LogicalOr) && !is_assignment_op(op)
 }
 
-fn is_assignment_op(op: &BinaryOperator) -> bool {
-    use BinaryOperator as B;
-    matches!(
-        op,
-        B::Assign
-            | B::AssignMultiply
-            | B::AssignDivide
-            | B::AssignModulo
-            | B::AssignPlus
-            | B::AssignMinus
-            | B::AssignShiftLeft
-            | B::AssignShiftRight
-            | B::AssignBitwiseAnd
-            | B::AssignBitwiseXor
-            | B::AssignBitwiseOr
-    )
-}
-
 /// The text ranges of a call's arguments.
 fn arg_spans(c: &Node<CallExpression>) -> Vec<(usize, usize)> {
     c.node
@@ -1030,7 +1006,7 @@ impl<'ast> Visit<'ast> for Finder<'_> {
         if declarator_name(&f.declarator.node).as_deref() == Some("main") {
             if let Some(id) = verifier::frontend::ident_of(&f.declarator.node) {
                 let s = id.span;
-                self.main = Some((has_params(&f.declarator.node), s));
+                self.main = Some(has_params(&f.declarator.node));
                 self.edits.push(Edit {
                     start: s.start,
                     end: s.end,
@@ -1044,15 +1020,11 @@ impl<'ast> Visit<'ast> for Finder<'_> {
     }
 
     fn visit_expression(&mut self, e: &'ast Expression, span: &'ast Span) {
-        let node = Node {
-            node: e.clone(),
-            span: *span,
-        };
         let key = (span.start, span.end);
         if let Some(roles) = self.by_at.get(&key) {
             if !self.handled.contains(&key) {
                 let roles: Vec<Role> = roles.clone();
-                self.edit_for(&node, &roles);
+                self.edit_for(e, *span, &roles);
             }
         } else if let Expression::Call(c) = e {
             if let Some((parts, build)) = self.builtin_call(span, c) {
@@ -1064,10 +1036,10 @@ impl<'ast> Visit<'ast> for Finder<'_> {
                     sites: Vec::new(),
                 });
             } else {
-                self.sequence(&node);
+                self.sequence(e, *span);
             }
         } else {
-            self.sequence(&node);
+            self.sequence(e, *span);
         }
         lang_c::visit::visit_expression(self, e, span);
     }

@@ -144,27 +144,21 @@ fn removed_at(opt: Opt, objects: &HashSet<u32>, tr: &Transition) -> bool {
 /// condition, inlined elsewhere or run by another thread): the instrumented code reports the
 /// arm in every copy, so every copy's arm is an event of the schedule too.
 fn same_code_arms(prog: &Program, arms: Vec<(ThreadId, TransId)>) -> Vec<(ThreadId, TransId)> {
-    let position = |t: ThreadId, tr: &Transition| {
-        prog.thread(t).locations[tr.src.0 as usize]
-            .out
-            .iter()
-            .position(|x| *x == tr.id)
-    };
-    let code: HashSet<([u32; 2], Option<usize>)> = arms
+    let code: HashSet<([u32; 2], usize)> = arms
         .iter()
         .filter_map(|&(t, tr)| {
             let x = prog.thread(t).transition(tr);
             (x.kind == TransKind::Branch)
                 .then_some(x.at)
                 .flatten()
-                .map(|at| (at, position(t, x)))
+                .map(|at| (at, prog.thread(t).arm(x)))
         })
         .collect();
     let mut out = arms;
     for th in &prog.threads {
         for tr in &th.transitions {
             if let (TransKind::Branch, Some(at)) = (&tr.kind, tr.at) {
-                if code.contains(&(at, position(th.id, tr))) {
+                if code.contains(&(at, th.arm(tr))) {
                     out.push((th.id, tr.id));
                 }
             }

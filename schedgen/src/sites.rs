@@ -76,12 +76,7 @@ impl SiteTable {
         let mut table = SiteTable::default();
         let mut by_key: HashMap<Key, u32> = HashMap::new();
         let mut add = |t: ThreadId, tr: &Transition, kind: SiteKind| {
-            let th = prog.thread(t);
-            let arm = th.locations[tr.src.0 as usize]
-                .out
-                .iter()
-                .position(|x| *x == tr.id)
-                .unwrap_or(0);
+            let arm = prog.thread(t).arm(tr);
             // Only a branch arm's position matters, and a synchronisation call is one site
             // whatever its alternatives access (which waiter a signal wakes, if any).
             let arm = if kind == SiteKind::Branch { arm } else { 0 };

@@ -768,6 +768,16 @@ impl Thread {
         &self.transitions[t.0 as usize]
     }
 
+    /// The position of `tr` among the outgoing transitions of its location (its arm: 0 is
+    /// the `true` arm of a condition).
+    pub fn arm(&self, tr: &Transition) -> usize {
+        self.locations[tr.src.0 as usize]
+            .out
+            .iter()
+            .position(|x| *x == tr.id)
+            .unwrap_or(0)
+    }
+
     /// Outgoing transitions of a location.
     pub fn outgoing(&self, l: LocId) -> impl Iterator<Item = &Transition> {
         self.locations[l.0 as usize]

@@ -160,7 +160,7 @@ struct Lowerer<'a> {
     local_reads: HashSet<[u32; 2]>,
     /// Inside a copy of a whole struct or array, or an initialiser's store: the accesses
     /// perform no single expression ([`Transition::at`] is `None`).
-    aggregate_copy: u32,
+    at_suppressed: u32,
     pure: bool,
     const_ctx: bool,
     atomic_depth: u32,
@@ -201,7 +201,7 @@ pub(super) fn lower(unit: &TranslationUnit, map: &SourceMap, opts: &Options) -> 
         span: None,
         at: None,
         local_reads: HashSet::new(),
-        aggregate_copy: 0,
+        at_suppressed: 0,
         pure: false,
         const_ctx: false,
         atomic_depth: 0,
@@ -210,6 +210,25 @@ pub(super) fn lower(unit: &TranslationUnit, map: &SourceMap, opts: &Options) -> 
         transitions_total: 0,
     };
     l.run(unit)
+}
+
+/// Whether a binary operator assigns (`=`, `+=`, ...).
+pub fn is_assignment_op(op: &BinaryOperator) -> bool {
+    use BinaryOperator as B;
+    matches!(
+        op,
+        B::Assign
+            | B::AssignMultiply
+            | B::AssignDivide
+            | B::AssignModulo
+            | B::AssignPlus
+            | B::AssignMinus
+            | B::AssignShiftLeft
+            | B::AssignShiftRight
+            | B::AssignBitwiseAnd
+            | B::AssignBitwiseXor
+            | B::AssignBitwiseOr
+    )
 }
 
 /// The name a declarator declares (`f` of `int (*f)(void)`), if any.
@@ -1087,7 +1106,7 @@ impl<'a> Lowerer<'a> {
 
     /// Runs `f` with `span` as the expression of the transitions it adds ([`Transition::at`]).
     fn at_expr<T>(&mut self, span: lang_c::span::Span, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
-        let this = (self.aggregate_copy == 0).then_some(span);
+        let this = (self.at_suppressed == 0).then_some(span);
         let saved = std::mem::replace(&mut self.at, this);
         let r = f(self);
         self.at = saved;
@@ -1866,9 +1885,9 @@ impl<'a> Lowerer<'a> {
                 let v = self.rvalue(e)?;
                 // The store of an initialiser performs no expression of its own (`e` is what
                 // is read): one the instrumentation could place would be an assignment.
-                self.aggregate_copy += 1;
+                self.at_suppressed += 1;
                 let r = self.assign_val(&lv, v, e.span);
-                self.aggregate_copy -= 1;
+                self.at_suppressed -= 1;
                 r
             }
             Initializer::List(items) => {
@@ -2643,18 +2662,8 @@ impl<'a> Lowerer<'a> {
                 _ => false,
             },
             Expression::BinaryOperator(b) => match b.node.operator.node {
-                BinaryOperator::Index
-                | BinaryOperator::Assign
-                | BinaryOperator::AssignMultiply
-                | BinaryOperator::AssignDivide
-                | BinaryOperator::AssignModulo
-                | BinaryOperator::AssignPlus
-                | BinaryOperator::AssignMinus
-                | BinaryOperator::AssignShiftLeft
-                | BinaryOperator::AssignShiftRight
-                | BinaryOperator::AssignBitwiseAnd
-                | BinaryOperator::AssignBitwiseXor
-                | BinaryOperator::AssignBitwiseOr => false,
+                ref op if is_assignment_op(op) => false,
+                BinaryOperator::Index => false,
                 // Division can be undefined: keep it behind the short-circuit.
                 BinaryOperator::Divide
                 | BinaryOperator::Modulo
@@ -2895,9 +2904,9 @@ impl<'a> Lowerer<'a> {
         // (the instrumentation refuses such accesses to shared memory).
         if matches!(lv.ty(), CType::Struct(_) | CType::Array(..)) {
             let at = self.at.take();
-            self.aggregate_copy += 1;
+            self.at_suppressed += 1;
             let r = self.assign_val_inner(lv, v, span);
-            self.aggregate_copy -= 1;
+            self.at_suppressed -= 1;
             self.at = at;
             return r;
         }

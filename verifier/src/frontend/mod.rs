@@ -11,7 +11,7 @@ mod finalize;
 mod lower;
 mod source;
 
-pub use lower::ident_of;
+pub use lower::{ident_of, is_assignment_op};
 pub use source::SourceMap;
 
 use crate::ir::Program;

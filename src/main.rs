@@ -7,6 +7,7 @@
 //! exists or the IVR was rejected, 4 no safe IVR within the budget).
 
 mod build_cmd;
+mod explore_cmd;
 mod schedule_cmd;
 
 use clap::{Args, Parser, Subcommand};
@@ -55,6 +56,9 @@ enum Command {
     /// Verify, make the schedule, instrument the program and compile it with the enforcer
     /// runtime: an executable whose threads follow the schedule.
     Build(build_cmd::BuildArgs),
+    /// Explore the program's executions (DPOR, --fair, --preemption-bound K), or only those a
+    /// schedule permits (--schedule prog.schedule.json); print bugs as replayable traces.
+    Explore(explore_cmd::ExploreArgs),
     /// Check an IVR file against a program, independently of the verifier that wrote it.
     CheckIvr {
         #[command(flatten)]
@@ -194,6 +198,7 @@ fn run(cli: Cli, default: Option<schedule_cmd::ScheduleArgs>) -> anyhow::Result<
     match command {
         Command::Schedule(a) => schedule_cmd::schedule(a),
         Command::Build(a) => build_cmd::build(a),
+        Command::Explore(a) => explore_cmd::explore(a),
         Command::Parse { input, json, full } => {
             let p = input.load()?;
             if json {

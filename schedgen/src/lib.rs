@@ -19,6 +19,7 @@
 pub mod clocks;
 pub mod emit;
 pub mod explain;
+pub mod guide;
 pub mod instrument;
 pub mod schedule;
 pub mod sections;

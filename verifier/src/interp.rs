@@ -273,16 +273,64 @@ impl fmt::Display for Fault {
     }
 }
 
+/// One access to a variable element, as [`Machine::take_log`] reports it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Touch {
+    /// The variable.
+    pub var: VarId,
+    /// The element.
+    pub index: u32,
+    /// A write (else a read).
+    pub write: bool,
+}
+
 /// The program's transition system over concrete states.
 pub struct Machine<'p> {
     /// The program.
     pub prog: &'p Program,
+    /// Whether loads and stores of variables visible to other threads are logged.
+    logging: std::cell::Cell<bool>,
+    log: std::cell::RefCell<Vec<Touch>>,
+    /// Per variable: visible to other threads (shared, global, heap or ghost).
+    visible: Vec<bool>,
 }
 
 impl<'p> Machine<'p> {
     /// A machine for a program.
     pub fn new(prog: &'p Program) -> Self {
-        Machine { prog }
+        let visible = prog
+            .vars
+            .iter()
+            .map(|v| v.shared || !matches!(v.scope, VarScope::Local(_)))
+            .collect();
+        Machine {
+            prog,
+            logging: std::cell::Cell::new(false),
+            log: std::cell::RefCell::new(Vec::new()),
+            visible,
+        }
+    }
+
+    /// Starts or stops logging the accesses to variables other threads can see (shared
+    /// variables, globals, heap objects, ghosts): every evaluated load (guards included) and
+    /// every store. The explorer's partial-order reduction is built on this log.
+    pub fn set_logging(&self, on: bool) {
+        self.logging.set(on);
+    }
+
+    /// The accesses logged since the last call.
+    pub fn take_log(&self) -> Vec<Touch> {
+        std::mem::take(&mut *self.log.borrow_mut())
+    }
+
+    fn touch(&self, var: VarId, index: usize, write: bool) {
+        if self.logging.get() && self.visible[var.0 as usize] {
+            self.log.borrow_mut().push(Touch {
+                var,
+                index: index as u32,
+                write,
+            });
+        }
     }
 
     /// The initial state; uninitialised variables get their values from the oracle.
@@ -361,6 +409,7 @@ impl<'p> Machine<'p> {
             Expr::Const { value, .. } => *value,
             Expr::Load { place, ty } => {
                 let (v, i, _) = self.slot(s, place)?;
+                self.touch(v, i, false);
                 ty.wrap(s.mem[v.0 as usize][i])
             }
             Expr::AddrOf { var, index } => address(*var, self.eval(s, index)?),
@@ -446,6 +495,7 @@ impl<'p> Machine<'p> {
                     let x = self.eval(s, value)?;
                     let (v, i, ty) = self.slot(s, place)?;
                     let x = ty.wrap(x);
+                    self.touch(v, i, true);
                     s.mem[v.0 as usize][i] = x;
                     step.writes.push((v, i as i128, x));
                 }
@@ -454,6 +504,7 @@ impl<'p> Machine<'p> {
                     step.inputs.push(x);
                     let (v, i, vty) = self.slot(s, place)?;
                     let x = vty.wrap(x);
+                    self.touch(v, i, true);
                     s.mem[v.0 as usize][i] = x;
                     step.writes.push((v, i as i128, x));
                 }
@@ -461,6 +512,7 @@ impl<'p> Machine<'p> {
                     for (v, e) in args {
                         let x = self.eval(s, e)?;
                         let ty = self.prog.var(*v).elem.ty();
+                        self.touch(*v, 0, true);
                         s.mem[v.0 as usize][0] = ty.wrap(x);
                     }
                     s.threads[thread.0 as usize] = Status::At(self.prog.thread(*thread).entry);
@@ -576,52 +628,64 @@ impl Program {
     /// A readable trace: one line per step with thread, source position, source text and the
     /// values written, then the outcome.
     pub fn show_execution(&self, e: &Execution) -> String {
-        use std::fmt::Write;
         let mut s = String::new();
         for (k, st) in e.steps.iter().enumerate() {
-            let t = self.thread(st.thread);
-            let tr = t.transition(st.transition);
-            let (pos, src) = match &tr.span {
-                Some(sp) => (
-                    format!("{}:{}", sp.line, sp.col),
-                    self.source_line(sp).unwrap_or("").to_string(),
-                ),
-                None => (String::new(), String::new()),
-            };
-            let mut vals: Vec<String> = st
-                .writes
-                .iter()
-                .filter(|(v, _, _)| !self.var(*v).name.contains("$t"))
-                .map(|(v, i, x)| {
-                    let var = self.var(*v);
-                    if var.is_array {
-                        format!("{}[{i}]={x}", var.name)
-                    } else {
-                        format!("{}={x}", var.name)
-                    }
-                })
-                .collect();
-            for x in &st.inputs {
-                vals.push(format!("input {x}"));
-            }
-            let vals = if vals.is_empty() {
-                String::new()
-            } else {
-                format!("  [{}]", vals.join(", "))
-            };
-            let _ = writeln!(
-                s,
-                "{:>5}  {:<4}{:<14} {:>8}  {}{}",
-                k,
-                st.thread.to_string(),
-                truncate(&t.name, 14),
-                pos,
-                src,
-                vals
-            );
+            s.push_str(&self.show_step(k, st.thread, st.transition, &st.writes, &st.inputs, ""));
         }
-        let _ = writeln!(s, "outcome: {}", self.show_outcome(&e.outcome));
+        s.push_str(&format!("outcome: {}\n", self.show_outcome(&e.outcome)));
         s
+    }
+
+    /// One line of a trace: step number, thread, source position, source text, the values
+    /// written and the inputs read, then `note`.
+    pub fn show_step(
+        &self,
+        k: usize,
+        thread: ThreadId,
+        transition: TransId,
+        writes: &[(VarId, i128, i128)],
+        inputs: &[i128],
+        note: &str,
+    ) -> String {
+        let t = self.thread(thread);
+        let tr = t.transition(transition);
+        let (pos, src) = match &tr.span {
+            Some(sp) => (
+                format!("{}:{}", sp.line, sp.col),
+                self.source_line(sp).unwrap_or("").to_string(),
+            ),
+            None => (String::new(), String::new()),
+        };
+        let mut vals: Vec<String> = writes
+            .iter()
+            .filter(|(v, _, _)| !self.var(*v).name.contains("$t"))
+            .map(|(v, i, x)| {
+                let var = self.var(*v);
+                if var.is_array {
+                    format!("{}[{i}]={x}", var.name)
+                } else {
+                    format!("{}={x}", var.name)
+                }
+            })
+            .collect();
+        for x in inputs {
+            vals.push(format!("input {x}"));
+        }
+        let vals = if vals.is_empty() {
+            String::new()
+        } else {
+            format!("  [{}]", vals.join(", "))
+        };
+        format!(
+            "{:>5}  {:<4}{:<14} {:>8}  {}{}{}\n",
+            k,
+            thread.to_string(),
+            truncate(&t.name, 14),
+            pos,
+            src,
+            vals,
+            note
+        )
     }
 
     /// The outcome in words, with the source position for errors.

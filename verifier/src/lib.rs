@@ -11,4 +11,5 @@ pub mod ir;
 pub mod ivr;
 pub mod pretty;
 pub mod semantics;
+pub mod explore;
 pub mod smt;

@@ -1,0 +1,202 @@
+//! Dynamic partial-order reduction (seed 004, Inspect, sections 3–4): the search explores,
+//! at each point, only the threads needed to cover every ordering of dependent events, found
+//! while executions run. Two steps are *dependent* when they access the same variable
+//! element and one writes (locks, condition variables, barriers, thread exit and join are
+//! variables of the IR, so their operations are accesses too; a guide adds its ordering
+//! tokens). The happens-before order of an execution is kept as vector clocks per step.
+//!
+//! For each new step `e` the *races* are found: earlier steps `j` of other threads,
+//! dependent with `e`, not ordered before `e` through other steps. For a race the search must
+//! also explore, at the point before `j`, a thread that starts an execution in which `e`'s
+//! event comes first: backtrack sets as *source sets* (Abdulla et al., POPL 2014, the
+//! refinement of Flanagan–Godefroid's persistent sets Inspect uses): if none of the
+//! *initials* of `notdep(j).e` (the steps after `j` not ordered after it, then `e`) is in the
+//! backtrack set there, one is added. A race whose reversal is impossible (the initials are
+//! not enabled before `j`: `j` is the unlock a lock waited for) is no race. Sleep sets (in the
+//! engine) keep the search from exploring an equivalent execution twice.
+//!
+//! With other strategies restricting the threads a point may schedule (a preemption bound,
+//! the fair scheduler), a thread that must be added where it is not allowed is added
+//! conservatively: every allowed thread at that point, and the thread itself at the latest
+//! earlier point that allows it (the "conservative backtrack point" of bounded partial-order
+//! reduction, Coons et al., OOPSLA 2013).
+
+use super::{dependent, Point, Strategy};
+use crate::ir::ThreadId;
+
+/// Source-set DPOR.
+pub struct Dpor {
+    n: usize,
+    /// Per step (the step taken at point i): its vector clock.
+    clocks: Vec<Vec<u32>>,
+    /// Per point: per thread, the step whose clock is the thread's (its last step, or the
+    /// step that started it).
+    last: Vec<Vec<Option<u32>>>,
+}
+
+impl Dpor {
+    /// DPOR for a program with `n` threads.
+    pub fn new(n: usize) -> Self {
+        Dpor {
+            n,
+            clocks: Vec::new(),
+            last: Vec::new(),
+        }
+    }
+
+    /// Whether step `k` happens before a step whose clock is `c`.
+    fn before(&self, points: &[Point], k: usize, c: &[u32]) -> bool {
+        let t = points[k].taken.as_ref().expect("a step").thread.0 as usize;
+        c[t] >= self.clocks[k][t]
+    }
+}
+
+impl Strategy for Dpor {
+    fn name(&self) -> &'static str {
+        "dpor"
+    }
+
+    fn reach(&mut self, points: &mut [Point], d: usize) {
+        self.clocks.truncate(d.saturating_sub(1));
+        self.last.truncate(d);
+        if d == 0 {
+            self.last.push(vec![None; self.n]);
+            return;
+        }
+        let e = d - 1;
+        let (p, acc, spawned) = {
+            let t = points[e].taken.as_ref().expect("a step into the point");
+            (t.thread, t.acc.clone(), t.spawned.clone())
+        };
+        let clock = self.analyse(points, e, p, &acc);
+        self.clocks.push(clock);
+        let mut last = self.last[e].clone();
+        last[p.0 as usize] = Some(e as u32);
+        for c in spawned {
+            last[c.0 as usize] = Some(e as u32);
+        }
+        self.last.push(last);
+    }
+
+    fn pending(&mut self, points: &mut [Point], d: usize, thread: ThreadId, acc: &[super::Acc]) {
+        self.analyse(points, d, thread, acc);
+    }
+
+    fn restrict(&self, _: &[Point], _: usize, _: &mut Vec<ThreadId>) {}
+
+    fn first(&self, points: &[Point], d: usize) -> Option<Vec<ThreadId>> {
+        // Start with the thread that ran last (no preemption), else any allowed thread.
+        let mut order = points[d].allowed.clone();
+        if let Some(l) = d.checked_sub(1).and_then(|i| points[i].taken.as_ref()) {
+            if let Some(k) = order.iter().position(|t| *t == l.thread) {
+                order.swap(0, k);
+            }
+        }
+        Some(order)
+    }
+
+    fn leave(&mut self, d: usize) {
+        self.clocks.truncate(d.saturating_sub(1));
+        self.last.truncate(d);
+    }
+}
+
+impl Dpor {
+    /// The races of a step of thread `p` with accesses `acc` taken at point `e` (executed, or
+    /// pending at the end of an execution): adds backtrack threads; returns its clock.
+    fn analyse(&mut self, points: &mut [Point], e: usize, p: ThreadId, acc: &[super::Acc]) -> Vec<u32> {
+        let pi = p.0 as usize;
+        let prev = self.last[e][pi];
+        let mut own = match prev {
+            Some(k) => self.clocks[k as usize].clone(),
+            None => vec![0; self.n],
+        };
+        // The step's index in its thread (a thread's clock may come from the step that
+        // started it).
+        let me = match prev {
+            Some(k) if points[k as usize].taken.as_ref().map(|t| t.thread) == Some(p) => {
+                self.clocks[k as usize][pi] + 1
+            }
+            _ => 1,
+        };
+        own[pi] = me;
+        let mut clock = own.clone();
+        // Races, latest first; `scan` grows with each race's clock, so that only races not
+        // ordered through another race remain.
+        let mut scan = own;
+        for j in (0..e).rev() {
+            let tj = points[j].taken.as_ref().expect("a step");
+            if tj.thread == p || !dependent(&tj.acc, acc) {
+                continue;
+            }
+            for (x, y) in clock.iter_mut().zip(&self.clocks[j]) {
+                *x = (*x).max(*y);
+            }
+            if self.before(points, j, &scan) {
+                continue;
+            }
+            if self.race(points, j, e, p, &clock) {
+                for (x, y) in scan.iter_mut().zip(&self.clocks[j]) {
+                    *x = (*x).max(*y);
+                }
+            }
+        }
+        clock[pi] = me;
+        clock
+    }
+
+    /// Handles the race between steps `j` and `e` (`e`'s clock so far is `ce`): adds a
+    /// thread to the backtrack set before `j` when needed. Returns false when the race cannot
+    /// be reversed (no initial is enabled before `j`).
+    fn race(&self, points: &mut [Point], j: usize, e: usize, pe: ThreadId, ce: &[u32]) -> bool {
+        let tj = points[j].taken.as_ref().expect("a step").thread;
+        let jt = tj.0 as usize;
+        let jx = self.clocks[j][jt];
+        // notdep(j): the steps after j that j does not happen before, then e.
+        let u: Vec<usize> = (j + 1..e)
+            .filter(|&k| self.clocks[k][jt] < jx)
+            .collect();
+        let mut initials: Vec<ThreadId> = Vec::new();
+        let mut seen: Vec<ThreadId> = Vec::new();
+        for (pos, &k) in u.iter().enumerate() {
+            let t = points[k].taken.as_ref().expect("a step").thread;
+            if seen.contains(&t) {
+                continue;
+            }
+            seen.push(t);
+            let ck = &self.clocks[k];
+            if u[..pos].iter().all(|&k2| !self.before(points, k2, ck)) {
+                initials.push(t);
+            }
+        }
+        if !seen.contains(&pe) && u.iter().all(|&k2| !self.before(points, k2, ce)) {
+            initials.push(pe);
+        }
+        if std::env::var_os("SYNTH_DPOR_DEBUG").is_some() { eprintln!("race j={j} e={e} pe={pe:?} initials={initials:?} enabled@j={:?} bt={:?}", points[j].enabled, points[j].backtrack); }
+        initials.retain(|t| points[j].enabled.contains(t));
+        if initials.is_empty() {
+            return false;
+        }
+        if initials.iter().any(|t| points[j].backtrack.contains(t)) {
+            return true;
+        }
+        let q = if initials.contains(&pe) { pe } else { initials[0] };
+        if points[j].allowed.contains(&q) {
+            points[j].backtrack.push(q);
+        } else {
+            let extra: Vec<ThreadId> = points[j]
+                .allowed
+                .iter()
+                .copied()
+                .filter(|t| !points[j].backtrack.contains(t))
+                .collect();
+            points[j].backtrack.extend(extra);
+            if let Some(i) = (0..j).rev().find(|&i| points[i].allowed.contains(&q)) {
+                if !points[i].backtrack.contains(&q) {
+                    points[i].backtrack.push(q);
+                }
+            }
+        }
+        true
+    }
+}

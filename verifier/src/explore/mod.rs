@@ -1,0 +1,972 @@
+//! Stateless exploration of a program's executions: depth-first search over scheduling
+//! decisions (and input values) without storing visited states, for finding bugs fast and as
+//! an oracle independent of the ART verifier (DESIGN.md, "The pipeline": `verifier::explore`).
+//!
+//! The strategies, one file each, all behind [`Strategy`], combine freely:
+//!
+//! * [`dpor`]: dynamic partial-order reduction, source sets with sleep sets (seed 004,
+//!   Inspect, sections 3–4; Abdulla et al.'s source-DPOR refinement of its backtrack sets);
+//! * [`icb`]: iterative context bounding, every execution with `c` preemptions before any
+//!   with `c + 1` (seed 003, section 3);
+//! * [`fair`]: the fair demonic scheduler of fair stateless model checking (seed 000,
+//!   Algorithm 1), which prunes unfair cycles so that nonterminating programs are explored
+//!   without a depth bound, and reports an execution longer than the depth bound as a possible
+//!   livelock with the fair cycle it repeats.
+//!
+//! A scheduling point is a thread's next visible transition (a shared access, a
+//! synchronisation, a branch the schedule observes); the invisible transitions after it run
+//! in the same step ([`step`]). Inputs (`__VERIFIER_nondet_*`) take every value of a small
+//! domain, or values sampled with a seed ([`Inputs`]).
+//!
+//! A [`Guide`] restricts the search to the executions a program schedule permits (the
+//! schedule generator implements it): `synth explore --schedule` checks schedules with it.
+
+pub mod dpor;
+pub mod fair;
+pub mod icb;
+mod step;
+
+use crate::interp::{Machine, Oracle, State, Status};
+use crate::ir::{ErrorKind, LocId, LocKind, Program, ThreadId, TransId, TransKind, VarId};
+use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
+use step::{Ending, Variant};
+
+/// The values inputs take.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inputs {
+    /// Every value from `lo` to `hi` (converted to the input's type).
+    Range {
+        /// Smallest.
+        lo: i128,
+        /// Largest.
+        hi: i128,
+    },
+    /// These values (replaying a trace).
+    List(Vec<i128>),
+    /// `count` values per input drawn from the input's type with a seeded generator.
+    Sample {
+        /// Seed.
+        seed: u64,
+        /// Values per input.
+        count: u32,
+    },
+}
+
+impl Default for Inputs {
+    fn default() -> Self {
+        Inputs::Range { lo: -2, hi: 2 }
+    }
+}
+
+/// What to explore.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Dynamic partial-order reduction.
+    pub dpor: bool,
+    /// The fair scheduler.
+    pub fair: bool,
+    /// Iterative context bounding up to this many preemptions.
+    pub preemption_bound: Option<u32>,
+    /// Most steps (scheduling points) of one execution; a longer one is cut (and reported as a
+    /// possible livelock under the fair scheduler).
+    pub max_depth: usize,
+    /// Input values.
+    pub inputs: Inputs,
+    /// Stop after this many executions.
+    pub max_executions: Option<u64>,
+    /// Stop after this long.
+    pub timeout: Option<Duration>,
+    /// Stop at the first bug (else collect up to [`Options::max_bugs`]).
+    pub stop_at_first_bug: bool,
+    /// Most bugs collected.
+    pub max_bugs: usize,
+    /// Most invisible transitions one step runs (a local loop that never ends is cut here and
+    /// continues in the next step).
+    pub max_local_steps: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            dpor: true,
+            fair: false,
+            preemption_bound: None,
+            max_depth: 2_000,
+            inputs: Inputs::default(),
+            max_executions: None,
+            timeout: None,
+            stop_at_first_bug: true,
+            max_bugs: 10,
+            max_local_steps: 10_000,
+        }
+    }
+}
+
+/// One access of a step, for the dependence relation: a variable element, or one of the
+/// guide's ordering tokens (top bit set).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Acc {
+    /// The location.
+    pub key: u64,
+    /// A write (else a read).
+    pub write: bool,
+}
+
+impl Acc {
+    /// An access to element `index` of `var`.
+    pub fn memory(var: VarId, index: u32, write: bool) -> Acc {
+        Acc {
+            key: ((var.0 as u64) << 32) | index as u64,
+            write,
+        }
+    }
+
+    /// An access to one of a guide's ordering tokens.
+    pub fn token(token: u64, write: bool) -> Acc {
+        Acc {
+            key: (1 << 63) | token,
+            write,
+        }
+    }
+
+    /// Whether two accesses conflict (same location, one writes).
+    pub fn conflicts(&self, other: &Acc) -> bool {
+        self.key == other.key && (self.write || other.write)
+    }
+}
+
+/// Whether two sorted access sets conflict.
+pub fn dependent(a: &[Acc], b: &[Acc]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].key.cmp(&b[j].key) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                let k = a[i].key;
+                let wa = a[i..].iter().take_while(|x| x.key == k).any(|x| x.write);
+                let wb = b[j..].iter().take_while(|x| x.key == k).any(|x| x.write);
+                if wa || wb {
+                    return true;
+                }
+                while i < a.len() && a[i].key == k {
+                    i += 1;
+                }
+                while j < b.len() && b[j].key == k {
+                    j += 1;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// What one executed transition says about progress, for the fair scheduler.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Mark {
+    /// It closes a loop.
+    pub back_edge: bool,
+    /// `sched_yield`, or a `trylock` that failed.
+    pub yields: bool,
+    /// It wrote shared state.
+    pub writes: bool,
+}
+
+/// How a guide gates a transition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Gate {
+    /// Not constrained: runs when its guard holds.
+    Free,
+    /// An event of the guide: runs when its guard holds; [`Guide::pass`] follows.
+    Go,
+    /// Runs as a no-op (the deployed program does not perform it).
+    Skip,
+    /// Cannot run now.
+    Wait,
+    /// Running it is a deviation from what the guide allows: a bug when the thread takes it.
+    Deviation(String),
+}
+
+/// Restricts exploration to the executions a schedule permits.
+pub trait Guide {
+    /// The guide's own state, part of every explored state.
+    type State: Clone + std::fmt::Debug;
+    /// The state at the start.
+    fn initial(&self) -> Self::State;
+    /// How transition `tr` of thread `t` is gated in state `g`.
+    fn gate(&self, g: &Self::State, t: ThreadId, tr: TransId) -> Gate;
+    /// Records that the event `tr` of `t` (gated [`Gate::Go`]) happened; returns the ordering
+    /// tokens it reads and writes, so that the partial-order reduction sees the order the
+    /// guide imposes.
+    fn pass(&self, g: &mut Self::State, t: ThreadId, tr: TransId) -> Vec<Acc>;
+    /// Whether location `l` of `t` is invisible to the guide (`Some(true)`: every transition
+    /// is skipped or free and local; `Some(false)`: some transition is an event; `None`: as
+    /// the program says).
+    fn invisible(&self, t: ThreadId, l: LocId) -> Option<bool>;
+}
+
+/// No guide: every execution of the program.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Unguided;
+
+impl Guide for Unguided {
+    type State = ();
+    fn initial(&self) {}
+    fn gate(&self, _: &(), _: ThreadId, _: TransId) -> Gate {
+        Gate::Free
+    }
+    fn pass(&self, _: &mut (), _: ThreadId, _: TransId) -> Vec<Acc> {
+        Vec::new()
+    }
+    fn invisible(&self, _: ThreadId, _: LocId) -> Option<bool> {
+        None
+    }
+}
+
+/// One executed transition of a trace.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceStep {
+    /// The thread.
+    pub thread: ThreadId,
+    /// The transition.
+    pub transition: TransId,
+    /// Input values it read.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub inputs: Vec<i128>,
+    /// It ran as a no-op (a synchronisation call the schedule subsumes).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skipped: bool,
+    /// Values written: variable, element, value.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub writes: Vec<(VarId, i128, i128)>,
+}
+
+impl TraceStep {
+    fn new(thread: ThreadId, transition: TransId, inputs: Vec<i128>, skipped: bool) -> Self {
+        TraceStep {
+            thread,
+            transition,
+            inputs,
+            skipped,
+            writes: Vec::new(),
+        }
+    }
+}
+
+/// What kind of bug.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BugKind {
+    /// An assertion failed or an error function was reached.
+    Error,
+    /// Some thread is not terminal and none can move.
+    Deadlock,
+    /// Under the fair scheduler, an execution longer than the depth bound.
+    Livelock,
+    /// Division by zero, an index out of bounds, an invalid dereference.
+    Undefined,
+    /// The program does something its schedule does not allow (the runtime would abort).
+    Deviation,
+}
+
+/// The trace file format (`synth explore --replay`).
+pub const TRACE_FORMAT: &str = "synth-trace/1";
+
+/// A bug with the execution that shows it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Bug {
+    /// [`TRACE_FORMAT`].
+    pub format: String,
+    /// SHA-256 of the program.
+    pub program_sha256: String,
+    /// What kind.
+    pub kind: BugKind,
+    /// In words, with the source position.
+    pub message: String,
+    /// The steps.
+    pub steps: Vec<TraceStep>,
+    /// For a livelock: the steps `[start, end)` of the fair cycle the execution repeats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cycle: Option<(usize, usize)>,
+    /// Preemptions in the execution.
+    pub preemptions: u32,
+}
+
+/// Figures of a search.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Stats {
+    /// Complete executions explored (ended, deadlocked, failed or cut at the depth bound).
+    pub executions: u64,
+    /// Transitions executed.
+    pub transitions: u64,
+    /// Scheduling points (steps).
+    pub steps: u64,
+    /// Executions cut at the depth bound.
+    pub depth_bounded: u64,
+    /// Executions the sleep sets ended early (equivalent to one explored before).
+    pub sleep_blocked: u64,
+    /// Executions per preemption count (with a preemption bound).
+    pub by_preemptions: Vec<u64>,
+    /// Longest execution (steps).
+    pub max_depth: usize,
+    /// Seconds.
+    pub seconds: f64,
+    /// Whether every execution in the bounds was explored.
+    pub complete: bool,
+    /// Why the search stopped early, if it did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped: Option<String>,
+}
+
+impl Stats {
+    /// Executions per second.
+    pub fn executions_per_second(&self) -> f64 {
+        if self.seconds > 0.0 {
+            self.executions as f64 / self.seconds
+        } else {
+            0.0
+        }
+    }
+}
+
+/// The result of a search.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Figures.
+    pub stats: Stats,
+    /// Bugs found.
+    pub bugs: Vec<Bug>,
+}
+
+/// A decision point of the search, what the strategies see and change.
+#[derive(Clone, Debug, Default)]
+pub struct Point {
+    /// Threads that can move.
+    pub enabled: Vec<ThreadId>,
+    /// Of those, the ones the strategies allow.
+    pub allowed: Vec<ThreadId>,
+    /// Threads to explore here.
+    pub backtrack: Vec<ThreadId>,
+    /// Threads explored here.
+    pub done: Vec<ThreadId>,
+    /// Threads whose steps need not be explored here, with their accesses.
+    pub sleep: Vec<(ThreadId, Vec<Acc>)>,
+    /// The step taken from here, while its subtree is explored.
+    pub taken: Option<Taken>,
+}
+
+/// A step taken from a [`Point`].
+#[derive(Clone, Debug)]
+pub struct Taken {
+    /// The thread.
+    pub thread: ThreadId,
+    /// Its accesses, sorted.
+    pub acc: Vec<Acc>,
+    /// Threads it started.
+    pub spawned: Vec<ThreadId>,
+    /// Per transition, what the fair scheduler needs.
+    pub marks: Vec<Mark>,
+}
+
+/// A search strategy. The engine calls [`Strategy::reach`] for every new point (after the
+/// step into it), then [`Strategy::restrict`] in order (each sees the earlier ones'
+/// restrictions), then asks [`Strategy::first`] which threads to start with; and
+/// [`Strategy::leave`] when the search backtracks out of a point.
+pub trait Strategy {
+    /// Its name.
+    fn name(&self) -> &'static str;
+    /// Point `d` was reached (`points[d].enabled` is set; `points[d - 1].taken` is the step
+    /// into it). May add threads to earlier points' backtrack sets.
+    fn reach(&mut self, points: &mut [Point], d: usize);
+    /// Removes the threads it does not allow at point `d`.
+    fn restrict(&self, points: &[Point], d: usize, allowed: &mut Vec<ThreadId>);
+    /// The threads to explore first at point `d` (`None`: every allowed thread).
+    fn first(&self, _points: &[Point], _d: usize) -> Option<Vec<ThreadId>> {
+        None
+    }
+    /// The execution ends at point `d` (cut at the depth bound) while `thread` could still
+    /// take a step with accesses `acc`: its races count as if it had.
+    fn pending(&mut self, _points: &mut [Point], _d: usize, _thread: ThreadId, _acc: &[Acc]) {}
+    /// The search leaves point `d`.
+    fn leave(&mut self, _d: usize) {}
+    /// Preemptions of the execution up to point `d`, if it counts them.
+    fn preemptions(&self, _d: usize) -> Option<u32> {
+        None
+    }
+    /// Whether sleep sets remain sound with this strategy.
+    fn allows_sleep_sets(&self) -> bool {
+        true
+    }
+}
+
+/// Progress reports during a search.
+pub type Progress<'a> = Box<dyn FnMut(&Stats) + 'a>;
+
+/// Explores `prog` under `guide` with `opts`.
+pub fn explore<G: Guide>(
+    prog: &Program,
+    guide: &G,
+    opts: &Options,
+    progress: Option<Progress<'_>>,
+) -> Report {
+    let mut e = Engine {
+        prog,
+        m: Machine::new(prog),
+        guide,
+        opts,
+        report: Report::default(),
+        start: Instant::now(),
+        progress,
+        last_progress: Instant::now(),
+        stop: None,
+        replay: None,
+    };
+    let bounds: Vec<Option<u32>> = match opts.preemption_bound {
+        Some(k) => (0..=k).map(Some).collect(),
+        None => vec![None],
+    };
+    for b in bounds {
+        e.search(b);
+        if e.stop.is_some() {
+            break;
+        }
+    }
+    let s = &mut e.report.stats;
+    s.seconds = e.start.elapsed().as_secs_f64();
+    s.complete = e.stop.is_none();
+    s.stopped = e.stop.take();
+    e.report
+}
+
+/// Runs the one execution `steps` describe (thread, transition and inputs of each step)
+/// under `guide`, and reports how it ends: the replay of a trace file.
+pub fn replay<G: Guide>(prog: &Program, guide: &G, steps: &[TraceStep], opts: &Options) -> Report {
+    let mut e = Engine {
+        prog,
+        m: Machine::new(prog),
+        guide,
+        opts,
+        report: Report::default(),
+        start: Instant::now(),
+        progress: None,
+        last_progress: Instant::now(),
+        stop: None,
+        replay: Some(steps.to_vec()),
+    };
+    e.search(None);
+    e.report.stats.seconds = e.start.elapsed().as_secs_f64();
+    e.report.stats.complete = e.stop.is_none();
+    e.report.stats.stopped = e.stop.take();
+    e.report
+}
+
+struct Engine<'a, G: Guide> {
+    prog: &'a Program,
+    m: Machine<'a>,
+    guide: &'a G,
+    opts: &'a Options,
+    report: Report,
+    start: Instant,
+    progress: Option<Progress<'a>>,
+    last_progress: Instant,
+    stop: Option<String>,
+    replay: Option<Vec<TraceStep>>,
+}
+
+/// A node of the search stack: the state at a point and the step being explored from it.
+struct Node<S> {
+    state: State,
+    guide: S,
+    /// The variants of the thread being explored here, and the index of the current one.
+    variants: Vec<Variant<S>>,
+    current: usize,
+    /// The variant that led here, if it ended the execution.
+    ending: Option<Ending>,
+}
+
+impl<G: Guide> Engine<'_, G> {
+    /// One depth-first search (with preemption bound `bound`, when bounding).
+    fn search(&mut self, bound: Option<u32>) {
+        let mut strategies: Vec<Box<dyn Strategy>> = Vec::new();
+        if self.opts.fair {
+            strategies.push(Box::new(fair::Fair::new(self.prog.threads.len())));
+        }
+        if let Some(b) = bound {
+            strategies.push(Box::new(icb::Bounded::new(b)));
+        }
+        let use_dpor = self.opts.dpor && self.replay.is_none();
+        if use_dpor {
+            strategies.push(Box::new(dpor::Dpor::new(self.prog.threads.len())));
+        }
+        let sleep_sets = use_dpor && strategies.iter().all(|s| s.allows_sleep_sets());
+        let mut init_vals = Vec::new();
+        let state = self.m.initial(&mut ZeroInit, &mut init_vals);
+        let mut points: Vec<Point> = Vec::new();
+        let mut nodes: Vec<Node<G::State>> = Vec::new();
+        let mut states_for_cycles: Vec<State> = Vec::new();
+        nodes.push(Node {
+            state,
+            guide: self.guide.initial(),
+            variants: Vec::new(),
+            current: 0,
+            ending: None,
+        });
+        points.push(Point::default());
+        let mut fresh = true;
+        while let Some(d) = nodes.len().checked_sub(1) {
+            if self.stop.is_some() {
+                return;
+            }
+            if fresh {
+                fresh = false;
+                // A new point: does the execution end here?
+                let end = self.expand(&mut nodes, &mut points, &mut strategies, d);
+                if let Some(Ending2::DepthBound) = end {
+                    // The threads that could go on, or are blocked, have races too.
+                    for t in 0..self.prog.threads.len() {
+                        let t = ThreadId(t as u32);
+                        let acc = self.next_accesses(&nodes[d], &points[d], t, d);
+                        if !acc.is_empty() {
+                            for s in strategies.iter_mut() {
+                                s.pending(&mut points, d, t, &acc);
+                            }
+                        }
+                    }
+                }
+                if let Some(outcome) = end {
+                    self.finish(&nodes, &points, &strategies, d, outcome, bound, &mut states_for_cycles);
+                    self.pop(&mut nodes, &mut points, &mut strategies);
+                    continue;
+                }
+                // Sleep sets: a point whose allowed threads are all asleep ends here.
+                let p = &mut points[d];
+                let awake: Vec<ThreadId> = p
+                    .allowed
+                    .iter()
+                    .copied()
+                    .filter(|t| !p.sleep.iter().any(|(s, _)| s == t))
+                    .collect();
+                if awake.is_empty() {
+                    self.report.stats.sleep_blocked += 1;
+                    self.pop(&mut nodes, &mut points, &mut strategies);
+                    continue;
+                }
+                // A strategy that orders the threads (DPOR) starts with one; otherwise every
+                // allowed thread is explored.
+                points[d].backtrack = match strategies.iter().find_map(|s| s.first(&points, d)) {
+                    Some(order) => order
+                        .into_iter()
+                        .find(|t| awake.contains(t))
+                        .or(awake.first().copied())
+                        .into_iter()
+                        .collect(),
+                    None => awake,
+                };
+                if let Some(r) = &self.replay {
+                    points[d].backtrack = match r.get(trace_offset(&nodes, d)) {
+                        Some(s) if points[d].allowed.contains(&s.thread) => vec![s.thread],
+                        _ => vec![],
+                    };
+                }
+            }
+            // The next variant of the current thread, or the next thread.
+            let node = &mut nodes[d];
+            if node.current + 1 < node.variants.len() {
+                node.current += 1;
+            } else {
+                if let Some(t) = points[d].taken.take() {
+                    points[d].done.push(t.thread);
+                    if sleep_sets {
+                        let mut acc: Vec<Acc> = node.variants.iter().flat_map(|v| v.acc.iter().copied()).collect();
+                        acc.sort_unstable();
+                        acc.dedup();
+                        points[d].sleep.push((t.thread, acc));
+                    }
+                }
+                let p = &points[d];
+                let next = p
+                    .backtrack
+                    .iter()
+                    .copied()
+                    .find(|t| !p.done.contains(t) && !p.sleep.iter().any(|(s, _)| s == t));
+                let Some(t) = next else {
+                    self.pop(&mut nodes, &mut points, &mut strategies);
+                    continue;
+                };
+                let offset = self.replay.as_ref().map(|_| trace_offset(&nodes, d));
+                let node = &mut nodes[d];
+                let mut vs = step::variants(
+                    &self.m,
+                    self.guide,
+                    &node.guide,
+                    &node.state,
+                    t,
+                    &self.opts.inputs,
+                    d,
+                    self.opts.max_local_steps,
+                );
+                if let Some(r) = &self.replay {
+                    let rest = r.get(offset.unwrap_or(0)..).unwrap_or(&[]);
+                    vs.retain(|v| {
+                        v.steps.len() <= rest.len()
+                            && v.steps.iter().zip(rest).all(|(a, b)| {
+                                a.thread == b.thread
+                                    && a.transition == b.transition
+                                    && a.inputs == b.inputs
+                                    && a.skipped == b.skipped
+                            })
+                    });
+                    vs.truncate(1);
+                }
+                if vs.is_empty() {
+                    points[d].done.push(t);
+                    continue;
+                }
+                node.variants = vs;
+                node.current = 0;
+            }
+            // Take the current variant.
+            let node = &nodes[d];
+            let v = &node.variants[node.current];
+            let thread = v.steps[0].thread;
+            self.report.stats.transitions += v.steps.iter().filter(|s| !s.skipped).count() as u64;
+            self.report.stats.steps += 1;
+            points[d].taken = Some(Taken {
+                thread,
+                acc: v.acc.clone(),
+                spawned: v.spawned.clone(),
+                marks: v.marks.clone(),
+            });
+            let child = Node {
+                state: v.state.clone(),
+                guide: v.guide.clone(),
+                variants: Vec::new(),
+                current: 0,
+                ending: v.ending.clone(),
+            };
+            // The sleep set of the child: the sleeping threads independent of this step.
+            let sleep: Vec<(ThreadId, Vec<Acc>)> = if sleep_sets {
+                points[d]
+                    .sleep
+                    .iter()
+                    .filter(|(q, acc)| *q != thread && !dependent(acc, &v.acc))
+                    .cloned()
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            nodes.push(child);
+            points.push(Point {
+                sleep,
+                ..Point::default()
+            });
+            fresh = true;
+            self.tick();
+        }
+    }
+
+    /// Computes the enabled and allowed threads of the new point `d`; returns how the
+    /// execution ends there, if it does.
+    fn expand(
+        &mut self,
+        nodes: &mut [Node<G::State>],
+        points: &mut [Point],
+        strategies: &mut [Box<dyn Strategy>],
+        d: usize,
+    ) -> Option<Ending2> {
+        let node = &nodes[d];
+        if let Some(e) = &node.ending {
+            return Some(Ending2::Step(e.clone()));
+        }
+        let mut enabled = Vec::new();
+        let mut scratch = Vec::new();
+        for t in 0..self.prog.threads.len() {
+            scratch.clear();
+            step::candidates(&self.m, self.guide, &node.guide, &node.state, ThreadId(t as u32), &mut scratch);
+            if !scratch.is_empty() {
+                enabled.push(ThreadId(t as u32));
+            }
+        }
+        points[d].enabled = enabled;
+        for s in strategies.iter_mut() {
+            s.reach(points, d);
+        }
+        let mut allowed = points[d].enabled.clone();
+        for s in strategies.iter() {
+            s.restrict(points, d, &mut allowed);
+        }
+        points[d].allowed = allowed;
+        if points[d].enabled.is_empty() {
+            let blocked: Vec<ThreadId> = self
+                .prog
+                .threads
+                .iter()
+                .filter(|t| match node.state.threads[t.id.0 as usize] {
+                    Status::At(l) => t.locations[l.0 as usize].kind != LocKind::Exit,
+                    Status::NotStarted => false,
+                })
+                .map(|t| t.id)
+                .collect();
+            return Some(if blocked.is_empty() {
+                Ending2::Terminated
+            } else {
+                Ending2::Deadlock(blocked)
+            });
+        }
+        if points[d].allowed.is_empty() {
+            // The fair scheduler has nothing to schedule (cannot happen: its priorities are
+            // acyclic), or a replayed trace ended.
+            return Some(Ending2::Cut);
+        }
+        if d >= self.opts.max_depth {
+            return Some(Ending2::DepthBound);
+        }
+        None
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn finish(
+        &mut self,
+        nodes: &[Node<G::State>],
+        points: &[Point],
+        strategies: &[Box<dyn Strategy>],
+        d: usize,
+        end: Ending2,
+        bound: Option<u32>,
+        scratch: &mut Vec<State>,
+    ) {
+        let stats = &mut self.report.stats;
+        let preemptions = strategies.iter().find_map(|s| s.preemptions(d)).unwrap_or(0);
+        if matches!(end, Ending2::Cut) && self.replay.is_none() {
+            return;
+        }
+        // With a bound, an execution with fewer preemptions was counted in an earlier round.
+        let new = bound.is_none_or(|b| preemptions == b);
+        if new {
+            stats.executions += 1;
+            if bound.is_some() {
+                let k = preemptions as usize;
+                if stats.by_preemptions.len() <= k {
+                    stats.by_preemptions.resize(k + 1, 0);
+                }
+                stats.by_preemptions[k] += 1;
+            }
+        }
+        stats.max_depth = stats.max_depth.max(d);
+        let steps = || -> Vec<TraceStep> {
+            (0..d)
+                .flat_map(|i| {
+                    let n = &nodes[i];
+                    n.variants[n.current].steps.clone()
+                })
+                .collect()
+        };
+        let (kind, message, cycle) = match &end {
+            Ending2::Step(Ending::Error(tr)) => {
+                let t = nodes[d - 1].variants[nodes[d - 1].current].steps.last().map(|s| s.thread).unwrap_or(ThreadId(0));
+                let x = self.prog.thread(t).transition(*tr);
+                let kind = match &x.kind {
+                    TransKind::Error(k) => k.clone(),
+                    _ => ErrorKind::ReachError,
+                };
+                let o = crate::interp::Outcome::Error { thread: t, transition: *tr, kind };
+                (BugKind::Error, self.prog.show_outcome(&o), None)
+            }
+            Ending2::Step(Ending::Undefined(tr, why)) => {
+                let t = nodes[d - 1].variants[nodes[d - 1].current].steps.last().map(|s| s.thread).unwrap_or(ThreadId(0));
+                let o = crate::interp::Outcome::Undefined { thread: t, transition: *tr, reason: why.clone() };
+                (BugKind::Undefined, self.prog.show_outcome(&o), None)
+            }
+            Ending2::Step(Ending::Deviation(tr, why)) => {
+                let t = nodes[d - 1].variants[nodes[d - 1].current].steps.last().map(|s| s.thread).unwrap_or(ThreadId(0));
+                let x = self.prog.thread(t).transition(*tr);
+                let pos = x.span.map(|s| format!(" at {}", self.prog.position(&s))).unwrap_or_default();
+                (
+                    BugKind::Deviation,
+                    format!("{} {} deviates from the schedule{pos}: {why}", t, self.prog.thread(t).name),
+                    None,
+                )
+            }
+            Ending2::Deadlock(blocked) => {
+                let o = crate::interp::Outcome::Deadlock { blocked: blocked.clone() };
+                (BugKind::Deadlock, self.prog.show_outcome(&o), None)
+            }
+            Ending2::DepthBound => {
+                stats.depth_bounded += 1;
+                if !self.opts.fair {
+                    return;
+                }
+                scratch.clear();
+                scratch.extend(nodes[..=d].iter().map(|n| n.state.clone()));
+                let cycle = fair::fair_cycle(scratch, points);
+                let what = match cycle {
+                    Some((a, b)) => format!(
+                        "possible livelock: a fair execution longer than {} steps; from step {a} to step {b} it repeats a fair cycle (every thread enabled in it runs in it)",
+                        self.opts.max_depth
+                    ),
+                    None => format!(
+                        "possible livelock: a fair execution longer than {} steps (no repeated state found in it; raise --max-depth if the program is merely long)",
+                        self.opts.max_depth
+                    ),
+                };
+                // Cycle in trace-step indices.
+                let cyc = cycle.map(|(a, b)| {
+                    let idx = |k: usize| -> usize {
+                        (0..k).map(|i| nodes[i].variants[nodes[i].current].steps.len()).sum()
+                    };
+                    (idx(a), idx(b))
+                });
+                (BugKind::Livelock, what, cyc)
+            }
+            Ending2::Terminated | Ending2::Cut | Ending2::Step(Ending::Halted | Ending::Discarded) => {
+                return;
+            }
+        };
+        if self.report.bugs.len() < self.opts.max_bugs
+            && !self.report.bugs.iter().any(|b| b.kind == kind && b.message == message)
+        {
+            self.report.bugs.push(Bug {
+                format: TRACE_FORMAT.into(),
+                program_sha256: self.prog.sha256.clone(),
+                kind,
+                message,
+                steps: steps(),
+                cycle,
+                preemptions,
+            });
+        }
+        if self.opts.stop_at_first_bug {
+            self.stop = Some("stopped at the first bug".into());
+        } else if self.report.bugs.len() >= self.opts.max_bugs {
+            self.stop = Some(format!("stopped after {} bugs", self.opts.max_bugs));
+        }
+    }
+
+    /// The accesses of thread `t`'s next step at point `d`: of its variants when it is enabled;
+    /// when it is blocked, the variables its guards read, taken as writes (a lock, join or
+    /// wait that will change them).
+    fn next_accesses(&self, node: &Node<G::State>, point: &Point, t: ThreadId, d: usize) -> Vec<Acc> {
+        let mut acc: Vec<Acc> = if point.enabled.contains(&t) {
+            step::variants(&self.m, self.guide, &node.guide, &node.state, t, &self.opts.inputs, d, self.opts.max_local_steps)
+                .iter()
+                .flat_map(|v| v.acc.iter().copied())
+                .collect()
+        } else {
+            let Status::At(l) = node.state.threads[t.0 as usize] else {
+                return Vec::new();
+            };
+            let _ = self.m.take_log();
+            self.m.set_logging(true);
+            for tr in self.prog.thread(t).outgoing(l) {
+                let _ = self.m.eval(&node.state, &tr.guard);
+            }
+            self.m.set_logging(false);
+            self.m
+                .take_log()
+                .iter()
+                .map(|a| Acc::memory(a.var, a.index, true))
+                .collect()
+        };
+        acc.sort_unstable();
+        acc.dedup();
+        acc
+    }
+
+    fn pop(&mut self, nodes: &mut Vec<Node<G::State>>, points: &mut Vec<Point>, strategies: &mut [Box<dyn Strategy>]) {
+        let d = nodes.len() - 1;
+        for s in strategies.iter_mut() {
+            s.leave(d);
+        }
+        nodes.pop();
+        points.pop();
+    }
+
+    /// Checks the limits and reports progress now and then.
+    fn tick(&mut self) {
+        if self.report.stats.steps % 256 != 0 {
+            return;
+        }
+        if let Some(t) = self.opts.timeout {
+            if self.start.elapsed() >= t {
+                self.stop = Some(format!("time limit of {} s reached", t.as_secs_f64()));
+            }
+        }
+        if let Some(n) = self.opts.max_executions {
+            if self.report.stats.executions >= n {
+                self.stop = Some(format!("execution limit of {n} reached"));
+            }
+        }
+        if self.progress.is_some() && self.last_progress.elapsed() >= Duration::from_millis(200) {
+            self.last_progress = Instant::now();
+            self.report.stats.seconds = self.start.elapsed().as_secs_f64();
+            if let Some(p) = self.progress.as_mut() {
+                p(&self.report.stats);
+            }
+        }
+    }
+}
+
+/// How an execution ends at a point.
+#[derive(Clone, Debug)]
+enum Ending2 {
+    Step(Ending),
+    Deadlock(Vec<ThreadId>),
+    Terminated,
+    DepthBound,
+    /// Nothing allowed to move (a replay that ended early).
+    Cut,
+}
+
+/// Where point `d`'s steps start in the trace of the execution.
+fn trace_offset<S>(nodes: &[Node<S>], d: usize) -> usize {
+    nodes[..d]
+        .iter()
+        .map(|n| n.variants[n.current].steps.len())
+        .sum()
+}
+
+/// Initial values of uninitialised memory: zero.
+struct ZeroInit;
+
+impl Oracle for ZeroInit {
+    fn pick(&mut self, _: usize, _: &[(ThreadId, TransId)]) -> crate::interp::Choice {
+        crate::interp::Choice::End
+    }
+    fn input(&mut self, _: crate::ir::Ty) -> i128 {
+        0
+    }
+    fn initial(&mut self, _: VarId, _: usize, _: crate::ir::Ty) -> i128 {
+        0
+    }
+}
+
+impl Bug {
+    /// The trace, one line per transition with source lines (the fair cycle marked), then what
+    /// went wrong.
+    pub fn show(&self, prog: &Program) -> String {
+        let mut s = String::new();
+        for (k, st) in self.steps.iter().enumerate() {
+            let mut note = String::new();
+            if st.skipped {
+                note.push_str("  (subsumed by the schedule: not performed)");
+            }
+            if let Some((a, b)) = self.cycle {
+                if k == a {
+                    note.push_str("  <- the fair cycle starts");
+                }
+                if k + 1 == b {
+                    note.push_str("  <- the fair cycle ends (back to the state before its start)");
+                }
+            }
+            s.push_str(&prog.show_step(k, st.thread, st.transition, &st.writes, &st.inputs, &note));
+        }
+        s.push_str(&format!("{}\n", self.message));
+        s
+    }
+
+    /// The inputs of the trace, in order.
+    pub fn inputs(&self) -> Vec<i128> {
+        self.steps.iter().flat_map(|s| s.inputs.iter().copied()).collect()
+    }
+}

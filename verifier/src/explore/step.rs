@@ -1,0 +1,309 @@
+//! Steps of the explorer: one scheduling decision runs a thread's next visible transition and
+//! then its invisible ones (seed 004, section 3: only visible operations are scheduling
+//! points), or a whole atomic region. A thread's step may have several *variants*: the
+//! values of the inputs it reads (`__VERIFIER_nondet_*`, enumerated over the input domain)
+//! and, at `pthread_cond_signal`, which waiter it wakes. Each variant is explored.
+
+use super::{Acc, Gate, Guide, Inputs, Mark, TraceStep};
+use crate::interp::{Choice, Machine, Oracle, State, Status};
+use crate::ir::{LocKind, Op, ThreadId, TransId, Ty, VarId};
+
+/// How a step ended the execution, if it did.
+#[derive(Clone, Debug)]
+pub(crate) enum Ending {
+    /// The thread reached the error location.
+    Error(TransId),
+    /// The program ended (`exit`, `abort`, `main` returned).
+    Halted,
+    /// A local assumption failed.
+    Discarded,
+    /// Undefined behaviour.
+    Undefined(TransId, String),
+    /// The schedule does not allow what the thread does (seen by the guide).
+    Deviation(TransId, String),
+}
+
+/// One variant of a thread's step.
+#[derive(Clone, Debug)]
+pub(crate) struct Variant<G> {
+    pub steps: Vec<TraceStep>,
+    pub state: State,
+    pub guide: G,
+    pub acc: Vec<Acc>,
+    pub spawned: Vec<ThreadId>,
+    pub marks: Vec<Mark>,
+    pub ending: Option<Ending>,
+}
+
+/// Inputs fixed in advance for one transition.
+struct Fixed<'a>(&'a [i128], usize);
+
+impl Oracle for Fixed<'_> {
+    fn pick(&mut self, _: usize, _: &[(ThreadId, TransId)]) -> Choice {
+        Choice::End
+    }
+    fn input(&mut self, ty: Ty) -> i128 {
+        let v = self.0.get(self.1).copied().unwrap_or(0);
+        self.1 += 1;
+        ty.wrap(v)
+    }
+    fn initial(&mut self, _: VarId, _: usize, _: Ty) -> i128 {
+        0
+    }
+}
+
+/// The values an input of type `ty` takes: the domain, converted to the type, without
+/// repetitions.
+pub(crate) fn input_values(inputs: &Inputs, ty: Ty, salt: u64) -> Vec<i128> {
+    let mut out: Vec<i128> = match inputs {
+        Inputs::Range { lo, hi } => (*lo..=*hi).map(|v| ty.wrap(v)).collect(),
+        Inputs::List(vs) => vs.iter().map(|v| ty.wrap(*v)).collect(),
+        Inputs::Sample { seed, count } => {
+            use rand::{Rng, SeedableRng};
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            (0..*count)
+                .map(|_| {
+                    let (lo, hi) = (ty.min(), ty.max());
+                    if rng.gen_bool(0.5) {
+                        ty.wrap(rng.gen_range(-4i128..=4).clamp(lo, hi))
+                    } else {
+                        lo + (rng.gen::<u128>() % ((hi - lo) as u128 + 1)) as i128
+                    }
+                })
+                .collect()
+        }
+    };
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|v| seen.insert(*v));
+    if out.is_empty() {
+        out.push(0);
+    }
+    out
+}
+
+/// The transitions thread `t` can take now and how the guide gates them: `(transition,
+/// skip)` where `skip` means the transition runs as a no-op (a synchronisation call the
+/// schedule subsumes). A transition the guide reports as a deviation is returned with its
+/// reason when its guard holds.
+pub(crate) fn candidates<G: Guide>(
+    m: &Machine<'_>,
+    guide: &G,
+    g: &G::State,
+    s: &State,
+    t: ThreadId,
+    out: &mut Vec<(TransId, Gate)>,
+) {
+    let Status::At(l) = s.threads[t.0 as usize] else {
+        return;
+    };
+    if s.atomic.is_some_and(|a| a != t) {
+        return;
+    }
+    for tr in m.prog.thread(t).outgoing(l) {
+        let gate = guide.gate(g, t, tr.id);
+        if matches!(gate, Gate::Wait) {
+            continue;
+        }
+        if matches!(gate, Gate::Skip) || m.eval(s, &tr.guard).map(|v| v != 0).unwrap_or(true) {
+            out.push((tr.id, gate));
+        }
+    }
+}
+
+/// Every variant of thread `t`'s step from `s` (which [`candidates`] found able to move).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn variants<G: Guide>(
+    m: &Machine<'_>,
+    guide: &G,
+    g: &G::State,
+    s: &State,
+    t: ThreadId,
+    inputs: &Inputs,
+    depth: usize,
+    max_local: usize,
+) -> Vec<Variant<G::State>> {
+    let mut first = Vec::new();
+    candidates(m, guide, g, s, t, &mut first);
+    let start = Variant {
+        steps: Vec::new(),
+        state: s.clone(),
+        guide: g.clone(),
+        acc: Vec::new(),
+        spawned: Vec::new(),
+        marks: Vec::new(),
+        ending: None,
+    };
+    let mut out = Vec::new();
+    for (tr, gate) in first {
+        extend(m, guide, &start, t, tr, gate, inputs, depth, max_local, &mut out);
+    }
+    for v in &mut out {
+        v.acc.sort_unstable();
+        v.acc.dedup();
+    }
+    out
+}
+
+/// Runs transition `tr` (every input combination) from `v` and continues through invisible
+/// transitions; pushes the finished variants.
+#[allow(clippy::too_many_arguments)]
+fn extend<G: Guide>(
+    m: &Machine<'_>,
+    guide: &G,
+    v: &Variant<G::State>,
+    t: ThreadId,
+    tr: TransId,
+    gate: Gate,
+    inputs: &Inputs,
+    depth: usize,
+    max_local: usize,
+    out: &mut Vec<Variant<G::State>>,
+) {
+    let th = m.prog.thread(t);
+    let x = th.transition(tr);
+    if let Gate::Deviation(why) = gate {
+        let mut w = v.clone();
+        w.steps.push(TraceStep::new(t, tr, vec![], true));
+        w.ending = Some(Ending::Deviation(tr, why));
+        out.push(w);
+        return;
+    }
+    let havocs: Vec<Ty> = x
+        .ops
+        .iter()
+        .filter_map(|o| match o {
+            Op::Havoc { ty, .. } => Some(*ty),
+            _ => None,
+        })
+        .collect();
+    let domains: Vec<Vec<i128>> = havocs
+        .iter()
+        .enumerate()
+        .map(|(k, ty)| {
+            let salt = ((depth as u64) << 32) ^ ((t.0 as u64) << 16) ^ (tr.0 as u64) ^ ((k as u64) << 48) ^ (v.steps.len() as u64).rotate_left(24);
+            input_values(inputs, *ty, salt)
+        })
+        .collect();
+    let mut combo = vec![0usize; domains.len()];
+    loop {
+        let vals: Vec<i128> = combo.iter().zip(&domains).map(|(i, d)| d[*i]).collect();
+        let mut w = v.clone();
+        run_one(m, guide, &mut w, t, tr, &gate, &vals);
+        if w.ending.is_some() || !continues(m, guide, &w, t) || w.steps.len() > max_local {
+            out.push(w);
+        } else {
+            let mut next = Vec::new();
+            candidates(m, guide, &w.guide, &w.state, t, &mut next);
+            if next.is_empty() {
+                out.push(w);
+            } else {
+                for (tr2, gate2) in next {
+                    extend(m, guide, &w, t, tr2, gate2, inputs, depth, max_local, out);
+                }
+            }
+        }
+        // Next input combination.
+        let mut k = 0;
+        loop {
+            if k == combo.len() {
+                return;
+            }
+            combo[k] += 1;
+            if combo[k] < domains[k].len() {
+                break;
+            }
+            combo[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+/// Executes one transition into `w`.
+fn run_one<G: Guide>(
+    m: &Machine<'_>,
+    guide: &G,
+    w: &mut Variant<G::State>,
+    t: ThreadId,
+    tr: TransId,
+    gate: &Gate,
+    vals: &[i128],
+) {
+    let th = m.prog.thread(t);
+    let x = th.transition(tr);
+    if matches!(gate, Gate::Skip) {
+        // Subsumed by the schedule: the instrumented program does not perform it.
+        w.state.threads[t.0 as usize] = Status::At(x.dst);
+        w.steps.push(TraceStep::new(t, tr, vec![], true));
+        return;
+    }
+    let _ = m.take_log();
+    m.set_logging(true);
+    let r = m.execute(&mut w.state, t, tr, &mut Fixed(vals, 0));
+    m.set_logging(false);
+    let log = m.take_log();
+    let writes_shared = log.iter().any(|a| a.write);
+    w.acc.extend(log.iter().map(|a| Acc::memory(a.var, a.index, a.write)));
+    match r {
+        Ok(step) => {
+            w.steps.push(TraceStep {
+                thread: t,
+                transition: tr,
+                inputs: step.inputs,
+                skipped: false,
+                writes: step.writes,
+            });
+        }
+        Err(f) => {
+            w.steps.push(TraceStep::new(t, tr, vals.to_vec(), false));
+            w.ending = Some(Ending::Undefined(tr, f.to_string()));
+            return;
+        }
+    }
+    if matches!(gate, Gate::Go) {
+        w.acc.extend(guide.pass(&mut w.guide, t, tr));
+    }
+    for o in &x.ops {
+        if let Op::Spawn { thread, .. } = o {
+            w.spawned.push(*thread);
+        }
+    }
+    w.marks.push(Mark {
+        back_edge: x.back_edge,
+        yields: x.yields || failed_trylock(m, x, &log),
+        writes: writes_shared,
+    });
+    match th.locations[x.dst.0 as usize].kind {
+        LocKind::Error => w.ending = Some(Ending::Error(tr)),
+        LocKind::Halt => w.ending = Some(Ending::Halted),
+        LocKind::Discard => w.ending = Some(Ending::Discarded),
+        _ => {}
+    }
+}
+
+/// A `pthread_mutex_trylock` that found the mutex taken (it wrote no synchronisation
+/// object): a yield for the fair scheduler (seed 000, section 4).
+fn failed_trylock(m: &Machine<'_>, x: &crate::ir::Transition, log: &[crate::interp::Touch]) -> bool {
+    x.kind == crate::ir::TransKind::Sync(crate::ir::SyncKind::TryLock)
+        && !log
+            .iter()
+            .any(|a| a.write && m.prog.var(a.var).elem.is_sync())
+}
+
+/// Whether the step goes on after `w`: inside an atomic region, or at a location whose
+/// transitions are all invisible to other threads.
+fn continues<G: Guide>(m: &Machine<'_>, guide: &G, w: &Variant<G::State>, t: ThreadId) -> bool {
+    let Status::At(l) = w.state.threads[t.0 as usize] else {
+        return false;
+    };
+    let th = m.prog.thread(t);
+    if th.locations[l.0 as usize].kind != LocKind::Normal {
+        return false;
+    }
+    if w.state.atomic == Some(t) {
+        return true;
+    }
+    match guide.invisible(t, l) {
+        Some(b) => b,
+        None => th.local_location(l),
+    }
+}

@@ -21,7 +21,7 @@
 //! earlier point that allows it (the "conservative backtrack point" of bounded partial-order
 //! reduction, Coons et al., OOPSLA 2013).
 
-use super::{dependent, Point, Strategy};
+use super::{dependent, Acc, Point, Reorder, Strategy};
 use crate::ir::ThreadId;
 
 /// Source-set DPOR.
@@ -56,7 +56,7 @@ impl Strategy for Dpor {
         "dpor"
     }
 
-    fn reach(&mut self, points: &mut [Point], d: usize) {
+    fn reach(&mut self, points: &mut [Point], d: usize, order: &dyn Reorder) {
         self.clocks.truncate(d.saturating_sub(1));
         self.last.truncate(d);
         if d == 0 {
@@ -68,7 +68,7 @@ impl Strategy for Dpor {
             let t = points[e].taken.as_ref().expect("a step into the point");
             (t.thread, t.acc.clone(), t.spawned.clone())
         };
-        let clock = self.analyse(points, e, p, &acc);
+        let clock = self.analyse(points, e, p, &acc, order);
         self.clocks.push(clock);
         let mut last = self.last[e].clone();
         last[p.0 as usize] = Some(e as u32);
@@ -78,8 +78,15 @@ impl Strategy for Dpor {
         self.last.push(last);
     }
 
-    fn pending(&mut self, points: &mut [Point], d: usize, thread: ThreadId, acc: &[super::Acc]) {
-        self.analyse(points, d, thread, acc);
+    fn pending(
+        &mut self,
+        points: &mut [Point],
+        d: usize,
+        thread: ThreadId,
+        acc: &[Acc],
+        order: &dyn Reorder,
+    ) {
+        self.analyse(points, d, thread, acc, order);
     }
 
     fn restrict(&self, _: &[Point], _: usize, _: &mut Vec<ThreadId>) {}
@@ -104,7 +111,14 @@ impl Strategy for Dpor {
 impl Dpor {
     /// The races of a step of thread `p` with accesses `acc` taken at point `e` (executed, or
     /// pending at the end of an execution): adds backtrack threads; returns its clock.
-    fn analyse(&mut self, points: &mut [Point], e: usize, p: ThreadId, acc: &[super::Acc]) -> Vec<u32> {
+    fn analyse(
+        &mut self,
+        points: &mut [Point],
+        e: usize,
+        p: ThreadId,
+        acc: &[Acc],
+        order: &dyn Reorder,
+    ) -> Vec<u32> {
         let pi = p.0 as usize;
         let prev = self.last[e][pi];
         let mut own = match prev {
@@ -133,6 +147,11 @@ impl Dpor {
                 *x = (*x).max(*y);
             }
             if self.before(points, j, &scan) {
+                continue;
+            }
+            // A step that waited for j (the lock for j's unlock) cannot be reversed with it:
+            // no race, and the steps before j stay candidates.
+            if !order.can_precede(j, e, p) {
                 continue;
             }
             if self.race(points, j, e, p, &clock) {

@@ -13,7 +13,7 @@
 //! Yields (seed 000, section 4, and the definition): `sched_yield`, a failed
 //! `trylock`, and the back edge of a loop iteration that wrote no shared state (a spin loop).
 
-use super::{Point, Strategy};
+use super::{Point, Reorder, Strategy};
 use crate::interp::State;
 use crate::ir::ThreadId;
 use std::collections::HashMap;
@@ -60,7 +60,7 @@ impl Strategy for Fair {
         "fair"
     }
 
-    fn reach(&mut self, points: &mut [Point], d: usize) {
+    fn reach(&mut self, points: &mut [Point], d: usize, _: &dyn Reorder) {
         self.windows.truncate(d);
         let all: Bits = if self.n == 128 { !0 } else { (1 << self.n) - 1 };
         if d == 0 {

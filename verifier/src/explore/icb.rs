@@ -7,7 +7,7 @@
 //! With the fair scheduler, a switch away from a thread the scheduler deprioritised is not a
 //! preemption (seed 000, section 4: counting it would make the bounded search unsound).
 
-use super::{Point, Strategy};
+use super::{Point, Reorder, Strategy};
 use crate::ir::ThreadId;
 
 /// At most `bound` preemptions.
@@ -36,7 +36,7 @@ impl Strategy for Bounded {
         "context bounding"
     }
 
-    fn reach(&mut self, points: &mut [Point], d: usize) {
+    fn reach(&mut self, points: &mut [Point], d: usize, _: &dyn Reorder) {
         self.pre.truncate(d);
         let n = match d {
             0 => 0,

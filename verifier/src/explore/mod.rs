@@ -378,7 +378,7 @@ pub trait Strategy {
     fn name(&self) -> &'static str;
     /// Point `d` was reached (`points[d].enabled` is set; `points[d - 1].taken` is the step
     /// into it). May add threads to earlier points' backtrack sets.
-    fn reach(&mut self, points: &mut [Point], d: usize);
+    fn reach(&mut self, points: &mut [Point], d: usize, order: &dyn Reorder);
     /// Removes the threads it does not allow at point `d`.
     fn restrict(&self, points: &[Point], d: usize, allowed: &mut Vec<ThreadId>);
     /// The threads to explore first at point `d` (`None`: every allowed thread).
@@ -387,7 +387,15 @@ pub trait Strategy {
     }
     /// The execution ends at point `d` (cut at the depth bound) while `thread` could still
     /// take a step with accesses `acc`: its races count as if it had.
-    fn pending(&mut self, _points: &mut [Point], _d: usize, _thread: ThreadId, _acc: &[Acc]) {}
+    fn pending(
+        &mut self,
+        _points: &mut [Point],
+        _d: usize,
+        _thread: ThreadId,
+        _acc: &[Acc],
+        _order: &dyn Reorder,
+    ) {
+    }
     /// The search leaves point `d`.
     fn leave(&mut self, _d: usize) {}
     /// Preemptions of the execution up to point `d`, if it counts them.
@@ -397,6 +405,57 @@ pub trait Strategy {
     /// Whether sleep sets remain sound with this strategy.
     fn allows_sleep_sets(&self) -> bool {
         true
+    }
+}
+
+/// What the partial-order reduction may ask about the current execution.
+pub trait Reorder {
+    /// Whether thread `t`'s step at point `e` (the one taken there, or its next step when `e`
+    /// is the last point) could have run before the step taken at point `j`, as far as that
+    /// step is concerned: it does not wait for it (a lock for the unlock at `j`, an event for
+    /// the one its vector clock names). Reversing a race with a step it waits for is
+    /// impossible.
+    fn can_precede(&self, j: usize, e: usize, t: ThreadId) -> bool;
+}
+
+struct Order<'e, 'm, G: Guide> {
+    m: &'e Machine<'m>,
+    guide: &'e G,
+    nodes: &'e [Node<G::State>],
+}
+
+impl<G: Guide> Reorder for Order<'_, '_, G> {
+    fn can_precede(&self, j: usize, e: usize, t: ThreadId) -> bool {
+        let nj = &self.nodes[j];
+        let vj = &nj.variants[nj.current];
+        // The guide's order: the step at e reads a token the step at j writes.
+        let ne = &self.nodes[e];
+        let taken = (e + 1 < self.nodes.len()).then(|| &ne.variants[ne.current]);
+        if let Some(ve) = taken {
+            let waits = ve.acc.iter().any(|a| {
+                a.key >> 63 == 1 && !a.write && vj.acc.iter().any(|b| b.write && b.key == a.key)
+            });
+            if waits {
+                return false;
+            }
+        }
+        // The state before e with what j wrote as it was before j.
+        let mut st = ne.state.clone();
+        for a in &vj.acc {
+            if a.write && a.key >> 63 == 0 {
+                let (v, i) = ((a.key >> 32) as usize, (a.key & 0xffff_ffff) as usize);
+                st.mem[v][i] = nj.state.mem[v][i];
+            }
+        }
+        let mut cands = Vec::new();
+        step::candidates(self.m, self.guide, &ne.guide, &st, t, &mut cands);
+        match taken {
+            Some(ve) => {
+                let first = ve.steps[0].transition;
+                cands.iter().any(|(tr, _)| *tr == first)
+            }
+            None => !cands.is_empty(),
+        }
     }
 }
 
@@ -521,15 +580,16 @@ impl<G: Guide> Engine<'_, G> {
             if fresh {
                 fresh = false;
                 // A new point: does the execution end here?
-                let end = self.expand(&mut nodes, &mut points, &mut strategies, d);
+                let end = self.expand(&nodes, &mut points, &mut strategies, d);
                 if let Some(Ending2::DepthBound) = end {
                     // The threads that could go on, or are blocked, have races too.
                     for t in 0..self.prog.threads.len() {
                         let t = ThreadId(t as u32);
                         let acc = self.next_accesses(&nodes[d], &points[d], t, d);
                         if !acc.is_empty() {
+                            let order = Order { m: &self.m, guide: self.guide, nodes: &nodes };
                             for s in strategies.iter_mut() {
-                                s.pending(&mut points, d, t, &acc);
+                                s.pending(&mut points, d, t, &acc, &order);
                             }
                         }
                     }
@@ -540,7 +600,7 @@ impl<G: Guide> Engine<'_, G> {
                     continue;
                 }
                 // Sleep sets: a point whose allowed threads are all asleep ends here.
-                let p = &mut points[d];
+                let p = &points[d];
                 let awake: Vec<ThreadId> = p
                     .allowed
                     .iter()
@@ -548,6 +608,10 @@ impl<G: Guide> Engine<'_, G> {
                     .filter(|t| !p.sleep.iter().any(|(s, _)| s == t))
                     .collect();
                 if awake.is_empty() {
+                    if std::env::var_os("SYNTH_DPOR_DEBUG").is_some() {
+                        let path: Vec<u32> = (0..d).map(|i| points[i].taken.as_ref().unwrap().thread.0).collect();
+                        eprintln!("sleep-blocked at {d}: allowed {:?} sleep {:?} path {:?}", points[d].allowed, points[d].sleep.iter().map(|x| (x.0, x.1.clone())).collect::<Vec<_>>(), path);
+                    }
                     self.report.stats.sleep_blocked += 1;
                     self.pop(&mut nodes, &mut points, &mut strategies);
                     continue;
@@ -670,7 +734,7 @@ impl<G: Guide> Engine<'_, G> {
     /// execution ends there, if it does.
     fn expand(
         &mut self,
-        nodes: &mut [Node<G::State>],
+        nodes: &[Node<G::State>],
         points: &mut [Point],
         strategies: &mut [Box<dyn Strategy>],
         d: usize,
@@ -689,8 +753,9 @@ impl<G: Guide> Engine<'_, G> {
             }
         }
         points[d].enabled = enabled;
+        let order = Order { m: &self.m, guide: self.guide, nodes };
         for s in strategies.iter_mut() {
-            s.reach(points, d);
+            s.reach(points, d, &order);
         }
         let mut allowed = points[d].enabled.clone();
         for s in strategies.iter() {

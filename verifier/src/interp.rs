@@ -282,6 +282,8 @@ pub struct Touch {
     pub index: u32,
     /// A write (else a read).
     pub write: bool,
+    /// For a write, the value before it.
+    pub old: i128,
 }
 
 /// The program's transition system over concrete states.
@@ -323,12 +325,13 @@ impl<'p> Machine<'p> {
         std::mem::take(&mut *self.log.borrow_mut())
     }
 
-    fn touch(&self, var: VarId, index: usize, write: bool) {
+    fn touch(&self, var: VarId, index: usize, write: bool, old: i128) {
         if self.logging.get() && self.visible[var.0 as usize] {
             self.log.borrow_mut().push(Touch {
                 var,
                 index: index as u32,
                 write,
+                old,
             });
         }
     }
@@ -409,7 +412,7 @@ impl<'p> Machine<'p> {
             Expr::Const { value, .. } => *value,
             Expr::Load { place, ty } => {
                 let (v, i, _) = self.slot(s, place)?;
-                self.touch(v, i, false);
+                self.touch(v, i, false, 0);
                 ty.wrap(s.mem[v.0 as usize][i])
             }
             Expr::AddrOf { var, index } => address(*var, self.eval(s, index)?),
@@ -495,7 +498,7 @@ impl<'p> Machine<'p> {
                     let x = self.eval(s, value)?;
                     let (v, i, ty) = self.slot(s, place)?;
                     let x = ty.wrap(x);
-                    self.touch(v, i, true);
+                    self.touch(v, i, true, s.mem[v.0 as usize][i]);
                     s.mem[v.0 as usize][i] = x;
                     step.writes.push((v, i as i128, x));
                 }
@@ -504,7 +507,7 @@ impl<'p> Machine<'p> {
                     step.inputs.push(x);
                     let (v, i, vty) = self.slot(s, place)?;
                     let x = vty.wrap(x);
-                    self.touch(v, i, true);
+                    self.touch(v, i, true, s.mem[v.0 as usize][i]);
                     s.mem[v.0 as usize][i] = x;
                     step.writes.push((v, i as i128, x));
                 }
@@ -512,7 +515,7 @@ impl<'p> Machine<'p> {
                     for (v, e) in args {
                         let x = self.eval(s, e)?;
                         let ty = self.prog.var(*v).elem.ty();
-                        self.touch(*v, 0, true);
+                        self.touch(*v, 0, true, s.mem[v.0 as usize][0]);
                         s.mem[v.0 as usize][0] = ty.wrap(x);
                     }
                     s.threads[thread.0 as usize] = Status::At(self.prog.thread(*thread).entry);

@@ -10,8 +10,10 @@
 //! depth bound; an execution longer than the depth bound is a possible livelock, reported
 //! with the fair cycle it repeats ([`fair_cycle`]).
 //!
-//! Yields (seed 000, section 4, and the definition): `sched_yield`, a failed
-//! `trylock`, and the back edge of a loop iteration that wrote no shared state (a spin loop).
+//! Yields (seed 000, section 4): `sched_yield`, a failed `trylock`, and the back edge of a
+//! loop iteration that left the shared state as it found it: a spin loop, or a retry loop
+//! that released what it took (what the thread itself changed is compared, element by
+//! element, with its value at the iteration's start).
 
 use super::{Point, Reorder, Strategy};
 use crate::interp::State;
@@ -30,8 +32,9 @@ struct Window {
     e: Vec<Bits>,
     d: Vec<Bits>,
     s: Vec<Bits>,
-    /// Threads that wrote shared state since their last loop back edge.
-    wrote: Bits,
+    /// Per thread, the shared elements it changed since its last loop back edge: location,
+    /// value before the first change, value now.
+    changed: Vec<Vec<(u64, i128, i128)>>,
 }
 
 /// The fair scheduler.
@@ -69,7 +72,7 @@ impl Strategy for Fair {
                 e: vec![0; self.n],
                 d: vec![all; self.n],
                 s: vec![all; self.n],
-                wrote: 0,
+                changed: vec![Vec::new(); self.n],
             });
             return;
         }
@@ -79,7 +82,7 @@ impl Strategy for Fair {
         let curr_es = bits(&points[d - 1].enabled);
         let next_es = bits(&points[d].enabled);
         let mut w = self.windows[d - 1].clone();
-        // Line 13: t's priority is no longer below anyone's... edges into t go.
+        // Line 13: t was scheduled, so the edges into t go.
         for x in w.p.iter_mut() {
             *x &= !tb;
         }
@@ -90,24 +93,27 @@ impl Strategy for Fair {
             }
             w.s[u] |= tb;
         }
-        // Did the step yield?
-        let mut wrote = w.wrote & tb != 0;
+        // Did the step yield? A back edge yields when the loop iteration it closes left the
+        // shared state as it found it (a spin loop, or a retry that released what it took).
         let mut yielded = false;
+        let changed = &mut w.changed[t];
         for m in &taken.marks {
             if m.back_edge {
-                if !wrote {
+                if changed.iter().all(|c| c.1 == c.2) {
                     yielded = true;
                 }
-                wrote = false;
+                changed.clear();
             }
             if m.yields {
                 yielded = true;
             }
-            if m.writes {
-                wrote = true;
+            for &(k, old, new) in &m.changes {
+                match changed.iter_mut().find(|c| c.0 == k) {
+                    Some(c) => c.2 = new,
+                    None => changed.push((k, old, new)),
+                }
             }
         }
-        w.wrote = if wrote { w.wrote | tb } else { w.wrote & !tb };
         if yielded {
             let h = (w.e[t] | w.d[t]) & !w.s[t];
             w.p[t] |= h;

@@ -163,14 +163,14 @@ pub fn dependent(a: &[Acc], b: &[Acc]) -> bool {
 }
 
 /// What one executed transition says about progress, for the fair scheduler.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Mark {
     /// It closes a loop.
     pub back_edge: bool,
     /// `sched_yield`, or a `trylock` that failed.
     pub yields: bool,
-    /// It wrote shared state.
-    pub writes: bool,
+    /// The shared elements it changed: location ([`Acc::key`]), value before, value after.
+    pub changes: Vec<(u64, i128, i128)>,
 }
 
 /// How a guide gates a transition.
@@ -864,24 +864,22 @@ impl<G: Guide> Engine<'_, G> {
                 }
                 scratch.clear();
                 scratch.extend(nodes[..=d].iter().map(|n| n.state.clone()));
-                let cycle = fair::fair_cycle(scratch, points);
-                let what = match cycle {
+                // The cycle in trace steps.
+                let at = |k: usize| -> usize {
+                    (0..k).map(|i| nodes[i].variants[nodes[i].current].steps.len()).sum()
+                };
+                let cyc = fair::fair_cycle(scratch, points).map(|(a, b)| (at(a), at(b)));
+                let what = match cyc {
                     Some((a, b)) => format!(
-                        "possible livelock: a fair execution longer than {} steps; from step {a} to step {b} it repeats a fair cycle (every thread enabled in it runs in it)",
-                        self.opts.max_depth
+                        "possible livelock: a fair execution longer than {} steps; steps {a} to {} repeat a fair cycle (the state after them is the state before them, and every thread enabled in them runs in them)",
+                        self.opts.max_depth,
+                        b - 1
                     ),
                     None => format!(
                         "possible livelock: a fair execution longer than {} steps (no repeated state found in it; raise --max-depth if the program is merely long)",
                         self.opts.max_depth
                     ),
                 };
-                // Cycle in trace-step indices.
-                let cyc = cycle.map(|(a, b)| {
-                    let idx = |k: usize| -> usize {
-                        (0..k).map(|i| nodes[i].variants[nodes[i].current].steps.len()).sum()
-                    };
-                    (idx(a), idx(b))
-                });
                 (BugKind::Livelock, what, cyc)
             }
             Ending2::Terminated | Ending2::Cut | Ending2::Step(Ending::Halted | Ending::Discarded) => {

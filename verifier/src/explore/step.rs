@@ -6,7 +6,7 @@
 
 use super::{Acc, Gate, Guide, Inputs, Mark, TraceStep};
 use crate::interp::{Choice, Machine, Oracle, State, Status};
-use crate::ir::{LocKind, Op, ThreadId, TransId, Ty, VarId};
+use crate::ir::{LocKind, Op, SyncKind, ThreadId, TransId, TransKind, Ty, VarId};
 
 /// How a step ended the execution, if it did.
 #[derive(Clone, Debug)]
@@ -241,7 +241,14 @@ fn run_one<G: Guide>(
     let r = m.execute(&mut w.state, t, tr, &mut Fixed(vals, 0));
     m.set_logging(false);
     let log = m.take_log();
-    let writes_shared = log.iter().any(|a| a.write);
+    let changes: Vec<(u64, i128, i128)> = log
+        .iter()
+        .filter(|a| a.write)
+        .filter_map(|a| {
+            let now = w.state.mem[a.var.0 as usize][a.index as usize];
+            (now != a.old).then(|| (Acc::memory(a.var, a.index, true).key, a.old, now))
+        })
+        .collect();
     w.acc.extend(log.iter().map(|a| Acc::memory(a.var, a.index, a.write)));
     match r {
         Ok(step) => {
@@ -267,10 +274,12 @@ fn run_one<G: Guide>(
             w.spawned.push(*thread);
         }
     }
+    let failed_trylock = x.kind == TransKind::Sync(SyncKind::TryLock)
+        && !changes.iter().any(|c| m.prog.var(VarId((c.0 >> 32) as u32)).elem.is_sync());
     w.marks.push(Mark {
         back_edge: x.back_edge,
-        yields: x.yields || failed_trylock(m, x, &log),
-        writes: writes_shared,
+        yields: x.yields || failed_trylock,
+        changes,
     });
     match th.locations[x.dst.0 as usize].kind {
         LocKind::Error => w.ending = Some(Ending::Error(tr)),
@@ -278,15 +287,6 @@ fn run_one<G: Guide>(
         LocKind::Discard => w.ending = Some(Ending::Discarded),
         _ => {}
     }
-}
-
-/// A `pthread_mutex_trylock` that found the mutex taken (it wrote no synchronisation
-/// object): a yield for the fair scheduler (seed 000, section 4).
-fn failed_trylock(m: &Machine<'_>, x: &crate::ir::Transition, log: &[crate::interp::Touch]) -> bool {
-    x.kind == crate::ir::TransKind::Sync(crate::ir::SyncKind::TryLock)
-        && !log
-            .iter()
-            .any(|a| a.write && m.prog.var(a.var).elem.is_sync())
 }
 
 /// Whether the step goes on after `w`: inside an atomic region, or at a location whose

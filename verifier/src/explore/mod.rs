@@ -422,6 +422,8 @@ struct Order<'e, 'm, G: Guide> {
     m: &'e Machine<'m>,
     guide: &'e G,
     nodes: &'e [Node<G::State>],
+    inputs: &'e Inputs,
+    max_local: usize,
 }
 
 impl<G: Guide> Reorder for Order<'_, '_, G> {
@@ -447,14 +449,20 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
                 st.mem[v][i] = nj.state.mem[v][i];
             }
         }
-        let mut cands = Vec::new();
-        step::candidates(self.m, self.guide, &ne.guide, &st, t, &mut cands);
+        // Can t's step still run its visible transition (the same one, for a taken step)?
+        let vs = step::variants(self.m, self.guide, &ne.guide, &st, t, self.inputs, e, self.max_local);
         match taken {
             Some(ve) => {
-                let first = ve.steps[0].transition;
-                cands.iter().any(|(tr, _)| *tr == first)
+                let Some(k) = ve.steps.iter().position(|x| !step::local(self.m, self.guide, t, self.m.prog.thread(t).transition(x.transition).src)) else {
+                    return true;
+                };
+                vs.iter().any(|v| {
+                    v.visible
+                        && v.steps.len() > k
+                        && v.steps[..=k].iter().zip(&ve.steps[..=k]).all(|(a, b)| a.transition == b.transition)
+                })
             }
-            None => !cands.is_empty(),
+            None => vs.iter().any(|v| v.visible),
         }
     }
 }
@@ -581,13 +589,15 @@ impl<G: Guide> Engine<'_, G> {
                 fresh = false;
                 // A new point: does the execution end here?
                 let end = self.expand(&nodes, &mut points, &mut strategies, d);
-                if let Some(Ending2::DepthBound) = end {
-                    // The threads that could go on, or are blocked, have races too.
+                if end.as_ref().is_some_and(|e| !matches!(e, Ending2::Terminated | Ending2::Cut)) {
+                    // The threads that could go on, or are blocked, have races too: with the
+                    // steps they did not take, other executions may exist (the program ended,
+                    // failed or was cut before they ran).
                     for t in 0..self.prog.threads.len() {
                         let t = ThreadId(t as u32);
                         let acc = self.next_accesses(&nodes[d], &points[d], t, d);
                         if !acc.is_empty() {
-                            let order = Order { m: &self.m, guide: self.guide, nodes: &nodes };
+                            let order = Order { m: &self.m, guide: self.guide, nodes: &nodes, inputs: &self.opts.inputs, max_local: self.opts.max_local_steps };
                             for s in strategies.iter_mut() {
                                 s.pending(&mut points, d, t, &acc, &order);
                             }
@@ -740,9 +750,6 @@ impl<G: Guide> Engine<'_, G> {
         d: usize,
     ) -> Option<Ending2> {
         let node = &nodes[d];
-        if let Some(e) = &node.ending {
-            return Some(Ending2::Step(e.clone()));
-        }
         let mut enabled = Vec::new();
         let mut scratch = Vec::new();
         for t in 0..self.prog.threads.len() {
@@ -753,7 +760,7 @@ impl<G: Guide> Engine<'_, G> {
             }
         }
         points[d].enabled = enabled;
-        let order = Order { m: &self.m, guide: self.guide, nodes };
+        let order = Order { m: &self.m, guide: self.guide, nodes, inputs: &self.opts.inputs, max_local: self.opts.max_local_steps };
         for s in strategies.iter_mut() {
             s.reach(points, d, &order);
         }
@@ -762,6 +769,9 @@ impl<G: Guide> Engine<'_, G> {
             s.restrict(points, d, &mut allowed);
         }
         points[d].allowed = allowed;
+        if let Some(e) = &node.ending {
+            return Some(Ending2::Step(e.clone()));
+        }
         if points[d].enabled.is_empty() {
             let blocked: Vec<ThreadId> = self
                 .prog

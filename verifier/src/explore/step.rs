@@ -8,6 +8,9 @@ use super::{Acc, Gate, Guide, Inputs, Mark, TraceStep};
 use crate::interp::{Choice, Machine, Oracle, State, Status};
 use crate::ir::{LocKind, Op, SyncKind, ThreadId, TransId, TransKind, Ty, VarId};
 
+/// The ordering token every step reads and a step that ends the program writes.
+const ALIVE: u64 = u64::MAX >> 1;
+
 /// How a step ended the execution, if it did.
 #[derive(Clone, Debug)]
 pub(crate) enum Ending {
@@ -33,6 +36,8 @@ pub(crate) struct Variant<G> {
     pub spawned: Vec<ThreadId>,
     pub marks: Vec<Mark>,
     pub ending: Option<Ending>,
+    /// It has run a visible transition.
+    pub visible: bool,
 }
 
 /// Inputs fixed in advance for one transition.
@@ -132,12 +137,17 @@ pub(crate) fn variants<G: Guide>(
         spawned: Vec::new(),
         marks: Vec::new(),
         ending: None,
+        visible: false,
     };
     let mut out = Vec::new();
     for (tr, gate) in first {
         extend(m, guide, &start, t, tr, gate, inputs, depth, max_local, &mut out);
     }
     for v in &mut out {
+        // Every step needs the program to still run; ending it (`exit`, `main` returning, a
+        // failed local assumption) disables every other thread.
+        let ends = matches!(v.ending, Some(Ending::Halted | Ending::Discarded));
+        v.acc.push(Acc::token(ALIVE, ends));
         v.acc.sort_unstable();
         v.acc.dedup();
     }
@@ -230,6 +240,9 @@ fn run_one<G: Guide>(
 ) {
     let th = m.prog.thread(t);
     let x = th.transition(tr);
+    if !local(m, guide, t, x.src) {
+        w.visible = true;
+    }
     if matches!(gate, Gate::Skip) {
         // Subsumed by the schedule: the instrumented program does not perform it.
         w.state.threads[t.0 as usize] = Status::At(x.dst);
@@ -289,8 +302,17 @@ fn run_one<G: Guide>(
     }
 }
 
-/// Whether the step goes on after `w`: inside an atomic region, or at a location whose
-/// transitions are all invisible to other threads.
+/// Whether location `l` of thread `t` has only transitions invisible to other threads.
+pub(crate) fn local<G: Guide>(m: &Machine<'_>, guide: &G, t: ThreadId, l: crate::ir::LocId) -> bool {
+    match guide.invisible(t, l) {
+        Some(b) => b,
+        None => m.prog.thread(t).local_location(l),
+    }
+}
+
+/// Whether the step goes on after `w`: until it has run a visible transition (one from a
+/// location that is not local), then while the thread is inside an atomic region or at a
+/// location whose transitions are all invisible to other threads.
 fn continues<G: Guide>(m: &Machine<'_>, guide: &G, w: &Variant<G::State>, t: ThreadId) -> bool {
     let Status::At(l) = w.state.threads[t.0 as usize] else {
         return false;
@@ -299,11 +321,8 @@ fn continues<G: Guide>(m: &Machine<'_>, guide: &G, w: &Variant<G::State>, t: Thr
     if th.locations[l.0 as usize].kind != LocKind::Normal {
         return false;
     }
-    if w.state.atomic == Some(t) {
+    if w.state.atomic == Some(t) || !w.visible {
         return true;
     }
-    match guide.invisible(t, l) {
-        Some(b) => b,
-        None => th.local_location(l),
-    }
+    local(m, guide, t, l)
 }

@@ -700,9 +700,19 @@ impl<G: Guide> Engine<'_, G> {
                 node.variants = vs;
                 node.current = 0;
             }
-            // Take the current variant.
+            // Take the current variant (its state moves to the child).
+            let node = &mut nodes[d];
+            let cur = node.current;
+            let state = std::mem::replace(
+                &mut node.variants[cur].state,
+                State {
+                    mem: Vec::new(),
+                    threads: Vec::new(),
+                    atomic: None,
+                },
+            );
             let node = &nodes[d];
-            let v = &node.variants[node.current];
+            let v = &node.variants[cur];
             let thread = v.steps[0].thread;
             self.report.stats.transitions += v.steps.iter().filter(|s| !s.skipped).count() as u64;
             self.report.stats.steps += 1;
@@ -713,7 +723,7 @@ impl<G: Guide> Engine<'_, G> {
                 marks: v.marks.clone(),
             });
             let child = Node {
-                state: v.state.clone(),
+                state,
                 guide: v.guide.clone(),
                 variants: Vec::new(),
                 current: 0,

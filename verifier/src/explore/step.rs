@@ -326,3 +326,4 @@ fn continues<G: Guide>(m: &Machine<'_>, guide: &G, w: &Variant<G::State>, t: Thr
     }
     local(m, guide, t, l)
 }
+

@@ -21,11 +21,74 @@ pub enum Status {
     At(LocId),
 }
 
+/// The contents of every variable in one buffer (a state is cloned at every step of an
+/// exploration): `mem[v]` is the slice of variable `v`'s elements.
+#[derive(Clone, Debug)]
+pub struct Memory {
+    cells: Vec<i128>,
+    /// Where each variable starts in `cells`, and the end.
+    start: std::sync::Arc<[usize]>,
+}
+
+impl Memory {
+    /// Memory holding the given contents of each variable.
+    pub fn new(vars: Vec<Vec<i128>>) -> Memory {
+        let mut start = Vec::with_capacity(vars.len() + 1);
+        let mut cells = Vec::new();
+        for v in vars {
+            start.push(cells.len());
+            cells.extend(v);
+        }
+        start.push(cells.len());
+        Memory {
+            cells,
+            start: start.into(),
+        }
+    }
+
+    /// Number of variables.
+    pub fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    /// Whether there are no variables.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl std::ops::Index<usize> for Memory {
+    type Output = [i128];
+    fn index(&self, v: usize) -> &[i128] {
+        &self.cells[self.start[v]..self.start[v + 1]]
+    }
+}
+
+impl std::ops::IndexMut<usize> for Memory {
+    fn index_mut(&mut self, v: usize) -> &mut [i128] {
+        &mut self.cells[self.start[v]..self.start[v + 1]]
+    }
+}
+
+impl PartialEq for Memory {
+    fn eq(&self, other: &Memory) -> bool {
+        self.cells == other.cells
+    }
+}
+
+impl Eq for Memory {}
+
+impl std::hash::Hash for Memory {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.cells.hash(h);
+    }
+}
+
 /// A program state.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct State {
     /// Contents of every variable, indexed by [`VarId`].
-    pub mem: Vec<Vec<i128>>,
+    pub mem: Memory,
     /// Each thread's status, indexed by [`ThreadId`].
     pub threads: Vec<Status>,
     /// The thread inside an atomic region, if any.
@@ -338,7 +401,7 @@ impl<'p> Machine<'p> {
 
     /// The initial state; uninitialised variables get their values from the oracle.
     pub fn initial(&self, oracle: &mut dyn Oracle, chosen: &mut Vec<(VarId, i128, i128)>) -> State {
-        let mem = self
+        let mem: Vec<Vec<i128>> = self
             .prog
             .vars
             .iter()
@@ -364,7 +427,7 @@ impl<'p> Machine<'p> {
         let mut threads = vec![Status::NotStarted; self.prog.threads.len()];
         threads[0] = Status::At(self.prog.threads[0].entry);
         State {
-            mem,
+            mem: Memory::new(mem),
             threads,
             atomic: None,
         }

@@ -23,6 +23,7 @@
 
 use super::{dependent, Acc, Point, Reorder, Strategy};
 use crate::ir::ThreadId;
+use std::collections::HashMap;
 
 /// Source-set DPOR.
 pub struct Dpor {
@@ -32,6 +33,12 @@ pub struct Dpor {
     /// Per point: per thread, the step whose clock is the thread's (its last step, or the
     /// step that started it).
     last: Vec<Vec<Option<u32>>>,
+    /// Per location, the steps that wrote it and those that only read it (in order), so that
+    /// race detection looks only at dependent steps.
+    writers: HashMap<u64, Vec<u32>>,
+    readers: HashMap<u64, Vec<u32>>,
+    /// Per step, the locations it is listed under (and whether as a writer).
+    listed: Vec<Vec<(u64, bool)>>,
 }
 
 impl Dpor {
@@ -41,6 +48,9 @@ impl Dpor {
             n,
             clocks: Vec::new(),
             last: Vec::new(),
+            writers: HashMap::new(),
+            readers: HashMap::new(),
+            listed: Vec::new(),
         }
     }
 
@@ -57,7 +67,7 @@ impl Strategy for Dpor {
     }
 
     fn reach(&mut self, points: &mut [Point], d: usize, order: &dyn Reorder) {
-        self.clocks.truncate(d.saturating_sub(1));
+        self.forget(d.saturating_sub(1));
         self.last.truncate(d);
         if d == 0 {
             self.last.push(vec![None; self.n]);
@@ -70,6 +80,18 @@ impl Strategy for Dpor {
         };
         let clock = self.analyse(points, e, p, &acc, order);
         self.clocks.push(clock);
+        let mut keys: Vec<(u64, bool)> = Vec::new();
+        for a in &acc {
+            match keys.last_mut() {
+                Some(k) if k.0 == a.key => k.1 |= a.write,
+                _ => keys.push((a.key, a.write)),
+            }
+        }
+        for &(k, w) in &keys {
+            let list = if w { &mut self.writers } else { &mut self.readers };
+            list.entry(k).or_default().push(e as u32);
+        }
+        self.listed.push(keys);
         let mut last = self.last[e].clone();
         last[p.0 as usize] = Some(e as u32);
         for c in spawned {
@@ -103,12 +125,28 @@ impl Strategy for Dpor {
     }
 
     fn leave(&mut self, d: usize) {
-        self.clocks.truncate(d.saturating_sub(1));
+        self.forget(d.saturating_sub(1));
         self.last.truncate(d);
     }
 }
 
 impl Dpor {
+    /// Drops the steps from `e` on.
+    fn forget(&mut self, e: usize) {
+        while self.listed.len() > e {
+            let k = self.listed.len() - 1;
+            for (key, w) in self.listed.pop().expect("a step") {
+                let list = if w { &mut self.writers } else { &mut self.readers };
+                if let Some(v) = list.get_mut(&key) {
+                    if v.last() == Some(&(k as u32)) {
+                        v.pop();
+                    }
+                }
+            }
+        }
+        self.clocks.truncate(e);
+    }
+
     /// The races of a step of thread `p` with accesses `acc` taken at point `e` (executed, or
     /// pending at the end of an execution): adds backtrack threads; returns its clock.
     fn analyse(
@@ -138,7 +176,28 @@ impl Dpor {
         // Races, latest first; `scan` grows with each race's clock, so that only races not
         // ordered through another race remain.
         let mut scan = own;
-        for j in (0..e).rev() {
+        // The earlier steps dependent with this one, latest first.
+        let mut cands: Vec<u32> = Vec::new();
+        let mut last_key = None;
+        for a in acc {
+            if last_key == Some((a.key, a.write)) {
+                continue;
+            }
+            last_key = Some((a.key, a.write));
+            if let Some(v) = self.writers.get(&a.key) {
+                cands.extend(v.iter().copied());
+            }
+            if a.write {
+                if let Some(v) = self.readers.get(&a.key) {
+                    cands.extend(v.iter().copied());
+                }
+            }
+        }
+        cands.retain(|&j| (j as usize) < e);
+        cands.sort_unstable_by(|a, b| b.cmp(a));
+        cands.dedup();
+        for j in cands {
+            let j = j as usize;
             let tj = points[j].taken.as_ref().expect("a step");
             if tj.thread == p || !dependent(&tj.acc, acc) {
                 continue;

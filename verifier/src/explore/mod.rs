@@ -706,7 +706,7 @@ impl<G: Guide> Engine<'_, G> {
             let state = std::mem::replace(
                 &mut node.variants[cur].state,
                 State {
-                    mem: Vec::new(),
+                    mem: crate::interp::Memory::new(Vec::new()),
                     threads: Vec::new(),
                     atomic: None,
                 },

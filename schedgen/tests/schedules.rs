@@ -163,6 +163,28 @@ fn instrumented_source_compiles(name: &str, p: &Program, pre: &str, s: &ProgramS
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Exploration under the schedule (`synth explore --schedule`, with DPOR): every linear
+/// extension of every section, every branch outcome and every input in -2..2, up to a depth
+/// bound for programs that loop forever, finds no error, deadlock or deviation.
+fn explored_without_bugs(name: &str, p: &Program, s: &ProgramSchedule) {
+    let guide = schedgen::guide::ScheduleGuide::new(p, s);
+    let opts = verifier::explore::Options {
+        max_depth: 300,
+        max_executions: Some(20_000),
+        ..Default::default()
+    };
+    let r = verifier::explore::explore(p, &guide, &opts, None);
+    if let Some(b) = r.bugs.first() {
+        panic!(
+            "{name} Opt{}: exploration under the schedule: {}\n{}",
+            s.opt,
+            b.message,
+            b.show(p)
+        );
+    }
+    assert!(r.stats.executions > 0, "{name}");
+}
+
 /// Everything the issues ask of one program's schedules.
 fn check_program(name: &str, p: &Program, pre: &str, art: &Art) {
     for opt in [Opt::O0, Opt::O1, Opt::O2] {
@@ -175,6 +197,7 @@ fn check_program(name: &str, p: &Program, pre: &str, art: &Art) {
         assert_eq!(back.program_sha256, p.sha256);
         header_compiles(name, &s);
         instrumented_source_compiles(name, p, pre, &s);
+        explored_without_bugs(name, p, &s);
         for seed in 0..3 {
             if let Err(d) = simulate::run(p, &s, seed, 40) {
                 panic!(

@@ -27,7 +27,12 @@ pub(crate) struct ExploreArgs {
     #[arg(long, default_value_t = 2_000)]
     max_depth: usize,
     /// Values of `__VERIFIER_nondet_*` inputs: every value in LO..HI.
-    #[arg(long, value_name = "LO..HI", default_value = "-2..2", allow_hyphen_values = true)]
+    #[arg(
+        long,
+        value_name = "LO..HI",
+        default_value = "-2..2",
+        allow_hyphen_values = true
+    )]
     inputs: String,
     /// Instead of a range, N values per input drawn from its type with --seed.
     #[arg(long, value_name = "N")]
@@ -78,8 +83,13 @@ pub(crate) fn explore(a: ExploreArgs) -> anyhow::Result<u8> {
     use std::io::IsTerminal;
     let p = a.input.load()?;
     let inputs = match a.sample_inputs {
-        Some(0) => return Err(BadInput(anyhow::anyhow!("--sample-inputs must be at least 1")).into()),
-        Some(n) => Inputs::Sample { seed: a.seed, count: n },
+        Some(0) => {
+            return Err(BadInput(anyhow::anyhow!("--sample-inputs must be at least 1")).into())
+        }
+        Some(n) => Inputs::Sample {
+            seed: a.seed,
+            count: n,
+        },
         None => {
             let (lo, hi) = parse_range(&a.inputs).map_err(BadInput)?;
             Inputs::Range { lo, hi }
@@ -126,7 +136,9 @@ pub(crate) fn explore(a: ExploreArgs) -> anyhow::Result<u8> {
         }
         None => None,
     };
-    let guide = sched.as_ref().map(|s| schedgen::guide::ScheduleGuide::new(&p, s));
+    let guide = sched
+        .as_ref()
+        .map(|s| schedgen::guide::ScheduleGuide::new(&p, s));
     if let Some(f) = &a.replay {
         let text = std::fs::read_to_string(f)
             .map_err(|e| BadInput(anyhow::anyhow!("{}: {e}", f.display())))?;
@@ -159,14 +171,23 @@ pub(crate) fn explore(a: ExploreArgs) -> anyhow::Result<u8> {
         };
         return Ok(match r.bugs.first() {
             Some(b) => {
-                emit(&format!("{}: the trace replays: {}\n{}", f.display(), b.message, indent(&b.show(&p))));
+                emit(&format!(
+                    "{}: the trace replays: {}\n{}",
+                    f.display(),
+                    b.message,
+                    indent(&b.show(&p))
+                ));
                 1
             }
             None => {
                 emit(&format!(
                     "{}: the trace does not replay to a bug on this program{}\n",
                     f.display(),
-                    if r.stats.executions == 0 { " (it stops before its end)" } else { "" }
+                    if r.stats.executions == 0 {
+                        " (it stops before its end)"
+                    } else {
+                        ""
+                    }
                 ));
                 5
             }
@@ -233,22 +254,32 @@ fn print_report(p: &verifier::ir::Program, a: &ExploreArgs, r: &Report) -> anyho
     }
     let what = if r.bugs.is_empty() {
         match (&s.stopped, a.schedule.is_some()) {
-            (None, true) => "no error, deadlock or deviation in any execution the schedule permits".to_string(),
+            (None, true) => {
+                "no error, deadlock or deviation in any execution the schedule permits".to_string()
+            }
             (None, false) => "no bug in any execution within the bounds".to_string(),
             (Some(why), _) => format!("no bug found so far ({why})"),
         }
     } else {
         format!("{} bug(s) found", r.bugs.len())
     };
+    let how = if s.strategies.is_empty() {
+        "every interleaving".to_string()
+    } else {
+        s.strategies.join(", ")
+    };
     let mut fig = format!(
-        "{what}\nexecutions: {}, transitions: {}, time: {:.2} s, executions per second: {:.0}",
+        "{what}\nsearch: {how}; executions: {}, transitions: {}, time: {:.2} s, executions per second: {:.0}",
         s.executions,
         s.transitions,
         s.seconds,
         s.executions_per_second()
     );
     if s.depth_bounded > 0 {
-        fig.push_str(&format!(", cut at depth {}: {}", a.max_depth, s.depth_bounded));
+        fig.push_str(&format!(
+            ", cut at depth {}: {}",
+            a.max_depth, s.depth_bounded
+        ));
     }
     if s.sleep_blocked > 0 {
         fig.push_str(&format!(", ended by sleep sets: {}", s.sleep_blocked));

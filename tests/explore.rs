@@ -26,7 +26,10 @@ fn corpus() -> PathBuf {
         return PathBuf::from(p);
     }
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    for c in [root.join("../shared/corpus"), PathBuf::from("/work/shared/corpus")] {
+    for c in [
+        root.join("../shared/corpus"),
+        PathBuf::from("/work/shared/corpus"),
+    ] {
         if c.join("verdicts.tsv").exists() {
             return c;
         }
@@ -35,7 +38,9 @@ fn corpus() -> PathBuf {
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("explore").join(name);
+    let d = PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join("explore")
+        .join(name);
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
@@ -66,7 +71,10 @@ fn corpus_within_bounds(dir: &str) {
     let root = corpus();
     let list = std::fs::read_to_string(root.join("verdicts.tsv")).unwrap();
     let mut checked = 0;
-    for line in list.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in list
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let mut f = line.split('\t');
         let (path, verdict) = (f.next().unwrap(), f.next().unwrap_or(""));
         if !path.starts_with(dir) {
@@ -75,7 +83,14 @@ fn corpus_within_bounds(dir: &str) {
         checked += 1;
         let o = synth(
             &root,
-            &["explore", path, "--max-executions", "20000", "--max-depth", "1000"],
+            &[
+                "explore",
+                path,
+                "--max-executions",
+                "20000",
+                "--max-depth",
+                "1000",
+            ],
         );
         let code = o.status.code();
         let out = text(&o);
@@ -129,12 +144,19 @@ fn a_bug_is_printed_with_source_lines_and_its_trace_replays() {
     let o = synth(&d, &["explore", "lost.c", "--trace-out", "t.json"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     let out = text(&o);
-    assert!(out.contains("assertion failed in T0 main at lost.c:11:"), "{out}");
+    assert!(
+        out.contains("assertion failed in T0 main at lost.c:11:"),
+        "{out}"
+    );
     assert!(out.contains("counter = tmp;"), "{out}");
     assert!(out.contains("executions per second"), "{out}");
     let o = synth(&d, &["explore", "lost.c", "--replay", "t.json"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(text(&o).contains("the trace replays: assertion failed"), "{}", text(&o));
+    assert!(
+        text(&o).contains("the trace replays: assertion failed"),
+        "{}",
+        text(&o)
+    );
     // Not overwritten without --force; a trace of another program is refused.
     let o = synth(&d, &["explore", "lost.c", "--trace-out", "lost.c"]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
@@ -161,20 +183,33 @@ fn exploration_under_the_schedule_synth_made_finds_no_bug() {
         assert_eq!(o.status.code(), Some(0), "{}", text(&o));
         let o = synth(
             &d,
-            &["explore", "lost.c", "--schedule", &format!("{base}.schedule.json")],
+            &[
+                "explore",
+                "lost.c",
+                "--schedule",
+                &format!("{base}.schedule.json"),
+            ],
         );
         assert_eq!(o.status.code(), Some(0), "Opt{opt}: {}", text(&o));
         assert!(
-            text(&o).contains("no error, deadlock or deviation in any execution the schedule permits"),
+            text(&o)
+                .contains("no error, deadlock or deviation in any execution the schedule permits"),
             "{}",
             text(&o)
         );
     }
     // A schedule of another program is refused.
     std::fs::write(d.join("other.c"), LOST_UPDATE.replace("== 2", "<= 2")).unwrap();
-    let o = synth(&d, &["explore", "other.c", "--schedule", "lost1.schedule.json"]);
+    let o = synth(
+        &d,
+        &["explore", "other.c", "--schedule", "lost1.schedule.json"],
+    );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
-    assert!(text(&o).contains("made for another program"), "{}", text(&o));
+    assert!(
+        text(&o).contains("made for another program"),
+        "{}",
+        text(&o)
+    );
 }
 
 #[test]

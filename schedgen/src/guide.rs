@@ -19,11 +19,14 @@ use crate::sites::SiteKind;
 use verifier::explore::{Acc, Gate, Guide};
 use verifier::ir::{LocId, Program, ThreadId, TransId};
 
+/// A thread's events in a section: site and vector clock.
+type ThreadEvents = Vec<(u32, Vec<u32>)>;
+
 /// The guide of one schedule.
 pub struct ScheduleGuide<'a> {
     sched: &'a ProgramSchedule,
-    /// Per section, per thread: its events (site, vector clock).
-    events: Vec<Vec<Vec<(u32, Vec<u32>)>>>,
+    /// Per section, per thread: its events.
+    events: Vec<Vec<ThreadEvents>>,
     /// Per thread, per location: what the guide says about its visibility.
     invisible: Vec<Vec<Option<bool>>>,
 }
@@ -85,7 +88,10 @@ impl<'a> ScheduleGuide<'a> {
                                     .map(|s| sched.sites.sites[s as usize].kind)
                             })
                             .collect();
-                        if kinds.iter().any(|k| k.is_some_and(|k| k != SiteKind::Removed)) {
+                        if kinds
+                            .iter()
+                            .any(|k| k.is_some_and(|k| k != SiteKind::Removed))
+                        {
                             Some(false)
                         } else if !kinds.is_empty()
                             && kinds.iter().all(|k| *k == Some(SiteKind::Removed))
@@ -123,7 +129,10 @@ impl<'a> ScheduleGuide<'a> {
             .sites
             .get(site as usize)
             .map(|s| {
-                let line = s.span.map(|sp| format!(" (line {})", sp.line)).unwrap_or_default();
+                let line = s
+                    .span
+                    .map(|sp| format!(" (line {})", sp.line))
+                    .unwrap_or_default();
                 format!("site {site}, {}{line}", s.text)
             })
             .unwrap_or_else(|| format!("site {site}"))
@@ -238,7 +247,11 @@ impl Guide for ScheduleGuide<'_> {
                     self.site_text(*next)
                 ));
             }
-            return if self.holds(g, t, vc) { Gate::Go } else { Gate::Wait };
+            return if self.holds(g, t, vc) {
+                Gate::Go
+            } else {
+                Gate::Wait
+            };
         }
         if branching && g.arm.is_none() {
             if kind != SiteKind::Branch {
@@ -270,7 +283,10 @@ impl Guide for ScheduleGuide<'_> {
         let pos = g.done[t.0 as usize];
         match self.evs(g, t).get(pos as usize) {
             Some((_, vc)) => {
-                out.push(Acc::token(done_token(g.generation, t.0 as usize, pos), true));
+                out.push(Acc::token(
+                    done_token(g.generation, t.0 as usize, pos),
+                    true,
+                ));
                 for (u, &n) in vc.iter().enumerate() {
                     if u != t.0 as usize && n > 0 {
                         out.push(Acc::token(done_token(g.generation, u, n - 1), false));

@@ -78,7 +78,10 @@ fn a_weakened_vector_clock_is_caught() {
         .iter()
         .position(|e| {
             s.sites.sites[e.site as usize].text == "read counter"
-                && e.vc.iter().enumerate().any(|(u, &n)| u != e.thread.0 as usize && u != 0 && n > 0)
+                && e.vc
+                    .iter()
+                    .enumerate()
+                    .any(|(u, &n)| u != e.thread.0 as usize && u != 0 && n > 0)
         })
         .expect("a read that waits for the other worker");
     let t = sec.events[read].thread.0 as usize;

@@ -4,6 +4,7 @@
 pub mod art;
 pub mod check;
 pub mod encode;
+pub mod explore;
 pub mod frontend;
 pub mod imc;
 pub mod interp;
@@ -11,5 +12,4 @@ pub mod ir;
 pub mod ivr;
 pub mod pretty;
 pub mod semantics;
-pub mod explore;
 pub mod smt;

@@ -32,7 +32,11 @@ fn dpor_counts_are_at_most_inspects() {
             &[&format!("THREADS={threads}")],
         );
         let r = run(&p, &Options::default());
-        assert!(r.bugs.is_empty(), "indexer {threads}: {:?}", r.bugs[0].message);
+        assert!(
+            r.bugs.is_empty(),
+            "indexer {threads}: {:?}",
+            r.bugs[0].message
+        );
         assert!(r.stats.complete);
         assert!(
             r.stats.executions <= inspect,
@@ -80,7 +84,11 @@ int main(void) {
     );
     assert!(with.stats.complete && without.stats.complete);
     assert_eq!(with.stats.executions, 1);
-    assert!(without.stats.executions >= 90, "{}", without.stats.executions);
+    assert!(
+        without.stats.executions >= 90,
+        "{}",
+        without.stats.executions
+    );
 }
 
 /// Seed 000, Figure 1: the philosophers' retry loops livelock; under the fair scheduler the
@@ -242,7 +250,10 @@ int main(void) {
 fn deadlocks_and_program_end() {
     let p = program("examples/double_lock.c", &[]);
     let r = run(&p, &Options::default());
-    assert_eq!(r.bugs.first().map(|b| b.kind.clone()), Some(BugKind::Deadlock));
+    assert_eq!(
+        r.bugs.first().map(|b| b.kind.clone()),
+        Some(BugKind::Deadlock)
+    );
     let src = r#"
 #include <assert.h>
 #include <pthread.h>

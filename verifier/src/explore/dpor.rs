@@ -88,7 +88,11 @@ impl Strategy for Dpor {
             }
         }
         for &(k, w) in &keys {
-            let list = if w { &mut self.writers } else { &mut self.readers };
+            let list = if w {
+                &mut self.writers
+            } else {
+                &mut self.readers
+            };
             list.entry(k).or_default().push(e as u32);
         }
         self.listed.push(keys);
@@ -136,7 +140,11 @@ impl Dpor {
         while self.listed.len() > e {
             let k = self.listed.len() - 1;
             for (key, w) in self.listed.pop().expect("a step") {
-                let list = if w { &mut self.writers } else { &mut self.readers };
+                let list = if w {
+                    &mut self.writers
+                } else {
+                    &mut self.readers
+                };
                 if let Some(v) = list.get_mut(&key) {
                     if v.last() == Some(&(k as u32)) {
                         v.pop();
@@ -231,9 +239,7 @@ impl Dpor {
         let jt = tj.0 as usize;
         let jx = self.clocks[j][jt];
         // notdep(j): the steps after j that j does not happen before, then e.
-        let u: Vec<usize> = (j + 1..e)
-            .filter(|&k| self.clocks[k][jt] < jx)
-            .collect();
+        let u: Vec<usize> = (j + 1..e).filter(|&k| self.clocks[k][jt] < jx).collect();
         let mut initials: Vec<ThreadId> = Vec::new();
         let mut seen: Vec<ThreadId> = Vec::new();
         for (pos, &k) in u.iter().enumerate() {
@@ -250,7 +256,6 @@ impl Dpor {
         if !seen.contains(&pe) && u.iter().all(|&k2| !self.before(points, k2, ce)) {
             initials.push(pe);
         }
-        if std::env::var_os("SYNTH_DPOR_DEBUG").is_some() { eprintln!("race j={j} e={e} pe={pe:?} initials={initials:?} enabled@j={:?} bt={:?}", points[j].enabled, points[j].backtrack); }
         initials.retain(|t| points[j].enabled.contains(t));
         if initials.is_empty() {
             return false;
@@ -258,7 +263,11 @@ impl Dpor {
         if initials.iter().any(|t| points[j].backtrack.contains(t)) {
             return true;
         }
-        let q = if initials.contains(&pe) { pe } else { initials[0] };
+        let q = if initials.contains(&pe) {
+            pe
+        } else {
+            initials[0]
+        };
         if points[j].allowed.contains(&q) {
             points[j].backtrack.push(q);
         } else {

@@ -46,7 +46,10 @@ pub struct Fair {
 impl Fair {
     /// The scheduler for a program with `n` threads (at most [`MAX_THREADS`]).
     pub fn new(n: usize) -> Self {
-        assert!(n <= MAX_THREADS, "the fair scheduler handles at most {MAX_THREADS} threads");
+        assert!(
+            n <= MAX_THREADS,
+            "the fair scheduler handles at most {MAX_THREADS} threads"
+        );
         Fair {
             n,
             windows: Vec::new(),

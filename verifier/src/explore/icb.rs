@@ -20,7 +20,10 @@ pub struct Bounded {
 impl Bounded {
     /// The strategy for one round.
     pub fn new(bound: u32) -> Self {
-        Bounded { bound, pre: Vec::new() }
+        Bounded {
+            bound,
+            pre: Vec::new(),
+        }
     }
 }
 

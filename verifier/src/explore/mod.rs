@@ -296,6 +296,8 @@ pub struct Bug {
 /// Figures of a search.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Stats {
+    /// The strategies used ([`Strategy::name`]).
+    pub strategies: Vec<String>,
     /// Complete executions explored (ended, deadlocked, failed or cut at the depth bound).
     pub executions: u64,
     /// Transitions executed.
@@ -450,16 +452,35 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
             }
         }
         // Can t's step still run its visible transition (the same one, for a taken step)?
-        let vs = step::variants(self.m, self.guide, &ne.guide, &st, t, self.inputs, e, self.max_local);
+        let vs = step::variants(
+            self.m,
+            self.guide,
+            &ne.guide,
+            &st,
+            t,
+            self.inputs,
+            e,
+            self.max_local,
+        );
         match taken {
             Some(ve) => {
-                let Some(k) = ve.steps.iter().position(|x| !step::local(self.m, self.guide, t, self.m.prog.thread(t).transition(x.transition).src)) else {
+                let Some(k) = ve.steps.iter().position(|x| {
+                    !step::local(
+                        self.m,
+                        self.guide,
+                        t,
+                        self.m.prog.thread(t).transition(x.transition).src,
+                    )
+                }) else {
                     return true;
                 };
                 vs.iter().any(|v| {
                     v.visible
                         && v.steps.len() > k
-                        && v.steps[..=k].iter().zip(&ve.steps[..=k]).all(|(a, b)| a.transition == b.transition)
+                        && v.steps[..=k]
+                            .iter()
+                            .zip(&ve.steps[..=k])
+                            .all(|(a, b)| a.transition == b.transition)
                 })
             }
             None => vs.iter().any(|v| v.visible),
@@ -567,6 +588,10 @@ impl<G: Guide> Engine<'_, G> {
             strategies.push(Box::new(dpor::Dpor::new(self.prog.threads.len())));
         }
         let sleep_sets = use_dpor && strategies.iter().all(|s| s.allows_sleep_sets());
+        self.report.stats.strategies = strategies.iter().map(|s| s.name().to_string()).collect();
+        if sleep_sets {
+            self.report.stats.strategies.push("sleep sets".into());
+        }
         let mut init_vals = Vec::new();
         let state = self.m.initial(&mut ZeroInit, &mut init_vals);
         let mut points: Vec<Point> = Vec::new();
@@ -589,7 +614,10 @@ impl<G: Guide> Engine<'_, G> {
                 fresh = false;
                 // A new point: does the execution end here?
                 let end = self.expand(&nodes, &mut points, &mut strategies, d);
-                if end.as_ref().is_some_and(|e| !matches!(e, Ending2::Terminated | Ending2::Cut)) {
+                if end
+                    .as_ref()
+                    .is_some_and(|e| !matches!(e, Ending2::Terminated | Ending2::Cut))
+                {
                     // The threads that could go on, or are blocked, have races too: with the
                     // steps they did not take, other executions may exist (the program ended,
                     // failed or was cut before they ran).
@@ -597,7 +625,13 @@ impl<G: Guide> Engine<'_, G> {
                         let t = ThreadId(t as u32);
                         let acc = self.next_accesses(&nodes[d], &points[d], t, d);
                         if !acc.is_empty() {
-                            let order = Order { m: &self.m, guide: self.guide, nodes: &nodes, inputs: &self.opts.inputs, max_local: self.opts.max_local_steps };
+                            let order = Order {
+                                m: &self.m,
+                                guide: self.guide,
+                                nodes: &nodes,
+                                inputs: &self.opts.inputs,
+                                max_local: self.opts.max_local_steps,
+                            };
                             for s in strategies.iter_mut() {
                                 s.pending(&mut points, d, t, &acc, &order);
                             }
@@ -605,7 +639,15 @@ impl<G: Guide> Engine<'_, G> {
                     }
                 }
                 if let Some(outcome) = end {
-                    self.finish(&nodes, &points, &strategies, d, outcome, bound, &mut states_for_cycles);
+                    self.finish(
+                        &nodes,
+                        &points,
+                        &strategies,
+                        d,
+                        outcome,
+                        bound,
+                        &mut states_for_cycles,
+                    );
                     self.pop(&mut nodes, &mut points, &mut strategies);
                     continue;
                 }
@@ -618,10 +660,6 @@ impl<G: Guide> Engine<'_, G> {
                     .filter(|t| !p.sleep.iter().any(|(s, _)| s == t))
                     .collect();
                 if awake.is_empty() {
-                    if std::env::var_os("SYNTH_DPOR_DEBUG").is_some() {
-                        let path: Vec<u32> = (0..d).map(|i| points[i].taken.as_ref().unwrap().thread.0).collect();
-                        eprintln!("sleep-blocked at {d}: allowed {:?} sleep {:?} path {:?}", points[d].allowed, points[d].sleep.iter().map(|x| (x.0, x.1.clone())).collect::<Vec<_>>(), path);
-                    }
                     self.report.stats.sleep_blocked += 1;
                     self.pop(&mut nodes, &mut points, &mut strategies);
                     continue;
@@ -652,7 +690,11 @@ impl<G: Guide> Engine<'_, G> {
                 if let Some(t) = points[d].taken.take() {
                     points[d].done.push(t.thread);
                     if sleep_sets {
-                        let mut acc: Vec<Acc> = node.variants.iter().flat_map(|v| v.acc.iter().copied()).collect();
+                        let mut acc: Vec<Acc> = node
+                            .variants
+                            .iter()
+                            .flat_map(|v| v.acc.iter().copied())
+                            .collect();
                         acc.sort_unstable();
                         acc.dedup();
                         points[d].sleep.push((t.thread, acc));
@@ -764,13 +806,26 @@ impl<G: Guide> Engine<'_, G> {
         let mut scratch = Vec::new();
         for t in 0..self.prog.threads.len() {
             scratch.clear();
-            step::candidates(&self.m, self.guide, &node.guide, &node.state, ThreadId(t as u32), &mut scratch);
+            step::candidates(
+                &self.m,
+                self.guide,
+                &node.guide,
+                &node.state,
+                ThreadId(t as u32),
+                &mut scratch,
+            );
             if !scratch.is_empty() {
                 enabled.push(ThreadId(t as u32));
             }
         }
         points[d].enabled = enabled;
-        let order = Order { m: &self.m, guide: self.guide, nodes, inputs: &self.opts.inputs, max_local: self.opts.max_local_steps };
+        let order = Order {
+            m: &self.m,
+            guide: self.guide,
+            nodes,
+            inputs: &self.opts.inputs,
+            max_local: self.opts.max_local_steps,
+        };
         for s in strategies.iter_mut() {
             s.reach(points, d, &order);
         }
@@ -822,7 +877,10 @@ impl<G: Guide> Engine<'_, G> {
         scratch: &mut Vec<State>,
     ) {
         let stats = &mut self.report.stats;
-        let preemptions = strategies.iter().find_map(|s| s.preemptions(d)).unwrap_or(0);
+        let preemptions = strategies
+            .iter()
+            .find_map(|s| s.preemptions(d))
+            .unwrap_or(0);
         if matches!(end, Ending2::Cut) && self.replay.is_none() {
             return;
         }
@@ -849,32 +907,61 @@ impl<G: Guide> Engine<'_, G> {
         };
         let (kind, message, cycle) = match &end {
             Ending2::Step(Ending::Error(tr)) => {
-                let t = nodes[d - 1].variants[nodes[d - 1].current].steps.last().map(|s| s.thread).unwrap_or(ThreadId(0));
+                let t = nodes[d - 1].variants[nodes[d - 1].current]
+                    .steps
+                    .last()
+                    .map(|s| s.thread)
+                    .unwrap_or(ThreadId(0));
                 let x = self.prog.thread(t).transition(*tr);
                 let kind = match &x.kind {
                     TransKind::Error(k) => k.clone(),
                     _ => ErrorKind::ReachError,
                 };
-                let o = crate::interp::Outcome::Error { thread: t, transition: *tr, kind };
+                let o = crate::interp::Outcome::Error {
+                    thread: t,
+                    transition: *tr,
+                    kind,
+                };
                 (BugKind::Error, self.prog.show_outcome(&o), None)
             }
             Ending2::Step(Ending::Undefined(tr, why)) => {
-                let t = nodes[d - 1].variants[nodes[d - 1].current].steps.last().map(|s| s.thread).unwrap_or(ThreadId(0));
-                let o = crate::interp::Outcome::Undefined { thread: t, transition: *tr, reason: why.clone() };
+                let t = nodes[d - 1].variants[nodes[d - 1].current]
+                    .steps
+                    .last()
+                    .map(|s| s.thread)
+                    .unwrap_or(ThreadId(0));
+                let o = crate::interp::Outcome::Undefined {
+                    thread: t,
+                    transition: *tr,
+                    reason: why.clone(),
+                };
                 (BugKind::Undefined, self.prog.show_outcome(&o), None)
             }
             Ending2::Step(Ending::Deviation(tr, why)) => {
-                let t = nodes[d - 1].variants[nodes[d - 1].current].steps.last().map(|s| s.thread).unwrap_or(ThreadId(0));
+                let t = nodes[d - 1].variants[nodes[d - 1].current]
+                    .steps
+                    .last()
+                    .map(|s| s.thread)
+                    .unwrap_or(ThreadId(0));
                 let x = self.prog.thread(t).transition(*tr);
-                let pos = x.span.map(|s| format!(" at {}", self.prog.position(&s))).unwrap_or_default();
+                let pos = x
+                    .span
+                    .map(|s| format!(" at {}", self.prog.position(&s)))
+                    .unwrap_or_default();
                 (
                     BugKind::Deviation,
-                    format!("{} {} deviates from the schedule{pos}: {why}", t, self.prog.thread(t).name),
+                    format!(
+                        "{} {} deviates from the schedule{pos}: {why}",
+                        t,
+                        self.prog.thread(t).name
+                    ),
                     None,
                 )
             }
             Ending2::Deadlock(blocked) => {
-                let o = crate::interp::Outcome::Deadlock { blocked: blocked.clone() };
+                let o = crate::interp::Outcome::Deadlock {
+                    blocked: blocked.clone(),
+                };
                 (BugKind::Deadlock, self.prog.show_outcome(&o), None)
             }
             Ending2::DepthBound => {
@@ -886,7 +973,9 @@ impl<G: Guide> Engine<'_, G> {
                 scratch.extend(nodes[..=d].iter().map(|n| n.state.clone()));
                 // The cycle in trace steps.
                 let at = |k: usize| -> usize {
-                    (0..k).map(|i| nodes[i].variants[nodes[i].current].steps.len()).sum()
+                    (0..k)
+                        .map(|i| nodes[i].variants[nodes[i].current].steps.len())
+                        .sum()
                 };
                 let cyc = fair::fair_cycle(scratch, points).map(|(a, b)| (at(a), at(b)));
                 let what = match cyc {
@@ -902,12 +991,18 @@ impl<G: Guide> Engine<'_, G> {
                 };
                 (BugKind::Livelock, what, cyc)
             }
-            Ending2::Terminated | Ending2::Cut | Ending2::Step(Ending::Halted | Ending::Discarded) => {
+            Ending2::Terminated
+            | Ending2::Cut
+            | Ending2::Step(Ending::Halted | Ending::Discarded) => {
                 return;
             }
         };
         if self.report.bugs.len() < self.opts.max_bugs
-            && !self.report.bugs.iter().any(|b| b.kind == kind && b.message == message)
+            && !self
+                .report
+                .bugs
+                .iter()
+                .any(|b| b.kind == kind && b.message == message)
         {
             self.report.bugs.push(Bug {
                 format: TRACE_FORMAT.into(),
@@ -929,12 +1024,27 @@ impl<G: Guide> Engine<'_, G> {
     /// The accesses of thread `t`'s next step at point `d`: of its variants when it is enabled;
     /// when it is blocked, the variables its guards read, taken as writes (a lock, join or
     /// wait that will change them).
-    fn next_accesses(&self, node: &Node<G::State>, point: &Point, t: ThreadId, d: usize) -> Vec<Acc> {
+    fn next_accesses(
+        &self,
+        node: &Node<G::State>,
+        point: &Point,
+        t: ThreadId,
+        d: usize,
+    ) -> Vec<Acc> {
         let mut acc: Vec<Acc> = if point.enabled.contains(&t) {
-            step::variants(&self.m, self.guide, &node.guide, &node.state, t, &self.opts.inputs, d, self.opts.max_local_steps)
-                .iter()
-                .flat_map(|v| v.acc.iter().copied())
-                .collect()
+            step::variants(
+                &self.m,
+                self.guide,
+                &node.guide,
+                &node.state,
+                t,
+                &self.opts.inputs,
+                d,
+                self.opts.max_local_steps,
+            )
+            .iter()
+            .flat_map(|v| v.acc.iter().copied())
+            .collect()
         } else {
             let Status::At(l) = node.state.threads[t.0 as usize] else {
                 return Vec::new();
@@ -956,7 +1066,12 @@ impl<G: Guide> Engine<'_, G> {
         acc
     }
 
-    fn pop(&mut self, nodes: &mut Vec<Node<G::State>>, points: &mut Vec<Point>, strategies: &mut [Box<dyn Strategy>]) {
+    fn pop(
+        &mut self,
+        nodes: &mut Vec<Node<G::State>>,
+        points: &mut Vec<Point>,
+        strategies: &mut [Box<dyn Strategy>],
+    ) {
         let d = nodes.len() - 1;
         for s in strategies.iter_mut() {
             s.leave(d);
@@ -967,7 +1082,7 @@ impl<G: Guide> Engine<'_, G> {
 
     /// Checks the limits and reports progress now and then.
     fn tick(&mut self) {
-        if self.report.stats.steps % 256 != 0 {
+        if !self.report.stats.steps.is_multiple_of(256) {
             return;
         }
         if let Some(t) = self.opts.timeout {
@@ -1050,6 +1165,9 @@ impl Bug {
 
     /// The inputs of the trace, in order.
     pub fn inputs(&self) -> Vec<i128> {
-        self.steps.iter().flat_map(|s| s.inputs.iter().copied()).collect()
+        self.steps
+            .iter()
+            .flat_map(|s| s.inputs.iter().copied())
+            .collect()
     }
 }

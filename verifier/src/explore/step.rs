@@ -65,7 +65,9 @@ pub(crate) fn input_values(inputs: &Inputs, ty: Ty, salt: u64) -> Vec<i128> {
         Inputs::List(vs) => vs.iter().map(|v| ty.wrap(*v)).collect(),
         Inputs::Sample { seed, count } => {
             use rand::{Rng, SeedableRng};
-            let mut rng = rand::rngs::SmallRng::seed_from_u64(seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+            let mut rng = rand::rngs::SmallRng::seed_from_u64(
+                seed ^ salt.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            );
             (0..*count)
                 .map(|_| {
                     let (lo, hi) = (ty.min(), ty.max());
@@ -141,7 +143,9 @@ pub(crate) fn variants<G: Guide>(
     };
     let mut out = Vec::new();
     for (tr, gate) in first {
-        extend(m, guide, &start, t, tr, gate, inputs, depth, max_local, &mut out);
+        extend(
+            m, guide, &start, t, tr, gate, inputs, depth, max_local, &mut out,
+        );
     }
     for v in &mut out {
         // Every step needs the program to still run; ending it (`exit`, `main` returning, a
@@ -190,7 +194,11 @@ fn extend<G: Guide>(
         .iter()
         .enumerate()
         .map(|(k, ty)| {
-            let salt = ((depth as u64) << 32) ^ ((t.0 as u64) << 16) ^ (tr.0 as u64) ^ ((k as u64) << 48) ^ (v.steps.len() as u64).rotate_left(24);
+            let salt = ((depth as u64) << 32)
+                ^ ((t.0 as u64) << 16)
+                ^ (tr.0 as u64)
+                ^ ((k as u64) << 48)
+                ^ (v.steps.len() as u64).rotate_left(24);
             input_values(inputs, *ty, salt)
         })
         .collect();
@@ -262,7 +270,8 @@ fn run_one<G: Guide>(
             (now != a.old).then(|| (Acc::memory(a.var, a.index, true).key, a.old, now))
         })
         .collect();
-    w.acc.extend(log.iter().map(|a| Acc::memory(a.var, a.index, a.write)));
+    w.acc
+        .extend(log.iter().map(|a| Acc::memory(a.var, a.index, a.write)));
     match r {
         Ok(step) => {
             w.steps.push(TraceStep {
@@ -288,7 +297,9 @@ fn run_one<G: Guide>(
         }
     }
     let failed_trylock = x.kind == TransKind::Sync(SyncKind::TryLock)
-        && !changes.iter().any(|c| m.prog.var(VarId((c.0 >> 32) as u32)).elem.is_sync());
+        && !changes
+            .iter()
+            .any(|c| m.prog.var(VarId((c.0 >> 32) as u32)).elem.is_sync());
     w.marks.push(Mark {
         back_edge: x.back_edge,
         yields: x.yields || failed_trylock,
@@ -303,7 +314,12 @@ fn run_one<G: Guide>(
 }
 
 /// Whether location `l` of thread `t` has only transitions invisible to other threads.
-pub(crate) fn local<G: Guide>(m: &Machine<'_>, guide: &G, t: ThreadId, l: crate::ir::LocId) -> bool {
+pub(crate) fn local<G: Guide>(
+    m: &Machine<'_>,
+    guide: &G,
+    t: ThreadId,
+    l: crate::ir::LocId,
+) -> bool {
     match guide.invisible(t, l) {
         Some(b) => b,
         None => m.prog.thread(t).local_location(l),
@@ -326,4 +342,3 @@ fn continues<G: Guide>(m: &Machine<'_>, guide: &G, w: &Variant<G::State>, t: Thr
     }
     local(m, guide, t, l)
 }
-

@@ -142,10 +142,15 @@ pub(crate) fn variants<G: Guide>(
         visible: false,
     };
     let mut out = Vec::new();
-    for (tr, gate) in first {
-        extend(
-            m, guide, &start, t, tr, gate, inputs, depth, max_local, &mut out,
-        );
+    let n = first.len();
+    let mut start = Some(start);
+    for (i, (tr, gate)) in first.into_iter().enumerate() {
+        let v = if i + 1 == n {
+            start.take().expect("the start")
+        } else {
+            start.as_ref().expect("the start").clone()
+        };
+        extend(m, guide, v, t, tr, gate, inputs, depth, max_local, &mut out);
     }
     for v in &mut out {
         // Every step needs the program to still run; ending it (`exit`, `main` returning, a
@@ -159,12 +164,13 @@ pub(crate) fn variants<G: Guide>(
 }
 
 /// Runs transition `tr` (every input combination) from `v` and continues through invisible
-/// transitions; pushes the finished variants.
+/// transitions; pushes the finished variants. A variant is cloned only where the step
+/// branches (several input values, several enabled transitions).
 #[allow(clippy::too_many_arguments)]
 fn extend<G: Guide>(
     m: &Machine<'_>,
     guide: &G,
-    v: &Variant<G::State>,
+    v: Variant<G::State>,
     t: ThreadId,
     tr: TransId,
     gate: Gate,
@@ -173,66 +179,78 @@ fn extend<G: Guide>(
     max_local: usize,
     out: &mut Vec<Variant<G::State>>,
 ) {
-    let th = m.prog.thread(t);
-    let x = th.transition(tr);
-    if let Gate::Deviation(why) = gate {
-        let mut w = v.clone();
-        w.steps.push(TraceStep::new(t, tr, vec![], true));
-        w.ending = Some(Ending::Deviation(tr, why));
-        out.push(w);
-        return;
-    }
-    let havocs: Vec<Ty> = x
-        .ops
-        .iter()
-        .filter_map(|o| match o {
-            Op::Havoc { ty, .. } => Some(*ty),
-            _ => None,
-        })
-        .collect();
-    let domains: Vec<Vec<i128>> = havocs
-        .iter()
-        .enumerate()
-        .map(|(k, ty)| {
-            let salt = ((depth as u64) << 32)
-                ^ ((t.0 as u64) << 16)
-                ^ (tr.0 as u64)
-                ^ ((k as u64) << 48)
-                ^ (v.steps.len() as u64).rotate_left(24);
-            input_values(inputs, *ty, salt)
-        })
-        .collect();
-    let mut combo = vec![0usize; domains.len()];
-    loop {
-        let vals: Vec<i128> = combo.iter().zip(&domains).map(|(i, d)| d[*i]).collect();
-        let mut w = v.clone();
-        run_one(m, guide, &mut w, t, tr, &gate, &vals);
-        if w.ending.is_some() || !continues(m, guide, &w, t) || w.steps.len() > max_local {
+    let mut work = vec![(v, tr, gate)];
+    while let Some((v, tr, gate)) = work.pop() {
+        if let Gate::Deviation(why) = gate {
+            let mut w = v;
+            w.steps.push(TraceStep::new(t, tr, vec![], true));
+            w.ending = Some(Ending::Deviation(tr, why));
             out.push(w);
-        } else {
-            let mut next = Vec::new();
-            candidates(m, guide, &w.guide, &w.state, t, &mut next);
-            if next.is_empty() {
+            continue;
+        }
+        let x = m.prog.thread(t).transition(tr);
+        let domains: Vec<Vec<i128>> = x
+            .ops
+            .iter()
+            .filter_map(|o| match o {
+                Op::Havoc { ty, .. } => Some(*ty),
+                _ => None,
+            })
+            .enumerate()
+            .map(|(k, ty)| {
+                let salt = ((depth as u64) << 32)
+                    ^ ((t.0 as u64) << 16)
+                    ^ (tr.0 as u64)
+                    ^ ((k as u64) << 48)
+                    ^ (v.steps.len() as u64).rotate_left(24);
+                input_values(inputs, ty, salt)
+            })
+            .collect();
+        let combos: usize = domains.iter().map(|d| d.len()).product();
+        let mut v = Some(v);
+        let mut combo = vec![0usize; domains.len()];
+        for k in 0..combos {
+            let vals: Vec<i128> = combo.iter().zip(&domains).map(|(i, d)| d[*i]).collect();
+            let mut w = if k + 1 == combos {
+                v.take().expect("the variant")
+            } else {
+                v.as_ref().expect("the variant").clone()
+            };
+            run_one(m, guide, &mut w, t, tr, &gate, &vals);
+            if w.ending.is_some() || !continues(m, guide, &w, t) || w.steps.len() > max_local {
                 out.push(w);
             } else {
-                for (tr2, gate2) in next {
-                    extend(m, guide, &w, t, tr2, gate2, inputs, depth, max_local, out);
+                let mut next = Vec::new();
+                candidates(m, guide, &w.guide, &w.state, t, &mut next);
+                let n = next.len();
+                if n == 0 {
+                    out.push(w);
+                    continue_combos(&mut combo, &domains);
+                    continue;
+                }
+                let mut w = Some(w);
+                for (i, (tr2, gate2)) in next.into_iter().enumerate() {
+                    let w2 = if i + 1 == n {
+                        w.take().expect("the variant")
+                    } else {
+                        w.as_ref().expect("the variant").clone()
+                    };
+                    work.push((w2, tr2, gate2));
                 }
             }
+            continue_combos(&mut combo, &domains);
         }
-        // Next input combination.
-        let mut k = 0;
-        loop {
-            if k == combo.len() {
-                return;
-            }
-            combo[k] += 1;
-            if combo[k] < domains[k].len() {
-                break;
-            }
-            combo[k] = 0;
-            k += 1;
+    }
+}
+
+/// The next input combination.
+fn continue_combos(combo: &mut [usize], domains: &[Vec<i128>]) {
+    for (c, d) in combo.iter_mut().zip(domains) {
+        *c += 1;
+        if *c < d.len() {
+            break;
         }
+        *c = 0;
     }
 }
 

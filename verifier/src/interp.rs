@@ -347,6 +347,9 @@ pub struct Touch {
     pub write: bool,
     /// For a write, the value before it.
     pub old: i128,
+    /// The variable is visible to other threads (shared, global, heap or ghost); the others
+    /// are logged only for writes.
+    pub visible: bool,
 }
 
 /// The program's transition system over concrete states.
@@ -376,9 +379,9 @@ impl<'p> Machine<'p> {
         }
     }
 
-    /// Starts or stops logging the accesses to variables other threads can see (shared
-    /// variables, globals, heap objects, ghosts): every evaluated load (guards included) and
-    /// every store. The explorer's partial-order reduction is built on this log.
+    /// Starts or stops logging accesses: every evaluated load (guards included) of a variable
+    /// other threads can see (shared variables, globals, heap objects, ghosts), and every
+    /// store. The explorer's partial-order reduction and fair scheduler are built on this log.
     pub fn set_logging(&self, on: bool) {
         self.logging.set(on);
     }
@@ -389,12 +392,14 @@ impl<'p> Machine<'p> {
     }
 
     fn touch(&self, var: VarId, index: usize, write: bool, old: i128) {
-        if self.logging.get() && self.visible[var.0 as usize] {
+        let visible = self.visible[var.0 as usize];
+        if self.logging.get() && (visible || write) {
             self.log.borrow_mut().push(Touch {
                 var,
                 index: index as u32,
                 write,
                 old,
+                visible,
             });
         }
     }

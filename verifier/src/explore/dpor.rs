@@ -218,7 +218,16 @@ impl Dpor {
             }
             // A step that waited for j (the lock for j's unlock) cannot be reversed with it:
             // no race, and the steps before j stay candidates.
-            if !order.can_precede(j, e, p) {
+            let jt = tj.thread.0 as usize;
+            let jx = self.clocks[j][jt];
+            let after_j: Vec<usize> = if std::env::var_os("ONLYJ").is_some() {
+                vec![j]
+            } else {
+                std::iter::once(j)
+                    .chain((j + 1..e).filter(|&k| self.clocks[k][jt] >= jx))
+                    .collect()
+            };
+            if !order.can_precede(&after_j, e, p) {
                 continue;
             }
             if self.race(points, j, e, p, &clock) {

@@ -11,9 +11,11 @@
 //! with the fair cycle it repeats ([`fair_cycle`]).
 //!
 //! Yields (seed 000, section 4): `sched_yield`, a failed `trylock`, and the back edge of a
-//! loop iteration that left the shared state as it found it: a spin loop, or a retry loop
-//! that released what it took (what the thread itself changed is compared, element by
-//! element, with its value at the iteration's start).
+//! loop iteration that changed nothing, neither shared state nor the thread's own variables: a
+//! spin loop, or a retry loop that released what it took (what the iteration wrote is
+//! compared, element by element, with its value at the iteration's start). A loop that counts
+//! does not yield: seed 000's coverage guarantee (Theorem 5) is for states reachable without
+//! yields, so inferring yields where the program makes progress would prune real states.
 
 use super::{Point, Reorder, Strategy};
 use crate::interp::State;
@@ -96,8 +98,8 @@ impl Strategy for Fair {
             }
             w.s[u] |= tb;
         }
-        // Did the step yield? A back edge yields when the loop iteration it closes left the
-        // shared state as it found it (a spin loop, or a retry that released what it took).
+        // Did the step yield? A back edge yields when the loop iteration it closes changed
+        // nothing (a spin loop, or a retry that released what it took).
         let mut yielded = false;
         let changed = &mut w.changed[t];
         for m in &taken.marks {

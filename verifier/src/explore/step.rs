@@ -11,6 +11,9 @@ use crate::ir::{LocKind, Op, SyncKind, ThreadId, TransId, TransKind, Ty, VarId};
 /// The ordering token every step reads and a step that ends the program writes.
 const ALIVE: u64 = u64::MAX >> 1;
 
+/// [`ALIVE`] as an access key ([`Acc::key`]).
+pub(crate) const ALIVE_KEY: u64 = (1 << 63) | ALIVE;
+
 /// How a step ended the execution, if it did.
 #[derive(Clone, Debug)]
 pub(crate) enum Ending {
@@ -154,8 +157,8 @@ pub(crate) fn variants<G: Guide>(
     }
     for v in &mut out {
         // Every step needs the program to still run; ending it (`exit`, `main` returning, a
-        // failed local assumption) disables every other thread.
-        let ends = matches!(v.ending, Some(Ending::Halted | Ending::Discarded));
+        // failed local assumption, an error) disables every other thread.
+        let ends = v.ending.is_some();
         v.acc.push(Acc::token(ALIVE, ends));
         v.acc.sort_unstable();
         v.acc.dedup();
@@ -280,6 +283,8 @@ fn run_one<G: Guide>(
     let r = m.execute(&mut w.state, t, tr, &mut Fixed(vals, 0));
     m.set_logging(false);
     let log = m.take_log();
+    // Every element whose value changed (the thread's locals too: the fair scheduler asks
+    // whether a loop iteration changed anything).
     let changes: Vec<(u64, i128, i128)> = log
         .iter()
         .filter(|a| a.write)
@@ -288,8 +293,11 @@ fn run_one<G: Guide>(
             (now != a.old).then(|| (Acc::memory(a.var, a.index, true).key, a.old, now))
         })
         .collect();
-    w.acc
-        .extend(log.iter().map(|a| Acc::memory(a.var, a.index, a.write)));
+    w.acc.extend(
+        log.iter()
+            .filter(|a| a.visible)
+            .map(|a| Acc::memory(a.var, a.index, a.write)),
+    );
     match r {
         Ok(step) => {
             w.steps.push(TraceStep {

@@ -263,11 +263,14 @@ fn print_report(p: &verifier::ir::Program, a: &ExploreArgs, r: &Report) -> anyho
     } else {
         format!("{} bug(s) found", r.bugs.len())
     };
-    let how = if s.strategies.is_empty() {
+    let mut how = if s.strategies.is_empty() {
         "every interleaving".to_string()
     } else {
         s.strategies.join(", ")
     };
+    if a.fair && !a.no_dpor {
+        how.push_str(" (no DPOR under --fair: the fair scheduler's priorities depend on the order of independent steps)");
+    }
     let mut fig = format!(
         "{what}\nsearch: {how}; executions: {}, transitions: {}, time: {:.2} s, executions per second: {:.0}",
         s.executions,

@@ -14,10 +14,10 @@ pub(crate) struct ExploreArgs {
     #[arg(long, overrides_with = "no_dpor")]
     dpor: bool,
     /// Explore every interleaving, without partial-order reduction.
-    #[arg(long)]
+    #[arg(long, overrides_with = "dpor")]
     no_dpor: bool,
     /// The fair scheduler: prunes unfair cycles; an execution longer than --max-depth is a
-    /// possible livelock.
+    /// possible livelock (DPOR is not used with it).
     #[arg(long)]
     fair: bool,
     /// Iterative context bounding: every execution with 0 preemptions, then 1, ... up to K.

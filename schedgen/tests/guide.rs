@@ -11,24 +11,9 @@ use schedgen::{generate, Opt, Options, ProgramSchedule};
 use verifier::explore::{explore, BugKind, Options as EOpts, Report};
 use verifier::ir::Program;
 
-const LOST_UPDATE: &str = r#"
-#include <assert.h>
-#include <pthread.h>
-int counter = 0;
-void *worker(void *arg) { int tmp = counter; tmp = tmp + 1; counter = tmp; return 0; }
-int main(void) {
-  pthread_t a, b;
-  pthread_create(&a, 0, worker, 0);
-  pthread_create(&b, 0, worker, 0);
-  pthread_join(a, 0);
-  pthread_join(b, 0);
-  assert(counter == 2);
-  return 0;
-}
-"#;
-
 fn schedule(opt: Opt) -> (Program, ProgramSchedule) {
-    let p = verifier::frontend::load_str("lost.c", LOST_UPDATE, &Default::default()).unwrap();
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/lost_update.c");
+    let p = verifier::frontend::load(&path, &Default::default()).unwrap();
     let art = first_safe(&p, 60).expect("a safe IVR");
     let s = generate(
         &p,

@@ -45,16 +45,6 @@ impl Memory {
             start: start.into(),
         }
     }
-
-    /// Number of variables.
-    pub fn len(&self) -> usize {
-        self.start.len() - 1
-    }
-
-    /// Whether there are no variables.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
 }
 
 impl std::ops::Index<usize> for Memory {

@@ -152,27 +152,11 @@ fn fair_search_terminates_on_the_spin_loop() {
     }
 }
 
-const LOST_UPDATE: &str = r#"
-#include <assert.h>
-#include <pthread.h>
-int counter = 0;
-void *worker(void *arg) { int tmp = counter; tmp = tmp + 1; counter = tmp; return 0; }
-int main(void) {
-  pthread_t a, b;
-  pthread_create(&a, 0, worker, 0);
-  pthread_create(&b, 0, worker, 0);
-  pthread_join(a, 0);
-  pthread_join(b, 0);
-  assert(counter == 2);
-  return 0;
-}
-"#;
-
 /// Seed 003: the lost update needs one preemption. Bound 0 explores every execution without
 /// one and finds nothing; bound 1 finds it, and counts executions per preemption count.
 #[test]
 fn context_bounding_finds_the_bug_at_its_preemption_count() {
-    let p = load_str("lost.c", LOST_UPDATE, &FOpts::default()).unwrap();
+    let p = program("examples/lost_update.c", &[]);
     for dpor in [true, false] {
         let zero = run(
             &p,

@@ -423,11 +423,8 @@ pub trait Reorder {
 }
 
 struct Order<'e, 'm, G: Guide> {
-    m: &'e Machine<'m>,
-    guide: &'e G,
+    steps: &'e step::Stepper<'e, 'm, G>,
     nodes: &'e [Node<G::State>],
-    inputs: &'e Inputs,
-    max_local: usize,
 }
 
 impl<G: Guide> Reorder for Order<'_, '_, G> {
@@ -467,16 +464,7 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
                 .iter()
                 .any(|a| a.key >> 63 == 1 && !a.write && tokens.contains(&a.key))
         };
-        let vs = step::variants(
-            self.m,
-            self.guide,
-            &ne.guide,
-            &st,
-            t,
-            self.inputs,
-            e,
-            self.max_local,
-        );
+        let vs = self.steps.variants(&ne.guide, &st, t, e);
         vs.iter()
             .any(|v| (v.visible || v.ending.is_some()) && !waits(v))
     }
@@ -492,18 +480,7 @@ pub fn explore<G: Guide>(
     opts: &Options,
     progress: Option<Progress<'_>>,
 ) -> Report {
-    let mut e = Engine {
-        prog,
-        m: Machine::new(prog),
-        guide,
-        opts,
-        report: Report::default(),
-        start: Instant::now(),
-        progress,
-        last_progress: Instant::now(),
-        stop: None,
-        replay: None,
-    };
+    let mut e = Engine::new(prog, guide, opts, progress, None);
     let bounds: Vec<Option<u32>> = match opts.preemption_bound {
         Some(k) => (0..=k).map(Some).collect(),
         None => vec![None],
@@ -514,33 +491,15 @@ pub fn explore<G: Guide>(
             break;
         }
     }
-    let s = &mut e.report.stats;
-    s.seconds = e.start.elapsed().as_secs_f64();
-    s.complete = e.stop.is_none();
-    s.stopped = e.stop.take();
-    e.report
+    e.into_report()
 }
 
 /// Runs the one execution `steps` describe (thread, transition and inputs of each step)
 /// under `guide`, and reports how it ends: the replay of a trace file.
 pub fn replay<G: Guide>(prog: &Program, guide: &G, steps: &[TraceStep], opts: &Options) -> Report {
-    let mut e = Engine {
-        prog,
-        m: Machine::new(prog),
-        guide,
-        opts,
-        report: Report::default(),
-        start: Instant::now(),
-        progress: None,
-        last_progress: Instant::now(),
-        stop: None,
-        replay: Some(steps.to_vec()),
-    };
+    let mut e = Engine::new(prog, guide, opts, None, Some(steps.to_vec()));
     e.search(None);
-    e.report.stats.seconds = e.start.elapsed().as_secs_f64();
-    e.report.stats.complete = e.stop.is_none();
-    e.report.stats.stopped = e.stop.take();
-    e.report
+    e.into_report()
 }
 
 struct Engine<'a, G: Guide> {
@@ -567,7 +526,37 @@ struct Node<S> {
     ending: Option<Ending>,
 }
 
-impl<G: Guide> Engine<'_, G> {
+impl<'a, G: Guide> Engine<'a, G> {
+    fn new(
+        prog: &'a Program,
+        guide: &'a G,
+        opts: &'a Options,
+        progress: Option<Progress<'a>>,
+        replay: Option<Vec<TraceStep>>,
+    ) -> Self {
+        Engine {
+            prog,
+            m: Machine::new(prog),
+            guide,
+            opts,
+            report: Report::default(),
+            start: Instant::now(),
+            progress,
+            last_progress: Instant::now(),
+            stop: None,
+            replay,
+        }
+    }
+
+    /// The report with the final figures.
+    fn into_report(mut self) -> Report {
+        let s = &mut self.report.stats;
+        s.seconds = self.start.elapsed().as_secs_f64();
+        s.complete = self.stop.is_none();
+        s.stopped = self.stop.take();
+        self.report
+    }
+
     /// One depth-first search (with preemption bound `bound`, when bounding).
     fn search(&mut self, bound: Option<u32>) {
         let mut strategies: Vec<Box<dyn Strategy>> = Vec::new();
@@ -621,12 +610,10 @@ impl<G: Guide> Engine<'_, G> {
                         let t = ThreadId(t as u32);
                         let acc = self.next_accesses(&nodes[d], &points[d], t, d);
                         if !acc.is_empty() {
+                            let steps = self.stepper();
                             let order = Order {
-                                m: &self.m,
-                                guide: self.guide,
+                                steps: &steps,
                                 nodes: &nodes,
-                                inputs: &self.opts.inputs,
-                                max_local: self.opts.max_local_steps,
                             };
                             for s in strategies.iter_mut() {
                                 s.pending(&mut points, d, t, &acc, &order);
@@ -686,14 +673,9 @@ impl<G: Guide> Engine<'_, G> {
                 if let Some(t) = points[d].taken.take() {
                     points[d].done.push(t.thread);
                     if sleep_sets {
-                        let mut acc: Vec<Acc> = node
-                            .variants
-                            .iter()
-                            .flat_map(|v| v.acc.iter().copied())
-                            .collect();
-                        acc.sort_unstable();
-                        acc.dedup();
-                        points[d].sleep.push((t.thread, acc));
+                        points[d]
+                            .sleep
+                            .push((t.thread, step::union_acc(&node.variants)));
                     }
                 }
                 let p = &points[d];
@@ -708,16 +690,7 @@ impl<G: Guide> Engine<'_, G> {
                 };
                 let offset = self.replay.as_ref().map(|_| trace_offset(&nodes, d));
                 let node = &mut nodes[d];
-                let mut vs = step::variants(
-                    &self.m,
-                    self.guide,
-                    &node.guide,
-                    &node.state,
-                    t,
-                    &self.opts.inputs,
-                    d,
-                    self.opts.max_local_steps,
-                );
+                let mut vs = self.stepper().variants(&node.guide, &node.state, t, d);
                 if let Some(r) = &self.replay {
                     let rest = r.get(offset.unwrap_or(0)..).unwrap_or(&[]);
                     vs.retain(|v| {
@@ -815,12 +788,10 @@ impl<G: Guide> Engine<'_, G> {
             }
         }
         points[d].enabled = enabled;
+        let steps = self.stepper();
         let order = Order {
-            m: &self.m,
-            guide: self.guide,
+            steps: &steps,
             nodes,
-            inputs: &self.opts.inputs,
-            max_local: self.opts.max_local_steps,
         };
         for s in strategies.iter_mut() {
             s.reach(points, d, &order);
@@ -901,13 +872,15 @@ impl<G: Guide> Engine<'_, G> {
                 })
                 .collect()
         };
+        // The thread whose step ended the execution.
+        let last = || {
+            d.checked_sub(1)
+                .and_then(|i| nodes[i].variants[nodes[i].current].steps.last())
+                .map_or(ThreadId(0), |s| s.thread)
+        };
         let (kind, message, cycle) = match &end {
             Ending2::Step(Ending::Error(tr)) => {
-                let t = nodes[d - 1].variants[nodes[d - 1].current]
-                    .steps
-                    .last()
-                    .map(|s| s.thread)
-                    .unwrap_or(ThreadId(0));
+                let t = last();
                 let x = self.prog.thread(t).transition(*tr);
                 let kind = match &x.kind {
                     TransKind::Error(k) => k.clone(),
@@ -921,11 +894,7 @@ impl<G: Guide> Engine<'_, G> {
                 (BugKind::Error, self.prog.show_outcome(&o), None)
             }
             Ending2::Step(Ending::Undefined(tr, why)) => {
-                let t = nodes[d - 1].variants[nodes[d - 1].current]
-                    .steps
-                    .last()
-                    .map(|s| s.thread)
-                    .unwrap_or(ThreadId(0));
+                let t = last();
                 let o = crate::interp::Outcome::Undefined {
                     thread: t,
                     transition: *tr,
@@ -934,11 +903,7 @@ impl<G: Guide> Engine<'_, G> {
                 (BugKind::Undefined, self.prog.show_outcome(&o), None)
             }
             Ending2::Step(Ending::Deviation(tr, why)) => {
-                let t = nodes[d - 1].variants[nodes[d - 1].current]
-                    .steps
-                    .last()
-                    .map(|s| s.thread)
-                    .unwrap_or(ThreadId(0));
+                let t = last();
                 let x = self.prog.thread(t).transition(*tr);
                 let pos = x
                     .span
@@ -968,12 +933,8 @@ impl<G: Guide> Engine<'_, G> {
                 scratch.clear();
                 scratch.extend(nodes[..=d].iter().map(|n| n.state.clone()));
                 // The cycle in trace steps.
-                let at = |k: usize| -> usize {
-                    (0..k)
-                        .map(|i| nodes[i].variants[nodes[i].current].steps.len())
-                        .sum()
-                };
-                let cyc = fair::fair_cycle(scratch, points).map(|(a, b)| (at(a), at(b)));
+                let cyc = fair::fair_cycle(scratch, points)
+                    .map(|(a, b)| (trace_offset(nodes, a), trace_offset(nodes, b)));
                 let what = match cyc {
                     Some((a, b)) => format!(
                         "possible livelock: a fair execution longer than {} steps; steps {a} to {} repeat a fair cycle (the state after them is the state before them, and every thread enabled in them runs in them)",
@@ -1027,39 +988,37 @@ impl<G: Guide> Engine<'_, G> {
         t: ThreadId,
         d: usize,
     ) -> Vec<Acc> {
-        let mut acc: Vec<Acc> = if point.enabled.contains(&t) {
-            step::variants(
-                &self.m,
-                self.guide,
-                &node.guide,
-                &node.state,
-                t,
-                &self.opts.inputs,
-                d,
-                self.opts.max_local_steps,
-            )
-            .iter()
-            .flat_map(|v| v.acc.iter().copied())
-            .collect()
-        } else {
-            let Status::At(l) = node.state.threads[t.0 as usize] else {
-                return Vec::new();
-            };
-            let _ = self.m.take_log();
-            self.m.set_logging(true);
-            for tr in self.prog.thread(t).outgoing(l) {
-                let _ = self.m.eval(&node.state, &tr.guard);
-            }
-            self.m.set_logging(false);
-            self.m
-                .take_log()
-                .iter()
-                .map(|a| Acc::memory(a.var, a.index, true))
-                .collect()
+        if point.enabled.contains(&t) {
+            return step::union_acc(&self.stepper().variants(&node.guide, &node.state, t, d));
+        }
+        let Status::At(l) = node.state.threads[t.0 as usize] else {
+            return Vec::new();
         };
+        let _ = self.m.take_log();
+        self.m.set_logging(true);
+        for tr in self.prog.thread(t).outgoing(l) {
+            let _ = self.m.eval(&node.state, &tr.guard);
+        }
+        self.m.set_logging(false);
+        let mut acc: Vec<Acc> = self
+            .m
+            .take_log()
+            .iter()
+            .map(|a| Acc::memory(a.var, a.index, true))
+            .collect();
         acc.sort_unstable();
         acc.dedup();
         acc
+    }
+
+    /// How steps are computed in this search.
+    fn stepper(&self) -> step::Stepper<'_, 'a, G> {
+        step::Stepper {
+            m: &self.m,
+            guide: self.guide,
+            inputs: &self.opts.inputs,
+            max_local: self.opts.max_local_steps,
+        }
     }
 
     fn pop(

@@ -120,9 +120,48 @@ pub(crate) fn candidates<G: Guide>(
     }
 }
 
+/// What computing a step needs besides the state: the machine, the guide, the input domain
+/// and the bound on invisible transitions per step.
+pub(crate) struct Stepper<'e, 'm, G: Guide> {
+    pub m: &'e Machine<'m>,
+    pub guide: &'e G,
+    pub inputs: &'e Inputs,
+    pub max_local: usize,
+}
+
+impl<G: Guide> Stepper<'_, '_, G> {
+    /// Every variant of thread `t`'s step from `s` under guide state `g`, at point `depth`.
+    pub fn variants(
+        &self,
+        g: &G::State,
+        s: &State,
+        t: ThreadId,
+        depth: usize,
+    ) -> Vec<Variant<G::State>> {
+        variants(
+            self.m,
+            self.guide,
+            g,
+            s,
+            t,
+            self.inputs,
+            depth,
+            self.max_local,
+        )
+    }
+}
+
+/// The accesses of all the variants, sorted, without repetitions.
+pub(crate) fn union_acc<S>(vs: &[Variant<S>]) -> Vec<Acc> {
+    let mut acc: Vec<Acc> = vs.iter().flat_map(|v| v.acc.iter().copied()).collect();
+    acc.sort_unstable();
+    acc.dedup();
+    acc
+}
+
 /// Every variant of thread `t`'s step from `s` (which [`candidates`] found able to move).
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn variants<G: Guide>(
+fn variants<G: Guide>(
     m: &Machine<'_>,
     guide: &G,
     g: &G::State,

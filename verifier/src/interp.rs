@@ -23,7 +23,7 @@ pub enum Status {
 
 /// The contents of every variable in one buffer (a state is cloned at every step of an
 /// exploration): `mem[v]` is the slice of variable `v`'s elements.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Memory {
     cells: Vec<i128>,
     /// Where each variable starts in `cells`, and the end.
@@ -44,6 +44,20 @@ impl Memory {
             cells,
             start: start.into(),
         }
+    }
+}
+
+impl Clone for Memory {
+    fn clone(&self) -> Memory {
+        Memory {
+            cells: self.cells.clone(),
+            start: self.start.clone(),
+        }
+    }
+    /// Reuses this memory's buffer (the explorer recycles states).
+    fn clone_from(&mut self, other: &Memory) {
+        self.cells.clone_from(&other.cells);
+        self.start.clone_from(&other.start);
     }
 }
 
@@ -75,7 +89,7 @@ impl std::hash::Hash for Memory {
 }
 
 /// A program state.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Debug, PartialEq, Eq, Hash)]
 pub struct State {
     /// Contents of every variable, indexed by [`VarId`].
     pub mem: Memory,
@@ -83,6 +97,37 @@ pub struct State {
     pub threads: Vec<Status>,
     /// The thread inside an atomic region, if any.
     pub atomic: Option<ThreadId>,
+}
+
+impl State {
+    /// A state with no contents that shares this one's layout (allocates nothing): what is
+    /// left behind when the explorer moves a state out.
+    pub fn hollow(&self) -> State {
+        State {
+            mem: Memory {
+                cells: Vec::new(),
+                start: self.mem.start.clone(),
+            },
+            threads: Vec::new(),
+            atomic: None,
+        }
+    }
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            mem: self.mem.clone(),
+            threads: self.threads.clone(),
+            atomic: self.atomic,
+        }
+    }
+    /// Reuses this state's buffers (the explorer recycles states).
+    fn clone_from(&mut self, other: &State) {
+        self.mem.clone_from(&other.mem);
+        self.threads.clone_from(&other.threads);
+        self.atomic = other.atomic;
+    }
 }
 
 /// Why an execution stopped.
@@ -349,6 +394,9 @@ pub struct Machine<'p> {
     /// Whether loads and stores of variables visible to other threads are logged.
     logging: std::cell::Cell<bool>,
     log: std::cell::RefCell<Vec<Touch>>,
+    /// Whether [`Machine::execute`] lists the values written (the explorer turns this off
+    /// while it searches, and recomputes them for the traces it reports).
+    record_writes: std::cell::Cell<bool>,
     /// Per variable: visible to other threads (shared, global, heap or ghost).
     visible: Vec<bool>,
 }
@@ -365,6 +413,7 @@ impl<'p> Machine<'p> {
             prog,
             logging: std::cell::Cell::new(false),
             log: std::cell::RefCell::new(Vec::new()),
+            record_writes: std::cell::Cell::new(true),
             visible,
         }
     }
@@ -379,6 +428,19 @@ impl<'p> Machine<'p> {
     /// The accesses logged since the last call.
     pub fn take_log(&self) -> Vec<Touch> {
         std::mem::take(&mut *self.log.borrow_mut())
+    }
+
+    /// Moves the accesses logged since the last call into `buf` (cleared first), keeping
+    /// both buffers' capacity.
+    pub fn swap_log(&self, buf: &mut Vec<Touch>) {
+        buf.clear();
+        std::mem::swap(&mut *self.log.borrow_mut(), buf);
+    }
+
+    /// Whether [`Machine::execute`] lists the values a step writes in [`Step::writes`] (on
+    /// by default).
+    pub fn set_record_writes(&self, on: bool) {
+        self.record_writes.set(on);
     }
 
     fn touch(&self, var: VarId, index: usize, write: bool, old: i128) {
@@ -540,6 +602,7 @@ impl<'p> Machine<'p> {
     ) -> Result<Step, Fault> {
         let t = self.prog.thread(tid);
         let tr = t.transition(trid);
+        let record = self.record_writes.get();
         let mut step = Step {
             thread: tid,
             transition: trid,
@@ -558,7 +621,9 @@ impl<'p> Machine<'p> {
                     let x = ty.wrap(x);
                     self.touch(v, i, true, s.mem[v.0 as usize][i]);
                     s.mem[v.0 as usize][i] = x;
-                    step.writes.push((v, i as i128, x));
+                    if record {
+                        step.writes.push((v, i as i128, x));
+                    }
                 }
                 Op::Havoc { place, ty } => {
                     let x = ty.wrap(oracle.input(*ty));
@@ -567,7 +632,9 @@ impl<'p> Machine<'p> {
                     let x = vty.wrap(x);
                     self.touch(v, i, true, s.mem[v.0 as usize][i]);
                     s.mem[v.0 as usize][i] = x;
-                    step.writes.push((v, i as i128, x));
+                    if record {
+                        step.writes.push((v, i as i128, x));
+                    }
                 }
                 Op::Spawn { thread, args } => {
                     for (v, e) in args {

@@ -437,7 +437,7 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
         }
         // The state before e without the effects of the steps in `after_j`: each element they
         // wrote as it was before the first of them wrote it.
-        let mut st = ne.state.clone();
+        let mut st = self.steps.pool.copy(&ne.state);
         let mut restored: Vec<u64> = Vec::new();
         let mut tokens: Vec<u64> = Vec::new();
         for &k in after_j {
@@ -465,8 +465,12 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
                 .any(|a| a.key >> 63 == 1 && !a.write && tokens.contains(&a.key))
         };
         let vs = self.steps.variants(&ne.guide, &st, t, e);
-        vs.iter()
-            .any(|v| (v.visible || v.ending.is_some()) && !waits(v))
+        let can = vs
+            .iter()
+            .any(|v| (v.visible || v.ending.is_some()) && !waits(v));
+        self.steps.pool.recycle(st);
+        self.steps.pool.recycle_variants(vs);
+        can
     }
 }
 
@@ -513,6 +517,7 @@ struct Engine<'a, G: Guide> {
     last_progress: Instant,
     stop: Option<String>,
     replay: Option<Vec<TraceStep>>,
+    pool: step::Pool,
 }
 
 /// A node of the search stack: the state at a point and the step being explored from it.
@@ -545,6 +550,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             last_progress: Instant::now(),
             stop: None,
             replay,
+            pool: step::Pool::default(),
         }
     }
 
@@ -708,20 +714,15 @@ impl<'a, G: Guide> Engine<'a, G> {
                     points[d].done.push(t);
                     continue;
                 }
-                node.variants = vs;
+                let old = std::mem::replace(&mut node.variants, vs);
+                self.pool.recycle_variants(old);
                 node.current = 0;
             }
             // Take the current variant (its state moves to the child).
             let node = &mut nodes[d];
             let cur = node.current;
-            let state = std::mem::replace(
-                &mut node.variants[cur].state,
-                State {
-                    mem: crate::interp::Memory::new(Vec::new()),
-                    threads: Vec::new(),
-                    atomic: None,
-                },
-            );
+            let hollow = node.variants[cur].state.hollow();
+            let state = std::mem::replace(&mut node.variants[cur].state, hollow);
             let node = &nodes[d];
             let v = &node.variants[cur];
             let thread = v.steps[0].thread;
@@ -865,12 +866,14 @@ impl<'a, G: Guide> Engine<'a, G> {
         }
         stats.max_depth = stats.max_depth.max(d);
         let steps = || -> Vec<TraceStep> {
-            (0..d)
+            let mut steps: Vec<TraceStep> = (0..d)
                 .flat_map(|i| {
                     let n = &nodes[i];
                     n.variants[n.current].steps.clone()
                 })
-                .collect()
+                .collect();
+            step::fill_writes(&self.m, &nodes[0].state, &mut steps);
+            steps
         };
         // The thread whose step ended the execution.
         let last = || {
@@ -989,7 +992,10 @@ impl<'a, G: Guide> Engine<'a, G> {
         d: usize,
     ) -> Vec<Acc> {
         if point.enabled.contains(&t) {
-            return step::union_acc(&self.stepper().variants(&node.guide, &node.state, t, d));
+            let vs = self.stepper().variants(&node.guide, &node.state, t, d);
+            let acc = step::union_acc(&vs);
+            self.pool.recycle_variants(vs);
+            return acc;
         }
         let Status::At(l) = node.state.threads[t.0 as usize] else {
             return Vec::new();
@@ -1018,6 +1024,8 @@ impl<'a, G: Guide> Engine<'a, G> {
             guide: self.guide,
             inputs: &self.opts.inputs,
             max_local: self.opts.max_local_steps,
+            marks: self.opts.fair,
+            pool: &self.pool,
         }
     }
 
@@ -1031,7 +1039,10 @@ impl<'a, G: Guide> Engine<'a, G> {
         for s in strategies.iter_mut() {
             s.leave(d);
         }
-        nodes.pop();
+        if let Some(n) = nodes.pop() {
+            self.pool.recycle(n.state);
+            self.pool.recycle_variants(n.variants);
+        }
         points.pop();
     }
 

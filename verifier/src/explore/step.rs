@@ -5,7 +5,8 @@
 //! and, at `pthread_cond_signal`, which waiter it wakes. Each variant is explored.
 
 use super::{Acc, Gate, Guide, Inputs, Mark, TraceStep};
-use crate::interp::{Choice, Machine, Oracle, State, Status};
+use crate::interp::{Choice, Machine, Oracle, State, Status, Touch};
+use std::cell::RefCell;
 use crate::ir::{LocKind, Op, SyncKind, ThreadId, TransId, TransKind, Ty, VarId};
 
 /// The ordering token every step reads and a step that ends the program writes.
@@ -57,6 +58,23 @@ impl Oracle for Fixed<'_> {
     }
     fn initial(&mut self, _: VarId, _: usize, _: Ty) -> i128 {
         0
+    }
+}
+
+/// Fills in the values each step of a trace writes (the search does not list them) by
+/// running the trace again from the initial state.
+pub(crate) fn fill_writes(m: &Machine<'_>, init: &State, steps: &mut [TraceStep]) {
+    let mut s = init.clone();
+    for st in steps {
+        let x = m.prog.thread(st.thread).transition(st.transition);
+        if st.skipped {
+            s.threads[st.thread.0 as usize] = Status::At(x.dst);
+            continue;
+        }
+        match m.execute(&mut s, st.thread, st.transition, &mut Fixed(&st.inputs, 0)) {
+            Ok(done) => st.writes = done.writes,
+            Err(_) => return,
+        }
     }
 }
 
@@ -120,13 +138,51 @@ pub(crate) fn candidates<G: Guide>(
     }
 }
 
-/// What computing a step needs besides the state: the machine, the guide, the input domain
-/// and the bound on invisible transitions per step.
+/// What computing a step needs besides the state: the machine, the guide, the input domain,
+/// the bound on invisible transitions per step, whether the fair scheduler's marks are
+/// wanted, and recycled buffers (a state is copied at every step; its buffer is reused).
 pub(crate) struct Stepper<'e, 'm, G: Guide> {
     pub m: &'e Machine<'m>,
     pub guide: &'e G,
     pub inputs: &'e Inputs,
     pub max_local: usize,
+    pub marks: bool,
+    pub pool: &'e Pool,
+}
+
+/// Buffers the search recycles: states, and the machine's access log.
+#[derive(Default)]
+pub(crate) struct Pool {
+    states: RefCell<Vec<State>>,
+    log: RefCell<Vec<Touch>>,
+}
+
+impl Pool {
+    /// A copy of `s`, in a recycled buffer when there is one.
+    pub fn copy(&self, s: &State) -> State {
+        match self.states.borrow_mut().pop() {
+            Some(mut x) => {
+                x.clone_from(s);
+                x
+            }
+            None => s.clone(),
+        }
+    }
+
+    /// Takes back a state's buffer.
+    pub fn recycle(&self, s: State) {
+        let mut v = self.states.borrow_mut();
+        if v.len() < 256 && !s.threads.is_empty() {
+            v.push(s);
+        }
+    }
+
+    /// Takes back the states of variants.
+    pub fn recycle_variants<S>(&self, vs: Vec<Variant<S>>) {
+        for v in vs {
+            self.recycle(v.state);
+        }
+    }
 }
 
 impl<G: Guide> Stepper<'_, '_, G> {
@@ -138,16 +194,58 @@ impl<G: Guide> Stepper<'_, '_, G> {
         t: ThreadId,
         depth: usize,
     ) -> Vec<Variant<G::State>> {
-        variants(
-            self.m,
-            self.guide,
-            g,
-            s,
-            t,
-            self.inputs,
-            depth,
-            self.max_local,
-        )
+        let mut first = Vec::new();
+        candidates(self.m, self.guide, g, s, t, &mut first);
+        let n = first.len();
+        if n == 0 {
+            return Vec::new();
+        }
+        let start = Variant {
+            steps: Vec::new(),
+            state: self.pool.copy(s),
+            guide: g.clone(),
+            acc: Vec::new(),
+            spawned: Vec::new(),
+            marks: Vec::new(),
+            ending: None,
+            visible: false,
+        };
+        let mut out = Vec::new();
+        let mut start = Some(start);
+        for (i, (tr, gate)) in first.into_iter().enumerate() {
+            let v = if i + 1 == n {
+                start.take().expect("the start")
+            } else {
+                let x = start.as_ref().expect("the start");
+                x.fork(self.pool)
+            };
+            self.extend(v, t, tr, gate, depth, &mut out);
+        }
+        for v in &mut out {
+            // Every step needs the program to still run; ending it (`exit`, `main` returning,
+            // a failed local assumption, an error) disables every other thread.
+            let ends = v.ending.is_some();
+            v.acc.push(Acc::token(ALIVE, ends));
+            v.acc.sort_unstable();
+            v.acc.dedup();
+        }
+        out
+    }
+}
+
+impl<S: Clone> Variant<S> {
+    /// A copy whose state lives in a recycled buffer.
+    fn fork(&self, pool: &Pool) -> Self {
+        Variant {
+            steps: self.steps.clone(),
+            state: pool.copy(&self.state),
+            guide: self.guide.clone(),
+            acc: self.acc.clone(),
+            spawned: self.spawned.clone(),
+            marks: self.marks.clone(),
+            ending: self.ending.clone(),
+            visible: self.visible,
+        }
     }
 }
 
@@ -159,128 +257,181 @@ pub(crate) fn union_acc<S>(vs: &[Variant<S>]) -> Vec<Acc> {
     acc
 }
 
-/// Every variant of thread `t`'s step from `s` (which [`candidates`] found able to move).
-#[allow(clippy::too_many_arguments)]
-fn variants<G: Guide>(
-    m: &Machine<'_>,
-    guide: &G,
-    g: &G::State,
-    s: &State,
-    t: ThreadId,
-    inputs: &Inputs,
-    depth: usize,
-    max_local: usize,
-) -> Vec<Variant<G::State>> {
-    let mut first = Vec::new();
-    candidates(m, guide, g, s, t, &mut first);
-    let start = Variant {
-        steps: Vec::new(),
-        state: s.clone(),
-        guide: g.clone(),
-        acc: Vec::new(),
-        spawned: Vec::new(),
-        marks: Vec::new(),
-        ending: None,
-        visible: false,
-    };
-    let mut out = Vec::new();
-    let n = first.len();
-    let mut start = Some(start);
-    for (i, (tr, gate)) in first.into_iter().enumerate() {
-        let v = if i + 1 == n {
-            start.take().expect("the start")
-        } else {
-            start.as_ref().expect("the start").clone()
-        };
-        extend(m, guide, v, t, tr, gate, inputs, depth, max_local, &mut out);
-    }
-    for v in &mut out {
-        // Every step needs the program to still run; ending it (`exit`, `main` returning, a
-        // failed local assumption, an error) disables every other thread.
-        let ends = v.ending.is_some();
-        v.acc.push(Acc::token(ALIVE, ends));
-        v.acc.sort_unstable();
-        v.acc.dedup();
-    }
-    out
-}
-
-/// Runs transition `tr` (every input combination) from `v` and continues through invisible
-/// transitions; pushes the finished variants. A variant is cloned only where the step
-/// branches (several input values, several enabled transitions).
-#[allow(clippy::too_many_arguments)]
-fn extend<G: Guide>(
-    m: &Machine<'_>,
-    guide: &G,
-    v: Variant<G::State>,
-    t: ThreadId,
-    tr: TransId,
-    gate: Gate,
-    inputs: &Inputs,
-    depth: usize,
-    max_local: usize,
-    out: &mut Vec<Variant<G::State>>,
-) {
-    let mut work = vec![(v, tr, gate)];
-    while let Some((v, tr, gate)) = work.pop() {
-        if let Gate::Deviation(why) = gate {
-            let mut w = v;
-            w.steps.push(TraceStep::new(t, tr, vec![], true));
-            w.ending = Some(Ending::Deviation(tr, why));
-            out.push(w);
-            continue;
-        }
-        let x = m.prog.thread(t).transition(tr);
-        let domains: Vec<Vec<i128>> = x
-            .ops
-            .iter()
-            .filter_map(|o| match o {
-                Op::Havoc { ty, .. } => Some(*ty),
-                _ => None,
-            })
-            .enumerate()
-            .map(|(k, ty)| {
-                let salt = ((depth as u64) << 32)
-                    ^ ((t.0 as u64) << 16)
-                    ^ (tr.0 as u64)
-                    ^ ((k as u64) << 48)
-                    ^ (v.steps.len() as u64).rotate_left(24);
-                input_values(inputs, ty, salt)
-            })
-            .collect();
-        let combos: usize = domains.iter().map(|d| d.len()).product();
-        let mut v = Some(v);
-        let mut combo = vec![0usize; domains.len()];
-        for k in 0..combos {
-            let vals: Vec<i128> = combo.iter().zip(&domains).map(|(i, d)| d[*i]).collect();
-            let mut w = if k + 1 == combos {
-                v.take().expect("the variant")
-            } else {
-                v.as_ref().expect("the variant").clone()
-            };
-            run_one(m, guide, &mut w, t, tr, &gate, &vals);
-            if w.ending.is_some() || !continues(m, guide, &w, t) || w.steps.len() > max_local {
+impl<G: Guide> Stepper<'_, '_, G> {
+    /// Runs transition `tr` (every input combination) from `v` and continues through
+    /// invisible transitions; pushes the finished variants. A variant is copied only where
+    /// the step branches (several input values, several enabled transitions).
+    fn extend(
+        &self,
+        v: Variant<G::State>,
+        t: ThreadId,
+        tr: TransId,
+        gate: Gate,
+        depth: usize,
+        out: &mut Vec<Variant<G::State>>,
+    ) {
+        let (m, guide) = (self.m, self.guide);
+        let mut work = vec![(v, tr, gate)];
+        let mut next = Vec::new();
+        while let Some((v, tr, gate)) = work.pop() {
+            if let Gate::Deviation(why) = gate {
+                let mut w = v;
+                w.steps.push(TraceStep::new(t, tr, vec![], true));
+                w.ending = Some(Ending::Deviation(tr, why));
                 out.push(w);
+                continue;
+            }
+            let x = m.prog.thread(t).transition(tr);
+            let havocs = x
+                .ops
+                .iter()
+                .filter(|o| matches!(o, Op::Havoc { .. }))
+                .count();
+            let domains: Vec<Vec<i128>> = if havocs == 0 {
+                Vec::new()
             } else {
-                let mut next = Vec::new();
+                x.ops
+                    .iter()
+                    .filter_map(|o| match o {
+                        Op::Havoc { ty, .. } => Some(*ty),
+                        _ => None,
+                    })
+                    .enumerate()
+                    .map(|(k, ty)| {
+                        let salt = ((depth as u64) << 32)
+                            ^ ((t.0 as u64) << 16)
+                            ^ (tr.0 as u64)
+                            ^ ((k as u64) << 48)
+                            ^ (v.steps.len() as u64).rotate_left(24);
+                        input_values(self.inputs, ty, salt)
+                    })
+                    .collect()
+            };
+            let combos: usize = domains.iter().map(|d| d.len()).product();
+            let mut v = Some(v);
+            let mut combo = vec![0usize; domains.len()];
+            for k in 0..combos {
+                let vals: Vec<i128> = combo.iter().zip(&domains).map(|(i, d)| d[*i]).collect();
+                let mut w = if k + 1 == combos {
+                    v.take().expect("the variant")
+                } else {
+                    v.as_ref().expect("the variant").fork(self.pool)
+                };
+                self.run_one(&mut w, t, tr, &gate, &vals);
+                continue_combos(&mut combo, &domains);
+                if w.ending.is_some() || !continues(m, guide, &w, t) || w.steps.len() > self.max_local
+                {
+                    out.push(w);
+                    continue;
+                }
+                next.clear();
                 candidates(m, guide, &w.guide, &w.state, t, &mut next);
                 let n = next.len();
                 if n == 0 {
                     out.push(w);
-                    continue_combos(&mut combo, &domains);
                     continue;
                 }
                 let mut w = Some(w);
-                for (i, (tr2, gate2)) in next.into_iter().enumerate() {
+                for (i, (tr2, gate2)) in next.drain(..).enumerate() {
                     let w2 = if i + 1 == n {
                         w.take().expect("the variant")
                     } else {
-                        w.as_ref().expect("the variant").clone()
+                        w.as_ref().expect("the variant").fork(self.pool)
                     };
                     work.push((w2, tr2, gate2));
                 }
             }
-            continue_combos(&mut combo, &domains);
+        }
+    }
+
+    /// Executes one transition into `w`.
+    fn run_one(
+        &self,
+        w: &mut Variant<G::State>,
+        t: ThreadId,
+        tr: TransId,
+        gate: &Gate,
+        vals: &[i128],
+    ) {
+        let (m, guide) = (self.m, self.guide);
+        let th = m.prog.thread(t);
+        let x = th.transition(tr);
+        if !local(m, guide, t, x.src) {
+            w.visible = true;
+        }
+        if matches!(gate, Gate::Skip) {
+            // Subsumed by the schedule: the instrumented program does not perform it.
+            w.state.threads[t.0 as usize] = Status::At(x.dst);
+            w.steps.push(TraceStep::new(t, tr, vec![], true));
+            return;
+        }
+        let mut log = self.pool.log.borrow_mut();
+        m.swap_log(&mut log);
+        m.set_logging(true);
+        m.set_record_writes(false);
+        let r = m.execute(&mut w.state, t, tr, &mut Fixed(vals, 0));
+        m.set_record_writes(true);
+        m.set_logging(false);
+        m.swap_log(&mut log);
+        // Every element whose value changed (the thread's locals too: the fair scheduler asks
+        // whether a loop iteration changed anything).
+        let changes: Vec<(u64, i128, i128)> = if self.marks {
+            log.iter()
+                .filter(|a| a.write)
+                .filter_map(|a| {
+                    let now = w.state.mem[a.var.0 as usize][a.index as usize];
+                    (now != a.old).then(|| (Acc::memory(a.var, a.index, true).key, a.old, now))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        w.acc.extend(
+            log.iter()
+                .filter(|a| a.visible)
+                .map(|a| Acc::memory(a.var, a.index, a.write)),
+        );
+        drop(log);
+        match r {
+            Ok(step) => {
+                w.steps.push(TraceStep {
+                    thread: t,
+                    transition: tr,
+                    inputs: step.inputs,
+                    skipped: false,
+                    writes: Vec::new(),
+                });
+            }
+            Err(f) => {
+                w.steps.push(TraceStep::new(t, tr, vals.to_vec(), false));
+                w.ending = Some(Ending::Undefined(tr, f.to_string()));
+                return;
+            }
+        }
+        if matches!(gate, Gate::Go) {
+            w.acc.extend(guide.pass(&mut w.guide, t, tr));
+        }
+        for o in &x.ops {
+            if let Op::Spawn { thread, .. } = o {
+                w.spawned.push(*thread);
+            }
+        }
+        if self.marks {
+            let failed_trylock = x.kind == TransKind::Sync(SyncKind::TryLock)
+                && !changes
+                    .iter()
+                    .any(|c| m.prog.var(VarId((c.0 >> 32) as u32)).elem.is_sync());
+            w.marks.push(Mark {
+                back_edge: x.back_edge,
+                yields: x.yields || failed_trylock,
+                changes,
+            });
+        }
+        match th.locations[x.dst.0 as usize].kind {
+            LocKind::Error => w.ending = Some(Ending::Error(tr)),
+            LocKind::Halt => w.ending = Some(Ending::Halted),
+            LocKind::Discard => w.ending = Some(Ending::Discarded),
+            _ => {}
         }
     }
 }
@@ -293,88 +444,6 @@ fn continue_combos(combo: &mut [usize], domains: &[Vec<i128>]) {
             break;
         }
         *c = 0;
-    }
-}
-
-/// Executes one transition into `w`.
-fn run_one<G: Guide>(
-    m: &Machine<'_>,
-    guide: &G,
-    w: &mut Variant<G::State>,
-    t: ThreadId,
-    tr: TransId,
-    gate: &Gate,
-    vals: &[i128],
-) {
-    let th = m.prog.thread(t);
-    let x = th.transition(tr);
-    if !local(m, guide, t, x.src) {
-        w.visible = true;
-    }
-    if matches!(gate, Gate::Skip) {
-        // Subsumed by the schedule: the instrumented program does not perform it.
-        w.state.threads[t.0 as usize] = Status::At(x.dst);
-        w.steps.push(TraceStep::new(t, tr, vec![], true));
-        return;
-    }
-    let _ = m.take_log();
-    m.set_logging(true);
-    let r = m.execute(&mut w.state, t, tr, &mut Fixed(vals, 0));
-    m.set_logging(false);
-    let log = m.take_log();
-    // Every element whose value changed (the thread's locals too: the fair scheduler asks
-    // whether a loop iteration changed anything).
-    let changes: Vec<(u64, i128, i128)> = log
-        .iter()
-        .filter(|a| a.write)
-        .filter_map(|a| {
-            let now = w.state.mem[a.var.0 as usize][a.index as usize];
-            (now != a.old).then(|| (Acc::memory(a.var, a.index, true).key, a.old, now))
-        })
-        .collect();
-    w.acc.extend(
-        log.iter()
-            .filter(|a| a.visible)
-            .map(|a| Acc::memory(a.var, a.index, a.write)),
-    );
-    match r {
-        Ok(step) => {
-            w.steps.push(TraceStep {
-                thread: t,
-                transition: tr,
-                inputs: step.inputs,
-                skipped: false,
-                writes: step.writes,
-            });
-        }
-        Err(f) => {
-            w.steps.push(TraceStep::new(t, tr, vals.to_vec(), false));
-            w.ending = Some(Ending::Undefined(tr, f.to_string()));
-            return;
-        }
-    }
-    if matches!(gate, Gate::Go) {
-        w.acc.extend(guide.pass(&mut w.guide, t, tr));
-    }
-    for o in &x.ops {
-        if let Op::Spawn { thread, .. } = o {
-            w.spawned.push(*thread);
-        }
-    }
-    let failed_trylock = x.kind == TransKind::Sync(SyncKind::TryLock)
-        && !changes
-            .iter()
-            .any(|c| m.prog.var(VarId((c.0 >> 32) as u32)).elem.is_sync());
-    w.marks.push(Mark {
-        back_edge: x.back_edge,
-        yields: x.yields || failed_trylock,
-        changes,
-    });
-    match th.locations[x.dst.0 as usize].kind {
-        LocKind::Error => w.ending = Some(Ending::Error(tr)),
-        LocKind::Halt => w.ending = Some(Ending::Halted),
-        LocKind::Discard => w.ending = Some(Ending::Discarded),
-        _ => {}
     }
 }
 

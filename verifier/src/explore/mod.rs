@@ -518,6 +518,7 @@ struct Engine<'a, G: Guide> {
     stop: Option<String>,
     replay: Option<Vec<TraceStep>>,
     pool: step::Pool,
+    local: Vec<Vec<bool>>,
 }
 
 /// A node of the search stack: the state at a point and the step being explored from it.
@@ -539,9 +540,11 @@ impl<'a, G: Guide> Engine<'a, G> {
         progress: Option<Progress<'a>>,
         replay: Option<Vec<TraceStep>>,
     ) -> Self {
+        let m = Machine::new(prog);
+        let local = step::local_table(&m, guide);
         Engine {
             prog,
-            m: Machine::new(prog),
+            m,
             guide,
             opts,
             report: Report::default(),
@@ -551,6 +554,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             stop: None,
             replay,
             pool: step::Pool::default(),
+            local,
         }
     }
 
@@ -1026,6 +1030,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             max_local: self.opts.max_local_steps,
             marks: self.opts.fair,
             pool: &self.pool,
+            local: &self.local,
         }
     }
 

@@ -148,6 +148,8 @@ pub(crate) struct Stepper<'e, 'm, G: Guide> {
     pub max_local: usize,
     pub marks: bool,
     pub pool: &'e Pool,
+    /// [`local_table`].
+    pub local: &'e [Vec<bool>],
 }
 
 /// Buffers the search recycles: states, and the machine's access log.
@@ -319,7 +321,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 };
                 self.run_one(&mut w, t, tr, &gate, &vals);
                 continue_combos(&mut combo, &domains);
-                if w.ending.is_some() || !continues(m, guide, &w, t) || w.steps.len() > self.max_local
+                if w.ending.is_some() || !continues(m, self.local, &w, t) || w.steps.len() > self.max_local
                 {
                     out.push(w);
                     continue;
@@ -356,7 +358,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
         let (m, guide) = (self.m, self.guide);
         let th = m.prog.thread(t);
         let x = th.transition(tr);
-        if !local(m, guide, t, x.src) {
+        if !self.local[t.0 as usize][x.src.0 as usize] {
             w.visible = true;
         }
         if matches!(gate, Gate::Skip) {
@@ -447,23 +449,29 @@ fn continue_combos(combo: &mut [usize], domains: &[Vec<i128>]) {
     }
 }
 
-/// Whether location `l` of thread `t` has only transitions invisible to other threads.
-pub(crate) fn local<G: Guide>(
-    m: &Machine<'_>,
-    guide: &G,
-    t: ThreadId,
-    l: crate::ir::LocId,
-) -> bool {
-    match guide.invisible(t, l) {
-        Some(b) => b,
-        None => m.prog.thread(t).local_location(l),
-    }
+/// Per thread and location: whether every transition there is invisible to other threads
+/// (as the guide says, else as the program says), computed once per search.
+pub(crate) fn local_table<G: Guide>(m: &Machine<'_>, guide: &G) -> Vec<Vec<bool>> {
+    m.prog
+        .threads
+        .iter()
+        .map(|th| {
+            (0..th.locations.len())
+                .map(|l| {
+                    let l = crate::ir::LocId(l as u32);
+                    guide
+                        .invisible(th.id, l)
+                        .unwrap_or_else(|| th.local_location(l))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Whether the step goes on after `w`: until it has run a visible transition (one from a
 /// location that is not local), then while the thread is inside an atomic region or at a
 /// location whose transitions are all invisible to other threads.
-fn continues<G: Guide>(m: &Machine<'_>, guide: &G, w: &Variant<G::State>, t: ThreadId) -> bool {
+fn continues<S>(m: &Machine<'_>, local: &[Vec<bool>], w: &Variant<S>, t: ThreadId) -> bool {
     let Status::At(l) = w.state.threads[t.0 as usize] else {
         return false;
     };
@@ -474,5 +482,5 @@ fn continues<G: Guide>(m: &Machine<'_>, guide: &G, w: &Variant<G::State>, t: Thr
     if w.state.atomic == Some(t) || !w.visible {
         return true;
     }
-    local(m, guide, t, l)
+    local[t.0 as usize][l.0 as usize]
 }

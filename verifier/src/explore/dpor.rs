@@ -23,22 +23,36 @@
 
 use super::{dependent, Acc, Point, Reorder, Strategy};
 use crate::ir::ThreadId;
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
+
+/// No step (in [`Dpor::last`]).
+const NONE: u32 = u32::MAX;
 
 /// Source-set DPOR.
 pub struct Dpor {
     n: usize,
-    /// Per step (the step taken at point i): its vector clock.
-    clocks: Vec<Vec<u32>>,
+    /// Per step (the step taken at point i): its vector clock, `n` entries from `i * n`.
+    clocks: Vec<u32>,
     /// Per point: per thread, the step whose clock is the thread's (its last step, or the
-    /// step that started it).
-    last: Vec<Vec<Option<u32>>>,
+    /// step that started it), or [`NONE`]; `n` entries from `point * n`.
+    last: Vec<u32>,
     /// Per location, the steps that wrote it and those that only read it (in order), so that
     /// race detection looks only at dependent steps.
-    writers: HashMap<u64, Vec<u32>>,
-    readers: HashMap<u64, Vec<u32>>,
-    /// Per step, the locations it is listed under (and whether as a writer).
-    listed: Vec<Vec<(u64, bool)>>,
+    writers: FxHashMap<u64, Vec<u32>>,
+    readers: FxHashMap<u64, Vec<u32>>,
+    /// The locations steps are listed under (and whether as a writer); step `i`'s from
+    /// `listed_at[i]`.
+    listed: Vec<(u64, bool)>,
+    listed_at: Vec<u32>,
+    /// Scratch buffers of [`Dpor::analyse`].
+    scratch: Scratch,
+}
+
+#[derive(Default)]
+struct Scratch {
+    cands: Vec<u32>,
+    after_j: Vec<usize>,
+    scan: Vec<u32>,
 }
 
 impl Dpor {
@@ -48,16 +62,23 @@ impl Dpor {
             n,
             clocks: Vec::new(),
             last: Vec::new(),
-            writers: HashMap::new(),
-            readers: HashMap::new(),
+            writers: FxHashMap::default(),
+            readers: FxHashMap::default(),
             listed: Vec::new(),
+            listed_at: Vec::new(),
+            scratch: Scratch::default(),
         }
+    }
+
+    /// The vector clock of step `k`.
+    fn clock(&self, k: usize) -> &[u32] {
+        &self.clocks[k * self.n..(k + 1) * self.n]
     }
 
     /// Whether step `k` happens before a step whose clock is `c`.
     fn before(&self, points: &[Point], k: usize, c: &[u32]) -> bool {
         let t = points[k].taken.as_ref().expect("a step").thread.0 as usize;
-        c[t] >= self.clocks[k][t]
+        c[t] >= self.clocks[k * self.n + t]
     }
 }
 
@@ -67,27 +88,28 @@ impl Strategy for Dpor {
     }
 
     fn reach(&mut self, points: &mut [Point], d: usize, order: &dyn Reorder) {
+        let n = self.n;
         self.forget(d.saturating_sub(1));
-        self.last.truncate(d);
+        self.last.truncate(d * n);
         if d == 0 {
-            self.last.push(vec![None; self.n]);
+            self.last.resize(n, NONE);
             return;
         }
         let e = d - 1;
-        let (p, acc, spawned) = {
-            let t = points[e].taken.as_ref().expect("a step into the point");
-            (t.thread, t.acc.clone(), t.spawned.clone())
-        };
+        let t = points[e].taken.as_ref().expect("a step into the point");
+        let p = t.thread;
+        let acc = t.acc.clone();
         let clock = self.analyse(points, e, p, &acc, order);
-        self.clocks.push(clock);
-        let mut keys: Vec<(u64, bool)> = Vec::new();
-        for a in &acc {
-            match keys.last_mut() {
+        self.clocks.extend_from_slice(&clock);
+        self.listed_at.push(self.listed.len() as u32);
+        let from = self.listed.len();
+        for a in acc.iter() {
+            match self.listed[from..].last_mut() {
                 Some(k) if k.0 == a.key => k.1 |= a.write,
-                _ => keys.push((a.key, a.write)),
+                _ => self.listed.push((a.key, a.write)),
             }
         }
-        for &(k, w) in &keys {
+        for &(k, w) in &self.listed[from..] {
             let list = if w {
                 &mut self.writers
             } else {
@@ -95,13 +117,12 @@ impl Strategy for Dpor {
             };
             list.entry(k).or_default().push(e as u32);
         }
-        self.listed.push(keys);
-        let mut last = self.last[e].clone();
-        last[p.0 as usize] = Some(e as u32);
-        for c in spawned {
-            last[c.0 as usize] = Some(e as u32);
+        self.last.extend_from_within(e * n..(e + 1) * n);
+        self.last[e * n + n + p.0 as usize] = e as u32;
+        let t = points[e].taken.as_ref().expect("a step into the point");
+        for c in &t.spawned {
+            self.last[e * n + n + c.0 as usize] = e as u32;
         }
-        self.last.push(last);
     }
 
     fn pending(
@@ -130,16 +151,17 @@ impl Strategy for Dpor {
 
     fn leave(&mut self, d: usize) {
         self.forget(d.saturating_sub(1));
-        self.last.truncate(d);
+        self.last.truncate(d * self.n);
     }
 }
 
 impl Dpor {
     /// Drops the steps from `e` on.
     fn forget(&mut self, e: usize) {
-        while self.listed.len() > e {
-            let k = self.listed.len() - 1;
-            for (key, w) in self.listed.pop().expect("a step") {
+        while self.listed_at.len() > e {
+            let k = self.listed_at.len() - 1;
+            let from = self.listed_at.pop().expect("a step") as usize;
+            for &(key, w) in &self.listed[from..] {
                 let list = if w {
                     &mut self.writers
                 } else {
@@ -151,8 +173,9 @@ impl Dpor {
                     }
                 }
             }
+            self.listed.truncate(from);
         }
-        self.clocks.truncate(e);
+        self.clocks.truncate(e * self.n);
     }
 
     /// The races of a step of thread `p` with accesses `acc` taken at point `e` (executed, or
@@ -165,27 +188,30 @@ impl Dpor {
         acc: &[Acc],
         order: &dyn Reorder,
     ) -> Vec<u32> {
+        let n = self.n;
         let pi = p.0 as usize;
-        let prev = self.last[e][pi];
-        let mut own = match prev {
-            Some(k) => self.clocks[k as usize].clone(),
-            None => vec![0; self.n],
+        let prev = self.last[e * n + pi];
+        let mut clock = match prev {
+            NONE => vec![0; n],
+            k => self.clock(k as usize).to_vec(),
         };
         // The step's index in its thread (a thread's clock may come from the step that
         // started it).
         let me = match prev {
-            Some(k) if points[k as usize].taken.as_ref().map(|t| t.thread) == Some(p) => {
-                self.clocks[k as usize][pi] + 1
+            NONE => 1,
+            k if points[k as usize].taken.as_ref().map(|t| t.thread) == Some(p) => {
+                self.clocks[k as usize * n + pi] + 1
             }
             _ => 1,
         };
-        own[pi] = me;
-        let mut clock = own.clone();
+        clock[pi] = me;
+        let mut sc = std::mem::take(&mut self.scratch);
         // Races, latest first; `scan` grows with each race's clock, so that only races not
         // ordered through another race remain.
-        let mut scan = own;
+        sc.scan.clear();
+        sc.scan.extend_from_slice(&clock);
         // The earlier steps dependent with this one, latest first.
-        let mut cands: Vec<u32> = Vec::new();
+        sc.cands.clear();
         let mut last_key = None;
         for a in acc {
             if last_key == Some((a.key, a.write)) {
@@ -193,49 +219,47 @@ impl Dpor {
             }
             last_key = Some((a.key, a.write));
             if let Some(v) = self.writers.get(&a.key) {
-                cands.extend(v.iter().copied());
+                sc.cands.extend(v.iter().copied());
             }
             if a.write {
                 if let Some(v) = self.readers.get(&a.key) {
-                    cands.extend(v.iter().copied());
+                    sc.cands.extend(v.iter().copied());
                 }
             }
         }
-        cands.retain(|&j| (j as usize) < e);
-        cands.sort_unstable_by(|a, b| b.cmp(a));
-        cands.dedup();
-        for j in cands {
-            let j = j as usize;
+        sc.cands.retain(|&j| (j as usize) < e);
+        sc.cands.sort_unstable_by(|a, b| b.cmp(a));
+        sc.cands.dedup();
+        for ci in 0..sc.cands.len() {
+            let j = sc.cands[ci] as usize;
             let tj = points[j].taken.as_ref().expect("a step");
             if tj.thread == p || !dependent(&tj.acc, acc) {
                 continue;
             }
-            for (x, y) in clock.iter_mut().zip(&self.clocks[j]) {
+            for (x, y) in clock.iter_mut().zip(self.clock(j)) {
                 *x = (*x).max(*y);
             }
-            if self.before(points, j, &scan) {
+            if self.before(points, j, &sc.scan) {
                 continue;
             }
             // A step that waited for j (the lock for j's unlock) cannot be reversed with it:
             // no race, and the steps before j stay candidates.
             let jt = tj.thread.0 as usize;
-            let jx = self.clocks[j][jt];
-            let after_j: Vec<usize> = if std::env::var_os("ONLYJ").is_some() {
-                vec![j]
-            } else {
-                std::iter::once(j)
-                    .chain((j + 1..e).filter(|&k| self.clocks[k][jt] >= jx))
-                    .collect()
-            };
-            if !order.can_precede(&after_j, e, p) {
+            let jx = self.clocks[j * n + jt];
+            sc.after_j.clear();
+            sc.after_j.push(j);
+            sc.after_j
+                .extend((j + 1..e).filter(|&k| self.clocks[k * n + jt] >= jx));
+            if !order.can_precede(&sc.after_j, e, p) {
                 continue;
             }
             if self.race(points, j, e, p, &clock) {
-                for (x, y) in scan.iter_mut().zip(&self.clocks[j]) {
+                for (x, y) in sc.scan.iter_mut().zip(self.clock(j)) {
                     *x = (*x).max(*y);
                 }
             }
         }
+        self.scratch = sc;
         clock[pi] = me;
         clock
     }
@@ -246,9 +270,11 @@ impl Dpor {
     fn race(&self, points: &mut [Point], j: usize, e: usize, pe: ThreadId, ce: &[u32]) -> bool {
         let tj = points[j].taken.as_ref().expect("a step").thread;
         let jt = tj.0 as usize;
-        let jx = self.clocks[j][jt];
+        let jx = self.clocks[j * self.n + jt];
         // notdep(j): the steps after j that j does not happen before, then e.
-        let u: Vec<usize> = (j + 1..e).filter(|&k| self.clocks[k][jt] < jx).collect();
+        let u: Vec<usize> = (j + 1..e)
+            .filter(|&k| self.clocks[k * self.n + jt] < jx)
+            .collect();
         let mut initials: Vec<ThreadId> = Vec::new();
         let mut seen: Vec<ThreadId> = Vec::new();
         for (pos, &k) in u.iter().enumerate() {
@@ -257,7 +283,7 @@ impl Dpor {
                 continue;
             }
             seen.push(t);
-            let ck = &self.clocks[k];
+            let ck = self.clock(k);
             if u[..pos].iter().all(|&k2| !self.before(points, k2, ck)) {
                 initials.push(t);
             }

@@ -46,6 +46,12 @@ pub(crate) struct ExploreArgs {
     /// Stop after this many seconds.
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
+    /// Worker threads for a DPOR search (default: one per core). With more than one, the
+    /// count of executions may vary a little between runs (a few may be explored twice);
+    /// --jobs 1 gives the exact, repeatable count. --fair and --preemption-bound search
+    /// with one.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
+    jobs: Option<u16>,
     /// Go on after the first bug (up to 10 different ones).
     #[arg(long)]
     all: bool,
@@ -112,6 +118,10 @@ pub(crate) fn explore(a: ExploreArgs) -> anyhow::Result<u8> {
         max_executions: a.max_executions,
         timeout: a.timeout.map(std::time::Duration::from_secs_f64),
         stop_at_first_bug: !a.all,
+        jobs: match a.jobs {
+            Some(n) => n as usize,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        },
         ..Options::default()
     };
     if let Some(t) = &a.trace_out {
@@ -268,6 +278,9 @@ fn print_report(p: &verifier::ir::Program, a: &ExploreArgs, r: &Report) -> anyho
     } else {
         s.strategies.join(", ")
     };
+    if s.workers > 1 {
+        how.push_str(&format!(", {} workers", s.workers));
+    }
     if a.fair && !a.no_dpor {
         how.push_str(" (no DPOR under --fair: the fair scheduler's priorities depend on the order of independent steps)");
     }

@@ -58,6 +58,57 @@ fn dpor_counts_are_at_most_inspects() {
     }
 }
 
+/// Split between workers, the search still covers every collision order: the same counts
+/// (a worker may explore an execution another one explored: never fewer), and the bug of
+/// indexer_rare.c, which is in one collision order of 512, is found with any number of
+/// workers (the split differs from run to run: several runs).
+#[test]
+fn parallel_search_covers_every_order() {
+    for (file, threads, exact) in [
+        ("indexer.c", 13, 64),
+        ("indexer.c", 14, 512),
+        ("fsbench.c", 18, 32),
+        ("fsbench.c", 20, 128),
+    ] {
+        let p = program(
+            &format!("tests/programs/explore/{file}"),
+            &[&format!("THREADS={threads}")],
+        );
+        for jobs in [2, 3] {
+            let r = run(
+                &p,
+                &Options {
+                    jobs,
+                    ..Options::default()
+                },
+            );
+            assert!(r.bugs.is_empty() && r.stats.complete, "{file} {threads}");
+            assert_eq!(r.stats.workers, jobs);
+            assert!(
+                r.stats.executions >= exact,
+                "{file} {threads} on {jobs} workers: {} executions, one per order is {exact}",
+                r.stats.executions
+            );
+        }
+    }
+    let p = program("tests/programs/explore/indexer_rare.c", &[]);
+    for jobs in [1, 2, 2, 3, 4] {
+        let r = run(
+            &p,
+            &Options {
+                jobs,
+                ..Options::default()
+            },
+        );
+        assert_eq!(r.bugs.len(), 1, "indexer_rare on {jobs} workers");
+        assert!(
+            r.bugs[0].message.contains("assertion"),
+            "{}",
+            r.bugs[0].message
+        );
+    }
+}
+
 /// Without DPOR, independent threads still interleave in every order; with it, one
 /// execution covers them (the reduction is real, and exploring without it works).
 #[test]
@@ -287,6 +338,13 @@ fn strategies_agree_with_the_search_over_every_interleaving() {
         assert!(!reference.bugs.is_empty(), "{}: no bug at all", f.display());
         for (what, o) in [
             ("dpor", Options::default()),
+            (
+                "dpor, 3 workers",
+                Options {
+                    jobs: 3,
+                    ..Options::default()
+                },
+            ),
             (
                 "dpor, preemption bound 10",
                 Options {

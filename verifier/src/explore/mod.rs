@@ -30,6 +30,8 @@ mod step;
 use crate::interp::{Machine, Oracle, State, Status};
 use crate::ir::{ErrorKind, LocId, LocKind, Program, ThreadId, TransId, TransKind, VarId};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 use step::{Ending, Variant};
 
@@ -85,6 +87,9 @@ pub struct Options {
     /// Most invisible transitions one step runs (a local loop that never ends is cut here and
     /// continues in the next step).
     pub max_local_steps: usize,
+    /// Worker threads: with more than one, a DPOR search (without the fair scheduler or a
+    /// preemption bound) is split between them. Workers may explore a few executions twice.
+    pub jobs: usize,
 }
 
 impl Default for Options {
@@ -100,6 +105,7 @@ impl Default for Options {
             stop_at_first_bug: true,
             max_bugs: 10,
             max_local_steps: 10_000,
+            jobs: 1,
         }
     }
 }
@@ -313,6 +319,9 @@ pub struct Stats {
     pub by_preemptions: Vec<u64>,
     /// Longest execution (steps).
     pub max_depth: usize,
+    /// Worker threads that searched.
+    #[serde(default)]
+    pub workers: usize,
     /// Seconds.
     pub seconds: f64,
     /// Whether every execution in the bounds was explored.
@@ -478,32 +487,118 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
 pub type Progress<'a> = Box<dyn FnMut(&Stats) + 'a>;
 
 /// Explores `prog` under `guide` with `opts`.
-pub fn explore<G: Guide>(
+pub fn explore<G>(
     prog: &Program,
     guide: &G,
     opts: &Options,
     progress: Option<Progress<'_>>,
-) -> Report {
+) -> Report
+where
+    G: Guide + Sync,
+    G::State: Send,
+{
+    let parallel = opts.jobs > 1 && opts.dpor && !opts.fair && opts.preemption_bound.is_none();
+    if parallel {
+        return explore_parallel(prog, guide, opts, progress);
+    }
     let mut e = Engine::new(prog, guide, opts, progress, None);
     let bounds: Vec<Option<u32>> = match opts.preemption_bound {
         Some(k) => (0..=k).map(Some).collect(),
         None => vec![None],
     };
     for b in bounds {
-        e.search(b);
+        e.search(b, None);
         if e.stop.is_some() {
             break;
         }
     }
-    e.into_report()
+    let mut r = e.into_report();
+    r.stats.workers = 1;
+    r
+}
+
+/// The DPOR search split between `opts.jobs` workers: the first starts at the root, and a
+/// worker that runs out of work gets part of another's (the first point on its current
+/// path with a thread left to explore, [`Engine::donate`]).
+fn explore_parallel<G>(
+    prog: &Program,
+    guide: &G,
+    opts: &Options,
+    progress: Option<Progress<'_>>,
+) -> Report
+where
+    G: Guide + Sync,
+    G::State: Send,
+{
+    let shared = Shared::new(opts.jobs);
+    let start = Instant::now();
+    std::thread::scope(|sc| {
+        let workers: Vec<_> = (1..opts.jobs)
+            .map(|_| {
+                let shared = &shared;
+                sc.spawn(move || {
+                    let mut e = Engine::new(prog, guide, opts, None, None);
+                    e.shared = Some(shared);
+                    while let Some(job) = shared.next() {
+                        e.search(None, Some(job));
+                    }
+                    e.into_report()
+                })
+            })
+            .collect();
+        let mut e = Engine::new(prog, guide, opts, progress, None);
+        e.shared = Some(&shared);
+        e.search(None, None);
+        while !e.stopped() {
+            match shared.next() {
+                Some(job) => e.search(None, Some(job)),
+                None => break,
+            }
+        }
+        shared.halt();
+        let mut report = e.into_report();
+        for w in workers {
+            let r = match w.join() {
+                Ok(r) => r,
+                Err(p) => std::panic::resume_unwind(p),
+            };
+            let (s, x) = (&mut report.stats, r.stats);
+            s.executions += x.executions;
+            s.transitions += x.transitions;
+            s.steps += x.steps;
+            s.depth_bounded += x.depth_bounded;
+            s.sleep_blocked += x.sleep_blocked;
+            s.max_depth = s.max_depth.max(x.max_depth);
+            if s.stopped.is_none() {
+                s.stopped = x.stopped;
+            }
+            for b in r.bugs {
+                if report.bugs.len() < opts.max_bugs
+                    && !report
+                        .bugs
+                        .iter()
+                        .any(|c| c.kind == b.kind && c.message == b.message)
+                {
+                    report.bugs.push(b);
+                }
+            }
+        }
+        let s = &mut report.stats;
+        s.complete = s.stopped.is_none();
+        s.seconds = start.elapsed().as_secs_f64();
+        s.workers = opts.jobs;
+        report
+    })
 }
 
 /// Runs the one execution `steps` describe (thread, transition and inputs of each step)
 /// under `guide`, and reports how it ends: the replay of a trace file.
 pub fn replay<G: Guide>(prog: &Program, guide: &G, steps: &[TraceStep], opts: &Options) -> Report {
     let mut e = Engine::new(prog, guide, opts, None, Some(steps.to_vec()));
-    e.search(None);
-    e.into_report()
+    e.search(None, None);
+    let mut r = e.into_report();
+    r.stats.workers = 1;
+    r
 }
 
 struct Engine<'a, G: Guide> {
@@ -517,6 +612,8 @@ struct Engine<'a, G: Guide> {
     last_progress: Instant,
     stop: Option<String>,
     replay: Option<Vec<TraceStep>>,
+    /// In a parallel search: what the workers share.
+    shared: Option<&'a Shared>,
     pool: step::Pool,
     local: Vec<Vec<bool>>,
 }
@@ -530,6 +627,12 @@ struct Node<S> {
     current: usize,
     /// The variant that led here, if it ended the execution.
     ending: Option<Ending>,
+    /// Only the current variant is this search's (the others belong to the search that
+    /// handed this one its job).
+    single: bool,
+    /// How many sleeping threads the point had when the current step was taken (the
+    /// child's sleep set comes from those).
+    sleep_len: usize,
 }
 
 impl<'a, G: Guide> Engine<'a, G> {
@@ -553,6 +656,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             last_progress: Instant::now(),
             stop: None,
             replay,
+            shared: None,
             pool: step::Pool::default(),
             local,
         }
@@ -567,8 +671,9 @@ impl<'a, G: Guide> Engine<'a, G> {
         self.report
     }
 
-    /// One depth-first search (with preemption bound `bound`, when bounding).
-    fn search(&mut self, bound: Option<u32>) {
+    /// One depth-first search (with preemption bound `bound`, when bounding), of the whole
+    /// tree or of the part a job names.
+    fn search(&mut self, bound: Option<u32>, job: Option<Job>) {
         let mut strategies: Vec<Box<dyn Strategy>> = Vec::new();
         if self.opts.fair {
             strategies.push(Box::new(fair::Fair::new(self.prog.threads.len())));
@@ -598,11 +703,18 @@ impl<'a, G: Guide> Engine<'a, G> {
             variants: Vec::new(),
             current: 0,
             ending: None,
+            single: false,
+            sleep_len: 0,
         });
         points.push(Point::default());
         let mut fresh = true;
+        if let Some(job) = job {
+            if !self.rebuild(&job, &mut nodes, &mut points, &mut strategies, sleep_sets) {
+                return;
+            }
+        }
         while let Some(d) = nodes.len().checked_sub(1) {
-            if self.stop.is_some() {
+            if self.stopped() {
                 return;
             }
             if fresh {
@@ -677,7 +789,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             }
             // The next variant of the current thread, or the next thread.
             let node = &mut nodes[d];
-            if node.current + 1 < node.variants.len() {
+            if !node.single && node.current + 1 < node.variants.len() {
                 node.current += 1;
             } else {
                 if let Some(t) = points[d].taken.take() {
@@ -722,48 +834,167 @@ impl<'a, G: Guide> Engine<'a, G> {
                 self.pool.recycle_variants(old);
                 node.current = 0;
             }
-            // Take the current variant (its state moves to the child).
-            let node = &mut nodes[d];
-            let cur = node.current;
-            let hollow = node.variants[cur].state.hollow();
-            let state = std::mem::replace(&mut node.variants[cur].state, hollow);
-            let node = &nodes[d];
-            let v = &node.variants[cur];
-            let thread = v.steps[0].thread;
-            self.report.stats.transitions += v.steps.iter().filter(|s| !s.skipped).count() as u64;
-            self.report.stats.steps += 1;
-            points[d].taken = Some(Taken {
-                thread,
-                acc: v.acc.clone(),
-                spawned: v.spawned.clone(),
-                marks: v.marks.clone(),
-            });
-            let child = Node {
-                state,
-                guide: v.guide.clone(),
-                variants: Vec::new(),
-                current: 0,
-                ending: v.ending.clone(),
-            };
-            // The sleep set of the child: the sleeping threads independent of this step.
-            let sleep: Vec<(ThreadId, Vec<Acc>)> = if sleep_sets {
-                points[d]
-                    .sleep
-                    .iter()
-                    .filter(|(q, acc)| *q != thread && !dependent(acc, &v.acc))
-                    .cloned()
-                    .collect()
-            } else {
-                Vec::new()
-            };
-            nodes.push(child);
-            points.push(Point {
-                sleep,
-                ..Point::default()
-            });
+            self.take(&mut nodes, &mut points, sleep_sets);
             fresh = true;
             self.tick();
+            if self.shared.is_some_and(|sh| sh.wanted()) {
+                self.donate(&nodes, &mut points, sleep_sets);
+            }
         }
+    }
+
+    /// Takes the current variant of the deepest node: its state moves to a new child node.
+    fn take(&mut self, nodes: &mut Vec<Node<G::State>>, points: &mut Vec<Point>, sleep_sets: bool) {
+        let d = nodes.len() - 1;
+        let node = &mut nodes[d];
+        let cur = node.current;
+        node.sleep_len = points[d].sleep.len();
+        let hollow = node.variants[cur].state.hollow();
+        let state = std::mem::replace(&mut node.variants[cur].state, hollow);
+        let node = &nodes[d];
+        let v = &node.variants[cur];
+        let thread = v.steps[0].thread;
+        self.report.stats.transitions += v.steps.iter().filter(|s| !s.skipped).count() as u64;
+        self.report.stats.steps += 1;
+        points[d].taken = Some(Taken {
+            thread,
+            acc: v.acc.clone(),
+            spawned: v.spawned.clone(),
+            marks: v.marks.clone(),
+        });
+        let child = Node {
+            state,
+            guide: v.guide.clone(),
+            variants: Vec::new(),
+            current: 0,
+            ending: v.ending.clone(),
+            single: false,
+            sleep_len: 0,
+        };
+        // The sleep set of the child: the sleeping threads independent of this step.
+        let sleep: Vec<(ThreadId, Vec<Acc>)> = if sleep_sets {
+            points[d]
+                .sleep
+                .iter()
+                .filter(|(q, acc)| *q != thread && !dependent(acc, &v.acc))
+                .cloned()
+                .collect()
+        } else {
+            Vec::new()
+        };
+        nodes.push(child);
+        points.push(Point {
+            sleep,
+            ..Point::default()
+        });
+    }
+
+    /// Whether the search must stop (a limit, a bug, or another worker stopped).
+    fn stopped(&self) -> bool {
+        self.stop.is_some()
+            || self
+                .shared
+                .is_some_and(|sh| sh.stop.load(Ordering::Relaxed))
+    }
+
+    /// Re-executes a job's path: the points before its last one take the step of the search
+    /// that handed it over (only that variant is this search's), with that search's
+    /// backtrack, done and sleep sets; the last point takes the job's thread. Returns false
+    /// when the path does not run (it always does: the steps are deterministic).
+    fn rebuild(
+        &mut self,
+        job: &Job,
+        nodes: &mut Vec<Node<G::State>>,
+        points: &mut Vec<Point>,
+        strategies: &mut [Box<dyn Strategy>],
+        sleep_sets: bool,
+    ) -> bool {
+        let at = job.points.len() - 1;
+        for (k, jp) in job.points.iter().enumerate() {
+            if self.expand(nodes, points, strategies, k).is_some() {
+                return false;
+            }
+            let (t, vi) = if k < at { job.path[k] } else { (job.thread, 0) };
+            points[k].backtrack = jp.backtrack.clone();
+            points[k].done = jp.done.clone();
+            // The child's sleep set comes from the threads asleep when the step was taken.
+            points[k].sleep = jp.sleep[..jp.sleep_len.min(jp.sleep.len())].to_vec();
+            let node = &mut nodes[k];
+            let vs = self.stepper().variants(&node.guide, &node.state, t, k);
+            if vi >= vs.len() {
+                return false;
+            }
+            let old = std::mem::replace(&mut node.variants, vs);
+            self.pool.recycle_variants(old);
+            node.current = vi;
+            node.single = k < at;
+            self.take(nodes, points, sleep_sets);
+            points[k].sleep = jp.sleep.clone();
+        }
+        true
+    }
+
+    /// Hands an idle worker part of the search: the first point on the current path with a
+    /// thread left to explore. This search counts that thread as explored there (and, with
+    /// sleep sets, puts it to sleep: the other worker explores every execution it starts).
+    fn donate(&mut self, nodes: &[Node<G::State>], points: &mut [Point], sleep_sets: bool) {
+        let Some(sh) = self.shared else {
+            return;
+        };
+        let d = nodes.len() - 1;
+        let found = (0..d).find_map(|i| {
+            let p = &points[i];
+            let cur = p.taken.as_ref()?.thread;
+            p.backtrack
+                .iter()
+                .copied()
+                .find(|t| *t != cur && !p.done.contains(t) && !p.sleep.iter().any(|(s, _)| s == t))
+                .map(|t| (i, t))
+        });
+        let Some((at, t)) = found else {
+            return;
+        };
+        let mut job = Job {
+            path: Vec::with_capacity(at),
+            points: Vec::with_capacity(at + 1),
+            thread: t,
+        };
+        for (k, (n, p)) in nodes.iter().zip(points.iter()).take(at + 1).enumerate() {
+            let cur = p.taken.as_ref().expect("a step on the path").thread;
+            if k < at {
+                job.path.push((cur, n.current));
+            }
+            // Every thread this search has or will explore here is done for the other one.
+            let mut done = p.done.clone();
+            done.extend(p.backtrack.iter().copied().filter(|q| *q != t));
+            done.push(cur);
+            done.retain(|q| k < at || *q != t);
+            done.sort_unstable();
+            done.dedup();
+            let mut sleep = p.sleep.clone();
+            let mut sleep_len = n.sleep_len;
+            if k == at {
+                // The current thread's executions come before the handed-over thread's.
+                if sleep_sets {
+                    sleep.push((cur, step::union_acc(&n.variants)));
+                }
+                sleep_len = sleep.len();
+            }
+            job.points.push(JobPoint {
+                backtrack: p.backtrack.clone(),
+                done,
+                sleep,
+                sleep_len,
+            });
+        }
+        points[at].done.push(t);
+        if sleep_sets {
+            let n = &nodes[at];
+            let vs = self.stepper().variants(&n.guide, &n.state, t, at);
+            points[at].sleep.push((t, step::union_acc(&vs)));
+            self.pool.recycle_variants(vs);
+        }
+        sh.push(job);
     }
 
     /// Computes the enabled and allowed threads of the new point `d`; returns how the
@@ -860,6 +1091,9 @@ impl<'a, G: Guide> Engine<'a, G> {
         let new = bound.is_none_or(|b| preemptions == b);
         if new {
             stats.executions += 1;
+            if let Some(sh) = self.shared {
+                sh.executions.fetch_add(1, Ordering::Relaxed);
+            }
             if bound.is_some() {
                 let k = preemptions as usize;
                 if stats.by_preemptions.len() <= k {
@@ -979,9 +1213,9 @@ impl<'a, G: Guide> Engine<'a, G> {
             });
         }
         if self.opts.stop_at_first_bug {
-            self.stop = Some("stopped at the first bug".into());
+            self.set_stop("stopped at the first bug".into());
         } else if self.report.bugs.len() >= self.opts.max_bugs {
-            self.stop = Some(format!("stopped after {} bugs", self.opts.max_bugs));
+            self.set_stop(format!("stopped after {} bugs", self.opts.max_bugs));
         }
     }
 
@@ -1051,6 +1285,22 @@ impl<'a, G: Guide> Engine<'a, G> {
         points.pop();
     }
 
+    /// Stops the search (every worker's).
+    fn set_stop(&mut self, why: String) {
+        self.stop = Some(why);
+        if let Some(sh) = self.shared {
+            sh.halt();
+        }
+    }
+
+    /// Executions so far (of every worker).
+    fn executions(&self) -> u64 {
+        match self.shared {
+            Some(sh) => sh.executions.load(Ordering::Relaxed),
+            None => self.report.stats.executions,
+        }
+    }
+
     /// Checks the limits and reports progress now and then.
     fn tick(&mut self) {
         if !self.report.stats.steps.is_multiple_of(256) {
@@ -1058,21 +1308,112 @@ impl<'a, G: Guide> Engine<'a, G> {
         }
         if let Some(t) = self.opts.timeout {
             if self.start.elapsed() >= t {
-                self.stop = Some(format!("time limit of {} s reached", t.as_secs_f64()));
+                self.set_stop(format!("time limit of {} s reached", t.as_secs_f64()));
             }
         }
         if let Some(n) = self.opts.max_executions {
-            if self.report.stats.executions >= n {
-                self.stop = Some(format!("execution limit of {n} reached"));
+            if self.executions() >= n {
+                self.set_stop(format!("execution limit of {n} reached"));
             }
         }
         if self.progress.is_some() && self.last_progress.elapsed() >= Duration::from_millis(200) {
             self.last_progress = Instant::now();
             self.report.stats.seconds = self.start.elapsed().as_secs_f64();
+            let mut shown = self.report.stats.clone();
+            shown.executions = self.executions();
             if let Some(p) = self.progress.as_mut() {
-                p(&self.report.stats);
+                p(&shown);
             }
         }
+    }
+}
+
+/// Part of a parallel search handed from one worker to another: a path of steps, and the
+/// thread to explore at its end.
+struct Job {
+    /// Per point before the last: the thread and the variant taken.
+    path: Vec<(ThreadId, usize)>,
+    /// Per point of the path, the last included: its sets.
+    points: Vec<JobPoint>,
+    /// The thread to explore at the last point.
+    thread: ThreadId,
+}
+
+/// The sets of a point of a job's path.
+struct JobPoint {
+    backtrack: Vec<ThreadId>,
+    /// The threads the handing worker explores here: none of the receiver's business.
+    done: Vec<ThreadId>,
+    sleep: Vec<(ThreadId, Vec<Acc>)>,
+    /// How many of `sleep` were asleep when the path's step was taken.
+    sleep_len: usize,
+}
+
+/// What the workers of a parallel search share: the jobs handed over, how many workers
+/// wait for one, and the figures the limits look at.
+struct Shared {
+    queue: Mutex<Vec<Job>>,
+    ready: Condvar,
+    /// Workers waiting for a job.
+    idle: AtomicUsize,
+    workers: usize,
+    /// Some worker stopped (a bug, a limit): every worker stops.
+    stop: AtomicBool,
+    /// Executions of all workers so far.
+    executions: AtomicU64,
+}
+
+impl Shared {
+    fn new(workers: usize) -> Self {
+        Shared {
+            queue: Mutex::new(Vec::new()),
+            ready: Condvar::new(),
+            idle: AtomicUsize::new(0),
+            workers,
+            stop: AtomicBool::new(false),
+            executions: AtomicU64::new(0),
+        }
+    }
+
+    /// Whether a worker waits for a job that nobody has handed over yet.
+    fn wanted(&self) -> bool {
+        self.idle.load(Ordering::Relaxed) > 0
+            && self.queue.lock().map(|q| q.is_empty()).unwrap_or(false)
+    }
+
+    fn push(&self, job: Job) {
+        if let Ok(mut q) = self.queue.lock() {
+            q.push(job);
+            self.ready.notify_one();
+        }
+    }
+
+    /// The next job, waiting for one; `None` when every worker waits (the search is over)
+    /// or the search stopped.
+    fn next(&self) -> Option<Job> {
+        let mut q = self.queue.lock().ok()?;
+        self.idle.fetch_add(1, Ordering::Relaxed);
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                self.ready.notify_all();
+                return None;
+            }
+            if let Some(j) = q.pop() {
+                self.idle.fetch_sub(1, Ordering::Relaxed);
+                return Some(j);
+            }
+            if self.idle.load(Ordering::Relaxed) == self.workers {
+                self.ready.notify_all();
+                return None;
+            }
+            q = self.ready.wait(q).ok()?;
+        }
+    }
+
+    fn halt(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+        let _q = self.queue.lock();
+        self.ready.notify_all();
     }
 }
 

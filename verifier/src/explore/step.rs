@@ -6,8 +6,8 @@
 
 use super::{Acc, Gate, Guide, Inputs, Mark, TraceStep};
 use crate::interp::{Choice, Machine, Oracle, State, Status, Touch};
-use std::cell::RefCell;
 use crate::ir::{LocKind, Op, SyncKind, ThreadId, TransId, TransKind, Ty, VarId};
+use std::cell::RefCell;
 
 /// The ordering token every step reads and a step that ends the program writes.
 const ALIVE: u64 = u64::MAX >> 1;
@@ -321,7 +321,9 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 };
                 self.run_one(&mut w, t, tr, &gate, &vals);
                 continue_combos(&mut combo, &domains);
-                if w.ending.is_some() || !continues(m, self.local, &w, t) || w.steps.len() > self.max_local
+                if w.ending.is_some()
+                    || !continues(m, self.local, &w, t)
+                    || w.steps.len() > self.max_local
                 {
                     out.push(w);
                     continue;

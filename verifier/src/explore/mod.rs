@@ -616,6 +616,8 @@ struct Engine<'a, G: Guide> {
     shared: Option<&'a Shared>,
     pool: step::Pool,
     local: Vec<Vec<bool>>,
+    /// Points popped, for their buffers.
+    spare_points: Vec<Point>,
 }
 
 /// A node of the search stack: the state at a point and the step being explored from it.
@@ -659,6 +661,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             shared: None,
             pool: step::Pool::default(),
             local,
+            spare_points: Vec::new(),
         }
     }
 
@@ -883,10 +886,15 @@ impl<'a, G: Guide> Engine<'a, G> {
             Vec::new()
         };
         nodes.push(child);
-        points.push(Point {
-            sleep,
-            ..Point::default()
-        });
+        // A point's buffers are reused (a search pushes and pops one per step).
+        let mut p = self.spare_points.pop().unwrap_or_default();
+        p.enabled.clear();
+        p.allowed.clear();
+        p.backtrack.clear();
+        p.done.clear();
+        p.taken = None;
+        p.sleep = sleep;
+        points.push(p);
     }
 
     /// Whether the search must stop (a limit, a bug, or another worker stopped).
@@ -1007,20 +1015,12 @@ impl<'a, G: Guide> Engine<'a, G> {
         d: usize,
     ) -> Option<Ending2> {
         let node = &nodes[d];
-        let mut enabled = Vec::new();
-        let mut scratch = Vec::new();
+        let mut enabled = std::mem::take(&mut points[d].enabled);
+        enabled.clear();
         for t in 0..self.prog.threads.len() {
-            scratch.clear();
-            step::candidates(
-                &self.m,
-                self.guide,
-                &node.guide,
-                &node.state,
-                ThreadId(t as u32),
-                &mut scratch,
-            );
-            if !scratch.is_empty() {
-                enabled.push(ThreadId(t as u32));
+            let t = ThreadId(t as u32);
+            if step::can_move(&self.m, self.guide, &node.guide, &node.state, t) {
+                enabled.push(t);
             }
         }
         points[d].enabled = enabled;
@@ -1032,7 +1032,9 @@ impl<'a, G: Guide> Engine<'a, G> {
         for s in strategies.iter_mut() {
             s.reach(points, d, &order);
         }
-        let mut allowed = points[d].enabled.clone();
+        let mut allowed = std::mem::take(&mut points[d].allowed);
+        allowed.clear();
+        allowed.extend_from_slice(&points[d].enabled);
         for s in strategies.iter() {
             s.restrict(points, d, &mut allowed);
         }
@@ -1278,11 +1280,15 @@ impl<'a, G: Guide> Engine<'a, G> {
         for s in strategies.iter_mut() {
             s.leave(d);
         }
-        if let Some(n) = nodes.pop() {
+        if let Some(mut n) = nodes.pop() {
             self.pool.recycle(n.state);
-            self.pool.recycle_variants(n.variants);
+            self.pool.recycle_variants(n.variants.drain(..));
         }
-        points.pop();
+        if let Some(p) = points.pop() {
+            if self.spare_points.len() < 4096 {
+                self.spare_points.push(p);
+            }
+        }
     }
 
     /// Stops the search (every worker's).

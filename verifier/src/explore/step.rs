@@ -138,6 +138,27 @@ pub(crate) fn candidates<G: Guide>(
     }
 }
 
+/// Whether thread `t` can take a step now: [`candidates`] would find a transition.
+pub(crate) fn can_move<G: Guide>(
+    m: &Machine<'_>,
+    guide: &G,
+    g: &G::State,
+    s: &State,
+    t: ThreadId,
+) -> bool {
+    let Status::At(l) = s.threads[t.0 as usize] else {
+        return false;
+    };
+    if s.atomic.is_some_and(|a| a != t) {
+        return false;
+    }
+    m.prog.thread(t).outgoing(l).any(|tr| match guide.gate(g, t, tr.id) {
+        Gate::Wait => false,
+        Gate::Skip => true,
+        _ => m.eval(s, &tr.guard).map(|v| v != 0).unwrap_or(true),
+    })
+}
+
 /// What computing a step needs besides the state: the machine, the guide, the input domain,
 /// the bound on invisible transitions per step, whether the fair scheduler's marks are
 /// wanted, and recycled buffers (a state is copied at every step; its buffer is reused).
@@ -180,7 +201,7 @@ impl Pool {
     }
 
     /// Takes back the states of variants.
-    pub fn recycle_variants<S>(&self, vs: Vec<Variant<S>>) {
+    pub fn recycle_variants<S>(&self, vs: impl IntoIterator<Item = Variant<S>>) {
         for v in vs {
             self.recycle(v.state);
         }
@@ -203,10 +224,10 @@ impl<G: Guide> Stepper<'_, '_, G> {
             return Vec::new();
         }
         let start = Variant {
-            steps: Vec::new(),
+            steps: Vec::with_capacity(4),
             state: self.pool.copy(s),
             guide: g.clone(),
-            acc: Vec::new(),
+            acc: Vec::with_capacity(8),
             spawned: Vec::new(),
             marks: Vec::new(),
             ending: None,

@@ -50,6 +50,7 @@ pub struct Dpor {
 
 #[derive(Default)]
 struct Scratch {
+    clock: Vec<u32>,
     cands: Vec<u32>,
     after_j: Vec<usize>,
     scan: Vec<u32>,
@@ -96,11 +97,12 @@ impl Strategy for Dpor {
             return;
         }
         let e = d - 1;
-        let t = points[e].taken.as_ref().expect("a step into the point");
+        // The analysis looks at the steps before e only: e's step is lent to it.
+        let t = points[e].taken.take().expect("a step into the point");
         let p = t.thread;
-        let acc = t.acc.clone();
-        let clock = self.analyse(points, e, p, &acc, order);
-        self.clocks.extend_from_slice(&clock);
+        self.analyse(points, e, p, &t.acc, order);
+        let acc = &t.acc;
+        self.clocks.extend_from_slice(&self.scratch.clock);
         self.listed_at.push(self.listed.len() as u32);
         let from = self.listed.len();
         for a in acc.iter() {
@@ -119,10 +121,10 @@ impl Strategy for Dpor {
         }
         self.last.extend_from_within(e * n..(e + 1) * n);
         self.last[e * n + n + p.0 as usize] = e as u32;
-        let t = points[e].taken.as_ref().expect("a step into the point");
         for c in &t.spawned {
             self.last[e * n + n + c.0 as usize] = e as u32;
         }
+        points[e].taken = Some(t);
     }
 
     fn pending(
@@ -179,7 +181,8 @@ impl Dpor {
     }
 
     /// The races of a step of thread `p` with accesses `acc` taken at point `e` (executed, or
-    /// pending at the end of an execution): adds backtrack threads; returns its clock.
+    /// pending at the end of an execution): adds backtrack threads; leaves its clock in
+    /// `scratch.clock`.
     fn analyse(
         &mut self,
         points: &mut [Point],
@@ -187,14 +190,17 @@ impl Dpor {
         p: ThreadId,
         acc: &[Acc],
         order: &dyn Reorder,
-    ) -> Vec<u32> {
+    ) {
         let n = self.n;
         let pi = p.0 as usize;
         let prev = self.last[e * n + pi];
-        let mut clock = match prev {
-            NONE => vec![0; n],
-            k => self.clock(k as usize).to_vec(),
-        };
+        let mut sc = std::mem::take(&mut self.scratch);
+        let mut clock = std::mem::take(&mut sc.clock);
+        clock.clear();
+        match prev {
+            NONE => clock.resize(n, 0),
+            k => clock.extend_from_slice(self.clock(k as usize)),
+        }
         // The step's index in its thread (a thread's clock may come from the step that
         // started it).
         let me = match prev {
@@ -205,7 +211,6 @@ impl Dpor {
             _ => 1,
         };
         clock[pi] = me;
-        let mut sc = std::mem::take(&mut self.scratch);
         // Races, latest first; `scan` grows with each race's clock, so that only races not
         // ordered through another race remain.
         sc.scan.clear();
@@ -259,9 +264,9 @@ impl Dpor {
                 }
             }
         }
-        self.scratch = sc;
         clock[pi] = me;
-        clock
+        sc.clock = clock;
+        self.scratch = sc;
     }
 
     /// Handles the race between steps `j` and `e` (`e`'s clock so far is `ce`): adds a

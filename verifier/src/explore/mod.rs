@@ -211,6 +211,11 @@ pub trait Guide {
     /// is skipped or free and local; `Some(false)`: some transition is an event; `None`: as
     /// the program says).
     fn invisible(&self, t: ThreadId, l: LocId) -> Option<bool>;
+    /// Whether the guide gates nothing (every transition [`Gate::Free`], always): then a
+    /// thread's enabledness changes only with the program state.
+    fn gates_nothing(&self) -> bool {
+        false
+    }
 }
 
 /// No guide: every execution of the program.
@@ -228,6 +233,9 @@ impl Guide for Unguided {
     }
     fn invisible(&self, _: ThreadId, _: LocId) -> Option<bool> {
         None
+    }
+    fn gates_nothing(&self) -> bool {
+        true
     }
 }
 
@@ -616,8 +624,13 @@ struct Engine<'a, G: Guide> {
     shared: Option<&'a Shared>,
     pool: step::Pool,
     local: Vec<Vec<bool>>,
+    /// Per thread and location: the variables its guards read (`None`: through a pointer).
+    guard_vars: Vec<Vec<Option<Vec<u32>>>>,
     /// Points popped, for their buffers.
     spare_points: Vec<Point>,
+    /// Scratch buffers of [`Engine::expand`].
+    was_enabled: Vec<bool>,
+    written: Vec<u32>,
 }
 
 /// A node of the search stack: the state at a point and the step being explored from it.
@@ -647,6 +660,20 @@ impl<'a, G: Guide> Engine<'a, G> {
     ) -> Self {
         let m = Machine::new(prog);
         let local = step::local_table(&m, guide);
+        let guard_vars = prog
+            .threads
+            .iter()
+            .map(|th| {
+                (0..th.locations.len())
+                    .map(|l| {
+                        let mut vars = Vec::new();
+                        th.outgoing(LocId(l as u32))
+                            .all(|tr| guard_reads(&tr.guard, &mut vars))
+                            .then_some(vars)
+                    })
+                    .collect()
+            })
+            .collect();
         Engine {
             prog,
             m,
@@ -661,7 +688,10 @@ impl<'a, G: Guide> Engine<'a, G> {
             shared: None,
             pool: step::Pool::default(),
             local,
+            guard_vars,
             spare_points: Vec::new(),
+            was_enabled: Vec::new(),
+            written: Vec::new(),
         }
     }
 
@@ -1017,12 +1047,55 @@ impl<'a, G: Guide> Engine<'a, G> {
         let node = &nodes[d];
         let mut enabled = std::mem::take(&mut points[d].enabled);
         enabled.clear();
+        // Without a guide, a thread that did not move and was not started keeps its
+        // enabledness when the step wrote no variable its guards read (and no atomic region
+        // began or ended).
+        let before = d
+            .checked_sub(1)
+            .filter(|&c| self.guide.gates_nothing() && nodes[c].state.atomic == node.state.atomic)
+            .and_then(|c| points[c].taken.as_ref().map(|t| (t, c)));
+        let mut was = std::mem::take(&mut self.was_enabled);
+        let mut written = std::mem::take(&mut self.written);
+        was.clear();
+        written.clear();
+        if let Some((taken, c)) = before {
+            was.resize(self.prog.threads.len(), false);
+            for t in &points[c].enabled {
+                was[t.0 as usize] = true;
+            }
+            for a in taken.acc.iter() {
+                if a.write && a.key >> 63 == 0 {
+                    written.push((a.key >> 32) as u32);
+                }
+            }
+            was[taken.thread.0 as usize] = false;
+        }
         for t in 0..self.prog.threads.len() {
             let t = ThreadId(t as u32);
+            if let Some((taken, _)) = before {
+                let same = taken.thread != t
+                    && match node.state.threads[t.0 as usize] {
+                        Status::NotStarted => !taken.spawned.contains(&t),
+                        Status::At(l) => {
+                            !taken.spawned.contains(&t)
+                                && self.guard_vars[t.0 as usize][l.0 as usize]
+                                    .as_ref()
+                                    .is_some_and(|vars| !written.iter().any(|w| vars.contains(w)))
+                        }
+                    };
+                if same {
+                    if was[t.0 as usize] {
+                        enabled.push(t);
+                    }
+                    continue;
+                }
+            }
             if step::can_move(&self.m, self.guide, &node.guide, &node.state, t) {
                 enabled.push(t);
             }
         }
+        self.was_enabled = was;
+        self.written = written;
         points[d].enabled = enabled;
         let steps = self.stepper();
         let order = Order {
@@ -1432,6 +1505,30 @@ enum Ending2 {
     DepthBound,
     /// Nothing allowed to move (a replay that ended early).
     Cut,
+}
+
+/// Adds the variables `e` reads to `vars`; false when it reads through a pointer (the
+/// variables are known only when it runs).
+fn guard_reads(e: &crate::ir::Expr, vars: &mut Vec<u32>) -> bool {
+    use crate::ir::{Expr, Place};
+    match e {
+        Expr::Const { .. } => true,
+        Expr::Load { place, .. } => match place {
+            Place::Var { var, index } => {
+                if !vars.contains(&var.0) {
+                    vars.push(var.0);
+                }
+                index.as_ref().is_none_or(|i| guard_reads(i, vars))
+            }
+            Place::Deref { .. } => false,
+        },
+        Expr::AddrOf { index, .. } => guard_reads(index, vars),
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => guard_reads(arg, vars),
+        Expr::Binary { lhs, rhs, .. } => guard_reads(lhs, vars) && guard_reads(rhs, vars),
+        Expr::Ite {
+            cond, then, els, ..
+        } => guard_reads(cond, vars) && guard_reads(then, vars) && guard_reads(els, vars),
+    }
 }
 
 /// Where point `d`'s steps start in the trace of the execution.

@@ -152,11 +152,14 @@ pub(crate) fn can_move<G: Guide>(
     if s.atomic.is_some_and(|a| a != t) {
         return false;
     }
-    m.prog.thread(t).outgoing(l).any(|tr| match guide.gate(g, t, tr.id) {
-        Gate::Wait => false,
-        Gate::Skip => true,
-        _ => m.eval(s, &tr.guard).map(|v| v != 0).unwrap_or(true),
-    })
+    m.prog
+        .thread(t)
+        .outgoing(l)
+        .any(|tr| match guide.gate(g, t, tr.id) {
+            Gate::Wait => false,
+            Gate::Skip => true,
+            _ => m.eval(s, &tr.guard).map(|v| v != 0).unwrap_or(true),
+        })
 }
 
 /// What computing a step needs besides the state: the machine, the guide, the input domain,

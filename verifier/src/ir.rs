@@ -111,7 +111,8 @@ impl Ty {
             return (v != 0) as i128;
         }
         let m = 1i128 << self.bits;
-        let r = v.rem_euclid(m);
+        // `v` modulo the power of two `m` (Euclidean): its low bits.
+        let r = v & (m - 1);
         if self.signed && r >= m / 2 {
             r - m
         } else {

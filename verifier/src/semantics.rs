@@ -63,14 +63,19 @@ pub fn binop(op: BinOp, ty: Ty, a: i128, b: i128) -> Result<i128, Undefined> {
             if b == 0 {
                 return Err(Undefined::DivisionByZero);
             }
-            let q = a / b;
+            // In 64 bits when the operands fit (i128 division is a slow library call); the
+            // quotient of i64::MIN by -1 does not fit, so it takes the wide path.
+            let (q, r) = match (i64::try_from(a), i64::try_from(b)) {
+                (Ok(x), Ok(y)) if !(x == i64::MIN && y == -1) => ((x / y) as i128, (x % y) as i128),
+                _ => (a / b, a % b),
+            };
             if ty.signed && ty.wrap(q) != q {
                 return Err(Undefined::DivisionOverflow);
             }
             if op == Div {
                 ty.wrap(q)
             } else {
-                ty.wrap(a % b)
+                ty.wrap(r)
             }
         }
         Shl | Shr => {
@@ -100,6 +105,46 @@ pub fn binop(op: BinOp, ty: Ty, a: i128, b: i128) -> Result<i128, Undefined> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The reference: C's conversion to a `bits`-bit type, by Euclidean remainder.
+    fn wrap_reference(ty: Ty, v: i128) -> i128 {
+        let m = 1i128 << ty.bits;
+        let r = v.rem_euclid(m);
+        if ty.signed && r >= m / 2 {
+            r - m
+        } else {
+            r
+        }
+    }
+
+    proptest! {
+        /// Conversion by masking agrees with the Euclidean remainder, and 64-bit division
+        /// with 128-bit division, for every integer type.
+        #[test]
+        fn wrapping_and_division_agree_with_wide_arithmetic(
+            v in any::<i128>(),
+            b in any::<i64>(),
+            bits in prop::sample::select(vec![8u8, 16, 32, 64]),
+            signed in any::<bool>(),
+        ) {
+            let ty = Ty { bits, signed };
+            prop_assert_eq!(ty.wrap(v), wrap_reference(ty, v));
+            let (a, b) = (ty.wrap(v), ty.wrap(b as i128));
+            if b != 0 {
+                let q = a / b;
+                let wide = if ty.signed && wrap_reference(ty, q) != q {
+                    Err(Undefined::DivisionOverflow)
+                } else {
+                    Ok(wrap_reference(ty, q))
+                };
+                prop_assert_eq!(binop(BinOp::Div, ty, a, b), wide.clone());
+                if wide.is_ok() {
+                    prop_assert_eq!(binop(BinOp::Rem, ty, a, b), Ok(wrap_reference(ty, a % b)));
+                }
+            }
+        }
+    }
 
     #[test]
     fn c_arithmetic() {

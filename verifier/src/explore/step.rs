@@ -297,9 +297,12 @@ impl<G: Guide> Stepper<'_, '_, G> {
         out: &mut Vec<Variant<G::State>>,
     ) {
         let (m, guide) = (self.m, self.guide);
-        let mut work = vec![(v, tr, gate)];
+        // The transition to run next; `work` holds the other branches (rare: inputs,
+        // several enabled transitions).
+        let mut cur = Some((v, tr, gate));
+        let mut work = Vec::new();
         let mut next = Vec::new();
-        while let Some((v, tr, gate)) = work.pop() {
+        while let Some((v, tr, gate)) = cur.take().or_else(|| work.pop()) {
             if let Gate::Deviation(why) = gate {
                 let mut w = v;
                 w.steps.push(TraceStep::new(t, tr, vec![], true));
@@ -366,7 +369,12 @@ impl<G: Guide> Stepper<'_, '_, G> {
                     } else {
                         w.as_ref().expect("the variant").fork(self.pool)
                     };
-                    work.push((w2, tr2, gate2));
+                    // (With several input combinations, `cur` may be taken already.)
+                    if cur.is_none() {
+                        cur = Some((w2, tr2, gate2));
+                    } else {
+                        work.push((w2, tr2, gate2));
+                    }
                 }
             }
         }

@@ -22,10 +22,12 @@ pub enum Status {
 }
 
 /// The contents of every variable in one buffer (a state is cloned at every step of an
-/// exploration): `mem[v]` is the slice of variable `v`'s elements.
+/// exploration): `mem[v]` is the slice of variable `v`'s elements. An element holds the 64
+/// bits of its value (every type has at most 64); a load converts them to its type
+/// ([`Ty::wrap`]), which gives the value the element was stored with.
 #[derive(Debug)]
 pub struct Memory {
-    cells: Vec<i128>,
+    cells: Vec<i64>,
     /// Where each variable starts in `cells`, and the end.
     start: std::sync::Arc<[usize]>,
 }
@@ -37,7 +39,7 @@ impl Memory {
         let mut cells = Vec::new();
         for v in vars {
             start.push(cells.len());
-            cells.extend(v);
+            cells.extend(v.into_iter().map(|x| x as i64));
         }
         start.push(cells.len());
         Memory {
@@ -62,14 +64,14 @@ impl Clone for Memory {
 }
 
 impl std::ops::Index<usize> for Memory {
-    type Output = [i128];
-    fn index(&self, v: usize) -> &[i128] {
+    type Output = [i64];
+    fn index(&self, v: usize) -> &[i64] {
         &self.cells[self.start[v]..self.start[v + 1]]
     }
 }
 
 impl std::ops::IndexMut<usize> for Memory {
-    fn index_mut(&mut self, v: usize) -> &mut [i128] {
+    fn index_mut(&mut self, v: usize) -> &mut [i64] {
         &mut self.cells[self.start[v]..self.start[v + 1]]
     }
 }
@@ -100,6 +102,11 @@ pub struct State {
 }
 
 impl State {
+    /// The value of element `i` of variable `v`, whose elements have type `ty`.
+    pub fn get(&self, v: VarId, i: usize, ty: Ty) -> i128 {
+        ty.wrap(self.mem[v.0 as usize][i] as i128)
+    }
+
     /// A state with no contents that shares this one's layout (allocates nothing): what is
     /// left behind when the explorer moves a state out.
     pub fn hollow(&self) -> State {
@@ -533,7 +540,7 @@ impl<'p> Machine<'p> {
             Expr::Load { place, ty } => {
                 let (v, i, _) = self.slot(s, place)?;
                 self.touch(v, i, false, 0);
-                ty.wrap(s.mem[v.0 as usize][i])
+                ty.wrap(s.mem[v.0 as usize][i] as i128)
             }
             Expr::AddrOf { var, index } => address(*var, self.eval(s, index)?),
             Expr::Unary { op, arg, ty } => {
@@ -619,8 +626,8 @@ impl<'p> Machine<'p> {
                     let x = self.eval(s, value)?;
                     let (v, i, ty) = self.slot(s, place)?;
                     let x = ty.wrap(x);
-                    self.touch(v, i, true, s.mem[v.0 as usize][i]);
-                    s.mem[v.0 as usize][i] = x;
+                    self.touch(v, i, true, s.mem[v.0 as usize][i] as i128);
+                    s.mem[v.0 as usize][i] = x as i64;
                     if record {
                         step.writes.push((v, i as i128, x));
                     }
@@ -630,8 +637,8 @@ impl<'p> Machine<'p> {
                     step.inputs.push(x);
                     let (v, i, vty) = self.slot(s, place)?;
                     let x = vty.wrap(x);
-                    self.touch(v, i, true, s.mem[v.0 as usize][i]);
-                    s.mem[v.0 as usize][i] = x;
+                    self.touch(v, i, true, s.mem[v.0 as usize][i] as i128);
+                    s.mem[v.0 as usize][i] = x as i64;
                     if record {
                         step.writes.push((v, i as i128, x));
                     }
@@ -640,8 +647,8 @@ impl<'p> Machine<'p> {
                     for (v, e) in args {
                         let x = self.eval(s, e)?;
                         let ty = self.prog.var(*v).elem.ty();
-                        self.touch(*v, 0, true, s.mem[v.0 as usize][0]);
-                        s.mem[v.0 as usize][0] = ty.wrap(x);
+                        self.touch(*v, 0, true, s.mem[v.0 as usize][0] as i128);
+                        s.mem[v.0 as usize][0] = ty.wrap(x) as i64;
                     }
                     s.threads[thread.0 as usize] = Status::At(self.prog.thread(*thread).entry);
                 }

@@ -35,7 +35,7 @@ fn interpreted(path: &Path) -> Result<Vec<String>, String> {
             lines.push(format!(
                 "{} = {}",
                 v.c_element(k),
-                state.mem[v.id.0 as usize][k]
+                state.get(v.id, k, v.elem.ty())
             ));
         }
     }

@@ -103,16 +103,15 @@ fn env_of(enc: &Encoder, prog: &Program, s: &State) -> HashMap<String, Val> {
         let Term::Var(name, _) = &id.vals[v.id.0 as usize] else {
             unreachable!()
         };
-        let mem = &s.mem[v.id.0 as usize];
+        let ty = v.elem.ty();
         let val = if enc.is_array(v.id) {
             Val::Arr(
-                mem.iter()
-                    .enumerate()
-                    .map(|(k, x)| (k as i128, *x))
+                (0..v.len as usize)
+                    .map(|k| (k as i128, s.get(v.id, k, ty)))
                     .collect(),
             )
         } else {
-            Val::Int(mem[0])
+            Val::Int(s.get(v.id, 0, ty))
         };
         env.insert(name.to_string(), val);
     }
@@ -186,7 +185,10 @@ fn check_program(prog: &Program, seed: u64, max_steps: usize) -> usize {
             }
             for (v, _, _) in &step.writes {
                 let got = eval(&st.post.vals[v.0 as usize], &env2);
-                let want = &post.mem[v.0 as usize];
+                let ty = prog.var(*v).elem.ty();
+                let want: Vec<i128> = (0..prog.var(*v).len as usize)
+                    .map(|k| post.get(*v, k, ty))
+                    .collect();
                 match got {
                     Some(Val::Int(x)) => assert_eq!(
                         x,

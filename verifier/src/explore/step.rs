@@ -415,7 +415,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
             log.iter()
                 .filter(|a| a.write)
                 .filter_map(|a| {
-                    let now = w.state.mem[a.var.0 as usize][a.index as usize];
+                    let now = w.state.mem[a.var.0 as usize][a.index as usize] as i128;
                     (now != a.old).then(|| (Acc::memory(a.var, a.index, true).key, a.old, now))
                 })
                 .collect()

@@ -46,6 +46,12 @@ pub(crate) struct ExploreArgs {
     /// Stop after this many seconds.
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
+    /// Make every shared access a scheduling point. By default a DPOR search preempts only at
+    /// synchronisation operations and checks every execution for data races; at the first
+    /// race it starts again with every shared access a scheduling point (seed 003, section
+    /// 3.1: without data races, that finds every error and deadlock).
+    #[arg(long)]
+    every_access: bool,
     /// Worker threads for a DPOR search (default: one per core). With more than one, the
     /// count of executions may vary a little between runs (a few may be explored twice);
     /// --jobs 1 gives the exact, repeatable count. --fair and --preemption-bound search
@@ -118,6 +124,7 @@ pub(crate) fn explore(a: ExploreArgs) -> anyhow::Result<u8> {
         max_executions: a.max_executions,
         timeout: a.timeout.map(std::time::Duration::from_secs_f64),
         stop_at_first_bug: !a.all,
+        sync_points_only: !a.every_access,
         jobs: match a.jobs {
             Some(n) => n as usize,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
@@ -278,6 +285,14 @@ fn print_report(p: &verifier::ir::Program, a: &ExploreArgs, r: &Report) -> anyho
     } else {
         s.strategies.join(", ")
     };
+    if s.sync_points_only {
+        how.push_str(", preemption only at synchronisation (no data race)");
+    }
+    if let Some(race) = &s.race {
+        how.push_str(&format!(
+            ", every shared access a scheduling point (a {race})"
+        ));
+    }
     if s.workers > 1 {
         how.push_str(&format!(", {} workers", s.workers));
     }

@@ -215,6 +215,33 @@ fn exploration_under_the_schedule_synth_made_finds_no_bug() {
     );
 }
 
+/// The search says how it scheduled: only at synchronisation on a race-free program; at
+/// every shared access, naming the race, on a racy one (whose bug only that shows).
+#[test]
+fn the_search_says_whether_it_preempted_only_at_synchronisation() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/programs/explore");
+    let o = synth(&dir, &["explore", "indexer.c", "-DTHREADS=12"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(
+        text(&o).contains("preemption only at synchronisation (no data race)"),
+        "{}",
+        text(&o)
+    );
+    let o = synth(&dir, &["explore", "race_after_unlock.c"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("every shared access a scheduling point (a data race on x between"),
+        "{}",
+        text(&o)
+    );
+    let o = synth(
+        &dir,
+        &["explore", "indexer.c", "-DTHREADS=12", "--every-access"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+    assert!(!text(&o).contains("preemption only"), "{}", text(&o));
+}
+
 #[test]
 fn bad_options_are_exit_2_with_a_message() {
     let d = scratch("bad");

@@ -109,6 +109,50 @@ fn parallel_search_covers_every_order() {
     }
 }
 
+/// Preempting only at synchronisation (seed 003, section 3.1): on the race-free indexer the
+/// search has far fewer steps and the same executions; on a racy program the race detector
+/// sends the search back to every shared access as a scheduling point, which finds the bug
+/// that only a preemption between two data accesses shows.
+#[test]
+fn preemption_only_at_synchronisation_while_race_free() {
+    let p = program("tests/programs/explore/indexer.c", &["THREADS=13"]);
+    let coarse = run(&p, &Options::default());
+    let fine = run(
+        &p,
+        &Options {
+            sync_points_only: false,
+            ..Options::default()
+        },
+    );
+    assert!(coarse.stats.sync_points_only && coarse.stats.race.is_none());
+    assert!(!fine.stats.sync_points_only);
+    assert_eq!(coarse.stats.executions, 64);
+    assert_eq!(fine.stats.executions, 64);
+    assert!(
+        coarse.stats.steps * 2 < fine.stats.steps,
+        "{} steps against {}",
+        coarse.stats.steps,
+        fine.stats.steps
+    );
+    assert_eq!(coarse.stats.transitions, fine.stats.transitions);
+
+    for jobs in [1, 2] {
+        let p = program("tests/programs/explore/race_after_unlock.c", &[]);
+        let r = run(
+            &p,
+            &Options {
+                jobs,
+                ..Options::default()
+            },
+        );
+        let race = r.stats.race.as_deref().unwrap_or("");
+        assert!(race.contains("data race on x"), "{race:?}");
+        assert!(!r.stats.sync_points_only);
+        assert_eq!(r.bugs.len(), 1, "{jobs} workers");
+        assert!(r.bugs[0].message.contains("assertion"));
+    }
+}
+
 /// Without DPOR, independent threads still interleave in every order; with it, one
 /// execution covers them (the reduction is real, and exploring without it works).
 #[test]
@@ -338,6 +382,13 @@ fn strategies_agree_with_the_search_over_every_interleaving() {
         assert!(!reference.bugs.is_empty(), "{}: no bug at all", f.display());
         for (what, o) in [
             ("dpor", Options::default()),
+            (
+                "dpor, every access a scheduling point",
+                Options {
+                    sync_points_only: false,
+                    ..Options::default()
+                },
+            ),
             (
                 "dpor, 3 workers",
                 Options {

@@ -25,6 +25,7 @@
 pub mod dpor;
 pub mod fair;
 pub mod icb;
+mod race;
 mod step;
 
 use crate::interp::{Machine, Oracle, State, Status};
@@ -87,6 +88,12 @@ pub struct Options {
     /// Most invisible transitions one step runs (a local loop that never ends is cut here and
     /// continues in the next step).
     pub max_local_steps: usize,
+    /// Preempt only at synchronisation operations while no data race shows (seed 003,
+    /// section 3.1; [`race`]): a DPOR search without a guide, the fair scheduler or a
+    /// preemption bound then runs each thread on through its data accesses, checks every
+    /// execution for data races, and starts again with every shared access a scheduling
+    /// point when it finds one.
+    pub sync_points_only: bool,
     /// Worker threads: with more than one, a DPOR search (without the fair scheduler or a
     /// preemption bound) is split between them. Workers may explore a few executions twice.
     pub jobs: usize,
@@ -105,6 +112,7 @@ impl Default for Options {
             stop_at_first_bug: true,
             max_bugs: 10,
             max_local_steps: 10_000,
+            sync_points_only: true,
             jobs: 1,
         }
     }
@@ -330,6 +338,13 @@ pub struct Stats {
     /// Worker threads that searched.
     #[serde(default)]
     pub workers: usize,
+    /// Only synchronisation operations were scheduling points (the program showed no data
+    /// race).
+    #[serde(default)]
+    pub sync_points_only: bool,
+    /// The data race that made every shared access a scheduling point, if one did.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub race: Option<String>,
     /// Seconds.
     pub seconds: f64,
     /// Whether every execution in the bounds was explored.
@@ -505,11 +520,58 @@ where
     G: Guide + Sync,
     G::State: Send,
 {
+    let mut progress = progress;
+    let coarse = opts.sync_points_only
+        && opts.dpor
+        && !opts.fair
+        && opts.preemption_bound.is_none()
+        && guide.gates_nothing();
+    if !coarse {
+        return explore_with(prog, guide, opts, progress, false);
+    }
+    let r = {
+        // Progress of the first search goes to the same callback.
+        let first: Option<Progress<'_>> = progress
+            .as_mut()
+            .map(|p| Box::new(move |s: &Stats| p(s)) as Progress<'_>);
+        explore_with(prog, guide, opts, first, true)
+    };
+    let Some(race) = r.stats.race.clone() else {
+        return r;
+    };
+    // A data race: again, with every shared access a scheduling point, within what is left
+    // of the limits.
+    let mut rest = opts.clone();
+    rest.timeout = opts
+        .timeout
+        .map(|t| t.saturating_sub(Duration::from_secs_f64(r.stats.seconds)));
+    rest.max_executions = opts
+        .max_executions
+        .map(|n| n.saturating_sub(r.stats.executions));
+    let mut f = explore_with(prog, guide, &rest, progress, false);
+    f.stats.race = Some(race);
+    f.stats.seconds += r.stats.seconds;
+    f
+}
+
+/// The search, sequential or split between workers; `coarse`: preempting only at
+/// synchronisation, with the data-race detector.
+fn explore_with<G>(
+    prog: &Program,
+    guide: &G,
+    opts: &Options,
+    progress: Option<Progress<'_>>,
+    coarse: bool,
+) -> Report
+where
+    G: Guide + Sync,
+    G::State: Send,
+{
     let parallel = opts.jobs > 1 && opts.dpor && !opts.fair && opts.preemption_bound.is_none();
     if parallel {
-        return explore_parallel(prog, guide, opts, progress);
+        return explore_parallel(prog, guide, opts, progress, coarse);
     }
-    let mut e = Engine::new(prog, guide, opts, progress, None);
+    let mut e = Engine::new(prog, guide, opts, progress, None, coarse);
     let bounds: Vec<Option<u32>> = match opts.preemption_bound {
         Some(k) => (0..=k).map(Some).collect(),
         None => vec![None],
@@ -533,6 +595,7 @@ fn explore_parallel<G>(
     guide: &G,
     opts: &Options,
     progress: Option<Progress<'_>>,
+    coarse: bool,
 ) -> Report
 where
     G: Guide + Sync,
@@ -545,7 +608,7 @@ where
             .map(|_| {
                 let shared = &shared;
                 sc.spawn(move || {
-                    let mut e = Engine::new(prog, guide, opts, None, None);
+                    let mut e = Engine::new(prog, guide, opts, None, None, coarse);
                     e.shared = Some(shared);
                     while let Some(job) = shared.next() {
                         e.search(None, Some(job));
@@ -554,7 +617,7 @@ where
                 })
             })
             .collect();
-        let mut e = Engine::new(prog, guide, opts, progress, None);
+        let mut e = Engine::new(prog, guide, opts, progress, None, coarse);
         e.shared = Some(&shared);
         e.search(None, None);
         while !e.stopped() {
@@ -580,6 +643,9 @@ where
             if s.stopped.is_none() {
                 s.stopped = x.stopped;
             }
+            if s.race.is_none() {
+                s.race = x.race;
+            }
             for b in r.bugs {
                 if report.bugs.len() < opts.max_bugs
                     && !report
@@ -602,7 +668,7 @@ where
 /// Runs the one execution `steps` describe (thread, transition and inputs of each step)
 /// under `guide`, and reports how it ends: the replay of a trace file.
 pub fn replay<G: Guide>(prog: &Program, guide: &G, steps: &[TraceStep], opts: &Options) -> Report {
-    let mut e = Engine::new(prog, guide, opts, None, Some(steps.to_vec()));
+    let mut e = Engine::new(prog, guide, opts, None, Some(steps.to_vec()), false);
     e.search(None, None);
     let mut r = e.into_report();
     r.stats.workers = 1;
@@ -631,6 +697,11 @@ struct Engine<'a, G: Guide> {
     /// Scratch buffers of [`Engine::expand`].
     was_enabled: Vec<bool>,
     written: Vec<u32>,
+    /// The data-race detector and [`step::loop_table`], when preempting only at
+    /// synchronisation.
+    race: Option<race::Detector>,
+    loops: Option<Vec<Vec<bool>>>,
+    race_found: Option<race::Race>,
 }
 
 /// A node of the search stack: the state at a point and the step being explored from it.
@@ -657,9 +728,11 @@ impl<'a, G: Guide> Engine<'a, G> {
         opts: &'a Options,
         progress: Option<Progress<'a>>,
         replay: Option<Vec<TraceStep>>,
+        coarse: bool,
     ) -> Self {
         let m = Machine::new(prog);
-        let local = step::local_table(&m, guide);
+        let local = step::local_table(&m, guide, coarse);
+        let loops = coarse.then(|| step::loop_table(&m));
         let guard_vars = prog
             .threads
             .iter()
@@ -692,16 +765,38 @@ impl<'a, G: Guide> Engine<'a, G> {
             spare_points: Vec::new(),
             was_enabled: Vec::new(),
             written: Vec::new(),
+            race: coarse.then(|| race::Detector::new(prog.threads.len())),
+            loops,
+            race_found: None,
         }
     }
 
     /// The report with the final figures.
     fn into_report(mut self) -> Report {
+        let race = self.race_found.map(|r| self.show_race(r));
         let s = &mut self.report.stats;
         s.seconds = self.start.elapsed().as_secs_f64();
         s.complete = self.stop.is_none();
         s.stopped = self.stop.take();
+        s.sync_points_only = self.race.is_some() && race.is_none();
+        s.race = race;
         self.report
+    }
+
+    /// A data race in words: the element and the two threads.
+    fn show_race(&self, r: race::Race) -> String {
+        let what = if r.key >> 63 == 1 {
+            "an atomic region".to_string()
+        } else {
+            let v = self.prog.var(VarId((r.key >> 32) as u32));
+            v.c_element((r.key & 0xffff_ffff) as usize)
+        };
+        let name = |t: u32| format!("T{t} {}", self.prog.thread(ThreadId(t)).name);
+        format!(
+            "data race on {what} between {} and {}",
+            name(r.first),
+            name(r.second)
+        )
     }
 
     /// One depth-first search (with preemption bound `bound`, when bounding), of the whole
@@ -895,6 +990,18 @@ impl<'a, G: Guide> Engine<'a, G> {
             spawned: v.spawned.clone(),
             marks: v.marks.clone(),
         });
+        if let Some(det) = &mut self.race {
+            if let Some(r) = det.step(d, thread.0, &v.races) {
+                if self.race_found.is_none() {
+                    self.race_found = Some(r);
+                    // The search must start again, preempting at every shared access.
+                    self.stop = Some("a data race".into());
+                    if let Some(sh) = self.shared {
+                        sh.halt();
+                    }
+                }
+            }
+        }
         let child = Node {
             state,
             guide: v.guide.clone(),
@@ -1338,8 +1445,10 @@ impl<'a, G: Guide> Engine<'a, G> {
             inputs: &self.opts.inputs,
             max_local: self.opts.max_local_steps,
             marks: self.opts.fair,
+            races: self.race.is_some(),
             pool: &self.pool,
             local: &self.local,
+            loops: self.loops.as_deref(),
         }
     }
 

@@ -4,6 +4,7 @@
 //! values of the inputs it reads (`__VERIFIER_nondet_*`, enumerated over the input domain)
 //! and, at `pthread_cond_signal`, which waiter it wakes. Each variant is explored.
 
+use super::race::Ev;
 use super::{Acc, Gate, Guide, Inputs, Mark, TraceStep};
 use crate::interp::{Choice, Machine, Oracle, State, Status, Touch};
 use crate::ir::{LocKind, Op, SyncKind, ThreadId, TransId, TransKind, Ty, VarId};
@@ -39,9 +40,13 @@ pub(crate) struct Variant<G> {
     pub acc: Vec<Acc>,
     pub spawned: Vec<ThreadId>,
     pub marks: Vec<Mark>,
+    /// What the data-race detector needs of its transitions (when it runs).
+    pub races: Vec<Ev>,
     pub ending: Option<Ending>,
     /// It has run a visible transition.
     pub visible: bool,
+    /// Loop back edges it has taken ([`MAX_ITERATIONS`] once it has read an input).
+    pub back_edges: u32,
 }
 
 /// Inputs fixed in advance for one transition.
@@ -171,9 +176,13 @@ pub(crate) struct Stepper<'e, 'm, G: Guide> {
     pub inputs: &'e Inputs,
     pub max_local: usize,
     pub marks: bool,
+    /// Whether the data-race detector's events are wanted.
+    pub races: bool,
     pub pool: &'e Pool,
     /// [`local_table`].
     pub local: &'e [Vec<bool>],
+    /// [`loop_table`], when preempting only at synchronisation.
+    pub loops: Option<&'e [Vec<bool>]>,
 }
 
 /// Buffers the search recycles: states, and the machine's access log.
@@ -233,8 +242,10 @@ impl<G: Guide> Stepper<'_, '_, G> {
             acc: Vec::with_capacity(8),
             spawned: Vec::new(),
             marks: Vec::new(),
+            races: Vec::new(),
             ending: None,
             visible: false,
+            back_edges: 0,
         };
         let mut out = Vec::new();
         let mut start = Some(start);
@@ -269,8 +280,10 @@ impl<S: Clone> Variant<S> {
             acc: self.acc.clone(),
             spawned: self.spawned.clone(),
             marks: self.marks.clone(),
+            races: self.races.clone(),
             ending: self.ending.clone(),
             visible: self.visible,
+            back_edges: self.back_edges,
         }
     }
 }
@@ -348,10 +361,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 };
                 self.run_one(&mut w, t, tr, &gate, &vals);
                 continue_combos(&mut combo, &domains);
-                if w.ending.is_some()
-                    || !continues(m, self.local, &w, t)
-                    || w.steps.len() > self.max_local
-                {
+                if w.ending.is_some() || !self.continues(&w, t) || w.steps.len() > self.max_local {
                     out.push(w);
                     continue;
                 }
@@ -392,8 +402,16 @@ impl<G: Guide> Stepper<'_, '_, G> {
         let (m, guide) = (self.m, self.guide);
         let th = m.prog.thread(t);
         let x = th.transition(tr);
-        if !self.local[t.0 as usize][x.src.0 as usize] {
+        if !self.local(t, x.src, w.back_edges) {
             w.visible = true;
+        }
+        if x.back_edge {
+            w.back_edges += 1;
+        }
+        if x.ops.iter().any(|o| matches!(o, Op::Havoc { .. })) {
+            // A loop that reads inputs would make exponentially many variants of one step:
+            // its next iteration is a step of its own.
+            w.back_edges = MAX_ITERATIONS;
         }
         if matches!(gate, Gate::Skip) {
             // Subsumed by the schedule: the instrumented program does not perform it.
@@ -427,6 +445,31 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 .filter(|a| a.visible)
                 .map(|a| Acc::memory(a.var, a.index, a.write)),
         );
+        if self.races {
+            // A synchronisation operation's accesses are synchronisation accesses (so is
+            // ending the program); the others are data accesses.
+            let sync = matches!(x.kind, TransKind::Sync(_) | TransKind::Halt);
+            for a in log.iter().filter(|a| a.visible) {
+                let key = Acc::memory(a.var, a.index, a.write).key;
+                w.races.push(if sync {
+                    Ev::Sync(key, a.write)
+                } else {
+                    Ev::Data(key, a.write)
+                });
+            }
+            if sync {
+                for o in &x.ops {
+                    match o {
+                        Op::Spawn { thread, .. } => w.races.push(Ev::Spawn(thread.0)),
+                        Op::AtomicBegin | Op::AtomicEnd => {
+                            w.races.push(Ev::Sync(super::race::ATOMIC_KEY, true))
+                        }
+                        _ => {}
+                    }
+                }
+                w.races.push(Ev::EndSync);
+            }
+        }
         drop(log);
         match r {
             Ok(step) => {
@@ -484,8 +527,11 @@ fn continue_combos(combo: &mut [usize], domains: &[Vec<i128>]) {
 }
 
 /// Per thread and location: whether every transition there is invisible to other threads
-/// (as the guide says, else as the program says), computed once per search.
-pub(crate) fn local_table<G: Guide>(m: &Machine<'_>, guide: &G) -> Vec<Vec<bool>> {
+/// (as the guide says, else as the program says), computed once per search. With `coarse`
+/// (preemption only at synchronisation, [`super::race`]), data accesses count as invisible
+/// too: a location is local unless a transition there synchronises, may block, or ends the
+/// thread or the program.
+pub(crate) fn local_table<G: Guide>(m: &Machine<'_>, guide: &G, coarse: bool) -> Vec<Vec<bool>> {
     m.prog
         .threads
         .iter()
@@ -493,28 +539,85 @@ pub(crate) fn local_table<G: Guide>(m: &Machine<'_>, guide: &G) -> Vec<Vec<bool>
             (0..th.locations.len())
                 .map(|l| {
                     let l = crate::ir::LocId(l as u32);
-                    guide
-                        .invisible(th.id, l)
-                        .unwrap_or_else(|| th.local_location(l))
+                    guide.invisible(th.id, l).unwrap_or_else(|| {
+                        th.local_location(l) || (coarse && data_location(th, l, false))
+                    })
                 })
                 .collect()
         })
         .collect()
 }
 
-/// Whether the step goes on after `w`: until it has run a visible transition (one from a
-/// location that is not local), then while the thread is inside an atomic region or at a
-/// location whose transitions are all invisible to other threads.
-fn continues<S>(m: &Machine<'_>, local: &[Vec<bool>], w: &Variant<S>, t: ThreadId) -> bool {
-    let Status::At(l) = w.state.threads[t.0 as usize] else {
-        return false;
-    };
-    let th = m.prog.thread(t);
-    if th.locations[l.0 as usize].kind != LocKind::Normal {
-        return false;
+/// Whether every transition at `l` only computes and accesses data: no synchronisation, no
+/// waiting, no input (each input value makes a variant of the step: a step through many
+/// inputs would have exponentially many), a loop back edge only with `back_edges`, and it
+/// stays in the thread (a failed assertion or local assumption ends the execution there).
+fn data_location(th: &crate::ir::Thread, l: crate::ir::LocId, back_edges: bool) -> bool {
+    let mut any = false;
+    th.outgoing(l).all(|tr| {
+        any = true;
+        matches!(
+            tr.kind,
+            TransKind::Stmt
+                | TransKind::Branch
+                | TransKind::Assume
+                | TransKind::AssumeFail
+                | TransKind::Error(_)
+        ) && !tr.may_block
+            && (back_edges || !tr.back_edge)
+            && matches!(
+                th.locations[tr.dst.0 as usize].kind,
+                LocKind::Normal | LocKind::Error | LocKind::Discard
+            )
+            && tr.ops.iter().all(|o| matches!(o, Op::Assign { .. }))
+    }) && any
+}
+
+impl<G: Guide> Stepper<'_, '_, G> {
+    /// Whether location `l` of thread `t` is local in a step that has taken `back_edges`
+    /// loop back edges: [`local_table`], or, preempting only at synchronisation, a data
+    /// location whose back edges count ([`MAX_ITERATIONS`]).
+    fn local(&self, t: ThreadId, l: crate::ir::LocId, back_edges: u32) -> bool {
+        let (t, l) = (t.0 as usize, l.0 as usize);
+        self.local[t][l]
+            || self
+                .loops
+                .is_some_and(|x| x[t][l] && back_edges < MAX_ITERATIONS)
     }
-    if w.state.atomic == Some(t) || !w.visible {
-        return true;
+
+    /// Whether the step goes on after `w`: until it has run a visible transition (one from
+    /// a location that is not local), then while the thread is inside an atomic region or at
+    /// a location whose transitions are all invisible to other threads.
+    fn continues(&self, w: &Variant<G::State>, t: ThreadId) -> bool {
+        let Status::At(l) = w.state.threads[t.0 as usize] else {
+            return false;
+        };
+        let th = self.m.prog.thread(t);
+        if th.locations[l.0 as usize].kind != LocKind::Normal {
+            return false;
+        }
+        if w.state.atomic == Some(t) || !w.visible {
+            return true;
+        }
+        self.local(t, l, w.back_edges)
     }
-    local[t.0 as usize][l.0 as usize]
+}
+
+/// Loop iterations of data locations one step may run when preempting only at
+/// synchronisation (the next iteration starts a new step: a long or endless loop is not one
+/// step).
+pub(crate) const MAX_ITERATIONS: u32 = 16;
+
+/// Per thread and location, when preempting only at synchronisation: whether it is a data
+/// location whose transitions may close a loop (local up to [`MAX_ITERATIONS`] per step).
+pub(crate) fn loop_table(m: &Machine<'_>) -> Vec<Vec<bool>> {
+    m.prog
+        .threads
+        .iter()
+        .map(|th| {
+            (0..th.locations.len())
+                .map(|l| data_location(th, crate::ir::LocId(l as u32), true))
+                .collect()
+        })
+        .collect()
 }

@@ -16,8 +16,15 @@
 //!
 //! A scheduling point is a thread's next visible transition (a shared access, a
 //! synchronisation, a branch the schedule observes); the invisible transitions after it run
-//! in the same step ([`step`]). Inputs (`__VERIFIER_nondet_*`) take every value of a small
+//! in the same step ([`step`]). A DPOR search without a guide, the fair scheduler or a
+//! preemption bound first preempts only at synchronisation and checks each execution for
+//! data races (`race`, seed 003, section 3.1); at a race it starts again with every shared
+//! access a scheduling point. Inputs (`__VERIFIER_nondet_*`) take every value of a small
 //! domain, or values sampled with a seed ([`Inputs`]).
+//!
+//! With [`Options::jobs`] above one, the DPOR search is split between worker threads: an idle
+//! worker gets a point of another's path with a thread left to explore (`Engine::donate`),
+//! re-executes the path to it, and searches that thread's subtree.
 //!
 //! A [`Guide`] restricts the search to the executions a program schedule permits (the
 //! schedule generator implements it): `synth explore --schedule` checks schedules with it.
@@ -89,7 +96,7 @@ pub struct Options {
     /// continues in the next step).
     pub max_local_steps: usize,
     /// Preempt only at synchronisation operations while no data race shows (seed 003,
-    /// section 3.1; [`race`]): a DPOR search without a guide, the fair scheduler or a
+    /// section 3.1): a DPOR search without a guide, the fair scheduler or a
     /// preemption bound then runs each thread on through its data accesses, checks every
     /// execution for data races, and starts again with every shared access a scheduling
     /// point when it finds one.

@@ -126,12 +126,9 @@ pub(crate) fn candidates<G: Guide>(
     t: ThreadId,
     out: &mut Vec<(TransId, Gate)>,
 ) {
-    let Status::At(l) = s.threads[t.0 as usize] else {
+    let Some(l) = movable(s, t) else {
         return;
     };
-    if s.atomic.is_some_and(|a| a != t) {
-        return;
-    }
     for tr in m.prog.thread(t).outgoing(l) {
         let gate = guide.gate(g, t, tr.id);
         if matches!(gate, Gate::Wait) {
@@ -143,6 +140,15 @@ pub(crate) fn candidates<G: Guide>(
     }
 }
 
+/// Where thread `t` is, when it may move at all: started, and no other thread inside an
+/// atomic region.
+fn movable(s: &State, t: ThreadId) -> Option<crate::ir::LocId> {
+    match s.threads[t.0 as usize] {
+        Status::At(l) if s.atomic.is_none_or(|a| a == t) => Some(l),
+        _ => None,
+    }
+}
+
 /// Whether thread `t` can take a step now: [`candidates`] would find a transition.
 pub(crate) fn can_move<G: Guide>(
     m: &Machine<'_>,
@@ -151,12 +157,9 @@ pub(crate) fn can_move<G: Guide>(
     s: &State,
     t: ThreadId,
 ) -> bool {
-    let Status::At(l) = s.threads[t.0 as usize] else {
+    let Some(l) = movable(s, t) else {
         return false;
     };
-    if s.atomic.is_some_and(|a| a != t) {
-        return false;
-    }
     m.prog
         .thread(t)
         .outgoing(l)

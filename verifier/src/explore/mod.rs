@@ -528,11 +528,20 @@ where
     G::State: Send,
 {
     let mut progress = progress;
+    // Waiting on data (`__VERIFIER_assume` over shared state) is synchronisation through
+    // data variables, which the race detector does not see (a blocked thread's reads are
+    // never checked), so such programs are searched with every access a scheduling point.
+    let waits_on_data = prog.threads.iter().any(|th| {
+        th.transitions
+            .iter()
+            .any(|tr| tr.may_block && !matches!(tr.kind, TransKind::Sync(_)))
+    });
     let coarse = opts.sync_points_only
         && opts.dpor
         && !opts.fair
         && opts.preemption_bound.is_none()
-        && guide.gates_nothing();
+        && guide.gates_nothing()
+        && !waits_on_data;
     if !coarse {
         return explore_with(prog, guide, opts, progress, false);
     }
@@ -558,6 +567,17 @@ where
     let mut f = explore_with(prog, guide, &rest, progress, false);
     f.stats.race = Some(race);
     f.stats.seconds += r.stats.seconds;
+    // Bugs the first search found before the race are real: keep them.
+    for b in r.bugs {
+        if f.bugs.len() < opts.max_bugs
+            && !f
+                .bugs
+                .iter()
+                .any(|c| c.kind == b.kind && c.message == b.message)
+        {
+            f.bugs.push(b);
+        }
+    }
     f
 }
 
@@ -708,6 +728,7 @@ struct Engine<'a, G: Guide> {
     /// synchronisation.
     race: Option<race::Detector>,
     loops: Option<Vec<Vec<bool>>>,
+    sync_vars: Option<Vec<bool>>,
     race_found: Option<race::Race>,
 }
 
@@ -774,6 +795,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             written: Vec::new(),
             race: coarse.then(|| race::Detector::new(prog.threads.len())),
             loops,
+            sync_vars: coarse.then(|| step::sync_vars(prog)),
             race_found: None,
         }
     }
@@ -1452,7 +1474,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             inputs: &self.opts.inputs,
             max_local: self.opts.max_local_steps,
             marks: self.opts.fair,
-            races: self.race.is_some(),
+            sync_vars: self.sync_vars.as_deref(),
             pool: &self.pool,
             local: &self.local,
             loops: self.loops.as_deref(),

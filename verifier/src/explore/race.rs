@@ -10,9 +10,11 @@
 //! the search starts again with every shared access a scheduling point.
 //!
 //! The happens-before order is the paper's: program order, and the order of the accesses to
-//! each synchronisation variable (the memory a synchronisation operation touches: mutexes,
-//! condition variables, barriers, the `__thread_done` flags of join, the arguments a thread
-//! is started with; atomic regions as one lock), plus thread creation. It is kept with vector
+//! each synchronisation variable (memory only synchronisation operations touch: mutexes,
+//! condition variables, barriers, the `__thread_done` flags of join; atomic regions as one
+//! lock, which the search also treats as one), plus thread creation; as for the search, two
+//! reads of a synchronisation variable are not ordered. What a synchronisation operation
+//! does to other memory (the `pthread_t` that `pthread_create` writes) is a data access. It is kept with vector
 //! clocks; each variable element remembers its last write and each thread's last read (as in
 //! FastTrack, Flanagan and Freund, PLDI 2009). A data access races with an earlier
 //! conflicting access of another thread that does not happen before it.
@@ -55,6 +57,7 @@ const NONE: u32 = u32::MAX;
 enum Arr {
     Clock,
     Release,
+    ReadJoin,
     WriteThread,
     WriteEpoch,
     Read,
@@ -66,8 +69,12 @@ pub(crate) struct Detector {
     ids: FxHashMap<u64, u32>,
     /// Per thread, its vector clock (`n` entries from `t * n`).
     clock: Vec<u32>,
-    /// Per location, the clock its last synchronisation access released.
+    /// Per location, the clock its last synchronisation write released, and the join of
+    /// the clocks of the synchronisation reads since (a write waits for both; a read only
+    /// for the write: two reads are independent for the search, so they must not be
+    /// ordered here either).
     release: Vec<u32>,
+    read_join: Vec<u32>,
     /// Per location, the thread and epoch of its last write.
     write_thread: Vec<u32>,
     write_epoch: Vec<u32>,
@@ -76,7 +83,8 @@ pub(crate) struct Detector {
     undo: Vec<(Arr, u32, u32)>,
     /// Where each step's records start in `undo` (step `d`'s at `marks[d]`).
     marks: Vec<usize>,
-    pending: Vec<u32>,
+    /// The synchronisation accesses of the current transition: location, write.
+    pending: Vec<(u32, bool)>,
 }
 
 impl Detector {
@@ -91,6 +99,7 @@ impl Detector {
             ids: FxHashMap::default(),
             clock,
             release: Vec::new(),
+            read_join: Vec::new(),
             write_thread: Vec::new(),
             write_epoch: Vec::new(),
             read: Vec::new(),
@@ -104,6 +113,7 @@ impl Detector {
         match a {
             Arr::Clock => &mut self.clock,
             Arr::Release => &mut self.release,
+            Arr::ReadJoin => &mut self.read_join,
             Arr::WriteThread => &mut self.write_thread,
             Arr::WriteEpoch => &mut self.write_epoch,
             Arr::Read => &mut self.read,
@@ -124,6 +134,7 @@ impl Detector {
         let id = *self.ids.entry(key).or_insert(next) as usize;
         if id == self.write_thread.len() {
             self.release.resize(self.release.len() + self.n, 0);
+            self.read_join.resize(self.read_join.len() + self.n, 0);
             self.read.resize(self.read.len() + self.n, 0);
             self.write_thread.push(NONE);
             self.write_epoch.push(0);
@@ -160,11 +171,14 @@ impl Detector {
                 Ev::Sync(key, write) => {
                     let x = self.id(key);
                     for k in 0..n {
-                        let joined = self.clock[t * n + k].max(self.release[x * n + k]);
+                        let mut joined = self.clock[t * n + k].max(self.release[x * n + k]);
+                        if write {
+                            joined = joined.max(self.read_join[x * n + k]);
+                        }
                         self.set(Arr::Clock, t * n + k, joined);
                     }
                     self.record(x, t, write);
-                    self.pending.push(x as u32);
+                    self.pending.push((x as u32, write));
                 }
                 Ev::Spawn(c) => {
                     let c = c as usize;
@@ -175,10 +189,17 @@ impl Detector {
                 }
                 Ev::EndSync => {
                     let pending = std::mem::take(&mut self.pending);
-                    for &x in &pending {
+                    for &(x, write) in &pending {
+                        let x = x as usize;
                         for k in 0..n {
                             let v = self.clock[t * n + k];
-                            self.set(Arr::Release, x as usize * n + k, v);
+                            if write {
+                                self.set(Arr::Release, x * n + k, v);
+                                self.set(Arr::ReadJoin, x * n + k, 0);
+                            } else {
+                                let j = self.read_join[x * n + k].max(v);
+                                self.set(Arr::ReadJoin, x * n + k, j);
+                            }
                         }
                     }
                     self.pending = pending;
@@ -281,6 +302,28 @@ mod tests {
         );
         assert!(det.step(1, 1, &[Ev::Sync(M, true), Ev::EndSync]).is_none());
         assert!(det.step(2, 1, &[Ev::Data(X, false)]).is_some());
+    }
+
+    #[test]
+    fn two_synchronisation_reads_are_not_ordered() {
+        let mut det = Detector::new(2);
+        assert_eq!(
+            det.step(0, 0, &[Ev::Data(X, true), Ev::Sync(M, false), Ev::EndSync]),
+            None
+        );
+        assert!(det
+            .step(1, 1, &[Ev::Sync(M, false), Ev::EndSync, Ev::Data(X, false)])
+            .is_some());
+        // A write after the read is ordered after it.
+        let mut det = Detector::new(2);
+        assert_eq!(
+            det.step(0, 0, &[Ev::Data(X, true), Ev::Sync(M, false), Ev::EndSync]),
+            None
+        );
+        assert_eq!(
+            det.step(1, 1, &[Ev::Sync(M, true), Ev::EndSync, Ev::Data(X, false)]),
+            None
+        );
     }
 
     #[test]

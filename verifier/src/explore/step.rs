@@ -179,8 +179,9 @@ pub(crate) struct Stepper<'e, 'm, G: Guide> {
     pub inputs: &'e Inputs,
     pub max_local: usize,
     pub marks: bool,
-    /// Whether the data-race detector's events are wanted.
-    pub races: bool,
+    /// When the data-race detector runs: per variable, whether it is a synchronisation
+    /// variable ([`sync_vars`]).
+    pub sync_vars: Option<&'e [bool]>,
     pub pool: &'e Pool,
     /// [`local_table`].
     pub local: &'e [Vec<bool>],
@@ -448,13 +449,14 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 .filter(|a| a.visible)
                 .map(|a| Acc::memory(a.var, a.index, a.write)),
         );
-        if self.races {
-            // A synchronisation operation's accesses are synchronisation accesses (so is
-            // ending the program); the others are data accesses.
+        if let Some(sync_vars) = self.sync_vars {
+            // A synchronisation operation's accesses to synchronisation variables are
+            // synchronisation accesses (so is ending the program); every other access is a
+            // data access.
             let sync = matches!(x.kind, TransKind::Sync(_) | TransKind::Halt);
             for a in log.iter().filter(|a| a.visible) {
                 let key = Acc::memory(a.var, a.index, a.write).key;
-                w.races.push(if sync {
+                w.races.push(if sync && sync_vars[a.var.0 as usize] {
                     Ev::Sync(key, a.write)
                 } else {
                     Ev::Data(key, a.write)
@@ -465,7 +467,12 @@ impl<G: Guide> Stepper<'_, '_, G> {
                     match o {
                         Op::Spawn { thread, .. } => w.races.push(Ev::Spawn(thread.0)),
                         Op::AtomicBegin | Op::AtomicEnd => {
-                            w.races.push(Ev::Sync(super::race::ATOMIC_KEY, true))
+                            // One lock for every atomic region, for the search too.
+                            w.races.push(Ev::Sync(super::race::ATOMIC_KEY, true));
+                            w.acc.push(Acc {
+                                key: super::race::ATOMIC_KEY,
+                                write: true,
+                            });
                         }
                         _ => {}
                     }
@@ -604,6 +611,78 @@ impl<G: Guide> Stepper<'_, '_, G> {
         }
         self.local(t, l, w.back_edges)
     }
+}
+
+/// Per variable: whether only synchronisation operations touch it (a mutex, a condition
+/// variable's waiters, a barrier, a thread's `__thread_done` flag); the memory ordinary
+/// statements touch too (the `pthread_t` that `pthread_create` writes, a thread's argument)
+/// is data.
+pub(crate) fn sync_vars(prog: &crate::ir::Program) -> Vec<bool> {
+    use crate::ir::{Expr, Place};
+    fn place_vars(p: &Place, out: &mut Vec<u32>) {
+        match p {
+            Place::Var { var, index } => {
+                out.push(var.0);
+                if let Some(i) = index {
+                    expr_vars(i, out);
+                }
+            }
+            Place::Deref { addr, targets, .. } => {
+                out.extend(targets.iter().map(|v| v.0));
+                expr_vars(addr, out);
+            }
+        }
+    }
+    fn expr_vars(e: &Expr, out: &mut Vec<u32>) {
+        match e {
+            Expr::Const { .. } => {}
+            Expr::Load { place, .. } => place_vars(place, out),
+            Expr::AddrOf { index, .. } => expr_vars(index, out),
+            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => expr_vars(arg, out),
+            Expr::Binary { lhs, rhs, .. } => {
+                expr_vars(lhs, out);
+                expr_vars(rhs, out);
+            }
+            Expr::Ite {
+                cond, then, els, ..
+            } => {
+                expr_vars(cond, out);
+                expr_vars(then, out);
+                expr_vars(els, out);
+            }
+        }
+    }
+    let mut sync = vec![true; prog.vars.len()];
+    let mut vars = Vec::new();
+    for th in &prog.threads {
+        for tr in &th.transitions {
+            if matches!(tr.kind, TransKind::Sync(_) | TransKind::Halt) {
+                continue;
+            }
+            vars.clear();
+            expr_vars(&tr.guard, &mut vars);
+            for o in &tr.ops {
+                match o {
+                    Op::Assign { place, value } => {
+                        place_vars(place, &mut vars);
+                        expr_vars(value, &mut vars);
+                    }
+                    Op::Havoc { place, .. } => place_vars(place, &mut vars),
+                    Op::Spawn { args, .. } => {
+                        for (v, e) in args {
+                            vars.push(v.0);
+                            expr_vars(e, &mut vars);
+                        }
+                    }
+                    Op::AtomicBegin | Op::AtomicEnd => {}
+                }
+            }
+            for v in &vars {
+                sync[*v as usize] = false;
+            }
+        }
+    }
+    sync
 }
 
 /// Loop iterations of data locations one step may run when preempting only at

@@ -1648,25 +1648,16 @@ enum Ending2 {
 /// Adds the variables `e` reads to `vars`; false when it reads through a pointer (the
 /// variables are known only when it runs).
 fn guard_reads(e: &crate::ir::Expr, vars: &mut Vec<u32>) -> bool {
-    use crate::ir::{Expr, Place};
-    match e {
-        Expr::Const { .. } => true,
-        Expr::Load { place, .. } => match place {
-            Place::Var { var, index } => {
-                if !vars.contains(&var.0) {
-                    vars.push(var.0);
-                }
-                index.as_ref().is_none_or(|i| guard_reads(i, vars))
+    let mut known = true;
+    e.for_each_place(&mut |p| match p {
+        crate::ir::Place::Var { var, .. } => {
+            if !vars.contains(&var.0) {
+                vars.push(var.0);
             }
-            Place::Deref { .. } => false,
-        },
-        Expr::AddrOf { index, .. } => guard_reads(index, vars),
-        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => guard_reads(arg, vars),
-        Expr::Binary { lhs, rhs, .. } => guard_reads(lhs, vars) && guard_reads(rhs, vars),
-        Expr::Ite {
-            cond, then, els, ..
-        } => guard_reads(cond, vars) && guard_reads(then, vars) && guard_reads(els, vars),
-    }
+        }
+        crate::ir::Place::Deref { .. } => known = false,
+    });
+    known
 }
 
 /// Where point `d`'s steps start in the trace of the execution.

@@ -618,67 +618,45 @@ impl<G: Guide> Stepper<'_, '_, G> {
 /// statements touch too (the `pthread_t` that `pthread_create` writes, a thread's argument)
 /// is data.
 pub(crate) fn sync_vars(prog: &crate::ir::Program) -> Vec<bool> {
-    use crate::ir::{Expr, Place};
-    fn place_vars(p: &Place, out: &mut Vec<u32>) {
-        match p {
-            Place::Var { var, index } => {
-                out.push(var.0);
-                if let Some(i) = index {
-                    expr_vars(i, out);
-                }
-            }
-            Place::Deref { addr, targets, .. } => {
-                out.extend(targets.iter().map(|v| v.0));
-                expr_vars(addr, out);
-            }
-        }
-    }
-    fn expr_vars(e: &Expr, out: &mut Vec<u32>) {
-        match e {
-            Expr::Const { .. } => {}
-            Expr::Load { place, .. } => place_vars(place, out),
-            Expr::AddrOf { index, .. } => expr_vars(index, out),
-            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => expr_vars(arg, out),
-            Expr::Binary { lhs, rhs, .. } => {
-                expr_vars(lhs, out);
-                expr_vars(rhs, out);
-            }
-            Expr::Ite {
-                cond, then, els, ..
-            } => {
-                expr_vars(cond, out);
-                expr_vars(then, out);
-                expr_vars(els, out);
-            }
-        }
-    }
+    use crate::ir::Place;
     let mut sync = vec![true; prog.vars.len()];
-    let mut vars = Vec::new();
-    for th in &prog.threads {
-        for tr in &th.transitions {
-            if matches!(tr.kind, TransKind::Sync(_) | TransKind::Halt) {
-                continue;
+    let mut data = |p: &Place| match p {
+        Place::Var { var, .. } => sync[var.0 as usize] = false,
+        Place::Deref { targets, .. } => {
+            for v in targets {
+                sync[v.0 as usize] = false;
             }
-            vars.clear();
-            expr_vars(&tr.guard, &mut vars);
+        }
+    };
+    for th in &prog.threads {
+        for tr in th
+            .transitions
+            .iter()
+            .filter(|tr| !matches!(tr.kind, TransKind::Sync(_) | TransKind::Halt))
+        {
+            tr.guard.for_each_place(&mut data);
             for o in &tr.ops {
                 match o {
                     Op::Assign { place, value } => {
-                        place_vars(place, &mut vars);
-                        expr_vars(value, &mut vars);
+                        data(place);
+                        place.for_each_subexpr(&mut |e| e.for_each_place(&mut data));
+                        value.for_each_place(&mut data);
                     }
-                    Op::Havoc { place, .. } => place_vars(place, &mut vars),
+                    Op::Havoc { place, .. } => {
+                        data(place);
+                        place.for_each_subexpr(&mut |e| e.for_each_place(&mut data));
+                    }
                     Op::Spawn { args, .. } => {
                         for (v, e) in args {
-                            vars.push(v.0);
-                            expr_vars(e, &mut vars);
+                            data(&Place::Var {
+                                var: *v,
+                                index: None,
+                            });
+                            e.for_each_place(&mut data);
                         }
                     }
                     Op::AtomicBegin | Op::AtomicEnd => {}
                 }
-            }
-            for v in &vars {
-                sync[*v as usize] = false;
             }
         }
     }

@@ -53,7 +53,7 @@ pub(crate) struct ExploreArgs {
     #[arg(long)]
     every_access: bool,
     /// Worker threads for a DPOR search (default: one per core). With more than one, the
-    /// count of executions may vary a little between runs (a few may be explored twice);
+    /// count of executions may vary between runs (some may be explored twice);
     /// --jobs 1 gives the exact, repeatable count. --fair and --preemption-bound search
     /// with one.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]

@@ -381,6 +381,26 @@ pub struct Report {
     pub bugs: Vec<Bug>,
 }
 
+impl Report {
+    /// Whether a bug of this kind and message is new and there is room for it.
+    fn keeps(&self, kind: &BugKind, message: &str, max: usize) -> bool {
+        self.bugs.len() < max
+            && !self
+                .bugs
+                .iter()
+                .any(|b| b.kind == *kind && b.message == message)
+    }
+
+    /// Adds the bugs of another search that are new, up to `max`.
+    fn merge_bugs(&mut self, bugs: Vec<Bug>, max: usize) {
+        for b in bugs {
+            if self.keeps(&b.kind, &b.message, max) {
+                self.bugs.push(b);
+            }
+        }
+    }
+}
+
 /// A decision point of the search, what the strategies see and change.
 #[derive(Clone, Debug, Default)]
 pub struct Point {
@@ -568,16 +588,7 @@ where
     f.stats.race = Some(race);
     f.stats.seconds += r.stats.seconds;
     // Bugs the first search found before the race are real: keep them.
-    for b in r.bugs {
-        if f.bugs.len() < opts.max_bugs
-            && !f
-                .bugs
-                .iter()
-                .any(|c| c.kind == b.kind && c.message == b.message)
-        {
-            f.bugs.push(b);
-        }
-    }
+    f.merge_bugs(r.bugs, opts.max_bugs);
     f
 }
 
@@ -673,16 +684,7 @@ where
             if s.race.is_none() {
                 s.race = x.race;
             }
-            for b in r.bugs {
-                if report.bugs.len() < opts.max_bugs
-                    && !report
-                        .bugs
-                        .iter()
-                        .any(|c| c.kind == b.kind && c.message == b.message)
-                {
-                    report.bugs.push(b);
-                }
-            }
+            report.merge_bugs(r.bugs, opts.max_bugs);
         }
         let s = &mut report.stats;
         s.complete = s.stopped.is_none();
@@ -1024,10 +1026,7 @@ impl<'a, G: Guide> Engine<'a, G> {
                 if self.race_found.is_none() {
                     self.race_found = Some(r);
                     // The search must start again, preempting at every shared access.
-                    self.stop = Some("a data race".into());
-                    if let Some(sh) = self.shared {
-                        sh.halt();
-                    }
+                    self.set_stop("a data race".into());
                 }
             }
         }
@@ -1406,13 +1405,7 @@ impl<'a, G: Guide> Engine<'a, G> {
                 return;
             }
         };
-        if self.report.bugs.len() < self.opts.max_bugs
-            && !self
-                .report
-                .bugs
-                .iter()
-                .any(|b| b.kind == kind && b.message == message)
-        {
+        if self.report.keeps(&kind, &message, self.opts.max_bugs) {
             self.report.bugs.push(Bug {
                 format: TRACE_FORMAT.into(),
                 program_sha256: self.prog.sha256.clone(),
@@ -1571,8 +1564,10 @@ struct JobPoint {
 struct Shared {
     queue: Mutex<Vec<Job>>,
     ready: Condvar,
-    /// Workers waiting for a job.
+    /// Workers waiting for a job, and jobs in the queue (so that the busy workers ask
+    /// whether to hand over work at every step without taking the lock).
     idle: AtomicUsize,
+    queued: AtomicUsize,
     workers: usize,
     /// Some worker stopped (a bug, a limit): every worker stops.
     stop: AtomicBool,
@@ -1586,6 +1581,7 @@ impl Shared {
             queue: Mutex::new(Vec::new()),
             ready: Condvar::new(),
             idle: AtomicUsize::new(0),
+            queued: AtomicUsize::new(0),
             workers,
             stop: AtomicBool::new(false),
             executions: AtomicU64::new(0),
@@ -1594,13 +1590,13 @@ impl Shared {
 
     /// Whether a worker waits for a job that nobody has handed over yet.
     fn wanted(&self) -> bool {
-        self.idle.load(Ordering::Relaxed) > 0
-            && self.queue.lock().map(|q| q.is_empty()).unwrap_or(false)
+        self.idle.load(Ordering::Relaxed) > self.queued.load(Ordering::Relaxed)
     }
 
     fn push(&self, job: Job) {
         if let Ok(mut q) = self.queue.lock() {
             q.push(job);
+            self.queued.fetch_add(1, Ordering::Relaxed);
             self.ready.notify_one();
         }
     }
@@ -1616,6 +1612,7 @@ impl Shared {
                 return None;
             }
             if let Some(j) = q.pop() {
+                self.queued.fetch_sub(1, Ordering::Relaxed);
                 self.idle.fetch_sub(1, Ordering::Relaxed);
                 return Some(j);
             }

@@ -717,7 +717,7 @@ struct Engine<'a, G: Guide> {
     replay: Option<Vec<TraceStep>>,
     /// In a parallel search: what the workers share.
     shared: Option<&'a Shared>,
-    pool: step::Pool,
+    pool: step::Pool<G::State>,
     local: Vec<Vec<bool>>,
     /// Per thread and location: the variables its guards read (`None`: through a pointer).
     guard_vars: Vec<Vec<Option<Vec<u32>>>>,
@@ -1008,8 +1008,8 @@ impl<'a, G: Guide> Engine<'a, G> {
         let node = &mut nodes[d];
         let cur = node.current;
         node.sleep_len = points[d].sleep.len();
-        let hollow = node.variants[cur].state.hollow();
-        let state = std::mem::replace(&mut node.variants[cur].state, hollow);
+        let spare = self.pool.spare(&node.variants[cur].state);
+        let state = std::mem::replace(&mut node.variants[cur].state, spare);
         let node = &nodes[d];
         let v = &node.variants[cur];
         let thread = v.steps[0].thread;
@@ -1486,7 +1486,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         }
         if let Some(mut n) = nodes.pop() {
             self.pool.recycle(n.state);
-            self.pool.recycle_variants(n.variants.drain(..));
+            self.pool.recycle_variants(std::mem::take(&mut n.variants));
         }
         if let Some(p) = points.pop() {
             if self.spare_points.len() < 4096 {

@@ -182,21 +182,39 @@ pub(crate) struct Stepper<'e, 'm, G: Guide> {
     /// When the data-race detector runs: per variable, whether it is a synchronisation
     /// variable ([`sync_vars`]).
     pub sync_vars: Option<&'e [bool]>,
-    pub pool: &'e Pool,
+    pub pool: &'e Pool<G::State>,
     /// [`local_table`].
     pub local: &'e [Vec<bool>],
     /// [`loop_table`], when preempting only at synchronisation.
     pub loops: Option<&'e [Vec<bool>]>,
 }
 
-/// Buffers the search recycles: states, and the machine's access log.
-#[derive(Default)]
-pub(crate) struct Pool {
+/// Buffers the search recycles: states, variants (with their lists' capacity), lists of
+/// variants, and the machine's access log. A step allocates nothing once the pool is warm.
+pub(crate) struct Pool<S> {
     states: RefCell<Vec<State>>,
+    variants: RefCell<Vec<Variant<S>>>,
+    lists: RefCell<Vec<Vec<Variant<S>>>>,
+    first: RefCell<Vec<(TransId, Gate)>>,
     log: RefCell<Vec<Touch>>,
 }
 
-impl Pool {
+impl<S> Default for Pool<S> {
+    fn default() -> Self {
+        Pool {
+            states: RefCell::default(),
+            variants: RefCell::default(),
+            lists: RefCell::default(),
+            first: RefCell::default(),
+            log: RefCell::default(),
+        }
+    }
+}
+
+/// How many buffers of each kind the pool keeps.
+const POOL_MAX: usize = 256;
+
+impl<S: Clone> Pool<S> {
     /// A copy of `s`, in a recycled buffer when there is one.
     pub fn copy(&self, s: &State) -> State {
         match self.states.borrow_mut().pop() {
@@ -208,18 +226,71 @@ impl Pool {
         }
     }
 
+    /// A state buffer whose contents do not matter (recycled, or empty).
+    pub fn spare(&self, like: &State) -> State {
+        self.states
+            .borrow_mut()
+            .pop()
+            .unwrap_or_else(|| like.hollow())
+    }
+
     /// Takes back a state's buffer.
     pub fn recycle(&self, s: State) {
         let mut v = self.states.borrow_mut();
-        if v.len() < 256 && !s.threads.is_empty() {
+        if v.len() < POOL_MAX && !s.threads.is_empty() {
             v.push(s);
         }
     }
 
-    /// Takes back the states of variants.
-    pub fn recycle_variants<S>(&self, vs: impl IntoIterator<Item = Variant<S>>) {
-        for v in vs {
-            self.recycle(v.state);
+    /// Takes back a list of variants and the list.
+    pub fn recycle_variants(&self, mut vs: Vec<Variant<S>>) {
+        {
+            let mut pool = self.variants.borrow_mut();
+            for v in vs.drain(..) {
+                if pool.len() < POOL_MAX {
+                    pool.push(v);
+                }
+            }
+        }
+        let mut lists = self.lists.borrow_mut();
+        if lists.len() < POOL_MAX {
+            lists.push(vs);
+        }
+    }
+
+    /// An empty list of variants.
+    fn list(&self) -> Vec<Variant<S>> {
+        self.lists.borrow_mut().pop().unwrap_or_default()
+    }
+
+    /// A variant at state `s` and guide state `g` that has done nothing yet.
+    fn start(&self, s: &State, g: &S) -> Variant<S> {
+        match self.variants.borrow_mut().pop() {
+            Some(mut v) => {
+                v.steps.clear();
+                v.state.clone_from(s);
+                v.guide = g.clone();
+                v.acc.clear();
+                v.spawned.clear();
+                v.marks.clear();
+                v.races.clear();
+                v.ending = None;
+                v.visible = false;
+                v.back_edges = 0;
+                v
+            }
+            None => Variant {
+                steps: Vec::with_capacity(8),
+                state: self.copy(s),
+                guide: g.clone(),
+                acc: Vec::with_capacity(16),
+                spawned: Vec::new(),
+                marks: Vec::new(),
+                races: Vec::new(),
+                ending: None,
+                visible: false,
+                back_edges: 0,
+            },
         }
     }
 }
@@ -233,27 +304,17 @@ impl<G: Guide> Stepper<'_, '_, G> {
         t: ThreadId,
         depth: usize,
     ) -> Vec<Variant<G::State>> {
-        let mut first = Vec::new();
+        let mut out = self.pool.list();
+        let mut first = std::mem::take(&mut *self.pool.first.borrow_mut());
+        first.clear();
         candidates(self.m, self.guide, g, s, t, &mut first);
         let n = first.len();
         if n == 0 {
-            return Vec::new();
+            *self.pool.first.borrow_mut() = first;
+            return out;
         }
-        let start = Variant {
-            steps: Vec::with_capacity(4),
-            state: self.pool.copy(s),
-            guide: g.clone(),
-            acc: Vec::with_capacity(8),
-            spawned: Vec::new(),
-            marks: Vec::new(),
-            races: Vec::new(),
-            ending: None,
-            visible: false,
-            back_edges: 0,
-        };
-        let mut out = Vec::new();
-        let mut start = Some(start);
-        for (i, (tr, gate)) in first.into_iter().enumerate() {
+        let mut start = Some(self.pool.start(s, g));
+        for (i, (tr, gate)) in first.drain(..).enumerate() {
             let v = if i + 1 == n {
                 start.take().expect("the start")
             } else {
@@ -262,6 +323,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
             };
             self.extend(v, t, tr, gate, depth, &mut out);
         }
+        *self.pool.first.borrow_mut() = first;
         for v in &mut out {
             // Every step needs the program to still run; ending it (`exit`, `main` returning,
             // a failed local assumption, an error) disables every other thread.
@@ -275,20 +337,18 @@ impl<G: Guide> Stepper<'_, '_, G> {
 }
 
 impl<S: Clone> Variant<S> {
-    /// A copy whose state lives in a recycled buffer.
-    fn fork(&self, pool: &Pool) -> Self {
-        Variant {
-            steps: self.steps.clone(),
-            state: pool.copy(&self.state),
-            guide: self.guide.clone(),
-            acc: self.acc.clone(),
-            spawned: self.spawned.clone(),
-            marks: self.marks.clone(),
-            races: self.races.clone(),
-            ending: self.ending.clone(),
-            visible: self.visible,
-            back_edges: self.back_edges,
-        }
+    /// A copy in recycled buffers.
+    fn fork(&self, pool: &Pool<S>) -> Self {
+        let mut v = pool.start(&self.state, &self.guide);
+        v.steps.clone_from(&self.steps);
+        v.acc.clone_from(&self.acc);
+        v.spawned.clone_from(&self.spawned);
+        v.marks.clone_from(&self.marks);
+        v.races.clone_from(&self.races);
+        v.ending.clone_from(&self.ending);
+        v.visible = self.visible;
+        v.back_edges = self.back_edges;
+        v
     }
 }
 
@@ -320,6 +380,36 @@ impl<G: Guide> Stepper<'_, '_, G> {
         let mut work = Vec::new();
         let mut next = Vec::new();
         while let Some((v, tr, gate)) = cur.take().or_else(|| work.pop()) {
+            // The common case runs in place: no input, one transition enabled after each.
+            let (mut v, mut tr, mut gate) = (v, tr, gate);
+            let slow = loop {
+                let x = m.prog.thread(t).transition(tr);
+                if matches!(gate, Gate::Deviation(_))
+                    || x.ops.iter().any(|o| matches!(o, Op::Havoc { .. }))
+                {
+                    break Some((v, tr, gate));
+                }
+                self.run_one(&mut v, t, tr, &gate, &[]);
+                if v.ending.is_some() || !self.continues(&v, t) || v.steps.len() > self.max_local {
+                    out.push(v);
+                    break None;
+                }
+                next.clear();
+                candidates(m, guide, &v.guide, &v.state, t, &mut next);
+                if next.is_empty() {
+                    out.push(v);
+                    break None;
+                }
+                // The other branches wait on `work`, in the order the general case below
+                // gives them.
+                for (tr2, gate2) in next.drain(1..) {
+                    work.push((v.fork(self.pool), tr2, gate2));
+                }
+                (tr, gate) = next.pop().expect("a transition");
+            };
+            let Some((v, tr, gate)) = slow else {
+                continue;
+            };
             if let Gate::Deviation(why) = gate {
                 let mut w = v;
                 w.steps.push(TraceStep::new(t, tr, vec![], true));

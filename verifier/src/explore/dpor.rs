@@ -140,15 +140,23 @@ impl Strategy for Dpor {
 
     fn restrict(&self, _: &[Point], _: usize, _: &mut Vec<ThreadId>) {}
 
-    fn first(&self, points: &[Point], d: usize) -> Option<Vec<ThreadId>> {
-        // Start with the thread that ran last (no preemption), else any allowed thread.
-        let mut order = points[d].allowed.clone();
-        if let Some(l) = d.checked_sub(1).and_then(|i| points[i].taken.as_ref()) {
-            if let Some(k) = order.iter().position(|t| *t == l.thread) {
-                order.swap(0, k);
-            }
-        }
-        Some(order)
+    fn first(&self, points: &[Point], d: usize, awake: &[ThreadId]) -> Option<ThreadId> {
+        // Start with the thread that ran last (no preemption), else the first awake thread
+        // in the allowed order with the last thread's place and the first's swapped.
+        let allowed = &points[d].allowed;
+        let last = d
+            .checked_sub(1)
+            .and_then(|i| points[i].taken.as_ref())
+            .and_then(|l| allowed.iter().position(|t| *t == l.thread));
+        let at = |i: usize| match last {
+            Some(k) if i == 0 => allowed[k],
+            Some(k) if i == k => allowed[0],
+            _ => allowed[i],
+        };
+        (0..allowed.len())
+            .map(at)
+            .find(|t| awake.contains(t))
+            .or(awake.first().copied())
     }
 
     fn leave(&mut self, d: usize) {
@@ -280,20 +288,25 @@ impl Dpor {
         let u: Vec<usize> = (j + 1..e)
             .filter(|&k| self.clocks[k * self.n + jt] < jx)
             .collect();
+        // A step of u is an initial when no earlier step of u happens before it; only each
+        // thread's first step in u can be, and it is when no other thread's first step
+        // before it happens before it (a later step of that thread would, through it).
         let mut initials: Vec<ThreadId> = Vec::new();
-        let mut seen: Vec<ThreadId> = Vec::new();
-        for (pos, &k) in u.iter().enumerate() {
+        let mut firsts: Vec<(ThreadId, usize)> = Vec::new();
+        for &k in &u {
             let t = points[k].taken.as_ref().expect("a step").thread;
-            if seen.contains(&t) {
+            if firsts.iter().any(|(s, _)| *s == t) {
                 continue;
             }
-            seen.push(t);
             let ck = self.clock(k);
-            if u[..pos].iter().all(|&k2| !self.before(points, k2, ck)) {
+            if firsts.iter().all(|&(_, k2)| !self.before(points, k2, ck)) {
                 initials.push(t);
             }
+            firsts.push((t, k));
         }
-        if !seen.contains(&pe) && u.iter().all(|&k2| !self.before(points, k2, ce)) {
+        if !firsts.iter().any(|(s, _)| *s == pe)
+            && firsts.iter().all(|&(_, k2)| !self.before(points, k2, ce))
+        {
             initials.push(pe);
         }
         initials.retain(|t| points[j].enabled.contains(t));

@@ -39,7 +39,7 @@ use crate::interp::{Machine, Oracle, State, Status};
 use crate::ir::{ErrorKind, LocId, LocKind, Program, ThreadId, TransId, TransKind, VarId};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 use step::{Ending, Variant};
 
@@ -413,7 +413,7 @@ pub struct Point {
     /// Threads explored here.
     pub done: Vec<ThreadId>,
     /// Threads whose steps need not be explored here, with their accesses.
-    pub sleep: Vec<(ThreadId, Vec<Acc>)>,
+    pub sleep: Vec<(ThreadId, Arc<[Acc]>)>,
     /// The step taken from here, while its subtree is explored.
     pub taken: Option<Taken>,
 }
@@ -443,8 +443,9 @@ pub trait Strategy {
     fn reach(&mut self, points: &mut [Point], d: usize, order: &dyn Reorder);
     /// Removes the threads it does not allow at point `d`.
     fn restrict(&self, points: &[Point], d: usize, allowed: &mut Vec<ThreadId>);
-    /// The threads to explore first at point `d` (`None`: every allowed thread).
-    fn first(&self, _points: &[Point], _d: usize) -> Option<Vec<ThreadId>> {
+    /// The thread to explore first at point `d`, of the awake ones `awake` (not empty);
+    /// `None`: every awake thread is explored.
+    fn first(&self, _points: &[Point], _d: usize, _awake: &[ThreadId]) -> Option<ThreadId> {
         None
     }
     /// The execution ends at point `d` (cut at the depth bound) while `thread` could still
@@ -514,6 +515,17 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
                     restored.push(a.key);
                     let (v, i) = ((a.key >> 32) as usize, (a.key & 0xffff_ffff) as usize);
                     st.mem[v][i] = nk.state.mem[v][i];
+                }
+            }
+        }
+        // A step from a location where other threads can see it is visible whatever it
+        // runs: without the guide's tokens, the question is whether it is enabled.
+        if tokens.is_empty() && self.steps.guide.gates_nothing() {
+            if let crate::interp::Status::At(l) = st.threads[t.0 as usize] {
+                if !self.steps.local(t, l, 0) {
+                    let can = step::can_move(self.steps.m, self.steps.guide, &ne.guide, &st, t);
+                    self.steps.pool.recycle(st);
+                    return can;
                 }
             }
         }
@@ -721,8 +733,9 @@ struct Engine<'a, G: Guide> {
     local: Vec<Vec<bool>>,
     /// Per thread and location: the variables its guards read (`None`: through a pointer).
     guard_vars: Vec<Vec<Option<Vec<u32>>>>,
-    /// Points popped, for their buffers.
+    /// Points popped, and steps taken, for their buffers.
     spare_points: Vec<Point>,
+    spare_taken: Vec<Taken>,
     /// Scratch buffers of [`Engine::expand`].
     was_enabled: Vec<bool>,
     written: Vec<u32>,
@@ -793,6 +806,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             local,
             guard_vars,
             spare_points: Vec::new(),
+            spare_taken: Vec::new(),
             was_enabled: Vec::new(),
             written: Vec::new(),
             race: coarse.then(|| race::Detector::new(prog.threads.len())),
@@ -916,29 +930,28 @@ impl<'a, G: Guide> Engine<'a, G> {
                     continue;
                 }
                 // Sleep sets: a point whose allowed threads are all asleep ends here.
+                let mut awake = std::mem::take(&mut points[d].backtrack);
+                awake.clear();
                 let p = &points[d];
-                let awake: Vec<ThreadId> = p
-                    .allowed
-                    .iter()
-                    .copied()
-                    .filter(|t| !p.sleep.iter().any(|(s, _)| s == t))
-                    .collect();
+                awake.extend(
+                    p.allowed
+                        .iter()
+                        .copied()
+                        .filter(|t| !p.sleep.iter().any(|(s, _)| s == t)),
+                );
                 if awake.is_empty() {
+                    points[d].backtrack = awake;
                     self.report.stats.sleep_blocked += 1;
                     self.pop(&mut nodes, &mut points, &mut strategies);
                     continue;
                 }
                 // A strategy that orders the threads (DPOR) starts with one; otherwise every
                 // allowed thread is explored.
-                points[d].backtrack = match strategies.iter().find_map(|s| s.first(&points, d)) {
-                    Some(order) => order
-                        .into_iter()
-                        .find(|t| awake.contains(t))
-                        .or(awake.first().copied())
-                        .into_iter()
-                        .collect(),
-                    None => awake,
-                };
+                if let Some(t) = strategies.iter().find_map(|s| s.first(&points, d, &awake)) {
+                    awake.clear();
+                    awake.push(t);
+                }
+                points[d].backtrack = awake;
                 if let Some(r) = &self.replay {
                     points[d].backtrack = match r.get(trace_offset(&nodes, d)) {
                         Some(s) if points[d].allowed.contains(&s.thread) => vec![s.thread],
@@ -956,8 +969,9 @@ impl<'a, G: Guide> Engine<'a, G> {
                     if sleep_sets {
                         points[d]
                             .sleep
-                            .push((t.thread, step::union_acc(&node.variants)));
+                            .push((t.thread, step::union_acc(&node.variants).into()));
                     }
+                    self.spare_taken.push(t);
                 }
                 let p = &points[d];
                 let next = p
@@ -1015,12 +1029,17 @@ impl<'a, G: Guide> Engine<'a, G> {
         let thread = v.steps[0].thread;
         self.report.stats.transitions += v.steps.iter().filter(|s| !s.skipped).count() as u64;
         self.report.stats.steps += 1;
-        points[d].taken = Some(Taken {
+        let mut taken = self.spare_taken.pop().unwrap_or(Taken {
             thread,
-            acc: v.acc.clone(),
-            spawned: v.spawned.clone(),
-            marks: v.marks.clone(),
+            acc: Vec::new(),
+            spawned: Vec::new(),
+            marks: Vec::new(),
         });
+        taken.thread = thread;
+        taken.acc.clone_from(&v.acc);
+        taken.spawned.clone_from(&v.spawned);
+        taken.marks.clone_from(&v.marks);
+        points[d].taken = Some(taken);
         if let Some(det) = &mut self.race {
             if let Some(r) = det.step(d, thread.0, &v.races) {
                 if self.race_found.is_none() {
@@ -1040,7 +1059,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             sleep_len: 0,
         };
         // The sleep set of the child: the sleeping threads independent of this step.
-        let sleep: Vec<(ThreadId, Vec<Acc>)> = if sleep_sets {
+        let sleep: Vec<(ThreadId, Arc<[Acc]>)> = if sleep_sets {
             points[d]
                 .sleep
                 .iter()
@@ -1149,7 +1168,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             if k == at {
                 // The current thread's executions come before the handed-over thread's.
                 if sleep_sets {
-                    sleep.push((cur, step::union_acc(&n.variants)));
+                    sleep.push((cur, step::union_acc(&n.variants).into()));
                 }
                 sleep_len = sleep.len();
             }
@@ -1164,7 +1183,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         if sleep_sets {
             let n = &nodes[at];
             let vs = self.stepper().variants(&n.guide, &n.state, t, at);
-            points[at].sleep.push((t, step::union_acc(&vs)));
+            points[at].sleep.push((t, step::union_acc(&vs).into()));
             self.pool.recycle_variants(vs);
         }
         sh.push(job);
@@ -1554,7 +1573,7 @@ struct JobPoint {
     backtrack: Vec<ThreadId>,
     /// The threads the handing worker explores here: none of the receiver's business.
     done: Vec<ThreadId>,
-    sleep: Vec<(ThreadId, Vec<Acc>)>,
+    sleep: Vec<(ThreadId, Arc<[Acc]>)>,
     /// How many of `sleep` were asleep when the path's step was taken.
     sleep_len: usize,
 }

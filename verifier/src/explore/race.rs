@@ -80,7 +80,12 @@ pub(crate) struct Detector {
     write_epoch: Vec<u32>,
     /// Per location, per thread, the epoch of its last read.
     read: Vec<u32>,
+    /// Undo records: an array, the offset and the length of a changed range, whose old
+    /// values are at the end of `undo_vals`.
     undo: Vec<(Arr, u32, u32)>,
+    undo_vals: Vec<u32>,
+    /// A vector clock being computed.
+    tmp: Vec<u32>,
     /// Where each step's records start in `undo` (step `d`'s at `marks[d]`).
     marks: Vec<usize>,
     /// The synchronisation accesses of the current transition: location, write.
@@ -104,6 +109,8 @@ impl Detector {
             write_epoch: Vec::new(),
             read: Vec::new(),
             undo: Vec::new(),
+            undo_vals: Vec::new(),
+            tmp: Vec::new(),
             marks: Vec::new(),
             pending: Vec::new(),
         }
@@ -125,8 +132,24 @@ impl Detector {
         let old = *cell;
         if old != v {
             *cell = v;
-            self.undo.push((a, i as u32, old));
+            self.undo.push((a, i as u32, 1));
+            self.undo_vals.push(old);
         }
+    }
+
+    /// Stores `tmp` (a vector clock) at `off` of array `a`, when it changes anything.
+    fn store_tmp(&mut self, a: Arr, off: usize) {
+        let tmp = std::mem::take(&mut self.tmp);
+        let n = tmp.len();
+        let mut vals = std::mem::take(&mut self.undo_vals);
+        let dst = &mut self.arr(a)[off..off + n];
+        if dst != tmp.as_slice() {
+            vals.extend_from_slice(dst);
+            dst.copy_from_slice(&tmp);
+            self.undo.push((a, off as u32, n as u32));
+        }
+        self.undo_vals = vals;
+        self.tmp = tmp;
     }
 
     fn id(&mut self, key: u64) -> usize {
@@ -146,8 +169,13 @@ impl Detector {
     fn rewind(&mut self, d: usize) {
         if let Some(&m) = self.marks.get(d) {
             while self.undo.len() > m {
-                let (a, i, old) = self.undo.pop().expect("a record");
-                self.arr(a)[i as usize] = old;
+                let (a, off, len) = self.undo.pop().expect("a record");
+                let (off, len) = (off as usize, len as usize);
+                let from = self.undo_vals.len() - len;
+                let mut vals = std::mem::take(&mut self.undo_vals);
+                self.arr(a)[off..off + len].copy_from_slice(&vals[from..]);
+                vals.truncate(from);
+                self.undo_vals = vals;
             }
             self.marks.truncate(d);
         }
@@ -170,36 +198,41 @@ impl Detector {
             match *ev {
                 Ev::Sync(key, write) => {
                     let x = self.id(key);
-                    for k in 0..n {
-                        let mut joined = self.clock[t * n + k].max(self.release[x * n + k]);
-                        if write {
-                            joined = joined.max(self.read_join[x * n + k]);
+                    self.tmp.clear();
+                    let (ct, rel) = (&self.clock[t * n..][..n], &self.release[x * n..][..n]);
+                    self.tmp.extend(ct.iter().zip(rel).map(|(a, b)| *a.max(b)));
+                    if write {
+                        for (a, b) in self.tmp.iter_mut().zip(&self.read_join[x * n..][..n]) {
+                            *a = (*a).max(*b);
                         }
-                        self.set(Arr::Clock, t * n + k, joined);
                     }
+                    self.store_tmp(Arr::Clock, t * n);
                     self.record(x, t, write);
                     self.pending.push((x as u32, write));
                 }
                 Ev::Spawn(c) => {
                     let c = c as usize;
-                    for k in 0..n {
-                        let joined = self.clock[c * n + k].max(self.clock[t * n + k]);
-                        self.set(Arr::Clock, c * n + k, joined);
-                    }
+                    self.tmp.clear();
+                    let (cc, ct) = (&self.clock[c * n..][..n], &self.clock[t * n..][..n]);
+                    self.tmp.extend(cc.iter().zip(ct).map(|(a, b)| *a.max(b)));
+                    self.store_tmp(Arr::Clock, c * n);
                 }
                 Ev::EndSync => {
                     let pending = std::mem::take(&mut self.pending);
                     for &(x, write) in &pending {
                         let x = x as usize;
-                        for k in 0..n {
-                            let v = self.clock[t * n + k];
-                            if write {
-                                self.set(Arr::Release, x * n + k, v);
-                                self.set(Arr::ReadJoin, x * n + k, 0);
-                            } else {
-                                let j = self.read_join[x * n + k].max(v);
-                                self.set(Arr::ReadJoin, x * n + k, j);
-                            }
+                        self.tmp.clear();
+                        let ct = &self.clock[t * n..][..n];
+                        if write {
+                            self.tmp.extend_from_slice(ct);
+                            self.store_tmp(Arr::Release, x * n);
+                            self.tmp.clear();
+                            self.tmp.resize(n, 0);
+                            self.store_tmp(Arr::ReadJoin, x * n);
+                        } else {
+                            let rj = &self.read_join[x * n..][..n];
+                            self.tmp.extend(ct.iter().zip(rj).map(|(a, b)| *a.max(b)));
+                            self.store_tmp(Arr::ReadJoin, x * n);
                         }
                     }
                     self.pending = pending;

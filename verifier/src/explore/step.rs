@@ -677,7 +677,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
     /// Whether location `l` of thread `t` is local in a step that has taken `back_edges`
     /// loop back edges: [`local_table`], or, preempting only at synchronisation, a data
     /// location whose back edges count ([`MAX_ITERATIONS`]).
-    fn local(&self, t: ThreadId, l: crate::ir::LocId, back_edges: u32) -> bool {
+    pub fn local(&self, t: ThreadId, l: crate::ir::LocId, back_edges: u32) -> bool {
         let (t, l) = (t.0 as usize, l.0 as usize);
         self.local[t][l]
             || self

@@ -49,6 +49,20 @@ impl Memory {
     }
 }
 
+impl Memory {
+    /// Element `i` of variable `v` (`i` within the variable).
+    #[inline]
+    pub fn cell(&self, v: usize, i: usize) -> i64 {
+        self.cells[self.start[v] + i]
+    }
+
+    /// Element `i` of variable `v`, to write.
+    #[inline]
+    pub fn cell_mut(&mut self, v: usize, i: usize) -> &mut i64 {
+        &mut self.cells[self.start[v] + i]
+    }
+}
+
 impl Clone for Memory {
     fn clone(&self) -> Memory {
         Memory {
@@ -406,6 +420,8 @@ pub struct Machine<'p> {
     record_writes: std::cell::Cell<bool>,
     /// Per variable: visible to other threads (shared, global, heap or ghost).
     visible: Vec<bool>,
+    /// Per variable: its number of elements and their type.
+    meta: Vec<(u32, Ty)>,
 }
 
 impl<'p> Machine<'p> {
@@ -416,12 +432,14 @@ impl<'p> Machine<'p> {
             .iter()
             .map(|v| v.shared || !matches!(v.scope, VarScope::Local(_)))
             .collect();
+        let meta = prog.vars.iter().map(|v| (v.len, v.elem.ty())).collect();
         Machine {
             prog,
             logging: std::cell::Cell::new(false),
             log: std::cell::RefCell::new(Vec::new()),
             record_writes: std::cell::Cell::new(true),
             visible,
+            meta,
         }
     }
 
@@ -450,9 +468,13 @@ impl<'p> Machine<'p> {
         self.record_writes.set(on);
     }
 
+    #[inline]
     fn touch(&self, var: VarId, index: usize, write: bool, old: i128) {
+        if !self.logging.get() {
+            return;
+        }
         let visible = self.visible[var.0 as usize];
-        if self.logging.get() && (visible || write) {
+        if visible || write {
             self.log.borrow_mut().push(Touch {
                 var,
                 index: index as u32,
@@ -500,18 +522,18 @@ impl<'p> Machine<'p> {
     fn slot(&self, s: &State, p: &Place) -> Result<(VarId, usize, Ty), Fault> {
         match p {
             Place::Var { var, index } => {
+                let (len, ty) = self.meta[var.0 as usize];
                 let i = match index {
                     Some(e) => self.eval(s, e)?,
-                    None => 0,
+                    None => return Ok((*var, 0, ty)),
                 };
-                let v = self.prog.var(*var);
-                if i < 0 || i >= v.len as i128 {
+                if i < 0 || i >= len as i128 {
                     return Err(Fault::OutOfBounds {
-                        var: v.name.clone(),
+                        var: self.prog.var(*var).name.clone(),
                         index: i,
                     });
                 }
-                Ok((*var, i as usize, v.elem.ty()))
+                Ok((*var, i as usize, ty))
             }
             Place::Deref { addr, ty, .. } => {
                 let a = self.eval(s, addr)?;
@@ -540,7 +562,7 @@ impl<'p> Machine<'p> {
             Expr::Load { place, ty } => {
                 let (v, i, _) = self.slot(s, place)?;
                 self.touch(v, i, false, 0);
-                ty.wrap(s.mem[v.0 as usize][i] as i128)
+                ty.wrap(s.mem.cell(v.0 as usize, i) as i128)
             }
             Expr::AddrOf { var, index } => address(*var, self.eval(s, index)?),
             Expr::Unary { op, arg, ty } => {
@@ -626,8 +648,10 @@ impl<'p> Machine<'p> {
                     let x = self.eval(s, value)?;
                     let (v, i, ty) = self.slot(s, place)?;
                     let x = ty.wrap(x);
-                    self.touch(v, i, true, s.mem[v.0 as usize][i] as i128);
-                    s.mem[v.0 as usize][i] = x as i64;
+                    let cell = s.mem.cell_mut(v.0 as usize, i);
+                    let old = *cell as i128;
+                    *cell = x as i64;
+                    self.touch(v, i, true, old);
                     if record {
                         step.writes.push((v, i as i128, x));
                     }

@@ -485,6 +485,8 @@ pub trait Reorder {
 struct Order<'e, 'm, G: Guide> {
     steps: &'e step::Stepper<'e, 'm, G>,
     nodes: &'e [Node<G::State>],
+    /// [`Engine::guard_vars`].
+    guard_vars: &'e [Vec<Option<Vec<u32>>>],
 }
 
 impl<G: Guide> Reorder for Order<'_, '_, G> {
@@ -497,8 +499,7 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
         }
         // The state before e without the effects of the steps in `after_j`: each element they
         // wrote as it was before the first of them wrote it.
-        let mut st = self.steps.pool.copy(&ne.state);
-        let mut restored: Vec<u64> = Vec::new();
+        let mut restored: Vec<(u64, usize)> = Vec::new();
         let mut tokens: Vec<u64> = Vec::new();
         for &k in after_j {
             let nk = &self.nodes[k];
@@ -511,22 +512,39 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
                     if a.key != step::ALIVE_KEY {
                         tokens.push(a.key);
                     }
-                } else if !restored.contains(&a.key) {
-                    restored.push(a.key);
-                    let (v, i) = ((a.key >> 32) as usize, (a.key & 0xffff_ffff) as usize);
-                    st.mem[v][i] = nk.state.mem[v][i];
+                } else if !restored.iter().any(|r| r.0 == a.key) {
+                    restored.push((a.key, k));
                 }
             }
         }
         // A step from a location where other threads can see it is visible whatever it
-        // runs: without the guide's tokens, the question is whether it is enabled.
-        if tokens.is_empty() && self.steps.guide.gates_nothing() {
-            if let crate::interp::Status::At(l) = st.threads[t.0 as usize] {
-                if !self.steps.local(t, l, 0) {
-                    let can = step::can_move(self.steps.m, self.steps.guide, &ne.guide, &st, t);
-                    self.steps.pool.recycle(st);
-                    return can;
+        // runs: without the guide's tokens, the question is whether it is enabled. When its
+        // guards read nothing the steps restore, they are as at e.
+        let status = ne.state.threads[t.0 as usize];
+        if let crate::interp::Status::At(l) = status {
+            if tokens.is_empty() && self.steps.guide.gates_nothing() && !self.steps.local(t, l, 0) {
+                let untouched = self.guard_vars[t.0 as usize][l.0 as usize]
+                    .as_ref()
+                    .is_some_and(|vars| {
+                        !restored
+                            .iter()
+                            .any(|(key, _)| vars.contains(&((key >> 32) as u32)))
+                    });
+                if untouched {
+                    return step::can_move(self.steps.m, self.steps.guide, &ne.guide, &ne.state, t);
                 }
+            }
+        }
+        let mut st = self.steps.pool.copy(&ne.state);
+        for &(key, k) in &restored {
+            let (v, i) = ((key >> 32) as usize, (key & 0xffff_ffff) as usize);
+            st.mem[v][i] = self.nodes[k].state.mem[v][i];
+        }
+        if let crate::interp::Status::At(l) = status {
+            if tokens.is_empty() && self.steps.guide.gates_nothing() && !self.steps.local(t, l, 0) {
+                let can = step::can_move(self.steps.m, self.steps.guide, &ne.guide, &st, t);
+                self.steps.pool.recycle(st);
+                return can;
             }
         }
         // Waiting for them through the guide: reading an ordering token they write.
@@ -909,6 +927,7 @@ impl<'a, G: Guide> Engine<'a, G> {
                             let order = Order {
                                 steps: &steps,
                                 nodes: &nodes,
+                                guard_vars: &self.guard_vars,
                             };
                             for s in strategies.iter_mut() {
                                 s.pending(&mut points, d, t, &acc, &order);
@@ -1255,6 +1274,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         let order = Order {
             steps: &steps,
             nodes,
+            guard_vars: &self.guard_vars,
         };
         for s in strategies.iter_mut() {
             s.reach(points, d, &order);

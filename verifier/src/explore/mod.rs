@@ -520,19 +520,26 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
         // A step from a location where other threads can see it is visible whatever it
         // runs: without the guide's tokens, the question is whether it is enabled. When its
         // guards read nothing the steps restore, they are as at e.
-        let status = ne.state.threads[t.0 as usize];
-        if let crate::interp::Status::At(l) = status {
-            if tokens.is_empty() && self.steps.guide.gates_nothing() && !self.steps.local(t, l, 0) {
-                let untouched = self.guard_vars[t.0 as usize][l.0 as usize]
-                    .as_ref()
-                    .is_some_and(|vars| {
-                        !restored
-                            .iter()
-                            .any(|(key, _)| vars.contains(&((key >> 32) as u32)))
-                    });
-                if untouched {
-                    return step::can_move(self.steps.m, self.steps.guide, &ne.guide, &ne.state, t);
-                }
+        let enabled_decides = match ne.state.threads[t.0 as usize] {
+            crate::interp::Status::At(l)
+                if tokens.is_empty()
+                    && self.steps.guide.gates_nothing()
+                    && !self.steps.local(t, l, 0) =>
+            {
+                Some(l)
+            }
+            _ => None,
+        };
+        if let Some(l) = enabled_decides {
+            let untouched = self.guard_vars[t.0 as usize][l.0 as usize]
+                .as_ref()
+                .is_some_and(|vars| {
+                    !restored
+                        .iter()
+                        .any(|(key, _)| vars.contains(&((key >> 32) as u32)))
+                });
+            if untouched {
+                return step::can_move(self.steps.m, self.steps.guide, &ne.guide, &ne.state, t);
             }
         }
         let mut st = self.steps.pool.copy(&ne.state);
@@ -540,12 +547,10 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
             let (v, i) = ((key >> 32) as usize, (key & 0xffff_ffff) as usize);
             st.mem[v][i] = self.nodes[k].state.mem[v][i];
         }
-        if let crate::interp::Status::At(l) = status {
-            if tokens.is_empty() && self.steps.guide.gates_nothing() && !self.steps.local(t, l, 0) {
-                let can = step::can_move(self.steps.m, self.steps.guide, &ne.guide, &st, t);
-                self.steps.pool.recycle(st);
-                return can;
-            }
+        if enabled_decides.is_some() {
+            let can = step::can_move(self.steps.m, self.steps.guide, &ne.guide, &st, t);
+            self.steps.pool.recycle(st);
+            return can;
         }
         // Waiting for them through the guide: reading an ordering token they write.
         let waits = |v: &Variant<G::State>| {
@@ -1048,7 +1053,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         let thread = v.steps[0].thread;
         self.report.stats.transitions += v.steps.iter().filter(|s| !s.skipped).count() as u64;
         self.report.stats.steps += 1;
-        let mut taken = self.spare_taken.pop().unwrap_or(Taken {
+        let mut taken = self.spare_taken.pop().unwrap_or_else(|| Taken {
             thread,
             acc: Vec::new(),
             spawned: Vec::new(),

@@ -373,7 +373,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
         depth: usize,
         out: &mut Vec<Variant<G::State>>,
     ) {
-        let (m, guide) = (self.m, self.guide);
+        let m = self.m;
         // The transition to run next; `work` holds the other branches (rare: inputs,
         // several enabled transitions).
         let mut cur = Some((v, tr, gate));
@@ -383,20 +383,13 @@ impl<G: Guide> Stepper<'_, '_, G> {
             // The common case runs in place: no input, one transition enabled after each.
             let (mut v, mut tr, mut gate) = (v, tr, gate);
             let slow = loop {
-                let x = m.prog.thread(t).transition(tr);
                 if matches!(gate, Gate::Deviation(_))
-                    || x.ops.iter().any(|o| matches!(o, Op::Havoc { .. }))
+                    || reads_input(m.prog.thread(t).transition(tr))
                 {
                     break Some((v, tr, gate));
                 }
                 self.run_one(&mut v, t, tr, &gate, &[]);
-                if v.ending.is_some() || !self.continues(&v, t) || v.steps.len() > self.max_local {
-                    out.push(v);
-                    break None;
-                }
-                next.clear();
-                candidates(m, guide, &v.guide, &v.state, t, &mut next);
-                if next.is_empty() {
+                if !self.goes_on(&v, t, &mut next) {
                     out.push(v);
                     break None;
                 }
@@ -417,32 +410,25 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 out.push(w);
                 continue;
             }
+            // A transition that reads inputs: one variant per combination of their values.
             let x = m.prog.thread(t).transition(tr);
-            let havocs = x
+            let domains: Vec<Vec<i128>> = x
                 .ops
                 .iter()
-                .filter(|o| matches!(o, Op::Havoc { .. }))
-                .count();
-            let domains: Vec<Vec<i128>> = if havocs == 0 {
-                Vec::new()
-            } else {
-                x.ops
-                    .iter()
-                    .filter_map(|o| match o {
-                        Op::Havoc { ty, .. } => Some(*ty),
-                        _ => None,
-                    })
-                    .enumerate()
-                    .map(|(k, ty)| {
-                        let salt = ((depth as u64) << 32)
-                            ^ ((t.0 as u64) << 16)
-                            ^ (tr.0 as u64)
-                            ^ ((k as u64) << 48)
-                            ^ (v.steps.len() as u64).rotate_left(24);
-                        input_values(self.inputs, ty, salt)
-                    })
-                    .collect()
-            };
+                .filter_map(|o| match o {
+                    Op::Havoc { ty, .. } => Some(*ty),
+                    _ => None,
+                })
+                .enumerate()
+                .map(|(k, ty)| {
+                    let salt = ((depth as u64) << 32)
+                        ^ ((t.0 as u64) << 16)
+                        ^ (tr.0 as u64)
+                        ^ ((k as u64) << 48)
+                        ^ (v.steps.len() as u64).rotate_left(24);
+                    input_values(self.inputs, ty, salt)
+                })
+                .collect();
             let combos: usize = domains.iter().map(|d| d.len()).product();
             let mut v = Some(v);
             let mut combo = vec![0usize; domains.len()];
@@ -455,17 +441,11 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 };
                 self.run_one(&mut w, t, tr, &gate, &vals);
                 continue_combos(&mut combo, &domains);
-                if w.ending.is_some() || !self.continues(&w, t) || w.steps.len() > self.max_local {
+                if !self.goes_on(&w, t, &mut next) {
                     out.push(w);
                     continue;
                 }
-                next.clear();
-                candidates(m, guide, &w.guide, &w.state, t, &mut next);
                 let n = next.len();
-                if n == 0 {
-                    out.push(w);
-                    continue;
-                }
                 let mut w = Some(w);
                 for (i, (tr2, gate2)) in next.drain(..).enumerate() {
                     let w2 = if i + 1 == n {
@@ -502,7 +482,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
         if x.back_edge {
             w.back_edges += 1;
         }
-        if x.ops.iter().any(|o| matches!(o, Op::Havoc { .. })) {
+        if reads_input(x) {
             // A loop that reads inputs would make exponentially many variants of one step:
             // its next iteration is a step of its own.
             w.back_edges = MAX_ITERATIONS;
@@ -615,6 +595,11 @@ impl<G: Guide> Stepper<'_, '_, G> {
     }
 }
 
+/// Whether a transition reads inputs (`__VERIFIER_nondet_*`).
+fn reads_input(x: &crate::ir::Transition) -> bool {
+    x.ops.iter().any(|o| matches!(o, Op::Havoc { .. }))
+}
+
 /// The next input combination.
 fn continue_combos(combo: &mut [usize], domains: &[Vec<i128>]) {
     for (c, d) in combo.iter_mut().zip(domains) {
@@ -683,6 +668,17 @@ impl<G: Guide> Stepper<'_, '_, G> {
             || self
                 .loops
                 .is_some_and(|x| x[t][l] && back_edges < MAX_ITERATIONS)
+    }
+
+    /// Whether the step goes on after `w` ([`Stepper::continues`], not ended, within the
+    /// local-step bound); if so, `next` holds the transitions it can take (there are some).
+    fn goes_on(&self, w: &Variant<G::State>, t: ThreadId, next: &mut Vec<(TransId, Gate)>) -> bool {
+        if w.ending.is_some() || !self.continues(w, t) || w.steps.len() > self.max_local {
+            return false;
+        }
+        next.clear();
+        candidates(self.m, self.guide, &w.guide, &w.state, t, next);
+        !next.is_empty()
     }
 
     /// Whether the step goes on after `w`: until it has run a visible transition (one from

@@ -4,8 +4,10 @@
 //! # State
 //!
 //! * Per thread, the number of events it has completed, cumulative over sections, in its own
-//!   cache line ([`CachePadded`]); only the thread itself writes it (a load and a `Release`
-//!   store, no read-modify-write).
+//!   cache line ([`CachePadded`]); only the thread itself writes it (a `Release` store of its
+//!   base plus its position, no read-modify-write), and only after the events that an event of
+//!   another thread waits for ([`crate::schedule::Event::publish`]): every count anyone waits
+//!   for is published, and the other events cost no write to a line that waiters read.
 //! * The current section instance: a generation number and the section, published together in
 //!   one `AtomicU64` (generation in the high bits, section in the low bits).
 //! * Per thread, its counter at the start of the current section instance (its *base*); the
@@ -27,15 +29,21 @@
 //! [`Enforcer::before`] with the constraints already satisfied: one `Acquire` load of the
 //! current section word, the site comparison, and two loads (base, counter) per constraint.
 //! The context keeps the thread's events of the section instance, so no section is looked up.
-//! [`Enforcer::after`]: a load and a `Release` store of the thread's own counter and a load of
-//! the number of threads parked on it (same cache line; `Acquire`, a plain load on x86, so
-//! that a waker that sees a parked thread also sees what it waits for); the once-per-section
+//! [`Enforcer::after`]: for an event others wait for, a `Release` store of the thread's own
+//! counter and a load of the number of threads parked on it (same cache line; `Acquire`, a
+//! plain load on x86, so that a waker that sees a parked thread also sees what it waits for);
+//! for any other event, only the position; the once-per-section
 //! decrement of the threads-left count is the only read-modify-write on a shared cache line.
 //! No allocation, no locking.
 //!
 //! # Waiting
 //!
-//! A waiting thread spins with [`Backoff::snooze`] (which yields after a while) and, once the
+//! A waiting thread first checks its condition `SPIN_CHECKS` (64) times, one spin-loop hint
+//! apart, when no more threads are awake (registered, not exited, not parked) than there are
+//! cores: a hand-off is then seen within a few hundred nanoseconds, where the exponential
+//! backoff would pause for microseconds between checks. With more awake threads than cores,
+//! spinning would only keep the awaited thread off a core, so this phase is skipped. Then it
+//! backs off with [`Backoff::snooze`] (which yields after a while) and, once the
 //! backoff is completed, parks: it announces what it waits for (a thread's counter, or the
 //! generation), increments that target's watcher count, and waits on its own condition
 //! variable with a short timeout ([`PARK_TIMEOUT`]), re-checking the condition each time. A
@@ -65,6 +73,10 @@ pub const PARK_TIMEOUT: Duration = Duration::from_micros(200);
 /// ever. The end of a schedule is the end of the program (`exit`, `main` returning), which
 /// may still take its time (`main` printing results while threads that loop forever wait).
 pub const DEFAULT_END_GRACE: Duration = Duration::MAX;
+
+/// How often a waiting thread checks its condition, one spin-loop hint apart, before it backs
+/// off.
+const SPIN_CHECKS: u32 = 64;
 
 /// No successor chosen; a parker waiting for nothing.
 const NONE: u32 = u32::MAX;
@@ -133,6 +145,10 @@ pub struct Enforcer {
     base: Box<[AtomicU64]>,
     /// Threads parked on the generation.
     gen_watchers: CachePadded<AtomicU32>,
+    /// Registered threads that have not exited and are not parked.
+    awake: CachePadded<AtomicU32>,
+    /// The cores available to the process.
+    cores: u32,
     parkers: Box<[CachePadded<Parker>]>,
     /// Serialises advancing and recording the branch arm.
     advance: Mutex<()>,
@@ -326,6 +342,10 @@ impl Enforcer {
             counters: (0..n).map(|_| CachePadded::default()).collect(),
             base: (0..n).map(|_| AtomicU64::new(0)).collect(),
             gen_watchers: CachePadded::default(),
+            awake: CachePadded::default(),
+            cores: std::thread::available_parallelism()
+                .map_or(1, |n| n.get())
+                .min(u32::MAX as usize) as u32,
             parkers: (0..n)
                 .map(|_| {
                     CachePadded::new(Parker {
@@ -410,7 +430,10 @@ impl Enforcer {
                 Reached::Start,
                 Expected::Other("a thread id not registered before".into()),
             )),
-            Some(_) => Ok(ctx),
+            Some(_) => {
+                self.awake.fetch_add(1, Relaxed);
+                Ok(ctx)
+            }
         }
     }
 
@@ -451,11 +474,14 @@ impl Enforcer {
                 ))
             }
         }
-        let c = &self.counters[t as usize];
-        c.done.store(c.done.load(Relaxed) + 1, Release);
         ctx.pos += 1;
-        if c.watchers.load(Acquire) != 0 {
-            self.wake(t);
+        if events[ctx.pos as usize - 1].publish {
+            let c = &self.counters[t as usize];
+            let done = self.base[t as usize].load(Relaxed) + u64::from(ctx.pos);
+            c.done.store(done, Release);
+            if c.watchers.load(Acquire) != 0 {
+                self.wake(t);
+            }
         }
         if ctx.pos as usize == events.len() && self.left.fetch_sub(1, AcqRel) == 1 {
             self.try_advance(ctx.seen);
@@ -545,7 +571,9 @@ impl Enforcer {
                 Some(ev) if self.site_kind(ev.site) == Some(SynthSiteKind::ThreadExit) => {
                     let site = ev.site;
                     self.wait_for(ctx.thread, ev);
-                    return self.after(ctx, site);
+                    let r = self.after(ctx, site);
+                    self.awake.fetch_sub(1, Relaxed);
+                    return r;
                 }
                 Some(ev) => {
                     return Err(self.deviation(
@@ -660,6 +688,16 @@ impl Enforcer {
     #[cold]
     #[inline(never)]
     fn wait(&self, me: u32, on: u32, ready: impl Fn() -> bool) {
+        // Spin while a core is left for the threads that run: spinning catches a hand-off
+        // at once, but with more waiters than spare cores it only delays the thread awaited.
+        if self.awake.load(Relaxed) <= self.cores {
+            for _ in 0..SPIN_CHECKS {
+                std::hint::spin_loop();
+                if ready() {
+                    return;
+                }
+            }
+        }
         let backoff = Backoff::new();
         while !backoff.is_completed() {
             backoff.snooze();
@@ -675,6 +713,7 @@ impl Enforcer {
         let p = &self.parkers[me as usize];
         p.on.store(on, Relaxed);
         watchers.fetch_add(1, SeqCst);
+        self.awake.fetch_sub(1, Relaxed);
         {
             let mut g = p.lock.lock().unwrap_or_else(PoisonError::into_inner);
             while !ready() {
@@ -684,6 +723,7 @@ impl Enforcer {
                         .0;
             }
         }
+        self.awake.fetch_add(1, Relaxed);
         watchers.fetch_sub(1, Release);
         p.on.store(NONE, Relaxed);
     }

@@ -134,6 +134,9 @@ pub struct Event {
     pub site: u32,
     /// The constraints beyond those of the thread's earlier events of the section.
     pub waits: Box<[Wait]>,
+    /// Whether an event of another thread in the section waits for this one: only then does
+    /// the thread publish its counter after it (the others' counts are never waited for).
+    pub publish: bool,
 }
 
 /// One section, precomputed.
@@ -325,8 +328,19 @@ impl Schedule {
                 per_thread[t].push(Event {
                     site: ev.site,
                     waits: waits.into_boxed_slice(),
+                    publish: false,
                 });
                 seen[t] += 1;
+            }
+            // Mark the events others wait for (a wait's count is at least 1 and at most the
+            // number of the thread's events listed before, as checked above).
+            for t in 0..n {
+                for e in 0..per_thread[t].len() {
+                    for k in 0..per_thread[t][e].waits.len() {
+                        let w = per_thread[t][e].waits[k];
+                        per_thread[w.thread as usize][w.count as usize - 1].publish = true;
+                    }
+                }
             }
             for (t, count) in seen.iter_mut().enumerate() {
                 if *count != 0 {

@@ -262,3 +262,28 @@ fn constraints_implied_by_earlier_events_are_dropped() {
     assert_eq!(waits, vec![vec![(t0, 1)], vec![], vec![(t0, 2)]]);
     assert_eq!(sched.sections()[0].active_threads(), 2);
 }
+
+#[test]
+fn only_events_another_thread_waits_for_are_published() {
+    let mut s = Spec::new();
+    let (t0, t1) = (s.thread("main"), s.thread("peer"));
+    let x = s.access("x");
+    s.section(&[
+        (t0, x, &[]),
+        (t0, x, &[]),
+        (t0, x, &[]),
+        (t1, x, &[(t0, 2)]),
+        (t1, x, &[]),
+        (t0, x, &[(t1, 2)]),
+    ]);
+    let sched = s.build();
+    let publish = |t: u32| -> Vec<bool> {
+        sched.sections()[0]
+            .events(t)
+            .iter()
+            .map(|ev| ev.publish)
+            .collect()
+    };
+    assert_eq!(publish(t0), vec![false, true, false, false]);
+    assert_eq!(publish(t1), vec![false, true]);
+}

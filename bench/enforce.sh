@@ -4,16 +4,20 @@
 # bench/enforce/pc_throughput.c, unconstrained (plain cc) against `synth build` at Opt0, Opt1
 # and Opt2, for 1+1 and 2+2 threads and buffers of 5 and 1000: the median of RUNS runs
 # (default 5) and the ratio to the unconstrained median of the same run. One proof (the first
-# safe IVR) per configuration; the schedules of all levels come from it.
+# safe IVR) per configuration; the schedules of all levels come from it. QUANTUM (default 4)
+# is the verifier's --quantum: how many loop rounds a thread runs in the proof's schedule
+# before the next thread's turn (1: the rounds alternate).
 #
 #   bench/enforce.sh            # the table
 #   RUNS=3 BENCH_SECONDS=1 bench/enforce.sh
+#   QUANTUM=1 bench/enforce.sh  # schedules that alternate the threads every round
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup"
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p synth -p enforcer-rt
 synth="$root/target/release/synth"
 runs="${RUNS:-5}"
+quantum="${QUANTUM:-4}"
 export BENCH_SECONDS="${BENCH_SECONDS:-2}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -29,7 +33,8 @@ printf '%-8s %-6s %14s %14s %14s %14s %8s %8s %8s\n' threads buffer unconstraine
 for t in 1 2; do
   for n in 5 1000; do
     cc -O2 -pthread -DTHREADS="$t" -DN="$n" "$src" "$timer" -o "$work/plain"
-    "$synth" verify "$src" -DTHREADS="$t" -DN="$n" --ivrs 1 --out "$work/ivr-$t-$n" >/dev/null || true
+    "$synth" verify "$src" -DTHREADS="$t" -DN="$n" --ivrs 1 \
+      --quantum "$quantum" --out "$work/ivr-$t-$n" >/dev/null || true
     ivr="$work/ivr-$t-$n/ivr-001.json"
     u=$(measure "$work/plain")
     row=()

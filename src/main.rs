@@ -110,6 +110,9 @@ struct VerifyArgs {
     /// Write each IVR as JSON into this directory (ivr-001.json, ...).
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Loop rounds a thread runs before the iterative scheduler switches to the next.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    quantum: u32,
     /// Print JSON lines (one per IVR, then the result) instead of text.
     #[arg(long)]
     json: bool,
@@ -303,6 +306,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     let opts = verifier::imc::Options {
         timeout: std::time::Duration::from_secs(a.timeout),
         max_nodes: a.max_nodes,
+        quantum: a.quantum,
         ..Default::default()
     };
     let mut v = verifier::imc::Verifier::new(&p, opts);

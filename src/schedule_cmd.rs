@@ -47,6 +47,9 @@ pub(crate) struct Common {
     /// Give up verifying after this many seconds.
     #[arg(long, default_value_t = 60)]
     timeout: u64,
+    /// Loop rounds a thread runs in the proof's schedule before the next thread's turn.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    quantum: u32,
 }
 
 /// Whether `path` may be written: absent, or written by synth (or `--force`).
@@ -242,6 +245,7 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
             let opts = verifier::imc::Options {
                 timeout: std::time::Duration::from_secs(a.timeout),
                 stop_at_first_safe: a.ivrs.is_none(),
+                quantum: a.quantum,
                 ..Default::default()
             };
             let mut v = verifier::imc::Verifier::new(&p, opts);

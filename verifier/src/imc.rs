@@ -36,6 +36,9 @@ pub struct Options {
     pub smt_timeout_ms: u32,
     /// Iterative mode: stop after the first safe IVR (what `synth prog.c` needs).
     pub stop_at_first_safe: bool,
+    /// Iterative mode: how many loop rounds the deterministic scheduler lets a thread run
+    /// before it switches to the next (at least 1).
+    pub quantum: u32,
 }
 
 impl Default for Options {
@@ -45,6 +48,7 @@ impl Default for Options {
             max_nodes: 200_000,
             smt_timeout_ms: 10_000,
             stop_at_first_safe: false,
+            quantum: 1,
         }
     }
 }
@@ -678,7 +682,7 @@ impl<'p> Verifier<'p> {
             .same_control(&control)
             .iter()
             .copied()
-            .filter(|w| *w < v)
+            .filter(|w| *w < v && self.same_phase(v, *w))
             .collect();
         for w in cands {
             if self.art.is_covered(w)
@@ -709,6 +713,7 @@ impl<'p> Verifier<'p> {
             .iter()
             .copied()
             .filter(|w| *w < v && !self.art.is_covered(*w) && !self.meta[w.0 as usize].removed)
+            .filter(|w| self.same_phase(v, *w))
             .take(FORCED_COVER_TRIES)
             .collect();
         for w in cands {
@@ -1271,7 +1276,8 @@ impl Verifier<'_> {
     }
 
     /// The order in which the deterministic scheduler tries threads at `v`: the thread that
-    /// moved into `v` keeps running until it jumps back in a loop (or cannot move); then the
+    /// moved into `v` keeps running until it has jumped back in a loop `quantum` times (or
+    /// cannot move); then the
     /// thread that has waited longest on the path goes next (round robin that skips threads
     /// while they are blocked, as the fair scheduler of Lemma 2 does).
     fn schedule_order(&self, v: NodeId) -> Vec<ThreadId> {
@@ -1290,12 +1296,53 @@ impl Verifier<'_> {
         let mut order: Vec<ThreadId> = (0..n as u32).map(ThreadId).collect();
         order.sort_by_key(|t| (last[t.0 as usize].map_or(-1, |d| d as i64), t.0));
         if let Some((_, t, tr)) = self.art.node(v).parent {
-            if !self.prog.thread(t).transition(tr).back_edge {
+            let switch = self.prog.thread(t).transition(tr).back_edge
+                && self.rounds_run(v, t) >= self.opts.quantum.max(1);
+            if !switch {
                 order.retain(|u| *u != t);
                 order.insert(0, t);
             }
         }
         order
+    }
+
+    /// Whether the deterministic scheduler is in the same phase at `v` and `w` (the same
+    /// thread running, with as many rounds run), so that covering `v` by `w` keeps the
+    /// quantum. Always true with a quantum of 1 and in complete mode.
+    fn same_phase(&self, v: NodeId, w: NodeId) -> bool {
+        if !self.iterative || self.opts.quantum <= 1 {
+            return true;
+        }
+        let phase = |x: NodeId| {
+            self.art.node(x).parent.map(|(_, t, tr)| {
+                (
+                    t,
+                    self.rounds_run(x, t),
+                    self.prog.thread(t).transition(tr).back_edge,
+                )
+            })
+        };
+        phase(v) == phase(w)
+    }
+
+    /// How many loop back-jumps `t` has taken since it last started running on the path to
+    /// `v` (counted up to the quantum).
+    fn rounds_run(&self, v: NodeId, t: ThreadId) -> u32 {
+        let mut rounds = 0;
+        let mut x = v;
+        while let Some((p, u, tr)) = self.art.node(x).parent {
+            if u != t {
+                break;
+            }
+            if self.prog.thread(t).transition(tr).back_edge {
+                rounds += 1;
+                if rounds >= self.opts.quantum {
+                    break;
+                }
+            }
+            x = p;
+        }
+        rounds
     }
 
     /// Whether every state on the path to `v` enables one of `ts`.

@@ -288,3 +288,48 @@ fn tampered_ivr_files_are_rejected() {
     let e = verify_file(&p, &bad_label, 10_000).unwrap_err();
     assert!(e.contains("not in the table"), "{e}");
 }
+
+/// The most loop back-jumps one thread takes on a path of the IVR's tree with no other
+/// thread's move between them.
+fn longest_run(p: &Program, art: &Art) -> u32 {
+    let mut best = 0;
+    let mut stack = vec![(art.root(), u32::MAX, 0u32)];
+    while let Some((v, last, run)) = stack.pop() {
+        best = best.max(run);
+        for e in &art.node(v).children {
+            let back = p.thread(e.thread).transition(e.transition).back_edge;
+            let run = if e.thread.0 == last { run } else { 0 } + u32::from(back);
+            stack.push((e.child, e.thread.0, run));
+        }
+    }
+    best
+}
+
+#[test]
+fn a_quantum_lets_each_thread_run_several_loop_rounds_in_the_first_ivr() {
+    let p = program("examples/producer_consumer.c");
+    let run = |quantum: u32| {
+        let opts = VOpts {
+            timeout: Duration::from_secs(60),
+            stop_at_first_safe: true,
+            quantum,
+            ..VOpts::default()
+        };
+        let mut ivrs = Vec::new();
+        Verifier::new(&p, opts).run_iterative(usize::MAX, &mut |i| ivrs.push(i.clone()));
+        let art = first_safe(&ivrs).clone();
+        let text = serde_json::to_string(&IvrFile::new(&p, ivrs.last().unwrap())).unwrap();
+        assert_eq!(
+            verify_file(&p, &text, 30_000),
+            Ok(Checked::Safe { nodes: art.len() })
+        );
+        (longest_run(&p, &art), threads_looping_on_cycles(&p, &art))
+    };
+    let (one, looping_one) = run(1);
+    let (three, looping_three) = run(3);
+    eprintln!("quantum 1: {one}, quantum 3: {three}");
+    assert!(one < 3, "quantum 1: {one} rounds in a row");
+    assert!(three >= 3, "quantum 3: {three} rounds in a row");
+    // Both schedules still keep every worker running.
+    assert_eq!(looping_one, looping_three);
+}

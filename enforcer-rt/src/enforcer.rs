@@ -462,8 +462,8 @@ impl Enforcer {
     pub fn after<'a>(&'a self, ctx: &mut ThreadCtx<'a>, site: u32) -> Result<(), Box<Deviation>> {
         let t = ctx.thread;
         let events = ctx.events;
-        match events.get(ctx.pos as usize) {
-            Some(ev) if ev.site == site => {}
+        let publish = match events.get(ctx.pos as usize) {
+            Some(ev) if ev.site == site => ev.publish,
             Some(ev) => return Err(self.wrong_event(ctx, site, ev.site)),
             None => {
                 return Err(self.deviation(
@@ -473,9 +473,9 @@ impl Enforcer {
                     Expected::NoFurtherEvent,
                 ))
             }
-        }
+        };
         ctx.pos += 1;
-        if events[ctx.pos as usize - 1].publish {
+        if publish {
             let c = &self.counters[t as usize];
             let done = self.base[t as usize].load(Relaxed) + u64::from(ctx.pos);
             c.done.store(done, Release);

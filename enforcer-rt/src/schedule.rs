@@ -318,6 +318,8 @@ impl Schedule {
                 let mut waits = Vec::new();
                 for u in (0..n).filter(|&u| u != t) {
                     if ev.clock[u] > req[u] {
+                        // The event waited for is listed already (checked above): it publishes.
+                        per_thread[u][ev.clock[u] as usize - 1].publish = true;
                         waits.push(Wait {
                             thread: u as u32,
                             count: ev.clock[u],
@@ -331,16 +333,6 @@ impl Schedule {
                     publish: false,
                 });
                 seen[t] += 1;
-            }
-            // Mark the events others wait for (a wait's count is at least 1 and at most the
-            // number of the thread's events listed before, as checked above).
-            for t in 0..n {
-                for e in 0..per_thread[t].len() {
-                    for k in 0..per_thread[t][e].waits.len() {
-                        let w = per_thread[t][e].waits[k];
-                        per_thread[w.thread as usize][w.count as usize - 1].publish = true;
-                    }
-                }
             }
             for (t, count) in seen.iter_mut().enumerate() {
                 if *count != 0 {

@@ -241,11 +241,17 @@ fn inconsistent_tables_are_refused() {
     ));
 }
 
-#[test]
-fn constraints_implied_by_earlier_events_are_dropped() {
+/// Threads `main` and `peer` and one site, `x`.
+fn two_threads() -> (Spec, u32, u32, u32) {
     let mut s = Spec::new();
     let (t0, t1) = (s.thread("main"), s.thread("peer"));
     let x = s.access("x");
+    (s, t0, t1, x)
+}
+
+#[test]
+fn constraints_implied_by_earlier_events_are_dropped() {
+    let (mut s, t0, t1, x) = two_threads();
     s.section(&[
         (t0, x, &[]),
         (t0, x, &[]),
@@ -265,9 +271,7 @@ fn constraints_implied_by_earlier_events_are_dropped() {
 
 #[test]
 fn only_events_another_thread_waits_for_are_published() {
-    let mut s = Spec::new();
-    let (t0, t1) = (s.thread("main"), s.thread("peer"));
-    let x = s.access("x");
+    let (mut s, t0, t1, x) = two_threads();
     s.section(&[
         (t0, x, &[]),
         (t0, x, &[]),

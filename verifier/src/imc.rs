@@ -1297,7 +1297,7 @@ impl Verifier<'_> {
         order.sort_by_key(|t| (last[t.0 as usize].map_or(-1, |d| d as i64), t.0));
         if let Some((_, t, tr)) = self.art.node(v).parent {
             let switch = self.prog.thread(t).transition(tr).back_edge
-                && self.rounds_run(v, t) >= self.opts.quantum.max(1);
+                && self.rounds_run(v, t) >= self.quantum();
             if !switch {
                 order.retain(|u| *u != t);
                 order.insert(0, t);
@@ -1310,7 +1310,7 @@ impl Verifier<'_> {
     /// thread running, with as many rounds run), so that covering `v` by `w` keeps the
     /// quantum. Always true with a quantum of 1 and in complete mode.
     fn same_phase(&self, v: NodeId, w: NodeId) -> bool {
-        if !self.iterative || self.opts.quantum <= 1 {
+        if !self.iterative || self.quantum() == 1 {
             return true;
         }
         let phase = |x: NodeId| {
@@ -1325,6 +1325,11 @@ impl Verifier<'_> {
         phase(v) == phase(w)
     }
 
+    /// The quantum, at least 1.
+    fn quantum(&self) -> u32 {
+        self.opts.quantum.max(1)
+    }
+
     /// How many loop back-jumps `t` has taken since it last started running on the path to
     /// `v` (counted up to the quantum).
     fn rounds_run(&self, v: NodeId, t: ThreadId) -> u32 {
@@ -1336,7 +1341,7 @@ impl Verifier<'_> {
             }
             if self.prog.thread(t).transition(tr).back_edge {
                 rounds += 1;
-                if rounds >= self.opts.quantum {
+                if rounds >= self.quantum() {
                     break;
                 }
             }

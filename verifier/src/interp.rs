@@ -594,6 +594,12 @@ impl<'p> Machine<'p> {
         })
     }
 
+    /// The variable and element a place denotes in state `s` (its index expression
+    /// evaluated; accesses are logged as for any evaluation).
+    pub fn place(&self, s: &State, p: &Place) -> Result<(VarId, usize), Fault> {
+        self.slot(s, p).map(|(v, i, _)| (v, i))
+    }
+
     /// Enabled transitions of every thread, in thread order. A transition whose guard cannot
     /// be evaluated counts as enabled (taking it reports the fault).
     pub fn enabled(&self, s: &State) -> Vec<(ThreadId, TransId)> {

@@ -155,6 +155,71 @@ fn preemption_only_at_synchronisation_while_race_free() {
 
 /// Without DPOR, independent threads still interleave in every order; with it, one
 /// execution covers them (the reduction is real, and exploring without it works).
+/// Preempting only at synchronisation, a step runs on through the unlock of a mutex its
+/// thread holds: no thread can take the mutex until then, so the unlock is no scheduling
+/// point. That premise fails when a thread unlocks a mutex it does not hold; the search sees
+/// it and starts again with every shared access a scheduling point, which finds the
+/// assertion only such an unlock in the middle of another thread's critical section reaches.
+#[test]
+fn held_unlocks_are_no_scheduling_points_and_stray_unlocks_are_caught() {
+    let held = r#"
+#include <pthread.h>
+pthread_mutex_t m;
+int x;
+void *f(void *a) {
+  pthread_mutex_lock(&m); x = x + 1; pthread_mutex_unlock(&m);
+  pthread_mutex_lock(&m); x = x + 1; pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) { pthread_t t; pthread_create(&t, 0, f, 0); pthread_join(t, 0); return 0; }
+"#;
+    let p = load_str("held.c", held, &FOpts::default()).unwrap();
+    let r = run(&p, &Options::default());
+    assert!(r.bugs.is_empty() && r.stats.complete && r.stats.sync_points_only);
+    assert_eq!(r.stats.executions, 1);
+    // main's create and join, f's two locks, f's exit, main's return: the unlocks are in
+    // the steps of their locks.
+    assert_eq!(r.stats.steps, 6);
+
+    let stray = r#"
+#include <pthread.h>
+#include <assert.h>
+pthread_mutex_t m;
+void *f(void *a) { pthread_mutex_lock(&m); pthread_mutex_unlock(&m); return 0; }
+void *g(void *a) {
+  pthread_mutex_unlock(&m);
+  pthread_mutex_lock(&m);
+  pthread_mutex_lock(&m);
+  assert(0);
+  return 0;
+}
+int main(void) {
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, f, 0);
+  pthread_create(&t2, 0, g, 0);
+  return 0;
+}
+"#;
+    let p = load_str("stray.c", stray, &FOpts::default()).unwrap();
+    for jobs in [1, 2] {
+        let r = run(
+            &p,
+            &Options {
+                jobs,
+                ..Options::default()
+            },
+        );
+        let why = r.stats.race.as_deref().unwrap_or("");
+        assert!(
+            why.contains("mutex m unlocked by T2 g#2, which does not hold it"),
+            "{why:?}"
+        );
+        assert!(!r.stats.sync_points_only);
+        assert_eq!(r.bugs.len(), 1, "{jobs} workers");
+        assert_eq!(r.bugs[0].kind, BugKind::Error);
+    }
+}
+
 #[test]
 fn dpor_reduces() {
     let src = r#"

@@ -349,7 +349,8 @@ pub struct Stats {
     /// race).
     #[serde(default)]
     pub sync_points_only: bool,
-    /// The data race that made every shared access a scheduling point, if one did.
+    /// The data race (or the unlock of a mutex by a thread that does not hold it) that made
+    /// every shared access a scheduling point, if one did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub race: Option<String>,
     /// Seconds.
@@ -766,8 +767,13 @@ struct Engine<'a, G: Guide> {
     /// synchronisation.
     race: Option<race::Detector>,
     loops: Option<Vec<Vec<bool>>>,
+    /// [`step::unlock_table`], when preempting only at synchronisation.
+    unlocks: Option<Vec<Vec<bool>>>,
     sync_vars: Option<Vec<bool>>,
     race_found: Option<race::Race>,
+    /// An unlock of a mutex by a thread that does not hold it ([`step::unlock_table`]):
+    /// the access key and the thread.
+    stray_found: Option<(u64, ThreadId)>,
 }
 
 /// A node of the search stack: the state at a point and the step being explored from it.
@@ -834,14 +840,27 @@ impl<'a, G: Guide> Engine<'a, G> {
             written: Vec::new(),
             race: coarse.then(|| race::Detector::new(prog.threads.len())),
             loops,
+            unlocks: coarse.then(|| step::unlock_table(prog)).flatten(),
             sync_vars: coarse.then(|| step::sync_vars(prog)),
             race_found: None,
+            stray_found: None,
         }
     }
 
     /// The report with the final figures.
     fn into_report(mut self) -> Report {
-        let race = self.race_found.map(|r| self.show_race(r));
+        let race = match (self.race_found, self.stray_found) {
+            (Some(r), _) => Some(self.show_race(r)),
+            (None, Some((key, t))) => Some(format!(
+                "mutex {} unlocked by T{} {}, which does not hold it",
+                self.prog
+                    .var(VarId((key >> 32) as u32))
+                    .c_element((key & 0xffff_ffff) as usize),
+                t.0,
+                self.prog.thread(t).name
+            )),
+            (None, None) => None,
+        };
         let s = &mut self.report.stats;
         s.seconds = self.start.elapsed().as_secs_f64();
         s.complete = self.stop.is_none();
@@ -1071,6 +1090,13 @@ impl<'a, G: Guide> Engine<'a, G> {
                     // The search must start again, preempting at every shared access.
                     self.set_stop("a data race".into());
                 }
+            }
+        }
+        if let Some(key) = v.stray {
+            if self.stray_found.is_none() && self.race_found.is_none() {
+                self.stray_found = Some((key, thread));
+                // Steps ran on through unlocks on the premise that this does not happen.
+                self.set_stop("an unlock of a mutex its thread does not hold".into());
             }
         }
         let child = Node {
@@ -1515,6 +1541,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             pool: &self.pool,
             local: &self.local,
             loops: self.loops.as_deref(),
+            unlocks: self.unlocks.as_deref(),
         }
     }
 

@@ -47,6 +47,8 @@ pub(crate) struct Variant<G> {
     pub visible: bool,
     /// Loop back edges it has taken ([`MAX_ITERATIONS`] once it has read an input).
     pub back_edges: u32,
+    /// With [`unlock_table`]: the access key of a mutex it unlocked without holding it.
+    pub stray: Option<u64>,
 }
 
 /// Inputs fixed in advance for one transition.
@@ -187,6 +189,8 @@ pub(crate) struct Stepper<'e, 'm, G: Guide> {
     pub local: &'e [Vec<bool>],
     /// [`loop_table`], when preempting only at synchronisation.
     pub loops: Option<&'e [Vec<bool>]>,
+    /// [`unlock_table`], when preempting only at synchronisation.
+    pub unlocks: Option<&'e [Vec<bool>]>,
 }
 
 /// Buffers the search recycles: states, variants (with their lists' capacity), lists of
@@ -277,6 +281,7 @@ impl<S: Clone> Pool<S> {
                 v.ending = None;
                 v.visible = false;
                 v.back_edges = 0;
+                v.stray = None;
                 v
             }
             None => Variant {
@@ -290,6 +295,7 @@ impl<S: Clone> Pool<S> {
                 ending: None,
                 visible: false,
                 back_edges: 0,
+                stray: None,
             },
         }
     }
@@ -348,6 +354,7 @@ impl<S: Clone> Variant<S> {
         v.ending.clone_from(&self.ending);
         v.visible = self.visible;
         v.back_edges = self.back_edges;
+        v.stray = self.stray;
         v
     }
 }
@@ -550,6 +557,14 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 w.races.push(Ev::EndSync);
             }
         }
+        if self.unlocks.is_some() && x.kind == TransKind::Sync(SyncKind::Unlock) {
+            // Steps run on through unlocks of held mutexes on the premise that no thread
+            // unlocks a mutex it does not hold; the search checks it.
+            let me = t.0 as i128 + 1;
+            if let Some(a) = log.iter().find(|a| a.write && a.old != me) {
+                w.stray.get_or_insert(Acc::memory(a.var, a.index, true).key);
+            }
+        }
         drop(log);
         match r {
             Ok(step) => {
@@ -695,7 +710,31 @@ impl<G: Guide> Stepper<'_, '_, G> {
         if w.state.atomic == Some(t) || !w.visible {
             return true;
         }
-        self.local(t, l, w.back_edges)
+        self.local(t, l, w.back_edges) || self.held_unlock(t, l, &w.state)
+    }
+
+    /// Whether thread `t` is at an unlock of a mutex it holds that need not be a scheduling
+    /// point ([`unlock_table`]).
+    fn held_unlock(&self, t: ThreadId, l: crate::ir::LocId, s: &State) -> bool {
+        let Some(table) = self.unlocks else {
+            return false;
+        };
+        if !table[t.0 as usize][l.0 as usize] {
+            return false;
+        }
+        let Some(tr) = self.m.prog.thread(t).outgoing(l).next() else {
+            return false;
+        };
+        let [Op::Assign { place, .. }] = tr.ops.as_slice() else {
+            return false;
+        };
+        match self.m.place(s, place) {
+            Ok((v, i)) => {
+                self.sync_vars.is_some_and(|sv| sv[v.0 as usize])
+                    && s.mem.cell(v.0 as usize, i) == t.0 as i64 + 1
+            }
+            Err(_) => false,
+        }
     }
 }
 
@@ -747,6 +786,53 @@ pub(crate) fn sync_vars(prog: &crate::ir::Program) -> Vec<bool> {
         }
     }
     sync
+}
+
+/// Per thread and location, when preempting only at synchronisation: whether the location's
+/// one transition is `pthread_mutex_unlock`, so that a step may run on through it when the
+/// thread holds the mutex ([`Stepper::held_unlock`]). `None` when the program has
+/// `pthread_mutex_trylock`.
+///
+/// Why this keeps every error, deadlock and data race (seed 003's Theorems 2 and 3 schedule
+/// before every synchronisation access, unlocks included): let thread `p` be preempted right
+/// before unlocking mutex `m`, which it holds. Until `p` unlocks `m`, other threads can only
+/// try to lock `m` and block (no trylock; an unlock by a thread that does not hold `m` is
+/// what the search checks for, [`Variant::stray`]), so their steps there are independent of
+/// the unlock and happen the same after it: the preemption may move to right after the
+/// unlock without changing the state reached or the happens-before order. The search
+/// starts again with every shared access a scheduling point when it sees a stray unlock
+/// (if some execution has one, the first one shows in an execution of this search by the
+/// same argument).
+pub(crate) fn unlock_table(prog: &crate::ir::Program) -> Option<Vec<Vec<bool>>> {
+    let trylock = prog.threads.iter().any(|th| {
+        th.transitions
+            .iter()
+            .any(|tr| tr.kind == TransKind::Sync(SyncKind::TryLock))
+    });
+    if trylock {
+        return None;
+    }
+    Some(
+        prog.threads
+            .iter()
+            .map(|th| {
+                (0..th.locations.len())
+                    .map(|l| {
+                        let mut out = th.outgoing(crate::ir::LocId(l as u32));
+                        match (out.next(), out.next()) {
+                            (Some(tr), None) => {
+                                tr.kind == TransKind::Sync(SyncKind::Unlock)
+                                    && !tr.may_block
+                                    && matches!(tr.ops.as_slice(), [Op::Assign { .. }])
+                                    && th.locations[tr.dst.0 as usize].kind == LocKind::Normal
+                            }
+                            _ => false,
+                        }
+                    })
+                    .collect()
+            })
+            .collect(),
+    )
 }
 
 /// Loop iterations of data locations one step may run when preempting only at

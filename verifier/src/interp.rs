@@ -556,7 +556,17 @@ impl<'p> Machine<'p> {
     }
 
     /// Evaluates an expression in a state.
+    #[inline]
     pub fn eval(&self, s: &State, e: &Expr) -> Result<i128, Fault> {
+        // Constants (most guards, many operands) without a call.
+        if let Expr::Const { value, .. } = e {
+            return Ok(*value);
+        }
+        self.eval_node(s, e)
+    }
+
+    /// [`Machine::eval`] of an expression that is not a constant.
+    fn eval_node(&self, s: &State, e: &Expr) -> Result<i128, Fault> {
         Ok(match e {
             Expr::Const { value, .. } => *value,
             Expr::Load { place, ty } => {

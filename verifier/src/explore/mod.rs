@@ -769,6 +769,8 @@ struct Engine<'a, G: Guide> {
     loops: Option<Vec<Vec<bool>>>,
     /// [`step::unlock_table`], when preempting only at synchronisation.
     unlocks: Option<Vec<Vec<bool>>>,
+    /// [`step::private_table`].
+    private: Vec<Vec<bool>>,
     sync_vars: Option<Vec<bool>>,
     race_found: Option<race::Race>,
     /// An unlock of a mutex by a thread that does not hold it ([`step::unlock_table`]):
@@ -805,6 +807,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         let m = Machine::new(prog);
         let local = step::local_table(&m, guide, coarse);
         let loops = coarse.then(|| step::loop_table(&m));
+        let private = step::private_table(&m, guide);
         let guard_vars = prog
             .threads
             .iter()
@@ -841,6 +844,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             race: coarse.then(|| race::Detector::new(prog.threads.len())),
             loops,
             unlocks: coarse.then(|| step::unlock_table(prog)).flatten(),
+            private,
             sync_vars: coarse.then(|| step::sync_vars(prog)),
             race_found: None,
             stray_found: None,
@@ -1542,6 +1546,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             local: &self.local,
             loops: self.loops.as_deref(),
             unlocks: self.unlocks.as_deref(),
+            private: &self.private,
         }
     }
 

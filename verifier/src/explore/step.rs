@@ -191,6 +191,8 @@ pub(crate) struct Stepper<'e, 'm, G: Guide> {
     pub loops: Option<&'e [Vec<bool>]>,
     /// [`unlock_table`], when preempting only at synchronisation.
     pub unlocks: Option<&'e [Vec<bool>]>,
+    /// [`private_table`].
+    pub private: &'e [Vec<bool>],
 }
 
 /// Buffers the search recycles: states, variants (with their lists' capacity), lists of
@@ -500,6 +502,18 @@ impl<G: Guide> Stepper<'_, '_, G> {
             w.steps.push(TraceStep::new(t, tr, vec![], true));
             return;
         }
+        if !self.marks && self.private[t.0 as usize][x.src.0 as usize] {
+            // Only the thread's own memory: no access to log, no race event, no mark, and
+            // it stays at an ordinary location.
+            m.set_record_writes(false);
+            let r = m.execute(&mut w.state, t, tr, &mut Fixed(vals, 0));
+            m.set_record_writes(true);
+            w.steps.push(TraceStep::new(t, tr, vec![], false));
+            if let Err(f) = r {
+                w.ending = Some(Ending::Undefined(tr, f.to_string()));
+            }
+            return;
+        }
         let mut log = self.pool.log.borrow_mut();
         m.swap_log(&mut log);
         m.set_logging(true);
@@ -611,6 +625,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
 }
 
 /// Whether a transition reads inputs (`__VERIFIER_nondet_*`).
+#[inline]
 fn reads_input(x: &crate::ir::Transition) -> bool {
     x.ops.iter().any(|o| matches!(o, Op::Havoc { .. }))
 }
@@ -624,6 +639,26 @@ fn continue_combos(combo: &mut [usize], domains: &[Vec<i128>]) {
         }
         *c = 0;
     }
+}
+
+/// Per thread and location, when no guide gates transitions: whether every transition there
+/// touches only the thread's own memory, reads no input and stays at an ordinary location
+/// ([`crate::ir::Thread::local_location`]), so that running it needs no access log.
+pub(crate) fn private_table<G: Guide>(m: &Machine<'_>, guide: &G) -> Vec<Vec<bool>> {
+    m.prog
+        .threads
+        .iter()
+        .map(|th| {
+            (0..th.locations.len())
+                .map(|l| {
+                    let l = crate::ir::LocId(l as u32);
+                    guide.gates_nothing()
+                        && th.local_location(l)
+                        && th.outgoing(l).all(|tr| !reads_input(tr))
+                })
+                .collect()
+        })
+        .collect()
 }
 
 /// Per thread and location: whether every transition there is invisible to other threads

@@ -349,7 +349,7 @@ pub struct Stats {
     /// race).
     #[serde(default)]
     pub sync_points_only: bool,
-    /// The data race (or the unlock of a mutex by a thread that does not hold it) that made
+    /// The data race (or the release of a mutex by a thread that does not hold it) that made
     /// every shared access a scheduling point, if one did.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub race: Option<String>,
@@ -773,8 +773,8 @@ struct Engine<'a, G: Guide> {
     private: Vec<Vec<bool>>,
     sync_vars: Option<Vec<bool>>,
     race_found: Option<race::Race>,
-    /// An unlock of a mutex by a thread that does not hold it ([`step::unlock_table`]):
-    /// the access key and the thread.
+    /// A mutex released by a thread that does not hold it
+    /// ([`step::unlock_table`]): the access key and the thread.
     stray_found: Option<(u64, ThreadId)>,
 }
 
@@ -856,7 +856,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         let race = match (self.race_found, self.stray_found) {
             (Some(r), _) => Some(self.show_race(r)),
             (None, Some((key, t))) => Some(format!(
-                "mutex {} unlocked by T{} {}, which does not hold it",
+                "mutex {} released by T{} {}, which does not hold it",
                 self.prog
                     .var(VarId((key >> 32) as u32))
                     .c_element((key & 0xffff_ffff) as usize),
@@ -1100,7 +1100,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             if self.stray_found.is_none() && self.race_found.is_none() {
                 self.stray_found = Some((key, thread));
                 // Steps ran on through unlocks on the premise that this does not happen.
-                self.set_stop("an unlock of a mutex its thread does not hold".into());
+                self.set_stop("a mutex released by a thread that does not hold it".into());
             }
         }
         let child = Node {

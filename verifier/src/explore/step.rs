@@ -47,7 +47,8 @@ pub(crate) struct Variant<G> {
     pub visible: bool,
     /// Loop back edges it has taken ([`MAX_ITERATIONS`] once it has read an input).
     pub back_edges: u32,
-    /// With [`unlock_table`]: the access key of a mutex it unlocked without holding it.
+    /// With [`unlock_table`]: the access key of a mutex it changed while another thread held
+    /// it, or released without holding it.
     pub stray: Option<u64>,
 }
 
@@ -571,11 +572,20 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 w.races.push(Ev::EndSync);
             }
         }
-        if self.unlocks.is_some() && x.kind == TransKind::Sync(SyncKind::Unlock) {
+        if self.unlocks.is_some()
+            && matches!(
+                x.kind,
+                TransKind::Sync(SyncKind::Unlock | SyncKind::CondWaitRelease)
+            )
+        {
             // Steps run on through unlocks of held mutexes on the premise that no thread
-            // unlocks a mutex it does not hold; the search checks it.
+            // releases a mutex it does not hold (unlock, or the release of
+            // `pthread_cond_wait`); the search checks it.
             let me = t.0 as i128 + 1;
-            if let Some(a) = log.iter().find(|a| a.write && a.old != me) {
+            let stray = log.iter().find(|a| {
+                a.write && m.prog.var(a.var).elem == crate::ir::ElemKind::Mutex && a.old != me
+            });
+            if let Some(a) = stray {
                 w.stray.get_or_insert(Acc::memory(a.var, a.index, true).key);
             }
         }
@@ -826,25 +836,36 @@ pub(crate) fn sync_vars(prog: &crate::ir::Program) -> Vec<bool> {
 /// Per thread and location, when preempting only at synchronisation: whether the location's
 /// one transition is `pthread_mutex_unlock`, so that a step may run on through it when the
 /// thread holds the mutex ([`Stepper::held_unlock`]). `None` when the program has
-/// `pthread_mutex_trylock`.
+/// `pthread_mutex_trylock`, an atomic region, or a `pthread_mutex_init` that may run once
+/// `main` has started a thread.
 ///
 /// Why this keeps every error, deadlock and data race (seed 003's Theorems 2 and 3 schedule
 /// before every synchronisation access, unlocks included): let thread `p` be preempted right
 /// before unlocking mutex `m`, which it holds. Until `p` unlocks `m`, other threads can only
-/// try to lock `m` and block (no trylock; an unlock by a thread that does not hold `m` is
-/// what the search checks for, [`Variant::stray`]), so their steps there are independent of
-/// the unlock and happen the same after it: the preemption may move to right after the
-/// unlock without changing the state reached or the happens-before order. The search
-/// starts again with every shared access a scheduling point when it sees a stray unlock
-/// (if some execution has one, the first one shows in an execution of this search by the
-/// same argument).
+/// try to lock `m` and block: no trylock reads `m`; no atomic region lets a thread blocked
+/// on `m` stop every other thread; no `pthread_mutex_init` runs while threads run; and that
+/// no thread releases a mutex it does not hold (an unlock, or `pthread_cond_wait`, of another
+/// thread's mutex or a free one) is what the search checks, [`Variant::stray`]. So the other
+/// threads' steps there are independent of the unlock and happen the same after it: the
+/// preemption may move past the unlock (and past the thread's invisible transitions and held
+/// unlocks after it, up to its next scheduling point, by the same argument for each) without
+/// changing the state reached or the happens-before order. The search starts again with
+/// every shared access a scheduling point when it sees a stray release. If some execution
+/// has one, this search sees one: before the first one, `u` by thread `q`, the premise holds,
+/// so the execution up to `u`, with each thread inside a step run on to its next scheduling
+/// point (those transitions cannot block; `q` is not among them), is equivalent to one of
+/// this search; there `u` is enabled, `m` was changed by the same operations in the same
+/// order up to `u`, and `q` does not hold it.
 pub(crate) fn unlock_table(prog: &crate::ir::Program) -> Option<Vec<Vec<bool>>> {
-    let trylock = prog.threads.iter().any(|th| {
-        th.transitions
-            .iter()
-            .any(|tr| tr.kind == TransKind::Sync(SyncKind::TryLock))
+    let excluded = prog.threads.iter().any(|th| {
+        th.transitions.iter().any(|tr| {
+            tr.kind == TransKind::Sync(SyncKind::TryLock)
+                || tr.ops.iter().any(|o| matches!(o, Op::AtomicBegin))
+                || (tr.kind == TransKind::Sync(SyncKind::MutexInit)
+                    && (th.id.0 != 0 || after_spawn(th, tr.src)))
+        })
     });
-    if trylock {
+    if excluded {
         return None;
     }
     Some(
@@ -868,6 +889,28 @@ pub(crate) fn unlock_table(prog: &crate::ir::Program) -> Option<Vec<Vec<bool>>> 
             })
             .collect(),
     )
+}
+
+/// Whether location `l` of thread `th` may be reached after the thread started another one
+/// (some path from a spawn leads to it).
+fn after_spawn(th: &crate::ir::Thread, l: crate::ir::LocId) -> bool {
+    let mut seen = vec![false; th.locations.len()];
+    let mut work: Vec<crate::ir::LocId> = th
+        .transitions
+        .iter()
+        .filter(|tr| tr.ops.iter().any(|o| matches!(o, Op::Spawn { .. })))
+        .map(|tr| tr.dst)
+        .collect();
+    while let Some(k) = work.pop() {
+        if std::mem::replace(&mut seen[k.0 as usize], true) {
+            continue;
+        }
+        if k == l {
+            return true;
+        }
+        work.extend(th.outgoing(k).map(|tr| tr.dst));
+    }
+    false
 }
 
 /// Loop iterations of data locations one step may run when preempting only at

@@ -4,8 +4,8 @@
 //! typed status codes.
 //!
 //! The enforcer lives in a process-wide [`OnceLock`], set by [`synth_start`]; the calling
-//! thread's [`ThreadCtx`] in a thread-local (a `Cell` with a const initialiser, so that an
-//! access costs no lazy initialisation). A deviation from the schedule prints
+//! thread's [`ThreadCtx`] in a thread-local (a `RefCell` with a const initialiser, so that an
+//! access costs no lazy initialisation; a call works on the context in place). A deviation from the schedule prints
 //! `synth: deviation from the schedule: ...` (thread, site, section, expected event) to
 //! stderr and aborts the process: the program never continues unconstrained. So does a call
 //! before [`synth_start`] or from a thread that [`synth_thread_begin`] did not register.
@@ -24,7 +24,7 @@
 use crate::enforcer::{Deviation, Enforcer, ThreadCtx};
 use crate::schedule::Schedule;
 use crate::table::{SynthSchedule, SynthStatus, SYNTH_NONE};
-use std::cell::Cell;
+use std::cell::RefCell;
 use std::ffi::CStr;
 use std::fmt;
 use std::io::Write;
@@ -43,7 +43,7 @@ static TRACE: AtomicBool = AtomicBool::new(false);
 #[cold]
 fn trace(what: &str, site: u32) {
     let section = ENFORCER.get().map_or(u32::MAX, Enforcer::current_section);
-    let thread = CTX.with(Cell::get).map_or(u32::MAX, |c| c.thread());
+    let thread = CTX.with(|c| c.borrow().as_ref().map_or(u32::MAX, ThreadCtx::thread));
     let _ = writeln!(
         std::io::stderr(),
         "synth trace: thread {thread} {what} site {site} (section {section})"
@@ -51,7 +51,7 @@ fn trace(what: &str, site: u32) {
 }
 
 thread_local! {
-    static CTX: Cell<Option<ThreadCtx<'static>>> = const { Cell::new(None) };
+    static CTX: RefCell<Option<ThreadCtx<'static>>> = const { RefCell::new(None) };
 }
 
 /// Prints `synth: <message>` to stderr and aborts.
@@ -92,14 +92,18 @@ fn with_ctx<R>(
 ) -> R {
     boundary(function, || {
         let e = enforcer(function);
-        let Some(mut ctx) = CTX.with(Cell::get) else {
-            die(format_args!(
-                "{function} called from a thread the enforcer does not know (the thread must \
-                 call synth_thread_begin first)"
-            ))
-        };
-        let r = f(e, &mut ctx);
-        CTX.with(|c| c.set(Some(ctx)));
+        // In place: one thread-local access, and no copy of the context in and out (whose
+        // partial stores the next call's load would wait for).
+        let r = CTX.with(|c| {
+            let mut c = c.borrow_mut();
+            let Some(ctx) = c.as_mut() else {
+                die(format_args!(
+                    "{function} called from a thread the enforcer does not know (the thread \
+                     must call synth_thread_begin first)"
+                ))
+            };
+            f(e, ctx)
+        });
         r.unwrap_or_else(|d| deviate(&d))
     })
 }
@@ -150,7 +154,7 @@ pub unsafe extern "C" fn synth_start(
             );
         }
         match enforcer("synth_start").register(0) {
-            Ok(ctx) => CTX.with(|c| c.set(Some(ctx))),
+            Ok(ctx) => CTX.with(|c| *c.borrow_mut() = Some(ctx)),
             Err(d) => deviate(&d),
         }
         SynthStatus::Ok
@@ -164,14 +168,13 @@ pub unsafe extern "C" fn synth_start(
 pub extern "C" fn synth_thread_begin(id: u32) {
     boundary("synth_thread_begin", || {
         let e = enforcer("synth_thread_begin");
-        if let Some(ctx) = CTX.with(Cell::get) {
+        if let Some(t) = CTX.with(|c| c.borrow().as_ref().map(ThreadCtx::thread)) {
             die(format_args!(
-                "synth_thread_begin({id}) from a thread already registered as thread {}",
-                ctx.thread()
+                "synth_thread_begin({id}) from a thread already registered as thread {t}"
             ));
         }
         match e.register(id) {
-            Ok(ctx) => CTX.with(|c| c.set(Some(ctx))),
+            Ok(ctx) => CTX.with(|c| *c.borrow_mut() = Some(ctx)),
             Err(d) => deviate(&d),
         }
     })

@@ -1112,18 +1112,6 @@ impl<'a, G: Guide> Engine<'a, G> {
             single: false,
             sleep_len: 0,
         };
-        // The sleep set of the child: the sleeping threads independent of this step.
-        let sleep: Vec<(ThreadId, Arc<[Acc]>)> = if sleep_sets {
-            points[d]
-                .sleep
-                .iter()
-                .filter(|(q, acc)| *q != thread && !dependent(acc, &v.acc))
-                .cloned()
-                .collect()
-        } else {
-            Vec::new()
-        };
-        nodes.push(child);
         // A point's buffers are reused (a search pushes and pops one per step).
         let mut p = self.spare_points.pop().unwrap_or_default();
         p.enabled.clear();
@@ -1131,7 +1119,18 @@ impl<'a, G: Guide> Engine<'a, G> {
         p.backtrack.clear();
         p.done.clear();
         p.taken = None;
-        p.sleep = sleep;
+        p.sleep.clear();
+        if sleep_sets {
+            // The sleep set of the child: the sleeping threads independent of this step.
+            p.sleep.extend(
+                points[d]
+                    .sleep
+                    .iter()
+                    .filter(|(q, acc)| *q != thread && !dependent(acc, &v.acc))
+                    .cloned(),
+            );
+        }
+        nodes.push(child);
         points.push(p);
     }
 

@@ -203,6 +203,7 @@ pub(crate) struct Pool<S> {
     variants: RefCell<Vec<Variant<S>>>,
     lists: RefCell<Vec<Vec<Variant<S>>>>,
     first: RefCell<Vec<(TransId, Gate)>>,
+    next: RefCell<Vec<(TransId, Gate)>>,
     log: RefCell<Vec<Touch>>,
 }
 
@@ -213,6 +214,7 @@ impl<S> Default for Pool<S> {
             variants: RefCell::default(),
             lists: RefCell::default(),
             first: RefCell::default(),
+            next: RefCell::default(),
             log: RefCell::default(),
         }
     }
@@ -388,7 +390,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
         // several enabled transitions).
         let mut cur = Some((v, tr, gate));
         let mut work = Vec::new();
-        let mut next = Vec::new();
+        let mut next = std::mem::take(&mut *self.pool.next.borrow_mut());
         while let Some((v, tr, gate)) = cur.take().or_else(|| work.pop()) {
             // The common case runs in place: no input, one transition enabled after each.
             let (mut v, mut tr, mut gate) = (v, tr, gate);
@@ -472,6 +474,8 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 }
             }
         }
+        next.clear();
+        *self.pool.next.borrow_mut() = next;
     }
 
     /// Executes one transition into `w`.

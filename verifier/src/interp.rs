@@ -73,7 +73,10 @@ impl Clone for Memory {
     /// Reuses this memory's buffer (the explorer recycles states).
     fn clone_from(&mut self, other: &Memory) {
         self.cells.clone_from(&other.cells);
-        self.start.clone_from(&other.start);
+        // (The layout is almost always the same one: no reference count to touch.)
+        if !std::sync::Arc::ptr_eq(&self.start, &other.start) {
+            self.start.clone_from(&other.start);
+        }
     }
 }
 

@@ -305,6 +305,41 @@ fn mutexes_changed_by_others_than_their_holder_keep_their_bugs() {
     }
 }
 
+/// A pointer made by arithmetic that loses track of its object (`^`, `*`) may point to any
+/// object whose address is taken: the points-to analysis says so, and the search, which
+/// trusts it for what other threads can see, finds the lost write (a review found it missed).
+#[test]
+fn pointers_made_by_arithmetic_may_point_to_any_object() {
+    for op in ["^ key", "* one"] {
+        let src = format!(
+            "#include <pthread.h>\n#include <assert.h>\nint x; long key; long one = 1;\n\
+             void *p(void *a) {{ x = 1; return 0; }}\n\
+             void *q(void *a) {{ int *ptr = (int *)((long)&x {op}); int v = *ptr; \
+             assert(v == 1); return 0; }}\n\
+             int main(void) {{ pthread_t a, b; pthread_create(&a, 0, p, 0); \
+             pthread_create(&b, 0, q, 0); pthread_join(a, 0); pthread_join(b, 0); \
+             return 0; }}\n"
+        );
+        let p = load_str("ptr.c", &src, &FOpts::default()).unwrap();
+        let x = p.vars.iter().find(|v| v.name == "x").expect("x");
+        assert!(x.shared, "{op}: x is touched by p and, through ptr, by q");
+        for every_access in [false, true] {
+            let r = run(
+                &p,
+                &Options {
+                    sync_points_only: !every_access,
+                    ..Options::default()
+                },
+            );
+            assert!(
+                r.bugs.iter().any(|b| b.kind == BugKind::Error),
+                "{op}, every access {every_access}: {:?}",
+                r.stats
+            );
+        }
+    }
+}
+
 /// Seed 000, Figure 1: the philosophers' retry loops livelock; under the fair scheduler the
 /// search reports it, with a fair cycle that returns to the same state.
 #[test]

@@ -880,7 +880,11 @@ impl<'a, G: Guide> Engine<'a, G> {
             "an atomic region".to_string()
         } else {
             let v = self.prog.var(VarId((r.key >> 32) as u32));
-            v.c_element((r.key & 0xffff_ffff) as usize)
+            match v.c_element((r.key & 0xffff_ffff) as usize) {
+                // (A variable the front end made, such as a thread's parameter.)
+                e if e.is_empty() => v.name.clone(),
+                e => e,
+            }
         };
         let name = |t: u32| format!("T{t} {}", self.prog.thread(ThreadId(t)).name);
         format!(

@@ -657,8 +657,35 @@ fn continue_combos(combo: &mut [usize], domains: &[Vec<i128>]) {
 
 /// Per thread and location, when no guide gates transitions: whether every transition there
 /// touches only the thread's own memory, reads no input and stays at an ordinary location
-/// ([`crate::ir::Thread::local_location`]), so that running it needs no access log.
+/// ([`crate::ir::Thread::local_location`]), and names every variable it touches (no access
+/// through a pointer) as a local no other thread touches, so that running it needs no
+/// access log: the log would hold nothing the search reads. (Not trusting the points-to
+/// analysis here: the log records the elements a dereference really reaches.)
 pub(crate) fn private_table<G: Guide>(m: &Machine<'_>, guide: &G) -> Vec<Vec<bool>> {
+    use crate::ir::{Place, VarScope};
+    let own = |p: &Place| match p {
+        Place::Var { var, .. } => {
+            let v = m.prog.var(*var);
+            !v.shared && matches!(v.scope, VarScope::Local(_))
+        }
+        Place::Deref { .. } => false,
+    };
+    let quiet = |tr: &crate::ir::Transition| {
+        let mut ok = true;
+        let mut check = |p: &Place| ok &= own(p);
+        tr.guard.for_each_place(&mut check);
+        for o in &tr.ops {
+            match o {
+                Op::Assign { place, value } => {
+                    check(place);
+                    place.for_each_subexpr(&mut |e| e.for_each_place(&mut check));
+                    value.for_each_place(&mut check);
+                }
+                _ => return false,
+            }
+        }
+        ok
+    };
     m.prog
         .threads
         .iter()
@@ -666,9 +693,7 @@ pub(crate) fn private_table<G: Guide>(m: &Machine<'_>, guide: &G) -> Vec<Vec<boo
             (0..th.locations.len())
                 .map(|l| {
                     let l = crate::ir::LocId(l as u32);
-                    guide.gates_nothing()
-                        && th.local_location(l)
-                        && th.outgoing(l).all(|tr| !reads_input(tr))
+                    guide.gates_nothing() && th.local_location(l) && th.outgoing(l).all(quiet)
                 })
                 .collect()
         })

@@ -341,6 +341,9 @@ fn place_exprs_mut(p: &mut Place, f: &mut impl FnMut(&mut Expr)) {
 /// Flow-insensitive points-to sets: which variables an expression's value may be the address
 /// of. Addresses only come from `&x` (and allocation sites), copies and pointer arithmetic.
 fn points_to(p: &mut Program) {
+    /// In a points-to set: the value may be the address of any object (made by arithmetic
+    /// that does not keep an address's object, such as `^`).
+    const ANY: u32 = u32::MAX;
     let nv = p.vars.len();
     let mut pts: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); nv];
     // Pointers initialised with addresses (`int *p = &x;` at file scope).
@@ -355,6 +358,54 @@ fn points_to(p: &mut Program) {
             }
         }
     }
+    // The objects whose address the program takes: what arithmetic that loses track of an
+    // address (`ANY`) may still point to.
+    fn addr_taken(e: &Expr, out: &mut BTreeSet<u32>) {
+        match e {
+            Expr::Const { .. } => {}
+            Expr::AddrOf { var, index } => {
+                out.insert(var.0);
+                addr_taken(index, out);
+            }
+            Expr::Load { place, .. } => place.for_each_subexpr(&mut |x| addr_taken(x, out)),
+            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => addr_taken(arg, out),
+            Expr::Binary { lhs, rhs, .. } => {
+                addr_taken(lhs, out);
+                addr_taken(rhs, out);
+            }
+            Expr::Ite {
+                cond, then, els, ..
+            } => {
+                addr_taken(cond, out);
+                addr_taken(then, out);
+                addr_taken(els, out);
+            }
+        }
+    }
+    let mut taken: BTreeSet<u32> = pts.iter().flatten().copied().collect();
+    for t in &p.threads {
+        for tr in &t.transitions {
+            addr_taken(&tr.guard, &mut taken);
+            for op in &tr.ops {
+                match op {
+                    Op::Assign { place, value } => {
+                        place.for_each_subexpr(&mut |x| addr_taken(x, &mut taken));
+                        addr_taken(value, &mut taken);
+                    }
+                    Op::Havoc { place, .. } => {
+                        place.for_each_subexpr(&mut |x| addr_taken(x, &mut taken))
+                    }
+                    Op::Spawn { args, .. } => {
+                        for (_, e) in args {
+                            addr_taken(e, &mut taken);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    let taken: Vec<u32> = taken.into_iter().collect();
     fn expr_pts(e: &Expr, pts: &[BTreeSet<u32>], out: &mut BTreeSet<u32>) {
         match e {
             Expr::Const { .. } => {}
@@ -366,16 +417,53 @@ fn points_to(p: &mut Program) {
                 Place::Deref { addr, .. } => {
                     let mut t = BTreeSet::new();
                     expr_pts(addr, pts, &mut t);
-                    for v in t {
-                        out.extend(pts[v as usize].iter().copied());
+                    if t.contains(&ANY) {
+                        // A load through any address: any address stored anywhere.
+                        for set in pts {
+                            out.extend(set.iter().copied());
+                        }
+                    } else {
+                        for v in t {
+                            out.extend(pts[v as usize].iter().copied());
+                        }
                     }
                 }
             },
-            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => expr_pts(arg, pts, out),
+            Expr::Cast { arg, .. }
+            | Expr::Unary {
+                arg, op: UnOp::Not, ..
+            } => expr_pts(arg, pts, out),
+            Expr::Unary { arg, .. } => {
+                // `-a`, `~a` of an address: no longer that object's address, but (bits
+                // turned back) possibly any object's.
+                let mut t = BTreeSet::new();
+                expr_pts(arg, pts, &mut t);
+                if !t.is_empty() {
+                    out.insert(ANY);
+                }
+            }
             Expr::Binary { lhs, rhs, op, .. } => {
+                let mut t = BTreeSet::new();
+                expr_pts(lhs, pts, &mut t);
+                expr_pts(rhs, pts, &mut t);
                 if matches!(op, BinOp::Add | BinOp::Sub | BinOp::BitAnd | BinOp::BitOr) {
-                    expr_pts(lhs, pts, out);
-                    expr_pts(rhs, pts, out);
+                    out.extend(t);
+                } else if !t.is_empty()
+                    && !matches!(
+                        op,
+                        BinOp::Lt
+                            | BinOp::Le
+                            | BinOp::Gt
+                            | BinOp::Ge
+                            | BinOp::Eq
+                            | BinOp::Ne
+                            | BinOp::And
+                            | BinOp::Or
+                    )
+                {
+                    // Other arithmetic on an address (`^` of XOR-linked lists, `*`, `/`,
+                    // shifts) may make the address of any object.
+                    out.insert(ANY);
                 }
             }
             Expr::Ite { then, els, .. } => {
@@ -384,12 +472,15 @@ fn points_to(p: &mut Program) {
             }
         }
     }
-    fn targets(place: &Place, pts: &[BTreeSet<u32>]) -> BTreeSet<u32> {
+    fn targets(place: &Place, pts: &[BTreeSet<u32>], taken: &[u32]) -> BTreeSet<u32> {
         match place {
             Place::Var { var, .. } => [var.0].into(),
             Place::Deref { addr, .. } => {
                 let mut t = BTreeSet::new();
                 expr_pts(addr, pts, &mut t);
+                if t.remove(&ANY) {
+                    t.extend(taken.iter().copied());
+                }
                 t
             }
         }
@@ -404,7 +495,7 @@ fn points_to(p: &mut Program) {
                         Op::Assign { place, value } => {
                             let mut v = BTreeSet::new();
                             expr_pts(value, &pts, &mut v);
-                            flows.push((targets(place, &pts), v));
+                            flows.push((targets(place, &pts, &taken), v));
                         }
                         Op::Spawn { args, .. } => {
                             for (var, e) in args {
@@ -431,46 +522,49 @@ fn points_to(p: &mut Program) {
     }
     for t in &mut p.threads {
         for tr in &mut t.transitions {
-            for_each_expr_mut(tr, &mut |e| resolve_expr(e, &pts));
+            for_each_expr_mut(tr, &mut |e| resolve_expr(e, &pts, &taken));
             for op in &mut tr.ops {
                 match op {
                     Op::Assign { place, .. } | Op::Havoc { place, .. } => {
-                        resolve_place(place, &pts)
+                        resolve_place(place, &pts, &taken)
                     }
                     _ => {}
                 }
             }
         }
     }
-    fn resolve_place(pl: &mut Place, pts: &[BTreeSet<u32>]) {
+    fn resolve_place(pl: &mut Place, pts: &[BTreeSet<u32>], taken: &[u32]) {
         if let Place::Deref { addr, targets, .. } = pl {
             let mut s = BTreeSet::new();
             expr_pts(addr, pts, &mut s);
+            if s.remove(&ANY) {
+                s.extend(taken.iter().copied());
+            }
             *targets = s.into_iter().map(VarId).collect();
         }
     }
-    fn resolve_expr(e: &mut Expr, pts: &[BTreeSet<u32>]) {
+    fn resolve_expr(e: &mut Expr, pts: &[BTreeSet<u32>], taken: &[u32]) {
         match e {
             Expr::Load { place, .. } => {
-                resolve_place(place, pts);
+                resolve_place(place, pts, taken);
                 match place {
-                    Place::Var { index: Some(i), .. } => resolve_expr(i, pts),
-                    Place::Deref { addr, .. } => resolve_expr(addr, pts),
+                    Place::Var { index: Some(i), .. } => resolve_expr(i, pts, taken),
+                    Place::Deref { addr, .. } => resolve_expr(addr, pts, taken),
                     _ => {}
                 }
             }
-            Expr::AddrOf { index, .. } => resolve_expr(index, pts),
-            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => resolve_expr(arg, pts),
+            Expr::AddrOf { index, .. } => resolve_expr(index, pts, taken),
+            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => resolve_expr(arg, pts, taken),
             Expr::Binary { lhs, rhs, .. } => {
-                resolve_expr(lhs, pts);
-                resolve_expr(rhs, pts);
+                resolve_expr(lhs, pts, taken);
+                resolve_expr(rhs, pts, taken);
             }
             Expr::Ite {
                 cond, then, els, ..
             } => {
-                resolve_expr(cond, pts);
-                resolve_expr(then, pts);
-                resolve_expr(els, pts);
+                resolve_expr(cond, pts, taken);
+                resolve_expr(then, pts, taken);
+                resolve_expr(els, pts, taken);
             }
             Expr::Const { .. } => {}
         }

@@ -47,8 +47,8 @@ pub(crate) struct Variant<G> {
     pub visible: bool,
     /// Loop back edges it has taken ([`MAX_ITERATIONS`] once it has read an input).
     pub back_edges: u32,
-    /// With [`unlock_table`]: the access key of a mutex it changed while another thread held
-    /// it, or released without holding it.
+    /// With [`unlock_table`]: the access key of a mutex it released (unlock,
+    /// `pthread_cond_wait`) without holding it.
     pub stray: Option<u64>,
 }
 

@@ -4,7 +4,7 @@
 # bench/enforce/pc_throughput.c, unconstrained (plain cc) against `synth build` at Opt0, Opt1
 # and Opt2, for 1+1 and 2+2 threads and buffers of 5 and 1000: the median of RUNS runs
 # (default 5) and the ratio to the unconstrained median of the same run. One proof (the first
-# safe IVR) per configuration; the schedules of all levels come from it. QUANTUM (default 4)
+# safe IVR) per configuration; the schedules of all levels come from it. QUANTUM (default 8)
 # is the verifier's --quantum: how many loop rounds a thread runs in the proof's schedule
 # before the next thread's turn (1: the rounds alternate).
 #
@@ -17,7 +17,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p synth -p enforcer-rt
 synth="$root/target/release/synth"
 runs="${RUNS:-5}"
-quantum="${QUANTUM:-4}"
+quantum="${QUANTUM:-8}"
 export BENCH_SECONDS="${BENCH_SECONDS:-2}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

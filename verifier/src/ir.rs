@@ -727,6 +727,57 @@ pub struct Transition {
     pub memory_access: bool,
 }
 
+impl Transition {
+    /// Every place the transition reads (guard and ops) and writes, in order.
+    pub fn accesses(&self) -> (Vec<&Place>, Vec<&Place>) {
+        let mut reads = Vec::new();
+        let mut writes = Vec::new();
+        self.guard.for_each_place(&mut |p| reads.push(p));
+        for op in &self.ops {
+            match op {
+                Op::Assign { place, value } => {
+                    value.for_each_place(&mut |p| reads.push(p));
+                    place.for_each_subexpr(&mut |e| e.for_each_place(&mut |p| reads.push(p)));
+                    writes.push(place);
+                }
+                Op::Havoc { place, .. } => {
+                    place.for_each_subexpr(&mut |e| e.for_each_place(&mut |p| reads.push(p)));
+                    writes.push(place);
+                }
+                Op::Spawn { args, .. } => {
+                    for (_, e) in args {
+                        e.for_each_place(&mut |p| reads.push(p));
+                    }
+                }
+                _ => {}
+            }
+        }
+        (reads, writes)
+    }
+
+    /// Calls `f` on every expression of the transition at top level: the guard, the values
+    /// assigned, the index and address expressions of the places written, the arguments of
+    /// a thread start.
+    pub fn for_each_expr<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
+        f(&self.guard);
+        for op in &self.ops {
+            match op {
+                Op::Assign { place, value } => {
+                    place.for_each_subexpr(f);
+                    f(value);
+                }
+                Op::Havoc { place, .. } => place.for_each_subexpr(f),
+                Op::Spawn { args, .. } => {
+                    for (_, e) in args {
+                        f(e);
+                    }
+                }
+                Op::AtomicBegin | Op::AtomicEnd => {}
+            }
+        }
+    }
+}
+
 /// A location of a thread's CFG.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Location {

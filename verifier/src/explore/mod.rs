@@ -856,12 +856,9 @@ impl<'a, G: Guide> Engine<'a, G> {
         let race = match (self.race_found, self.stray_found) {
             (Some(r), _) => Some(self.show_race(r)),
             (None, Some((key, t))) => Some(format!(
-                "mutex {} released by T{} {}, which does not hold it",
-                self.prog
-                    .var(VarId((key >> 32) as u32))
-                    .c_element((key & 0xffff_ffff) as usize),
-                t.0,
-                self.prog.thread(t).name
+                "mutex {} released by {}, which does not hold it",
+                self.element(key),
+                self.thread_name(t.0)
             )),
             (None, None) => None,
         };
@@ -879,19 +876,28 @@ impl<'a, G: Guide> Engine<'a, G> {
         let what = if r.key >> 63 == 1 {
             "an atomic region".to_string()
         } else {
-            let v = self.prog.var(VarId((r.key >> 32) as u32));
-            match v.c_element((r.key & 0xffff_ffff) as usize) {
-                // (A variable the front end made, such as a thread's parameter.)
-                e if e.is_empty() => v.name.clone(),
-                e => e,
-            }
+            self.element(r.key)
         };
-        let name = |t: u32| format!("T{t} {}", self.prog.thread(ThreadId(t)).name);
         format!(
             "data race on {what} between {} and {}",
-            name(r.first),
-            name(r.second)
+            self.thread_name(r.first),
+            self.thread_name(r.second)
         )
+    }
+
+    /// The variable element a memory access key ([`Acc::key`]) names, as C writes it (or
+    /// the variable's name, for one the front end made, such as a thread's parameter).
+    fn element(&self, key: u64) -> String {
+        let v = self.prog.var(VarId((key >> 32) as u32));
+        match v.c_element((key & 0xffff_ffff) as usize) {
+            e if e.is_empty() => v.name.clone(),
+            e => e,
+        }
+    }
+
+    /// `T<id> <name>` of thread `t`.
+    fn thread_name(&self, t: u32) -> String {
+        format!("T{t} {}", self.prog.thread(ThreadId(t)).name)
     }
 
     /// One depth-first search (with preemption bound `bound`, when bounding), of the whole

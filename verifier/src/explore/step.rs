@@ -671,33 +671,13 @@ pub(crate) fn private_table<G: Guide>(m: &Machine<'_>, guide: &G) -> Vec<Vec<boo
         Place::Deref { .. } => false,
     };
     let quiet = |tr: &crate::ir::Transition| {
-        let mut ok = true;
-        let mut check = |p: &Place| ok &= own(p);
-        tr.guard.for_each_place(&mut check);
-        for o in &tr.ops {
-            match o {
-                Op::Assign { place, value } => {
-                    check(place);
-                    place.for_each_subexpr(&mut |e| e.for_each_place(&mut check));
-                    value.for_each_place(&mut check);
-                }
-                _ => return false,
-            }
-        }
-        ok
+        let (reads, writes) = tr.accesses();
+        tr.ops.iter().all(|o| matches!(o, Op::Assign { .. }))
+            && reads.into_iter().chain(writes).all(own)
     };
-    m.prog
-        .threads
-        .iter()
-        .map(|th| {
-            (0..th.locations.len())
-                .map(|l| {
-                    let l = crate::ir::LocId(l as u32);
-                    guide.gates_nothing() && th.local_location(l) && th.outgoing(l).all(quiet)
-                })
-                .collect()
-        })
-        .collect()
+    location_table(m.prog, |th, l| {
+        guide.gates_nothing() && th.local_location(l) && th.outgoing(l).all(quiet)
+    })
 }
 
 /// Per thread and location: whether every transition there is invisible to other threads
@@ -706,17 +686,23 @@ pub(crate) fn private_table<G: Guide>(m: &Machine<'_>, guide: &G) -> Vec<Vec<boo
 /// too: a location is local unless a transition there synchronises, may block, or ends the
 /// thread or the program.
 pub(crate) fn local_table<G: Guide>(m: &Machine<'_>, guide: &G, coarse: bool) -> Vec<Vec<bool>> {
-    m.prog
-        .threads
+    location_table(m.prog, |th, l| {
+        guide
+            .invisible(th.id, l)
+            .unwrap_or_else(|| th.local_location(l) || (coarse && data_location(th, l, false)))
+    })
+}
+
+/// `f` of every location of every thread, indexed by thread and location.
+fn location_table(
+    prog: &crate::ir::Program,
+    mut f: impl FnMut(&crate::ir::Thread, crate::ir::LocId) -> bool,
+) -> Vec<Vec<bool>> {
+    prog.threads
         .iter()
         .map(|th| {
             (0..th.locations.len())
-                .map(|l| {
-                    let l = crate::ir::LocId(l as u32);
-                    guide.invisible(th.id, l).unwrap_or_else(|| {
-                        th.local_location(l) || (coarse && data_location(th, l, false))
-                    })
-                })
+                .map(|l| f(th, crate::ir::LocId(l as u32)))
                 .collect()
         })
         .collect()
@@ -833,28 +819,16 @@ pub(crate) fn sync_vars(prog: &crate::ir::Program) -> Vec<bool> {
             .iter()
             .filter(|tr| !matches!(tr.kind, TransKind::Sync(_) | TransKind::Halt))
         {
-            tr.guard.for_each_place(&mut data);
+            let (reads, writes) = tr.accesses();
+            reads.into_iter().chain(writes).for_each(&mut data);
             for o in &tr.ops {
-                match o {
-                    Op::Assign { place, value } => {
-                        data(place);
-                        place.for_each_subexpr(&mut |e| e.for_each_place(&mut data));
-                        value.for_each_place(&mut data);
+                if let Op::Spawn { args, .. } = o {
+                    for (v, _) in args {
+                        data(&Place::Var {
+                            var: *v,
+                            index: None,
+                        });
                     }
-                    Op::Havoc { place, .. } => {
-                        data(place);
-                        place.for_each_subexpr(&mut |e| e.for_each_place(&mut data));
-                    }
-                    Op::Spawn { args, .. } => {
-                        for (v, e) in args {
-                            data(&Place::Var {
-                                var: *v,
-                                index: None,
-                            });
-                            e.for_each_place(&mut data);
-                        }
-                    }
-                    Op::AtomicBegin | Op::AtomicEnd => {}
                 }
             }
         }
@@ -897,27 +871,18 @@ pub(crate) fn unlock_table(prog: &crate::ir::Program) -> Option<Vec<Vec<bool>>> 
     if excluded {
         return None;
     }
-    Some(
-        prog.threads
-            .iter()
-            .map(|th| {
-                (0..th.locations.len())
-                    .map(|l| {
-                        let mut out = th.outgoing(crate::ir::LocId(l as u32));
-                        match (out.next(), out.next()) {
-                            (Some(tr), None) => {
-                                tr.kind == TransKind::Sync(SyncKind::Unlock)
-                                    && !tr.may_block
-                                    && matches!(tr.ops.as_slice(), [Op::Assign { .. }])
-                                    && th.locations[tr.dst.0 as usize].kind == LocKind::Normal
-                            }
-                            _ => false,
-                        }
-                    })
-                    .collect()
-            })
-            .collect(),
-    )
+    Some(location_table(prog, |th, l| {
+        let mut out = th.outgoing(l);
+        match (out.next(), out.next()) {
+            (Some(tr), None) => {
+                tr.kind == TransKind::Sync(SyncKind::Unlock)
+                    && !tr.may_block
+                    && matches!(tr.ops.as_slice(), [Op::Assign { .. }])
+                    && th.locations[tr.dst.0 as usize].kind == LocKind::Normal
+            }
+            _ => false,
+        }
+    }))
 }
 
 /// Whether location `l` of thread `th` may be reached after the thread started another one
@@ -950,13 +915,5 @@ pub(crate) const MAX_ITERATIONS: u32 = 16;
 /// Per thread and location, when preempting only at synchronisation: whether it is a data
 /// location whose transitions may close a loop (local up to [`MAX_ITERATIONS`] per step).
 pub(crate) fn loop_table(m: &Machine<'_>) -> Vec<Vec<bool>> {
-    m.prog
-        .threads
-        .iter()
-        .map(|th| {
-            (0..th.locations.len())
-                .map(|l| data_location(th, crate::ir::LocId(l as u32), true))
-                .collect()
-        })
-        .collect()
+    location_table(m.prog, |th, l| data_location(th, l, true))
 }

@@ -360,50 +360,13 @@ fn points_to(p: &mut Program) {
     }
     // The objects whose address the program takes: what arithmetic that loses track of an
     // address (`ANY`) may still point to.
-    fn addr_taken(e: &Expr, out: &mut BTreeSet<u32>) {
-        match e {
-            Expr::Const { .. } => {}
-            Expr::AddrOf { var, index } => {
-                out.insert(var.0);
-                addr_taken(index, out);
-            }
-            Expr::Load { place, .. } => place.for_each_subexpr(&mut |x| addr_taken(x, out)),
-            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => addr_taken(arg, out),
-            Expr::Binary { lhs, rhs, .. } => {
-                addr_taken(lhs, out);
-                addr_taken(rhs, out);
-            }
-            Expr::Ite {
-                cond, then, els, ..
-            } => {
-                addr_taken(cond, out);
-                addr_taken(then, out);
-                addr_taken(els, out);
-            }
-        }
-    }
     let mut taken: BTreeSet<u32> = pts.iter().flatten().copied().collect();
-    for t in &p.threads {
-        for tr in &t.transitions {
-            addr_taken(&tr.guard, &mut taken);
-            for op in &tr.ops {
-                match op {
-                    Op::Assign { place, value } => {
-                        place.for_each_subexpr(&mut |x| addr_taken(x, &mut taken));
-                        addr_taken(value, &mut taken);
-                    }
-                    Op::Havoc { place, .. } => {
-                        place.for_each_subexpr(&mut |x| addr_taken(x, &mut taken))
-                    }
-                    Op::Spawn { args, .. } => {
-                        for (_, e) in args {
-                            addr_taken(e, &mut taken);
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
+    for tr in p.threads.iter().flat_map(|t| &t.transitions) {
+        tr.for_each_expr(&mut |e| {
+            e.for_each_addr(&mut |v| {
+                taken.insert(v.0);
+            })
+        });
     }
     let taken: Vec<u32> = taken.into_iter().collect();
     fn expr_pts(e: &Expr, pts: &[BTreeSet<u32>], out: &mut BTreeSet<u32>) {
@@ -571,40 +534,13 @@ fn points_to(p: &mut Program) {
     }
 }
 
-/// Every place a transition reads (guard and ops) and writes, in order.
-pub(crate) fn accesses(tr: &Transition) -> (Vec<&Place>, Vec<&Place>) {
-    let mut reads = Vec::new();
-    let mut writes = Vec::new();
-    tr.guard.for_each_place(&mut |p| reads.push(p));
-    for op in &tr.ops {
-        match op {
-            Op::Assign { place, value } => {
-                value.for_each_place(&mut |p| reads.push(p));
-                place.for_each_subexpr(&mut |e| e.for_each_place(&mut |p| reads.push(p)));
-                writes.push(place);
-            }
-            Op::Havoc { place, .. } => {
-                place.for_each_subexpr(&mut |e| e.for_each_place(&mut |p| reads.push(p)));
-                writes.push(place);
-            }
-            Op::Spawn { args, .. } => {
-                for (_, e) in args {
-                    e.for_each_place(&mut |p| reads.push(p));
-                }
-            }
-            _ => {}
-        }
-    }
-    (reads, writes)
-}
-
 /// A variable is shared when two threads touch it (spawn parameter initialisation excluded:
 /// it happens before the new thread starts).
 fn shared(p: &mut Program) {
     let mut touched: HashMap<u32, BTreeSet<u32>> = HashMap::new();
     for t in &p.threads {
         for tr in &t.transitions {
-            let (r, w) = accesses(tr);
+            let (r, w) = tr.accesses();
             for pl in r.into_iter().chain(w) {
                 for v in pl.vars() {
                     touched.entry(v.0).or_default().insert(t.id.0);
@@ -635,7 +571,7 @@ fn event_index(pl: &Place, var: VarId) -> Option<Expr> {
 /// Fills events, may-block and yield marks.
 fn mark(t: &mut Thread, shared: &[bool]) {
     for tr in &mut t.transitions {
-        let (reads, writes) = accesses(tr);
+        let (reads, writes) = tr.accesses();
         let mut events: Vec<Event> = Vec::new();
         let push = |pl: &Place, access: Access, events: &mut Vec<Event>| {
             for v in pl.vars() {
@@ -682,7 +618,7 @@ fn add_discards(t: &mut Thread, shared: &[bool]) {
         if tr.kind != TransKind::Assume || tr.may_block || tr.guard.is_true() {
             continue;
         }
-        let (reads, _) = accesses(tr);
+        let (reads, _) = tr.accesses();
         if reads
             .iter()
             .any(|p| p.vars().iter().any(|v| shared[v.0 as usize]))

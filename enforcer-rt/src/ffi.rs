@@ -192,6 +192,14 @@ pub extern "C" fn synth_spawn_before(site: u32) -> u32 {
 /// next event of the schedule, and waits until the events it depends on are complete.
 #[no_mangle]
 pub extern "C" fn synth_before(site: u32) {
+    if !fast(|e, ctx| e.before_fast(ctx, site)) {
+        before_slow(site);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn before_slow(site: u32) {
     if TRACE.load(Relaxed) {
         trace("before", site);
     }
@@ -201,10 +209,41 @@ pub extern "C" fn synth_before(site: u32) {
 /// After the calling thread performed the event at `site`: publishes its completion.
 #[no_mangle]
 pub extern "C" fn synth_after(site: u32) {
+    if !fast(|e, ctx| e.after_fast(ctx, site)) {
+        after_slow(site);
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn after_slow(site: u32) {
     with_ctx("synth_after", |e, ctx| e.after(ctx, site));
     if TRACE.load(Relaxed) {
         trace("after", site);
     }
+}
+
+/// The fast path of an event call: `f` ([`Enforcer::before_fast`], [`Enforcer::after_fast`])
+/// on the calling thread's context, when the enforcer runs, the thread is registered and no
+/// trace is wanted; false otherwise, and whenever `f` says the full call is needed. Nothing
+/// here can panic (`try_with`, `try_borrow_mut`, and `f` does no indexing), so it needs no
+/// panic boundary: the full call, which has one, handles everything else.
+#[inline(always)]
+fn fast(f: impl FnOnce(&'static Enforcer, &mut ThreadCtx<'static>) -> bool) -> bool {
+    if TRACE.load(Relaxed) {
+        return false;
+    }
+    let Some(e) = ENFORCER.get() else {
+        return false;
+    };
+    CTX.try_with(|c| match c.try_borrow_mut() {
+        Ok(mut c) => match c.as_mut() {
+            Some(ctx) => f(e, ctx),
+            None => false,
+        },
+        Err(_) => false,
+    })
+    .unwrap_or(false)
 }
 
 /// At a branch: reports the arm taken, `site_if_true` when `cond != 0` and `site_if_false`

@@ -291,3 +291,48 @@ fn only_events_another_thread_waits_for_are_published() {
     assert_eq!(publish(t0), vec![false, true, false, false]);
     assert_eq!(publish(t1), vec![false, true]);
 }
+
+/// The C entry's fast paths ([`Enforcer::before_fast`], [`Enforcer::after_fast`]) handle only
+/// the thread's next event when nothing needs waiting, publishing or advancing; for anything
+/// else they change nothing and leave it to the full calls.
+#[test]
+fn the_fast_paths_take_only_the_common_case() {
+    let (mut s, t0, t1, x) = two_threads();
+    let y = s.access("y");
+    s.section(&[
+        (t0, x, &[]),
+        (t0, x, &[]),
+        (t0, x, &[]),
+        (t1, x, &[]),
+        (t1, x, &[(t0, 2)]),
+        (t1, x, &[]),
+    ]);
+    let e = s.enforcer();
+    let (mut c0, mut c1) = (e.register(t0).unwrap(), e.register(t1).unwrap());
+    // A context that has seen no section yet takes the full call.
+    assert!(!e.before_fast(&c1, x));
+    e.before(&mut c1, x).unwrap();
+    assert!(e.after_fast(&mut c1, x));
+    // t1's second event waits for two of t0's.
+    assert!(!e.before_fast(&c1, x));
+    e.before(&mut c0, x).unwrap();
+    assert!(!e.after_fast(&mut c0, y), "another site");
+    assert!(e.after_fast(&mut c0, x));
+    assert!(e.before_fast(&c0, x));
+    assert!(!e.before_fast(&c0, y), "another site");
+    // t0's second event is waited for: the full call publishes it.
+    assert!(!e.after_fast(&mut c0, x));
+    e.after(&mut c0, x).unwrap();
+    assert!(e.before_fast(&c1, x));
+    assert!(e.after_fast(&mut c1, x));
+    // The last event of a thread in the section: the full call counts the thread out.
+    assert!(e.before_fast(&c0, x));
+    assert!(!e.after_fast(&mut c0, x));
+    e.after(&mut c0, x).unwrap();
+    assert!(e.before_fast(&c1, x));
+    assert!(!e.after_fast(&mut c1, x));
+    e.after(&mut c1, x).unwrap();
+    // The section ended (it ends the program): nothing is left for the fast path.
+    assert!(!e.before_fast(&c0, x) && !e.before_fast(&c1, x));
+    assert!(e.is_finished());
+}

@@ -63,7 +63,7 @@
 //! Anything the schedule does not allow is a [`Deviation`], returned as an error: the caller
 //! (the C layer, [`crate::ffi`]) reports it and aborts; it never continues unconstrained.
 
-use crate::schedule::{End, Event, Schedule, ScheduleError, Section, SiteInfo};
+use crate::schedule::{End, Event, Schedule, ScheduleError, Section, SiteInfo, Wait};
 use crate::table::SynthSiteKind;
 use crossbeam_utils::{Backoff, CachePadded};
 use std::fmt;
@@ -457,15 +457,8 @@ impl Enforcer {
     pub fn before_fast(&self, ctx: &ThreadCtx<'_>, site: u32) -> bool {
         match ctx.events.get(ctx.pos as usize) {
             Some(ev) if ev.site == site => ev.waits.iter().all(|w| {
-                match (
-                    self.base.get(w.thread as usize),
-                    self.counters.get(w.thread as usize),
-                ) {
-                    (Some(base), Some(c)) => {
-                        c.done.load(Acquire) >= base.load(Relaxed) + u64::from(w.count)
-                    }
-                    _ => false,
-                }
+                self.target(w)
+                    .is_some_and(|(done, target)| done.load(Acquire) >= target)
             }),
             _ => false,
         }
@@ -666,12 +659,20 @@ impl Enforcer {
     #[inline]
     fn wait_for(&self, me: u32, ev: &Event) {
         for w in ev.waits.iter() {
-            let target = self.base[w.thread as usize].load(Relaxed) + u64::from(w.count);
-            let done = &self.counters[w.thread as usize].done;
+            let (done, target) = self.target(w).expect("a thread of the schedule");
             if done.load(Acquire) < target {
                 self.wait(me, w.thread, || done.load(Acquire) >= target);
             }
         }
+    }
+
+    /// The counter constraint `w` reads and the value it needs (`None` for a thread outside
+    /// the tables, which a validated schedule never names).
+    #[inline]
+    fn target(&self, w: &Wait) -> Option<(&AtomicU64, u64)> {
+        let base = self.base.get(w.thread as usize)?;
+        let c = self.counters.get(w.thread as usize)?;
+        Some((&c.done, base.load(Relaxed) + u64::from(w.count)))
     }
 
     /// The thread has no events left in the section instance it sees: a deviation when the

@@ -728,43 +728,32 @@ pub struct Transition {
 }
 
 impl Transition {
-    /// Every place the transition reads (guard and ops) and writes, in order.
+    /// Every place the transition reads (guard and ops, in [`Transition::for_each_expr`]'s
+    /// order) and writes.
     pub fn accesses(&self) -> (Vec<&Place>, Vec<&Place>) {
         let mut reads = Vec::new();
-        let mut writes = Vec::new();
-        self.guard.for_each_place(&mut |p| reads.push(p));
-        for op in &self.ops {
-            match op {
-                Op::Assign { place, value } => {
-                    value.for_each_place(&mut |p| reads.push(p));
-                    place.for_each_subexpr(&mut |e| e.for_each_place(&mut |p| reads.push(p)));
-                    writes.push(place);
-                }
-                Op::Havoc { place, .. } => {
-                    place.for_each_subexpr(&mut |e| e.for_each_place(&mut |p| reads.push(p)));
-                    writes.push(place);
-                }
-                Op::Spawn { args, .. } => {
-                    for (_, e) in args {
-                        e.for_each_place(&mut |p| reads.push(p));
-                    }
-                }
-                _ => {}
-            }
-        }
+        self.for_each_expr(&mut |e| e.for_each_place(&mut |p| reads.push(p)));
+        let writes = self
+            .ops
+            .iter()
+            .filter_map(|op| match op {
+                Op::Assign { place, .. } | Op::Havoc { place, .. } => Some(place),
+                _ => None,
+            })
+            .collect();
         (reads, writes)
     }
 
-    /// Calls `f` on every expression of the transition at top level: the guard, the values
-    /// assigned, the index and address expressions of the places written, the arguments of
-    /// a thread start.
+    /// Calls `f` on every expression of the transition at top level, in order: the guard,
+    /// then per operation the value assigned, the index and address expressions of the place
+    /// written, the arguments of a thread start.
     pub fn for_each_expr<'a>(&'a self, f: &mut impl FnMut(&'a Expr)) {
         f(&self.guard);
         for op in &self.ops {
             match op {
                 Op::Assign { place, value } => {
-                    place.for_each_subexpr(f);
                     f(value);
+                    place.for_each_subexpr(f);
                 }
                 Op::Havoc { place, .. } => place.for_each_subexpr(f),
                 Op::Spawn { args, .. } => {

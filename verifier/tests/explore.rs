@@ -22,6 +22,17 @@ fn run(p: &Program, opts: &Options) -> Report {
     explore(p, &Unguided, opts, None)
 }
 
+/// [`run`] with the default options on `jobs` workers.
+fn on_workers(p: &Program, jobs: usize) -> Report {
+    run(
+        p,
+        &Options {
+            jobs,
+            ..Options::default()
+        },
+    )
+}
+
 /// DPOR explores one execution per Mazurkiewicz trace here: exactly Inspect's counts (its
 /// Table 1), never more.
 #[test]
@@ -75,13 +86,7 @@ fn parallel_search_covers_every_order() {
             &[&format!("THREADS={threads}")],
         );
         for jobs in [2, 3] {
-            let r = run(
-                &p,
-                &Options {
-                    jobs,
-                    ..Options::default()
-                },
-            );
+            let r = on_workers(&p, jobs);
             assert!(r.bugs.is_empty() && r.stats.complete, "{file} {threads}");
             assert_eq!(r.stats.workers, jobs);
             assert!(
@@ -93,13 +98,7 @@ fn parallel_search_covers_every_order() {
     }
     let p = program("tests/programs/explore/indexer_rare.c", &[]);
     for jobs in [1, 2, 2, 3, 4] {
-        let r = run(
-            &p,
-            &Options {
-                jobs,
-                ..Options::default()
-            },
-        );
+        let r = on_workers(&p, jobs);
         assert_eq!(r.bugs.len(), 1, "indexer_rare on {jobs} workers");
         assert!(
             r.bugs[0].message.contains("assertion"),
@@ -138,13 +137,7 @@ fn preemption_only_at_synchronisation_while_race_free() {
 
     for jobs in [1, 2] {
         let p = program("tests/programs/explore/race_after_unlock.c", &[]);
-        let r = run(
-            &p,
-            &Options {
-                jobs,
-                ..Options::default()
-            },
-        );
+        let r = on_workers(&p, jobs);
         let race = r.stats.race.as_deref().unwrap_or("");
         assert!(race.contains("data race on x"), "{race:?}");
         assert!(!r.stats.sync_points_only);
@@ -153,8 +146,6 @@ fn preemption_only_at_synchronisation_while_race_free() {
     }
 }
 
-/// Without DPOR, independent threads still interleave in every order; with it, one
-/// execution covers them (the reduction is real, and exploring without it works).
 /// Preempting only at synchronisation, a step runs on through the unlock of a mutex its
 /// thread holds: no thread can take the mutex until then, so the unlock is no scheduling
 /// point. That premise fails when a thread unlocks a mutex it does not hold; the search sees
@@ -202,13 +193,7 @@ int main(void) {
 "#;
     let p = load_str("stray.c", stray, &FOpts::default()).unwrap();
     for jobs in [1, 2] {
-        let r = run(
-            &p,
-            &Options {
-                jobs,
-                ..Options::default()
-            },
-        );
+        let r = on_workers(&p, jobs);
         let why = r.stats.race.as_deref().unwrap_or("");
         assert!(
             why.contains("mutex m released by T2 g#2, which does not hold it"),
@@ -220,6 +205,8 @@ int main(void) {
     }
 }
 
+/// Without DPOR, independent threads still interleave in every order; with it, one
+/// execution covers them (the reduction is real, and exploring without it works).
 #[test]
 fn dpor_reduces() {
     let src = r#"

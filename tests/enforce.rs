@@ -327,21 +327,57 @@ fn corpus() -> PathBuf {
 
 /// Runs `exe`, killing it after `secs` seconds; `None` when it had to be killed.
 fn run_with_timeout(exe: &Path, secs: u64) -> Option<Output> {
+    match run_for(exe, secs) {
+        (o, false) => Some(o),
+        (_, true) => None,
+    }
+}
+
+/// Runs `exe`, killing it after `secs` seconds: what it printed, and whether it had to be
+/// killed.
+fn run_for(exe: &Path, secs: u64) -> (Output, bool) {
     let mut child = Command::new(exe)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let start = std::time::Instant::now();
+    let mut killed = false;
     while child.try_wait().unwrap().is_none() {
         if start.elapsed().as_secs() >= secs {
             let _ = child.kill();
-            let _ = child.wait();
-            return None;
+            killed = true;
+            break;
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    Some(child.wait_with_output().unwrap())
+    (child.wait_with_output().unwrap(), killed)
+}
+
+#[test]
+fn a_program_whose_proof_ends_in_a_loop_without_events_runs_on() {
+    // The worker loops for ever on its own and main waits at the join: under the schedule as
+    // without it, both threads get there and the program goes on until killed (it used to
+    // refuse to start: "sections 1 form a cycle without events").
+    let dir = scratch("loops-for-ever");
+    for opt in ["0", "2"] {
+        let exe = dir.join(format!("loops_o{opt}"));
+        build(&[
+            &program("worker_loops_for_ever.c"),
+            "--opt",
+            opt,
+            "-o",
+            exe.to_str().unwrap(),
+        ]);
+        let (o, killed) = run_for(&exe, 1);
+        let (out, err) = text(&o);
+        assert!(killed, "Opt{opt}: ended with {:?}\n{out}{err}", o.status);
+        assert!(
+            out.contains("main joins") && out.contains("worker started"),
+            "Opt{opt}: {out}{err}"
+        );
+        assert!(!out.contains("main joined"), "Opt{opt}: {out}");
+    }
 }
 
 #[test]

@@ -12,7 +12,9 @@
 //! * each section's events listed in an order consistent with their vector clocks (an event
 //!   waits only for events listed before it), so that no section waits for itself;
 //! * no cycle of sections without events that each end with their only successor: such a
-//!   schedule could never make progress ([`ScheduleError::Unschedulable`]).
+//!   schedule could never make progress ([`ScheduleError::Unschedulable`]; the generator ends
+//!   a proof's loop without events with the end of the schedule instead, where a thread that
+//!   reaches an event waits).
 //!
 //! Per section and thread it keeps that thread's events, each with the cross-thread
 //! constraints of its vector clock that the thread's earlier events of the section do not

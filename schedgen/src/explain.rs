@@ -91,6 +91,13 @@ pub fn explain(p: &Program, s: &ProgramSchedule) -> String {
             }
         }
         match sec.end {
+            End::Finish if sec.events.is_empty() && !sec.path.is_empty() => {
+                let _ = writeln!(
+                    out,
+                    "  then no further events: the program ends, or goes on for ever without \
+                     events"
+                );
+            }
             End::Finish => {
                 let _ = writeln!(out, "  then the program ends");
             }

@@ -329,6 +329,7 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
         initial: 0,
         stats: Default::default(),
     };
+    sched.finish_idle_cycles();
     sched.compute_stats();
     debug_assert_eq!(sched.validate(), Ok(()));
     Ok(sched)

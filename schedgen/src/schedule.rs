@@ -62,7 +62,10 @@ pub struct Event {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum End {
-    /// The program ends.
+    /// No further events: the program ends, or its threads go on for ever with steps that are
+    /// no events while the others stay blocked (a thread that reaches an event waits). The
+    /// generator ends each cycle of sections without events this way
+    /// ([`ProgramSchedule::finish_idle_cycles`]).
     Finish,
     /// The only successor follows.
     Next,
@@ -212,7 +215,64 @@ impl ProgramSchedule {
                 return Err(format!("section {i}: successors do not match its end"));
             }
         }
+        if let Some(cycle) = self.idle_cycle() {
+            let list: Vec<String> = cycle.iter().map(|s| s.to_string()).collect();
+            return Err(format!(
+                "sections {} form a cycle without events (a schedule ends such a cycle with \
+                 `finish`)",
+                list.join(" -> ")
+            ));
+        }
         Ok(())
+    }
+
+    /// A cycle of sections without events that each end with their only successor, if any:
+    /// once in it, the schedule would pass its sections for ever (a runtime that advances
+    /// past sections without events would never stop).
+    pub fn idle_cycle(&self) -> Option<Vec<u32>> {
+        let next = |s: usize| {
+            let sec = &self.sections[s];
+            match (sec.end, sec.successors.first()) {
+                (End::Next, Some(x)) if sec.events.is_empty() => Some(x.section as usize),
+                _ => None,
+            }
+        };
+        // 0: not seen, 1: on the current walk, 2: no cycle through it.
+        let mut state = vec![0u8; self.sections.len()];
+        for start in 0..self.sections.len() {
+            let mut walk = Vec::new();
+            let mut s = Some(start);
+            while let Some(k) = s.filter(|&k| state[k] == 0) {
+                state[k] = 1;
+                walk.push(k);
+                s = next(k).filter(|&n| n < self.sections.len());
+            }
+            // The walk stopped at a section on it: a cycle.
+            if let Some(k) = s.filter(|&k| state[k] == 1) {
+                let from = walk.iter().position(|&x| x == k).unwrap_or(0);
+                return Some(walk[from..].iter().map(|&x| x as u32).collect());
+            }
+            for x in walk {
+                state[x] = 2;
+            }
+        }
+        None
+    }
+
+    /// Ends every cycle of sections without events ([`ProgramSchedule::idle_cycle`]) with
+    /// [`End::Finish`]. Sound for a fair IVR: in a cycle of the proof in which a thread does
+    /// not move, that thread is blocked throughout (the fairness check of the section
+    /// builder), and the threads that move take steps that are no events, so no event ever
+    /// happens once the cycle is reached; every thread that reaches an event then waits for
+    /// ever, as in the proof (`main` at the join of a thread that loops for ever).
+    pub fn finish_idle_cycles(&mut self) {
+        while let Some(cycle) = self.idle_cycle() {
+            for s in cycle {
+                let sec = &mut self.sections[s as usize];
+                sec.end = End::Finish;
+                sec.successors.clear();
+            }
+        }
     }
 
     /// The section graph: an edge per successor link, labelled with the selecting site.

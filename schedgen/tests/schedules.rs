@@ -263,6 +263,41 @@ fn corpus_programs_with_safe_ivrs_get_schedules() {
     assert_eq!(checked, files.len());
 }
 
+/// A proof that ends in a loop without events (`main` blocked at the join of a thread that
+/// computes on its own for ever) gets a schedule that ends there, at every level; a schedule
+/// file edited back into a cycle of sections without events is refused (a guide or runtime
+/// following it would pass those sections for ever).
+#[test]
+fn a_proof_ending_in_a_loop_without_events_ends_the_schedule() {
+    use schedgen::schedule::{End, Successor};
+    let file = "worker_loops_for_ever.c";
+    let (p, pre) = load_preprocessed(&root().join("tests/programs").join(file), &[]);
+    let art = first_safe(&p, 60).expect("a safe IVR");
+    check_program(file, &p, &pre, &art);
+    let s = generate(&p, &art, opts(Opt::O2)).expect("a schedule");
+    assert_eq!(s.idle_cycle(), None);
+    let idle = s
+        .sections
+        .iter()
+        .find(|x| x.events.is_empty() && !x.path.is_empty())
+        .expect("the section of the loop");
+    assert_eq!(idle.end, End::Finish);
+    assert!(idle.successors.is_empty());
+    let mut edited = s.clone();
+    let id = idle.id;
+    edited.sections[id as usize].end = End::Next;
+    edited.sections[id as usize].successors = vec![Successor {
+        site: None,
+        arm: None,
+        section: id,
+    }];
+    let err = ProgramSchedule::from_json(&edited.to_json()).unwrap_err();
+    assert!(
+        err.contains(&format!("sections {id} form a cycle without events")),
+        "{err}"
+    );
+}
+
 /// Schedules for the Lemma 5 property test, made once.
 fn lemma5_cases() -> &'static Vec<(String, Program, Vec<ProgramSchedule>)> {
     static CASES: OnceLock<Vec<(String, Program, Vec<ProgramSchedule>)>> = OnceLock::new();

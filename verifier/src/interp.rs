@@ -664,13 +664,7 @@ impl<'p> Machine<'p> {
         for op in &tr.ops {
             match op {
                 Op::Assign { place, value } => {
-                    let x = self.eval(s, value)?;
-                    let (v, i, ty) = self.slot(s, place)?;
-                    let x = ty.wrap(x);
-                    let cell = s.mem.cell_mut(v.0 as usize, i);
-                    let old = *cell as i128;
-                    *cell = x as i64;
-                    self.touch(v, i, true, old);
+                    let (v, i, x) = self.assign(s, place, value)?;
                     if record {
                         step.writes.push((v, i as i128, x));
                     }
@@ -704,6 +698,43 @@ impl<'p> Machine<'p> {
             s.atomic = None;
         }
         Ok(step)
+    }
+
+    /// Performs `place := value` in `s` (logged as a store): the element and the value.
+    #[inline]
+    fn assign(
+        &self,
+        s: &mut State,
+        place: &Place,
+        value: &Expr,
+    ) -> Result<(VarId, usize, i128), Fault> {
+        let x = self.eval(s, value)?;
+        let (v, i, ty) = self.slot(s, place)?;
+        let x = ty.wrap(x);
+        let cell = s.mem.cell_mut(v.0 as usize, i);
+        let old = *cell as i128;
+        *cell = x as i64;
+        self.touch(v, i, true, old);
+        Ok((v, i, x))
+    }
+
+    /// [`Machine::execute`] of a transition whose guard the caller has found true and whose
+    /// operations are all assignments (no input, no thread start, no atomic region), to an
+    /// ordinary location: the same changes to `s`, nothing returned.
+    pub fn execute_assignments(
+        &self,
+        s: &mut State,
+        tid: ThreadId,
+        tr: &Transition,
+    ) -> Result<(), Fault> {
+        for op in &tr.ops {
+            let Op::Assign { place, value } = op else {
+                unreachable!("only assignments (the caller checks)");
+            };
+            self.assign(s, place, value)?;
+        }
+        s.threads[tid.0 as usize] = Status::At(tr.dst);
+        Ok(())
     }
 
     /// How a state ends an execution, if it does: error/halt/discard reached, deadlock or

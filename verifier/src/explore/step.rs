@@ -401,6 +401,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
                     break Some((v, tr, gate));
                 }
                 self.run_one(&mut v, t, tr, &gate, &[]);
+                self.run_private(&mut v, t);
                 if !self.goes_on(&v, t, &mut next) {
                     out.push(v);
                     break None;
@@ -476,6 +477,44 @@ impl<G: Guide> Stepper<'_, '_, G> {
         }
         next.clear();
         *self.pool.next.borrow_mut() = next;
+    }
+
+    /// Runs thread `t` on through private locations ([`private_table`]) where exactly one
+    /// transition is enabled: what [`Stepper::goes_on`] and [`Stepper::run_one`] would do
+    /// there one transition at a time (such a location is local, so the step goes on; nothing
+    /// is logged, no race event or mark is made), without evaluating each guard twice. Stops
+    /// at the step's end or its local-step bound, at a location that is not private, and
+    /// where no transition, several, or a guard that faults leave the choice to them.
+    fn run_private(&self, w: &mut Variant<G::State>, t: ThreadId) {
+        if self.marks {
+            return;
+        }
+        let th = self.m.prog.thread(t);
+        let private = &self.private[t.0 as usize];
+        while w.ending.is_none() && w.steps.len() <= self.max_local {
+            let Status::At(l) = w.state.threads[t.0 as usize] else {
+                return;
+            };
+            if !private[l.0 as usize] || w.state.atomic.is_some_and(|a| a != t) {
+                return;
+            }
+            let mut chosen = None;
+            for tr in th.outgoing(l) {
+                match self.m.eval(&w.state, &tr.guard) {
+                    Ok(0) => {}
+                    Ok(_) if chosen.is_none() => chosen = Some(tr),
+                    _ => return,
+                }
+            }
+            let Some(x) = chosen else {
+                return;
+            };
+            let r = self.m.execute_assignments(&mut w.state, t, x);
+            w.steps.push(TraceStep::new(t, x.id, vec![], false));
+            if let Err(f) = r {
+                w.ending = Some(Ending::Undefined(x.id, f.to_string()));
+            }
+        }
     }
 
     /// Executes one transition into `w`.

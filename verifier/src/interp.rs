@@ -572,6 +572,14 @@ impl<'p> Machine<'p> {
     fn eval_node(&self, s: &State, e: &Expr) -> Result<i128, Fault> {
         Ok(match e {
             Expr::Const { value, .. } => *value,
+            Expr::Load {
+                place: Place::Var { var, index: None },
+                ty,
+            } => {
+                // A scalar: no index to evaluate or check.
+                self.touch(*var, 0, false, 0);
+                ty.wrap(s.mem.cell(var.0 as usize, 0) as i128)
+            }
             Expr::Load { place, ty } => {
                 let (v, i, _) = self.slot(s, place)?;
                 self.touch(v, i, false, 0);

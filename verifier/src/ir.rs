@@ -106,10 +106,26 @@ impl Ty {
     };
 
     /// Converts an exact integer to this type (C conversion rules, two's complement wrap).
+    #[inline]
     pub fn wrap(self, v: i128) -> i128 {
-        if self.bits == 1 {
-            return (v != 0) as i128;
+        // The common widths by the machine's own truncation (the low bits, read as the type).
+        match (self.bits, self.signed) {
+            (1, _) => return (v != 0) as i128,
+            (8, true) => return v as i8 as i128,
+            (8, false) => return v as u8 as i128,
+            (16, true) => return v as i16 as i128,
+            (16, false) => return v as u16 as i128,
+            (32, true) => return v as i32 as i128,
+            (32, false) => return v as u32 as i128,
+            (64, true) => return v as i64 as i128,
+            (64, false) => return v as u64 as i128,
+            _ => {}
         }
+        self.wrap_bits(v)
+    }
+
+    /// [`Ty::wrap`] by arithmetic on `i128`, for any width below 128.
+    fn wrap_bits(self, v: i128) -> i128 {
         let m = 1i128 << self.bits;
         // `v` modulo the power of two `m` (Euclidean): its low bits.
         let r = v & (m - 1);
@@ -919,5 +935,26 @@ impl Program {
     /// Shared variables.
     pub fn shared_vars(&self) -> impl Iterator<Item = &Var> {
         self.vars.iter().filter(|v| v.shared)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Ty;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The common widths' truncation by casts is the arithmetic wrap.
+        #[test]
+        fn wrap_by_casts_is_the_arithmetic_wrap(
+            v in any::<i128>(),
+            bits in prop::sample::select(vec![2u8, 8, 16, 31, 32, 64]),
+            signed in any::<bool>(),
+        ) {
+            let ty = Ty { bits, signed };
+            prop_assert_eq!(ty.wrap(v), ty.wrap_bits(v));
+            let small = v % 100_000;
+            prop_assert_eq!(ty.wrap(small), ty.wrap_bits(small));
+        }
     }
 }

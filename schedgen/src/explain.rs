@@ -91,15 +91,8 @@ pub fn explain(p: &Program, s: &ProgramSchedule) -> String {
             }
         }
         match sec.end {
-            End::Finish if sec.events.is_empty() && !sec.path.is_empty() => {
-                let _ = writeln!(
-                    out,
-                    "  then no further events: the program ends, or goes on for ever without \
-                     events"
-                );
-            }
             End::Finish => {
-                let _ = writeln!(out, "  then the program ends");
+                let _ = writeln!(out, "  then the schedule ends (no further events)");
             }
             End::Next => {
                 let _ = writeln!(out, "  then S{}", sec.successors[0].section);

@@ -69,6 +69,21 @@ pub enum Error {
     /// The root has no states.
     #[error("the root of the ART is labelled false")]
     NoStates,
+    /// The proof ends in a loop without events while a thread waits at a synchronisation
+    /// this level removes (or behind an atomic region): deployed, it would not wait.
+    #[error(
+        "the proof ends in a loop without events while {thread} waits at {at}, a \
+         synchronisation that Opt{opt} removes: the deployed thread would not wait there; \
+         build at --opt 0"
+    )]
+    WaitRemoved {
+        /// Thread name.
+        thread: String,
+        /// Source position of the synchronisation.
+        at: String,
+        /// Optimisation level.
+        opt: u8,
+    },
 }
 
 /// Options of schedule generation.
@@ -329,7 +344,41 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
         initial: 0,
         stats: Default::default(),
     };
-    sched.finish_idle_cycles();
+    // A loop of the proof without events ends the schedule (`ProgramSchedule::end_cycle`),
+    // unless a thread that stays where it is in the loop waits there only in the IR: at a
+    // synchronisation this level removes, or behind an atomic region (whose markers Opt1 and
+    // Opt2 remove). The deployed thread would not wait, and would run code the proof never
+    // reaches.
+    while let Some(cycle) = sched.idle_cycle() {
+        let moving: HashSet<ThreadId> = cycle
+            .iter()
+            .flat_map(|&c| sched.sections[c as usize].path.iter().map(|s| s.0))
+            .collect();
+        for &c in &cycle {
+            let control = &art
+                .node(NodeId(sched.sections[c as usize].start_node))
+                .control;
+            for (t, loc) in control.locs.iter().enumerate() {
+                let t = ThreadId(t as u32);
+                let Some(l) = loc else { continue };
+                if moving.contains(&t) {
+                    continue;
+                }
+                let th = prog.thread(t);
+                let held = th
+                    .outgoing(*l)
+                    .find(|tr| removed(tr) || (control.atomic.is_some() && opts.opt != Opt::O0));
+                if let Some(tr) = held {
+                    return Err(Error::WaitRemoved {
+                        thread: th.name.clone(),
+                        at: tr.span.map(|sp| prog.position(&sp)).unwrap_or_default(),
+                        opt: opts.opt.level(),
+                    });
+                }
+            }
+        }
+        sched.end_cycle(&cycle);
+    }
     sched.compute_stats();
     debug_assert_eq!(sched.validate(), Ok(()));
     Ok(sched)

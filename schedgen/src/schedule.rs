@@ -65,7 +65,7 @@ pub enum End {
     /// No further events: the program ends, or its threads go on for ever with steps that are
     /// no events while the others stay blocked (a thread that reaches an event waits). The
     /// generator ends each cycle of sections without events this way
-    /// ([`ProgramSchedule::finish_idle_cycles`]).
+    /// ([`ProgramSchedule::end_cycle`]).
     Finish,
     /// The only successor follows.
     Next,
@@ -259,19 +259,19 @@ impl ProgramSchedule {
         None
     }
 
-    /// Ends every cycle of sections without events ([`ProgramSchedule::idle_cycle`]) with
-    /// [`End::Finish`]. Sound for a fair IVR: in a cycle of the proof in which a thread does
-    /// not move, that thread is blocked throughout (the fairness check of the section
-    /// builder), and the threads that move take steps that are no events, so no event ever
-    /// happens once the cycle is reached; every thread that reaches an event then waits for
-    /// ever, as in the proof (`main` at the join of a thread that loops for ever).
-    pub fn finish_idle_cycles(&mut self) {
-        while let Some(cycle) = self.idle_cycle() {
-            for s in cycle {
-                let sec = &mut self.sections[s as usize];
-                sec.end = End::Finish;
-                sec.successors.clear();
-            }
+    /// Ends the sections of `cycle` (an [`ProgramSchedule::idle_cycle`]) with [`End::Finish`].
+    /// Sound for a fair IVR when no thread that stays where it is in the cycle waits there at
+    /// a synchronisation the level removes ([`crate::generate`] checks): in a cycle of the
+    /// proof in which a thread does not move, that thread is blocked throughout (the fairness
+    /// check of the section builder), and the threads that move take steps that are no
+    /// events, so no event ever happens once the cycle is reached; every thread that reaches
+    /// an event then waits for ever, as in the proof (`main` at the join of a thread that
+    /// loops for ever).
+    pub fn end_cycle(&mut self, cycle: &[u32]) {
+        for &s in cycle {
+            let sec = &mut self.sections[s as usize];
+            sec.end = End::Finish;
+            sec.successors.clear();
         }
     }
 

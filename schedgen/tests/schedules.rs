@@ -298,6 +298,33 @@ fn a_proof_ending_in_a_loop_without_events_ends_the_schedule() {
     );
 }
 
+/// A loop without events ends the schedule only where every thread the loop leaves waiting
+/// also waits when deployed: when one waits at a lock that Opt1 and Opt2 remove (the schedule
+/// subsumes the mutex), those levels give no schedule (the deployed thread would run past the
+/// lock into code the proof never reaches); Opt0 keeps the lock and ends the schedule.
+#[test]
+fn no_schedule_ends_in_a_loop_where_a_thread_waits_at_a_removed_lock() {
+    use schedgen::schedule::End;
+    let file = "loop_holding_lock.c";
+    let p = load(&root().join("tests/programs").join(file), &[]);
+    let art = first_safe(&p, 60).expect("a safe IVR");
+    for opt in [Opt::O1, Opt::O2] {
+        let err = generate(&p, &art, opts(opt))
+            .expect_err("no schedule")
+            .to_string();
+        assert!(
+            err.contains("waits at") && err.contains(&format!("Opt{} removes", opt.level())),
+            "{err}"
+        );
+    }
+    let s = generate(&p, &art, opts(Opt::O0)).expect("a schedule at Opt0");
+    assert_eq!(s.validate(), Ok(()));
+    assert!(s
+        .sections
+        .iter()
+        .any(|x| x.events.is_empty() && !x.path.is_empty() && x.end == End::Finish));
+}
+
 /// Schedules for the Lemma 5 property test, made once.
 fn lemma5_cases() -> &'static Vec<(String, Program, Vec<ProgramSchedule>)> {
     static CASES: OnceLock<Vec<(String, Program, Vec<ProgramSchedule>)>> = OnceLock::new();

@@ -156,6 +156,44 @@ fn removed_at(opt: Opt, objects: &HashSet<u32>, tr: &Transition) -> bool {
     }
 }
 
+/// A thread that stays where it is in `cycle` (sections without events) and waits there only
+/// in the IR: at a synchronisation the level removes (`removed`), or behind an atomic region
+/// (whose markers Opt1 and Opt2 remove). Deployed, it would not wait.
+fn waits_at_removed(
+    prog: &Program,
+    art: &Art,
+    sched: &ProgramSchedule,
+    cycle: &[u32],
+    opt: Opt,
+    removed: &impl Fn(&Transition) -> bool,
+) -> Option<Error> {
+    let moving: HashSet<ThreadId> = cycle
+        .iter()
+        .flat_map(|&c| sched.sections[c as usize].path.iter().map(|s| s.0))
+        .collect();
+    for &c in cycle {
+        let control = &art
+            .node(NodeId(sched.sections[c as usize].start_node))
+            .control;
+        let behind_atomic = control.atomic.is_some() && opt != Opt::O0;
+        for (t, loc) in control.locs.iter().enumerate() {
+            let t = ThreadId(t as u32);
+            let (Some(l), false) = (loc, moving.contains(&t)) else {
+                continue;
+            };
+            let th = prog.thread(t);
+            if let Some(tr) = th.outgoing(*l).find(|tr| behind_atomic || removed(tr)) {
+                return Some(Error::WaitRemoved {
+                    thread: th.name.clone(),
+                    at: tr.span.map(|sp| prog.position(&sp)).unwrap_or_default(),
+                    opt: opt.level(),
+                });
+            }
+        }
+    }
+    None
+}
+
 /// The branch arms that select sections, and every other copy of the same branch (the same
 /// condition, inlined elsewhere or run by another thread): the instrumented code reports the
 /// arm in every copy, so every copy's arm is an event of the schedule too.
@@ -350,32 +388,8 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
     // Opt2 remove). The deployed thread would not wait, and would run code the proof never
     // reaches.
     while let Some(cycle) = sched.idle_cycle() {
-        let moving: HashSet<ThreadId> = cycle
-            .iter()
-            .flat_map(|&c| sched.sections[c as usize].path.iter().map(|s| s.0))
-            .collect();
-        for &c in &cycle {
-            let control = &art
-                .node(NodeId(sched.sections[c as usize].start_node))
-                .control;
-            for (t, loc) in control.locs.iter().enumerate() {
-                let t = ThreadId(t as u32);
-                let Some(l) = loc else { continue };
-                if moving.contains(&t) {
-                    continue;
-                }
-                let th = prog.thread(t);
-                let held = th
-                    .outgoing(*l)
-                    .find(|tr| removed(tr) || (control.atomic.is_some() && opts.opt != Opt::O0));
-                if let Some(tr) = held {
-                    return Err(Error::WaitRemoved {
-                        thread: th.name.clone(),
-                        at: tr.span.map(|sp| prog.position(&sp)).unwrap_or_default(),
-                        opt: opts.opt.level(),
-                    });
-                }
-            }
+        if let Some(e) = waits_at_removed(prog, art, &sched, &cycle, opts.opt, &removed) {
+            return Err(e);
         }
         sched.end_cycle(&cycle);
     }

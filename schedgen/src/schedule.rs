@@ -230,33 +230,23 @@ impl ProgramSchedule {
     /// once in it, the schedule would pass its sections for ever (a runtime that advances
     /// past sections without events would never stop).
     pub fn idle_cycle(&self) -> Option<Vec<u32>> {
-        let next = |s: usize| {
-            let sec = &self.sections[s];
-            match (sec.end, sec.successors.first()) {
-                (End::Next, Some(x)) if sec.events.is_empty() => Some(x.section as usize),
-                _ => None,
-            }
-        };
-        // 0: not seen, 1: on the current walk, 2: no cycle through it.
-        let mut state = vec![0u8; self.sections.len()];
-        for start in 0..self.sections.len() {
-            let mut walk = Vec::new();
-            let mut s = Some(start);
-            while let Some(k) = s.filter(|&k| state[k] == 0) {
-                state[k] = 1;
-                walk.push(k);
-                s = next(k).filter(|&n| n < self.sections.len());
-            }
-            // The walk stopped at a section on it: a cycle.
-            if let Some(k) = s.filter(|&k| state[k] == 1) {
-                let from = walk.iter().position(|&x| x == k).unwrap_or(0);
-                return Some(walk[from..].iter().map(|&x| x as u32).collect());
-            }
-            for x in walk {
-                state[x] = 2;
+        // Such a section has one outgoing edge, so a strongly connected component of these
+        // edges with more than one section, or a section that is its own successor, is a cycle.
+        let mut g: DiGraph<u32, ()> = DiGraph::new();
+        let idx: Vec<_> = self.sections.iter().map(|s| g.add_node(s.id)).collect();
+        for (i, sec) in self.sections.iter().enumerate() {
+            if let (End::Next, true, Some(x)) =
+                (sec.end, sec.events.is_empty(), sec.successors.first())
+            {
+                if let Some(&j) = idx.get(x.section as usize) {
+                    g.add_edge(idx[i], j, ());
+                }
             }
         }
-        None
+        petgraph::algo::tarjan_scc(&g)
+            .into_iter()
+            .find(|c| c.len() > 1 || g.contains_edge(c[0], c[0]))
+            .map(|c| c.iter().map(|&n| g[n]).collect())
     }
 
     /// Ends the sections of `cycle` (an [`ProgramSchedule::idle_cycle`]) with [`End::Finish`].

@@ -380,6 +380,63 @@ fn a_program_whose_proof_ends_in_a_loop_without_events_runs_on() {
     }
 }
 
+/// `synth build` with arguments, expected to fail: its output.
+fn build_fails(args: &[&str]) -> String {
+    runtime_library();
+    let o = Command::new(synth_exe())
+        .arg("build")
+        .args(args)
+        .output()
+        .expect("synth runs");
+    let (out, err) = text(&o);
+    assert!(
+        !o.status.success(),
+        "synth build {args:?} succeeded:\n{out}{err}"
+    );
+    format!("{out}{err}")
+}
+
+#[test]
+fn threads_that_run_on_while_the_program_ends_stay_within_the_proof() {
+    // Deployed, other threads run on while one ends the program. main_returns_early.c: the
+    // worker computes on its own and fails its assertion with the input 5, whatever the
+    // schedule; there used to be one (main ending the program first) and the built program
+    // failed in most runs. exit_holding_lock.c: the worker exits holding the mutex while main
+    // waits at its lock; at Opt2 that lock would be removed and main would run on into its
+    // assertion, at Opt0 the real lock keeps it.
+    let dir = scratch("program-end");
+    let exe = dir.join("early");
+    let out = build_fails(&[
+        &program("main_returns_early.c"),
+        "-o",
+        exe.to_str().unwrap(),
+    ]);
+    assert!(out.contains("no safe IVR"), "{out}");
+    assert!(!exe.exists());
+    let exe = dir.join("exit_o2");
+    let out = build_fails(&[
+        &program("exit_holding_lock.c"),
+        "--opt",
+        "2",
+        "-o",
+        exe.to_str().unwrap(),
+    ]);
+    assert!(out.contains("build at --opt 0"), "{out}");
+    let exe = dir.join("exit_o0");
+    build(&[
+        &program("exit_holding_lock.c"),
+        "--opt",
+        "0",
+        "-o",
+        exe.to_str().unwrap(),
+    ]);
+    for _ in 0..100 {
+        let o = run(&exe, &[]);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    }
+}
+
 #[test]
 fn corpus_programs_run_to_their_end_under_their_schedules() {
     // Bugs that unconstrained runs can hit (a failed assertion in account_bad, a deadlock in

@@ -3,8 +3,11 @@
 //! The section schedule of a section path is the smallest partial order over its events that
 //! keeps program order and orders every pair of dependent events of different threads in
 //! path order. Two events are dependent when they access one variable and one of them writes
-//! (a lock, unlock or barrier operation updates its object), or when one starts the other's
-//! thread. At Opt2, accesses to one array whose indices differ in every execution of the path
+//! (a lock, unlock or barrier operation updates its object), when one starts the other's
+//! thread, or when both begin or end atomic regions (which exclude each other). An event that
+//! begins an atomic region also depends on what the events inside the region depend on (no
+//! other thread moves inside it on the path), and on every earlier event when the region does
+//! not end in the section. At Opt2, accesses to one array whose indices differ in every execution of the path
 //! are independent; the solver decides that from the section's start label and the path.
 //!
 //! For event `e` of thread `T`, `vc(e)[U]` is the number of events of thread `U` in the
@@ -116,6 +119,40 @@ fn assigned_vars(tr: &Transition) -> Vec<u32> {
     out
 }
 
+/// Whether a transition begins or ends an atomic region.
+fn marks_atomic(tr: &Transition) -> bool {
+    tr.ops
+        .iter()
+        .any(|o| matches!(o, Op::AtomicBegin | Op::AtomicEnd))
+}
+
+/// For each event that begins an atomic region: the thread's later events in the region (up
+/// to its end), or `None` when the region does not end in the section.
+fn regions(prog: &Program, events: &[Ev]) -> HashMap<usize, Option<Vec<usize>>> {
+    let mut out = HashMap::new();
+    for (i, e) in events.iter().enumerate() {
+        let tr = prog.thread(e.thread).transition(e.trans);
+        if !tr.ops.iter().any(|o| matches!(o, Op::AtomicBegin)) {
+            continue;
+        }
+        let mut inside = Vec::new();
+        let mut closed = false;
+        for (j, f) in events.iter().enumerate().skip(i + 1) {
+            if f.thread != e.thread {
+                continue;
+            }
+            inside.push(j);
+            let x = prog.thread(f.thread).transition(f.trans);
+            if x.ops.iter().any(|o| matches!(o, Op::AtomicEnd)) {
+                closed = true;
+                break;
+            }
+        }
+        out.insert(i, closed.then_some(inside));
+    }
+    out
+}
+
 /// Whether two events of different threads must keep their path order.
 fn dependent(prog: &Program, a: &Ev, b: &Ev, idx: &mut Option<Indices>) -> bool {
     let ta = prog.thread(a.thread).transition(a.trans);
@@ -126,6 +163,10 @@ fn dependent(prog: &Program, a: &Ev, b: &Ev, idx: &mut Option<Indices>) -> bool 
             .any(|o| matches!(o, Op::Spawn { thread, .. } if *thread == u))
     };
     if spawns(ta, b.thread) || spawns(tb, a.thread) {
+        return true;
+    }
+    // Atomic regions exclude each other: their markers act on one lock.
+    if marks_atomic(ta) && marks_atomic(tb) {
         return true;
     }
     for (ka, ea) in ta.events.iter().enumerate() {
@@ -154,6 +195,7 @@ pub fn vector_clocks(prog: &Program, events: &[Ev], mut idx: Option<Indices>) ->
     let mut clocks: Vec<Vec<u32>> = Vec::with_capacity(events.len());
     // Position of each event among its thread's events.
     let mut pos: Vec<u32> = Vec::with_capacity(events.len());
+    let regions = regions(prog, events);
     for (i, e) in events.iter().enumerate() {
         let t = e.thread.0 as usize;
         let mut vc = match last[t] {
@@ -168,7 +210,18 @@ pub fn vector_clocks(prog: &Program, events: &[Ev], mut idx: Option<Indices>) ->
             if u == t || vc[u] > pos[j] {
                 continue;
             }
-            if dependent(prog, d, e, &mut idx) {
+            // An atomic region starts only once every event its events depend on is done
+            // (no other thread moves inside it); one that does not end in the section, once
+            // every earlier event is.
+            let dep = dependent(prog, d, e, &mut idx)
+                || match regions.get(&i) {
+                    Some(Some(inside)) => inside
+                        .iter()
+                        .any(|&r| dependent(prog, d, &events[r], &mut idx)),
+                    Some(None) => true,
+                    None => false,
+                };
+            if dep {
                 for (x, y) in vc.iter_mut().zip(&clocks[j]) {
                     *x = (*x).max(*y);
                 }

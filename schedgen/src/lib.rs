@@ -33,7 +33,9 @@ use sections::{Piece, PieceEnd};
 use std::collections::{HashMap, HashSet, VecDeque};
 use verifier::art::{Art, NodeId};
 use verifier::check::NodeFacts;
-use verifier::ir::{Program, SyncKind, ThreadId, TransId, TransKind, Transition};
+use verifier::ir::{
+    ErrorKind, LocKind, Program, SyncKind, ThreadId, TransId, TransKind, Transition,
+};
 
 /// Why no schedule was made.
 #[derive(Debug, thiserror::Error)]
@@ -69,20 +71,41 @@ pub enum Error {
     /// The root has no states.
     #[error("the root of the ART is labelled false")]
     NoStates,
-    /// The proof ends in a loop without events while a thread waits at a synchronisation
-    /// this level removes (or behind an atomic region): deployed, it would not wait.
+    /// The schedule ends while a thread waits at a synchronisation this level removes (or
+    /// behind an atomic region): deployed, it would run past it into code the proof does not
+    /// cover.
     #[error(
-        "the proof ends in a loop without events while {thread} waits at {at}, a \
-         synchronisation that Opt{opt} removes: the deployed thread would not wait there; \
-         build at --opt 0"
+        "the proof {how} while {thread} waits at {at}, a synchronisation that Opt{opt} \
+         removes: the deployed thread would run past it to {danger}, which the proof does not \
+         cover; build at --opt 0"
     )]
     WaitRemoved {
+        /// How the schedule ends there.
+        how: String,
         /// Thread name.
         thread: String,
         /// Source position of the synchronisation.
         at: String,
         /// Optimisation level.
         opt: u8,
+        /// What the thread may reach, and where.
+        danger: String,
+    },
+    /// The schedule ends while a thread is in code that runs without the runtime (inside
+    /// another thread's atomic region, the only place a proof may leave one there).
+    #[error(
+        "the proof {how} while {thread} is at {at}: the deployed thread would run on to \
+         {danger}, which the proof does not cover"
+    )]
+    RunsOn {
+        /// How the schedule ends there.
+        how: String,
+        /// Thread name.
+        thread: String,
+        /// Source position.
+        at: String,
+        /// What the thread may reach, and where.
+        danger: String,
     },
 }
 
@@ -156,38 +179,104 @@ fn removed_at(opt: Opt, objects: &HashSet<u32>, tr: &Transition) -> bool {
     }
 }
 
-/// A thread that stays where it is in `cycle` (sections without events) and waits there only
-/// in the IR: at a synchronisation the level removes (`removed`), or behind an atomic region
-/// (whose markers Opt1 and Opt2 remove). Deployed, it would not wait.
-fn waits_at_removed(
+/// How the schedule ends where threads are left waiting.
+#[derive(Clone, Copy)]
+enum Ending {
+    /// In a loop of the proof without events.
+    Loop,
+    /// With the end of the program.
+    Program,
+}
+
+impl std::fmt::Display for Ending {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Ending::Loop => "ends in a loop without events",
+            Ending::Program => "ends the program",
+        })
+    }
+}
+
+/// The schedule ends (`how`) at node `v` with the threads for which `left` holds left where
+/// they are. Deployed, where only events wait for the runtime, such a thread runs on through
+/// code without events and through synchronisation the level removes (`removed`; every
+/// synchronisation behind another thread's atomic region, whose markers Opt1 and Opt2 remove),
+/// until its next event, where the runtime keeps it. The proof does not cover that code: an
+/// error if it may reach the error location or undefined behaviour (`may_fault`). Which
+/// transitions the thread takes there is not known, so every one counts.
+#[allow(clippy::too_many_arguments)]
+fn left_waiting(
     prog: &Program,
     art: &Art,
-    sched: &ProgramSchedule,
-    cycle: &[u32],
+    v: NodeId,
+    left: &dyn Fn(ThreadId) -> bool,
     opt: Opt,
     removed: &impl Fn(&Transition) -> bool,
+    may_fault: &mut impl FnMut(&Transition) -> bool,
+    how: Ending,
 ) -> Option<Error> {
-    let moving: HashSet<ThreadId> = cycle
-        .iter()
-        .flat_map(|&c| sched.sections[c as usize].path.iter().map(|s| s.0))
-        .collect();
-    for &c in cycle {
-        let control = &art
-            .node(NodeId(sched.sections[c as usize].start_node))
-            .control;
-        let behind_atomic = control.atomic.is_some() && opt != Opt::O0;
-        for (t, loc) in control.locs.iter().enumerate() {
-            let t = ThreadId(t as u32);
-            let (Some(l), false) = (loc, moving.contains(&t)) else {
-                continue;
-            };
-            let th = prog.thread(t);
-            if let Some(tr) = th.outgoing(*l).find(|tr| behind_atomic || removed(tr)) {
-                return Some(Error::WaitRemoved {
-                    thread: th.name.clone(),
-                    at: tr.span.map(|sp| prog.position(&sp)).unwrap_or_default(),
-                    opt: opt.level(),
-                });
+    let control = &art.node(v).control;
+    let behind_atomic = |t| control.atomic.is_some_and(|a| a != t) && opt != Opt::O0;
+    let pos = |tr: &Transition| tr.span.map(|sp| prog.position(&sp)).unwrap_or_default();
+    for (t, loc) in control.locs.iter().enumerate() {
+        let t = ThreadId(t as u32);
+        let Some(l) = *loc else { continue };
+        let th = prog.thread(t);
+        if !left(t) || th.locations[l.0 as usize].kind != LocKind::Normal {
+            continue;
+        }
+        // Locations the thread runs on to, with the removed synchronisation it passed first.
+        let mut seen: HashMap<verifier::ir::LocId, Option<&Transition>> =
+            HashMap::from([(l, None)]);
+        let mut work = vec![l];
+        while let Some(at) = work.pop() {
+            let via = seen[&at];
+            for tr in th.outgoing(at) {
+                let passes = if matches!(tr.kind, TransKind::Sync(_)) {
+                    behind_atomic(t) || removed(tr)
+                } else {
+                    tr.events.is_empty() && tr.kind != TransKind::Halt
+                };
+                if !passes {
+                    continue;
+                }
+                let via = via.or((matches!(tr.kind, TransKind::Sync(_))).then_some(tr));
+                let fault = if let TransKind::Error(kind) = &tr.kind {
+                    Some(match kind {
+                        ErrorKind::AssertionFailed => "a failed assertion",
+                        ErrorKind::ReachError => "reach_error()",
+                    })
+                } else if th.locations[tr.dst.0 as usize].kind == LocKind::Error {
+                    Some("the error location")
+                } else if may_fault(tr) {
+                    Some("possible undefined behaviour")
+                } else {
+                    None
+                };
+                if let Some(what) = fault {
+                    let danger = format!("{what} at {}", pos(tr));
+                    return Some(match via {
+                        Some(sync) => Error::WaitRemoved {
+                            how: how.to_string(),
+                            thread: th.name.clone(),
+                            at: pos(sync),
+                            opt: opt.level(),
+                            danger,
+                        },
+                        None => Error::RunsOn {
+                            how: how.to_string(),
+                            thread: th.name.clone(),
+                            at: th.outgoing(l).next().map(pos).unwrap_or_default(),
+                            danger,
+                        },
+                    });
+                }
+                if th.locations[tr.dst.0 as usize].kind == LocKind::Normal
+                    && !seen.contains_key(&tr.dst)
+                {
+                    seen.insert(tr.dst, via);
+                    work.push(tr.dst);
+                }
             }
         }
     }
@@ -266,11 +355,15 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
     let mut order: Vec<Raw> = Vec::new();
     let mut queue = VecDeque::from([art.root()]);
     ids.insert(art.root(), 0);
+    let mut finish_nodes = Vec::new();
     while let Some(s) = queue.pop_front() {
         let (ps, end) = chain(s);
+        if let PieceEnd::Finish(v) = end {
+            finish_nodes.push(v);
+        }
         let path: Vec<_> = ps.iter().flat_map(|p| p.steps.iter().copied()).collect();
         let next: Vec<NodeId> = match &end {
-            PieceEnd::Finish => vec![],
+            PieceEnd::Finish(_) => vec![],
             PieceEnd::Next(w) => vec![*w],
             PieceEnd::Branch { arms, .. } => arms.iter().map(|a| a.1).collect(),
         };
@@ -324,7 +417,7 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
             })
             .collect();
         let (end, branch_thread, successors) = match end {
-            PieceEnd::Finish => (End::Finish, None, vec![]),
+            PieceEnd::Finish(_) => (End::Finish, None, vec![]),
             PieceEnd::Next(w) => (
                 End::Next,
                 None,
@@ -387,11 +480,54 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
     // synchronisation this level removes, or behind an atomic region (whose markers Opt1 and
     // Opt2 remove). The deployed thread would not wait, and would run code the proof never
     // reaches.
+    let mut may_fault = |tr: &Transition| {
+        let (enc, _) = facts.solver();
+        enc.step(tr, &enc.identity()).undefined != verifier::smt::Term::False
+    };
     while let Some(cycle) = sched.idle_cycle() {
-        if let Some(e) = waits_at_removed(prog, art, &sched, &cycle, opts.opt, &removed) {
-            return Err(e);
+        let moving: HashSet<ThreadId> = cycle
+            .iter()
+            .flat_map(|&c| sched.sections[c as usize].path.iter().map(|s| s.0))
+            .collect();
+        for &c in &cycle {
+            let v = NodeId(sched.sections[c as usize].start_node);
+            let left = |t| !moving.contains(&t);
+            if let Some(e) = left_waiting(
+                prog,
+                art,
+                v,
+                &left,
+                opts.opt,
+                &removed,
+                &mut may_fault,
+                Ending::Loop,
+            ) {
+                return Err(e);
+            }
         }
         sched.end_cycle(&cycle);
+    }
+    // The same at the end of the program, unless the execution is discarded (an input
+    // assumption failed: the deployed program aborts).
+    for v in finish_nodes {
+        let c = &art.node(v).control;
+        let discarded = c.locs.iter().enumerate().any(|(t, l)| {
+            l.is_some_and(|l| prog.threads[t].locations[l.0 as usize].kind == LocKind::Discard)
+        });
+        if !discarded {
+            if let Some(e) = left_waiting(
+                prog,
+                art,
+                v,
+                &|_| true,
+                opts.opt,
+                &removed,
+                &mut may_fault,
+                Ending::Program,
+            ) {
+                return Err(e);
+            }
+        }
     }
     sched.compute_stats();
     debug_assert_eq!(sched.validate(), Ok(()));

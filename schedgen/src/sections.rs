@@ -28,8 +28,8 @@ use verifier::ir::{LocKind, Program, ThreadId, TransId};
 /// How a piece ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PieceEnd {
-    /// The program ends.
-    Finish,
+    /// The program ends at this node.
+    Finish(NodeId),
     /// Execution continues with the piece starting at this node.
     Next(NodeId),
     /// `thread` branches: each arm (transition) leads to the piece starting at the node.
@@ -66,16 +66,15 @@ pub struct Pieces {
 /// thread that can move.
 fn is_end(prog: &Program, art: &Art, v: NodeId) -> bool {
     let c = &art.node(v).control;
-    let mut movable = false;
-    for (t, l) in c.locs.iter().enumerate() {
-        let Some(l) = l else { continue };
-        match prog.threads[t].locations[l.0 as usize].kind {
-            LocKind::Halt | LocKind::Discard | LocKind::Error => return true,
-            LocKind::Normal if c.atomic.is_none_or(|a| a.0 as usize == t) => movable = true,
-            _ => {}
-        }
-    }
-    !movable
+    let stopped = c.locs.iter().enumerate().any(|(t, l)| {
+        l.is_some_and(|l| {
+            matches!(
+                prog.threads[t].locations[l.0 as usize].kind,
+                LocKind::Halt | LocKind::Discard | LocKind::Error
+            )
+        })
+    });
+    stopped || c.movable(prog).is_empty()
 }
 
 /// Builds the pieces of a checked IVR.
@@ -161,11 +160,11 @@ pub fn pieces(prog: &Program, art: &Art, facts: &mut NodeFacts) -> Result<Pieces
                 break PieceEnd::Next(v);
             }
             let Some(&t) = chosen.get(&v) else {
-                break PieceEnd::Finish;
+                break PieceEnd::Finish(v);
             };
             let arms = &arms_of[&v];
             match arms.len() {
-                0 => break PieceEnd::Finish,
+                0 => break PieceEnd::Finish(v),
                 1 => {
                     steps.push((t, arms[0].0));
                     v = arms[0].1;
@@ -184,7 +183,7 @@ pub fn pieces(prog: &Program, art: &Art, facts: &mut NodeFacts) -> Result<Pieces
         match &end {
             PieceEnd::Next(w) => work.push_back(*w),
             PieceEnd::Branch { arms, .. } => work.extend(arms.iter().map(|a| a.1)),
-            PieceEnd::Finish => {}
+            PieceEnd::Finish(_) => {}
         }
         order.push(s);
         by_start.insert(

@@ -325,6 +325,29 @@ fn no_schedule_ends_in_a_loop_where_a_thread_waits_at_a_removed_lock() {
         .any(|x| x.events.is_empty() && !x.path.is_empty() && x.end == End::Finish));
 }
 
+/// The same at the end of the program: the worker ends the program holding the mutex while
+/// main waits at its lock; a deployed main would run past a lock that Opt1 and Opt2 remove
+/// while the process exits, so those levels give no schedule, and Opt0 ends the schedule there.
+#[test]
+fn no_schedule_ends_the_program_where_a_thread_waits_at_a_removed_lock() {
+    use schedgen::schedule::End;
+    let p = load(&root().join("tests/programs/exit_holding_lock.c"), &[]);
+    let art = first_safe(&p, 60).expect("a safe IVR");
+    for opt in [Opt::O1, Opt::O2] {
+        let err = generate(&p, &art, opts(opt))
+            .expect_err("no schedule")
+            .to_string();
+        assert!(
+            err.contains("ends the program while main waits at")
+                && err.contains(&format!("Opt{} removes", opt.level())),
+            "{err}"
+        );
+    }
+    let s = generate(&p, &art, opts(Opt::O0)).expect("a schedule at Opt0");
+    assert_eq!(s.validate(), Ok(()));
+    assert!(s.sections.iter().any(|x| x.end == End::Finish));
+}
+
 /// Schedules for the Lemma 5 property test, made once.
 fn lemma5_cases() -> &'static Vec<(String, Program, Vec<ProgramSchedule>)> {
     static CASES: OnceLock<Vec<(String, Program, Vec<ProgramSchedule>)>> = OnceLock::new();

@@ -3,7 +3,7 @@
 //! and a label (a formula over the program variables); tree edges labelled with a thread and
 //! a transition; a covering relation. This module is the only one that mutates an ART.
 
-use crate::ir::{LocId, ThreadId, TransId};
+use crate::ir::{LocId, LocKind, Program, ThreadId, TransId};
 use crate::smt::{Term, TermTable};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, HashMap};
@@ -19,6 +19,46 @@ pub struct Control {
     pub locs: Vec<Option<LocId>>,
     /// The thread inside an atomic region.
     pub atomic: Option<ThreadId>,
+}
+
+impl Control {
+    /// Whether thread `t` can move: it has started, is at an ordinary location and is not
+    /// shut out by another thread's atomic region; and if its next step ends the program
+    /// (`return` from `main`, `exit`, `abort`), no other thread that can move is in code that
+    /// runs without the enforcement runtime ([`crate::ir::Thread::runs_free`]).
+    ///
+    /// The last condition is where the deployed program differs from C's "`exit` ends every
+    /// thread at once": the runtime orders only events, so a thread in such code runs on
+    /// while the process exits, up to its next event. A proof must therefore run those
+    /// threads to their next event before the program ends, or it would not cover what they
+    /// do. Only the order of independent steps changes, so the reachable errors do not.
+    pub fn can_move(&self, prog: &Program, t: ThreadId) -> bool {
+        let basic = |t: ThreadId| {
+            self.locs[t.0 as usize].is_some_and(|l| {
+                prog.thread(t).locations[l.0 as usize].kind == LocKind::Normal
+                    && self.atomic.is_none_or(|a| a == t)
+            })
+        };
+        basic(t)
+            && !(prog
+                .thread(t)
+                .halts_at(self.locs[t.0 as usize].expect("started"))
+                && (0..self.locs.len() as u32).map(ThreadId).any(|u| {
+                    u != t
+                        && basic(u)
+                        && prog
+                            .thread(u)
+                            .runs_free(self.locs[u.0 as usize].expect("started"))
+                }))
+    }
+
+    /// The threads that can move ([`Control::can_move`]).
+    pub fn movable(&self, prog: &Program) -> Vec<ThreadId> {
+        (0..self.locs.len() as u32)
+            .map(ThreadId)
+            .filter(|&t| self.can_move(prog, t))
+            .collect()
+    }
 }
 
 /// A tree edge: thread, transition, child.

@@ -192,10 +192,7 @@ fn check(prog: &Program, art: &Art, timeout_ms: u32, complete: bool) -> Result<(
         if (0..c.locs.len()).any(|t| matches!(kind(c, t), Some(LocKind::Halt | LocKind::Discard))) {
             continue;
         }
-        let movable: Vec<usize> = (0..c.locs.len())
-            .filter(|&t| kind(c, t) == Some(LocKind::Normal))
-            .filter(|&t| c.atomic.is_none_or(|a| a.0 as usize == t))
-            .collect();
+        let movable: Vec<usize> = c.movable(prog).iter().map(|t| t.0 as usize).collect();
         if movable.is_empty() {
             if (0..c.locs.len()).all(|t| matches!(kind(c, t), None | Some(LocKind::Exit))) {
                 continue;
@@ -459,12 +456,10 @@ fn enabling(
     t: ThreadId,
 ) -> Option<(bool, Term)> {
     let c = &art.node(v).control;
-    let l = c.locs[t.0 as usize]?;
-    if prog.thread(t).locations[l.0 as usize].kind != LocKind::Normal
-        || c.atomic.is_some_and(|a| a != t)
-    {
+    if !c.can_move(prog, t) {
         return None;
     }
+    let l = c.locs[t.0 as usize]?;
     let may_block = prog.thread(t).outgoing(l).any(|tr| tr.may_block);
     let enabled = Term::or(prog.thread(t).outgoing(l).map(|tr| {
         let st = enc.step(tr, id);

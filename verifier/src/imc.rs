@@ -295,11 +295,7 @@ impl<'p> Verifier<'p> {
 
     /// Threads that may move at a control state.
     fn movable(&self, c: &Control) -> Vec<ThreadId> {
-        (0..c.locs.len())
-            .filter(|&t| self.kind_at(c, t) == Some(LocKind::Normal))
-            .filter(|&t| c.atomic.is_none_or(|a| a.0 as usize == t))
-            .map(|t| ThreadId(t as u32))
-            .collect()
+        c.movable(self.prog)
     }
 
     /// Whether every started thread has returned.

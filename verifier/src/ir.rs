@@ -843,6 +843,26 @@ impl Thread {
             .map(move |t| &self.transitions[t.0 as usize])
     }
 
+    /// Whether the thread at `l` may run on without the enforcement runtime: `l` is an
+    /// ordinary location with a transition that accesses no shared memory, synchronises with
+    /// no thread, never blocks and does not end the program. Deployed, such code runs while
+    /// another thread ends the process, until the thread reaches its next event.
+    pub fn runs_free(&self, l: LocId) -> bool {
+        self.locations[l.0 as usize].kind == LocKind::Normal
+            && self.outgoing(l).any(|tr| {
+                tr.events.is_empty()
+                    && !tr.may_block
+                    && !matches!(tr.kind, TransKind::Sync(_) | TransKind::Halt)
+            })
+    }
+
+    /// Whether every transition at `l` ends the program (`return` from `main`, `exit`,
+    /// `abort`).
+    pub fn halts_at(&self, l: LocId) -> bool {
+        let mut out = self.outgoing(l).peekable();
+        out.peek().is_some() && out.all(|tr| tr.kind == TransKind::Halt)
+    }
+
     /// Whether every transition at `l` is invisible to other threads: no shared memory
     /// event, no synchronisation, thread start or atomic region, never blocking, not
     /// closing a loop, and leading to an ordinary location (not to an error, the end of the

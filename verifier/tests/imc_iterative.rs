@@ -192,6 +192,26 @@ fn with_inputs_a_lost_root_is_not_called_unsafe() {
     assert_eq!(r.counterexamples.len(), 1);
 }
 
+/// main returns while the worker may still compute on its own. Deployed, the worker runs on
+/// while the process exits (the runtime orders only events) and fails its assertion with the
+/// input 5, so a proof must run it to its next event before the program ends: the iterative
+/// algorithm finds no safe schedule, and the IVR checker rejects a proof that lets main end
+/// the program first.
+#[test]
+fn a_proof_runs_threads_to_their_next_event_before_the_program_ends() {
+    let p = program("tests/programs/main_returns_early.c");
+    let (r, ivrs) = iterate(&p, 10, 60);
+    assert!(matches!(r.verdict, Verdict::Unknown(_)), "{:?}", r.verdict);
+    assert!(!ivrs.is_empty());
+    assert!(ivrs
+        .iter()
+        .all(|i| matches!(i.kind, IvrKind::Counterexample(_))));
+    // main first at every node: it ends the program before the worker moves.
+    let early = build(&p, &|_, m| vec![m[0]]);
+    let e = check_ivr(&p, &early, 10_000).unwrap_err();
+    assert!(e.reason.contains("cannot move"), "{e:?}");
+}
+
 /// Two workers that loop forever; main exits without joining.
 const TWO_LOOPS: &str = "#include <pthread.h>\nunsigned x, y;\nvoid *f(void *a) { while (1) x = x + 1; return 0; }\nvoid *g(void *a) { while (1) y = 1; return 0; }\nint main(void) { pthread_t s, t; pthread_create(&s, 0, f, 0); pthread_create(&t, 0, g, 0); pthread_exit(0); return 0; }\n";
 

@@ -182,7 +182,7 @@ fn removed_at(opt: Opt, objects: &HashSet<u32>, tr: &Transition) -> bool {
 /// How the schedule ends where threads are left waiting.
 #[derive(Clone, Copy)]
 enum Ending {
-    /// In a loop of the proof without events.
+    /// In a loop of the proof (it may run for ever).
     Loop,
     /// With the end of the program.
     Program,
@@ -191,7 +191,7 @@ enum Ending {
 impl std::fmt::Display for Ending {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            Ending::Loop => "ends in a loop without events",
+            Ending::Loop => "keeps looping",
             Ending::Program => "ends the program",
         })
     }
@@ -484,27 +484,26 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
         let (enc, _) = facts.solver();
         enc.step(tr, &enc.identity()).undefined != verifier::smt::Term::False
     };
-    while let Some(cycle) = sched.idle_cycle() {
-        let moving: HashSet<ThreadId> = cycle
-            .iter()
-            .flat_map(|&c| sched.sections[c as usize].path.iter().map(|s| s.0))
-            .collect();
-        for &c in &cycle {
-            let v = NodeId(sched.sections[c as usize].start_node);
-            let left = |t| !moving.contains(&t);
-            if let Some(e) = left_waiting(
-                prog,
-                art,
-                v,
-                &left,
-                opts.opt,
-                &removed,
-                &mut may_fault,
-                Ending::Loop,
-            ) {
-                return Err(e);
-            }
+    // Every loop of the schedule, with events or without: a thread that does not move in it
+    // stays where it is while the loop runs (the section builder's fairness check shows it is
+    // disabled there: blocked, or shut out by an atomic region), and must stay there when
+    // deployed.
+    for (t, c) in sched.left_in_loops() {
+        let v = NodeId(sched.sections[c as usize].start_node);
+        if let Some(e) = left_waiting(
+            prog,
+            art,
+            v,
+            &|u| u == t,
+            opts.opt,
+            &removed,
+            &mut may_fault,
+            Ending::Loop,
+        ) {
+            return Err(e);
         }
+    }
+    while let Some(cycle) = sched.idle_cycle() {
         sched.end_cycle(&cycle);
     }
     // The same at the end of the program, unless the execution is discarded (an input

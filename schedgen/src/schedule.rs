@@ -226,6 +226,37 @@ impl ProgramSchedule {
         Ok(())
     }
 
+    /// The threads that some loop of sections leaves where they are, with the sections of
+    /// such a loop: for each thread, the cycles of the section graph through sections whose
+    /// paths do not move it (each (thread, section) once).
+    pub fn left_in_loops(&self) -> Vec<(ThreadId, u32)> {
+        let n = self.threads.len() as u32;
+        let mut out = Vec::new();
+        for t in (0..n).map(ThreadId) {
+            let still: Vec<bool> = self
+                .sections
+                .iter()
+                .map(|s| s.path.iter().all(|&(u, _)| u != t))
+                .collect();
+            let mut g: DiGraph<u32, ()> = DiGraph::new();
+            let idx: Vec<_> = self.sections.iter().map(|s| g.add_node(s.id)).collect();
+            for (i, sec) in self.sections.iter().enumerate() {
+                for x in &sec.successors {
+                    let j = x.section as usize;
+                    if still[i] && still.get(j).copied().unwrap_or(false) {
+                        g.add_edge(idx[i], idx[j], ());
+                    }
+                }
+            }
+            for c in petgraph::algo::tarjan_scc(&g) {
+                if c.len() > 1 || g.contains_edge(c[0], c[0]) {
+                    out.extend(c.iter().map(|&x| (t, g[x])));
+                }
+            }
+        }
+        out
+    }
+
     /// A cycle of sections without events that each end with their only successor, if any:
     /// once in it, the schedule would pass its sections for ever (a runtime that advances
     /// past sections without events would never stop).

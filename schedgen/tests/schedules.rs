@@ -348,6 +348,57 @@ fn no_schedule_ends_the_program_where_a_thread_waits_at_a_removed_lock() {
     assert!(s.sections.iter().any(|x| x.end == End::Finish));
 }
 
+/// Two workers' atomic regions alternate in the proof. At Opt0 the region markers are events,
+/// and a region may start only once the other worker's previous region has ended; ordering
+/// only the accesses inside made exploration under the schedule deadlock (a worker inside its
+/// region waited for the other, which could not enter its own).
+#[test]
+fn atomic_regions_of_different_threads_keep_their_order() {
+    let file = "atomic_alternation.c";
+    let (p, pre) = load_preprocessed(&root().join("tests/programs").join(file), &[]);
+    let art = first_safe(&p, 60).expect("a safe IVR");
+    check_program(file, &p, &pre, &art);
+}
+
+/// Loops with events too: a thread that a loop of the schedule leaves where it is must stay
+/// there when deployed. Blocked at a lock that Opt1 and Opt2 remove, it would run past it to
+/// an assertion the proof never reaches (no schedule at those levels, one at Opt0); shut out
+/// by an atomic region, which deployed orders only events, it runs its code before its first
+/// event anyway (no schedule at any level).
+#[test]
+fn no_schedule_leaves_a_thread_in_a_loop_where_it_would_run_on() {
+    let p = load(
+        &root().join("tests/programs/loop_with_events_holding_lock.c"),
+        &[],
+    );
+    let art = first_safe(&p, 60).expect("a safe IVR");
+    for opt in [Opt::O1, Opt::O2] {
+        let err = generate(&p, &art, opts(opt))
+            .expect_err("no schedule")
+            .to_string();
+        assert!(
+            err.contains("keeps looping while worker#1 waits at")
+                && err.contains(&format!("Opt{} removes", opt.level()))
+                && err.contains("a failed assertion at"),
+            "{err}"
+        );
+    }
+    let s = generate(&p, &art, opts(Opt::O0)).expect("a schedule at Opt0");
+    assert!(s.sections.iter().any(|x| !x.events.is_empty()));
+    let p = load(&root().join("tests/programs/atomic_for_ever.c"), &[]);
+    let art = first_safe(&p, 60).expect("a safe IVR");
+    for opt in [Opt::O0, Opt::O1, Opt::O2] {
+        let err = generate(&p, &art, opts(opt))
+            .expect_err("no schedule")
+            .to_string();
+        assert!(
+            err.contains("keeps looping while worker#1 is at")
+                && err.contains("run on to a failed assertion"),
+            "{err}"
+        );
+    }
+}
+
 /// Schedules for the Lemma 5 property test, made once.
 fn lemma5_cases() -> &'static Vec<(String, Program, Vec<ProgramSchedule>)> {
     static CASES: OnceLock<Vec<(String, Program, Vec<ProgramSchedule>)>> = OnceLock::new();

@@ -1275,7 +1275,8 @@ impl Verifier<'_> {
     /// moved into `v` keeps running until it has jumped back in a loop `quantum` times (or
     /// cannot move); then the
     /// thread that has waited longest on the path goes next (round robin that skips threads
-    /// while they are blocked, as the fair scheduler of Lemma 2 does).
+    /// while they are blocked, as the fair scheduler of Lemma 2 does). A thread about to end
+    /// the program goes before all.
     fn schedule_order(&self, v: NodeId) -> Vec<ThreadId> {
         let n = self.prog.threads.len();
         // Depth of each thread's last move on the path (none: never moved).
@@ -1298,6 +1299,20 @@ impl Verifier<'_> {
                 order.retain(|u| *u != t);
                 order.insert(0, t);
             }
+        }
+        // A thread about to end the program goes first once it can move; until then, the
+        // threads in code without events that hold it back (`Control::can_move`) go first, to
+        // their next event. The proof ends there rather than running the others further.
+        let c = &self.art.node(v).control;
+        let at = |u: &ThreadId, f: &dyn Fn(LocId) -> bool| c.locs[u.0 as usize].is_some_and(f);
+        if order
+            .iter()
+            .any(|u| at(u, &|l| self.prog.thread(*u).halts_at(l)))
+        {
+            order.sort_by_key(|u| {
+                let th = self.prog.thread(*u);
+                (!at(u, &|l| th.halts_at(l)), !at(u, &|l| th.runs_free(l)))
+            });
         }
         order
     }

@@ -486,6 +486,51 @@ int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); x = 2; return 0; }
     assert_eq!(r.bugs.first().map(|b| b.kind.clone()), Some(BugKind::Error));
 }
 
+/// A thread shut out by another thread's atomic region until the program ends (or for ever):
+/// its steps race with the region's begin, so the search also runs it first and finds its
+/// bug, with every access a scheduling point or only synchronisation, and when the execution
+/// is cut at the depth bound. Before, the search stopped after one execution.
+#[test]
+fn threads_shut_out_by_an_atomic_region_are_run_before_it() {
+    let ends = r#"
+#include <assert.h>
+#include <pthread.h>
+#include <stdlib.h>
+extern void __VERIFIER_atomic_begin(void);
+int __VERIFIER_nondet_int(void);
+void *w(void *a) { int r = __VERIFIER_nondet_int(); assert(r != 1); return 0; }
+int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); __VERIFIER_atomic_begin(); abort(); return 0; }
+"#;
+    let forever = r#"
+#include <assert.h>
+#include <pthread.h>
+extern void __VERIFIER_atomic_begin(void);
+int __VERIFIER_nondet_int(void);
+int x;
+void *w(void *a) { int r = __VERIFIER_nondet_int(); assert(r != 1); x = 2; return 0; }
+int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); __VERIFIER_atomic_begin(); while (1) { x = 1; } }
+"#;
+    for (name, src) in [("ends.c", ends), ("forever.c", forever)] {
+        let p = load_str(name, src, &FOpts::default()).unwrap();
+        for sync_points_only in [true, false] {
+            let r = run(
+                &p,
+                &Options {
+                    sync_points_only,
+                    max_depth: 20,
+                    ..Options::default()
+                },
+            );
+            assert_eq!(
+                r.bugs.first().map(|b| b.kind.clone()),
+                Some(BugKind::Error),
+                "{name}, sync_points_only {sync_points_only}: {} executions",
+                r.stats.executions
+            );
+        }
+    }
+}
+
 /// Small programs from the review of the explorer (condition-variable signals lost before a
 /// wait, yields before a thread creation, local loops under the fair scheduler, several bugs
 /// with `--all`, trylock, atomic regions, `main` returning early, barriers, lock order):

@@ -502,13 +502,17 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
         // wrote as it was before the first of them wrote it.
         let mut restored: Vec<(u64, usize)> = Vec::new();
         let mut tokens: Vec<u64> = Vec::new();
+        let mut atomic_before = None;
         for &k in after_j {
             let nk = &self.nodes[k];
             for a in &nk.variants[nk.current].acc {
                 if !a.write {
                     continue;
                 }
-                if a.key >> 63 == 1 {
+                if a.key == race::ATOMIC_KEY {
+                    // An atomic region's begin or end: the region's lock is as before them.
+                    atomic_before.get_or_insert(self.nodes[after_j[0]].state.atomic);
+                } else if a.key >> 63 == 1 {
                     // (Ending the program enables nothing: no step waits for that.)
                     if a.key != step::ALIVE_KEY {
                         tokens.push(a.key);
@@ -539,11 +543,14 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
                         .iter()
                         .any(|(key, _)| vars.contains(&((key >> 32) as u32)))
                 });
-            if untouched {
+            if untouched && atomic_before.is_none() {
                 return step::can_move(self.steps.m, self.steps.guide, &ne.guide, &ne.state, t);
             }
         }
         let mut st = self.steps.pool.copy(&ne.state);
+        if let Some(a) = atomic_before {
+            st.atomic = a;
+        }
         for &(key, k) in &restored {
             let (v, i) = ((key >> 32) as usize, (key & 0xffff_ffff) as usize);
             st.mem[v][i] = self.nodes[k].state.mem[v][i];
@@ -952,7 +959,7 @@ impl<'a, G: Guide> Engine<'a, G> {
                 let end = self.expand(&nodes, &mut points, &mut strategies, d);
                 if end
                     .as_ref()
-                    .is_some_and(|e| !matches!(e, Ending2::Terminated | Ending2::Cut))
+                    .is_some_and(|e| !matches!(e, Ending2::Terminated))
                 {
                     // The threads that could go on, or are blocked, have races too: with the
                     // steps they did not take, other executions may exist (the program ended,
@@ -1508,7 +1515,8 @@ impl<'a, G: Guide> Engine<'a, G> {
 
     /// The accesses of thread `t`'s next step at point `d`: of its variants when it is enabled;
     /// when it is blocked, the variables its guards read, taken as writes (a lock, join or
-    /// wait that will change them).
+    /// wait that will change them), and the atomic regions' lock when another thread is inside
+    /// one.
     fn next_accesses(
         &self,
         node: &Node<G::State>,
@@ -1537,6 +1545,13 @@ impl<'a, G: Guide> Engine<'a, G> {
             .iter()
             .map(|a| Acc::memory(a.var, a.index, true))
             .collect();
+        // Shut out by another thread's atomic region: it waits for the region's lock.
+        if node.state.atomic.is_some_and(|a| a != t) {
+            acc.push(Acc {
+                key: race::ATOMIC_KEY,
+                write: true,
+            });
+        }
         acc.sort_unstable();
         acc.dedup();
         acc

@@ -602,18 +602,23 @@ impl<G: Guide> Stepper<'_, '_, G> {
                     match o {
                         Op::Spawn { thread, .. } => w.races.push(Ev::Spawn(thread.0)),
                         Op::AtomicBegin | Op::AtomicEnd => {
-                            // One lock for every atomic region, for the search too.
                             w.races.push(Ev::Sync(super::race::ATOMIC_KEY, true));
-                            w.acc.push(Acc {
-                                key: super::race::ATOMIC_KEY,
-                                write: true,
-                            });
                         }
                         _ => {}
                     }
                 }
                 w.races.push(Ev::EndSync);
             }
+        }
+        if x.ops
+            .iter()
+            .any(|o| matches!(o, Op::AtomicBegin | Op::AtomicEnd))
+        {
+            // One lock for every atomic region, for the search too.
+            w.acc.push(Acc {
+                key: super::race::ATOMIC_KEY,
+                write: true,
+            });
         }
         if self.unlocks.is_some()
             && matches!(

@@ -489,7 +489,8 @@ int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); x = 2; return 0; }
 /// A thread shut out by another thread's atomic region until the program ends (or for ever):
 /// its steps race with the region's begin, so the search also runs it first and finds its
 /// bug, with every access a scheduling point or only synchronisation, and when the execution
-/// is cut at the depth bound. Before, the search stopped after one execution.
+/// is cut at the depth bound, when the region spans several steps, and when the thread is
+/// also blocked. Before, the search stopped after one execution.
 #[test]
 fn threads_shut_out_by_an_atomic_region_are_run_before_it() {
     let ends = r#"
@@ -510,7 +511,37 @@ int x;
 void *w(void *a) { int r = __VERIFIER_nondet_int(); assert(r != 1); x = 2; return 0; }
 int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); __VERIFIER_atomic_begin(); while (1) { x = 1; } }
 "#;
-    for (name, src) in [("ends.c", ends), ("forever.c", forever)] {
+    // A region longer than a step (the local-step bound cuts it in two).
+    let long = r#"
+#include <assert.h>
+#include <pthread.h>
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+int x;
+void *w(void *a) { x = 1; return 0; }
+int main(void) { pthread_t t; int i, r; pthread_create(&t, 0, w, 0);
+  __VERIFIER_atomic_begin(); for (i = 0; i < 6000; i++) ; r = x; __VERIFIER_atomic_end();
+  assert(r == 0); pthread_join(t, 0); return 0; }
+"#;
+    // Blocked at a lock and shut out by a region that never ends, at the depth bound.
+    let blocked = r#"
+#include <assert.h>
+#include <pthread.h>
+extern void __VERIFIER_atomic_begin(void);
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int y;
+void *c(void *a) { pthread_mutex_lock(&m); return 0; }
+void *t(void *a) { pthread_mutex_lock(&m); assert(0); return 0; }
+void *d(void *a) { __VERIFIER_atomic_begin(); while (1) { y = 1; } return 0; }
+int main(void) { pthread_t a, b, e; pthread_create(&a, 0, c, 0); pthread_create(&b, 0, t, 0);
+  pthread_create(&e, 0, d, 0); pthread_join(e, 0); return 0; }
+"#;
+    for (name, src) in [
+        ("ends.c", ends),
+        ("forever.c", forever),
+        ("long.c", long),
+        ("blocked.c", blocked),
+    ] {
         let p = load_str(name, src, &FOpts::default()).unwrap();
         for sync_points_only in [true, false] {
             let r = run(

@@ -543,13 +543,17 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
                         .iter()
                         .any(|(key, _)| vars.contains(&((key >> 32) as u32)))
                 });
-            if untouched && atomic_before.is_none() {
+            if untouched && atomic_before.is_none() && ne.state.atomic.is_none_or(|a| a == t) {
                 return step::can_move(self.steps.m, self.steps.guide, &ne.guide, &ne.state, t);
             }
         }
         let mut st = self.steps.pool.copy(&ne.state);
         if let Some(a) = atomic_before {
             st.atomic = a;
+        } else if st.atomic.is_some_and(|a| a != t) {
+            // Shut out by a region begun concurrently with j (or before it): whether it is
+            // open before j is what decides.
+            st.atomic = self.nodes[after_j[0]].state.atomic;
         }
         for &(key, k) in &restored {
             let (v, i) = ((key >> 32) as usize, (key & 0xffff_ffff) as usize);
@@ -778,6 +782,8 @@ struct Engine<'a, G: Guide> {
     unlocks: Option<Vec<Vec<bool>>>,
     /// [`step::private_table`].
     private: Vec<Vec<bool>>,
+    /// Whether the program has atomic regions.
+    atomics: bool,
     sync_vars: Option<Vec<bool>>,
     race_found: Option<race::Race>,
     /// A mutex released by a thread that does not hold it
@@ -852,6 +858,15 @@ impl<'a, G: Guide> Engine<'a, G> {
             loops,
             unlocks: coarse.then(|| step::unlock_table(prog)).flatten(),
             private,
+            atomics: prog
+                .threads
+                .iter()
+                .flat_map(|th| &th.transitions)
+                .any(|tr| {
+                    tr.ops
+                        .iter()
+                        .any(|o| matches!(o, crate::ir::Op::AtomicBegin))
+                }),
             sync_vars: coarse.then(|| step::sync_vars(prog)),
             race_found: None,
             stray_found: None,
@@ -1571,6 +1586,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             loops: self.loops.as_deref(),
             unlocks: self.unlocks.as_deref(),
             private: &self.private,
+            atomics: self.atomics,
         }
     }
 

@@ -194,6 +194,9 @@ pub(crate) struct Stepper<'e, 'm, G: Guide> {
     pub unlocks: Option<&'e [Vec<bool>]>,
     /// [`private_table`].
     pub private: &'e [Vec<bool>],
+    /// The program has atomic regions: every step reads their lock (a region's begin shuts
+    /// every other thread out, however the region is cut into steps).
+    pub atomics: bool,
 }
 
 /// Buffers the search recycles: states, variants (with their lists' capacity), lists of
@@ -340,6 +343,12 @@ impl<G: Guide> Stepper<'_, '_, G> {
             // a failed local assumption, an error) disables every other thread.
             let ends = v.ending.is_some();
             v.acc.push(Acc::token(ALIVE, ends));
+            if self.atomics {
+                v.acc.push(Acc {
+                    key: super::race::ATOMIC_KEY,
+                    write: false,
+                });
+            }
             v.acc.sort_unstable();
             v.acc.dedup();
         }

@@ -3,7 +3,8 @@
 //! while executions run. Two steps are *dependent* when they access the same variable
 //! element and one writes (locks, condition variables, barriers, thread exit and join are
 //! variables of the IR, so their operations are accesses too; a guide adds its ordering
-//! tokens). The happens-before order of an execution is kept as vector clocks per step.
+//! tokens; atomic-region markers write one lock for all regions, which every step of a program
+//! with regions reads, since a region shuts every other thread out). The happens-before order of an execution is kept as vector clocks per step.
 //!
 //! For each new step `e` the *races* are found: earlier steps `j` of other threads,
 //! dependent with `e`, not ordered before `e` through other steps. For a race the search must

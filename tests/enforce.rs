@@ -43,14 +43,19 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
-/// `synth build` with arguments; panics with synth's output when it fails.
-fn build(args: &[&str]) -> Output {
+/// `synth build` with arguments.
+fn synth_build(args: &[&str]) -> Output {
     runtime_library();
-    let o = Command::new(synth_exe())
+    Command::new(synth_exe())
         .arg("build")
         .args(args)
         .output()
-        .expect("synth runs");
+        .expect("synth runs")
+}
+
+/// `synth build` with arguments; panics with synth's output when it fails.
+fn build(args: &[&str]) -> Output {
+    let o = synth_build(args);
     assert!(
         o.status.success(),
         "synth build {args:?} failed:\n{}{}",
@@ -382,12 +387,7 @@ fn a_program_whose_proof_ends_in_a_loop_without_events_runs_on() {
 
 /// `synth build` with arguments, expected to fail: its output.
 fn build_fails(args: &[&str]) -> String {
-    runtime_library();
-    let o = Command::new(synth_exe())
-        .arg("build")
-        .args(args)
-        .output()
-        .expect("synth runs");
+    let o = synth_build(args);
     let (out, err) = text(&o);
     assert!(
         !o.status.success(),

@@ -119,20 +119,13 @@ fn assigned_vars(tr: &Transition) -> Vec<u32> {
     out
 }
 
-/// Whether a transition begins or ends an atomic region.
-fn marks_atomic(tr: &Transition) -> bool {
-    tr.ops
-        .iter()
-        .any(|o| matches!(o, Op::AtomicBegin | Op::AtomicEnd))
-}
-
 /// For each event that begins an atomic region: the thread's later events in the region (up
 /// to its end), or `None` when the region does not end in the section.
 fn regions(prog: &Program, events: &[Ev]) -> HashMap<usize, Option<Vec<usize>>> {
     let mut out = HashMap::new();
     for (i, e) in events.iter().enumerate() {
         let tr = prog.thread(e.thread).transition(e.trans);
-        if !tr.ops.iter().any(|o| matches!(o, Op::AtomicBegin)) {
+        if !tr.begins_atomic() {
             continue;
         }
         let mut inside = Vec::new();
@@ -142,8 +135,7 @@ fn regions(prog: &Program, events: &[Ev]) -> HashMap<usize, Option<Vec<usize>>> 
                 continue;
             }
             inside.push(j);
-            let x = prog.thread(f.thread).transition(f.trans);
-            if x.ops.iter().any(|o| matches!(o, Op::AtomicEnd)) {
+            if prog.thread(f.thread).transition(f.trans).ends_atomic() {
                 closed = true;
                 break;
             }
@@ -166,7 +158,8 @@ fn dependent(prog: &Program, a: &Ev, b: &Ev, idx: &mut Option<Indices>) -> bool 
         return true;
     }
     // Atomic regions exclude each other: their markers act on one lock.
-    if marks_atomic(ta) && marks_atomic(tb) {
+    let marks = |tr: &Transition| tr.begins_atomic() || tr.ends_atomic();
+    if marks(ta) && marks(tb) {
         return true;
     }
     for (ka, ea) in ta.events.iter().enumerate() {

@@ -212,7 +212,7 @@ fn left_waiting(
     left: &dyn Fn(ThreadId) -> bool,
     opt: Opt,
     removed: &impl Fn(&Transition) -> bool,
-    may_fault: &mut impl FnMut(&Transition) -> bool,
+    may_fault: &mut impl FnMut(ThreadId, &Transition) -> bool,
     how: Ending,
 ) -> Option<Error> {
     let control = &art.node(v).control;
@@ -235,7 +235,7 @@ fn left_waiting(
                 let passes = if matches!(tr.kind, TransKind::Sync(_)) {
                     behind_atomic(t) || removed(tr)
                 } else {
-                    tr.events.is_empty() && tr.kind != TransKind::Halt
+                    tr.runs_free()
                 };
                 if !passes {
                     continue;
@@ -248,7 +248,7 @@ fn left_waiting(
                     })
                 } else if th.locations[tr.dst.0 as usize].kind == LocKind::Error {
                     Some("the error location")
-                } else if may_fault(tr) {
+                } else if may_fault(t, tr) {
                     Some("possible undefined behaviour")
                 } else {
                     None
@@ -480,9 +480,13 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
     // synchronisation this level removes, or behind an atomic region (whose markers Opt1 and
     // Opt2 remove). The deployed thread would not wait, and would run code the proof never
     // reaches.
-    let mut may_fault = |tr: &Transition| {
-        let (enc, _) = facts.solver();
-        enc.step(tr, &enc.identity()).undefined != verifier::smt::Term::False
+    // (Each transition's answer once: loops and ends revisit the same code.)
+    let mut faults: HashMap<(ThreadId, TransId), bool> = HashMap::new();
+    let mut may_fault = |t: ThreadId, tr: &Transition| {
+        *faults.entry((t, tr.id)).or_insert_with(|| {
+            let (enc, _) = facts.solver();
+            enc.step(tr, &enc.identity()).undefined != verifier::smt::Term::False
+        })
     };
     // Every loop of the schedule, with events or without: a thread that does not move in it
     // stays where it is while the loop runs (the section builder's fairness check shows it is

@@ -226,32 +226,40 @@ impl ProgramSchedule {
         Ok(())
     }
 
+    /// The cycles of the section graph restricted to the successor links `keep` accepts
+    /// (section, successor): its strongly connected components with more than one section,
+    /// or one section that is its own successor.
+    fn cycles(&self, keep: impl Fn(usize, usize) -> bool) -> Vec<Vec<u32>> {
+        let mut g: DiGraph<u32, ()> = DiGraph::new();
+        let idx: Vec<_> = self.sections.iter().map(|s| g.add_node(s.id)).collect();
+        for (i, sec) in self.sections.iter().enumerate() {
+            for x in &sec.successors {
+                let j = x.section as usize;
+                if j < idx.len() && keep(i, j) {
+                    g.add_edge(idx[i], idx[j], ());
+                }
+            }
+        }
+        petgraph::algo::tarjan_scc(&g)
+            .into_iter()
+            .filter(|c| c.len() > 1 || g.contains_edge(c[0], c[0]))
+            .map(|c| c.iter().map(|&n| g[n]).collect())
+            .collect()
+    }
+
     /// The threads that some loop of sections leaves where they are, with the sections of
     /// such a loop: for each thread, the cycles of the section graph through sections whose
     /// paths do not move it (each (thread, section) once).
     pub fn left_in_loops(&self) -> Vec<(ThreadId, u32)> {
-        let n = self.threads.len() as u32;
         let mut out = Vec::new();
-        for t in (0..n).map(ThreadId) {
+        for t in (0..self.threads.len() as u32).map(ThreadId) {
             let still: Vec<bool> = self
                 .sections
                 .iter()
                 .map(|s| s.path.iter().all(|&(u, _)| u != t))
                 .collect();
-            let mut g: DiGraph<u32, ()> = DiGraph::new();
-            let idx: Vec<_> = self.sections.iter().map(|s| g.add_node(s.id)).collect();
-            for (i, sec) in self.sections.iter().enumerate() {
-                for x in &sec.successors {
-                    let j = x.section as usize;
-                    if still[i] && still.get(j).copied().unwrap_or(false) {
-                        g.add_edge(idx[i], idx[j], ());
-                    }
-                }
-            }
-            for c in petgraph::algo::tarjan_scc(&g) {
-                if c.len() > 1 || g.contains_edge(c[0], c[0]) {
-                    out.extend(c.iter().map(|&x| (t, g[x])));
-                }
+            for c in self.cycles(|i, j| still[i] && still[j]) {
+                out.extend(c.into_iter().map(|s| (t, s)));
             }
         }
         out
@@ -261,23 +269,11 @@ impl ProgramSchedule {
     /// once in it, the schedule would pass its sections for ever (a runtime that advances
     /// past sections without events would never stop).
     pub fn idle_cycle(&self) -> Option<Vec<u32>> {
-        // Such a section has one outgoing edge, so a strongly connected component of these
-        // edges with more than one section, or a section that is its own successor, is a cycle.
-        let mut g: DiGraph<u32, ()> = DiGraph::new();
-        let idx: Vec<_> = self.sections.iter().map(|s| g.add_node(s.id)).collect();
-        for (i, sec) in self.sections.iter().enumerate() {
-            if let (End::Next, true, Some(x)) =
-                (sec.end, sec.events.is_empty(), sec.successors.first())
-            {
-                if let Some(&j) = idx.get(x.section as usize) {
-                    g.add_edge(idx[i], j, ());
-                }
-            }
-        }
-        petgraph::algo::tarjan_scc(&g)
-            .into_iter()
-            .find(|c| c.len() > 1 || g.contains_edge(c[0], c[0]))
-            .map(|c| c.iter().map(|&n| g[n]).collect())
+        let idle = |i: usize| {
+            let sec = &self.sections[i];
+            sec.end == End::Next && sec.events.is_empty()
+        };
+        self.cycles(|i, _| idle(i)).into_iter().next()
     }
 
     /// Ends the sections of `cycle` (an [`ProgramSchedule::idle_cycle`]) with [`End::Finish`].

@@ -298,6 +298,13 @@ fn a_proof_ending_in_a_loop_without_events_ends_the_schedule() {
     );
 }
 
+/// The generator's reason for giving no schedule at `opt`.
+fn refused(p: &Program, art: &Art, opt: Opt) -> String {
+    generate(p, art, opts(opt))
+        .expect_err("no schedule")
+        .to_string()
+}
+
 /// A loop without events ends the schedule only where every thread the loop leaves waiting
 /// also waits when deployed: when one waits at a lock that Opt1 and Opt2 remove (the schedule
 /// subsumes the mutex), those levels give no schedule (the deployed thread would run past the
@@ -309,9 +316,7 @@ fn no_schedule_ends_in_a_loop_where_a_thread_waits_at_a_removed_lock() {
     let p = load(&root().join("tests/programs").join(file), &[]);
     let art = first_safe(&p, 60).expect("a safe IVR");
     for opt in [Opt::O1, Opt::O2] {
-        let err = generate(&p, &art, opts(opt))
-            .expect_err("no schedule")
-            .to_string();
+        let err = refused(&p, &art, opt);
         assert!(
             err.contains("waits at") && err.contains(&format!("Opt{} removes", opt.level())),
             "{err}"
@@ -334,9 +339,7 @@ fn no_schedule_ends_the_program_where_a_thread_waits_at_a_removed_lock() {
     let p = load(&root().join("tests/programs/exit_holding_lock.c"), &[]);
     let art = first_safe(&p, 60).expect("a safe IVR");
     for opt in [Opt::O1, Opt::O2] {
-        let err = generate(&p, &art, opts(opt))
-            .expect_err("no schedule")
-            .to_string();
+        let err = refused(&p, &art, opt);
         assert!(
             err.contains("ends the program while main waits at")
                 && err.contains(&format!("Opt{} removes", opt.level())),
@@ -373,9 +376,7 @@ fn no_schedule_leaves_a_thread_in_a_loop_where_it_would_run_on() {
     );
     let art = first_safe(&p, 60).expect("a safe IVR");
     for opt in [Opt::O1, Opt::O2] {
-        let err = generate(&p, &art, opts(opt))
-            .expect_err("no schedule")
-            .to_string();
+        let err = refused(&p, &art, opt);
         assert!(
             err.contains("keeps looping while worker#1 waits at")
                 && err.contains(&format!("Opt{} removes", opt.level()))
@@ -388,9 +389,7 @@ fn no_schedule_leaves_a_thread_in_a_loop_where_it_would_run_on() {
     let p = load(&root().join("tests/programs/atomic_for_ever.c"), &[]);
     let art = first_safe(&p, 60).expect("a safe IVR");
     for opt in [Opt::O0, Opt::O1, Opt::O2] {
-        let err = generate(&p, &art, opts(opt))
-            .expect_err("no schedule")
-            .to_string();
+        let err = refused(&p, &art, opt);
         assert!(
             err.contains("keeps looping while worker#1 is at")
                 && err.contains("run on to a failed assertion"),

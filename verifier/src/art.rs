@@ -33,31 +33,38 @@ impl Control {
     /// threads to their next event before the program ends, or it would not cover what they
     /// do. Only the order of independent steps changes, so the reachable errors do not.
     pub fn can_move(&self, prog: &Program, t: ThreadId) -> bool {
-        let basic = |t: ThreadId| {
-            self.locs[t.0 as usize].is_some_and(|l| {
-                prog.thread(t).locations[l.0 as usize].kind == LocKind::Normal
-                    && self.atomic.is_none_or(|a| a == t)
-            })
-        };
-        basic(t)
-            && !(prog
-                .thread(t)
-                .halts_at(self.locs[t.0 as usize].expect("started"))
-                && (0..self.locs.len() as u32).map(ThreadId).any(|u| {
-                    u != t
-                        && basic(u)
-                        && prog
-                            .thread(u)
-                            .runs_free(self.locs[u.0 as usize].expect("started"))
-                }))
+        self.may_step(prog, t) && !(self.about_to_halt(prog, t) && self.one_runs_free(prog))
     }
 
     /// The threads that can move ([`Control::can_move`]).
     pub fn movable(&self, prog: &Program) -> Vec<ThreadId> {
+        let one_runs_free = self.one_runs_free(prog);
         (0..self.locs.len() as u32)
             .map(ThreadId)
-            .filter(|&t| self.can_move(prog, t))
+            .filter(|&t| self.may_step(prog, t) && !(one_runs_free && self.about_to_halt(prog, t)))
             .collect()
+    }
+
+    /// Started, at an ordinary location and not shut out by another thread's atomic region.
+    fn may_step(&self, prog: &Program, t: ThreadId) -> bool {
+        self.locs[t.0 as usize].is_some_and(|l| {
+            prog.thread(t).locations[l.0 as usize].kind == LocKind::Normal
+                && self.atomic.is_none_or(|a| a == t)
+        })
+    }
+
+    /// Whether `t`'s next step ends the program.
+    fn about_to_halt(&self, prog: &Program, t: ThreadId) -> bool {
+        self.locs[t.0 as usize].is_some_and(|l| prog.thread(t).halts_at(l))
+    }
+
+    /// Whether a thread that may step is in code that runs without the runtime (never one
+    /// about to halt: its only transitions end the program).
+    fn one_runs_free(&self, prog: &Program) -> bool {
+        (0..self.locs.len() as u32).map(ThreadId).any(|u| {
+            self.may_step(prog, u)
+                && self.locs[u.0 as usize].is_some_and(|l| prog.thread(u).runs_free(l))
+        })
     }
 }
 

@@ -1304,15 +1304,15 @@ impl Verifier<'_> {
         // threads in code without events that hold it back (`Control::can_move`) go first, to
         // their next event. The proof ends there rather than running the others further.
         let c = &self.art.node(v).control;
-        let at = |u: &ThreadId, f: &dyn Fn(LocId) -> bool| c.locs[u.0 as usize].is_some_and(f);
-        if order
-            .iter()
-            .any(|u| at(u, &|l| self.prog.thread(*u).halts_at(l)))
-        {
-            order.sort_by_key(|u| {
+        let key = |u: &ThreadId| match c.locs[u.0 as usize] {
+            Some(l) => {
                 let th = self.prog.thread(*u);
-                (!at(u, &|l| th.halts_at(l)), !at(u, &|l| th.runs_free(l)))
-            });
+                (!th.halts_at(l), !th.runs_free(l))
+            }
+            None => (true, true),
+        };
+        if order.iter().any(|u| !key(u).0) {
+            order.sort_by_key(key);
         }
         order
     }

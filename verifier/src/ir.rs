@@ -744,6 +744,24 @@ pub struct Transition {
 }
 
 impl Transition {
+    /// Whether the transition may run without the enforcement runtime: it accesses no shared
+    /// memory, synchronises with no thread, never blocks and does not end the program.
+    pub fn runs_free(&self) -> bool {
+        self.events.is_empty()
+            && !self.may_block
+            && !matches!(self.kind, TransKind::Sync(_) | TransKind::Halt)
+    }
+
+    /// Whether the transition begins an atomic region.
+    pub fn begins_atomic(&self) -> bool {
+        self.ops.iter().any(|o| matches!(o, Op::AtomicBegin))
+    }
+
+    /// Whether the transition ends an atomic region.
+    pub fn ends_atomic(&self) -> bool {
+        self.ops.iter().any(|o| matches!(o, Op::AtomicEnd))
+    }
+
     /// Every place the transition reads (guard and ops, in [`Transition::for_each_expr`]'s
     /// order) and writes.
     pub fn accesses(&self) -> (Vec<&Place>, Vec<&Place>) {
@@ -849,11 +867,7 @@ impl Thread {
     /// another thread ends the process, until the thread reaches its next event.
     pub fn runs_free(&self, l: LocId) -> bool {
         self.locations[l.0 as usize].kind == LocKind::Normal
-            && self.outgoing(l).any(|tr| {
-                tr.events.is_empty()
-                    && !tr.may_block
-                    && !matches!(tr.kind, TransKind::Sync(_) | TransKind::Halt)
-            })
+            && self.outgoing(l).any(Transition::runs_free)
     }
 
     /// Whether every transition at `l` ends the program (`return` from `main`, `exit`,

@@ -502,7 +502,7 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
         // wrote as it was before the first of them wrote it.
         let mut restored: Vec<(u64, usize)> = Vec::new();
         let mut tokens: Vec<u64> = Vec::new();
-        let mut atomic_before = None;
+        let mut region_moved = false;
         for &k in after_j {
             let nk = &self.nodes[k];
             for a in &nk.variants[nk.current].acc {
@@ -510,8 +510,8 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
                     continue;
                 }
                 if a.key == race::ATOMIC_KEY {
-                    // An atomic region's begin or end: the region's lock is as before them.
-                    atomic_before.get_or_insert(self.nodes[after_j[0]].state.atomic);
+                    // An atomic region's begin or end.
+                    region_moved = true;
                 } else if a.key >> 63 == 1 {
                     // (Ending the program enables nothing: no step waits for that.)
                     if a.key != step::ALIVE_KEY {
@@ -522,6 +522,9 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
                 }
             }
         }
+        // Shut out by a region (begun by those steps, concurrently with j, or before it):
+        // whether it is open before j is what decides.
+        let shut_out = region_moved || ne.state.atomic.is_some_and(|a| a != t);
         // A step from a location where other threads can see it is visible whatever it
         // runs: without the guide's tokens, the question is whether it is enabled. When its
         // guards read nothing the steps restore, they are as at e.
@@ -543,16 +546,12 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
                         .iter()
                         .any(|(key, _)| vars.contains(&((key >> 32) as u32)))
                 });
-            if untouched && atomic_before.is_none() && ne.state.atomic.is_none_or(|a| a == t) {
+            if untouched && !shut_out {
                 return step::can_move(self.steps.m, self.steps.guide, &ne.guide, &ne.state, t);
             }
         }
         let mut st = self.steps.pool.copy(&ne.state);
-        if let Some(a) = atomic_before {
-            st.atomic = a;
-        } else if st.atomic.is_some_and(|a| a != t) {
-            // Shut out by a region begun concurrently with j (or before it): whether it is
-            // open before j is what decides.
+        if shut_out {
             st.atomic = self.nodes[after_j[0]].state.atomic;
         }
         for &(key, k) in &restored {
@@ -862,11 +861,7 @@ impl<'a, G: Guide> Engine<'a, G> {
                 .threads
                 .iter()
                 .flat_map(|th| &th.transitions)
-                .any(|tr| {
-                    tr.ops
-                        .iter()
-                        .any(|o| matches!(o, crate::ir::Op::AtomicBegin))
-                }),
+                .any(|tr| tr.begins_atomic()),
             sync_vars: coarse.then(|| step::sync_vars(prog)),
             race_found: None,
             stray_found: None,

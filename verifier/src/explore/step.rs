@@ -619,10 +619,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 w.races.push(Ev::EndSync);
             }
         }
-        if x.ops
-            .iter()
-            .any(|o| matches!(o, Op::AtomicBegin | Op::AtomicEnd))
-        {
+        if x.begins_atomic() || x.ends_atomic() {
             // One lock for every atomic region, for the search too.
             w.acc.push(Acc {
                 key: super::race::ATOMIC_KEY,

@@ -58,6 +58,10 @@ pub(crate) struct ExploreArgs {
     /// with one.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     jobs: Option<u16>,
+    /// Compute every step afresh instead of looking up the steps computed before by the
+    /// values they read (the same search, slower; for checking the memo).
+    #[arg(long)]
+    no_memo: bool,
     /// Go on after the first bug (up to 10 different ones).
     #[arg(long)]
     all: bool,
@@ -129,6 +133,7 @@ pub(crate) fn explore(a: ExploreArgs) -> anyhow::Result<u8> {
             Some(n) => n as usize,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         },
+        memo: !a.no_memo,
         ..Options::default()
     };
     if let Some(t) = &a.trace_out {

@@ -61,6 +61,24 @@ impl Memory {
     pub fn cell_mut(&mut self, v: usize, i: usize) -> &mut i64 {
         &mut self.cells[self.start[v] + i]
     }
+
+    /// Where element `i` of variable `v` is among all the elements ([`Memory::cells`]).
+    #[inline]
+    pub fn flat(&self, v: usize, i: usize) -> usize {
+        self.start[v] + i
+    }
+
+    /// Every element of every variable, in variable order.
+    #[inline]
+    pub fn cells(&self) -> &[i64] {
+        &self.cells
+    }
+
+    /// [`Memory::cells`], to write.
+    #[inline]
+    pub fn cells_mut(&mut self) -> &mut [i64] {
+        &mut self.cells
+    }
 }
 
 impl Clone for Memory {
@@ -411,6 +429,41 @@ pub struct Touch {
     pub visible: bool,
 }
 
+/// What the evaluations and executions of a stretch of work read and wrote, as positions in
+/// [`Memory::cells`] ([`Machine::start_recording`]): the explorer memoises a thread's step by
+/// the values it read (`explore::memo`).
+#[derive(Default)]
+pub struct Recording {
+    /// The elements read before being written, each once, in the order of their first read,
+    /// with the value read (a write reads the value it overwrites).
+    pub reads: Vec<(u32, i64)>,
+    /// The elements written, each once.
+    pub writes: Vec<u32>,
+    /// Per element, the recording that last read or wrote it (so that each is listed once).
+    read_in: Vec<u32>,
+    written_in: Vec<u32>,
+    epoch: u32,
+}
+
+impl Recording {
+    fn read(&mut self, cell: usize, value: i64) {
+        if self.read_in[cell] != self.epoch && self.written_in[cell] != self.epoch {
+            self.read_in[cell] = self.epoch;
+            self.reads.push((cell as u32, value));
+        }
+    }
+
+    /// A write over `old`: the value overwritten counts as read (what a step does may depend
+    /// on it, as whether an unlock releases a mutex its thread holds).
+    fn write(&mut self, cell: usize, old: i64) {
+        self.read(cell, old);
+        if self.written_in[cell] != self.epoch {
+            self.written_in[cell] = self.epoch;
+            self.writes.push(cell as u32);
+        }
+    }
+}
+
 /// The program's transition system over concrete states.
 pub struct Machine<'p> {
     /// The program.
@@ -425,6 +478,9 @@ pub struct Machine<'p> {
     visible: Vec<bool>,
     /// Per variable: its number of elements and their type.
     meta: Vec<(u32, Ty)>,
+    /// Whether reads and writes are recorded ([`Machine::start_recording`]).
+    recording: std::cell::Cell<bool>,
+    rec: std::cell::RefCell<Recording>,
 }
 
 impl<'p> Machine<'p> {
@@ -443,6 +499,51 @@ impl<'p> Machine<'p> {
             record_writes: std::cell::Cell::new(true),
             visible,
             meta,
+            recording: std::cell::Cell::new(false),
+            rec: std::cell::RefCell::default(),
+        }
+    }
+
+    /// Starts recording every element read and written ([`Recording`]) in a memory of `cells`
+    /// elements, forgetting the last recording.
+    pub fn start_recording(&self, cells: usize) {
+        let mut r = self.rec.borrow_mut();
+        r.reads.clear();
+        r.writes.clear();
+        r.epoch = r.epoch.wrapping_add(1);
+        if r.epoch == 0 || r.read_in.len() != cells {
+            r.read_in.clear();
+            r.read_in.resize(cells, 0);
+            r.written_in.clear();
+            r.written_in.resize(cells, 0);
+            r.epoch = 1;
+        }
+        self.recording.set(true);
+    }
+
+    /// Stops recording; the recording stays until the next start.
+    pub fn stop_recording(&self) -> std::cell::Ref<'_, Recording> {
+        self.recording.set(false);
+        self.rec.borrow()
+    }
+
+    /// Element `i` of variable `v` in `s`, read as an evaluation reads it (recorded, when
+    /// recording; not logged).
+    pub fn read_cell(&self, s: &State, v: VarId, i: usize) -> i64 {
+        let x = s.mem.cell(v.0 as usize, i);
+        if self.recording.get() {
+            self.rec.borrow_mut().read(s.mem.flat(v.0 as usize, i), x);
+        }
+        x
+    }
+
+    /// Records a write of element `i` of variable `v` (before it), when recording.
+    #[inline]
+    fn wrote(&self, s: &State, v: VarId, i: usize) {
+        if self.recording.get() {
+            self.rec
+                .borrow_mut()
+                .write(s.mem.flat(v.0 as usize, i), s.mem.cell(v.0 as usize, i));
         }
     }
 
@@ -578,12 +679,12 @@ impl<'p> Machine<'p> {
             } => {
                 // A scalar: no index to evaluate or check.
                 self.touch(*var, 0, false, 0);
-                ty.wrap(s.mem.cell(var.0 as usize, 0) as i128)
+                ty.wrap(self.read_cell(s, *var, 0) as i128)
             }
             Expr::Load { place, ty } => {
                 let (v, i, _) = self.slot(s, place)?;
                 self.touch(v, i, false, 0);
-                ty.wrap(s.mem.cell(v.0 as usize, i) as i128)
+                ty.wrap(self.read_cell(s, v, i) as i128)
             }
             Expr::AddrOf { var, index } => address(*var, self.eval(s, index)?),
             Expr::Unary { op, arg, ty } => {
@@ -683,6 +784,7 @@ impl<'p> Machine<'p> {
                     let (v, i, vty) = self.slot(s, place)?;
                     let x = vty.wrap(x);
                     self.touch(v, i, true, s.mem[v.0 as usize][i] as i128);
+                    self.wrote(s, v, i);
                     s.mem[v.0 as usize][i] = x as i64;
                     if record {
                         step.writes.push((v, i as i128, x));
@@ -693,6 +795,7 @@ impl<'p> Machine<'p> {
                         let x = self.eval(s, e)?;
                         let ty = self.prog.var(*v).elem.ty();
                         self.touch(*v, 0, true, s.mem[v.0 as usize][0] as i128);
+                        self.wrote(s, *v, 0);
                         s.mem[v.0 as usize][0] = ty.wrap(x) as i64;
                     }
                     s.threads[thread.0 as usize] = Status::At(self.prog.thread(*thread).entry);
@@ -719,6 +822,7 @@ impl<'p> Machine<'p> {
         let x = self.eval(s, value)?;
         let (v, i, ty) = self.slot(s, place)?;
         let x = ty.wrap(x);
+        self.wrote(s, v, i);
         let cell = s.mem.cell_mut(v.0 as usize, i);
         let old = *cell as i128;
         *cell = x as i64;

@@ -638,3 +638,126 @@ fn strategies_agree_with_the_search_over_every_interleaving() {
         }
     }
 }
+
+/// The corpus next to the work tree (or `$SYNTH_CORPUS`), when there is one.
+fn corpus() -> Option<std::path::PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    std::env::var("SYNTH_CORPUS")
+        .ok()
+        .map(std::path::PathBuf::from)
+        .into_iter()
+        .chain([root.join("../shared/corpus"), "/work/shared/corpus".into()])
+        .find(|c| c.join("verdicts.tsv").exists())
+}
+
+/// Memoised steps (`explore::memo`) are the steps computed afresh: with and without the memo
+/// the search runs the same executions, steps and transitions and reports the same bugs with
+/// the same traces, on the test programs and the corpus (every program, at most 1,000
+/// executions each), preempting only at synchronisation or at every access, with inputs,
+/// with a preemption bound and collecting every bug.
+#[test]
+fn memoised_steps_are_the_steps_computed_afresh() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    let mut add = |dir: &Path| {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut fs: Vec<_> = rd
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "c"))
+            .collect();
+        fs.sort();
+        files.extend(fs);
+    };
+    for d in [
+        "tests/programs",
+        "tests/programs/explore",
+        "tests/programs/explore/agree",
+    ] {
+        add(&root.join(d));
+    }
+    let corpus = corpus();
+    if let Some(c) = &corpus {
+        for d in [
+            "sctbench",
+            "svcomp/pthread",
+            "svcomp/pthread-atomic",
+            "svcomp/ldv-races",
+        ] {
+            add(&c.join(d));
+        }
+    }
+    assert!(files.len() >= 30, "{} programs", files.len());
+    let mut compared = 0;
+    for f in &files {
+        let Ok(p) = load(f, &FOpts::default()) else {
+            continue;
+        };
+        for (what, o) in [
+            ("dpor", Options::default()),
+            (
+                "every access a scheduling point, all bugs",
+                Options {
+                    sync_points_only: false,
+                    stop_at_first_bug: false,
+                    ..Options::default()
+                },
+            ),
+            (
+                "inputs -1..1, preemption bound 2",
+                Options {
+                    inputs: Inputs::Range { lo: -1, hi: 1 },
+                    preemption_bound: Some(2),
+                    ..Options::default()
+                },
+            ),
+        ] {
+            let o = Options {
+                max_executions: Some(1_000),
+                max_depth: 400,
+                ..o
+            };
+            let with = run(&p, &o);
+            let without = run(
+                &p,
+                &Options {
+                    memo: false,
+                    ..o.clone()
+                },
+            );
+            let figures = |r: &Report| {
+                (
+                    r.stats.executions,
+                    r.stats.steps,
+                    r.stats.transitions,
+                    r.stats.sleep_blocked,
+                    r.stats.depth_bounded,
+                    r.stats.max_depth,
+                    r.stats.complete,
+                    r.stats.race.clone(),
+                )
+            };
+            assert_eq!(
+                figures(&with),
+                figures(&without),
+                "{} with {what}: other figures with the memo",
+                f.display()
+            );
+            let bugs = |r: &Report| -> Vec<(String, Vec<verifier::explore::TraceStep>)> {
+                r.bugs
+                    .iter()
+                    .map(|b| (b.message.clone(), b.steps.clone()))
+                    .collect()
+            };
+            assert_eq!(
+                bugs(&with),
+                bugs(&without),
+                "{} with {what}: other bugs with the memo",
+                f.display()
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared >= 90, "{compared} searches compared");
+}

@@ -32,6 +32,7 @@
 pub mod dpor;
 pub mod fair;
 pub mod icb;
+mod memo;
 mod race;
 mod step;
 
@@ -104,6 +105,10 @@ pub struct Options {
     /// Worker threads: with more than one, a DPOR search (without the fair scheduler or a
     /// preemption bound) is split between them. Workers may explore a few executions twice.
     pub jobs: usize,
+    /// Keep the steps computed and look them up by the values they read ([`memo`]; without
+    /// a guide or the fair scheduler). The search is the same either way, only slower
+    /// without.
+    pub memo: bool,
 }
 
 impl Default for Options {
@@ -121,6 +126,7 @@ impl Default for Options {
             max_local_steps: 10_000,
             sync_points_only: true,
             jobs: 1,
+            memo: true,
         }
     }
 }
@@ -764,6 +770,8 @@ struct Engine<'a, G: Guide> {
     /// In a parallel search: what the workers share.
     shared: Option<&'a Shared>,
     pool: step::Pool<G::State>,
+    /// The steps computed so far, when memoised.
+    memo: Option<std::cell::RefCell<memo::Memo<G::State>>>,
     local: Vec<Vec<bool>>,
     /// Per thread and location: the variables its guards read (`None`: through a pointer).
     guard_vars: Vec<Vec<Option<Vec<u32>>>>,
@@ -847,6 +855,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             replay,
             shared: None,
             pool: step::Pool::default(),
+            memo: (opts.memo && !opts.fair && guide.gates_nothing()).then(Default::default),
             local,
             guard_vars,
             spare_points: Vec::new(),
@@ -1043,7 +1052,7 @@ impl<'a, G: Guide> Engine<'a, G> {
                     if sleep_sets {
                         points[d]
                             .sleep
-                            .push((t.thread, step::union_acc(&node.variants).into()));
+                            .push((t.thread, step::union_acc_shared(&node.variants)));
                     }
                     self.spare_taken.push(t);
                 }
@@ -1248,7 +1257,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             if k == at {
                 // The current thread's executions come before the handed-over thread's.
                 if sleep_sets {
-                    sleep.push((cur, step::union_acc(&n.variants).into()));
+                    sleep.push((cur, step::union_acc_shared(&n.variants)));
                 }
                 sleep_len = sleep.len();
             }
@@ -1263,7 +1272,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         if sleep_sets {
             let n = &nodes[at];
             let vs = self.stepper().variants(&n.guide, &n.state, t, at);
-            points[at].sleep.push((t, step::union_acc(&vs).into()));
+            points[at].sleep.push((t, step::union_acc_shared(&vs)));
             self.pool.recycle_variants(vs);
         }
         sh.push(job);
@@ -1582,6 +1591,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             unlocks: self.unlocks.as_deref(),
             private: &self.private,
             atomics: self.atomics,
+            memo: self.memo.as_ref(),
         }
     }
 

@@ -197,6 +197,8 @@ pub(crate) struct Stepper<'e, 'm, G: Guide> {
     /// The program has atomic regions: every step reads their lock (a region's begin shuts
     /// every other thread out, however the region is cut into steps).
     pub atomics: bool,
+    /// The memo of steps, when steps are memoised ([`super::memo`]).
+    pub memo: Option<&'e RefCell<super::memo::Memo<G::State>>>,
 }
 
 /// Buffers the search recycles: states, variants (with their lists' capacity), lists of
@@ -265,7 +267,8 @@ impl<S: Clone> Pool<S> {
             }
         }
         let mut lists = self.lists.borrow_mut();
-        if lists.len() < POOL_MAX {
+        // (A list that never held a variant has no buffer worth keeping.)
+        if lists.len() < POOL_MAX && vs.capacity() > 0 {
             lists.push(vs);
         }
     }
@@ -310,8 +313,44 @@ impl<S: Clone> Pool<S> {
 }
 
 impl<G: Guide> Stepper<'_, '_, G> {
-    /// Every variant of thread `t`'s step from `s` under guide state `g`, at point `depth`.
+    /// Every variant of thread `t`'s step from `s` under guide state `g`, at point `depth`:
+    /// from the memo when it knows the step.
     pub fn variants(
+        &self,
+        g: &G::State,
+        s: &State,
+        t: ThreadId,
+        depth: usize,
+    ) -> Vec<Variant<G::State>> {
+        use super::memo::Found;
+        let Some(memo) = self.memo else {
+            return self.compute(g, s, t, depth);
+        };
+        let found = memo.borrow_mut().find(s, t);
+        match found {
+            Found::Hit(i) => {
+                let mut out = self.pool.list();
+                let mut v = self.pool.start(s, g);
+                memo.borrow().apply(i, &mut v);
+                out.push(v);
+                out
+            }
+            Found::Compute => self.compute(g, s, t, depth),
+            Found::Miss => {
+                self.m.start_recording(s.mem.cells().len());
+                let out = self.compute(g, s, t, depth);
+                let rec = self.m.stop_recording();
+                let input = out
+                    .iter()
+                    .any(|v| v.steps.iter().any(|st| !st.inputs.is_empty()));
+                memo.borrow_mut().insert(s, t, &rec, &out, input);
+                out
+            }
+        }
+    }
+
+    /// [`Stepper::variants`], computed.
+    fn compute(
         &self,
         g: &G::State,
         s: &State,
@@ -370,6 +409,15 @@ impl<S: Clone> Variant<S> {
         v.back_edges = self.back_edges;
         v.stray = self.stray;
         v
+    }
+}
+
+/// [`union_acc`] as a sleep set keeps it (one buffer, none in between for the common
+/// single variant).
+pub(crate) fn union_acc_shared<S>(vs: &[Variant<S>]) -> std::sync::Arc<[Acc]> {
+    match vs {
+        [v] => v.acc.as_slice().into(),
+        _ => union_acc(vs).into(),
     }
 }
 
@@ -841,7 +889,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
         match self.m.place(s, place) {
             Ok((v, i)) => {
                 self.sync_vars.is_some_and(|sv| sv[v.0 as usize])
-                    && s.mem.cell(v.0 as usize, i) == t.0 as i64 + 1
+                    && self.m.read_cell(s, v, i) == t.0 as i64 + 1
             }
             Err(_) => false,
         }

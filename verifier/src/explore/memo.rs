@@ -21,6 +21,7 @@
 //! compares them.
 
 use super::step::{Ending, Variant};
+use super::TraceStep;
 use crate::interp::{Recording, State, Status};
 use crate::ir::ThreadId;
 use rustc_hash::FxHashMap;
@@ -137,7 +138,13 @@ impl<S: Clone> Memo<S> {
         }
         v.state.atomic = o.atomic;
         let w = &o.variant;
-        v.steps.clone_from(&w.steps);
+        // (Kept steps read no input and list no writes: the search does not fill them in.)
+        v.steps.clear();
+        v.steps.extend(
+            w.steps
+                .iter()
+                .map(|st| TraceStep::new(st.thread, st.transition, Vec::new(), st.skipped)),
+        );
         v.acc.clone_from(&w.acc);
         v.spawned.clone_from(&w.spawned);
         v.marks.clone_from(&w.marks);
@@ -213,7 +220,10 @@ impl<S: Clone> Memo<S> {
             *node = Node::Compute;
             return;
         };
-        if reads_input || matches!(v.ending, Some(Ending::Deviation(..))) {
+        if reads_input
+            || matches!(v.ending, Some(Ending::Deviation(..)))
+            || v.steps.iter().any(|st| !st.writes.is_empty())
+        {
             *node = Node::Compute;
             return;
         }

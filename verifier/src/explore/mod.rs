@@ -842,6 +842,15 @@ impl<'a, G: Guide> Engine<'a, G> {
                     .collect()
             })
             .collect();
+        let race = coarse.then(|| {
+            // The detector numbers locations by their place in memory.
+            let mem = m.initial(&mut ZeroInit, &mut Vec::new()).mem;
+            let starts = (0..prog.vars.len())
+                .map(|v| mem.flat(v, 0))
+                .chain([mem.cells().len()])
+                .collect();
+            race::Detector::new(prog.threads.len(), starts)
+        });
         Engine {
             prog,
             m,
@@ -862,7 +871,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             spare_taken: Vec::new(),
             was_enabled: Vec::new(),
             written: Vec::new(),
-            race: coarse.then(|| race::Detector::new(prog.threads.len())),
+            race,
             loops,
             unlocks: coarse.then(|| step::unlock_table(prog)).flatten(),
             private,

@@ -25,8 +25,6 @@
 //! The search is depth-first: the detector's state changes are logged per step and undone
 //! when the search returns to an earlier point.
 
-use rustc_hash::FxHashMap;
-
 /// What one executed transition did, as the detector needs it (in execution order).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Ev {
@@ -52,40 +50,31 @@ pub(crate) struct Race {
     pub second: u32,
 }
 
-/// No thread.
+/// No thread, no location.
 const NONE: u32 = u32::MAX;
 
-/// Which array an undo record restores.
-#[derive(Clone, Copy)]
-enum Arr {
-    Clock,
-    Release,
-    ReadJoin,
-    WriteThread,
-    WriteEpoch,
-    Read,
-}
-
-/// The detector's state along the current path of the search.
+/// The detector's state along the current path of the search, in one array `vals`: the
+/// threads' vector clocks (`n` entries each, from `t * n`), then one block per location seen
+/// ([`Detector::block`]): the clock its last synchronisation write released, the join of the
+/// clocks of the synchronisation reads since (a write waits for both; a read only for the
+/// write: two reads are independent for the search, so they must not be ordered here
+/// either), each thread's epoch of its last read, and the thread and epoch of the last
+/// write.
 pub(crate) struct Detector {
     n: usize,
-    ids: FxHashMap<u64, u32>,
-    /// Per thread, its vector clock (`n` entries from `t * n`).
-    clock: Vec<u32>,
-    /// Per location, the clock its last synchronisation write released, and the join of
-    /// the clocks of the synchronisation reads since (a write waits for both; a read only
-    /// for the write: two reads are independent for the search, so they must not be
-    /// ordered here either).
-    release: Vec<u32>,
-    read_join: Vec<u32>,
-    /// Per location, the thread and epoch of its last write.
-    write_thread: Vec<u32>,
-    write_epoch: Vec<u32>,
-    /// Per location, per thread, the epoch of its last read.
-    read: Vec<u32>,
-    /// Undo records: an array, the offset and the length of a changed range, whose old
-    /// values are at the end of `undo_vals`.
-    undo: Vec<(Arr, u32, u32)>,
+    /// Where each variable's elements start among all the elements (and the end): a
+    /// location's position is its variable's start plus its index.
+    starts: Vec<usize>,
+    /// Per position, the location's number ([`NONE`] until it is seen); and the number of
+    /// the atomic regions' lock.
+    ids: Vec<u32>,
+    atomic_id: u32,
+    /// Locations seen.
+    seen: usize,
+    vals: Vec<u32>,
+    /// Undo records: the offset and the length of a changed range of `vals`, whose old values
+    /// are at the end of `undo_vals`.
+    undo: Vec<(u32, u32)>,
     undo_vals: Vec<u32>,
     /// A vector clock being computed.
     tmp: Vec<u32>,
@@ -96,21 +85,21 @@ pub(crate) struct Detector {
 }
 
 impl Detector {
-    /// A detector for a program with `n` threads.
-    pub fn new(n: usize) -> Self {
-        let mut clock = vec![0; n * n];
+    /// A detector for a program with `n` threads whose variables' elements start at
+    /// `starts` among all the elements (the last entry: their number).
+    pub fn new(n: usize, starts: Vec<usize>) -> Self {
+        let mut vals = vec![0; n * n];
         for t in 0..n {
-            clock[t * n + t] = 1;
+            vals[t * n + t] = 1;
         }
+        let cells = starts.last().copied().unwrap_or(0);
         Detector {
             n,
-            ids: FxHashMap::default(),
-            clock,
-            release: Vec::new(),
-            read_join: Vec::new(),
-            write_thread: Vec::new(),
-            write_epoch: Vec::new(),
-            read: Vec::new(),
+            starts,
+            ids: vec![NONE; cells],
+            atomic_id: NONE,
+            seen: 0,
+            vals,
             undo: Vec::new(),
             undo_vals: Vec::new(),
             tmp: Vec::new(),
@@ -119,66 +108,70 @@ impl Detector {
         }
     }
 
-    fn arr(&mut self, a: Arr) -> &mut Vec<u32> {
-        match a {
-            Arr::Clock => &mut self.clock,
-            Arr::Release => &mut self.release,
-            Arr::ReadJoin => &mut self.read_join,
-            Arr::WriteThread => &mut self.write_thread,
-            Arr::WriteEpoch => &mut self.write_epoch,
-            Arr::Read => &mut self.read,
-        }
+    /// Where location `x`'s block starts in `vals`: release clock (`n`), read join (`n`),
+    /// read epochs (`n`), writer, write epoch.
+    #[inline]
+    fn block(&self, x: usize) -> usize {
+        self.n * self.n + x * (3 * self.n + 2)
     }
 
-    fn set(&mut self, a: Arr, i: usize, v: u32) {
-        let cell = &mut self.arr(a)[i];
-        let old = *cell;
+    /// Sets `vals[i]`, with an undo record.
+    fn set(&mut self, i: usize, v: u32) {
+        let old = self.vals[i];
         if old != v {
-            *cell = v;
-            self.undo.push((a, i as u32, 1));
+            self.vals[i] = v;
+            self.undo.push((i as u32, 1));
             self.undo_vals.push(old);
         }
     }
 
-    /// Stores `tmp` (a vector clock) at `off` of array `a`, when it changes anything.
-    fn store_tmp(&mut self, a: Arr, off: usize) {
-        let tmp = std::mem::take(&mut self.tmp);
-        let n = tmp.len();
-        let mut vals = std::mem::take(&mut self.undo_vals);
-        let dst = &mut self.arr(a)[off..off + n];
-        if dst != tmp.as_slice() {
-            vals.extend_from_slice(dst);
-            dst.copy_from_slice(&tmp);
-            self.undo.push((a, off as u32, n as u32));
+    /// Stores `tmp` (a vector clock) at `off` of `vals`, when it changes anything.
+    fn store_tmp(&mut self, off: usize) {
+        let n = self.tmp.len();
+        let dst = &mut self.vals[off..off + n];
+        if dst != self.tmp.as_slice() {
+            self.undo_vals.extend_from_slice(dst);
+            dst.copy_from_slice(&self.tmp);
+            self.undo.push((off as u32, n as u32));
         }
-        self.undo_vals = vals;
-        self.tmp = tmp;
     }
 
+    /// `tmp` := the join of the clocks at `a` and `b` in `vals`.
+    fn join(&mut self, a: usize, b: usize) {
+        let n = self.n;
+        self.tmp.clear();
+        let (x, y) = (&self.vals[a..a + n], &self.vals[b..b + n]);
+        self.tmp.extend(x.iter().zip(y).map(|(p, q)| *p.max(q)));
+    }
+
+    /// The number of location `key` ([`super::Acc::key`]: a variable element, or
+    /// [`ATOMIC_KEY`]).
     fn id(&mut self, key: u64) -> usize {
-        let next = self.ids.len() as u32;
-        let id = *self.ids.entry(key).or_insert(next) as usize;
-        if id == self.write_thread.len() {
-            self.release.resize(self.release.len() + self.n, 0);
-            self.read_join.resize(self.read_join.len() + self.n, 0);
-            self.read.resize(self.read.len() + self.n, 0);
-            self.write_thread.push(NONE);
-            self.write_epoch.push(0);
+        let slot = if key == ATOMIC_KEY {
+            &mut self.atomic_id
+        } else {
+            let pos = self.starts[(key >> 32) as usize] + (key & 0xffff_ffff) as usize;
+            &mut self.ids[pos]
+        };
+        if *slot == NONE {
+            *slot = self.seen as u32;
+            self.seen += 1;
+            let len = self.vals.len() + 3 * self.n + 2;
+            self.vals.resize(len, 0);
+            self.vals[len - 2] = NONE;
         }
-        id
+        *slot as usize
     }
 
     /// Undoes the steps from point `d` on.
     fn rewind(&mut self, d: usize) {
         if let Some(&m) = self.marks.get(d) {
             while self.undo.len() > m {
-                let (a, off, len) = self.undo.pop().expect("a record");
+                let (off, len) = self.undo.pop().expect("a record");
                 let (off, len) = (off as usize, len as usize);
                 let from = self.undo_vals.len() - len;
-                let mut vals = std::mem::take(&mut self.undo_vals);
-                self.arr(a)[off..off + len].copy_from_slice(&vals[from..]);
-                vals.truncate(from);
-                self.undo_vals = vals;
+                self.vals[off..off + len].copy_from_slice(&self.undo_vals[from..]);
+                self.undo_vals.truncate(from);
             }
             self.marks.truncate(d);
         }
@@ -201,47 +194,42 @@ impl Detector {
             match *ev {
                 Ev::Sync(key, write) => {
                     let x = self.id(key);
-                    self.tmp.clear();
-                    let (ct, rel) = (&self.clock[t * n..][..n], &self.release[x * n..][..n]);
-                    self.tmp.extend(ct.iter().zip(rel).map(|(a, b)| *a.max(b)));
+                    let b = self.block(x);
+                    self.join(t * n, b);
                     if write {
-                        for (a, b) in self.tmp.iter_mut().zip(&self.read_join[x * n..][..n]) {
-                            *a = (*a).max(*b);
+                        let rj = &self.vals[b + n..b + 2 * n];
+                        for (a, r) in self.tmp.iter_mut().zip(rj) {
+                            *a = (*a).max(*r);
                         }
                     }
-                    self.store_tmp(Arr::Clock, t * n);
+                    self.store_tmp(t * n);
                     self.record(x, t, write);
                     self.pending.push((x as u32, write));
                 }
                 Ev::Spawn(c) => {
                     let c = c as usize;
-                    self.tmp.clear();
-                    let (cc, ct) = (&self.clock[c * n..][..n], &self.clock[t * n..][..n]);
-                    self.tmp.extend(cc.iter().zip(ct).map(|(a, b)| *a.max(b)));
-                    self.store_tmp(Arr::Clock, c * n);
+                    self.join(c * n, t * n);
+                    self.store_tmp(c * n);
                 }
                 Ev::EndSync => {
-                    let pending = std::mem::take(&mut self.pending);
-                    for &(x, write) in &pending {
-                        let x = x as usize;
+                    for k in 0..self.pending.len() {
+                        let (x, write) = self.pending[k];
+                        let b = self.block(x as usize);
                         self.tmp.clear();
-                        let ct = &self.clock[t * n..][..n];
                         if write {
-                            self.tmp.extend_from_slice(ct);
-                            self.store_tmp(Arr::Release, x * n);
+                            self.tmp.extend_from_slice(&self.vals[t * n..(t + 1) * n]);
+                            self.store_tmp(b);
                             self.tmp.clear();
                             self.tmp.resize(n, 0);
-                            self.store_tmp(Arr::ReadJoin, x * n);
+                            self.store_tmp(b + n);
                         } else {
-                            let rj = &self.read_join[x * n..][..n];
-                            self.tmp.extend(ct.iter().zip(rj).map(|(a, b)| *a.max(b)));
-                            self.store_tmp(Arr::ReadJoin, x * n);
+                            self.join(t * n, b + n);
+                            self.store_tmp(b + n);
                         }
                     }
-                    self.pending = pending;
                     self.pending.clear();
-                    let e = self.clock[t * n + t] + 1;
-                    self.set(Arr::Clock, t * n + t, e);
+                    let e = self.vals[t * n + t] + 1;
+                    self.set(t * n + t, e);
                 }
                 Ev::Data(key, write) => {
                     let x = self.id(key);
@@ -258,9 +246,10 @@ impl Detector {
     /// The race of a data access by `t` to location `x` with an earlier access, if any.
     fn check(&self, x: usize, key: u64, t: usize, write: bool) -> Option<Race> {
         let n = self.n;
-        let ct = &self.clock[t * n..(t + 1) * n];
-        let wt = self.write_thread[x];
-        if wt != NONE && wt as usize != t && self.write_epoch[x] > ct[wt as usize] {
+        let b = self.block(x);
+        let ct = &self.vals[t * n..(t + 1) * n];
+        let wt = self.vals[b + 3 * n];
+        if wt != NONE && wt as usize != t && self.vals[b + 3 * n + 1] > ct[wt as usize] {
             return Some(Race {
                 key,
                 first: wt,
@@ -268,8 +257,9 @@ impl Detector {
             });
         }
         if write {
+            let reads = &self.vals[b + 2 * n..b + 3 * n];
             for u in (0..n).filter(|&u| u != t) {
-                if self.read[x * n + u] > ct[u] {
+                if reads[u] > ct[u] {
                     return Some(Race {
                         key,
                         first: u as u32,
@@ -283,12 +273,13 @@ impl Detector {
 
     fn record(&mut self, x: usize, t: usize, write: bool) {
         let n = self.n;
-        let e = self.clock[t * n + t];
+        let e = self.vals[t * n + t];
+        let b = self.block(x);
         if write {
-            self.set(Arr::WriteThread, x, t as u32);
-            self.set(Arr::WriteEpoch, x, e);
+            self.set(b + 3 * n, t as u32);
+            self.set(b + 3 * n + 1, e);
         } else {
-            self.set(Arr::Read, x * n + t, e);
+            self.set(b + 2 * n + t, e);
         }
     }
 }
@@ -309,7 +300,7 @@ mod tests {
 
     #[test]
     fn accesses_under_one_lock_do_not_race() {
-        let mut det = Detector::new(2);
+        let mut det = Detector::new(2, (0..=8).collect());
         assert_eq!(locked(0, 0, &mut det, true), None);
         assert_eq!(locked(1, 2, &mut det, true), None);
         assert_eq!(locked(0, 4, &mut det, false), None);
@@ -317,7 +308,7 @@ mod tests {
 
     #[test]
     fn unordered_conflicting_accesses_race_and_rewinding_forgets_them() {
-        let mut det = Detector::new(2);
+        let mut det = Detector::new(2, (0..=8).collect());
         assert_eq!(det.step(0, 0, &[Ev::Data(X, true)]), None);
         assert_eq!(
             det.step(1, 1, &[Ev::Data(X, false)]),
@@ -331,7 +322,7 @@ mod tests {
         assert_eq!(det.step(0, 1, &[Ev::Data(X, false)]), None);
         assert_eq!(det.step(1, 0, &[Ev::Data(X, false)]), None);
         // An access after the unlock is not ordered before the next lock of the mutex.
-        let mut det = Detector::new(2);
+        let mut det = Detector::new(2, (0..=8).collect());
         assert_eq!(
             det.step(0, 0, &[Ev::Sync(M, true), Ev::EndSync, Ev::Data(X, true)]),
             None
@@ -342,7 +333,7 @@ mod tests {
 
     #[test]
     fn two_synchronisation_reads_are_not_ordered() {
-        let mut det = Detector::new(2);
+        let mut det = Detector::new(2, (0..=8).collect());
         assert_eq!(
             det.step(0, 0, &[Ev::Data(X, true), Ev::Sync(M, false), Ev::EndSync]),
             None
@@ -351,7 +342,7 @@ mod tests {
             .step(1, 1, &[Ev::Sync(M, false), Ev::EndSync, Ev::Data(X, false)])
             .is_some());
         // A write after the read is ordered after it.
-        let mut det = Detector::new(2);
+        let mut det = Detector::new(2, (0..=8).collect());
         assert_eq!(
             det.step(0, 0, &[Ev::Data(X, true), Ev::Sync(M, false), Ev::EndSync]),
             None
@@ -364,7 +355,7 @@ mod tests {
 
     #[test]
     fn a_started_thread_sees_what_its_creator_did() {
-        let mut det = Detector::new(2);
+        let mut det = Detector::new(2, (0..=8).collect());
         assert_eq!(
             det.step(
                 0,

@@ -22,7 +22,7 @@
 //! earlier point that allows it (the "conservative backtrack point" of bounded partial-order
 //! reduction, Coons et al., OOPSLA 2013).
 
-use super::{dependent, Acc, Point, Reorder, Strategy};
+use super::{Acc, Point, Reorder, Strategy};
 use crate::ir::ThreadId;
 use rustc_hash::FxHashMap;
 
@@ -34,19 +34,63 @@ pub struct Dpor {
     n: usize,
     /// Per step (the step taken at point i): its vector clock, `n` entries from `i * n`.
     clocks: Vec<u32>,
+    /// Per step: its thread.
+    threads: Vec<u32>,
     /// Per point: per thread, the step whose clock is the thread's (its last step, or the
     /// step that started it), or [`NONE`]; `n` entries from `point * n`.
     last: Vec<u32>,
     /// Per location, the steps that wrote it and those that only read it (in order), so that
-    /// race detection looks only at dependent steps.
-    writers: FxHashMap<u64, Vec<u32>>,
-    readers: FxHashMap<u64, Vec<u32>>,
+    /// race detection looks only at dependent steps ([`Locations`]).
+    locations: Locations,
     /// The locations steps are listed under (and whether as a writer); step `i`'s from
     /// `listed_at[i]`.
-    listed: Vec<(u64, bool)>,
+    listed: Vec<(u32, bool)>,
     listed_at: Vec<u32>,
     /// Scratch buffers of [`Dpor::analyse`].
     scratch: Scratch,
+}
+
+/// The steps of the current path by the locations they access. Memory elements are numbered
+/// by their place in memory, other keys (the end of the program, the atomic regions' lock, a
+/// guide's ordering tokens) as they come.
+struct Locations {
+    /// Where each variable's elements start among all the elements (and the end).
+    starts: Vec<usize>,
+    /// Per element, its number, or [`NONE`].
+    ids: Vec<u32>,
+    /// The numbers of the other keys.
+    tokens: FxHashMap<u64, u32>,
+    /// Per number: the writers and the readers.
+    writers: Vec<Vec<u32>>,
+    readers: Vec<Vec<u32>>,
+}
+
+impl Locations {
+    /// The number of location `key`, when it has one.
+    fn get(&self, key: u64) -> Option<usize> {
+        let id = if key >> 63 == 1 {
+            *self.tokens.get(&key)?
+        } else {
+            self.ids[self.starts[(key >> 32) as usize] + (key & 0xffff_ffff) as usize]
+        };
+        (id != NONE).then_some(id as usize)
+    }
+
+    /// The number of location `key`, given one if it has none.
+    fn id(&mut self, key: u64) -> usize {
+        let next = self.writers.len() as u32;
+        let slot = if key >> 63 == 1 {
+            self.tokens.entry(key).or_insert(NONE)
+        } else {
+            &mut self.ids[self.starts[(key >> 32) as usize] + (key & 0xffff_ffff) as usize]
+        };
+        if *slot == NONE {
+            *slot = next;
+            self.writers.push(Vec::new());
+            self.readers.push(Vec::new());
+        }
+        *slot as usize
+    }
 }
 
 #[derive(Default)]
@@ -58,14 +102,22 @@ struct Scratch {
 }
 
 impl Dpor {
-    /// DPOR for a program with `n` threads.
-    pub fn new(n: usize) -> Self {
+    /// DPOR for a program with `n` threads whose variables' elements start at `starts`
+    /// among all the elements (the last entry: their number).
+    pub fn new(n: usize, starts: Vec<usize>) -> Self {
+        let cells = starts.last().copied().unwrap_or(0);
         Dpor {
             n,
             clocks: Vec::new(),
+            threads: Vec::new(),
             last: Vec::new(),
-            writers: FxHashMap::default(),
-            readers: FxHashMap::default(),
+            locations: Locations {
+                starts,
+                ids: vec![NONE; cells],
+                tokens: FxHashMap::default(),
+                writers: Vec::new(),
+                readers: Vec::new(),
+            },
             listed: Vec::new(),
             listed_at: Vec::new(),
             scratch: Scratch::default(),
@@ -78,8 +130,8 @@ impl Dpor {
     }
 
     /// Whether step `k` happens before a step whose clock is `c`.
-    fn before(&self, points: &[Point], k: usize, c: &[u32]) -> bool {
-        let t = points[k].taken.as_ref().expect("a step").thread.0 as usize;
+    fn before(&self, k: usize, c: &[u32]) -> bool {
+        let t = self.threads[k] as usize;
         c[t] >= self.clocks[k * self.n + t]
     }
 }
@@ -104,21 +156,28 @@ impl Strategy for Dpor {
         self.analyse(points, e, p, &t.acc, order);
         let acc = &t.acc;
         self.clocks.extend_from_slice(&self.scratch.clock);
+        self.threads.push(p.0);
         self.listed_at.push(self.listed.len() as u32);
         let from = self.listed.len();
+        let mut last_key = None;
         for a in acc.iter() {
-            match self.listed[from..].last_mut() {
-                Some(k) if k.0 == a.key => k.1 |= a.write,
-                _ => self.listed.push((a.key, a.write)),
+            // (Sorted: a key's accesses are together.)
+            if last_key == Some(a.key) {
+                let k = self.listed.last_mut().expect("the key");
+                k.1 |= a.write;
+                continue;
             }
+            last_key = Some(a.key);
+            let id = self.locations.id(a.key) as u32;
+            self.listed.push((id, a.write));
         }
         for &(k, w) in &self.listed[from..] {
             let list = if w {
-                &mut self.writers
+                &mut self.locations.writers
             } else {
-                &mut self.readers
+                &mut self.locations.readers
             };
-            list.entry(k).or_default().push(e as u32);
+            list[k as usize].push(e as u32);
         }
         self.last.extend_from_within(e * n..(e + 1) * n);
         self.last[e * n + n + p.0 as usize] = e as u32;
@@ -172,21 +231,21 @@ impl Dpor {
         while self.listed_at.len() > e {
             let k = self.listed_at.len() - 1;
             let from = self.listed_at.pop().expect("a step") as usize;
-            for &(key, w) in &self.listed[from..] {
+            for &(id, w) in &self.listed[from..] {
                 let list = if w {
-                    &mut self.writers
+                    &mut self.locations.writers
                 } else {
-                    &mut self.readers
+                    &mut self.locations.readers
                 };
-                if let Some(v) = list.get_mut(&key) {
-                    if v.last() == Some(&(k as u32)) {
-                        v.pop();
-                    }
+                let v = &mut list[id as usize];
+                if v.last() == Some(&(k as u32)) {
+                    v.pop();
                 }
             }
             self.listed.truncate(from);
         }
         self.clocks.truncate(e * self.n);
+        self.threads.truncate(e);
     }
 
     /// The races of a step of thread `p` with accesses `acc` taken at point `e` (executed, or
@@ -214,9 +273,7 @@ impl Dpor {
         // started it).
         let me = match prev {
             NONE => 1,
-            k if points[k as usize].taken.as_ref().map(|t| t.thread) == Some(p) => {
-                self.clocks[k as usize * n + pi] + 1
-            }
+            k if self.threads[k as usize] == p.0 => self.clocks[k as usize * n + pi] + 1,
             _ => 1,
         };
         clock[pi] = me;
@@ -232,33 +289,33 @@ impl Dpor {
                 continue;
             }
             last_key = Some((a.key, a.write));
-            if let Some(v) = self.writers.get(&a.key) {
-                sc.cands.extend(v.iter().copied());
-            }
+            let Some(id) = self.locations.get(a.key) else {
+                continue;
+            };
+            sc.cands.extend(self.locations.writers[id].iter().copied());
             if a.write {
-                if let Some(v) = self.readers.get(&a.key) {
-                    sc.cands.extend(v.iter().copied());
-                }
+                sc.cands.extend(self.locations.readers[id].iter().copied());
             }
         }
         sc.cands.retain(|&j| (j as usize) < e);
         sc.cands.sort_unstable_by(|a, b| b.cmp(a));
         sc.cands.dedup();
+        // Every candidate is dependent with this step: it wrote a location this step
+        // accesses, or read one this step writes.
         for ci in 0..sc.cands.len() {
             let j = sc.cands[ci] as usize;
-            let tj = points[j].taken.as_ref().expect("a step");
-            if tj.thread == p || !dependent(&tj.acc, acc) {
+            let jt = self.threads[j] as usize;
+            if jt == pi {
                 continue;
             }
             for (x, y) in clock.iter_mut().zip(self.clock(j)) {
                 *x = (*x).max(*y);
             }
-            if self.before(points, j, &sc.scan) {
+            if self.before(j, &sc.scan) {
                 continue;
             }
             // A step that waited for j (the lock for j's unlock) cannot be reversed with it:
             // no race, and the steps before j stay candidates.
-            let jt = tj.thread.0 as usize;
             let jx = self.clocks[j * n + jt];
             sc.after_j.clear();
             sc.after_j.push(j);
@@ -282,8 +339,7 @@ impl Dpor {
     /// thread to the backtrack set before `j` when needed. Returns false when the race cannot
     /// be reversed (no initial is enabled before `j`).
     fn race(&self, points: &mut [Point], j: usize, e: usize, pe: ThreadId, ce: &[u32]) -> bool {
-        let tj = points[j].taken.as_ref().expect("a step").thread;
-        let jt = tj.0 as usize;
+        let jt = self.threads[j] as usize;
         let jx = self.clocks[j * self.n + jt];
         // notdep(j): the steps after j that j does not happen before, then e.
         let u: Vec<usize> = (j + 1..e)
@@ -295,18 +351,18 @@ impl Dpor {
         let mut initials: Vec<ThreadId> = Vec::new();
         let mut firsts: Vec<(ThreadId, usize)> = Vec::new();
         for &k in &u {
-            let t = points[k].taken.as_ref().expect("a step").thread;
+            let t = ThreadId(self.threads[k]);
             if firsts.iter().any(|(s, _)| *s == t) {
                 continue;
             }
             let ck = self.clock(k);
-            if firsts.iter().all(|&(_, k2)| !self.before(points, k2, ck)) {
+            if firsts.iter().all(|&(_, k2)| !self.before(k2, ck)) {
                 initials.push(t);
             }
             firsts.push((t, k));
         }
         if !firsts.iter().any(|(s, _)| *s == pe)
-            && firsts.iter().all(|&(_, k2)| !self.before(points, k2, ce))
+            && firsts.iter().all(|&(_, k2)| !self.before(k2, ce))
         {
             initials.push(pe);
         }

@@ -784,6 +784,8 @@ struct Engine<'a, G: Guide> {
     /// The data-race detector and [`step::loop_table`], when preempting only at
     /// synchronisation.
     race: Option<race::Detector>,
+    /// Where each variable's elements start in memory (and their number).
+    starts: Vec<usize>,
     loops: Option<Vec<Vec<bool>>>,
     /// [`step::unlock_table`], when preempting only at synchronisation.
     unlocks: Option<Vec<Vec<bool>>>,
@@ -842,15 +844,13 @@ impl<'a, G: Guide> Engine<'a, G> {
                     .collect()
             })
             .collect();
-        let race = coarse.then(|| {
-            // The detector numbers locations by their place in memory.
-            let mem = m.initial(&mut ZeroInit, &mut Vec::new()).mem;
-            let starts = (0..prog.vars.len())
-                .map(|v| mem.flat(v, 0))
-                .chain([mem.cells().len()])
-                .collect();
-            race::Detector::new(prog.threads.len(), starts)
-        });
+        // The detector and DPOR number locations by their place in memory.
+        let mem = m.initial(&mut ZeroInit, &mut Vec::new()).mem;
+        let starts: Vec<usize> = (0..prog.vars.len())
+            .map(|v| mem.flat(v, 0))
+            .chain([mem.cells().len()])
+            .collect();
+        let race = coarse.then(|| race::Detector::new(prog.threads.len(), starts.clone()));
         Engine {
             prog,
             m,
@@ -872,6 +872,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             was_enabled: Vec::new(),
             written: Vec::new(),
             race,
+            starts,
             loops,
             unlocks: coarse.then(|| step::unlock_table(prog)).flatten(),
             private,
@@ -949,7 +950,10 @@ impl<'a, G: Guide> Engine<'a, G> {
         // thread ran in whose window), so DPOR's equivalence does not hold under it.
         let use_dpor = self.opts.dpor && !self.opts.fair && self.replay.is_none();
         if use_dpor {
-            strategies.push(Box::new(dpor::Dpor::new(self.prog.threads.len())));
+            strategies.push(Box::new(dpor::Dpor::new(
+                self.prog.threads.len(),
+                self.starts.clone(),
+            )));
         }
         let sleep_sets = use_dpor && strategies.iter().all(|s| s.allows_sleep_sets());
         self.report.stats.strategies = strategies.iter().map(|s| s.name().to_string()).collect();

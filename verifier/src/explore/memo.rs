@@ -36,6 +36,9 @@ const MAX_NODES: usize = 1 << 22;
 enum Node {
     /// Nothing is known below this point.
     Empty,
+    /// The step reads element `cell` next; one child so far, for the value `value` (the
+    /// common case, kept in the node).
+    One { cell: u32, value: i64, next: u32 },
     /// The step reads element `cell` next; the children by the value read.
     Read { cell: u32, kids: Vec<(i64, u32)> },
     /// The step's outcome ([`Memo::done`]).
@@ -115,6 +118,12 @@ impl<S: Clone> Memo<S> {
                     self.hits += 1;
                     return Found::Hit(*i);
                 }
+                Node::One { cell, value, next } => {
+                    if cells[*cell as usize] != *value {
+                        return Found::Miss;
+                    }
+                    at = *next;
+                }
                 Node::Read { cell, kids } => {
                     let x = cells[*cell as usize];
                     match kids.iter().find(|(v, _)| *v == x) {
@@ -184,13 +193,30 @@ impl<S: Clone> Memo<S> {
         let mut at = root;
         for &(cell, x) in &rec.reads {
             let n = self.nodes.len() as u32;
-            let next = match &mut self.nodes[at as usize] {
-                node @ Node::Empty => {
-                    *node = Node::Read {
+            let node = &mut self.nodes[at as usize];
+            let next = match node {
+                Node::Empty => {
+                    *node = Node::One {
                         cell,
-                        kids: vec![(x, n)],
+                        value: x,
+                        next: n,
                     };
                     NONE
+                }
+                Node::One {
+                    cell: c,
+                    value,
+                    next,
+                } if *c == cell => {
+                    if *value == x {
+                        *next
+                    } else {
+                        *node = Node::Read {
+                            cell,
+                            kids: vec![(*value, *next), (x, n)],
+                        };
+                        NONE
+                    }
                 }
                 Node::Read { cell: c, kids } if *c == cell => {
                     match kids.iter().find(|(v, _)| *v == x) {

@@ -22,6 +22,10 @@
 //! FastTrack, Flanagan and Freund, PLDI 2009). A data access races with an earlier
 //! conflicting access of another thread that does not happen before it.
 //!
+//! A synchronisation read followed in the same transition by a write of the same location
+//! (the test of a lock) is left out of the events: the write joins with more than the read,
+//! and resets the reads' join the read would add to.
+//!
 //! The search is depth-first: the detector's state changes are logged per step and undone
 //! when the search returns to an earlier point.
 
@@ -203,7 +207,8 @@ impl Detector {
                         }
                     }
                     self.store_tmp(t * n);
-                    self.record(x, t, write);
+                    // (No epoch is recorded: only data accesses are checked, and a
+                    // synchronisation variable has no data access.)
                     self.pending.push((x as u32, write));
                 }
                 Ev::Spawn(c) => {

@@ -646,9 +646,18 @@ impl<G: Guide> Stepper<'_, '_, G> {
             // synchronisation accesses (so is ending the program); every other access is a
             // data access.
             let sync = matches!(x.kind, TransKind::Sync(_) | TransKind::Halt);
-            for a in log.iter().filter(|a| a.visible) {
+            for (k, a) in log.iter().enumerate().filter(|(_, a)| a.visible) {
                 let key = Acc::memory(a.var, a.index, a.write).key;
                 w.races.push(if sync && sync_vars[a.var.0 as usize] {
+                    // A synchronisation read the transition follows with a write of the same
+                    // element (a lock's test) adds nothing to the write (`race`).
+                    if !a.write
+                        && log[k + 1..]
+                            .iter()
+                            .any(|b| b.write && b.var == a.var && b.index == a.index)
+                    {
+                        continue;
+                    }
                     Ev::Sync(key, a.write)
                 } else {
                     Ev::Data(key, a.write)

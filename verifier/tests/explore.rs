@@ -22,12 +22,14 @@ fn run(p: &Program, opts: &Options) -> Report {
     explore(p, &Unguided, opts, None)
 }
 
-/// [`run`] with the default options on `jobs` workers.
+/// [`run`] with the default options on `jobs` workers, which share the work from the start
+/// (by default a search shorter than a few milliseconds is not split).
 fn on_workers(p: &Program, jobs: usize) -> Report {
     run(
         p,
         &Options {
             jobs,
+            alone_for: std::time::Duration::ZERO,
             ..Options::default()
         },
     )
@@ -610,6 +612,7 @@ fn strategies_agree_with_the_search_over_every_interleaving() {
                 "dpor, 3 workers",
                 Options {
                     jobs: 3,
+                    alone_for: std::time::Duration::ZERO,
                     ..Options::default()
                 },
             ),

@@ -105,6 +105,10 @@ pub struct Options {
     /// Worker threads: with more than one, a DPOR search (without the fair scheduler or a
     /// preemption bound) is split between them. Workers may explore a few executions twice.
     pub jobs: usize,
+    /// With several workers, how long the first searches alone before the others join: a
+    /// search over sooner is not worth splitting (handing work over re-executes its path,
+    /// and each worker memoises the steps it computes itself).
+    pub alone_for: Duration,
     /// Keep the steps computed and look them up by the values they read ([`memo`]; without
     /// a guide or the fair scheduler). The search is the same either way, only slower
     /// without.
@@ -126,6 +130,7 @@ impl Default for Options {
             max_local_steps: 10_000,
             sync_points_only: true,
             jobs: 1,
+            alone_for: Duration::from_millis(3),
             memo: true,
         }
     }
@@ -700,8 +705,10 @@ where
                 sc.spawn(move || {
                     let mut e = Engine::new(prog, guide, opts, None, None, coarse);
                     e.shared = Some(shared);
-                    while let Some(job) = shared.next() {
-                        e.search(None, Some(job));
+                    if shared.wait_for_release() {
+                        while let Some(job) = shared.next() {
+                            e.search(None, Some(job));
+                        }
                     }
                     e.into_report()
                 })
@@ -710,6 +717,10 @@ where
         let mut e = Engine::new(prog, guide, opts, progress, None, coarse);
         e.shared = Some(&shared);
         e.search(None, None);
+        if !shared.released() {
+            // Over before the others were wanted.
+            shared.halt();
+        }
         while !e.stopped() {
             match shared.next() {
                 Some(job) => e.search(None, Some(job)),
@@ -1106,8 +1117,16 @@ impl<'a, G: Guide> Engine<'a, G> {
             self.take(&mut nodes, &mut points, sleep_sets);
             fresh = true;
             self.tick();
-            if self.shared.is_some_and(|sh| sh.wanted()) {
-                self.donate(&nodes, &mut points, sleep_sets);
+            if let Some(sh) = self.shared {
+                if sh.released() {
+                    if sh.wanted() {
+                        self.donate(&nodes, &mut points, sleep_sets);
+                    }
+                } else if self.report.stats.steps.is_multiple_of(64)
+                    && self.start.elapsed() >= self.opts.alone_for
+                {
+                    sh.release();
+                }
             }
         }
     }
@@ -1707,6 +1726,8 @@ struct Shared {
     stop: AtomicBool,
     /// Executions of all workers so far.
     executions: AtomicU64,
+    /// The first worker wants the others' help ([`Options::alone_for`]).
+    released: AtomicBool,
 }
 
 impl Shared {
@@ -1719,6 +1740,38 @@ impl Shared {
             workers,
             stop: AtomicBool::new(false),
             executions: AtomicU64::new(0),
+            released: AtomicBool::new(false),
+        }
+    }
+
+    /// Whether the workers other than the first may work.
+    fn released(&self) -> bool {
+        self.released.load(Ordering::Relaxed)
+    }
+
+    /// Lets the other workers work.
+    fn release(&self) {
+        let _q = self.queue.lock();
+        self.released.store(true, Ordering::Relaxed);
+        self.ready.notify_all();
+    }
+
+    /// Waits until the other workers may work (true) or the search is over (false).
+    fn wait_for_release(&self) -> bool {
+        let Ok(mut q) = self.queue.lock() else {
+            return false;
+        };
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            if self.released.load(Ordering::Relaxed) {
+                return true;
+            }
+            q = match self.ready.wait(q) {
+                Ok(q) => q,
+                Err(_) => return false,
+            };
         }
     }
 

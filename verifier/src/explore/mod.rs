@@ -16,7 +16,7 @@
 //!
 //! A scheduling point is a thread's next visible transition (a shared access, a
 //! synchronisation, a branch the schedule observes); the invisible transitions after it run
-//! in the same step ([`step`]). A DPOR search without a guide, the fair scheduler or a
+//! in the same step ([`step`]). Steps met again are looked up rather than run (`memo`). A DPOR search without a guide, the fair scheduler or a
 //! preemption bound first preempts only at synchronisation and checks each execution for
 //! data races (`race`, seed 003, section 3.1); at a race it starts again with every shared
 //! access a scheduling point. Inputs (`__VERIFIER_nondet_*`) take every value of a small

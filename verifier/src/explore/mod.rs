@@ -109,7 +109,7 @@ pub struct Options {
     /// search over sooner is not worth splitting (handing work over re-executes its path,
     /// and each worker memoises the steps it computes itself).
     pub alone_for: Duration,
-    /// Keep the steps computed and look them up by the values they read ([`memo`]; without
+    /// Keep the steps computed and look them up by the values they read (`memo`; without
     /// a guide or the fair scheduler). The search is the same either way, only slower
     /// without.
     pub memo: bool,

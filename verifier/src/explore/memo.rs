@@ -154,14 +154,7 @@ impl<S: Clone> Memo<S> {
                 .iter()
                 .map(|st| TraceStep::new(st.thread, st.transition, Vec::new(), st.skipped)),
         );
-        v.acc.clone_from(&w.acc);
-        v.spawned.clone_from(&w.spawned);
-        v.marks.clone_from(&w.marks);
-        v.races.clone_from(&w.races);
-        v.ending.clone_from(&w.ending);
-        v.visible = w.visible;
-        v.back_edges = w.back_edges;
-        v.stray = w.stray;
+        v.copy_outcome(w);
     }
 
     /// Adds thread `t`'s step from `s`, computed while recording `rec`: `vs` are its variants

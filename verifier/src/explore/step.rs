@@ -400,15 +400,20 @@ impl<S: Clone> Variant<S> {
     fn fork(&self, pool: &Pool<S>) -> Self {
         let mut v = pool.start(&self.state, &self.guide);
         v.steps.clone_from(&self.steps);
-        v.acc.clone_from(&self.acc);
-        v.spawned.clone_from(&self.spawned);
-        v.marks.clone_from(&self.marks);
-        v.races.clone_from(&self.races);
-        v.ending.clone_from(&self.ending);
-        v.visible = self.visible;
-        v.back_edges = self.back_edges;
-        v.stray = self.stray;
+        v.copy_outcome(self);
         v
+    }
+
+    /// Copies what `w` did besides its state, guide state and steps (in place).
+    pub(crate) fn copy_outcome(&mut self, w: &Variant<S>) {
+        self.acc.clone_from(&w.acc);
+        self.spawned.clone_from(&w.spawned);
+        self.marks.clone_from(&w.marks);
+        self.races.clone_from(&w.races);
+        self.ending.clone_from(&w.ending);
+        self.visible = w.visible;
+        self.back_edges = w.back_edges;
+        self.stray = w.stray;
     }
 }
 

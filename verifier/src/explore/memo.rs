@@ -29,8 +29,8 @@ use rustc_hash::FxHashMap;
 /// No node.
 const NONE: u32 = u32::MAX;
 
-/// How many trie nodes a memo may hold (beyond it, steps are computed without being kept).
-const MAX_NODES: usize = 1 << 22;
+/// About how many bytes a memo may hold (beyond it, steps are computed without being kept).
+const MAX_BYTES: usize = 256 << 20;
 
 /// A node of the trie.
 enum Node {
@@ -74,6 +74,8 @@ pub(crate) struct Memo<S> {
     roots: FxHashMap<(u32, u32, u32), u32>,
     nodes: Vec<Node>,
     done: Vec<Outcome<S>>,
+    /// About how many bytes the trie and the outcomes take.
+    bytes: usize,
     /// Lookups answered, and steps computed while recording.
     pub hits: u64,
     pub misses: u64,
@@ -85,6 +87,7 @@ impl<S> Default for Memo<S> {
             roots: FxHashMap::default(),
             nodes: Vec::new(),
             done: Vec::new(),
+            bytes: 0,
             hits: 0,
             misses: 0,
         }
@@ -168,7 +171,7 @@ impl<S: Clone> Memo<S> {
         reads_input: bool,
     ) {
         self.misses += 1;
-        if self.nodes.len() + rec.reads.len() + 1 > MAX_NODES {
+        if self.bytes > MAX_BYTES {
             return;
         }
         let Some(k) = key(s, t) else {
@@ -226,6 +229,8 @@ impl<S: Clone> Memo<S> {
             };
             at = if next == NONE {
                 self.nodes.push(Node::Empty);
+                // (The node, and its place in its parent's list of children.)
+                self.bytes += std::mem::size_of::<Node>() + 16;
                 n
             } else {
                 next
@@ -247,10 +252,10 @@ impl<S: Clone> Memo<S> {
             return;
         }
         let after = v.state.mem.cells();
-        let cells = rec.writes.iter().map(|&c| (c, after[c as usize])).collect();
+        let cells: Vec<(u32, i64)> = rec.writes.iter().map(|&c| (c, after[c as usize])).collect();
         // The thread's own status and those of the threads it started are set whatever they
         // were; no other changes.
-        let threads = (0..s.threads.len())
+        let threads: Vec<(u32, Status)> = (0..s.threads.len())
             .filter(|&u| {
                 u == t.0 as usize
                     || v.spawned.contains(&ThreadId(u as u32))
@@ -260,6 +265,10 @@ impl<S: Clone> Memo<S> {
             .collect();
         let mut variant = v.clone();
         variant.state = v.state.hollow();
+        self.bytes += std::mem::size_of::<Outcome<S>>()
+            + variant.steps.len() * std::mem::size_of::<TraceStep>()
+            + (variant.acc.len() + variant.races.len()) * 16
+            + (cells.len() + threads.len()) * 16;
         self.done.push(Outcome {
             variant,
             cells,

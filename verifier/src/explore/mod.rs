@@ -130,7 +130,7 @@ impl Default for Options {
             max_local_steps: 10_000,
             sync_points_only: true,
             jobs: 1,
-            alone_for: Duration::from_millis(3),
+            alone_for: Duration::from_millis(10),
             memo: true,
         }
     }
@@ -699,23 +699,25 @@ where
     let shared = Shared::new(opts.jobs);
     let start = Instant::now();
     std::thread::scope(|sc| {
-        let workers: Vec<_> = (1..opts.jobs)
-            .map(|_| {
+        // The other workers start when the first releases them (starting a thread costs
+        // time a short search does not have).
+        let workers = std::cell::RefCell::new(Vec::new());
+        let spawn = || {
+            for _ in 1..opts.jobs {
                 let shared = &shared;
-                sc.spawn(move || {
+                workers.borrow_mut().push(sc.spawn(move || {
                     let mut e = Engine::new(prog, guide, opts, None, None, coarse);
                     e.shared = Some(shared);
-                    if shared.wait_for_release() {
-                        while let Some(job) = shared.next() {
-                            e.search(None, Some(job));
-                        }
+                    while let Some(job) = shared.next() {
+                        e.search(None, Some(job));
                     }
                     e.into_report()
-                })
-            })
-            .collect();
+                }));
+            }
+        };
         let mut e = Engine::new(prog, guide, opts, progress, None, coarse);
         e.shared = Some(&shared);
+        e.start_others = Some(&spawn);
         e.search(None, None);
         if !shared.released() {
             // Over before the others were wanted.
@@ -729,7 +731,7 @@ where
         }
         shared.halt();
         let mut report = e.into_report();
-        for w in workers {
+        for w in workers.into_inner() {
             let r = match w.join() {
                 Ok(r) => r,
                 Err(p) => std::panic::resume_unwind(p),
@@ -778,8 +780,10 @@ struct Engine<'a, G: Guide> {
     last_progress: Instant,
     stop: Option<String>,
     replay: Option<Vec<TraceStep>>,
-    /// In a parallel search: what the workers share.
+    /// In a parallel search: what the workers share, and (for the first worker) how to start
+    /// the others when it releases them.
     shared: Option<&'a Shared>,
+    start_others: Option<&'a dyn Fn()>,
     pool: step::Pool<G::State>,
     /// The steps computed so far, when memoised.
     memo: Option<std::cell::RefCell<memo::Memo<G::State>>>,
@@ -837,6 +841,8 @@ impl<'a, G: Guide> Engine<'a, G> {
         replay: Option<Vec<TraceStep>>,
         coarse: bool,
     ) -> Self {
+        // (The search's time includes making its tables.)
+        let start = Instant::now();
         let m = Machine::new(prog);
         let local = step::local_table(&m, guide, coarse);
         let loops = coarse.then(|| step::loop_table(&m));
@@ -868,12 +874,13 @@ impl<'a, G: Guide> Engine<'a, G> {
             guide,
             opts,
             report: Report::default(),
-            start: Instant::now(),
+            start,
             progress,
             last_progress: Instant::now(),
             stop: None,
             replay,
             shared: None,
+            start_others: None,
             pool: step::Pool::default(),
             memo: (opts.memo && !opts.fair && guide.gates_nothing()).then(Default::default),
             local,
@@ -1125,6 +1132,9 @@ impl<'a, G: Guide> Engine<'a, G> {
                 } else if self.report.stats.steps.is_multiple_of(64)
                     && self.start.elapsed() >= self.opts.alone_for
                 {
+                    if let Some(start) = self.start_others {
+                        start();
+                    }
                     sh.release();
                 }
             }
@@ -1754,25 +1764,6 @@ impl Shared {
         let _q = self.queue.lock();
         self.released.store(true, Ordering::Relaxed);
         self.ready.notify_all();
-    }
-
-    /// Waits until the other workers may work (true) or the search is over (false).
-    fn wait_for_release(&self) -> bool {
-        let Ok(mut q) = self.queue.lock() else {
-            return false;
-        };
-        loop {
-            if self.stop.load(Ordering::Relaxed) {
-                return false;
-            }
-            if self.released.load(Ordering::Relaxed) {
-                return true;
-            }
-            q = match self.ready.wait(q) {
-                Ok(q) => q,
-                Err(_) => return false,
-            };
-        }
     }
 
     /// Whether a worker waits for a job that nobody has handed over yet.

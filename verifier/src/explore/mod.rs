@@ -498,7 +498,7 @@ struct Order<'e, 'm, G: Guide> {
     steps: &'e step::Stepper<'e, 'm, G>,
     nodes: &'e [Node<G::State>],
     /// [`Engine::guard_vars`].
-    guard_vars: &'e [Vec<Option<Vec<u32>>>],
+    guard_vars: &'e [Vec<Option<u128>>],
 }
 
 impl<G: Guide> Reorder for Order<'_, '_, G> {
@@ -550,13 +550,11 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
             _ => None,
         };
         if let Some(l) = enabled_decides {
-            let untouched = self.guard_vars[t.0 as usize][l.0 as usize]
-                .as_ref()
-                .is_some_and(|vars| {
-                    !restored
-                        .iter()
-                        .any(|(key, _)| vars.contains(&((key >> 32) as u32)))
-                });
+            let untouched = self.guard_vars[t.0 as usize][l.0 as usize].is_some_and(|vars| {
+                !restored
+                    .iter()
+                    .any(|(key, _)| vars & var_bit((key >> 32) as u32) != 0)
+            });
             if untouched && !shut_out {
                 return step::can_move(self.steps.m, self.steps.guide, &ne.guide, &ne.state, t);
             }
@@ -788,14 +786,14 @@ struct Engine<'a, G: Guide> {
     /// The steps computed so far, when memoised.
     memo: Option<std::cell::RefCell<memo::Memo<G::State>>>,
     local: Vec<Vec<bool>>,
-    /// Per thread and location: the variables its guards read (`None`: through a pointer).
-    guard_vars: Vec<Vec<Option<Vec<u32>>>>,
+    /// Per thread and location: the variables its guards read, as a set of [`var_bit`]s
+    /// (`None`: through a pointer).
+    guard_vars: Vec<Vec<Option<u128>>>,
     /// Points popped, and steps taken, for their buffers.
     spare_points: Vec<Point>,
     spare_taken: Vec<Taken>,
-    /// Scratch buffers of [`Engine::expand`].
+    /// A scratch buffer of [`Engine::expand`].
     was_enabled: Vec<bool>,
-    written: Vec<u32>,
     /// The data-race detector and [`step::loop_table`], when preempting only at
     /// synchronisation.
     race: Option<race::Detector>,
@@ -856,7 +854,7 @@ impl<'a, G: Guide> Engine<'a, G> {
                         let mut vars = Vec::new();
                         th.outgoing(LocId(l as u32))
                             .all(|tr| guard_reads(&tr.guard, &mut vars))
-                            .then_some(vars)
+                            .then(|| vars.iter().fold(0, |m, v| m | var_bit(*v)))
                     })
                     .collect()
             })
@@ -888,7 +886,6 @@ impl<'a, G: Guide> Engine<'a, G> {
             spare_points: Vec::new(),
             spare_taken: Vec::new(),
             was_enabled: Vec::new(),
-            written: Vec::new(),
             race,
             starts,
             loops,
@@ -1340,9 +1337,8 @@ impl<'a, G: Guide> Engine<'a, G> {
             .filter(|&c| self.guide.gates_nothing() && nodes[c].state.atomic == node.state.atomic)
             .and_then(|c| points[c].taken.as_ref().map(|t| (t, c)));
         let mut was = std::mem::take(&mut self.was_enabled);
-        let mut written = std::mem::take(&mut self.written);
         was.clear();
-        written.clear();
+        let mut written = 0u128;
         if let Some((taken, c)) = before {
             was.resize(self.prog.threads.len(), false);
             for t in &points[c].enabled {
@@ -1350,7 +1346,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             }
             for a in taken.acc.iter() {
                 if a.write && a.key >> 63 == 0 {
-                    written.push((a.key >> 32) as u32);
+                    written |= var_bit((a.key >> 32) as u32);
                 }
             }
             was[taken.thread.0 as usize] = false;
@@ -1364,8 +1360,7 @@ impl<'a, G: Guide> Engine<'a, G> {
                         Status::At(l) => {
                             !taken.spawned.contains(&t)
                                 && self.guard_vars[t.0 as usize][l.0 as usize]
-                                    .as_ref()
-                                    .is_some_and(|vars| !written.iter().any(|w| vars.contains(w)))
+                                    .is_some_and(|vars| vars & written == 0)
                         }
                     };
                 if same {
@@ -1380,7 +1375,6 @@ impl<'a, G: Guide> Engine<'a, G> {
             }
         }
         self.was_enabled = was;
-        self.written = written;
         points[d].enabled = enabled;
         let steps = self.stepper();
         let order = Order {
@@ -1833,6 +1827,13 @@ fn guard_reads(e: &crate::ir::Expr, vars: &mut Vec<u32>) -> bool {
         crate::ir::Place::Deref { .. } => known = false,
     });
     known
+}
+
+/// Variable `v` in a set of variables kept as 128 bits: several variables share a bit, so a
+/// set built this way says "maybe" where it holds another variable of the same bit, never
+/// "no" where it holds `v`.
+fn var_bit(v: u32) -> u128 {
+    1 << (v % 128)
 }
 
 /// Where point `d`'s steps start in the trace of the execution.

@@ -320,6 +320,9 @@ fn print_report(p: &verifier::ir::Program, a: &ExploreArgs, r: &Report) -> anyho
     if s.sleep_blocked > 0 {
         fig.push_str(&format!(", ended by sleep sets: {}", s.sleep_blocked));
     }
+    if s.steps_looked_up > 0 {
+        fig.push_str(&format!(", steps looked up: {}", s.steps_looked_up));
+    }
     if !s.by_preemptions.is_empty() {
         let per: Vec<String> = s
             .by_preemptions

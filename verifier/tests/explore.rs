@@ -692,7 +692,7 @@ fn memoised_steps_are_the_steps_computed_afresh() {
         }
     }
     assert!(files.len() >= 30, "{} programs", files.len());
-    let mut compared = 0;
+    let (mut compared, mut looked_up) = (0, 0);
     for f in &files {
         let Ok(p) = load(f, &FOpts::default()) else {
             continue;
@@ -759,8 +759,11 @@ fn memoised_steps_are_the_steps_computed_afresh() {
                 "{} with {what}: other bugs with the memo",
                 f.display()
             );
+            assert_eq!(without.stats.steps_looked_up, 0);
+            looked_up += with.stats.steps_looked_up;
             compared += 1;
         }
     }
     assert!(compared >= 90, "{compared} searches compared");
+    assert!(looked_up > 10_000, "{looked_up} steps looked up");
 }

@@ -76,9 +76,8 @@ pub(crate) struct Memo<S> {
     done: Vec<Outcome<S>>,
     /// About how many bytes the trie and the outcomes take.
     bytes: usize,
-    /// Lookups answered, and steps computed while recording.
+    /// Lookups answered.
     pub hits: u64,
-    pub misses: u64,
 }
 
 impl<S> Default for Memo<S> {
@@ -89,7 +88,6 @@ impl<S> Default for Memo<S> {
             done: Vec::new(),
             bytes: 0,
             hits: 0,
-            misses: 0,
         }
     }
 }
@@ -170,7 +168,6 @@ impl<S: Clone> Memo<S> {
         vs: &[Variant<S>],
         reads_input: bool,
     ) {
-        self.misses += 1;
         if self.bytes > MAX_BYTES {
             return;
         }

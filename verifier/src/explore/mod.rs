@@ -349,6 +349,10 @@ pub struct Stats {
     pub depth_bounded: u64,
     /// Executions the sleep sets ended early (equivalent to one explored before).
     pub sleep_blocked: u64,
+    /// Steps looked up among those computed before ([`Options::memo`]) instead of run,
+    /// counting the ones the search computes to decide what to explore.
+    #[serde(default)]
+    pub steps_looked_up: u64,
     /// Executions per preemption count (with a preemption bound).
     pub by_preemptions: Vec<u64>,
     /// Longest execution (steps).
@@ -740,6 +744,7 @@ where
             s.steps += x.steps;
             s.depth_bounded += x.depth_bounded;
             s.sleep_blocked += x.sleep_blocked;
+            s.steps_looked_up += x.steps_looked_up;
             s.max_depth = s.max_depth.max(x.max_depth);
             if s.stopped.is_none() {
                 s.stopped = x.stopped;
@@ -915,6 +920,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         };
         let s = &mut self.report.stats;
         s.seconds = self.start.elapsed().as_secs_f64();
+        s.steps_looked_up = self.memo.as_ref().map_or(0, |m| m.borrow().hits);
         s.complete = self.stop.is_none();
         s.stopped = self.stop.take();
         s.sync_points_only = self.race.is_some() && race.is_none();

@@ -5,12 +5,11 @@
 //! the owner of the atomic region and the values of the memory elements it reads (a write
 //! counts as reading the value it overwrites: whether an unlock releases a mutex its thread
 //! holds depends on it), and the elements it reads are themselves determined by the values
-//! read before them. So the steps
-//! computed are kept in a trie per (thread, location, atomic-region owner): each inner node
-//! names the element the step reads next, its children are the values that element had, and
-//! a leaf holds the step's outcome (what it wrote, where the threads are, and everything the
-//! search needs of the step: the transitions it ran, its accesses, its race events, how it
-//! ended). Looking a step up reads those elements of the current state; on a miss the step
+//! read before them. So the steps computed are kept in a trie per (thread, location,
+//! atomic-region owner): each inner node names the element the step reads next, its children
+//! are the values that element had, and a leaf holds the step's outcome (what it wrote, where
+//! the threads are, and everything the search needs of the step: the transitions it ran, its
+//! accesses, its race events, how it ended). Looking a step up reads those elements of the current state; on a miss the step
 //! is computed with the machine recording its reads and writes
 //! ([`crate::interp::Machine::start_recording`]) and the path is added.
 //!
@@ -53,7 +52,8 @@ pub(crate) struct Outcome<S> {
     variant: Variant<S>,
     /// Memory elements written, with their values after the step.
     cells: Vec<(u32, i64)>,
-    /// Threads whose status the step changed, with the new status.
+    /// Threads whose status the step sets (its own, those it started, any other it
+    /// changed), with the new status.
     threads: Vec<(u32, Status)>,
     /// The owner of the atomic region after the step.
     atomic: Option<ThreadId>,
@@ -61,7 +61,7 @@ pub(crate) struct Outcome<S> {
 
 /// The result of a lookup.
 pub(crate) enum Found {
-    /// The step is known: [`Memo::outcome`].
+    /// The step is known: [`Memo::apply`] gives it.
     Hit(u32),
     /// Unknown: compute it while recording, then [`Memo::insert`].
     Miss,
@@ -251,7 +251,7 @@ impl<S: Clone> Memo<S> {
         let after = v.state.mem.cells();
         let cells: Vec<(u32, i64)> = rec.writes.iter().map(|&c| (c, after[c as usize])).collect();
         // The thread's own status and those of the threads it started are set whatever they
-        // were; no other changes.
+        // were; any other thread whose status changed is listed too.
         let threads: Vec<(u32, Status)> = (0..s.threads.len())
             .filter(|&u| {
                 u == t.0 as usize

@@ -757,7 +757,8 @@ where
         let s = &mut report.stats;
         s.complete = s.stopped.is_none();
         s.seconds = start.elapsed().as_secs_f64();
-        s.workers = opts.jobs;
+        // (The others only if the first released them.)
+        s.workers = if shared.released() { opts.jobs } else { 1 };
         report
     })
 }

@@ -68,6 +68,11 @@ impl Memory {
         self.start[v] + i
     }
 
+    /// Where each variable's elements start among all the elements, and their number.
+    pub fn starts(&self) -> &[usize] {
+        &self.start
+    }
+
     /// Every element of every variable, in variable order.
     #[inline]
     pub fn cells(&self) -> &[i64] {
@@ -529,6 +534,7 @@ impl<'p> Machine<'p> {
 
     /// Element `i` of variable `v` in `s`, read as an evaluation reads it (recorded, when
     /// recording; not logged).
+    #[inline]
     pub fn read_cell(&self, s: &State, v: VarId, i: usize) -> i64 {
         let x = s.mem.cell(v.0 as usize, i);
         if self.recording.get() {

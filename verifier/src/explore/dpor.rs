@@ -71,7 +71,7 @@ impl Locations {
         let id = if key >> 63 == 1 {
             *self.tokens.get(&key)?
         } else {
-            self.ids[self.starts[(key >> 32) as usize] + (key & 0xffff_ffff) as usize]
+            self.ids[super::position(&self.starts, key)]
         };
         (id != NONE).then_some(id as usize)
     }
@@ -82,7 +82,7 @@ impl Locations {
         let slot = if key >> 63 == 1 {
             self.tokens.entry(key).or_insert(NONE)
         } else {
-            &mut self.ids[self.starts[(key >> 32) as usize] + (key & 0xffff_ffff) as usize]
+            &mut self.ids[super::position(&self.starts, key)]
         };
         if *slot == NONE {
             *slot = next;

@@ -169,6 +169,12 @@ impl Acc {
     }
 }
 
+/// Where the memory element an access key ([`Acc::memory`]) names is among all the elements,
+/// given where each variable's elements start ([`crate::interp::Memory::starts`]).
+pub(crate) fn position(starts: &[usize], key: u64) -> usize {
+    starts[(key >> 32) as usize] + (key & 0xffff_ffff) as usize
+}
+
 /// Whether two sorted access sets conflict.
 pub fn dependent(a: &[Acc], b: &[Acc]) -> bool {
     let (mut i, mut j) = (0, 0);
@@ -866,11 +872,11 @@ impl<'a, G: Guide> Engine<'a, G> {
             })
             .collect();
         // The detector and DPOR number locations by their place in memory.
-        let mem = m.initial(&mut ZeroInit, &mut Vec::new()).mem;
-        let starts: Vec<usize> = (0..prog.vars.len())
-            .map(|v| mem.flat(v, 0))
-            .chain([mem.cells().len()])
-            .collect();
+        let starts = m
+            .initial(&mut ZeroInit, &mut Vec::new())
+            .mem
+            .starts()
+            .to_vec();
         let race = coarse.then(|| race::Detector::new(prog.threads.len(), starts.clone()));
         Engine {
             prog,

@@ -154,8 +154,7 @@ impl Detector {
         let slot = if key == ATOMIC_KEY {
             &mut self.atomic_id
         } else {
-            let pos = self.starts[(key >> 32) as usize] + (key & 0xffff_ffff) as usize;
-            &mut self.ids[pos]
+            &mut self.ids[super::position(&self.starts, key)]
         };
         if *slot == NONE {
             *slot = self.seen as u32;

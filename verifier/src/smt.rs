@@ -9,6 +9,7 @@
 //! Used by the ART verifier (seed 002, "Iterative model checking": labels, coverings,
 //! enabledness) and the IVR checker.
 
+use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::fmt;
 use std::rc::Rc;
@@ -601,7 +602,16 @@ pub struct Smt {
     ctx: &'static z3::Context,
     solver: z3::Solver<'static>,
     timeout_ms: u32,
-    implies_cache: HashMap<(Term, Term), bool>,
+    /// The timeout the solver's parameters hold now (setting them takes Z3's global lock).
+    set_ms: u32,
+    implies_cache: FxHashMap<(Term, Term), bool>,
+    /// The Z3 constants of the free variables met so far (making one from its name costs
+    /// more than looking it up).
+    consts: std::cell::RefCell<FxHashMap<(Rc<str>, Sort), Dynamic<'static>>>,
+    /// The same for integer numerals.
+    numerals: std::cell::RefCell<FxHashMap<i128, Dynamic<'static>>>,
+    /// Translations of subterms kept across queries ([`Smt::kept`]).
+    kept: std::cell::RefCell<FxHashMap<usize, (Keep, Dynamic<'static>)>>,
     /// Work done so far.
     pub stats: Stats,
     /// Z3's reason for the last `Unknown` answer.
@@ -625,7 +635,11 @@ impl Smt {
             ctx,
             solver,
             timeout_ms,
-            implies_cache: HashMap::new(),
+            set_ms: timeout_ms,
+            implies_cache: FxHashMap::default(),
+            consts: Default::default(),
+            numerals: Default::default(),
+            kept: Default::default(),
             stats: Stats::default(),
             last_unknown: String::new(),
             deadline: None,
@@ -689,10 +703,11 @@ impl Smt {
             self.last_unknown = "deadline reached".into();
             return Answer::Unknown(self.last_unknown.clone());
         }
-        if self.deadline.is_some() {
+        if budget != self.set_ms {
             let mut p = z3::Params::new(self.ctx);
             p.set_u32("timeout", budget);
             self.solver.set_params(&p);
+            self.set_ms = budget;
         }
         match self.solver.check_assumptions(assumptions) {
             z3::SatResult::Sat => Answer::Sat,
@@ -724,10 +739,8 @@ impl Smt {
         let mut out = Model::default();
         for (name, t) in vars {
             let z = self.to_int(t);
-            if let Some(v) = m.eval(&z, true) {
-                if let Ok(x) = v.to_string().replace(['(', ')', ' '], "").parse::<i128>() {
-                    out.ints.insert(name.clone(), x);
-                }
+            if let Some(x) = m.eval(&z, true).as_ref().and_then(numeral) {
+                out.ints.insert(name.clone(), x);
             }
         }
         Some(out)
@@ -870,47 +883,95 @@ impl Smt {
         d
     }
 
+    /// The translation of `x`, a subterm held by `owner`: kept across queries when outside
+    /// quantifiers (the same subterms come back in query after query: a path's formula, a
+    /// label). Kept entries are found by address, and each holds its subterm's allocation so
+    /// that no other term can take that address.
+    fn kept(&self, x: &Term, owner: impl FnOnce() -> Keep, bound: &mut Scope) -> Dynamic<'static> {
+        if !bound.vars.is_empty() {
+            return self.to_z3(x, bound);
+        }
+        let key = x as *const Term as usize;
+        if let Some((_, d)) = self.kept.borrow().get(&key) {
+            return d.clone();
+        }
+        let d = self.to_z3(x, bound);
+        let mut kept = self.kept.borrow_mut();
+        if kept.len() >= MAX_KEPT {
+            kept.clear();
+        }
+        kept.insert(key, (owner(), d.clone()));
+        d
+    }
+
     fn to_z3_node(&self, t: &Term, bound: &mut Scope) -> Dynamic<'static> {
         let ctx = self.ctx;
-        let b = |x: &Term, bound: &mut Scope| self.to_z3(x, bound).as_bool().expect("boolean term");
-        let i = |x: &Term, bound: &mut Scope| self.to_z3(x, bound).as_int().expect("integer term");
+        let one = |x: &Rc<Term>, bound: &mut Scope| self.kept(x, || Keep::One(x.clone()), bound);
+        let b = |x: &Rc<Term>, bound: &mut Scope| one(x, bound).as_bool().expect("boolean term");
+        let i = |x: &Rc<Term>, bound: &mut Scope| one(x, bound).as_int().expect("integer term");
+        let many = |xs: &Rc<[Term]>, bound: &mut Scope| -> Vec<Dynamic<'static>> {
+            xs.iter()
+                .map(|x| self.kept(x, || Keep::Many(xs.clone()), bound))
+                .collect()
+        };
         match t {
             Term::True => Dynamic::from_ast(&Bool::from_bool(ctx, true)),
             Term::False => Dynamic::from_ast(&Bool::from_bool(ctx, false)),
-            Term::Int(v) => {
-                Dynamic::from_ast(&Int::from_str(ctx, &v.to_string()).expect("numeral"))
-            }
+            Term::Int(v) => self
+                .numerals
+                .borrow_mut()
+                .entry(*v)
+                .or_insert_with(|| {
+                    Dynamic::from_ast(&match i64::try_from(*v) {
+                        Ok(x) => Int::from_i64(ctx, x),
+                        Err(_) => Int::from_str(ctx, &v.to_string()).expect("numeral"),
+                    })
+                })
+                .clone(),
             Term::Var(n, s) => {
                 if let Some(d) = bound.vars.get(n) {
                     return d.clone();
                 }
-                var_z3(ctx, n, *s)
+                self.consts
+                    .borrow_mut()
+                    .entry((n.clone(), *s))
+                    .or_insert_with(|| var_z3(ctx, n, *s))
+                    .clone()
             }
             Term::Not(a) => Dynamic::from_ast(&b(a, bound).not()),
             Term::And(xs) => {
-                let v: Vec<Bool> = xs.iter().map(|x| b(x, bound)).collect();
+                let v: Vec<Bool> = many(xs, bound)
+                    .iter()
+                    .map(|x| x.as_bool().expect("boolean term"))
+                    .collect();
                 Dynamic::from_ast(&Bool::and(ctx, &v.iter().collect::<Vec<_>>()))
             }
             Term::Or(xs) => {
-                let v: Vec<Bool> = xs.iter().map(|x| b(x, bound)).collect();
+                let v: Vec<Bool> = many(xs, bound)
+                    .iter()
+                    .map(|x| x.as_bool().expect("boolean term"))
+                    .collect();
                 Dynamic::from_ast(&Bool::or(ctx, &v.iter().collect::<Vec<_>>()))
             }
             Term::Implies(x, y) => Dynamic::from_ast(&b(x, bound).implies(&b(y, bound))),
             Term::Ite(c, x, y) => {
                 let c = b(c, bound);
-                let x = self.to_z3(x, bound);
-                let y = self.to_z3(y, bound);
+                let x = one(x, bound);
+                let y = one(y, bound);
                 c.ite(&x, &y)
             }
             Term::Eq(x, y) => {
-                let x = self.to_z3(x, bound);
-                let y = self.to_z3(y, bound);
+                let x = one(x, bound);
+                let y = one(y, bound);
                 Dynamic::from_ast(&x._eq(&y))
             }
             Term::Le(x, y) => Dynamic::from_ast(&i(x, bound).le(&i(y, bound))),
             Term::Lt(x, y) => Dynamic::from_ast(&i(x, bound).lt(&i(y, bound))),
             Term::Add(xs) => {
-                let v: Vec<Int> = xs.iter().map(|x| i(x, bound)).collect();
+                let v: Vec<Int> = many(xs, bound)
+                    .iter()
+                    .map(|x| x.as_int().expect("integer term"))
+                    .collect();
                 Dynamic::from_ast(&Int::add(ctx, &v.iter().collect::<Vec<_>>()))
             }
             Term::Sub(x, y) => Dynamic::from_ast(&Int::sub(ctx, &[&i(x, bound), &i(y, bound)])),
@@ -919,17 +980,17 @@ impl Smt {
             Term::Div(x, y) => Dynamic::from_ast(&i(x, bound).div(&i(y, bound))),
             Term::Mod(x, y) => Dynamic::from_ast(&i(x, bound).modulo(&i(y, bound))),
             Term::Select(a, x) => {
-                let a = self.to_z3(a, bound).as_array().expect("array term");
+                let a = one(a, bound).as_array().expect("array term");
                 a.select(&i(x, bound))
             }
             Term::Store(a, x, v) => {
-                let a = self.to_z3(a, bound).as_array().expect("array term");
+                let a = one(a, bound).as_array().expect("array term");
                 Dynamic::from_ast(&a.store(&i(x, bound), &i(v, bound)))
             }
             Term::Forall(vs, body) | Term::Exists(vs, body) => {
                 let mut inner = Scope {
                     vars: bound.vars.clone(),
-                    memo: HashMap::new(),
+                    memo: FxHashMap::default(),
                 };
                 let consts: Vec<Dynamic<'static>> = vs
                     .iter()
@@ -958,11 +1019,21 @@ fn debug_timing() -> bool {
     *ON.get_or_init(|| std::env::var_os("SYNTH_DEBUG_SMT").is_some())
 }
 
+/// Most translations [`Smt::kept`] keeps (beyond, it starts afresh).
+const MAX_KEPT: usize = 1 << 20;
+
+/// What keeps a subterm's allocation alive in [`Smt::kept`]: the subterm, or the list it is
+/// one of.
+enum Keep {
+    One(#[allow(dead_code)] Rc<Term>),
+    Many(#[allow(dead_code)] Rc<[Term]>),
+}
+
 /// Variables bound by enclosing quantifiers, and the translations made so far.
 #[derive(Default)]
 struct Scope {
     vars: HashMap<Rc<str>, Dynamic<'static>>,
-    memo: HashMap<usize, Dynamic<'static>>,
+    memo: FxHashMap<usize, Dynamic<'static>>,
 }
 
 fn var_z3(ctx: &'static z3::Context, n: &str, s: Sort) -> Dynamic<'static> {
@@ -983,6 +1054,18 @@ fn contains_quantifier(t: &Term) -> bool {
         || t.children().into_iter().any(contains_quantifier)
 }
 
+/// The value of an integer numeral (`None`: not a numeral, or beyond `i128`).
+fn numeral(i: &Int<'static>) -> Option<i128> {
+    if i.kind() != z3::AstKind::Numeral {
+        return None;
+    }
+    if let Some(x) = i.as_i64() {
+        return Some(x as i128);
+    }
+    // (Beyond 64 bits: Z3 prints a numeral in decimal, a negative one as `(- n)`.)
+    i.to_string().replace(['(', ')', ' '], "").parse().ok()
+}
+
 /// Reads a Z3 term back; `None` for operators this module does not know.
 fn from_z3(d: &Dynamic<'static>) -> Option<Term> {
     use z3::DeclKind as K;
@@ -992,10 +1075,8 @@ fn from_z3(d: &Dynamic<'static>) -> Option<Term> {
     if let Some(b) = d.as_bool().and_then(|b| b.as_bool()) {
         return Some(Term::bool(b));
     }
-    if d.sort_kind() == z3::SortKind::Int && d.is_const() {
-        if let Ok(v) = d.to_string().replace(['(', ')', ' '], "").parse::<i128>() {
-            return Some(Term::Int(v));
-        }
+    if d.kind() == z3::AstKind::Numeral {
+        return d.as_int().as_ref().and_then(numeral).map(Term::Int);
     }
     let decl = d.safe_decl().ok()?;
     let kids: Vec<Term> = d.children().iter().map(from_z3).collect::<Option<_>>()?;
@@ -1022,7 +1103,7 @@ fn from_z3(d: &Dynamic<'static>) -> Option<Term> {
         K::MOD => Term::modulo(k(0)?, k(1)?),
         K::SELECT => Term::select(k(0)?, k(1)?),
         K::STORE => Term::store(k(0)?, k(1)?, k(2)?),
-        K::ANUM => Term::Int(d.to_string().replace(['(', ')', ' '], "").parse().ok()?),
+        K::ANUM => Term::Int(numeral(&d.as_int()?)?),
         K::UNINTERPRETED if kids.is_empty() => {
             let s = match d.sort_kind() {
                 z3::SortKind::Bool => Sort::Bool,
@@ -1144,6 +1225,51 @@ mod tests {
         assert_eq!(s.implies(&Term::True, &f), Some(true));
         let g = Term::eq(Term::select(Term::store(a, x(), big), y()), Term::int(0));
         assert_eq!(s.implies(&Term::True, &g), Some(false));
+    }
+
+    #[test]
+    fn kept_translations_respect_quantifiers() {
+        let mut s = Smt::new(5_000);
+        // One shared subterm, x = 5: first with x free (kept), then under a quantifier that
+        // binds x, where the kept translation (free x) would be wrong.
+        let b = Term::var("b", Sort::Bool);
+        let a = Term::eq(x(), Term::int(5));
+        assert_eq!(
+            s.check_terms(&[Term::and([a.clone(), b.clone()])]),
+            Answer::Sat
+        );
+        let bound = Term::forall(
+            vec![("x".into(), Sort::Int)],
+            Term::and([a.clone(), b.clone()]),
+        );
+        // x = 5 and (for all x, x = 5 and y): false; with x free inside, it would be sat.
+        assert_eq!(
+            s.check_terms(&[Term::and([a.clone(), bound.clone()])]),
+            Answer::Unsat
+        );
+        // And the kept translation is still right at the top level afterwards.
+        assert_eq!(
+            s.check_terms(&[Term::and([a, Term::not(bound), b])]),
+            Answer::Sat
+        );
+    }
+
+    #[test]
+    fn numerals_read_back_whatever_their_size_and_sign() {
+        let mut s = Smt::new(5_000);
+        for v in [0, -7, i64::MAX as i128 + 1, -(1i128 << 100)] {
+            s.push();
+            s.assert(&Term::eq(x(), Term::int(v)));
+            assert_eq!(s.check(), Answer::Sat);
+            let m = s.model(&[("x".into(), x())]).unwrap();
+            assert_eq!(m.ints["x"], v);
+            s.pop();
+            let t = s.simplify(&Term::eq(x(), Term::add(Term::int(v), Term::int(0))));
+            assert!(
+                t == Term::eq(x(), Term::int(v)) || t == Term::eq(Term::int(v), x()),
+                "{v}: {t}"
+            );
+        }
     }
 
     #[test]

@@ -473,9 +473,16 @@ impl<'p> Verifier<'p> {
     }
 
     fn sat_path(&mut self, v: NodeId, extra: &[Term]) -> Option<bool> {
-        let mut cs = self.path_cond(v);
-        cs.extend_from_slice(extra);
-        match self.smt.check_terms(&cs) {
+        // (A node's constraint never changes and node ids are not reused: the solver may
+        // keep the constraints of the path it checked last.)
+        let mut frames = Vec::new();
+        let mut x = Some(v);
+        while let Some(n) = x {
+            frames.push((n.0 as u64, &self.syms[n.0 as usize].cond));
+            x = self.art.node(n).parent.map(|p| p.0);
+        }
+        frames.reverse();
+        match self.smt.check_path(&frames, extra) {
             Answer::Sat => Some(true),
             Answer::Unsat => Some(false),
             Answer::Unknown(_) => None,

@@ -604,6 +604,11 @@ pub struct Smt {
     timeout_ms: u32,
     /// The timeout the solver's parameters hold now (setting them takes Z3's global lock).
     set_ms: u32,
+    /// A second solver for [`Smt::check_path`]: it keeps the formulas of the last path
+    /// asserted, one scope each, with their ids in `path_ids`.
+    path: z3::Solver<'static>,
+    path_ids: Vec<u64>,
+    path_set_ms: u32,
     implies_cache: FxHashMap<(Term, Term), bool>,
     /// The Z3 constants of the free variables met so far (making one from its name costs
     /// more than looking it up).
@@ -628,14 +633,19 @@ impl Smt {
         // borrow it, and the solver lives next to it.
         let ctx: &'static z3::Context = Box::leak(Box::new(z3::Context::new(&cfg)));
         let solver = z3::Solver::new(ctx);
+        let path = z3::Solver::new(ctx);
         let mut p = z3::Params::new(ctx);
         p.set_u32("timeout", timeout_ms);
         solver.set_params(&p);
+        path.set_params(&p);
         Smt {
             ctx,
             solver,
             timeout_ms,
             set_ms: timeout_ms,
+            path,
+            path_ids: Vec::new(),
+            path_set_ms: timeout_ms,
             implies_cache: FxHashMap::default(),
             consts: Default::default(),
             numerals: Default::default(),
@@ -698,28 +708,70 @@ impl Smt {
     /// Checks the current assertions under `assumptions` within the time left; records Z3's
     /// reason for an unknown answer.
     fn solve(&mut self, assumptions: &[Bool<'static>]) -> Answer {
+        self.solve_on(false, assumptions)
+    }
+
+    /// [`Smt::solve`] on the main solver or (`path`) the path solver.
+    fn solve_on(&mut self, path: bool, assumptions: &[Bool<'static>]) -> Answer {
         let budget = self.budget_ms();
         if budget == 0 {
             self.last_unknown = "deadline reached".into();
             return Answer::Unknown(self.last_unknown.clone());
         }
-        if budget != self.set_ms {
+        let (solver, set_ms) = if path {
+            (&self.path, &mut self.path_set_ms)
+        } else {
+            (&self.solver, &mut self.set_ms)
+        };
+        if budget != *set_ms {
             let mut p = z3::Params::new(self.ctx);
             p.set_u32("timeout", budget);
-            self.solver.set_params(&p);
-            self.set_ms = budget;
+            solver.set_params(&p);
+            *set_ms = budget;
         }
-        match self.solver.check_assumptions(assumptions) {
+        match solver.check_assumptions(assumptions) {
             z3::SatResult::Sat => Answer::Sat,
             z3::SatResult::Unsat => Answer::Unsat,
             z3::SatResult::Unknown => {
-                self.last_unknown = self
-                    .solver
+                self.last_unknown = solver
                     .get_reason_unknown()
                     .unwrap_or_else(|| "unknown".into());
                 Answer::Unknown(self.last_unknown.clone())
             }
         }
+    }
+
+    /// Checks the conjunction of a path's formulas and `extra`. The path is a list of
+    /// `(id, formula)`, outermost first; an id must always stand for the same formula. The
+    /// path solver keeps the last path's formulas asserted, so that a path sharing a prefix
+    /// with the last one (the next node of a depth-first search) asserts only what is new,
+    /// and Z3 keeps what it learned about the prefix.
+    pub fn check_path(&mut self, frames: &[(u64, &Term)], extra: &[Term]) -> Answer {
+        self.stats.checks += 1;
+        let same = self
+            .path_ids
+            .iter()
+            .zip(frames)
+            .take_while(|(a, (b, _))| *a == b)
+            .count();
+        if self.path_ids.len() > same {
+            self.path.pop((self.path_ids.len() - same) as u32);
+            self.path_ids.truncate(same);
+        }
+        for (id, f) in &frames[same..] {
+            self.path.push();
+            let b = self.to_bool(f);
+            self.path.assert(&b);
+            self.path_ids.push(*id);
+        }
+        self.path.push();
+        for t in extra {
+            let b = self.to_bool(t);
+            self.path.assert(&b);
+        }
+        let a = self.solve_on(true, &[]);
+        self.path.pop(1);
+        a
     }
 
     /// Checks a conjunction in a fresh scope.
@@ -1020,7 +1072,7 @@ fn debug_timing() -> bool {
 }
 
 /// Most translations [`Smt::kept`] keeps (beyond, it starts afresh).
-const MAX_KEPT: usize = 1 << 20;
+const MAX_KEPT: usize = 1 << 14;
 
 /// What keeps a subterm's allocation alive in [`Smt::kept`]: the subterm, or the list it is
 /// one of.
@@ -1270,6 +1322,46 @@ mod tests {
                 "{v}: {t}"
             );
         }
+    }
+
+    #[test]
+    fn path_checks_keep_only_the_current_path() {
+        let mut s = Smt::new(5_000);
+        let (x5, xle3, ygt) = (
+            Term::le(Term::int(5), x()),
+            Term::le(x(), Term::int(3)),
+            Term::lt(x(), y()),
+        );
+        let t = Term::True;
+        // Root, then a child constraining x >= 5.
+        assert_eq!(s.check_path(&[(0, &t), (1, &x5)], &[]), Answer::Sat);
+        assert_eq!(
+            s.check_path(&[(0, &t), (1, &x5)], &[xle3.clone()]),
+            Answer::Unsat
+        );
+        // A sibling (x <= 3) replaces the child: x >= 5 is no longer asserted.
+        assert_eq!(s.check_path(&[(0, &t), (2, &xle3)], &[]), Answer::Sat);
+        assert_eq!(
+            s.check_path(&[(0, &t), (2, &xle3), (3, &ygt)], &[]),
+            Answer::Sat
+        );
+        assert_eq!(
+            s.check_path(
+                &[(0, &t), (2, &xle3), (3, &ygt)],
+                &[Term::le(y(), Term::int(-10))]
+            ),
+            Answer::Sat
+        );
+        assert_eq!(
+            s.check_path(
+                &[(0, &t), (1, &x5), (4, &ygt)],
+                &[Term::le(y(), Term::int(5))]
+            ),
+            Answer::Unsat
+        );
+        // Back to the root alone, then the extra formulas are all there is.
+        assert_eq!(s.check_path(&[(0, &t)], &[x5, xle3]), Answer::Unsat);
+        assert_eq!(s.check_path(&[(0, &t)], &[]), Answer::Sat);
     }
 
     #[test]

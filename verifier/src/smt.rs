@@ -1336,7 +1336,7 @@ mod tests {
         // Root, then a child constraining x >= 5.
         assert_eq!(s.check_path(&[(0, &t), (1, &x5)], &[]), Answer::Sat);
         assert_eq!(
-            s.check_path(&[(0, &t), (1, &x5)], &[xle3.clone()]),
+            s.check_path(&[(0, &t), (1, &x5)], std::slice::from_ref(&xle3)),
             Answer::Unsat
         );
         // A sibling (x <= 3) replaces the child: x >= 5 is no longer asserted.

@@ -617,6 +617,8 @@ pub struct Smt {
     numerals: std::cell::RefCell<FxHashMap<i128, Dynamic<'static>>>,
     /// Translations of subterms kept across queries ([`Smt::kept`]).
     kept: std::cell::RefCell<FxHashMap<usize, (Keep, Dynamic<'static>)>>,
+    /// Z3 terms read back ([`Smt::read_back`]).
+    back: std::cell::RefCell<FxHashMap<usize, (Dynamic<'static>, Option<Term>)>>,
     /// Work done so far.
     pub stats: Stats,
     /// Z3's reason for the last `Unknown` answer.
@@ -650,6 +652,7 @@ impl Smt {
             consts: Default::default(),
             numerals: Default::default(),
             kept: Default::default(),
+            back: Default::default(),
             stats: Stats::default(),
             last_unknown: String::new(),
             deadline: None,
@@ -895,7 +898,7 @@ impl Smt {
             let fs: Vec<Term> = sg
                 .get_formulas::<Bool>()
                 .iter()
-                .map(|f| from_z3(&Dynamic::from_ast(f)))
+                .map(|f| self.read_back(&Dynamic::from_ast(f)))
                 .collect::<Option<_>>()?;
             parts.push(Term::and(fs));
         }
@@ -908,7 +911,8 @@ impl Smt {
     /// Z3's simplification of a formula, read back.
     pub fn simplify(&mut self, t: &Term) -> Term {
         let z = self.to_bool(t).simplify();
-        from_z3(&Dynamic::from_ast(&z)).unwrap_or_else(|| t.clone())
+        self.read_back(&Dynamic::from_ast(&z))
+            .unwrap_or_else(|| t.clone())
     }
 
     fn to_bool(&self, t: &Term) -> Bool<'static> {
@@ -1118,55 +1122,78 @@ fn numeral(i: &Int<'static>) -> Option<i128> {
     i.to_string().replace(['(', ')', ' '], "").parse().ok()
 }
 
-/// Reads a Z3 term back; `None` for operators this module does not know.
-fn from_z3(d: &Dynamic<'static>) -> Option<Term> {
-    use z3::DeclKind as K;
-    if d.kind() == z3::AstKind::Quantifier {
-        return None;
-    }
-    if let Some(b) = d.as_bool().and_then(|b| b.as_bool()) {
-        return Some(Term::bool(b));
-    }
-    if d.kind() == z3::AstKind::Numeral {
-        return d.as_int().as_ref().and_then(numeral).map(Term::Int);
-    }
-    let decl = d.safe_decl().ok()?;
-    let kids: Vec<Term> = d.children().iter().map(from_z3).collect::<Option<_>>()?;
-    let k = |n: usize| kids.get(n).cloned();
-    Some(match decl.kind() {
-        K::TRUE => Term::True,
-        K::FALSE => Term::False,
-        K::AND => Term::and(kids),
-        K::OR => Term::or(kids),
-        K::NOT => Term::not(k(0)?),
-        K::IMPLIES => Term::implies(k(0)?, k(1)?),
-        K::ITE => Term::ite(k(0)?, k(1)?, k(2)?),
-        K::EQ | K::IFF => Term::eq(k(0)?, k(1)?),
-        K::DISTINCT if kids.len() == 2 => Term::not(Term::eq(k(0)?, k(1)?)),
-        K::LE => Term::le(k(0)?, k(1)?),
-        K::GE => Term::le(k(1)?, k(0)?),
-        K::LT => Term::lt(k(0)?, k(1)?),
-        K::GT => Term::lt(k(1)?, k(0)?),
-        K::ADD => kids.into_iter().reduce(Term::add)?,
-        K::SUB => kids.into_iter().reduce(Term::sub)?,
-        K::UMINUS => Term::neg(k(0)?),
-        K::MUL => kids.into_iter().reduce(Term::mul)?,
-        K::IDIV => Term::div(k(0)?, k(1)?),
-        K::MOD => Term::modulo(k(0)?, k(1)?),
-        K::SELECT => Term::select(k(0)?, k(1)?),
-        K::STORE => Term::store(k(0)?, k(1)?, k(2)?),
-        K::ANUM => Term::Int(numeral(&d.as_int()?)?),
-        K::UNINTERPRETED if kids.is_empty() => {
-            let s = match d.sort_kind() {
-                z3::SortKind::Bool => Sort::Bool,
-                z3::SortKind::Int => Sort::Int,
-                z3::SortKind::Array => Sort::Array,
-                _ => return None,
-            };
-            Term::Var(decl.name().into(), s)
+impl Smt {
+    /// Reads a Z3 term back; `None` for operators this module does not know. Z3's terms are
+    /// shared (one node per distinct subterm); so are the terms read back, through a cache
+    /// by Z3 node (each entry holds its node, so that no other node can take its address):
+    /// labels read back after simplification would otherwise repeat their common parts.
+    fn read_back(&self, d: &Dynamic<'static>) -> Option<Term> {
+        let key = d.get_z3_ast() as usize;
+        if let Some((_, t)) = self.back.borrow().get(&key) {
+            return t.clone();
         }
-        _ => return None,
-    })
+        let t = self.read_back_node(d);
+        let mut back = self.back.borrow_mut();
+        if back.len() >= MAX_KEPT {
+            back.clear();
+        }
+        back.insert(key, (d.clone(), t.clone()));
+        t
+    }
+
+    fn read_back_node(&self, d: &Dynamic<'static>) -> Option<Term> {
+        use z3::DeclKind as K;
+        if d.kind() == z3::AstKind::Quantifier {
+            return None;
+        }
+        if let Some(b) = d.as_bool().and_then(|b| b.as_bool()) {
+            return Some(Term::bool(b));
+        }
+        if d.kind() == z3::AstKind::Numeral {
+            return d.as_int().as_ref().and_then(numeral).map(Term::Int);
+        }
+        let decl = d.safe_decl().ok()?;
+        let kids: Vec<Term> = d
+            .children()
+            .iter()
+            .map(|k| self.read_back(k))
+            .collect::<Option<_>>()?;
+        let k = |n: usize| kids.get(n).cloned();
+        Some(match decl.kind() {
+            K::TRUE => Term::True,
+            K::FALSE => Term::False,
+            K::AND => Term::and(kids),
+            K::OR => Term::or(kids),
+            K::NOT => Term::not(k(0)?),
+            K::IMPLIES => Term::implies(k(0)?, k(1)?),
+            K::ITE => Term::ite(k(0)?, k(1)?, k(2)?),
+            K::EQ | K::IFF => Term::eq(k(0)?, k(1)?),
+            K::DISTINCT if kids.len() == 2 => Term::not(Term::eq(k(0)?, k(1)?)),
+            K::LE => Term::le(k(0)?, k(1)?),
+            K::GE => Term::le(k(1)?, k(0)?),
+            K::LT => Term::lt(k(0)?, k(1)?),
+            K::GT => Term::lt(k(1)?, k(0)?),
+            K::ADD => kids.into_iter().reduce(Term::add)?,
+            K::SUB => kids.into_iter().reduce(Term::sub)?,
+            K::UMINUS => Term::neg(k(0)?),
+            K::MUL => kids.into_iter().reduce(Term::mul)?,
+            K::IDIV => Term::div(k(0)?, k(1)?),
+            K::MOD => Term::modulo(k(0)?, k(1)?),
+            K::SELECT => Term::select(k(0)?, k(1)?),
+            K::STORE => Term::store(k(0)?, k(1)?, k(2)?),
+            K::ANUM => Term::Int(numeral(&d.as_int()?)?),
+            K::UNINTERPRETED if kids.is_empty() => {
+                let s = match d.sort_kind() {
+                    z3::SortKind::Bool => Sort::Bool,
+                    z3::SortKind::Int => Sort::Int,
+                    z3::SortKind::Array => Sort::Array,
+                    _ => return None,
+                };
+                Term::Var(decl.name().into(), s)
+            }
+            _ => return None,
+        })
+    }
 }
 
 #[cfg(test)]

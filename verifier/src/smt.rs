@@ -6,6 +6,12 @@
 //! e.g. a timeout) as a first-class result: callers must treat it as "cannot tell", never as
 //! "unsat". Implication queries are cached.
 //!
+//! Speed: the verifier asks many questions about the same formulas (a node's path, a label).
+//! Path queries go to a second solver that keeps the last path asserted
+//! ([`Smt::check_path`]); Z3 constants of variables and numerals, translations of shared
+//! subterms and terms read back are kept in caches (bounded, found by address, each entry
+//! holding what it was found by so that no other term takes that address).
+//!
 //! Used by the ART verifier (seed 002, "Iterative model checking": labels, coverings,
 //! enabledness) and the IVR checker.
 

@@ -460,28 +460,36 @@ impl<'p> Verifier<'p> {
         }
     }
 
-    /// The constraints of the path from the root to `v` over the renamed initial state and
-    /// the inputs.
-    fn path_cond(&self, v: NodeId) -> Vec<Term> {
+    /// The nodes of the path from the root to `v`, the root first.
+    fn path(&self, v: NodeId) -> Vec<NodeId> {
         let mut out = Vec::new();
         let mut x = Some(v);
         while let Some(n) = x {
-            out.push(self.syms[n.0 as usize].cond.clone());
+            out.push(n);
             x = self.art.node(n).parent.map(|p| p.0);
         }
+        out.reverse();
         out
+    }
+
+    /// The constraints of the path from the root to `v` over the renamed initial state and
+    /// the inputs (`v`'s first).
+    fn path_cond(&self, v: NodeId) -> Vec<Term> {
+        self.path(v)
+            .into_iter()
+            .rev()
+            .map(|n| self.syms[n.0 as usize].cond.clone())
+            .collect()
     }
 
     fn sat_path(&mut self, v: NodeId, extra: &[Term]) -> Option<bool> {
         // (A node's constraint never changes and node ids are not reused: the solver may
         // keep the constraints of the path it checked last.)
-        let mut frames = Vec::new();
-        let mut x = Some(v);
-        while let Some(n) = x {
-            frames.push((n.0 as u64, &self.syms[n.0 as usize].cond));
-            x = self.art.node(n).parent.map(|p| p.0);
-        }
-        frames.reverse();
+        let path = self.path(v);
+        let frames: Vec<(u64, &Term)> = path
+            .iter()
+            .map(|n| (n.0 as u64, &self.syms[n.0 as usize].cond))
+            .collect();
         match self.smt.check_path(&frames, extra) {
             Answer::Sat => Some(true),
             Answer::Unsat => Some(false),

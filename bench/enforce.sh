@@ -7,9 +7,9 @@
 # safe IVR) per configuration; the schedules of all levels come from it. QUANTUM (default 8)
 # is the verifier's --quantum: how many loop rounds a thread runs in the proof's schedule
 # before the next thread's turn (1: the rounds alternate); QUANTUM2 (default QUANTUM) is the
-# one for 2+2 threads, whose hand-offs cost most (the 2+2 proofs take about 1 minute at 8 and
-# 5 minutes at 16 with buffer 1000; the verifier's timeout is raised to VERIFY_TIMEOUT, default
-# 900 s).
+# one for 2+2 threads, whose hand-offs cost most (with buffer 1000 the 2+2 proofs take about
+# 3 s at 8, 12 s at 16, 90 s at 32 and 20 minutes at 64, when Opt2 reaches the unconstrained
+# throughput; the verifier's timeout is raised to VERIFY_TIMEOUT, default 900 s).
 #
 #   bench/enforce.sh            # the table
 #   RUNS=3 BENCH_SECONDS=1 bench/enforce.sh

@@ -260,19 +260,8 @@ impl<S: Clone> Memo<S> {
             })
             .map(|u| (u as u32, v.state.threads[u]))
             .collect();
-        let mut variant = Variant {
-            steps: v.steps.clone(),
-            state: v.state.hollow(),
-            guide: v.guide.clone(),
-            acc: Vec::new(),
-            spawned: Vec::new(),
-            marks: Vec::new(),
-            races: Vec::new(),
-            ending: None,
-            visible: false,
-            back_edges: 0,
-            stray: None,
-        };
+        let mut variant = Variant::new(v.state.hollow(), v.guide.clone());
+        variant.steps.clone_from(&v.steps);
         variant.copy_outcome(v);
         self.bytes += std::mem::size_of::<Outcome<S>>()
             + variant.steps.len() * std::mem::size_of::<TraceStep>()

@@ -295,19 +295,12 @@ impl<S: Clone> Pool<S> {
                 v.stray = None;
                 v
             }
-            None => Variant {
-                steps: Vec::with_capacity(8),
-                state: self.copy(s),
-                guide: g.clone(),
-                acc: Vec::with_capacity(16),
-                spawned: Vec::new(),
-                marks: Vec::new(),
-                races: Vec::new(),
-                ending: None,
-                visible: false,
-                back_edges: 0,
-                stray: None,
-            },
+            None => {
+                let mut v = Variant::new(self.copy(s), g.clone());
+                v.steps.reserve(8);
+                v.acc.reserve(16);
+                v
+            }
         }
     }
 }
@@ -396,6 +389,23 @@ impl<G: Guide> Stepper<'_, '_, G> {
 }
 
 impl<S: Clone> Variant<S> {
+    /// A variant at `state` and guide state `guide` that has done nothing yet.
+    pub(crate) fn new(state: State, guide: S) -> Self {
+        Variant {
+            steps: Vec::new(),
+            state,
+            guide,
+            acc: Vec::new(),
+            spawned: Vec::new(),
+            marks: Vec::new(),
+            races: Vec::new(),
+            ending: None,
+            visible: false,
+            back_edges: 0,
+            stray: None,
+        }
+    }
+
     /// A copy in recycled buffers.
     fn fork(&self, pool: &Pool<S>) -> Self {
         let mut v = pool.start(&self.state, &self.guide);

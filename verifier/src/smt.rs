@@ -63,6 +63,9 @@ pub enum Term {
     Exists(Rc<[(Rc<str>, Sort)]>, Rc<Term>),
 }
 
+/// [`Term::identity`]: an operator and up to three operand addresses.
+type Identity = (u8, usize, usize, usize);
+
 /// One term of a [`TermTable`]; operands are indices of earlier entries.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -404,28 +407,101 @@ impl Term {
     }
 
     /// Replaces free variables by terms (capture is not an issue: bound names are fresh).
+    /// A subterm shared in `self` is replaced once, and its replacement is shared in the
+    /// result.
     pub fn substitute(&self, f: &dyn Fn(&str, Sort) -> Option<Term>) -> Term {
-        let s = |t: &Rc<Term>| t.substitute(f);
-        let sv = |ts: &Rc<[Term]>| ts.iter().map(|t| t.substitute(f)).collect::<Vec<_>>();
+        self.substitute_in(f, &mut FxHashMap::default())
+    }
+
+    /// What makes this node the same as another without comparing them: its operator and
+    /// the addresses of its operands (two nodes with the same operands are equal; operands
+    /// are shared, not copied, when a term is built from another). Valid while the operands
+    /// live.
+    fn identity(&self) -> Identity {
+        let p = |t: &Rc<Term>| Rc::as_ptr(t) as usize;
+        let ps = |ts: &Rc<[Term]>| ts.as_ptr() as usize;
         match self {
-            Term::True | Term::False | Term::Int(_) => self.clone(),
-            Term::Var(n, so) => f(n, *so).unwrap_or_else(|| self.clone()),
-            Term::Not(a) => Term::not(s(a)),
-            Term::And(xs) => Term::and(sv(xs)),
-            Term::Or(xs) => Term::or(sv(xs)),
-            Term::Implies(a, b) => Term::implies(s(a), s(b)),
-            Term::Ite(c, a, b) => Term::ite(s(c), s(a), s(b)),
-            Term::Eq(a, b) => Term::eq(s(a), s(b)),
-            Term::Le(a, b) => Term::le(s(a), s(b)),
-            Term::Lt(a, b) => Term::lt(s(a), s(b)),
-            Term::Add(xs) => sv(xs).into_iter().reduce(Term::add).unwrap_or(Term::Int(0)),
-            Term::Sub(a, b) => Term::sub(s(a), s(b)),
-            Term::Neg(a) => Term::neg(s(a)),
-            Term::Mul(a, b) => Term::mul(s(a), s(b)),
-            Term::Div(a, b) => Term::div(s(a), s(b)),
-            Term::Mod(a, b) => Term::modulo(s(a), s(b)),
-            Term::Select(a, i) => Term::select(s(a), s(i)),
-            Term::Store(a, i, v) => Term::store(s(a), s(i), s(v)),
+            Term::True => (0, 0, 0, 0),
+            Term::False => (1, 0, 0, 0),
+            Term::Int(_) | Term::Var(..) => (2, self as *const Term as usize, 0, 0),
+            Term::Not(a) => (3, p(a), 0, 0),
+            Term::And(xs) => (4, ps(xs), xs.len(), 0),
+            Term::Or(xs) => (5, ps(xs), xs.len(), 0),
+            Term::Implies(a, b) => (6, p(a), p(b), 0),
+            Term::Ite(c, a, b) => (7, p(c), p(a), p(b)),
+            Term::Eq(a, b) => (8, p(a), p(b), 0),
+            Term::Le(a, b) => (9, p(a), p(b), 0),
+            Term::Lt(a, b) => (10, p(a), p(b), 0),
+            Term::Add(xs) => (11, ps(xs), xs.len(), 0),
+            Term::Sub(a, b) => (12, p(a), p(b), 0),
+            Term::Neg(a) => (13, p(a), 0, 0),
+            Term::Mul(a, b) => (14, p(a), p(b), 0),
+            Term::Div(a, b) => (15, p(a), p(b), 0),
+            Term::Mod(a, b) => (16, p(a), p(b), 0),
+            Term::Select(a, i) => (17, p(a), p(i), 0),
+            Term::Store(a, i, v) => (18, p(a), p(i), p(v)),
+            Term::Forall(vs, b) => (19, vs.as_ptr() as usize, p(b), 0),
+            Term::Exists(vs, b) => (20, vs.as_ptr() as usize, p(b), 0),
+        }
+    }
+
+    /// [`Term::substitute`], with the replacements made so far in this call by the
+    /// [`Term::identity`] of the subterm replaced (`self` is alive for the whole call, and
+    /// so are the operands the identities name).
+    fn substitute_in(
+        &self,
+        f: &dyn Fn(&str, Sort) -> Option<Term>,
+        done: &mut FxHashMap<Identity, Term>,
+    ) -> Term {
+        match self {
+            Term::True | Term::False | Term::Int(_) => return self.clone(),
+            Term::Var(n, so) => return f(n, *so).unwrap_or_else(|| self.clone()),
+            _ => {}
+        }
+        let key = self.identity();
+        if let Some(t) = done.get(&key) {
+            return t.clone();
+        }
+        fn many(
+            ts: &Rc<[Term]>,
+            f: &dyn Fn(&str, Sort) -> Option<Term>,
+            done: &mut FxHashMap<Identity, Term>,
+        ) -> Vec<Term> {
+            ts.iter().map(|t| t.substitute_in(f, done)).collect()
+        }
+        let out = match self {
+            Term::True | Term::False | Term::Int(_) | Term::Var(..) => unreachable!(),
+            Term::Not(a) => Term::not(a.substitute_in(f, done)),
+            Term::And(xs) => Term::and(many(xs, f, done)),
+            Term::Or(xs) => Term::or(many(xs, f, done)),
+            Term::Implies(a, b) => {
+                Term::implies(a.substitute_in(f, done), b.substitute_in(f, done))
+            }
+            Term::Ite(c, a, b) => Term::ite(
+                c.substitute_in(f, done),
+                a.substitute_in(f, done),
+                b.substitute_in(f, done),
+            ),
+            Term::Eq(a, b) => Term::eq(a.substitute_in(f, done), b.substitute_in(f, done)),
+            Term::Le(a, b) => Term::le(a.substitute_in(f, done), b.substitute_in(f, done)),
+            Term::Lt(a, b) => Term::lt(a.substitute_in(f, done), b.substitute_in(f, done)),
+            Term::Add(xs) => many(xs, f, done)
+                .into_iter()
+                .reduce(Term::add)
+                .unwrap_or(Term::Int(0)),
+            Term::Sub(a, b) => Term::sub(a.substitute_in(f, done), b.substitute_in(f, done)),
+            Term::Neg(a) => Term::neg(a.substitute_in(f, done)),
+            Term::Mul(a, b) => Term::mul(a.substitute_in(f, done), b.substitute_in(f, done)),
+            Term::Div(a, b) => Term::div(a.substitute_in(f, done), b.substitute_in(f, done)),
+            Term::Mod(a, b) => Term::modulo(a.substitute_in(f, done), b.substitute_in(f, done)),
+            Term::Select(a, i) => Term::select(a.substitute_in(f, done), i.substitute_in(f, done)),
+            Term::Store(a, i, v) => Term::store(
+                a.substitute_in(f, done),
+                i.substitute_in(f, done),
+                v.substitute_in(f, done),
+            ),
+            // (A quantifier's body is replaced with a substitution of its own, which leaves
+            // its bound names alone.)
             Term::Forall(vs, b) => {
                 let bound: Vec<&str> = vs.iter().map(|v| &*v.0).collect();
                 Term::forall(
@@ -440,7 +516,9 @@ impl Term {
                     b.substitute(&|n, so| if bound.contains(&n) { None } else { f(n, so) }),
                 )
             }
-        }
+        };
+        done.insert(key, out.clone());
+        out
     }
 
     /// The direct subterms (quantifier bodies included).
@@ -1395,6 +1473,39 @@ mod tests {
         // Back to the root alone, then the extra formulas are all there is.
         assert_eq!(s.check_path(&[(0, &t)], &[x5, xle3]), Answer::Unsat);
         assert_eq!(s.check_path(&[(0, &t)], &[]), Answer::Sat);
+    }
+
+    #[test]
+    fn substitution_shares_what_it_replaces_and_leaves_bound_names() {
+        let z = Term::var("z", Sort::Int);
+        let shared = Term::add(x(), y());
+        let t = Term::and([
+            Term::le(shared.clone(), Term::int(3)),
+            Term::lt(Term::int(0), shared),
+            Term::exists(vec![("x".into(), Sort::Int)], Term::eq(x(), y())),
+        ]);
+        let out = t.substitute(&|n, _| (n == "x" || n == "y").then(|| z.clone()));
+        let Term::And(parts) = &out else {
+            panic!("{out}")
+        };
+        let (Term::Le(a, _), Term::Lt(_, b)) = (&parts[0], &parts[1]) else {
+            panic!("{out}")
+        };
+        let (Term::Add(a), Term::Add(b)) = (&**a, &**b) else {
+            panic!("{out}")
+        };
+        assert!(
+            Rc::ptr_eq(a, b),
+            "one replacement for the shared x + y: {out}"
+        );
+        assert_eq!(
+            parts[2],
+            Term::exists(vec![("x".into(), Sort::Int)], Term::eq(x(), z.clone()))
+        );
+        assert_eq!(
+            parts[0],
+            Term::le(Term::add(z.clone(), z.clone()), Term::int(3))
+        );
     }
 
     #[test]

@@ -689,9 +689,9 @@ pub struct Smt {
     /// The timeout the solver's parameters hold now (setting them takes Z3's global lock).
     set_ms: u32,
     /// A second solver for [`Smt::check_path`]: it keeps the formulas of the last path
-    /// asserted, one scope each, with their ids in `path_ids`.
+    /// asserted, one scope each, with their ids and the formulas in `path_ids`.
     path: z3::Solver<'static>,
-    path_ids: Vec<u64>,
+    path_ids: Vec<(u64, Term)>,
     path_set_ms: u32,
     implies_cache: FxHashMap<(Term, Term), bool>,
     /// The Z3 constants of the free variables met so far (making one from its name costs
@@ -839,7 +839,14 @@ impl Smt {
             .path_ids
             .iter()
             .zip(frames)
-            .take_while(|(a, (b, _))| *a == b)
+            .take_while(|((a, fa), (b, fb))| {
+                // (The caller's promise: an id always stands for the same formula.)
+                debug_assert!(
+                    a != b || fa.identity() == fb.identity() || fa == *fb,
+                    "path frame {a} stands for another formula"
+                );
+                a == b
+            })
             .count();
         if self.path_ids.len() > same {
             self.path.pop((self.path_ids.len() - same) as u32);
@@ -849,7 +856,7 @@ impl Smt {
             self.path.push();
             let b = self.to_bool(f);
             self.path.assert(&b);
-            self.path_ids.push(*id);
+            self.path_ids.push((*id, (*f).clone()));
         }
         self.path.push();
         for t in extra {
@@ -1506,6 +1513,16 @@ mod tests {
             parts[0],
             Term::le(Term::add(z.clone(), z.clone()), Term::int(3))
         );
+    }
+
+    #[test]
+    #[cfg(debug_assertions)]
+    #[should_panic(expected = "stands for another formula")]
+    fn a_path_id_reused_for_another_formula_is_caught_in_debug_builds() {
+        let mut s = Smt::new(5_000);
+        let (a, b) = (Term::le(Term::int(5), x()), Term::le(x(), Term::int(3)));
+        s.check_path(&[(0, &Term::True), (1, &a)], &[]);
+        s.check_path(&[(0, &Term::True), (1, &b)], &[]);
     }
 
     #[test]

@@ -318,7 +318,8 @@ impl Term {
     /// `a + b`.
     pub fn add(a: Term, b: Term) -> Term {
         match (&a, &b) {
-            (Term::Int(x), Term::Int(y)) => Term::Int(x + y),
+            // (Folded only when exact: Z3's integers are unbounded, ours are i128.)
+            (Term::Int(x), Term::Int(y)) if x.checked_add(*y).is_some() => Term::Int(x + y),
             (Term::Int(0), _) => b,
             (_, Term::Int(0)) => a,
             _ => Term::Add(vec![a, b].into()),
@@ -328,7 +329,7 @@ impl Term {
     /// `a - b`.
     pub fn sub(a: Term, b: Term) -> Term {
         match (&a, &b) {
-            (Term::Int(x), Term::Int(y)) => Term::Int(x - y),
+            (Term::Int(x), Term::Int(y)) if x.checked_sub(*y).is_some() => Term::Int(x - y),
             (_, Term::Int(0)) => a,
             _ => Term::Sub(Rc::new(a), Rc::new(b)),
         }
@@ -337,7 +338,7 @@ impl Term {
     /// `-a`.
     pub fn neg(a: Term) -> Term {
         match a {
-            Term::Int(x) => Term::Int(-x),
+            Term::Int(x) if x != i128::MIN => Term::Int(-x),
             a => Term::Neg(Rc::new(a)),
         }
     }
@@ -345,7 +346,7 @@ impl Term {
     /// `a · b`.
     pub fn mul(a: Term, b: Term) -> Term {
         match (&a, &b) {
-            (Term::Int(x), Term::Int(y)) => Term::Int(x.wrapping_mul(*y)),
+            (Term::Int(x), Term::Int(y)) if x.checked_mul(*y).is_some() => Term::Int(x * y),
             (Term::Int(1), _) => b,
             (_, Term::Int(1)) => a,
             (Term::Int(0), _) | (_, Term::Int(0)) => Term::Int(0),
@@ -356,7 +357,9 @@ impl Term {
     /// Euclidean `a div b`.
     pub fn div(a: Term, b: Term) -> Term {
         match (&a, &b) {
-            (Term::Int(x), Term::Int(y)) if *y != 0 => Term::Int(x.div_euclid(*y)),
+            (Term::Int(x), Term::Int(y)) if x.checked_div_euclid(*y).is_some() => {
+                Term::Int(x.div_euclid(*y))
+            }
             _ => Term::Div(Rc::new(a), Rc::new(b)),
         }
     }
@@ -364,7 +367,9 @@ impl Term {
     /// Euclidean `a mod b`.
     pub fn modulo(a: Term, b: Term) -> Term {
         match (&a, &b) {
-            (Term::Int(x), Term::Int(y)) if *y != 0 => Term::Int(x.rem_euclid(*y)),
+            (Term::Int(x), Term::Int(y)) if x.checked_rem_euclid(*y).is_some() => {
+                Term::Int(x.rem_euclid(*y))
+            }
             _ => Term::Mod(Rc::new(a), Rc::new(b)),
         }
     }
@@ -1523,6 +1528,42 @@ mod tests {
         let (a, b) = (Term::le(Term::int(5), x()), Term::le(x(), Term::int(3)));
         s.check_path(&[(0, &Term::True), (1, &a)], &[]);
         s.check_path(&[(0, &Term::True), (1, &b)], &[]);
+    }
+
+    #[test]
+    fn constants_fold_only_when_exact() {
+        let (max, min) = (Term::int(i128::MAX), Term::int(i128::MIN));
+        // Each of these overflows i128: left as it is, not wrapped.
+        let big = [
+            Term::add(max.clone(), Term::int(1)),
+            Term::sub(min.clone(), Term::int(1)),
+            Term::neg(min.clone()),
+            Term::mul(max.clone(), Term::int(2)),
+            Term::div(min.clone(), Term::int(-1)),
+        ];
+        for t in &big {
+            assert!(!matches!(t, Term::Int(_)), "{t}");
+        }
+        // And the solver knows their values: all but the last exceed i128's range, by one.
+        let mut s = Smt::new(5_000);
+        assert_eq!(
+            s.implies(&Term::True, &Term::lt(max.clone(), big[0].clone())),
+            Some(true)
+        );
+        assert_eq!(
+            s.implies(&Term::True, &Term::lt(big[1].clone(), min.clone())),
+            Some(true)
+        );
+        assert_eq!(
+            s.implies(&Term::True, &Term::lt(max.clone(), big[2].clone())),
+            Some(true)
+        );
+        assert_eq!(
+            s.implies(&Term::True, &Term::lt(max, big[4].clone())),
+            Some(true)
+        );
+        assert_eq!(Term::add(Term::int(2), Term::int(3)), Term::int(5));
+        assert_eq!(Term::modulo(Term::int(-7), Term::int(3)), Term::int(2));
     }
 
     #[test]

@@ -1566,6 +1566,153 @@ mod tests {
         assert_eq!(Term::modulo(Term::int(-7), Term::int(3)), Term::int(2));
     }
 
+    /// Terms for [`caches_answer_as_a_fresh_solver_does`]: a deterministic generator whose
+    /// terms share subterms from a pool that is constantly thinned (so that addresses are
+    /// reused), with numerals around the 64-bit limits and quantifiers over names that are
+    /// also used free.
+    struct Gen {
+        state: u64,
+        pool: Vec<Term>,
+    }
+
+    impl Gen {
+        fn below(&mut self, n: u64) -> u64 {
+            self.state ^= self.state << 13;
+            self.state ^= self.state >> 7;
+            self.state ^= self.state << 17;
+            self.state % n
+        }
+
+        fn int(&mut self, d: u32) -> Term {
+            const NUMS: [i128; 6] = [
+                0,
+                1,
+                -3,
+                i64::MAX as i128,
+                i64::MAX as i128 + 1,
+                -(1 << 100),
+            ];
+            let var = |g: &mut Self| Term::var(["x", "y", "z"][g.below(3) as usize], Sort::Int);
+            if d == 0 {
+                return match self.below(3) {
+                    0 => Term::int(NUMS[self.below(6) as usize]),
+                    _ => var(self),
+                };
+            }
+            match self.below(5) {
+                0 => Term::add(self.int(d - 1), self.int(d - 1)),
+                1 => Term::sub(self.int(d - 1), var(self)),
+                2 => Term::mul(Term::int(self.below(5) as i128 - 2), var(self)),
+                3 => {
+                    let c = self.boolean(d - 1);
+                    Term::ite(c, self.int(d - 1), self.int(d - 1))
+                }
+                _ => Term::modulo(self.int(d - 1), Term::int(3)),
+            }
+        }
+
+        fn boolean(&mut self, d: u32) -> Term {
+            if !self.pool.is_empty() && self.below(3) == 0 {
+                let k = self.below(self.pool.len() as u64) as usize;
+                return self.pool[k].clone();
+            }
+            let t = if d == 0 {
+                match self.below(3) {
+                    0 => Term::var("b", Sort::Bool),
+                    1 => Term::le(self.int(0), self.int(0)),
+                    _ => Term::eq(self.int(0), self.int(0)),
+                }
+            } else {
+                match self.below(7) {
+                    0 => Term::and([self.boolean(d - 1), self.boolean(d - 1)]),
+                    1 => Term::or([self.boolean(d - 1), self.boolean(d - 1)]),
+                    2 => Term::not(self.boolean(d - 1)),
+                    3 => Term::le(self.int(d - 1), self.int(d - 1)),
+                    4 => Term::lt(self.int(d - 1), self.int(d - 1)),
+                    5 => {
+                        let (n, sort) =
+                            [("x", Sort::Int), ("b", Sort::Bool)][self.below(2) as usize];
+                        let body = self.boolean(d - 1);
+                        Term::exists(vec![(n.into(), sort)], body)
+                    }
+                    _ => Term::eq(self.int(d - 1), self.int(d - 1)),
+                }
+            };
+            if self.below(3) == 0 {
+                self.pool.push(t.clone());
+            }
+            t
+        }
+    }
+
+    /// The caches (kept translations, read-back terms, the path solver) give the answers a
+    /// solver made afresh for each query gives.
+    #[test]
+    fn caches_answer_as_a_fresh_solver_does() {
+        let mut g = Gen {
+            state: 0x9e37_79b9_7f4a_7c15,
+            pool: Vec::new(),
+        };
+        let mut s = Smt::new(5_000);
+        let same = |a: &Answer, b: &Answer| {
+            matches!(a, Answer::Unknown(_)) || matches!(b, Answer::Unknown(_)) || a == b
+        };
+        // An ART-like tree of path constraints: (parent, constraint).
+        let mut nodes: Vec<(Option<usize>, Term)> = vec![(None, Term::True)];
+        let mut cur = 0;
+        let mut decided = 0;
+        for round in 0..300 {
+            while g.pool.len() > 20 {
+                let k = g.below(g.pool.len() as u64) as usize;
+                g.pool.swap_remove(k);
+            }
+            match g.below(3) {
+                0 => {
+                    let ts = [g.boolean(3), g.boolean(2)];
+                    let (a, b) = (s.check_terms(&ts), Smt::new(5_000).check_terms(&ts));
+                    assert!(same(&a, &b), "round {round}: {a:?} vs {b:?} for {ts:?}");
+                    decided += usize::from(!matches!(a, Answer::Unknown(_)));
+                }
+                1 => {
+                    if g.below(2) == 0 {
+                        nodes.push((Some(cur), g.boolean(2)));
+                        cur = nodes.len() - 1;
+                    } else {
+                        cur = g.below(nodes.len() as u64) as usize;
+                    }
+                    let mut path = Vec::new();
+                    let mut x = Some(cur);
+                    while let Some(n) = x {
+                        path.push(n);
+                        x = nodes[n].0;
+                    }
+                    path.reverse();
+                    let frames: Vec<(u64, &Term)> =
+                        path.iter().map(|&n| (n as u64, &nodes[n].1)).collect();
+                    let extra = [g.boolean(1)];
+                    let a = s.check_path(&frames, &extra);
+                    let mut all: Vec<Term> = path.iter().map(|&n| nodes[n].1.clone()).collect();
+                    all.extend(extra);
+                    let b = Smt::new(5_000).check_terms(&all);
+                    assert!(same(&a, &b), "round {round}: {a:?} vs {b:?} on a path");
+                    decided += usize::from(!matches!(a, Answer::Unknown(_)));
+                    if a == Answer::Unsat {
+                        cur = 0;
+                    }
+                }
+                _ => {
+                    let t = g.boolean(3);
+                    let u = s.simplify(&t);
+                    let differ = Term::not(Term::eq(t.clone(), u.clone()));
+                    let b = Smt::new(5_000).check_terms(&[differ]);
+                    assert_ne!(b, Answer::Sat, "round {round}: {t} simplified to {u}");
+                    g.pool.push(u);
+                }
+            }
+        }
+        assert!(decided > 100, "only {decided} queries decided");
+    }
+
     #[test]
     fn unknown_is_not_unsat() {
         let mut s = Smt::new(1);

@@ -1048,11 +1048,7 @@ impl Smt {
             return d.clone();
         }
         let d = self.to_z3(x, bound);
-        let mut kept = self.kept.borrow_mut();
-        if kept.len() >= MAX_KEPT {
-            kept.clear();
-        }
-        kept.insert(key, (owner(), d.clone()));
+        keep(&mut self.kept.borrow_mut(), key, (owner(), d.clone()));
         d
     }
 
@@ -1171,8 +1167,17 @@ fn debug_timing() -> bool {
     *ON.get_or_init(|| std::env::var_os("SYNTH_DEBUG_SMT").is_some())
 }
 
-/// Most translations [`Smt::kept`] keeps (beyond, it starts afresh).
+/// Most entries a cache by address ([`Smt::kept`], [`Smt::read_back`]) holds (beyond, it
+/// starts afresh).
 const MAX_KEPT: usize = 1 << 14;
+
+/// Adds an entry to a cache by address, emptying it first when it is full.
+fn keep<V>(cache: &mut FxHashMap<usize, V>, key: usize, v: V) {
+    if cache.len() >= MAX_KEPT {
+        cache.clear();
+    }
+    cache.insert(key, v);
+}
 
 /// What keeps a subterm's allocation alive in [`Smt::kept`]: the subterm, or the list it is
 /// one of.
@@ -1229,11 +1234,7 @@ impl Smt {
             return t.clone();
         }
         let t = self.read_back_node(d);
-        let mut back = self.back.borrow_mut();
-        if back.len() >= MAX_KEPT {
-            back.clear();
-        }
-        back.insert(key, (d.clone(), t.clone()));
+        keep(&mut self.back.borrow_mut(), key, (d.clone(), t.clone()));
         t
     }
 

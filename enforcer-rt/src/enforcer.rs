@@ -49,13 +49,16 @@
 //! backoff would pause for microseconds between checks (4096 checks, some tens of
 //! microseconds, cover a thread's run of events in a section; with 64, the ping-pong
 //! benchmark's hand-off took 191-321 ns against 88 ns). With more awake threads than cores,
-//! spinning would only keep the awaited thread off a core, so this phase is skipped. Then it
+//! spinning would only keep the awaited thread off a core, so this phase is skipped, and
+//! left as soon as a parked thread wakes up and makes them more. Then it
 //! backs off with [`Backoff::snooze`] (which yields after a while) and, once the
 //! backoff is completed, parks: it announces what it waits for (a thread's counter, or the
 //! generation), increments that target's watcher count, and waits on its own condition
 //! variable with a short timeout ([`PARK_TIMEOUT`]), re-checking the condition each time. A
 //! thread that completes an event wakes the threads parked on its counter only when there are
-//! watchers; the thread that advances wakes those parked on the generation. A wake-up lost to
+//! watchers, and only those whose awaited value the counter has reached (waking them at every
+//! event of the thread they wait for cost the 2+2 producer-consumer a context switch every few
+//! items); the thread that advances wakes those parked on the generation. A wake-up lost to
 //! a race costs at most the timeout, never progress.
 //!
 //! # Deviations
@@ -124,6 +127,8 @@ struct Counter {
 struct Parker {
     /// The thread whose counter it waits for, [`ON_GENERATION`] or [`NONE`].
     on: AtomicU32,
+    /// The value of that counter it waits for (written before `on`).
+    until: AtomicU64,
     lock: Mutex<()>,
     cv: Condvar,
 }
@@ -357,6 +362,7 @@ impl Enforcer {
                 .map(|_| {
                     CachePadded::new(Parker {
                         on: AtomicU32::new(NONE),
+                        until: AtomicU64::new(0),
                         lock: Mutex::new(()),
                         cv: Condvar::new(),
                     })
@@ -524,7 +530,7 @@ impl Enforcer {
             let done = self.base[t as usize].load(Relaxed) + u64::from(ctx.pos);
             c.done.store(done, Release);
             if c.watchers.load(Acquire) != 0 {
-                self.wake(t);
+                self.wake(t, done);
             }
         }
         if ctx.pos as usize == events.len() && self.left.fetch_sub(1, AcqRel) == 1 {
@@ -661,7 +667,7 @@ impl Enforcer {
         for w in ev.waits.iter() {
             let (done, target) = self.target(w).expect("a thread of the schedule");
             if done.load(Acquire) < target {
-                self.wait(me, w.thread, || done.load(Acquire) >= target);
+                self.wait(me, w.thread, target, || done.load(Acquire) >= target);
             }
         }
     }
@@ -730,23 +736,28 @@ impl Enforcer {
     fn wait_generation(&self, ctx: &ThreadCtx<'_>) {
         let seen = ctx.seen;
         if self.current.load(Acquire) == seen {
-            self.wait(ctx.thread, ON_GENERATION, || {
+            self.wait(ctx.thread, ON_GENERATION, 0, || {
                 self.current.load(Acquire) != seen
             });
         }
     }
 
-    /// Waits until `ready()`: spins, then parks on `on` (a thread or [`ON_GENERATION`]).
+    /// Waits until `ready()`: spins, then parks on `on` (a thread or [`ON_GENERATION`]), for
+    /// its counter to reach `until` (0 for the generation).
     #[cold]
     #[inline(never)]
-    fn wait(&self, me: u32, on: u32, ready: impl Fn() -> bool) {
+    fn wait(&self, me: u32, on: u32, until: u64, ready: impl Fn() -> bool) {
         // Spin while a core is left for the threads that run: spinning catches a hand-off
         // at once, but with more waiters than spare cores it only delays the thread awaited.
         if self.awake.load(Relaxed) <= self.cores {
-            for _ in 0..SPIN_CHECKS {
+            for i in 0..SPIN_CHECKS {
                 std::hint::spin_loop();
                 if ready() {
                     return;
+                }
+                // A parked thread woke up: leave it the core.
+                if i % 64 == 63 && self.awake.load(Relaxed) > self.cores {
+                    break;
                 }
             }
         }
@@ -763,6 +774,7 @@ impl Enforcer {
             &self.counters[on as usize].watchers
         };
         let p = &self.parkers[me as usize];
+        p.until.store(until, Relaxed);
         p.on.store(on, Relaxed);
         watchers.fetch_add(1, SeqCst);
         self.awake.fetch_sub(1, Relaxed);
@@ -780,12 +792,13 @@ impl Enforcer {
         p.on.store(NONE, Relaxed);
     }
 
-    /// Wakes the threads parked on `on`.
+    /// Wakes the threads parked on thread `on`'s counter, now `done`, that wait for no more
+    /// than that (a parked thread is not woken at every event of the thread it waits for).
     #[cold]
     #[inline(never)]
-    fn wake(&self, on: u32) {
+    fn wake(&self, on: u32, done: u64) {
         for p in self.parkers.iter() {
-            if p.on.load(Relaxed) == on {
+            if p.on.load(Relaxed) == on && p.until.load(Relaxed) <= done {
                 p.notify();
             }
         }

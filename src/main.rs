@@ -113,6 +113,12 @@ struct VerifyArgs {
     /// Loop rounds a thread runs before the iterative scheduler switches to the next.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     quantum: u32,
+    /// When a thread's turn ends, give the next turn back to the thread whose turn came
+    /// before, for up to this many turns of each of the two in a row (0: round robin only).
+    /// Keeps two threads alternating, which the enforcer runs fast when the program has more
+    /// threads than cores.
+    #[arg(long, default_value_t = 0, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pair_turns: u32,
     /// Print JSON lines (one per IVR, then the result) instead of text.
     #[arg(long)]
     json: bool,
@@ -307,6 +313,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
         timeout: std::time::Duration::from_secs(a.timeout),
         max_nodes: a.max_nodes,
         quantum: a.quantum,
+        pair_turns: a.pair_turns,
         ..Default::default()
     };
     let mut v = verifier::imc::Verifier::new(&p, opts);

@@ -50,6 +50,12 @@ pub(crate) struct Common {
     /// Loop rounds a thread runs in the proof's schedule before the next thread's turn.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     quantum: u32,
+    /// When a thread's turn ends, give the next turn back to the thread whose turn came
+    /// before, for up to this many turns of each of the two in a row (0: round robin only).
+    /// Keeps two threads alternating, which the enforcer runs fast when the program has more
+    /// threads than cores.
+    #[arg(long, default_value_t = 0, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=10_000))]
+    pair_turns: u32,
 }
 
 /// Whether `path` may be written: absent, or written by synth (or `--force`).
@@ -246,6 +252,7 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                 timeout: std::time::Duration::from_secs(a.timeout),
                 stop_at_first_safe: a.ivrs.is_none(),
                 quantum: a.quantum,
+                pair_turns: a.pair_turns,
                 ..Default::default()
             };
             let mut v = verifier::imc::Verifier::new(&p, opts);

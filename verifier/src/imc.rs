@@ -39,6 +39,13 @@ pub struct Options {
     /// Iterative mode: how many loop rounds the deterministic scheduler lets a thread run
     /// before it switches to the next (at least 1).
     pub quantum: u32,
+    /// Iterative mode: when a thread's turn ends, the scheduler gives the next turn back to
+    /// the thread whose turn came before it, for up to this many turns of each of the two in a
+    /// row, before the round robin goes on (0: round robin only). A schedule that keeps two
+    /// threads alternating lets both stay on their cores when the program has more threads
+    /// than cores (the enforcer's hand-offs between running threads are cheap, those to a
+    /// thread the operating system has put to sleep are not).
+    pub pair_turns: u32,
 }
 
 impl Default for Options {
@@ -49,6 +56,7 @@ impl Default for Options {
             smt_timeout_ms: 10_000,
             stop_at_first_safe: false,
             quantum: 1,
+            pair_turns: 0,
         }
     }
 }
@@ -1307,6 +1315,10 @@ impl Verifier<'_> {
         }
         let mut order: Vec<ThreadId> = (0..n as u32).map(ThreadId).collect();
         order.sort_by_key(|t| (last[t.0 as usize].map_or(-1, |d| d as i64), t.0));
+        if let Some((partner, _)) = self.pairing(v) {
+            order.retain(|u| *u != partner);
+            order.insert(0, partner);
+        }
         if let Some((_, t, tr)) = self.art.node(v).parent {
             let switch = self.prog.thread(t).transition(tr).back_edge
                 && self.rounds_run(v, t) >= self.quantum();
@@ -1345,10 +1357,37 @@ impl Verifier<'_> {
                     t,
                     self.rounds_run(x, t),
                     self.prog.thread(t).transition(tr).back_edge,
+                    self.pairing(x),
                 )
             })
         };
         phase(v) == phase(w)
+    }
+
+    /// With [`Options::pair_turns`]: the thread whose turn came before the current one's on
+    /// the path to `v`, while the two have alternated for fewer turns than allowed, and how
+    /// many turns in a row they have had (the current one included).
+    fn pairing(&self, v: NodeId) -> Option<(ThreadId, u32)> {
+        let k = self.opts.pair_turns;
+        if !self.iterative || k == 0 {
+            return None;
+        }
+        // The threads of the turns on the path, the latest first, as long as they alternate
+        // between two threads (and one more).
+        let mut turns: Vec<ThreadId> = Vec::new();
+        let mut x = v;
+        while let Some((p, t, _)) = self.art.node(x).parent {
+            if turns.last() != Some(&t) {
+                let i = turns.len();
+                if i >= 2 && turns[i - 2] != t || i as u32 >= 2 * k {
+                    break;
+                }
+                turns.push(t);
+            }
+            x = p;
+        }
+        let n = turns.len() as u32;
+        (n >= 2 && n < 2 * k).then(|| (turns[1], n))
     }
 
     /// The quantum, at least 1.

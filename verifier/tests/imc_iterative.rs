@@ -353,3 +353,63 @@ fn a_quantum_lets_each_thread_run_several_loop_rounds_in_the_first_ivr() {
     // Both schedules still keep every worker running.
     assert_eq!(looping_one, looping_three);
 }
+
+/// The most turns in a row (maximal runs of one thread's moves) on a path of the IVR's tree
+/// that alternate between two threads.
+fn longest_alternation(art: &Art) -> u32 {
+    let mut best = 0;
+    // (node, thread of the last turn, thread of the turn before, turns alternating so far)
+    let mut stack = vec![(art.root(), u32::MAX, u32::MAX, 0u32)];
+    while let Some((v, last, prev, k)) = stack.pop() {
+        best = best.max(k);
+        for e in &art.node(v).children {
+            let t = e.thread.0;
+            let next = if t == last {
+                (last, prev, k)
+            } else if t == prev {
+                (t, last, k + 1)
+            } else {
+                (t, last, if last == u32::MAX { 1 } else { 2 })
+            };
+            stack.push((e.child, next.0, next.1, next.2));
+        }
+    }
+    best
+}
+
+const FOUR_LOOPS: &str = "#include <pthread.h>\nunsigned a, b, c, d;\nvoid *f(void *x) { while (1) a = a + 1; return 0; }\nvoid *g(void *x) { while (1) b = b + 1; return 0; }\nvoid *h(void *x) { while (1) c = c + 1; return 0; }\nvoid *k(void *x) { while (1) d = d + 1; return 0; }\nint main(void) { pthread_t s, t, u, w; pthread_create(&s, 0, f, 0); pthread_create(&t, 0, g, 0); pthread_create(&u, 0, h, 0); pthread_create(&w, 0, k, 0); pthread_exit(0); return 0; }\n";
+
+#[test]
+fn pair_turns_keep_two_threads_alternating_and_every_thread_running() {
+    let p = load_str("four.c", FOUR_LOOPS, &Options::default()).unwrap();
+    let run = |pair_turns: u32| {
+        let opts = VOpts {
+            timeout: Duration::from_secs(60),
+            stop_at_first_safe: true,
+            pair_turns,
+            ..VOpts::default()
+        };
+        let mut ivrs = Vec::new();
+        Verifier::new(&p, opts).run_iterative(usize::MAX, &mut |i| ivrs.push(i.clone()));
+        let art = first_safe(&ivrs).clone();
+        let text = serde_json::to_string(&IvrFile::new(&p, ivrs.last().unwrap())).unwrap();
+        assert_eq!(
+            verify_file(&p, &text, 30_000),
+            Ok(Checked::Safe { nodes: art.len() })
+        );
+        (
+            longest_alternation(&art),
+            threads_looping_on_cycles(&p, &art),
+        )
+    };
+    let (plain, looping_plain) = run(0);
+    let (paired, looping_paired) = run(3);
+    eprintln!("round robin: {plain} turns alternating, pair turns 3: {paired}");
+    // Round robin over four threads: two turns of the same two threads in a row at most.
+    assert!(plain <= 3, "round robin: {plain}");
+    // Three turns each of the two threads of a pair.
+    assert!(paired >= 6, "pair turns 3: {paired}");
+    // Both keep every worker running (the four loops, all on the schedule's cycles).
+    assert_eq!(looping_plain.len(), 4, "{looping_plain:?}");
+    assert_eq!(looping_plain, looping_paired);
+}

@@ -180,6 +180,33 @@ fn correct_producer_consumer_loses_and_duplicates_no_item_at_every_level() {
     }
 }
 
+#[test]
+fn a_schedule_that_pairs_threads_loses_and_duplicates_no_item() {
+    // `synth build --pair-turns`: the proof's scheduler keeps a producer and a consumer
+    // alternating for a few turns before the next pair (what lets the enforcer run two of
+    // the four threads on two cores); the program still checks every item.
+    let dir = scratch("pc-paired");
+    let exe = dir.join("pc_paired");
+    let o = build(&[
+        &program("producer_consumer_items.c"),
+        "-DTHREADS=2",
+        "-DITEMS=100000",
+        "--pair-turns",
+        "2",
+        "--opt",
+        "2",
+        "-o",
+        exe.to_str().unwrap(),
+        "--cflag",
+        &program("items.c"),
+    ]);
+    assert!(text(&o).0.contains("built"), "{}", text(&o).0);
+    let o = run(&exe, &[("ITEMS", "100000")]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}{err}");
+    assert!(out.contains("none lost or duplicated: 1"), "{out}");
+}
+
 /// Builds the double-lock program keeping its sources in `dir`; returns the paths of the
 /// schedule header and the instrumented source.
 fn kept_build(dir: &Path) -> (PathBuf, PathBuf) {

@@ -7,14 +7,18 @@
 # safe IVR) per configuration; the schedules of all levels come from it. QUANTUM (default 8)
 # is the verifier's --quantum: how many loop rounds a thread runs in the proof's schedule
 # before the next thread's turn (1: the rounds alternate); QUANTUM2 (default QUANTUM) is the
-# one for 2+2 threads, whose hand-offs cost most (with buffer 1000 the 2+2 proofs take about
-# 3 s at 8, 12 s at 16, 90 s at 32 and 20 minutes at 64, when Opt2 reaches the unconstrained
-# throughput; the verifier's timeout is raised to VERIFY_TIMEOUT, default 900 s).
+# one for 2+2 threads, whose hand-offs cost most. PAIR_TURNS2 (default 8) is the 2+2 proofs'
+# --pair-turns: a producer and a consumer alternate for that many turns each before the next
+# pair, so that the enforcer runs them on the two cores while the other two sleep (0: round
+# robin over the four threads, where every hand-off wakes a sleeping thread). The 2+2 proofs
+# take about 20 s (buffer 5) and 60 s (buffer 1000) at quantum 8 with 8 pair turns; without
+# pairing, with buffer 1000, 3 s at quantum 8, 12 s at 16, 90 s at 32 and 20 minutes at 64.
+# The verifier's timeout is raised to VERIFY_TIMEOUT, default 900 s.
 #
 #   bench/enforce.sh            # the table
 #   RUNS=3 BENCH_SECONDS=1 bench/enforce.sh
 #   QUANTUM=1 bench/enforce.sh  # schedules that alternate the threads every round
-#   QUANTUM2=16 bench/enforce.sh
+#   QUANTUM2=16 PAIR_TURNS2=0 bench/enforce.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup"
@@ -23,6 +27,7 @@ synth="$root/target/release/synth"
 runs="${RUNS:-5}"
 quantum="${QUANTUM:-8}"
 quantum2="${QUANTUM2:-$quantum}"
+pair_turns2="${PAIR_TURNS2:-8}"
 verify_timeout="${VERIFY_TIMEOUT:-900}"
 export BENCH_SECONDS="${BENCH_SECONDS:-2}"
 work="$(mktemp -d)"
@@ -39,10 +44,10 @@ printf '%-8s %-6s %14s %14s %14s %14s %8s %8s %8s\n' threads buffer unconstraine
 for t in 1 2; do
   for n in 5 1000; do
     cc -O2 -pthread -DTHREADS="$t" -DN="$n" "$src" "$timer" -o "$work/plain"
-    q="$quantum"
-    if [ "$t" = 2 ]; then q="$quantum2"; fi
+    q="$quantum" k=0
+    if [ "$t" = 2 ]; then q="$quantum2" k="$pair_turns2"; fi
     "$synth" verify "$src" -DTHREADS="$t" -DN="$n" --ivrs 1 --timeout "$verify_timeout" \
-      --quantum "$q" --out "$work/ivr-$t-$n" >/dev/null || true
+      --quantum "$q" --pair-turns "$k" --out "$work/ivr-$t-$n" >/dev/null || true
     ivr="$work/ivr-$t-$n/ivr-001.json"
     u=$(measure "$work/plain")
     row=()

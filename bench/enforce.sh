@@ -4,21 +4,27 @@
 # bench/enforce/pc_throughput.c, unconstrained (plain cc) against `synth build` at Opt0, Opt1
 # and Opt2, for 1+1 and 2+2 threads and buffers of 5 and 1000: the median of RUNS runs
 # (default 5) and the ratio to the unconstrained median of the same run. One proof (the first
-# safe IVR) per configuration; the schedules of all levels come from it. QUANTUM (default 8)
-# is the verifier's --quantum: how many loop rounds a thread runs in the proof's schedule
-# before the next thread's turn (1: the rounds alternate); QUANTUM2 (default QUANTUM) is the
-# one for 2+2 threads, whose hand-offs cost most. PAIR_TURNS2 (default 8) is the 2+2 proofs'
-# --pair-turns: a producer and a consumer alternate for that many turns each before the next
-# pair, so that the enforcer runs them on the two cores while the other two sleep (0: round
-# robin over the four threads, where every hand-off wakes a sleeping thread). The 2+2 proofs
-# take about 20 s (buffer 5) and 60 s (buffer 1000) at quantum 8 with 8 pair turns; without
-# pairing, with buffer 1000, 3 s at quantum 8, 12 s at 16, 90 s at 32 and 20 minutes at 64.
-# The verifier's timeout is raised to VERIFY_TIMEOUT, default 900 s.
+# safe IVR) per configuration; the schedules of all levels come from it. Each row's proof uses
+# the verifier's --quantum (how many loop rounds a thread runs in the proof's schedule before
+# the next thread's turn; 1: the rounds alternate) and --pair-turns (a producer and a consumer
+# alternate for that many turns each before the next pair, so that the enforcer runs them on
+# the two cores while the other two sleep; 0: round robin over the four threads, where every
+# hand-off to the next thread wakes a sleeping one):
 #
-#   bench/enforce.sh            # the table
-#   RUNS=3 BENCH_SECONDS=1 bench/enforce.sh
-#   QUANTUM=1 bench/enforce.sh  # schedules that alternate the threads every round
-#   QUANTUM2=16 PAIR_TURNS2=0 bench/enforce.sh
+#   1+1, both buffers   QUANTUM (default 8), no pairing (two threads)
+#   2+2, buffer 5       QUANTUM_2_5 (default 8), PAIR_TURNS_2_5 (default 8): a producer
+#                       hands over after five items whatever the quantum, pairing is what helps;
+#                       the proof takes about 20 s
+#   2+2, buffer 1000    QUANTUM_2_1000 (default 64), PAIR_TURNS_2_1000 (default 0): a turn
+#                       is a quantum of rounds, and only long turns amortise the hand-offs; the
+#                       proof takes about 20 minutes and `synth build --opt 2` about 5 minutes
+#                       and 3.4 GB (at quantum 8: 3 s; 16: 12 s; 32: 90 s)
+#
+# The verifier's timeout is raised to VERIFY_TIMEOUT, default 3600 s.
+#
+#   bench/enforce.sh            # the table (about half an hour)
+#   RUNS=3 BENCH_SECONDS=1 QUANTUM_2_1000=8 bench/enforce.sh   # a few minutes
+#   QUANTUM=1 bench/enforce.sh  # 1+1 schedules that alternate the threads every round
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup"
@@ -26,9 +32,11 @@ cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p synth -p enf
 synth="$root/target/release/synth"
 runs="${RUNS:-5}"
 quantum="${QUANTUM:-8}"
-quantum2="${QUANTUM2:-$quantum}"
-pair_turns2="${PAIR_TURNS2:-8}"
-verify_timeout="${VERIFY_TIMEOUT:-900}"
+quantum_2_5="${QUANTUM_2_5:-8}"
+pair_turns_2_5="${PAIR_TURNS_2_5:-8}"
+quantum_2_1000="${QUANTUM_2_1000:-64}"
+pair_turns_2_1000="${PAIR_TURNS_2_1000:-0}"
+verify_timeout="${VERIFY_TIMEOUT:-3600}"
 export BENCH_SECONDS="${BENCH_SECONDS:-2}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
@@ -45,7 +53,8 @@ for t in 1 2; do
   for n in 5 1000; do
     cc -O2 -pthread -DTHREADS="$t" -DN="$n" "$src" "$timer" -o "$work/plain"
     q="$quantum" k=0
-    if [ "$t" = 2 ]; then q="$quantum2" k="$pair_turns2"; fi
+    if [ "$t" = 2 ] && [ "$n" = 5 ]; then q="$quantum_2_5" k="$pair_turns_2_5"; fi
+    if [ "$t" = 2 ] && [ "$n" = 1000 ]; then q="$quantum_2_1000" k="$pair_turns_2_1000"; fi
     "$synth" verify "$src" -DTHREADS="$t" -DN="$n" --ivrs 1 --timeout "$verify_timeout" \
       --quantum "$q" --pair-turns "$k" --out "$work/ivr-$t-$n" >/dev/null || true
     ivr="$work/ivr-$t-$n/ivr-001.json"

@@ -309,6 +309,24 @@ fn tampered_ivr_files_are_rejected() {
     assert!(e.contains("not in the table"), "{e}");
 }
 
+/// The first safe IVR of the iterative algorithm under `opts` (60 s), checked through its file.
+fn first_checked_safe(p: &Program, opts: VOpts) -> Art {
+    let opts = VOpts {
+        timeout: Duration::from_secs(60),
+        stop_at_first_safe: true,
+        ..opts
+    };
+    let mut ivrs = Vec::new();
+    Verifier::new(p, opts).run_iterative(usize::MAX, &mut |i| ivrs.push(i.clone()));
+    let art = first_safe(&ivrs).clone();
+    let text = serde_json::to_string(&IvrFile::new(p, ivrs.last().unwrap())).unwrap();
+    assert_eq!(
+        verify_file(p, &text, 30_000),
+        Ok(Checked::Safe { nodes: art.len() })
+    );
+    art
+}
+
 /// The most loop back-jumps one thread takes on a path of the IVR's tree with no other
 /// thread's move between them.
 fn longest_run(p: &Program, art: &Art) -> u32 {
@@ -329,19 +347,12 @@ fn longest_run(p: &Program, art: &Art) -> u32 {
 fn a_quantum_lets_each_thread_run_several_loop_rounds_in_the_first_ivr() {
     let p = program("examples/producer_consumer.c");
     let run = |quantum: u32| {
-        let opts = VOpts {
-            timeout: Duration::from_secs(60),
-            stop_at_first_safe: true,
-            quantum,
-            ..VOpts::default()
-        };
-        let mut ivrs = Vec::new();
-        Verifier::new(&p, opts).run_iterative(usize::MAX, &mut |i| ivrs.push(i.clone()));
-        let art = first_safe(&ivrs).clone();
-        let text = serde_json::to_string(&IvrFile::new(&p, ivrs.last().unwrap())).unwrap();
-        assert_eq!(
-            verify_file(&p, &text, 30_000),
-            Ok(Checked::Safe { nodes: art.len() })
+        let art = first_checked_safe(
+            &p,
+            VOpts {
+                quantum,
+                ..VOpts::default()
+            },
         );
         (longest_run(&p, &art), threads_looping_on_cycles(&p, &art))
     };
@@ -383,19 +394,12 @@ const FOUR_LOOPS: &str = "#include <pthread.h>\nunsigned a, b, c, d;\nvoid *f(vo
 fn pair_turns_keep_two_threads_alternating_and_every_thread_running() {
     let p = load_str("four.c", FOUR_LOOPS, &Options::default()).unwrap();
     let run = |pair_turns: u32| {
-        let opts = VOpts {
-            timeout: Duration::from_secs(60),
-            stop_at_first_safe: true,
-            pair_turns,
-            ..VOpts::default()
-        };
-        let mut ivrs = Vec::new();
-        Verifier::new(&p, opts).run_iterative(usize::MAX, &mut |i| ivrs.push(i.clone()));
-        let art = first_safe(&ivrs).clone();
-        let text = serde_json::to_string(&IvrFile::new(&p, ivrs.last().unwrap())).unwrap();
-        assert_eq!(
-            verify_file(&p, &text, 30_000),
-            Ok(Checked::Safe { nodes: art.len() })
+        let art = first_checked_safe(
+            &p,
+            VOpts {
+                pair_turns,
+                ..VOpts::default()
+            },
         );
         (
             longest_alternation(&art),

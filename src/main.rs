@@ -114,7 +114,8 @@ struct VerifyArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     quantum: u32,
     /// When a thread's turn ends, give the next turn back to the thread whose turn came
-    /// before, for up to this many turns of each of the two in a row (0: round robin only).
+    /// before, for up to this many turns of each of the two in a row (0 or 1: round robin
+    /// only).
     /// Keeps two threads alternating, which the enforcer runs fast when the program has more
     /// threads than cores.
     #[arg(long, default_value_t = 0, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=10_000))]

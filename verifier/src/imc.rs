@@ -41,7 +41,7 @@ pub struct Options {
     pub quantum: u32,
     /// Iterative mode: when a thread's turn ends, the scheduler gives the next turn back to
     /// the thread whose turn came before it, for up to this many turns of each of the two in a
-    /// row, before the round robin goes on (0: round robin only). A schedule that keeps two
+    /// row, before the round robin goes on (0 and 1: round robin only). A schedule that keeps two
     /// threads alternating lets both stay on their cores when the program has more threads
     /// than cores (the enforcer's hand-offs between running threads are cheap, those to a
     /// thread the operating system has put to sleep are not).
@@ -1345,23 +1345,28 @@ impl Verifier<'_> {
     }
 
     /// Whether the deterministic scheduler is in the same phase at `v` and `w` (the same
-    /// thread running, with as many rounds run), so that covering `v` by `w` keeps the
-    /// quantum. Always true with a quantum of 1 and in complete mode.
+    /// thread running, with as many rounds run; the same pairing, [`Verifier::pairing`]), so
+    /// that covering `v` by `w` keeps the quantum and the pair turns. Always true with a
+    /// quantum of 1 and no pairing, and in complete mode.
     fn same_phase(&self, v: NodeId, w: NodeId) -> bool {
-        if !self.iterative || self.quantum() == 1 {
+        if !self.iterative {
             return true;
         }
-        let phase = |x: NodeId| {
-            self.art.node(x).parent.map(|(_, t, tr)| {
-                (
-                    t,
-                    self.rounds_run(x, t),
-                    self.prog.thread(t).transition(tr).back_edge,
-                    self.pairing(x),
-                )
-            })
-        };
-        phase(v) == phase(w)
+        if self.quantum() > 1 {
+            let phase = |x: NodeId| {
+                self.art.node(x).parent.map(|(_, t, tr)| {
+                    (
+                        t,
+                        self.rounds_run(x, t),
+                        self.prog.thread(t).transition(tr).back_edge,
+                    )
+                })
+            };
+            if phase(v) != phase(w) {
+                return false;
+            }
+        }
+        self.opts.pair_turns < 2 || self.pairing(v) == self.pairing(w)
     }
 
     /// With [`Options::pair_turns`]: the thread whose turn came before the current one's on
@@ -1369,11 +1374,11 @@ impl Verifier<'_> {
     /// many turns in a row they have had (the current one included).
     fn pairing(&self, v: NodeId) -> Option<(ThreadId, u32)> {
         let k = self.opts.pair_turns;
-        if !self.iterative || k == 0 {
+        if !self.iterative || k < 2 {
             return None;
         }
         // The threads of the turns on the path, the latest first, as long as they alternate
-        // between two threads (and one more).
+        // between two threads (at most 2K: then the round robin goes on).
         let mut turns: Vec<ThreadId> = Vec::new();
         let mut x = v;
         while let Some((p, t, _)) = self.art.node(x).parent {

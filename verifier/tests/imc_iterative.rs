@@ -366,13 +366,18 @@ fn a_quantum_lets_each_thread_run_several_loop_rounds_in_the_first_ivr() {
 }
 
 /// The most turns in a row (maximal runs of one thread's moves) on a path of the IVR's tree
-/// that alternate between two threads.
-fn longest_alternation(art: &Art) -> u32 {
+/// that alternate between two threads, and the threads that take part in an alternation of
+/// at least `min` turns.
+fn longest_alternation(art: &Art, min: u32) -> (u32, BTreeSet<u32>) {
     let mut best = 0;
+    let mut paired = BTreeSet::new();
     // (node, thread of the last turn, thread of the turn before, turns alternating so far)
     let mut stack = vec![(art.root(), u32::MAX, u32::MAX, 0u32)];
     while let Some((v, last, prev, k)) = stack.pop() {
         best = best.max(k);
+        if k >= min {
+            paired.extend([last, prev]);
+        }
         for e in &art.node(v).children {
             let t = e.thread.0;
             let next = if t == last {
@@ -385,7 +390,7 @@ fn longest_alternation(art: &Art) -> u32 {
             stack.push((e.child, next.0, next.1, next.2));
         }
     }
-    best
+    (best, paired)
 }
 
 const FOUR_LOOPS: &str = "#include <pthread.h>\nunsigned a, b, c, d;\nvoid *f(void *x) { while (1) a = a + 1; return 0; }\nvoid *g(void *x) { while (1) b = b + 1; return 0; }\nvoid *h(void *x) { while (1) c = c + 1; return 0; }\nvoid *k(void *x) { while (1) d = d + 1; return 0; }\nint main(void) { pthread_t s, t, u, w; pthread_create(&s, 0, f, 0); pthread_create(&t, 0, g, 0); pthread_create(&u, 0, h, 0); pthread_create(&w, 0, k, 0); pthread_exit(0); return 0; }\n";
@@ -402,17 +407,20 @@ fn pair_turns_keep_two_threads_alternating_and_every_thread_running() {
             },
         );
         (
-            longest_alternation(&art),
+            longest_alternation(&art, 5),
             threads_looping_on_cycles(&p, &art),
         )
     };
-    let (plain, looping_plain) = run(0);
-    let (paired, looping_paired) = run(3);
-    eprintln!("round robin: {plain} turns alternating, pair turns 3: {paired}");
+    let ((plain, _), looping_plain) = run(0);
+    let ((paired, in_pairs), looping_paired) = run(3);
+    eprintln!("round robin: {plain} turns alternating, pair turns 3: {paired}, {in_pairs:?}");
     // Round robin over four threads: two turns of the same two threads in a row at most.
     assert!(plain <= 3, "round robin: {plain}");
-    // Three turns each of the two threads of a pair.
+    // Three turns each of the two threads of a pair, and every worker in such a pair before
+    // the schedule repeats (covering keeps the pairing phase: with a quantum of 1 it once
+    // did not, and the last worker had a single turn on the schedule's cycle).
     assert!(paired >= 6, "pair turns 3: {paired}");
+    assert_eq!(in_pairs, BTreeSet::from([1, 2, 3, 4]), "{in_pairs:?}");
     // Both keep every worker running (the four loops, all on the schedule's cycles).
     assert_eq!(looping_plain.len(), 4, "{looping_plain:?}");
     assert_eq!(looping_plain, looping_paired);

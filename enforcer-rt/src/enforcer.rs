@@ -43,16 +43,16 @@
 //!
 //! # Waiting
 //!
-//! A waiting thread first checks its condition `SPIN_CHECKS` (4096) times, one spin-loop hint
-//! apart, when no more threads are awake (registered, not exited, not parked) than there are
+//! A waiting thread first checks its condition up to `SPIN_CHECKS` (4096) times, one spin-loop
+//! hint apart, when no more threads are awake (registered, not exited, not parked) than there are
 //! cores: a hand-off is then seen within about a hundred nanoseconds, where the exponential
 //! backoff would pause for microseconds between checks (4096 checks, some tens of
 //! microseconds, cover a thread's run of events in a section; with 64, the ping-pong
 //! benchmark's hand-off took 191-321 ns against 88 ns). With more awake threads than cores,
 //! spinning would only keep the awaited thread off a core, so this phase is skipped, and
 //! left as soon as a parked thread wakes up and makes them more. The number of checks adapts
-//! per thread: halved (down to 64) when a spin ends without the hand-off, doubled (up to
-//! 4096) when it catches one, so that when other processes hold the cores and the awaited
+//! per thread: halved (down to 64) when a whole spin phase passes without the hand-off,
+//! doubled (up to 4096) when it catches one, so that when other processes hold the cores and the awaited
 //! thread is not running, the waiter soon stops holding a core it needs (the paired 2+2
 //! producer-consumer beside a busy core: 0.09 M items a second without this, 0.60 M with).
 //! Then it backs off with [`Backoff::snooze`] (which yields after a while) and, once the
@@ -88,8 +88,8 @@ pub const PARK_TIMEOUT: Duration = Duration::from_micros(200);
 /// may still take its time (`main` printing results while threads that loop forever wait).
 pub const DEFAULT_END_GRACE: Duration = Duration::MAX;
 
-/// How often a waiting thread checks its condition, one spin-loop hint apart, before it backs
-/// off.
+/// How often, at most, a waiting thread checks its condition, one spin-loop hint apart, before
+/// it backs off (see [`Parker::spin`]).
 const SPIN_CHECKS: u32 = 4096;
 
 /// The fewest checks a waiter spins whose spins keep failing (see [`Parker::spin`]).
@@ -134,7 +134,8 @@ struct Counter {
 struct Parker {
     /// The thread whose counter it waits for, [`ON_GENERATION`] or [`NONE`].
     on: AtomicU32,
-    /// The value of that counter it waits for (written before `on`).
+    /// The value of that counter it waits for (a waker that sees the parker's increment of the
+    /// watchers, `SeqCst`, sees this and `on`).
     until: AtomicU64,
     /// How many checks the thread spins before it backs off ([`SPIN_CHECKS`] at most,
     /// [`MIN_SPIN_CHECKS`] at least): doubled when a spin catches the hand-off, halved when
@@ -765,6 +766,7 @@ impl Enforcer {
         if self.awake.load(Relaxed) <= self.cores {
             let budget = p.spin.load(Relaxed);
             let mut caught = false;
+            let mut left = false;
             for i in 0..budget {
                 std::hint::spin_loop();
                 if ready() {
@@ -773,19 +775,20 @@ impl Enforcer {
                 }
                 // A parked thread woke up: leave it the core.
                 if i % 64 == 63 && self.awake.load(Relaxed) > self.cores {
+                    left = true;
                     break;
                 }
             }
             // Spinning pays while the threads awaited are on cores; when they are not (other
-            // processes hold the cores) it only delays them, and the spins keep failing.
-            let next = if caught {
-                budget.saturating_mul(2).min(SPIN_CHECKS)
-            } else {
-                (budget / 2).max(MIN_SPIN_CHECKS)
-            };
-            p.spin.store(next, Relaxed);
+            // processes hold the cores) it only delays them, and whole spin phases pass in
+            // vain. (One left early for a woken thread says nothing about that.)
             if caught {
+                p.spin
+                    .store(budget.saturating_mul(2).min(SPIN_CHECKS), Relaxed);
                 return;
+            }
+            if !left {
+                p.spin.store((budget / 2).max(MIN_SPIN_CHECKS), Relaxed);
             }
         }
         let backoff = Backoff::new();

@@ -43,27 +43,26 @@
 //!
 //! # Waiting
 //!
-//! A waiting thread first checks its condition up to `SPIN_CHECKS` (4096) times, one spin-loop
-//! hint apart, when no more threads are awake (registered, not exited, not parked) than there are
-//! cores: a hand-off is then seen within about a hundred nanoseconds, where the exponential
-//! backoff would pause for microseconds between checks (4096 checks, some tens of
-//! microseconds, cover a thread's run of events in a section; with 64, the ping-pong
-//! benchmark's hand-off took 191-321 ns against 88 ns). With more awake threads than cores,
-//! spinning would only keep the awaited thread off a core, so this phase is skipped, and
-//! left as soon as a parked thread wakes up and makes them more. The number of checks adapts
-//! per thread: halved (down to 64) when a whole spin phase passes without the hand-off,
-//! doubled (up to 4096) when it catches one, so that when other processes hold the cores and the awaited
-//! thread is not running, the waiter soon stops holding a core it needs (the paired 2+2
-//! producer-consumer beside a busy core: 0.09 M items a second without this, 0.60 M with).
-//! Then it backs off with [`Backoff::snooze`] (which yields after a while) and, once the
-//! backoff is completed, parks: it announces what it waits for (a thread's counter, or the
-//! generation), increments that target's watcher count, and waits on its own condition
-//! variable with a short timeout ([`PARK_TIMEOUT`]), re-checking the condition each time. A
-//! thread that completes an event wakes the threads parked on its counter only when there are
-//! watchers, and only those whose awaited value the counter has reached (waking them at every
-//! event of the thread they wait for cost the 2+2 producer-consumer a context switch every few
-//! items); the thread that advances wakes those parked on the generation. A wake-up lost to
-//! a race costs at most the timeout, never progress.
+//! A waiting thread first checks its condition up to `SPIN_CHECKS` (4096) times, one spin-loop hint
+//! apart, when no more threads are awake (registered, not exited, not parked) than there are cores:
+//! a hand-off is then seen within about a hundred nanoseconds, where the exponential backoff would
+//! pause for microseconds between checks (4096 checks, some tens of microseconds, cover a thread's
+//! run of events in a section; with 64, the ping-pong benchmark's hand-off took 191-321 ns against
+//! 88 ns). With more awake threads than cores, spinning would only keep the awaited thread off a
+//! core, so this phase is skipped, and left as soon as a parked thread wakes up and makes them
+//! more. The number of checks adapts per thread: halved (down to 64) when a whole spin phase passes
+//! without the hand-off, doubled (up to 4096) when it catches one, so that when other processes
+//! hold the cores and the awaited thread is not running, the waiter soon stops holding a core it
+//! needs (the paired 2+2 producer-consumer beside a busy core: 0.09 M items a second without this,
+//! 0.60 M with). Then it backs off with [`Backoff::snooze`] (which yields after a while) and, once
+//! the backoff is completed, parks: it announces what it waits for (a thread's counter, or the
+//! generation), increments that target's watcher count, and waits on its own condition variable
+//! with a short timeout ([`PARK_TIMEOUT`]), re-checking the condition each time. A thread that
+//! completes an event wakes the threads parked on its counter only when there are watchers, and
+//! only those whose awaited value the counter has reached (waking them at every event of the thread
+//! they wait for cost the 2+2 producer-consumer a context switch every few items); the thread that
+//! advances wakes those parked on the generation. A wake-up lost to a race costs at most the
+//! timeout, never progress.
 //!
 //! # Deviations
 //!

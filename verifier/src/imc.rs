@@ -41,8 +41,8 @@ pub struct Options {
     pub quantum: u32,
     /// Iterative mode: when a thread's turn ends, the scheduler gives the next turn back to
     /// the thread whose turn came before it, for up to this many turns of each of the two in a
-    /// row, before the round robin goes on (0 and 1: round robin only). A schedule that keeps two
-    /// threads alternating lets both stay on their cores when the program has more threads
+    /// row, before the round robin goes on (0 and 1: round robin only). A schedule that keeps
+    /// two threads alternating lets both stay on their cores when the program has more threads
     /// than cores (the enforcer's hand-offs between running threads are cheap, those to a
     /// thread the operating system has put to sleep are not).
     pub pair_turns: u32,

@@ -25,6 +25,10 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
+/// The deterministic scheduler's phase at a node ([`Verifier::phase`]): the thread running
+/// with its rounds run and whether it just jumped back, and the pairing.
+type Phase = Option<(Option<(ThreadId, u32, bool)>, Option<(ThreadId, u32)>)>;
+
 /// Options of a verification run.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -696,12 +700,13 @@ impl<'p> Verifier<'p> {
     fn cover_by_earlier(&mut self, v: NodeId, work: &mut Vec<NodeId>) -> Result<bool, Stop> {
         let control = self.art.node(v).control.clone();
         let label = self.art.node(v).label.clone();
+        let phase = self.phase(v);
         let cands: Vec<NodeId> = self
             .art
             .same_control(&control)
             .iter()
             .copied()
-            .filter(|w| *w < v && self.same_phase(v, *w))
+            .filter(|w| *w < v && self.phase(*w) == phase)
             .collect();
         for w in cands {
             if self.art.is_covered(w)
@@ -726,13 +731,14 @@ impl<'p> Verifier<'p> {
     /// covers.
     fn force_cover(&mut self, v: NodeId, work: &mut Vec<NodeId>) -> Result<bool, Stop> {
         let control = self.art.node(v).control.clone();
+        let phase = self.phase(v);
         let cands: Vec<NodeId> = self
             .art
             .same_control(&control)
             .iter()
             .copied()
             .filter(|w| *w < v && !self.art.is_covered(*w) && !self.meta[w.0 as usize].removed)
-            .filter(|w| self.same_phase(v, *w))
+            .filter(|w| self.phase(*w) == phase)
             .take(FORCED_COVER_TRIES)
             .collect();
         for w in cands {
@@ -1344,29 +1350,25 @@ impl Verifier<'_> {
         order
     }
 
-    /// Whether the deterministic scheduler is in the same phase at `v` and `w` (the same
-    /// thread running, with as many rounds run; the same pairing, [`Verifier::pairing`]), so
-    /// that covering `v` by `w` keeps the quantum and the pair turns. Always true with a
-    /// quantum of 1 and no pairing, and in complete mode.
-    fn same_phase(&self, v: NodeId, w: NodeId) -> bool {
+    /// The deterministic scheduler's phase at `x`: the thread running, with as many rounds
+    /// run (with a quantum above 1), and the pairing ([`Verifier::pairing`]). Covering `v` by
+    /// `w` needs the same phase at both, so that it keeps the quantum and the pair turns; the
+    /// phase is always the same with a quantum of 1 and no pairing, and in complete mode.
+    fn phase(&self, x: NodeId) -> Phase {
         if !self.iterative {
-            return true;
+            return None;
         }
-        if self.quantum() > 1 {
-            let phase = |x: NodeId| {
-                self.art.node(x).parent.map(|(_, t, tr)| {
-                    (
-                        t,
-                        self.rounds_run(x, t),
-                        self.prog.thread(t).transition(tr).back_edge,
-                    )
-                })
-            };
-            if phase(v) != phase(w) {
-                return false;
-            }
-        }
-        self.opts.pair_turns < 2 || self.pairing(v) == self.pairing(w)
+        let quantum = (self.quantum() > 1)
+            .then(|| self.art.node(x).parent)
+            .flatten()
+            .map(|(_, t, tr)| {
+                (
+                    t,
+                    self.rounds_run(x, t),
+                    self.prog.thread(t).transition(tr).back_edge,
+                )
+            });
+        Some((quantum, self.pairing(x)))
     }
 
     /// With [`Options::pair_turns`]: the thread whose turn came before the current one's on

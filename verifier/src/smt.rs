@@ -467,44 +467,29 @@ impl Term {
         if let Some(t) = done.get(&key) {
             return t.clone();
         }
-        fn many(
-            ts: &Rc<[Term]>,
-            f: &dyn Fn(&str, Sort) -> Option<Term>,
-            done: &mut FxHashMap<Identity, Term>,
-        ) -> Vec<Term> {
-            ts.iter().map(|t| t.substitute_in(f, done)).collect()
-        }
+        let mut s = |t: &Term| t.substitute_in(f, done);
         let out = match self {
             Term::True | Term::False | Term::Int(_) | Term::Var(..) => unreachable!(),
-            Term::Not(a) => Term::not(a.substitute_in(f, done)),
-            Term::And(xs) => Term::and(many(xs, f, done)),
-            Term::Or(xs) => Term::or(many(xs, f, done)),
-            Term::Implies(a, b) => {
-                Term::implies(a.substitute_in(f, done), b.substitute_in(f, done))
-            }
-            Term::Ite(c, a, b) => Term::ite(
-                c.substitute_in(f, done),
-                a.substitute_in(f, done),
-                b.substitute_in(f, done),
-            ),
-            Term::Eq(a, b) => Term::eq(a.substitute_in(f, done), b.substitute_in(f, done)),
-            Term::Le(a, b) => Term::le(a.substitute_in(f, done), b.substitute_in(f, done)),
-            Term::Lt(a, b) => Term::lt(a.substitute_in(f, done), b.substitute_in(f, done)),
-            Term::Add(xs) => many(xs, f, done)
-                .into_iter()
+            Term::Not(a) => Term::not(s(a)),
+            Term::And(xs) => Term::and(xs.iter().map(&mut s).collect::<Vec<_>>()),
+            Term::Or(xs) => Term::or(xs.iter().map(&mut s).collect::<Vec<_>>()),
+            Term::Implies(a, b) => Term::implies(s(a), s(b)),
+            Term::Ite(c, a, b) => Term::ite(s(c), s(a), s(b)),
+            Term::Eq(a, b) => Term::eq(s(a), s(b)),
+            Term::Le(a, b) => Term::le(s(a), s(b)),
+            Term::Lt(a, b) => Term::lt(s(a), s(b)),
+            Term::Add(xs) => xs
+                .iter()
+                .map(&mut s)
                 .reduce(Term::add)
                 .unwrap_or(Term::Int(0)),
-            Term::Sub(a, b) => Term::sub(a.substitute_in(f, done), b.substitute_in(f, done)),
-            Term::Neg(a) => Term::neg(a.substitute_in(f, done)),
-            Term::Mul(a, b) => Term::mul(a.substitute_in(f, done), b.substitute_in(f, done)),
-            Term::Div(a, b) => Term::div(a.substitute_in(f, done), b.substitute_in(f, done)),
-            Term::Mod(a, b) => Term::modulo(a.substitute_in(f, done), b.substitute_in(f, done)),
-            Term::Select(a, i) => Term::select(a.substitute_in(f, done), i.substitute_in(f, done)),
-            Term::Store(a, i, v) => Term::store(
-                a.substitute_in(f, done),
-                i.substitute_in(f, done),
-                v.substitute_in(f, done),
-            ),
+            Term::Sub(a, b) => Term::sub(s(a), s(b)),
+            Term::Neg(a) => Term::neg(s(a)),
+            Term::Mul(a, b) => Term::mul(s(a), s(b)),
+            Term::Div(a, b) => Term::div(s(a), s(b)),
+            Term::Mod(a, b) => Term::modulo(s(a), s(b)),
+            Term::Select(a, i) => Term::select(s(a), s(i)),
+            Term::Store(a, i, v) => Term::store(s(a), s(i), s(v)),
             // (A quantifier's body is replaced with a substitution of its own, which leaves
             // its bound names alone.)
             Term::Forall(vs, b) => {

@@ -54,15 +54,30 @@
 //! without the hand-off, doubled (up to 4096) when it catches one, so that when other processes
 //! hold the cores and the awaited thread is not running, the waiter soon stops holding a core it
 //! needs (the paired 2+2 producer-consumer beside a busy core: 0.09 M items a second without this,
-//! 0.60 M with). Then it backs off with [`Backoff::snooze`] (which yields after a while) and, once
-//! the backoff is completed, parks: it announces what it waits for (a thread's counter, or the
-//! generation), increments that target's watcher count, and waits on its own condition variable
-//! with a short timeout ([`PARK_TIMEOUT`]), re-checking the condition each time. A thread that
-//! completes an event wakes the threads parked on its counter only when there are watchers, and
-//! only those whose awaited value the counter has reached (waking them at every event of the thread
-//! they wait for cost the 2+2 producer-consumer a context switch every few items); the thread that
-//! advances wakes those parked on the generation. A wake-up lost to a race costs at most the
-//! timeout, never progress.
+//! 0.60 M with). Then it backs off with [`Backoff::snooze`].
+//!
+//! A thread waiting for another thread's counter then yields its core, up to `YIELDS` (200)
+//! times, re-checking its condition after each. When it finds itself *next in line* (the thread
+//! it waits for runs, and no other thread waits for an earlier event of that one), it spins
+//! instead, up to its budget, if fewer threads already spin so than there are cores less one.
+//! With more threads than cores and the schedule passing the turn round all of them (the 2+2
+//! producer-consumer at quantum 64), this keeps the running thread and the next one on the cores
+//! and the others a yield away, instead of asleep: a hand-off to a parked thread waits for the
+//! kernel to wake it, microseconds each time. (Before, the 2+2 producer-consumer with buffer
+//! 1000 ran at 0.90 of the unconstrained throughput and made 280,000 context switches a second;
+//! now 1.44.) A thread whose awaited thread spins for an event of it that is done checks a
+//! little longer before it yields: that thread is about to run, and this one to be next.
+//!
+//! Once it has yielded that often, or at once when it waits for the next section (`main` at a
+//! join of threads that loop forever), the thread parks: it announces what it waits for (a
+//! thread's counter, or the generation), increments that target's watcher count, and waits on
+//! its own condition variable with a short timeout ([`PARK_TIMEOUT`]), re-checking the condition
+//! each time. A thread that completes an event wakes the threads parked on its counter only when
+//! there are watchers, and only those whose awaited value the counter has reached (waking them
+//! at every event of the thread they wait for cost the 2+2 producer-consumer a context switch
+//! every few items); the thread that advances wakes those parked on the generation. A wake-up
+//! lost to a race costs at most the timeout, never progress. (That a waiter spins, yields or
+//! parks, and for how long, only decides when it sees its condition hold: never whether.)
 //!
 //! # Deviations
 //!
@@ -93,6 +108,13 @@ const SPIN_CHECKS: u32 = 4096;
 
 /// The fewest checks a waiter spins whose spins keep failing (see [`Parker::spin`]).
 const MIN_SPIN_CHECKS: u32 = 64;
+
+/// How often a thread waiting for another thread's counter yields before it parks.
+const YIELDS: u32 = 200;
+
+/// How often, at most, a waiting thread checks whether the thread it awaits is still about to
+/// run before it yields.
+const ABOUT_TO_RUN_CHECKS: u32 = 256;
 
 /// No successor chosen; a parker waiting for nothing.
 const NONE: u32 = u32::MAX;
@@ -140,6 +162,12 @@ struct Parker {
     /// [`MIN_SPIN_CHECKS`] at least): doubled when a spin catches the hand-off, halved when
     /// it does not. Only the thread itself reads and writes it.
     spin: AtomicU32,
+    /// While the thread waits (spinning, yielding or parked): the thread it waits on, or
+    /// [`ON_GENERATION`]; [`NONE`] otherwise.
+    waiting: AtomicU32,
+    /// Whether the thread spins (set from its spin phase until its wait is over, when the spin
+    /// catches the hand-off).
+    spinning: AtomicBool,
     lock: Mutex<()>,
     cv: Condvar,
 }
@@ -172,6 +200,8 @@ pub struct Enforcer {
     awake: CachePadded<AtomicU32>,
     /// The cores available to the process.
     cores: u32,
+    /// Threads spinning as next in line ([`Enforcer::wait_awake`]).
+    spinners: CachePadded<AtomicU32>,
     parkers: Box<[CachePadded<Parker>]>,
     /// Serialises advancing and recording the branch arm.
     advance: Mutex<()>,
@@ -366,6 +396,7 @@ impl Enforcer {
             base: (0..n).map(|_| AtomicU64::new(0)).collect(),
             gen_watchers: CachePadded::default(),
             awake: CachePadded::default(),
+            spinners: CachePadded::default(),
             cores: std::thread::available_parallelism()
                 .map_or(1, |n| n.get())
                 .min(u32::MAX as usize) as u32,
@@ -375,6 +406,8 @@ impl Enforcer {
                         on: AtomicU32::new(NONE),
                         until: AtomicU64::new(0),
                         spin: AtomicU32::new(SPIN_CHECKS),
+                        waiting: AtomicU32::new(NONE),
+                        spinning: AtomicBool::new(false),
                         lock: Mutex::new(()),
                         cv: Condvar::new(),
                     })
@@ -754,55 +787,24 @@ impl Enforcer {
         }
     }
 
-    /// Waits until `ready()`: spins, then parks on `on` (a thread or [`ON_GENERATION`]), for
-    /// its counter to reach `until` (0 for the generation).
+    /// Waits until `ready()`: spins or yields ([`Enforcer::wait_awake`]), then parks on `on` (a
+    /// thread or [`ON_GENERATION`]), for its counter to reach `until` (0 for the generation).
     #[cold]
     #[inline(never)]
     fn wait(&self, me: u32, on: u32, until: u64, ready: impl Fn() -> bool) {
-        // Spin while a core is left for the threads that run: spinning catches a hand-off
-        // at once, but with more waiters than spare cores it only delays the thread awaited.
         let p = &self.parkers[me as usize];
-        if self.awake.load(Relaxed) <= self.cores {
-            let budget = p.spin.load(Relaxed);
-            let mut caught = false;
-            let mut left = false;
-            for i in 0..budget {
-                std::hint::spin_loop();
-                if ready() {
-                    caught = true;
-                    break;
-                }
-                // A parked thread woke up: leave it the core.
-                if i % 64 == 63 && self.awake.load(Relaxed) > self.cores {
-                    left = true;
-                    break;
-                }
-            }
-            // Spinning pays while the threads awaited are on cores; when they are not (other
-            // processes hold the cores) it only delays them, and whole spin phases pass in
-            // vain. (One left early for a woken thread says nothing about that.)
-            if caught {
-                p.spin
-                    .store(budget.saturating_mul(2).min(SPIN_CHECKS), Relaxed);
-                return;
-            }
-            if !left {
-                p.spin.store((budget / 2).max(MIN_SPIN_CHECKS), Relaxed);
-            }
-        }
-        let backoff = Backoff::new();
-        while !backoff.is_completed() {
-            backoff.snooze();
-            if ready() {
-                return;
-            }
+        p.until.store(until, Relaxed);
+        p.waiting.store(on, Relaxed);
+        if self.wait_awake(me, on, until, &ready) {
+            p.waiting.store(NONE, Relaxed);
+            p.spinning.store(false, Relaxed);
+            return;
         }
         let watchers = if on == ON_GENERATION {
             &self.gen_watchers
         } else {
             &self.counters[on as usize].watchers
         };
-        p.until.store(until, Relaxed);
         p.on.store(on, Relaxed);
         watchers.fetch_add(1, SeqCst);
         self.awake.fetch_sub(1, Relaxed);
@@ -818,6 +820,107 @@ impl Enforcer {
         self.awake.fetch_add(1, Relaxed);
         watchers.fetch_sub(1, Release);
         p.on.store(NONE, Relaxed);
+        p.waiting.store(NONE, Relaxed);
+    }
+
+    /// The part of [`Enforcer::wait`] before parking (see "Waiting" in the module docs):
+    /// whether `ready()` became true while the thread spun or yielded.
+    fn wait_awake(&self, me: u32, on: u32, until: u64, ready: &impl Fn() -> bool) -> bool {
+        let p = &self.parkers[me as usize];
+        // Whether the thread awaited runs (is not waiting itself) and no other thread waits
+        // for an earlier event of it: this one is next in line.
+        let next_in_line = || {
+            self.parkers
+                .get(on as usize)
+                .is_some_and(|q| q.waiting.load(Relaxed) == NONE)
+                && self.parkers.iter().all(|q| {
+                    std::ptr::eq(q, p)
+                        || q.waiting.load(Relaxed) != on
+                        || q.until.load(Relaxed) >= until
+                })
+        };
+        let mut spun = false;
+        if self.awake.load(Relaxed) <= self.cores {
+            spun = true;
+            if self.spin(p, ready, false) {
+                return true;
+            }
+            let backoff = Backoff::new();
+            while !backoff.is_completed() {
+                backoff.snooze();
+                if ready() {
+                    return true;
+                }
+            }
+        }
+        // (A thread waiting for the next section, `main` at a join of threads that loop
+        // forever, parks at once.)
+        let yields = if on == ON_GENERATION { 0 } else { YIELDS };
+        // The thread awaited spins for an event of this one that is done: it is about to run
+        // (and this one to be next in line).
+        let done = &self.counters[me as usize].done;
+        let about_to_run = || {
+            self.parkers.get(on as usize).is_some_and(|q| {
+                q.waiting.load(Relaxed) == me
+                    && q.spinning.load(Relaxed)
+                    && q.until.load(Relaxed) <= done.load(Relaxed)
+            })
+        };
+        for _ in 0..yields {
+            if ready() {
+                return true;
+            }
+            for _ in 0..ABOUT_TO_RUN_CHECKS {
+                if !about_to_run() {
+                    break;
+                }
+                std::hint::spin_loop();
+            }
+            if !spun && next_in_line() {
+                if self.spinners.fetch_add(1, Relaxed) < self.cores.saturating_sub(1) {
+                    spun = true;
+                    let caught = self.spin(p, ready, true);
+                    self.spinners.fetch_sub(1, Relaxed);
+                    if caught {
+                        return true;
+                    }
+                    continue;
+                }
+                self.spinners.fetch_sub(1, Relaxed);
+            }
+            std::thread::yield_now();
+        }
+        ready()
+    }
+
+    /// The spin phase of [`Enforcer::wait`]: whether `ready()` became true within the thread's
+    /// budget of checks. Leaves early when a parked thread woke up and made more threads
+    /// awake than cores (unless `next`: the thread is next in line and holds a spinner slot).
+    fn spin(&self, p: &Parker, ready: &impl Fn() -> bool, next: bool) -> bool {
+        let budget = p.spin.load(Relaxed);
+        let mut left = false;
+        p.spinning.store(true, Relaxed);
+        for i in 0..budget {
+            std::hint::spin_loop();
+            if ready() {
+                p.spin
+                    .store(budget.saturating_mul(2).min(SPIN_CHECKS), Relaxed);
+                return true;
+            }
+            // A parked thread woke up: leave it the core.
+            if !next && i % 64 == 63 && self.awake.load(Relaxed) > self.cores {
+                left = true;
+                break;
+            }
+        }
+        p.spinning.store(false, Relaxed);
+        // Spinning pays while the threads awaited are on cores; when they are not (other
+        // processes hold the cores) it only delays them, and whole spin phases pass in vain.
+        // (One left early for a woken thread says nothing about that.)
+        if !left {
+            p.spin.store((budget / 2).max(MIN_SPIN_CHECKS), Relaxed);
+        }
+        false
     }
 
     /// Wakes the threads parked on thread `on`'s counter, now `done`, that wait for no more

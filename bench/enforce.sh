@@ -7,16 +7,17 @@
 # safe IVR) per configuration; the schedules of all levels come from it. Each row's proof uses
 # the verifier's --quantum (how many loop rounds a thread runs in the proof's schedule before
 # the next thread's turn; 1: the rounds alternate) and --pair-turns (a producer and a consumer
-# alternate for that many turns each before the next pair, so that the enforcer runs them on
-# the two cores while the other two sleep; 0: round robin over the four threads, where every
-# hand-off to the next thread wakes a sleeping one):
+# alternate for that many turns each before the next pair; 0: round robin over the four
+# threads):
 #
 #   1+1, buffer 5       QUANTUM (default 8), no pairing (two threads)
 #   1+1, buffer 1000    QUANTUM_1_1000 (default 32): eight rounds per turn gave 0.71-0.76 of
 #                       the unconstrained throughput, 32 gave 0.90-1.00; the proof takes 36 s
-#   2+2, buffer 5       QUANTUM_2_5 (default 8), PAIR_TURNS_2_5 (default 8): a producer
-#                       hands over after five items whatever the quantum, pairing is what helps;
-#                       the proof takes about 20 s
+#   2+2, buffer 5       QUANTUM_2_5 (default 8), PAIR_TURNS_2_5 (default 0): a producer
+#                       hands over after five items whatever the quantum; the proof takes
+#                       1.5 s (with PAIR_TURNS_2_5=8, 20 s: faster with the enforcer before
+#                       commit c36c7fa, which put the threads out of turn to sleep; about the
+#                       same now)
 #   2+2, buffer 1000    QUANTUM_2_1000 (default 64), PAIR_TURNS_2_1000 (default 0): a turn
 #                       is a quantum of rounds, and only long turns amortise the hand-offs; the
 #                       proof takes about 20 minutes and `synth build --opt 2` about 5 minutes
@@ -36,7 +37,7 @@ runs="${RUNS:-5}"
 quantum="${QUANTUM:-8}"
 quantum_1_1000="${QUANTUM_1_1000:-32}"
 quantum_2_5="${QUANTUM_2_5:-8}"
-pair_turns_2_5="${PAIR_TURNS_2_5:-8}"
+pair_turns_2_5="${PAIR_TURNS_2_5:-0}"
 quantum_2_1000="${QUANTUM_2_1000:-64}"
 pair_turns_2_1000="${PAIR_TURNS_2_1000:-0}"
 verify_timeout="${VERIFY_TIMEOUT:-3600}"

@@ -52,8 +52,8 @@ pub(crate) struct Common {
     quantum: u32,
     /// When a thread's turn ends, give the next turn back to the thread whose turn came
     /// before, for up to this many turns of each of the two in a row (0 or 1: round robin
-    /// only). Keeps two threads alternating, which the enforcer runs fast when the program has
-    /// more threads than cores.
+    /// only). Keeps two threads alternating, so that the deployed program hands over between
+    /// the same two threads K times in a row.
     #[arg(long, default_value_t = 0, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=10_000))]
     pair_turns: u32,
 }

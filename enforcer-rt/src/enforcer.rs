@@ -63,10 +63,12 @@
 //! With more threads than cores and the schedule passing the turn round all of them (the 2+2
 //! producer-consumer at quantum 64), this keeps the running thread and the next one on the cores
 //! and the others a yield away, instead of asleep: a hand-off to a parked thread waits for the
-//! kernel to wake it, microseconds each time. (Before, the 2+2 producer-consumer with buffer
-//! 1000 ran at 0.90 of the unconstrained throughput and made 280,000 context switches a second;
-//! now 1.44.) A thread whose awaited thread spins for an event of it that is done checks a
-//! little longer before it yields: that thread is about to run, and this one to be next.
+//! kernel to wake it. (The 2+2 producer-consumer with buffer 1000 went from 0.90-1.10 of the
+//! unconstrained throughput to 1.44-1.66, with as many context switches per item: yields now,
+//! wake-ups before. Where two threads alternate while the others wait long, the `--pair-turns`
+//! schedules, the yielding threads cost: 2+2 with buffer 5 went from 0.89-1.09 to 0.73.) A
+//! thread whose awaited thread spins for an event of it that is done checks a little longer
+//! before it yields: that thread is about to run, and this one to be next.
 //!
 //! Once it has yielded that often, or at once when it waits for the next section (`main` at a
 //! join of threads that loop forever), the thread parks: it announces what it waits for (a

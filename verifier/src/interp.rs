@@ -33,23 +33,6 @@ pub struct Memory {
 }
 
 impl Memory {
-    /// Memory holding the given contents of each variable.
-    pub fn new(vars: Vec<Vec<i128>>) -> Memory {
-        let mut start = Vec::with_capacity(vars.len() + 1);
-        let mut cells = Vec::new();
-        for v in vars {
-            start.push(cells.len());
-            cells.extend(v.into_iter().map(|x| x as i64));
-        }
-        start.push(cells.len());
-        Memory {
-            cells,
-            start: start.into(),
-        }
-    }
-}
-
-impl Memory {
     /// Element `i` of variable `v` (`i` within the variable).
     #[inline]
     pub fn cell(&self, v: usize, i: usize) -> i64 {
@@ -595,35 +578,48 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// Where each variable's elements start among all the elements of a state's memory, and
+    /// the end ([`Memory::starts`]), without making a state.
+    pub fn layout(&self) -> Vec<usize> {
+        let mut start = Vec::with_capacity(self.prog.vars.len() + 1);
+        let mut at = 0;
+        for v in &self.prog.vars {
+            start.push(at);
+            at += v.len as usize;
+        }
+        start.push(at);
+        start
+    }
+
     /// The initial state; uninitialised variables get their values from the oracle.
     pub fn initial(&self, oracle: &mut dyn Oracle, chosen: &mut Vec<(VarId, i128, i128)>) -> State {
-        let mem: Vec<Vec<i128>> = self
-            .prog
-            .vars
-            .iter()
-            .map(|v| {
-                let ty = v.elem.ty();
-                match &v.init {
-                    Init::Zero => vec![0; v.len as usize],
-                    Init::Values(vs) => {
-                        let mut x: Vec<i128> = vs.iter().map(|x| ty.wrap(*x)).collect();
-                        x.resize(v.len as usize, 0);
-                        x
-                    }
-                    Init::Nondet => (0..v.len as usize)
-                        .map(|i| {
-                            let x = ty.wrap(oracle.initial(v.id, i, ty));
-                            chosen.push((v.id, i as i128, x));
-                            x
-                        })
-                        .collect(),
+        let start = self.layout();
+        let mut cells = Vec::with_capacity(start.last().copied().unwrap_or(0));
+        for v in &self.prog.vars {
+            let ty = v.elem.ty();
+            let len = v.len as usize;
+            match &v.init {
+                Init::Zero => cells.resize(cells.len() + len, 0),
+                Init::Values(vs) => {
+                    let end = cells.len() + len;
+                    cells.extend(vs.iter().take(len).map(|x| ty.wrap(*x) as i64));
+                    cells.resize(end, 0);
                 }
-            })
-            .collect();
+                Init::Nondet => cells.extend((0..len).map(|i| {
+                    let x = ty.wrap(oracle.initial(v.id, i, ty));
+                    chosen.push((v.id, i as i128, x));
+                    x as i64
+                })),
+            }
+        }
+        let mem = Memory {
+            cells,
+            start: start.into(),
+        };
         let mut threads = vec![Status::NotStarted; self.prog.threads.len()];
         threads[0] = Status::At(self.prog.threads[0].entry);
         State {
-            mem: Memory::new(mem),
+            mem,
             threads,
             atomic: None,
         }

@@ -767,15 +767,23 @@ impl Transition {
     pub fn accesses(&self) -> (Vec<&Place>, Vec<&Place>) {
         let mut reads = Vec::new();
         self.for_each_expr(&mut |e| e.for_each_place(&mut |p| reads.push(p)));
-        let writes = self
-            .ops
-            .iter()
-            .filter_map(|op| match op {
-                Op::Assign { place, .. } | Op::Havoc { place, .. } => Some(place),
-                _ => None,
-            })
-            .collect();
+        let writes = self.writes().collect();
         (reads, writes)
+    }
+
+    /// The places the operations write.
+    fn writes(&self) -> impl Iterator<Item = &Place> {
+        self.ops.iter().filter_map(|op| match op {
+            Op::Assign { place, .. } | Op::Havoc { place, .. } => Some(place),
+            _ => None,
+        })
+    }
+
+    /// Calls `f` on every place [`Transition::accesses`] lists, reads first, without
+    /// collecting them.
+    pub fn for_each_access<'a>(&'a self, f: &mut impl FnMut(&'a Place)) {
+        self.for_each_expr(&mut |e| e.for_each_place(f));
+        self.writes().for_each(f);
     }
 
     /// Calls `f` on every expression of the transition at top level, in order: the guard,

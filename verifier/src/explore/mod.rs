@@ -872,11 +872,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             })
             .collect();
         // The detector and DPOR number locations by their place in memory.
-        let starts = m
-            .initial(&mut ZeroInit, &mut Vec::new())
-            .mem
-            .starts()
-            .to_vec();
+        let starts = m.layout();
         let race = coarse.then(|| race::Detector::new(prog.threads.len(), starts.clone()));
         Engine {
             prog,

@@ -793,9 +793,9 @@ pub(crate) fn private_table<G: Guide>(m: &Machine<'_>, guide: &G) -> Vec<Vec<boo
         Place::Deref { .. } => false,
     };
     let quiet = |tr: &crate::ir::Transition| {
-        let (reads, writes) = tr.accesses();
-        tr.ops.iter().all(|o| matches!(o, Op::Assign { .. }))
-            && reads.into_iter().chain(writes).all(own)
+        let mut all = tr.ops.iter().all(|o| matches!(o, Op::Assign { .. }));
+        tr.for_each_access(&mut |p| all = all && own(p));
+        all
     };
     location_table(m.prog, |th, l| {
         guide.gates_nothing() && th.local_location(l) && th.outgoing(l).all(quiet)
@@ -941,8 +941,7 @@ pub(crate) fn sync_vars(prog: &crate::ir::Program) -> Vec<bool> {
             .iter()
             .filter(|tr| !matches!(tr.kind, TransKind::Sync(_) | TransKind::Halt))
         {
-            let (reads, writes) = tr.accesses();
-            reads.into_iter().chain(writes).for_each(&mut data);
+            tr.for_each_access(&mut data);
             for o in &tr.ops {
                 if let Op::Spawn { args, .. } = o {
                     for (v, _) in args {

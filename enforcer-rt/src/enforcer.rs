@@ -54,12 +54,14 @@
 //! without the hand-off, doubled (up to 4096) when it catches one, so that when other processes
 //! hold the cores and the awaited thread is not running, the waiter soon stops holding a core it
 //! needs (the paired 2+2 producer-consumer beside a busy core: 0.09 M items a second without this,
-//! 0.60 M with). Then it backs off with [`Backoff::snooze`].
+//! 0.60 M with). After a spin phase that missed, it backs off with [`Backoff::snooze`]; with
+//! more threads awake than cores, it skips both.
 //!
-//! A thread waiting for another thread's counter then yields its core, up to `YIELDS` (200)
-//! times, re-checking its condition after each. When it finds itself *next in line* (the thread
-//! it waits for runs, and no other thread waits for an earlier event of that one), it spins
-//! instead, up to its budget, if fewer threads already spin so than there are cores less one.
+//! A thread waiting for another thread's counter then makes up to `YIELDS` (200) passes, each
+//! checking its condition and then yielding its core. In a pass where it finds itself *next in
+//! line* (the thread it waits for runs, and no other thread waits for an earlier event of that
+//! one), it spins instead, up to its budget, if fewer threads already spin so than there are
+//! cores less one; it spins so once per wait, and not if its first spin phase ran.
 //! With more threads than cores and the schedule passing the turn round all of them (the 2+2
 //! producer-consumer at quantum 64), this keeps the running thread and the next one on the cores
 //! and the others a yield away, instead of asleep: a hand-off to a parked thread waits for the
@@ -70,8 +72,8 @@
 //! thread whose awaited thread spins for an event of it that is done checks a little longer
 //! before it yields: that thread is about to run, and this one to be next.
 //!
-//! Once it has yielded that often, or at once when it waits for the next section (`main` at a
-//! join of threads that loop forever), the thread parks: it announces what it waits for (a
+//! After those passes, or right after the spin and backoff phase when it waits for the next
+//! section (`main` at a join of threads that loop forever), the thread parks: it announces what it waits for (a
 //! thread's counter, or the generation), increments that target's watcher count, and waits on
 //! its own condition variable with a short timeout ([`PARK_TIMEOUT`]), re-checking the condition
 //! each time. A thread that completes an event wakes the threads parked on its counter only when
@@ -158,7 +160,8 @@ struct Parker {
     /// The thread whose counter it waits for, [`ON_GENERATION`] or [`NONE`].
     on: AtomicU32,
     /// The value of that counter it waits for (a waker that sees the parker's increment of the
-    /// watchers, `SeqCst`, sees this and `on`).
+    /// watchers, `SeqCst`, sees this and `on`); also read by other waiters while `waiting`
+    /// is set ([`Enforcer::wait_awake`]).
     until: AtomicU64,
     /// How many checks the thread spins before it backs off ([`SPIN_CHECKS`] at most,
     /// [`MIN_SPIN_CHECKS`] at least): doubled when a spin catches the hand-off, halved when
@@ -872,7 +875,12 @@ impl Enforcer {
             if ready() {
                 return true;
             }
-            for _ in 0..ABOUT_TO_RUN_CHECKS {
+            // (On one core, checking would only delay that thread.)
+            for _ in 0..if self.cores > 1 {
+                ABOUT_TO_RUN_CHECKS
+            } else {
+                0
+            } {
                 if !about_to_run() {
                     break;
                 }

@@ -23,7 +23,9 @@
 #                       proof takes about 20 minutes and `synth build --opt 2` about 5 minutes
 #                       and 3.4 GB (at quantum 8: 3 s; 16: 12 s; 32: 90 s)
 #
-# The verifier's timeout is raised to VERIFY_TIMEOUT, default 3600 s.
+# The verifier's timeout is raised to VERIFY_TIMEOUT, default 3600 s. With IVRS=DIR, a file
+# DIR/ivr-<threads>-<buffer>.json (from `synth verify --out`, for that configuration's proof)
+# is used instead of verifying again: the quantum-64 proof takes 20 minutes.
 #
 #   bench/enforce.sh            # the table (about half an hour)
 #   RUNS=3 BENCH_SECONDS=1 QUANTUM_2_1000=8 bench/enforce.sh   # a few minutes
@@ -60,9 +62,12 @@ for t in 1 2; do
     if [ "$t" = 1 ] && [ "$n" = 1000 ]; then q="$quantum_1_1000"; fi
     if [ "$t" = 2 ] && [ "$n" = 5 ]; then q="$quantum_2_5" k="$pair_turns_2_5"; fi
     if [ "$t" = 2 ] && [ "$n" = 1000 ]; then q="$quantum_2_1000" k="$pair_turns_2_1000"; fi
-    "$synth" verify "$src" -DTHREADS="$t" -DN="$n" --ivrs 1 --timeout "$verify_timeout" \
-      --quantum "$q" --pair-turns "$k" --out "$work/ivr-$t-$n" >/dev/null || true
-    ivr="$work/ivr-$t-$n/ivr-001.json"
+    ivr="${IVRS:-}/ivr-$t-$n.json"
+    if [ -z "${IVRS:-}" ] || [ ! -f "$ivr" ]; then
+      "$synth" verify "$src" -DTHREADS="$t" -DN="$n" --ivrs 1 --timeout "$verify_timeout" \
+        --quantum "$q" --pair-turns "$k" --out "$work/ivr-$t-$n" >/dev/null || true
+      ivr="$work/ivr-$t-$n/ivr-001.json"
+    fi
     u=$(measure "$work/plain")
     row=()
     for o in 0 1 2; do

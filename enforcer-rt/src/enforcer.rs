@@ -73,15 +73,16 @@
 //! before it yields: that thread is about to run, and this one to be next.
 //!
 //! After those passes, or right after the spin and backoff phase when it waits for the next
-//! section (`main` at a join of threads that loop forever), the thread parks: it announces what it waits for (a
-//! thread's counter, or the generation), increments that target's watcher count, and waits on
-//! its own condition variable with a short timeout ([`PARK_TIMEOUT`]), re-checking the condition
-//! each time. A thread that completes an event wakes the threads parked on its counter only when
-//! there are watchers, and only those whose awaited value the counter has reached (waking them
-//! at every event of the thread they wait for cost the 2+2 producer-consumer a context switch
-//! every few items); the thread that advances wakes those parked on the generation. A wake-up
-//! lost to a race costs at most the timeout, never progress. (That a waiter spins, yields or
-//! parks, and for how long, only decides when it sees its condition hold: never whether.)
+//! section (`main` at a join of threads that loop forever), the thread parks: it announces what
+//! it waits for (a thread's counter, or the generation), increments that target's watcher
+//! count, and waits on its own condition variable with a short timeout ([`PARK_TIMEOUT`]),
+//! re-checking the condition each time. A thread that completes an event wakes the threads
+//! parked on its counter only when there are watchers, and only those whose awaited value the
+//! counter has reached (waking them at every event of the thread they wait for cost the 2+2
+//! producer-consumer a context switch every few items); the thread that advances wakes those
+//! parked on the generation. A wake-up lost to a race costs at most the timeout, never
+//! progress. (That a waiter spins, yields or parks, and for how long, only decides when it
+//! sees its condition hold: never whether.)
 //!
 //! # Deviations
 //!
@@ -859,8 +860,14 @@ impl Enforcer {
             }
         }
         // (A thread waiting for the next section, `main` at a join of threads that loop
-        // forever, parks at once.)
+        // forever, parks now.)
         let yields = if on == ON_GENERATION { 0 } else { YIELDS };
+        // (On one core, checking would only delay the thread awaited.)
+        let about_checks = if self.cores > 1 {
+            ABOUT_TO_RUN_CHECKS
+        } else {
+            0
+        };
         // The thread awaited spins for an event of this one that is done: it is about to run
         // (and this one to be next in line).
         let done = &self.counters[me as usize].done;
@@ -875,12 +882,7 @@ impl Enforcer {
             if ready() {
                 return true;
             }
-            // (On one core, checking would only delay that thread.)
-            for _ in 0..if self.cores > 1 {
-                ABOUT_TO_RUN_CHECKS
-            } else {
-                0
-            } {
+            for _ in 0..about_checks {
                 if !about_to_run() {
                     break;
                 }

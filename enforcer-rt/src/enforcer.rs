@@ -801,11 +801,15 @@ impl Enforcer {
         let p = &self.parkers[me as usize];
         p.until.store(until, Relaxed);
         p.waiting.store(on, Relaxed);
-        if self.wait_awake(me, on, until, &ready) {
-            p.waiting.store(NONE, Relaxed);
-            p.spinning.store(false, Relaxed);
-            return;
+        if !self.wait_awake(me, on, until, &ready) {
+            self.park(p, on, &ready);
         }
+        p.waiting.store(NONE, Relaxed);
+        p.spinning.store(false, Relaxed);
+    }
+
+    /// Parks the thread of `p` on `on` until `ready()` (see "Waiting" in the module docs).
+    fn park(&self, p: &Parker, on: u32, ready: &impl Fn() -> bool) {
         let watchers = if on == ON_GENERATION {
             &self.gen_watchers
         } else {
@@ -826,7 +830,6 @@ impl Enforcer {
         self.awake.fetch_add(1, Relaxed);
         watchers.fetch_sub(1, Release);
         p.on.store(NONE, Relaxed);
-        p.waiting.store(NONE, Relaxed);
     }
 
     /// The part of [`Enforcer::wait`] before parking (see "Waiting" in the module docs):
@@ -888,21 +891,28 @@ impl Enforcer {
                 }
                 std::hint::spin_loop();
             }
-            if !spun && next_in_line() {
-                if self.spinners.fetch_add(1, Relaxed) < self.cores.saturating_sub(1) {
-                    spun = true;
-                    let caught = self.spin(p, ready, true);
-                    self.spinners.fetch_sub(1, Relaxed);
-                    if caught {
-                        return true;
-                    }
-                    continue;
-                }
+            if !spun && next_in_line() && self.take_spinner_slot() {
+                spun = true;
+                let caught = self.spin(p, ready, true);
                 self.spinners.fetch_sub(1, Relaxed);
+                if caught {
+                    return true;
+                }
+                continue;
             }
             std::thread::yield_now();
         }
         ready()
+    }
+
+    /// Takes one of the cores - 1 slots of threads spinning as next in line, if one is free
+    /// (released by decrementing [`Enforcer::spinners`]).
+    fn take_spinner_slot(&self) -> bool {
+        let free = self.spinners.fetch_add(1, Relaxed) < self.cores.saturating_sub(1);
+        if !free {
+            self.spinners.fetch_sub(1, Relaxed);
+        }
+        free
     }
 
     /// The spin phase of [`Enforcer::wait`]: whether `ready()` became true within the thread's

@@ -27,9 +27,14 @@
 # DIR/ivr-<threads>-<buffer>.json (from `synth verify --out`, for that configuration's proof)
 # is used instead of verifying again: the quantum-64 proof takes 20 minutes.
 #
+# With BUSY=N, N busy loops (other processes) run while the programs are measured, not while
+# they are built: BUSY=2 on a 2-core machine measures a deployment whose cores other processes
+# hold.
+#
 #   bench/enforce.sh            # the table (about half an hour)
 #   RUNS=3 BENCH_SECONDS=1 QUANTUM_2_1000=8 bench/enforce.sh   # a few minutes
 #   QUANTUM=1 QUANTUM_1_1000=1 bench/enforce.sh  # 1+1 schedules that alternate every round
+#   IVRS=DIR BUSY=2 bench/enforce.sh             # the same proofs, every core busy
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 "$root/scripts/setup"
@@ -43,15 +48,26 @@ pair_turns_2_5="${PAIR_TURNS_2_5:-0}"
 quantum_2_1000="${QUANTUM_2_1000:-64}"
 pair_turns_2_1000="${PAIR_TURNS_2_1000:-0}"
 verify_timeout="${VERIFY_TIMEOUT:-3600}"
+busy="${BUSY:-0}"
 export BENCH_SECONDS="${BENCH_SECONDS:-2}"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+loops=()
+stop_busy() {
+  if [ "${#loops[@]}" -gt 0 ]; then kill "${loops[@]}" 2>/dev/null || true; fi
+  loops=()
+}
+trap 'stop_busy; rm -rf "$work"' EXIT
 src="$root/bench/enforce/pc_throughput.c"
 timer="$root/bench/enforce/timer.c"
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-measure() { # exe -> median useful iterations
+measure() { # exe -> median useful iterations (beside BUSY busy loops)
+  for _ in $(seq "$busy"); do
+    sh -c 'while :; do :; done' &
+    loops+=($!)
+  done
   for _ in $(seq "$runs"); do "$1" | awk '/^useful/ {print $2}'; done | median
+  stop_busy
 }
 
 printf '%-8s %-6s %14s %14s %14s %14s %8s %8s %8s\n' threads buffer unconstrained Opt0 Opt1 Opt2 Opt0/u Opt1/u Opt2/u

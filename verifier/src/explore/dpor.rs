@@ -22,7 +22,7 @@
 //! earlier point that allows it (the "conservative backtrack point" of bounded partial-order
 //! reduction, Coons et al., OOPSLA 2013).
 
-use super::{Acc, Point, Reorder, Strategy};
+use super::{Acc, Point, Reorder, Strategy, EXPECTED_STEPS};
 use crate::ir::ThreadId;
 use rustc_hash::FxHashMap;
 
@@ -108,9 +108,9 @@ impl Dpor {
         let cells = starts.last().copied().unwrap_or(0);
         Dpor {
             n,
-            clocks: Vec::new(),
-            threads: Vec::new(),
-            last: Vec::new(),
+            clocks: Vec::with_capacity(EXPECTED_STEPS * n),
+            threads: Vec::with_capacity(EXPECTED_STEPS),
+            last: Vec::with_capacity(EXPECTED_STEPS * n),
             locations: Locations {
                 starts,
                 ids: vec![NONE; cells],
@@ -118,8 +118,8 @@ impl Dpor {
                 writers: Vec::new(),
                 readers: Vec::new(),
             },
-            listed: Vec::new(),
-            listed_at: Vec::new(),
+            listed: Vec::with_capacity(EXPECTED_STEPS * 4),
+            listed_at: Vec::with_capacity(EXPECTED_STEPS),
             scratch: Scratch::default(),
         }
     }

@@ -9,9 +9,11 @@
 //! atomic-region owner): each inner node names the element the step reads next, its children
 //! are the values that element had, and a leaf holds the step's outcome (what it wrote, where
 //! the threads are, and everything the search needs of the step: the transitions it ran, its
-//! accesses, its race events, how it ended). Looking a step up reads those elements of the current state; on a miss the step
-//! is computed with the machine recording its reads and writes
-//! ([`crate::interp::Machine::start_recording`]) and the path is added.
+//! accesses, its race events, how it ended; its lists are ranges of a few buffers the memo
+//! shares, so that a step kept allocates nothing once they have grown). Looking a step up
+//! reads those elements of the current state; on a miss the step is computed with the machine
+//! recording its reads and writes ([`crate::interp::Machine::start_recording`]) and the path
+//! is added.
 //!
 //! Only steps that are functions of the state are kept: no guide (a schedule's state is no
 //! memory), no fair-scheduler marks, and steps with exactly one outcome that read no input
@@ -19,10 +21,11 @@
 //! figures (executions, steps, transitions) are the same with and without the memo; a test
 //! compares them.
 
+use super::race::Ev;
 use super::step::{Ending, Variant};
-use super::TraceStep;
+use super::{Acc, TraceStep};
 use crate::interp::{Recording, State, Status};
-use crate::ir::ThreadId;
+use crate::ir::{ThreadId, TransId};
 use rustc_hash::FxHashMap;
 
 /// No node.
@@ -46,17 +49,55 @@ enum Node {
     Compute,
 }
 
-/// What a memoised step does, beside the state it leaves (applied as changes).
-pub(crate) struct Outcome<S> {
-    /// The step's variant with a hollow state.
-    variant: Variant<S>,
+/// What a memoised step does, beside the state it leaves (applied as changes). Its lists are
+/// ranges of the memo's shared buffers ([`Lists`]): an insertion allocates nothing once they
+/// have grown.
+struct Outcome {
     /// Memory elements written, with their values after the step.
-    cells: Vec<(u32, i64)>,
+    cells: Span,
     /// Threads whose status the step sets (its own, those it started, any other it
     /// changed), with the new status.
-    threads: Vec<(u32, Status)>,
+    threads: Span,
+    /// The transitions it ran: thread, transition, whether skipped.
+    steps: Span,
+    /// Its accesses, threads started and race events.
+    acc: Span,
+    spawned: Span,
+    races: Span,
     /// The owner of the atomic region after the step.
     atomic: Option<ThreadId>,
+    ending: Option<Ending>,
+    visible: bool,
+    back_edges: u32,
+    stray: Option<u64>,
+}
+
+/// A range of one of the [`Lists`] (start, length).
+#[derive(Clone, Copy)]
+struct Span(u32, u32);
+
+impl Span {
+    /// Appends `items` to `list` and gives their range.
+    fn push<T: Clone>(list: &mut Vec<T>, items: impl IntoIterator<Item = T>) -> Span {
+        let start = list.len();
+        list.extend(items);
+        Span(start as u32, (list.len() - start) as u32)
+    }
+
+    fn of<'a, T>(&self, list: &'a [T]) -> &'a [T] {
+        &list[self.0 as usize..(self.0 + self.1) as usize]
+    }
+}
+
+/// The outcomes' lists, one buffer per kind.
+#[derive(Default)]
+struct Lists {
+    cells: Vec<(u32, i64)>,
+    threads: Vec<(u32, Status)>,
+    steps: Vec<(ThreadId, TransId, bool)>,
+    acc: Vec<Acc>,
+    spawned: Vec<ThreadId>,
+    races: Vec<Ev>,
 }
 
 /// The result of a lookup.
@@ -70,26 +111,16 @@ pub(crate) enum Found {
 }
 
 /// The steps of one search (one worker).
-pub(crate) struct Memo<S> {
+#[derive(Default)]
+pub(crate) struct Memo {
     roots: FxHashMap<(u32, u32, u32), u32>,
     nodes: Vec<Node>,
-    done: Vec<Outcome<S>>,
+    done: Vec<Outcome>,
+    lists: Lists,
     /// About how many bytes the trie and the outcomes take.
     bytes: usize,
     /// Lookups answered.
     pub hits: u64,
-}
-
-impl<S> Default for Memo<S> {
-    fn default() -> Self {
-        Memo {
-            roots: FxHashMap::default(),
-            nodes: Vec::new(),
-            done: Vec::new(),
-            bytes: 0,
-            hits: 0,
-        }
-    }
 }
 
 /// The trie a step of thread `t` at location `l` starts from, with the atomic region's owner.
@@ -100,7 +131,7 @@ fn key(s: &State, t: ThreadId) -> Option<(u32, u32, u32)> {
     }
 }
 
-impl<S: Clone> Memo<S> {
+impl Memo {
     /// Looks up thread `t`'s step from `s`.
     pub fn find(&mut self, s: &State, t: ThreadId) -> Found {
         let Some(k) = key(s, t) else {
@@ -137,30 +168,40 @@ impl<S: Clone> Memo<S> {
     }
 
     /// Makes `v` the outcome of step `i` from `s` (`v` came from the pool, a copy of `s`).
-    pub fn apply(&self, i: u32, v: &mut Variant<S>) {
-        let o = &self.done[i as usize];
+    pub fn apply<S>(&self, i: u32, v: &mut Variant<S>) {
+        let (o, l) = (&self.done[i as usize], &self.lists);
         let cells = v.state.mem.cells_mut();
-        for &(c, x) in &o.cells {
+        for &(c, x) in o.cells.of(&l.cells) {
             cells[c as usize] = x;
         }
-        for &(t, st) in &o.threads {
+        for &(t, st) in o.threads.of(&l.threads) {
             v.state.threads[t as usize] = st;
         }
         v.state.atomic = o.atomic;
-        let w = &o.variant;
         // (Kept steps read no input and list no writes: the search does not fill them in.)
         v.steps.clear();
         v.steps.extend(
-            w.steps
+            o.steps
+                .of(&l.steps)
                 .iter()
-                .map(|st| TraceStep::new(st.thread, st.transition, Vec::new(), st.skipped)),
+                .map(|&(t, tr, skipped)| TraceStep::new(t, tr, Vec::new(), skipped)),
         );
-        v.copy_outcome(w);
+        v.acc.clear();
+        v.acc.extend_from_slice(o.acc.of(&l.acc));
+        v.spawned.clear();
+        v.spawned.extend_from_slice(o.spawned.of(&l.spawned));
+        v.marks.clear();
+        v.races.clear();
+        v.races.extend_from_slice(o.races.of(&l.races));
+        v.ending.clone_from(&o.ending);
+        v.visible = o.visible;
+        v.back_edges = o.back_edges;
+        v.stray = o.stray;
     }
 
     /// Adds thread `t`'s step from `s`, computed while recording `rec`: `vs` are its variants
     /// (kept when there is one and it read no input).
-    pub fn insert(
+    pub fn insert<S>(
         &mut self,
         s: &State,
         t: ThreadId,
@@ -241,38 +282,55 @@ impl<S: Clone> Memo<S> {
             *node = Node::Compute;
             return;
         };
+        // (The fair scheduler's marks are not kept: the memo is off under it.)
         if reads_input
             || matches!(v.ending, Some(Ending::Deviation(..)))
             || v.steps.iter().any(|st| !st.writes.is_empty())
+            || !v.marks.is_empty()
         {
             *node = Node::Compute;
             return;
         }
+        let l = &mut self.lists;
         let after = v.state.mem.cells();
-        let cells: Vec<(u32, i64)> = rec.writes.iter().map(|&c| (c, after[c as usize])).collect();
+        let cells = Span::push(
+            &mut l.cells,
+            rec.writes.iter().map(|&c| (c, after[c as usize])),
+        );
         // The thread's own status and those of the threads it started are set whatever they
         // were; any other thread whose status changed is listed too.
-        let threads: Vec<(u32, Status)> = (0..s.threads.len())
-            .filter(|&u| {
-                u == t.0 as usize
-                    || v.spawned.contains(&ThreadId(u as u32))
-                    || v.state.threads[u] != s.threads[u]
-            })
-            .map(|u| (u as u32, v.state.threads[u]))
-            .collect();
-        let mut variant = Variant::new(v.state.hollow(), v.guide.clone());
-        variant.steps.clone_from(&v.steps);
-        variant.copy_outcome(v);
-        self.bytes += std::mem::size_of::<Outcome<S>>()
-            + variant.steps.len() * std::mem::size_of::<TraceStep>()
-            + (variant.acc.len() + variant.races.len()) * 16
-            + (cells.len() + threads.len()) * 16;
-        self.done.push(Outcome {
-            variant,
+        let threads = Span::push(
+            &mut l.threads,
+            (0..s.threads.len())
+                .filter(|&u| {
+                    u == t.0 as usize
+                        || v.spawned.contains(&ThreadId(u as u32))
+                        || v.state.threads[u] != s.threads[u]
+                })
+                .map(|u| (u as u32, v.state.threads[u])),
+        );
+        let o = Outcome {
             cells,
             threads,
+            steps: Span::push(
+                &mut l.steps,
+                v.steps
+                    .iter()
+                    .map(|st| (st.thread, st.transition, st.skipped)),
+            ),
+            acc: Span::push(&mut l.acc, v.acc.iter().copied()),
+            spawned: Span::push(&mut l.spawned, v.spawned.iter().copied()),
+            races: Span::push(&mut l.races, v.races.iter().copied()),
             atomic: v.state.atomic,
-        });
+            ending: v.ending.clone(),
+            visible: v.visible,
+            back_edges: v.back_edges,
+            stray: v.stray,
+        };
+        self.bytes += std::mem::size_of::<Outcome>()
+            + (o.cells.1 + o.threads.1 + o.steps.1 + o.acc.1 + o.races.1) as usize * 16
+            + o.spawned.1 as usize * 4;
+        self.done.push(o);
         *node = Node::Done((self.done.len() - 1) as u32);
     }
 }

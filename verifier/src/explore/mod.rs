@@ -657,6 +657,11 @@ where
     f
 }
 
+/// How many steps deep the buffers of a search start (an execution of the benchmarks of seed
+/// 004 takes 60-250 steps): growing them from empty cost a short search (8 executions) a
+/// tenth of its first execution.
+pub(crate) const EXPECTED_STEPS: usize = 256;
+
 /// The search, sequential or split between workers; `coarse`: preempting only at
 /// synchronisation, with the data-race detector.
 fn explore_with<G>(
@@ -796,7 +801,7 @@ struct Engine<'a, G: Guide> {
     start_others: Option<&'a dyn Fn()>,
     pool: step::Pool<G::State>,
     /// The steps computed so far, when memoised.
-    memo: Option<std::cell::RefCell<memo::Memo<G::State>>>,
+    memo: Option<std::cell::RefCell<memo::Memo>>,
     local: Vec<Vec<bool>>,
     /// Per thread and location: the variables its guards read, as a set of [`var_bit`]s
     /// (`None`: through a pointer).
@@ -891,8 +896,8 @@ impl<'a, G: Guide> Engine<'a, G> {
             memo: (opts.memo && !opts.fair && guide.gates_nothing()).then(Default::default),
             local,
             guard_vars,
-            spare_points: Vec::new(),
-            spare_taken: Vec::new(),
+            spare_points: Vec::with_capacity(EXPECTED_STEPS),
+            spare_taken: Vec::with_capacity(EXPECTED_STEPS),
             was_enabled: Vec::new(),
             race,
             starts,
@@ -986,8 +991,8 @@ impl<'a, G: Guide> Engine<'a, G> {
         }
         let mut init_vals = Vec::new();
         let state = self.m.initial(&mut ZeroInit, &mut init_vals);
-        let mut points: Vec<Point> = Vec::new();
-        let mut nodes: Vec<Node<G::State>> = Vec::new();
+        let mut points: Vec<Point> = Vec::with_capacity(EXPECTED_STEPS);
+        let mut nodes: Vec<Node<G::State>> = Vec::with_capacity(EXPECTED_STEPS);
         let mut states_for_cycles: Vec<State> = Vec::new();
         nodes.push(Node {
             state,

@@ -92,7 +92,10 @@ impl Detector {
     /// A detector for a program with `n` threads whose variables' elements start at
     /// `starts` among all the elements (the last entry: their number).
     pub fn new(n: usize, starts: Vec<usize>) -> Self {
-        let mut vals = vec![0; n * n];
+        // (Buffers sized for a few hundred steps and locations: growing them from empty
+        // cost the short searches a tenth of their first execution.)
+        let mut vals = Vec::with_capacity(n * n + 64 * (3 * n + 2));
+        vals.resize(n * n, 0);
         for t in 0..n {
             vals[t * n + t] = 1;
         }
@@ -104,11 +107,11 @@ impl Detector {
             atomic_id: NONE,
             seen: 0,
             vals,
-            undo: Vec::new(),
-            undo_vals: Vec::new(),
-            tmp: Vec::new(),
-            marks: Vec::new(),
-            pending: Vec::new(),
+            undo: Vec::with_capacity(super::EXPECTED_STEPS * 8),
+            undo_vals: Vec::with_capacity(super::EXPECTED_STEPS * 8),
+            tmp: Vec::with_capacity(n),
+            marks: Vec::with_capacity(super::EXPECTED_STEPS),
+            pending: Vec::with_capacity(8),
         }
     }
 

@@ -198,7 +198,7 @@ pub(crate) struct Stepper<'e, 'm, G: Guide> {
     /// every other thread out, however the region is cut into steps).
     pub atomics: bool,
     /// The memo of steps, when steps are memoised ([`super::memo`]).
-    pub memo: Option<&'e RefCell<super::memo::Memo<G::State>>>,
+    pub memo: Option<&'e RefCell<super::memo::Memo>>,
 }
 
 /// Buffers the search recycles: states, variants (with their lists' capacity), lists of
@@ -215,9 +215,9 @@ pub(crate) struct Pool<S> {
 impl<S> Default for Pool<S> {
     fn default() -> Self {
         Pool {
-            states: RefCell::default(),
-            variants: RefCell::default(),
-            lists: RefCell::default(),
+            states: RefCell::new(Vec::with_capacity(POOL_MAX)),
+            variants: RefCell::new(Vec::with_capacity(POOL_MAX)),
+            lists: RefCell::new(Vec::with_capacity(POOL_MAX)),
             first: RefCell::default(),
             next: RefCell::default(),
             log: RefCell::default(),

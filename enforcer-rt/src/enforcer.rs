@@ -72,15 +72,15 @@
 //! thread whose awaited thread spins for an event of it that is done checks a little longer
 //! before it yields: that thread is about to run, and this one to be next.
 //!
-//! While other processes hold every core ([`crate::load`]: the machine's runnable tasks, less
+//! While other processes hold every core (module `load`: the machine's runnable tasks, less
 //! the program's awake threads, are at least as many as the cores), a waiting thread does none
 //! of this and parks at once: a spin holds a core the awaited thread needs, and a yield gives
 //! the core to another process for a time slice of milliseconds, where a turn takes
 //! microseconds; a parked thread, woken at its turn, is run soon. (With a busy loop on each of
-//! the two cores, the 2+2 producer-consumer with buffer 1000 ran at 0.02 of its unconstrained
-//! throughput before, at 0.71 with this.) The reading is taken at most every
-//! [`crate::load::SAMPLE`], by a waiter past its spin phase or, while the cores are taken, at
-//! the start of a wait; the fast path never reads it.
+//! the two cores, the 2+2 producer-consumer with buffer 1000 ran at 0.01 of its unconstrained
+//! throughput before, at 0.60 with this.) The reading is taken at most every 10 ms, by a
+//! waiter past its spin phase or, while the cores are taken, at the start of a wait; the fast
+//! path never reads it. It is used only where the process may run on every online core.
 //!
 //! After those passes, or right after the spin and backoff phase when it waits for the next
 //! section (`main` at a join of threads that loop forever), the thread parks: it announces what
@@ -406,6 +406,9 @@ impl Enforcer {
         let bits = (64 - sections.leading_zeros()).max(1);
         let initial = schedule.initial_section();
         let active = schedule.sections()[initial as usize].active_threads();
+        let cores = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(u32::MAX as usize) as u32;
         let e = Enforcer {
             bits,
             mask: (1u64 << bits) - 1,
@@ -416,10 +419,8 @@ impl Enforcer {
             gen_watchers: CachePadded::default(),
             awake: CachePadded::default(),
             spinners: CachePadded::default(),
-            load: Load::new(),
-            cores: std::thread::available_parallelism()
-                .map_or(1, |n| n.get())
-                .min(u32::MAX as usize) as u32,
+            load: Load::new(cores),
+            cores,
             parkers: (0..n)
                 .map(|_| {
                     CachePadded::new(Parker {

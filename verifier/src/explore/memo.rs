@@ -10,7 +10,7 @@
 //! are the values that element had, and a leaf holds the step's outcome (what it wrote, where
 //! the threads are, and everything the search needs of the step: the transitions it ran, its
 //! accesses, its race events, how it ended; its lists are ranges of a few buffers the memo
-//! shares, so that a step kept allocates nothing once they have grown). Looking a step up
+//! shares, so that keeping a step allocates nothing once they have grown). Looking a step up
 //! reads those elements of the current state; on a miss the step is computed with the machine
 //! recording its reads and writes ([`crate::interp::Machine::start_recording`]) and the path
 //! is added.
@@ -32,6 +32,8 @@ use rustc_hash::FxHashMap;
 const NONE: u32 = u32::MAX;
 
 /// About how many bytes a memo may hold (beyond it, steps are computed without being kept).
+/// The count is of the entries; the buffers' spare capacity may make the memory up to about
+/// twice that.
 const MAX_BYTES: usize = 256 << 20;
 
 /// A node of the trie.
@@ -51,7 +53,7 @@ enum Node {
 
 /// What a memoised step does, beside the state it leaves (applied as changes). Its lists are
 /// ranges of the memo's shared buffers ([`Lists`]): an insertion allocates nothing once they
-/// have grown.
+/// have grown (but for the message of an undefined-behaviour ending).
 struct Outcome {
     /// Memory elements written, with their values after the step.
     cells: Span,
@@ -78,9 +80,11 @@ struct Span(u32, u32);
 
 impl Span {
     /// Appends `items` to `list` and gives their range.
-    fn push<T: Clone>(list: &mut Vec<T>, items: impl IntoIterator<Item = T>) -> Span {
+    fn push<T>(list: &mut Vec<T>, items: impl IntoIterator<Item = T>) -> Span {
         let start = list.len();
         list.extend(items);
+        // (The memo stops growing at MAX_BYTES, far below 2^32 entries.)
+        debug_assert!(list.len() <= u32::MAX as usize);
         Span(start as u32, (list.len() - start) as u32)
     }
 

@@ -865,7 +865,7 @@ impl Enforcer {
         };
         // While other processes hold the cores, a spin holds a core the awaited thread needs,
         // and a yield may give it away for a time slice: park at once (see `load`).
-        if self.load.was_taken() && self.load.cores_taken(self.awake.load(Relaxed), self.cores) {
+        if self.load.was_taken() && self.cores_taken() {
             return ready();
         }
         let mut spun = false;
@@ -884,12 +884,11 @@ impl Enforcer {
         }
         // (A thread waiting for the next section, `main` at a join of threads that loop
         // forever, parks now; so does every thread while other processes hold the cores.)
-        let yields =
-            if on == ON_GENERATION || self.load.cores_taken(self.awake.load(Relaxed), self.cores) {
-                0
-            } else {
-                YIELDS
-            };
+        let yields = if on == ON_GENERATION || self.cores_taken() {
+            0
+        } else {
+            YIELDS
+        };
         // (On one core, checking would only delay the thread awaited.)
         let about_checks = if self.cores > 1 {
             ABOUT_TO_RUN_CHECKS
@@ -928,6 +927,12 @@ impl Enforcer {
             std::thread::yield_now();
         }
         ready()
+    }
+
+    /// Whether other processes hold the cores (module `load`; a new reading when the last is
+    /// old).
+    fn cores_taken(&self) -> bool {
+        self.load.cores_taken(self.awake.load(Relaxed), self.cores)
     }
 
     /// Takes one of the cores - 1 slots of threads spinning as next in line, if one is free

@@ -658,8 +658,9 @@ where
 }
 
 /// How many steps deep the buffers of a search start (an execution of the benchmarks of seed
-/// 004 takes 60-250 steps): growing them from empty cost a short search (8 executions) a
-/// tenth of its first execution.
+/// 004 takes 60-250 steps): growing them from empty, with the memo's lists, took about a tenth
+/// of the first execution of a short search (fsbench, 16 threads: 4.17 M instructions before,
+/// 3.80 M after).
 pub(crate) const EXPECTED_STEPS: usize = 256;
 
 /// The search, sequential or split between workers; `coarse`: preempting only at

@@ -92,8 +92,7 @@ impl Detector {
     /// A detector for a program with `n` threads whose variables' elements start at
     /// `starts` among all the elements (the last entry: their number).
     pub fn new(n: usize, starts: Vec<usize>) -> Self {
-        // (Buffers sized for a few hundred steps and locations: growing them from empty
-        // cost the short searches a tenth of their first execution.)
+        // (Buffers sized for a few hundred steps and locations, see `EXPECTED_STEPS`.)
         let mut vals = Vec::with_capacity(n * n + 64 * (3 * n + 2));
         vals.resize(n * n, 0);
         for t in 0..n {

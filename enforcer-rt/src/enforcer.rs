@@ -816,7 +816,7 @@ impl Enforcer {
         let p = &self.parkers[me as usize];
         p.until.store(until, Relaxed);
         p.waiting.store(on, Relaxed);
-        if !self.wait_awake(me, on, until, &ready) {
+        if !self.wait_awake(p, me, on, until, &ready) {
             self.park(p, on, &ready);
         }
         p.waiting.store(NONE, Relaxed);
@@ -847,10 +847,16 @@ impl Enforcer {
         p.on.store(NONE, Relaxed);
     }
 
-    /// The part of [`Enforcer::wait`] before parking (see "Waiting" in the module docs):
-    /// whether `ready()` became true while the thread spun or yielded.
-    fn wait_awake(&self, me: u32, on: u32, until: u64, ready: &impl Fn() -> bool) -> bool {
-        let p = &self.parkers[me as usize];
+    /// The part of [`Enforcer::wait`] before parking (see "Waiting" in the module docs), for
+    /// thread `me` with parker `p`: whether `ready()` became true while it spun or yielded.
+    fn wait_awake(
+        &self,
+        p: &Parker,
+        me: u32,
+        on: u32,
+        until: u64,
+        ready: &impl Fn() -> bool,
+    ) -> bool {
         // Whether the thread awaited runs (is not waiting itself) and no other thread waits
         // for an earlier event of it: this one is next in line.
         let next_in_line = || {
@@ -858,7 +864,7 @@ impl Enforcer {
                 .get(on as usize)
                 .is_some_and(|q| q.waiting.load(Relaxed) == NONE)
                 && self.parkers.iter().all(|q| {
-                    std::ptr::eq(q, p)
+                    std::ptr::eq(&**q, p)
                         || q.waiting.load(Relaxed) != on
                         || q.until.load(Relaxed) >= until
                 })

@@ -488,6 +488,90 @@ int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); x = 2; return 0; }
     assert_eq!(r.bugs.first().map(|b| b.kind.clone()), Some(BugKind::Error));
 }
 
+/// Before `main` starts a thread, no scheduling point offers a choice: its initialisation is
+/// one step, not one per mutex. The step ends where the first thread starts (the race after
+/// it is still found), and bugs of `main` alone are still found, with traces that replay.
+#[test]
+fn main_alone_runs_on_through_scheduling_points() {
+    let src = |threads: usize, tail: &str| {
+        format!(
+            r#"
+#include <assert.h>
+#include <pthread.h>
+pthread_mutex_t m[8];
+int x;
+void *t(void *a) {{ pthread_mutex_lock(&m[0]); x = x + 1; pthread_mutex_unlock(&m[0]); return 0; }}
+int main(void) {{
+  pthread_t h[2];
+  int i;
+  for (i = 0; i < 8; i++) pthread_mutex_init(&m[i], 0);
+  for (i = 0; i < 8; i++) {{ pthread_mutex_lock(&m[i]); pthread_mutex_unlock(&m[i]); }}
+  {tail}
+  for (i = 0; i < {threads}; i++) pthread_create(&h[i], 0, t, 0);
+  for (i = 0; i < {threads}; i++) pthread_join(h[i], 0);
+  assert(x == {threads});
+  return 0;
+}}
+"#
+        )
+    };
+    let steps = |p: &Program, opts: &Options| {
+        let r = run(p, opts);
+        assert!(r.bugs.is_empty() && r.stats.complete, "{:?}", r.bugs);
+        (r.stats.executions, r.stats.steps, r.stats.transitions)
+    };
+    // No thread: the whole program is one step (the fair scheduler, which counts steps
+    // between yields, takes one per operation).
+    let p = load_str("alone.c", &src(0, ""), &FOpts::default()).unwrap();
+    let (e, s, _) = steps(&p, &Options::default());
+    assert_eq!((e, s), (1, 1));
+    let fair = Options {
+        fair: true,
+        dpor: false,
+        ..Options::default()
+    };
+    let (_, s_fair, _) = steps(&p, &fair);
+    assert!(s_fair > 24, "{s_fair} steps under the fair scheduler");
+    // Two threads: the initialisation is one step; the two orders of the threads' critical
+    // sections are explored, as with every shared access a scheduling point.
+    let p = load_str("alone2.c", &src(2, ""), &FOpts::default()).unwrap();
+    let (e, s, tr) = steps(&p, &Options::default());
+    let fine = Options {
+        sync_points_only: false,
+        ..Options::default()
+    };
+    let (e_fine, _, tr_fine) = steps(&p, &fine);
+    assert_eq!((e, tr), (e_fine, tr_fine));
+    assert_eq!(e, 2);
+    // (24 steps for the initialisation alone, one per operation.)
+    assert!(s < 20, "{s} steps");
+    // A race between main and a thread it started is still a race.
+    let racy = src(1, "")
+        .replace("for (i = 0; i < 1; i++) pthread_join(h[i], 0);", "x = 5;")
+        .replace("assert(x == 1);", "");
+    let p = load_str("alone_race.c", &racy, &FOpts::default()).unwrap();
+    let r = run(&p, &Options::default());
+    let race = r.stats.race.as_deref().unwrap_or("");
+    assert!(race.contains("data race on x"), "{race:?}");
+    assert!(r.bugs.is_empty() && r.stats.complete);
+    // Bugs of main alone: an assertion, a deadlock on a mutex it holds.
+    for (tail, kind) in [
+        ("assert(x == 1);", BugKind::Error),
+        (
+            "pthread_mutex_lock(&m[3]); pthread_mutex_lock(&m[3]);",
+            BugKind::Deadlock,
+        ),
+    ] {
+        let p = load_str("alone_bug.c", &src(2, tail), &FOpts::default()).unwrap();
+        let r = run(&p, &Options::default());
+        let b = r.bugs.first().expect("the bug");
+        assert_eq!(b.kind, kind, "{}", b.message);
+        let again = replay(&p, &Unguided, &b.steps, &Options::default());
+        assert_eq!(again.bugs.len(), 1, "{tail}");
+        assert_eq!(again.bugs[0].message, b.message);
+    }
+}
+
 /// A thread shut out by another thread's atomic region until the program ends (or for ever):
 /// its steps race with the region's begin, so the search also runs it first and finds its
 /// bug, with every access a scheduling point or only synchronisation, and when the execution

@@ -127,18 +127,24 @@ pub(crate) struct Memo {
     pub hits: u64,
 }
 
-/// The trie a step of thread `t` at location `l` starts from, with the atomic region's owner.
-fn key(s: &State, t: ThreadId) -> Option<(u32, u32, u32)> {
+/// The trie a step of thread `t` at location `l` starts from, with the atomic region's owner
+/// and whether `t` is alone ([`super::step::Stepper::alone`]: the step then goes on through
+/// scheduling points).
+fn key(s: &State, t: ThreadId, alone: bool) -> Option<(u32, u32, u32)> {
     match s.threads[t.0 as usize] {
-        Status::At(l) => Some((t.0, l.0, s.atomic.map_or(u32::MAX, |a| a.0))),
+        Status::At(l) => Some((
+            t.0 | (alone as u32) << 31,
+            l.0,
+            s.atomic.map_or(u32::MAX, |a| a.0),
+        )),
         Status::NotStarted => None,
     }
 }
 
 impl Memo {
-    /// Looks up thread `t`'s step from `s`.
-    pub fn find(&mut self, s: &State, t: ThreadId) -> Found {
-        let Some(k) = key(s, t) else {
+    /// Looks up thread `t`'s step from `s` (`alone`: whether `t` is alone there).
+    pub fn find(&mut self, s: &State, t: ThreadId, alone: bool) -> Found {
+        let Some(k) = key(s, t, alone) else {
             return Found::Compute;
         };
         let Some(&root) = self.roots.get(&k) else {
@@ -209,6 +215,7 @@ impl Memo {
         &mut self,
         s: &State,
         t: ThreadId,
+        alone: bool,
         rec: &Recording,
         vs: &[Variant<S>],
         reads_input: bool,
@@ -216,7 +223,7 @@ impl Memo {
         if self.bytes > MAX_BYTES {
             return;
         }
-        let Some(k) = key(s, t) else {
+        let Some(k) = key(s, t, alone) else {
             return;
         };
         let root = match self.roots.get(&k) {

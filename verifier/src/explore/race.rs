@@ -178,6 +178,10 @@ impl Detector {
             while self.undo.len() > m {
                 let (off, len) = self.undo.pop().expect("a record");
                 let (off, len) = (off as usize, len as usize);
+                if len == 1 {
+                    self.vals[off] = self.undo_vals.pop().expect("an undo value");
+                    continue;
+                }
                 let from = self.undo_vals.len() - len;
                 self.vals[off..off + len].copy_from_slice(&self.undo_vals[from..]);
                 self.undo_vals.truncate(from);

@@ -10,6 +10,11 @@ use crate::interp::{Choice, Machine, Oracle, State, Status, Touch};
 use crate::ir::{LocKind, Op, SyncKind, ThreadId, TransId, TransKind, Ty, VarId};
 use std::cell::RefCell;
 
+/// The most transitions a step runs on through scheduling points where its thread is alone
+/// ([`Stepper::alone`]): a lone thread that spins forever still takes steps the depth bound
+/// counts.
+const MAX_ALONE: usize = 256;
+
 /// The ordering token every step reads and a step that ends the program writes.
 const ALIVE: u64 = u64::MAX >> 1;
 
@@ -319,7 +324,8 @@ impl<G: Guide> Stepper<'_, '_, G> {
         let Some(memo) = self.memo else {
             return self.compute(g, s, t, depth);
         };
-        let found = memo.borrow_mut().find(s, t);
+        let alone = self.alone(s, t);
+        let found = memo.borrow_mut().find(s, t, alone);
         match found {
             Found::Hit(i) => {
                 let mut out = self.pool.list();
@@ -336,7 +342,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 let input = out
                     .iter()
                     .any(|v| v.steps.iter().any(|st| !st.inputs.is_empty()));
-                memo.borrow_mut().insert(s, t, &rec, &out, input);
+                memo.borrow_mut().insert(s, t, alone, &rec, &out, input);
                 out
             }
         }
@@ -892,7 +898,27 @@ impl<G: Guide> Stepper<'_, '_, G> {
         if w.state.atomic == Some(t) || !w.visible {
             return true;
         }
-        self.local(t, l, w.back_edges) || self.held_unlock(t, l, &w.state)
+        self.local(t, l, w.back_edges)
+            || self.held_unlock(t, l, &w.state)
+            || (w.steps.len() < MAX_ALONE && self.alone(&w.state, t))
+    }
+
+    /// Whether thread `t` is the only thread started in `s`. A scheduling point then offers
+    /// no choice (no other thread exists to run, to race with, or to be woken), so the step
+    /// goes on through it: `main` initialising before it starts its threads is one step
+    /// instead of one per operation. What it does happens before every other thread's steps,
+    /// so the partial-order reduction finds no race with it either way. (Only before the
+    /// others start: a step of `main` once they have all returned, joining them, would read
+    /// every thread's end at once and race with each, where one join step per thread races
+    /// with one; and not under the fair scheduler, whose priorities count the steps between
+    /// yields.) The memo keys steps by it ([`super::memo::Memo::find`]): the other threads'
+    /// statuses are no memory the step reads.
+    pub(crate) fn alone(&self, s: &State, t: ThreadId) -> bool {
+        !self.marks
+            && s.threads
+                .iter()
+                .enumerate()
+                .all(|(u, st)| u == t.0 as usize || *st == Status::NotStarted)
     }
 
     /// Whether thread `t` is at an unlock of a mutex it holds that need not be a scheduling

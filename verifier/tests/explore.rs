@@ -488,6 +488,26 @@ int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); x = 2; return 0; }
     assert_eq!(r.bugs.first().map(|b| b.kind.clone()), Some(BugKind::Error));
 }
 
+/// `--max-executions N` stops after exactly N executions with one worker (it was checked
+/// every 256 steps, and a search of short executions ran on past it).
+#[test]
+fn the_execution_limit_is_exact() {
+    let p = program("tests/programs/explore/fsbench.c", &["THREADS=16"]);
+    for n in [1, 3] {
+        let r = run(
+            &p,
+            &Options {
+                max_executions: Some(n),
+                ..Options::default()
+            },
+        );
+        assert_eq!(r.stats.executions, n);
+        assert!(!r.stats.complete);
+        let why = r.stats.stopped.as_deref().unwrap_or("");
+        assert!(why.contains(&format!("execution limit of {n}")), "{why}");
+    }
+}
+
 /// Before `main` starts a thread, no scheduling point offers a choice: its initialisation is
 /// one step, not one per mutex. The step ends where the first thread starts (the race after
 /// it is still found), and bugs of `main` alone are still found, with traces that replay.

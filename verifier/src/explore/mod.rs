@@ -1052,6 +1052,13 @@ impl<'a, G: Guide> Engine<'a, G> {
                         bound,
                         &mut states_for_cycles,
                     );
+                    // The execution limit holds exactly (with several workers, up to the
+                    // executions the others finish meanwhile).
+                    if let Some(n) = self.opts.max_executions {
+                        if self.stop.is_none() && self.executions() >= n {
+                            self.set_stop(format!("execution limit of {n} reached"));
+                        }
+                    }
                     self.pop(&mut nodes, &mut points, &mut strategies);
                     continue;
                 }
@@ -1691,11 +1698,6 @@ impl<'a, G: Guide> Engine<'a, G> {
         if let Some(t) = self.opts.timeout {
             if self.start.elapsed() >= t {
                 self.set_stop(format!("time limit of {} s reached", t.as_secs_f64()));
-            }
-        }
-        if let Some(n) = self.opts.max_executions {
-            if self.executions() >= n {
-                self.set_stop(format!("execution limit of {n} reached"));
             }
         }
         if self.progress.is_some() && self.last_progress.elapsed() >= Duration::from_millis(200) {

@@ -1210,7 +1210,17 @@ impl<'a, G: Guide> Engine<'a, G> {
             sleep_len: 0,
         };
         // A point's buffers are reused (a search pushes and pops one per step).
-        let mut p = self.spare_points.pop().unwrap_or_default();
+        // (A new point's lists start with room for every thread: grown from empty, they
+        // took a few reallocations each in a search's first execution.)
+        let n = self.prog.threads.len();
+        let mut p = self.spare_points.pop().unwrap_or_else(|| Point {
+            enabled: Vec::with_capacity(n),
+            allowed: Vec::with_capacity(n),
+            backtrack: Vec::with_capacity(4),
+            done: Vec::with_capacity(4),
+            sleep: Vec::with_capacity(4),
+            taken: None,
+        });
         p.enabled.clear();
         p.allowed.clear();
         p.backtrack.clear();

@@ -96,13 +96,15 @@ impl Detector {
     /// A detector for a program with `n` threads whose variables' elements start at
     /// `starts` among all the elements (the last entry: their number).
     pub fn new(n: usize, starts: Vec<usize>) -> Self {
-        // (Buffers sized for `EXPECTED_STEPS` steps and `EXPECTED_LOCATIONS` locations.)
-        let mut vals = Vec::with_capacity(n * n + EXPECTED_LOCATIONS * (3 * n + 2));
+        // (Buffers sized for `EXPECTED_STEPS` steps and as many locations as there are
+        // memory elements, at least `EXPECTED_LOCATIONS` and at most four times that.)
+        let cells = starts.last().copied().unwrap_or(0);
+        let locations = cells.clamp(EXPECTED_LOCATIONS, 4 * EXPECTED_LOCATIONS);
+        let mut vals = Vec::with_capacity(n * n + locations * (3 * n + 2));
         vals.resize(n * n, 0);
         for t in 0..n {
             vals[t * n + t] = 1;
         }
-        let cells = starts.last().copied().unwrap_or(0);
         Detector {
             n,
             starts,

@@ -304,6 +304,7 @@ impl<S: Clone> Pool<S> {
                 let mut v = Variant::new(self.copy(s), g.clone());
                 v.steps.reserve(8);
                 v.acc.reserve(16);
+                v.races.reserve(16);
                 v
             }
         }

@@ -170,9 +170,9 @@ int main(void) { pthread_t t; pthread_create(&t, 0, f, 0); pthread_join(t, 0); r
     let r = run(&p, &Options::default());
     assert!(r.bugs.is_empty() && r.stats.complete && r.stats.sync_points_only);
     assert_eq!(r.stats.executions, 1);
-    // main's create and join, f's two locks, f's exit, main's return: the unlocks are in
-    // the steps of their locks.
-    assert_eq!(r.stats.steps, 6);
+    // main's create and join, f's two locks, main's return: the unlocks are in the steps
+    // of their locks, f's end in the step of its last lock.
+    assert_eq!(r.stats.steps, 5);
 
     let stray = r#"
 #include <pthread.h>
@@ -486,6 +486,100 @@ int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); x = 2; return 0; }
     let p = load_str("end.c", src, &FOpts::default()).unwrap();
     let r = run(&p, &Options::default());
     assert_eq!(r.bugs.first().map(|b| b.kind.clone()), Some(BugKind::Error));
+}
+
+/// Preempting only at synchronisation, a thread's end (which only a join of it reads, and
+/// waits for) is no scheduling point: it is in the thread's last step. A join still waits
+/// for it, and a deadlock that needs the end to come later (a thread that waits for it inside
+/// an atomic region, which shuts the ending thread out) is still found: with atomic regions
+/// the end stays a scheduling point.
+#[test]
+fn thread_ends_are_no_scheduling_points_without_atomic_regions() {
+    let ends = r#"
+#include <assert.h>
+#include <pthread.h>
+pthread_mutex_t m;
+int x;
+void *f(void *a) { pthread_mutex_lock(&m); x = x + 1; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+  pthread_t t[3];
+  int i;
+  for (i = 0; i < 3; i++) pthread_create(&t[i], 0, f, 0);
+  for (i = 0; i < 3; i++) pthread_join(t[i], 0);
+  assert(x == 3);
+  return 0;
+}
+"#;
+    let p = load_str("ends.c", ends, &FOpts::default()).unwrap();
+    let r = run(&p, &Options::default());
+    assert!(r.bugs.is_empty() && r.stats.complete && r.stats.sync_points_only);
+    // Every order of the three critical sections.
+    assert_eq!(r.stats.executions, 6);
+    // The longest execution: three creates, three lock steps (the unlock and the end in
+    // them), three joins, main's end.
+    assert_eq!(r.stats.max_depth, 10);
+    let fine = run(
+        &p,
+        &Options {
+            sync_points_only: false,
+            ..Options::default()
+        },
+    );
+    assert_eq!(
+        (fine.stats.executions, fine.stats.transitions),
+        (r.stats.executions, r.stats.transitions)
+    );
+    // A wrong count after the joins is still found.
+    let p = load_str(
+        "ends_bug.c",
+        &ends.replace("x == 3", "x == 2"),
+        &FOpts::default(),
+    )
+    .unwrap();
+    let r = run(&p, &Options::default());
+    assert_eq!(r.bugs.first().map(|b| b.kind.clone()), Some(BugKind::Error));
+
+    let shut_out = r#"
+#include <pthread.h>
+pthread_mutex_t m;
+pthread_cond_t c;
+int x;
+pthread_t th;
+void *t(void *a) {
+  pthread_mutex_lock(&m);
+  x = 1;
+  pthread_cond_signal(&c);
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+void *u(void *a) {
+  pthread_mutex_lock(&m);
+  while (!x)
+    pthread_cond_wait(&c, &m);
+  __VERIFIER_atomic_begin();
+  pthread_join(th, 0);
+  __VERIFIER_atomic_end();
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t h;
+  pthread_create(&h, 0, u, 0);
+  pthread_create(&th, 0, t, 0);
+  pthread_join(h, 0);
+  return 0;
+}
+"#;
+    // u takes m after t released it, and waits for t in its region before t has ended
+    // (only then: t sets x before it releases m).
+    let p = load_str("shut_out.c", shut_out, &FOpts::default()).unwrap();
+    let r = run(&p, &Options::default());
+    assert_eq!(
+        r.bugs.first().map(|b| b.kind.clone()),
+        Some(BugKind::Deadlock),
+        "{:?}",
+        r.stats
+    );
 }
 
 /// `--max-executions N` stops after exactly N executions with one worker (it was checked

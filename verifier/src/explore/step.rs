@@ -901,7 +901,26 @@ impl<G: Guide> Stepper<'_, '_, G> {
         }
         self.local(t, l, w.back_edges)
             || self.held_unlock(t, l, &w.state)
+            || self.at_exit(t, l)
             || (w.steps.len() < MAX_ALONE && self.alone(&w.state, t))
+    }
+
+    /// Whether thread `t` is at its end (returning from its start function, or
+    /// `pthread_exit`), when that need not be a scheduling point: preempting only at
+    /// synchronisation, in a program without atomic regions. The end publishes
+    /// `__thread_done` of the thread, which only `pthread_join` of it reads, and a join waits
+    /// for it; so until the thread ends, the other threads' steps are independent of its end
+    /// and happen the same after it (the argument of [`unlock_table`] for a held mutex, with
+    /// `pthread_join` for the lock: no operation reads the flag without waiting for it). An
+    /// atomic region could shut the thread out while a thread inside it waits to join it (a
+    /// deadlock the end moved earlier would miss), hence none.
+    fn at_exit(&self, t: ThreadId, l: crate::ir::LocId) -> bool {
+        if self.sync_vars.is_none() || self.atomics {
+            return false;
+        }
+        let mut out = self.m.prog.thread(t).outgoing(l);
+        matches!(out.next(), Some(tr) if tr.kind == TransKind::Sync(SyncKind::ThreadExit))
+            && out.next().is_none()
     }
 
     /// Whether thread `t` is the only thread started in `s`. A scheduling point then offers

@@ -58,8 +58,10 @@ struct Locations {
     starts: Vec<usize>,
     /// Per element, its number, or [`NONE`].
     ids: Vec<u32>,
-    /// The numbers of the other keys.
+    /// The numbers of the other keys; the one every step reads ([`super::step::ALIVE_KEY`])
+    /// apart, without hashing.
     tokens: FxHashMap<u64, u32>,
+    alive: u32,
     /// Per number: the writers and the readers.
     writers: Vec<Vec<u32>>,
     readers: Vec<Vec<u32>>,
@@ -68,7 +70,9 @@ struct Locations {
 impl Locations {
     /// The number of location `key`, when it has one.
     fn get(&self, key: u64) -> Option<usize> {
-        let id = if key >> 63 == 1 {
+        let id = if key == super::step::ALIVE_KEY {
+            self.alive
+        } else if key >> 63 == 1 {
             *self.tokens.get(&key)?
         } else {
             self.ids[super::position(&self.starts, key)]
@@ -79,7 +83,9 @@ impl Locations {
     /// The number of location `key`, given one if it has none.
     fn id(&mut self, key: u64) -> usize {
         let next = self.writers.len() as u32;
-        let slot = if key >> 63 == 1 {
+        let slot = if key == super::step::ALIVE_KEY {
+            &mut self.alive
+        } else if key >> 63 == 1 {
             self.tokens.entry(key).or_insert(NONE)
         } else {
             &mut self.ids[super::position(&self.starts, key)]
@@ -115,6 +121,7 @@ impl Dpor {
                 starts,
                 ids: vec![NONE; cells],
                 tokens: FxHashMap::default(),
+                alive: NONE,
                 writers: Vec::new(),
                 readers: Vec::new(),
             },
@@ -297,7 +304,8 @@ impl Dpor {
                 sc.cands.extend(self.locations.readers[id].iter().copied());
             }
         }
-        sc.cands.retain(|&j| (j as usize) < e);
+        // (The lists hold the steps before `e` only: `reach` forgets the later ones first.)
+        debug_assert!(sc.cands.iter().all(|&j| (j as usize) < e));
         sc.cands.sort_unstable_by(|a, b| b.cmp(a));
         sc.cands.dedup();
         // Every candidate is dependent with this step: it wrote a location this step

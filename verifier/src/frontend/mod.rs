@@ -3,7 +3,7 @@
 //!
 //! The program model it produces is the one of `DESIGN.md` ("Program model") and of the paper's
 //! section "Preliminaries" (seed 002). What is accepted, and what each construct means, is
-//! documented on [`lower`]; anything else is rejected with an error of the form
+//! documented on `lower`; anything else is rejected with an error of the form
 //! `file:line:col: unsupported <construct>`.
 
 mod ctypes;

@@ -16,14 +16,15 @@
 //!
 //! A scheduling point is a thread's next visible transition (a shared access, a
 //! synchronisation, a branch the schedule observes); the invisible transitions after it run
-//! in the same step (`step`). Steps met again are looked up rather than run (`memo`). A DPOR search without a guide, the fair scheduler or a
-//! preemption bound first preempts only at synchronisation and checks each execution for
-//! data races (`race`, seed 003, section 3.1); at a race it starts again with every shared
-//! access a scheduling point. Points that offer no choice are no scheduling points either:
-//! the unlock of a mutex the thread holds, a thread's end (both only while preempting at
-//! synchronisation, `step::unlock_table` and `Stepper::at_exit` say why), and every point
-//! before `main` starts a thread (`Stepper::alone`). Inputs (`__VERIFIER_nondet_*`) take every value of a small
-//! domain, or values sampled with a seed ([`Inputs`]).
+//! in the same step (`step`). Steps met again are looked up rather than run (`memo`). A DPOR
+//! search without a guide, the fair scheduler or a preemption bound first preempts only at
+//! synchronisation and checks each execution for data races (`race`, seed 003, section
+//! 3.1); at a race it starts again with every shared access a scheduling point. Points that
+//! offer no choice are no scheduling points either: the unlock of a mutex the thread holds
+//! and a thread's end (both only while preempting at synchronisation; `step::unlock_table`
+//! and `Stepper::at_exit` say why), and every point before `main` starts a thread
+//! (`Stepper::alone`). Inputs (`__VERIFIER_nondet_*`) take every value of a small domain, or
+//! values sampled with a seed ([`Inputs`]).
 //!
 //! With [`Options::jobs`] above one, the DPOR search is split between worker threads: an idle
 //! worker gets a point of another's path with a thread left to explore (`Engine::donate`),

@@ -288,7 +288,11 @@ impl Dpor {
         // ordered through another race remain.
         sc.scan.clear();
         sc.scan.extend_from_slice(&clock);
-        // The earlier steps dependent with this one, latest first.
+        // The earlier steps dependent with this one, latest first, without those that happen
+        // before this thread's previous step (`scan` as it starts): such a step is no race,
+        // and its clock is in `clock` already. A location's writers are ordered by
+        // happens-before (each depends on the one before), and so are its readers before a
+        // writer: the lists are read backwards up to the first writer that happens before.
         sc.cands.clear();
         let mut last_key = None;
         for a in acc {
@@ -299,9 +303,23 @@ impl Dpor {
             let Some(id) = self.locations.get(a.key) else {
                 continue;
             };
-            sc.cands.extend(self.locations.writers[id].iter().copied());
+            let mut seen = None;
+            for &j in self.locations.writers[id].iter().rev() {
+                if self.before(j as usize, &sc.scan) {
+                    seen = Some(j);
+                    break;
+                }
+                sc.cands.push(j);
+            }
             if a.write {
-                sc.cands.extend(self.locations.readers[id].iter().copied());
+                for &j in self.locations.readers[id].iter().rev() {
+                    if seen.is_some_and(|w| j < w) {
+                        break;
+                    }
+                    if !self.before(j as usize, &sc.scan) {
+                        sc.cands.push(j);
+                    }
+                }
             }
         }
         // (The lists hold the steps before `e` only: `reach` forgets the later ones first.)

@@ -684,6 +684,31 @@ int main(void) {{
         assert_eq!(again.bugs.len(), 1, "{tail}");
         assert_eq!(again.bugs[0].message, b.message);
     }
+    // Inputs read by main alone: one step per input (each value makes a variant of the
+    // step; one step through twelve inputs made 5^12 variants and ran out of memory).
+    let inputs = r#"
+#include <assert.h>
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+int a[12];
+pthread_mutex_t m;
+void *t(void *p) { pthread_mutex_lock(&m); a[0] = 7; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+  pthread_t h;
+  int i;
+  pthread_mutex_init(&m, 0);
+  for (i = 0; i < 12; i++) a[i] = __VERIFIER_nondet_int();
+  pthread_create(&h, 0, t, 0);
+  pthread_mutex_lock(&m);
+  assert(a[0] != 7);
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+"#;
+    let p = load_str("alone_inputs.c", inputs, &FOpts::default()).unwrap();
+    let r = run(&p, &Options::default());
+    assert_eq!(r.bugs.first().map(|b| b.kind.clone()), Some(BugKind::Error));
+    assert!(r.stats.steps >= 12, "{} steps", r.stats.steps);
 }
 
 /// A thread shut out by another thread's atomic region until the program ends (or for ever):

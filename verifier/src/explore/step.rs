@@ -773,6 +773,12 @@ fn reads_input(x: &crate::ir::Transition) -> bool {
     x.ops.iter().any(|o| matches!(o, Op::Havoc { .. }))
 }
 
+/// Whether the step has read an input (reading one sets its back edges to
+/// [`MAX_ITERATIONS`], so only then are its transitions looked at).
+fn read_input<S>(w: &Variant<S>) -> bool {
+    w.back_edges >= MAX_ITERATIONS && w.steps.iter().any(|s| !s.inputs.is_empty())
+}
+
 /// The next input combination.
 fn continue_combos(combo: &mut [usize], domains: &[Vec<i128>]) {
     for (c, d) in combo.iter_mut().zip(domains) {
@@ -902,7 +908,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
         self.local(t, l, w.back_edges)
             || self.held_unlock(t, l, &w.state)
             || self.at_exit(t, l)
-            || (w.steps.len() < MAX_ALONE && self.alone(&w.state, t))
+            || (w.steps.len() < MAX_ALONE && !read_input(w) && self.alone(&w.state, t))
     }
 
     /// Whether thread `t` is at its end (returning from its start function, or
@@ -926,7 +932,9 @@ impl<G: Guide> Stepper<'_, '_, G> {
     /// Whether thread `t` is the only thread started in `s`. A scheduling point then offers
     /// no choice (no other thread exists to run, to race with, or to be woken), so the step
     /// goes on through it: `main` initialising before it starts its threads is one step
-    /// instead of one per operation. What it does happens before every other thread's steps,
+    /// instead of one per operation (but not on after the step has read an input: each
+    /// input value makes a variant of the step, so `k` inputs in one step would make `5^k`
+    /// variants with the default domain before the search could run any). What it does happens before every other thread's steps,
     /// so the partial-order reduction finds no race with it either way. (Only before the
     /// others start: a step of `main` once they have all returned, joining them, would read
     /// every thread's end at once and race with each, where one join step per thread races

@@ -775,7 +775,7 @@ fn reads_input(x: &crate::ir::Transition) -> bool {
 
 /// Whether the step has read an input (reading one sets its back edges to
 /// [`MAX_ITERATIONS`], so only then are its transitions looked at).
-fn read_input<S>(w: &Variant<S>) -> bool {
+fn has_read_input<S>(w: &Variant<S>) -> bool {
     w.back_edges >= MAX_ITERATIONS && w.steps.iter().any(|s| !s.inputs.is_empty())
 }
 
@@ -908,7 +908,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
         self.local(t, l, w.back_edges)
             || self.held_unlock(t, l, &w.state)
             || self.at_exit(t, l)
-            || (w.steps.len() < MAX_ALONE && !read_input(w) && self.alone(&w.state, t))
+            || (w.steps.len() < MAX_ALONE && !has_read_input(w) && self.alone(&w.state, t))
     }
 
     /// Whether thread `t` is at its end (returning from its start function, or

@@ -938,7 +938,7 @@ impl Enforcer {
     /// Whether other processes hold the cores (module `load`; a new reading when the last is
     /// old).
     fn cores_taken(&self) -> bool {
-        self.load.cores_taken(self.awake.load(Relaxed), self.cores)
+        self.load.cores_taken(self.awake.load(Relaxed))
     }
 
     /// Takes one of the cores - 1 slots of threads spinning as next in line, if one is free

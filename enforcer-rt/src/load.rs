@@ -41,6 +41,8 @@ pub(crate) struct Load {
     usable: AtomicBool,
     /// Whether other processes held every core at the last reading.
     taken: AtomicBool,
+    /// The cores the program may run on.
+    cores: u32,
 }
 
 impl Load {
@@ -51,6 +53,7 @@ impl Load {
             sampled: AtomicU64::new(NEVER),
             usable: AtomicBool::new(online_cpus() == Some(cores)),
             taken: AtomicBool::new(false),
+            cores,
         }
     }
 
@@ -59,9 +62,9 @@ impl Load {
         self.taken.load(Relaxed)
     }
 
-    /// Whether other processes hold all `cores` cores, with `ours` of the program's threads
+    /// Whether other processes hold all the program's cores, with `ours` of its threads
     /// runnable: the last reading, taken again first when it is older than [`SAMPLE`].
-    pub fn cores_taken(&self, ours: u32, cores: u32) -> bool {
+    pub fn cores_taken(&self, ours: u32) -> bool {
         if !self.usable.load(Relaxed) {
             return false;
         }
@@ -76,7 +79,7 @@ impl Load {
             match runnable_tasks() {
                 Some(running) => self
                     .taken
-                    .store(running.saturating_sub(ours) >= cores, Relaxed),
+                    .store(running.saturating_sub(ours) >= self.cores, Relaxed),
                 None => {
                     self.usable.store(false, Relaxed);
                     self.taken.store(false, Relaxed);
@@ -163,7 +166,7 @@ mod tests {
     #[test]
     fn a_reading_for_fewer_cores_than_the_machine_has_is_not_used() {
         let load = Load::new(u32::MAX);
-        assert!(!load.cores_taken(0, 0));
+        assert!(!load.cores_taken(0));
     }
 
     /// Threads outside the program that keep every core busy are seen, at the first reading
@@ -187,7 +190,7 @@ mod tests {
             // (The busy threads and the reading one: at least cores + 1 runnable tasks, once
             // the busy ones have started; each further reading a sample later.)
             let seen = (0..50).any(|_| {
-                let taken = load.cores_taken(0, cores);
+                let taken = load.cores_taken(0);
                 std::thread::sleep(SAMPLE);
                 taken
             });

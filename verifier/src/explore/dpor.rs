@@ -331,9 +331,8 @@ impl Dpor {
         for ci in 0..sc.cands.len() {
             let j = sc.cands[ci] as usize;
             let jt = self.threads[j] as usize;
-            if jt == pi {
-                continue;
-            }
+            // (This thread's earlier steps happen before `scan`: none is a candidate.)
+            debug_assert_ne!(jt, pi);
             for (x, y) in clock.iter_mut().zip(self.clock(j)) {
                 *x = (*x).max(*y);
             }

@@ -711,6 +711,76 @@ int main(void) {
     assert!(r.stats.steps >= 12, "{} steps", r.stats.steps);
 }
 
+/// A step reads at most one input, wherever the thread is: each input value makes a variant
+/// of the step, so the inputs a thread read into locals before its first visible operation
+/// (six here) and in straight-line code after it (two, in the lock's step) made one step of
+/// 5^8 variants (eleven inputs ran out of memory). Now each is a step of its own, with every
+/// access a scheduling point or only synchronisation; the bug (inputs that sum to -15 or
+/// -16) is found, and its trace replays.
+#[test]
+fn a_step_reads_one_input() {
+    let src = r#"
+#include <assert.h>
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+int s;
+pthread_mutex_t m;
+void *t(void *p) {
+  int a = __VERIFIER_nondet_int(), b = __VERIFIER_nondet_int(), c = __VERIFIER_nondet_int(),
+      d = __VERIFIER_nondet_int(), e = __VERIFIER_nondet_int(), f = __VERIFIER_nondet_int();
+  pthread_mutex_lock(&m);
+  s = a + b + c + d + e + f;
+  s = s + __VERIFIER_nondet_int() + __VERIFIER_nondet_int();
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t h;
+  pthread_mutex_init(&m, 0);
+  pthread_create(&h, 0, t, 0);
+  pthread_mutex_lock(&m);
+  s = s + 1;
+  pthread_mutex_unlock(&m);
+  pthread_join(h, 0);
+  assert(s != -15);
+  return 0;
+}
+"#;
+    let p = load_str("step_inputs.c", src, &FOpts::default()).unwrap();
+    for sync_points_only in [true, false] {
+        let opts = Options {
+            sync_points_only,
+            ..Options::default()
+        };
+        let r = run(&p, &opts);
+        let b = r.bugs.first().expect("the bug");
+        assert_eq!(b.kind, BugKind::Error, "{}", b.message);
+        assert_eq!(b.inputs().len(), 8);
+        let again = replay(&p, &Unguided, &b.steps, &opts);
+        assert_eq!(again.bugs.len(), 1);
+        assert_eq!(again.bugs[0].message, b.message);
+        // Each input in a step of its own: the first execution (without the assertion) is
+        // seven steps deeper than with constants instead of the inputs.
+        let depth = |src: &str| {
+            let p = load_str("step_inputs.c", src, &FOpts::default()).unwrap();
+            let opts = Options {
+                max_executions: Some(1),
+                ..opts.clone()
+            };
+            run(&p, &opts).stats.max_depth
+        };
+        let no_assert = src.replace("assert(s != -15);", "");
+        let (with_inputs, constants) = (
+            depth(&no_assert),
+            depth(&no_assert.replace("__VERIFIER_nondet_int()", "-2")),
+        );
+        assert!(
+            with_inputs >= constants + 7,
+            "{with_inputs} against {constants}"
+        );
+    }
+}
+
 /// A thread shut out by another thread's atomic region until the program ends (or for ever):
 /// its steps race with the region's begin, so the search also runs it first and finds its
 /// bug, with every access a scheduling point or only synchronisation, and when the execution

@@ -48,7 +48,7 @@ pub(crate) struct Variant<G> {
     /// What the data-race detector needs of its transitions (when it runs).
     pub races: Vec<Ev>,
     pub ending: Option<Ending>,
-    /// It has run a visible transition.
+    /// It has run a visible transition (or read an input, [`Stepper::continues`]).
     pub visible: bool,
     /// Loop back edges it has taken ([`MAX_ITERATIONS`] once it has read an input).
     pub back_edges: u32,
@@ -615,8 +615,12 @@ impl<G: Guide> Stepper<'_, '_, G> {
             w.back_edges += 1;
         }
         if reads_input(x) {
-            // A loop that reads inputs would make exponentially many variants of one step:
-            // its next iteration is a step of its own.
+            // Each input value makes a variant of the step, so a step reads one input: `k`
+            // inputs in one step would make `5^k` variants (with the default domain) before
+            // the search could run any of them. Reading one counts as the step's visible
+            // transition (the step ends before the next input, [`Stepper::continues`]), and a
+            // loop that reads inputs starts its next iteration in a step of its own.
+            w.visible = true;
             w.back_edges = MAX_ITERATIONS;
         }
         if matches!(gate, Gate::Skip) {
@@ -892,8 +896,9 @@ impl<G: Guide> Stepper<'_, '_, G> {
     }
 
     /// Whether the step goes on after `w`: until it has run a visible transition (one from
-    /// a location that is not local), then while the thread is inside an atomic region or at
-    /// a location whose transitions are all invisible to other threads.
+    /// a location that is not local, or one that reads an input), then while the thread is
+    /// inside an atomic region or at a location whose transitions are all invisible to other
+    /// threads, but not into a second input outside atomic regions (`run_one`).
     fn continues(&self, w: &Variant<G::State>, t: ThreadId) -> bool {
         let Status::At(l) = w.state.threads[t.0 as usize] else {
             return false;
@@ -904,6 +909,10 @@ impl<G: Guide> Stepper<'_, '_, G> {
         }
         if w.state.atomic == Some(t) || !w.visible {
             return true;
+        }
+        if has_read_input(w) && th.outgoing(l).any(reads_input) {
+            // One input per step (`run_one`).
+            return false;
         }
         self.local(t, l, w.back_edges)
             || self.held_unlock(t, l, &w.state)

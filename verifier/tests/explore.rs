@@ -716,10 +716,11 @@ int main(void) {
 /// (six here) and in straight-line code after it (two, in the lock's step) made one step of
 /// 5^8 variants (eleven inputs ran out of memory). Now each is a step of its own, with every
 /// access a scheduling point or only synchronisation; the bug (inputs that sum to -15 or
-/// -16) is found, and its trace replays.
+/// -16) is found, and its trace replays. Inside an atomic region as well: a region cut into
+/// steps still shuts the other threads out.
 #[test]
 fn a_step_reads_one_input() {
-    let src = r#"
+    let locks = r#"
 #include <assert.h>
 #include <pthread.h>
 extern int __VERIFIER_nondet_int(void);
@@ -746,38 +747,68 @@ int main(void) {
   return 0;
 }
 "#;
-    let p = load_str("step_inputs.c", src, &FOpts::default()).unwrap();
-    for sync_points_only in [true, false] {
-        let opts = Options {
-            sync_points_only,
-            ..Options::default()
-        };
-        let r = run(&p, &opts);
-        let b = r.bugs.first().expect("the bug");
-        assert_eq!(b.kind, BugKind::Error, "{}", b.message);
-        assert_eq!(b.inputs().len(), 8);
-        let again = replay(&p, &Unguided, &b.steps, &opts);
-        assert_eq!(again.bugs.len(), 1);
-        assert_eq!(again.bugs[0].message, b.message);
-        // Each input in a step of its own: the first execution (without the assertion) is
-        // seven steps deeper than with constants instead of the inputs.
-        let depth = |src: &str| {
-            let p = load_str("step_inputs.c", src, &FOpts::default()).unwrap();
+    // The same inside an atomic region (one step until the region ended, before).
+    let region = r#"
+#include <assert.h>
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+int s;
+void *t(void *p) {
+  __VERIFIER_atomic_begin();
+  int a = __VERIFIER_nondet_int(), b = __VERIFIER_nondet_int(), c = __VERIFIER_nondet_int(),
+      d = __VERIFIER_nondet_int(), e = __VERIFIER_nondet_int(), f = __VERIFIER_nondet_int(),
+      g = __VERIFIER_nondet_int(), h = __VERIFIER_nondet_int();
+  s = a + b + c + d + e + f + g + h;
+  __VERIFIER_atomic_end();
+  return 0;
+}
+int main(void) {
+  pthread_t h;
+  pthread_create(&h, 0, t, 0);
+  __VERIFIER_atomic_begin();
+  s = s + 1;
+  __VERIFIER_atomic_end();
+  pthread_join(h, 0);
+  assert(s != -15);
+  return 0;
+}
+"#;
+    for src in [locks, region] {
+        let p = load_str("step_inputs.c", src, &FOpts::default()).unwrap();
+        for sync_points_only in [true, false] {
             let opts = Options {
-                max_executions: Some(1),
-                ..opts.clone()
+                sync_points_only,
+                ..Options::default()
             };
-            run(&p, &opts).stats.max_depth
-        };
-        let no_assert = src.replace("assert(s != -15);", "");
-        let (with_inputs, constants) = (
-            depth(&no_assert),
-            depth(&no_assert.replace("__VERIFIER_nondet_int()", "-2")),
-        );
-        assert!(
-            with_inputs >= constants + 7,
-            "{with_inputs} against {constants}"
-        );
+            let r = run(&p, &opts);
+            let b = r.bugs.first().expect("the bug");
+            assert_eq!(b.kind, BugKind::Error, "{}", b.message);
+            assert_eq!(b.inputs().len(), 8);
+            let again = replay(&p, &Unguided, &b.steps, &opts);
+            assert_eq!(again.bugs.len(), 1);
+            assert_eq!(again.bugs[0].message, b.message);
+            // Each input in a step of its own: the first execution (without the assertion) is
+            // seven steps deeper than with constants instead of the inputs.
+            let depth = |src: &str| {
+                let p = load_str("step_inputs.c", src, &FOpts::default()).unwrap();
+                let opts = Options {
+                    max_executions: Some(1),
+                    ..opts.clone()
+                };
+                run(&p, &opts).stats.max_depth
+            };
+            let no_assert = src.replace("assert(s != -15);", "");
+            let (with_inputs, constants) = (
+                depth(&no_assert),
+                depth(&no_assert.replace("__VERIFIER_nondet_int()", "-2")),
+            );
+            assert!(
+                with_inputs >= constants + 7,
+                "{with_inputs} against {constants}"
+            );
+        }
     }
 }
 

@@ -898,7 +898,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
     /// Whether the step goes on after `w`: until it has run a visible transition (one from
     /// a location that is not local, or one that reads an input), then while the thread is
     /// inside an atomic region or at a location whose transitions are all invisible to other
-    /// threads, but not into a second input outside atomic regions (`run_one`).
+    /// threads, but not into a second input (`run_one`).
     fn continues(&self, w: &Variant<G::State>, t: ThreadId) -> bool {
         let Status::At(l) = w.state.threads[t.0 as usize] else {
             return false;
@@ -907,12 +907,13 @@ impl<G: Guide> Stepper<'_, '_, G> {
         if th.locations[l.0 as usize].kind != LocKind::Normal {
             return false;
         }
+        if has_read_input(w) && th.outgoing(l).any(reads_input) {
+            // One input per step (`run_one`), inside an atomic region too (a region cut into
+            // steps still shuts the other threads out).
+            return false;
+        }
         if w.state.atomic == Some(t) || !w.visible {
             return true;
-        }
-        if has_read_input(w) && th.outgoing(l).any(reads_input) {
-            // One input per step (`run_one`).
-            return false;
         }
         self.local(t, l, w.back_edges)
             || self.held_unlock(t, l, &w.state)

@@ -907,7 +907,8 @@ impl<G: Guide> Stepper<'_, '_, G> {
         if th.locations[l.0 as usize].kind != LocKind::Normal {
             return false;
         }
-        if has_read_input(w) && th.outgoing(l).any(reads_input) {
+        // (`has_read_input` reads the step's transitions: only where the question arises.)
+        if th.outgoing(l).any(reads_input) && has_read_input(w) {
             // One input per step (`run_one`), inside an atomic region too (a region cut into
             // steps still shuts the other threads out).
             return false;

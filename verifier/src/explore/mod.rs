@@ -24,7 +24,8 @@
 //! and a thread's end (both only while preempting at synchronisation; `step::unlock_table`
 //! and `Stepper::at_exit` say why), and every point before `main` starts a thread
 //! (`Stepper::alone`). Inputs (`__VERIFIER_nondet_*`) take every value of a small domain, or
-//! values sampled with a seed ([`Inputs`]).
+//! values sampled with a seed ([`Inputs`]); each value makes a variant of the step that reads
+//! it, so a step reads at most one input (`Stepper::continues`).
 //!
 //! With [`Options::jobs`] above one, the DPOR search is split between worker threads: an idle
 //! worker gets a point of another's path with a thread left to explore (`Engine::donate`),

@@ -717,7 +717,7 @@ int main(void) {
 /// 5^8 variants (eleven inputs ran out of memory). Now each is a step of its own, with every
 /// access a scheduling point or only synchronisation; the bug (inputs that sum to -15 or
 /// -16) is found, and its trace replays. Inside an atomic region as well: a region cut into
-/// steps still shuts the other threads out.
+/// steps still shuts the other threads out. (In a DPOR search without a preemption bound.)
 #[test]
 fn a_step_reads_one_input() {
     let locks = r#"
@@ -810,6 +810,54 @@ int main(void) {
             );
         }
     }
+    // Not under a preemption bound: there a switch away from a thread that can read its
+    // input counts as a preemption, where the switch away from the whole step, blocked at
+    // its next synchronisation (`main` at its join), is none. Cut apart, this program's bug
+    // needed two preemptions instead of one (found by review).
+    let bounded = r#"
+#include <pthread.h>
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+int lg, sh; pthread_mutex_t m1, m2;
+void *t1(void *p) {
+  int v1 = __VERIFIER_nondet_int();
+  pthread_mutex_lock(&m1); lg = (lg * 3 + (v1 > 0) + 1) % 18; pthread_mutex_unlock(&m1);
+  sh = sh + (v1 != 0); lg = (lg + sh) % 18;
+  int v2 = __VERIFIER_nondet_int();
+  int v3 = __VERIFIER_nondet_int();
+  return 0;
+}
+void *t2(void *p) {
+  int v1 = __VERIFIER_nondet_int();
+  int v2 = __VERIFIER_nondet_int();
+  pthread_mutex_lock(&m1); if (v1 < 0) { pthread_mutex_lock(&m2); lg = (lg + 5) % 18; pthread_mutex_unlock(&m2); } pthread_mutex_unlock(&m1);
+  pthread_mutex_lock(&m1); if (v1 < 0) { pthread_mutex_lock(&m2); lg = (lg + 5) % 18; pthread_mutex_unlock(&m2); } pthread_mutex_unlock(&m1);
+  return 0;
+}
+int main(void) {
+  pthread_t h[4];
+  pthread_mutex_init(&m1, 0); pthread_mutex_init(&m2, 0);
+  int w0 = __VERIFIER_nondet_int();
+  lg = (w0 > 0);
+  pthread_create(&h[0], 0, t1, 0);
+  pthread_create(&h[1], 0, t2, 0);
+  int v1 = __VERIFIER_nondet_int();
+  int v2 = __VERIFIER_nondet_int();
+  int v3 = __VERIFIER_nondet_int();
+  pthread_join(h[0], 0);
+  pthread_join(h[1], 0);
+  assert(lg != 7);
+  return 0;
+}
+"#;
+    let p = load_str("bounded_inputs.c", bounded, &FOpts::default()).unwrap();
+    let opts = Options {
+        preemption_bound: Some(1),
+        inputs: Inputs::Range { lo: -1, hi: 1 },
+        ..Options::default()
+    };
+    let r = run(&p, &opts);
+    assert_eq!(r.bugs.first().map(|b| b.kind.clone()), Some(BugKind::Error));
 }
 
 /// A thread shut out by another thread's atomic region until the program ends (or for ever):

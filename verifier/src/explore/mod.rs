@@ -25,7 +25,8 @@
 //! and `Stepper::at_exit` say why), and every point before `main` starts a thread
 //! (`Stepper::alone`). Inputs (`__VERIFIER_nondet_*`) take every value of a small domain, or
 //! values sampled with a seed ([`Inputs`]); each value makes a variant of the step that reads
-//! it, so a step reads at most one input (`Stepper::continues`).
+//! it, so a DPOR search without a preemption bound reads at most one input per step
+//! (`Stepper::one_input`).
 //!
 //! With [`Options::jobs`] above one, the DPOR search is split between worker threads: an idle
 //! worker gets a point of another's path with a thread left to explore (`Engine::donate`),
@@ -1665,6 +1666,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             private: &self.private,
             atomics: self.atomics,
             memo: self.memo.as_ref(),
+            one_input: self.opts.dpor && !self.opts.fair && self.opts.preemption_bound.is_none(),
         }
     }
 

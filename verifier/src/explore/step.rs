@@ -204,6 +204,13 @@ pub(crate) struct Stepper<'e, 'm, G: Guide> {
     pub atomics: bool,
     /// The memo of steps, when steps are memoised ([`super::memo`]).
     pub memo: Option<&'e RefCell<super::memo::Memo>>,
+    /// A step reads at most one input ([`Stepper::continues`]): in a DPOR search without a
+    /// preemption bound, where a point that only cuts a thread's inputs apart costs nothing
+    /// (the steps are independent of every other). A preemption bound would count a switch
+    /// there (away from a thread that can read its input, where the whole step would be
+    /// blocked at its next synchronisation, which is no preemption), and the fair scheduler
+    /// and a search without DPOR would try every thread there.
+    pub one_input: bool,
 }
 
 /// Buffers the search recycles: states, variants (with their lists' capacity), lists of
@@ -615,12 +622,13 @@ impl<G: Guide> Stepper<'_, '_, G> {
             w.back_edges += 1;
         }
         if reads_input(x) {
-            // Each input value makes a variant of the step, so a step reads one input: `k`
-            // inputs in one step would make `5^k` variants (with the default domain) before
-            // the search could run any of them. Reading one counts as the step's visible
-            // transition (the step ends before the next input, [`Stepper::continues`]), and a
-            // loop that reads inputs starts its next iteration in a step of its own.
-            w.visible = true;
+            // Each input value makes a variant of the step, so with `one_input` a step reads
+            // one input: `k` inputs in one step would make `5^k` variants (with the default
+            // domain) before the search could run any of them. Reading one then counts as the
+            // step's visible transition (the step ends before the next input,
+            // [`Stepper::continues`]). A loop that reads inputs starts its next iteration in
+            // a step of its own.
+            w.visible |= self.one_input;
             w.back_edges = MAX_ITERATIONS;
         }
         if matches!(gate, Gate::Skip) {
@@ -898,7 +906,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
     /// Whether the step goes on after `w`: until it has run a visible transition (one from
     /// a location that is not local, or one that reads an input), then while the thread is
     /// inside an atomic region or at a location whose transitions are all invisible to other
-    /// threads, but not into a second input (`run_one`).
+    /// threads, but not into a second input with [`Stepper::one_input`] (`run_one`).
     fn continues(&self, w: &Variant<G::State>, t: ThreadId) -> bool {
         let Status::At(l) = w.state.threads[t.0 as usize] else {
             return false;
@@ -908,7 +916,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
             return false;
         }
         // (`has_read_input` reads the step's transitions: only where the question arises.)
-        if th.outgoing(l).any(reads_input) && has_read_input(w) {
+        if self.one_input && th.outgoing(l).any(reads_input) && has_read_input(w) {
             // One input per step (`run_one`), inside an atomic region too (a region cut into
             // steps still shuts the other threads out).
             return false;

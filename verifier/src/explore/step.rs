@@ -48,7 +48,7 @@ pub(crate) struct Variant<G> {
     /// What the data-race detector needs of its transitions (when it runs).
     pub races: Vec<Ev>,
     pub ending: Option<Ending>,
-    /// It has run a visible transition (or read an input, [`Stepper::continues`]).
+    /// It has run a visible transition (or, with [`Stepper::one_input`], read an input).
     pub visible: bool,
     /// Loop back edges it has taken ([`MAX_ITERATIONS`] once it has read an input).
     pub back_edges: u32,
@@ -904,9 +904,10 @@ impl<G: Guide> Stepper<'_, '_, G> {
     }
 
     /// Whether the step goes on after `w`: until it has run a visible transition (one from
-    /// a location that is not local, or one that reads an input), then while the thread is
-    /// inside an atomic region or at a location whose transitions are all invisible to other
-    /// threads, but not into a second input with [`Stepper::one_input`] (`run_one`).
+    /// a location that is not local, or with [`Stepper::one_input`] one that reads an input),
+    /// then while the thread is inside an atomic region or at a location whose transitions
+    /// are all invisible to other threads, but with `one_input` not into a second input
+    /// (`run_one`).
     fn continues(&self, w: &Variant<G::State>, t: ThreadId) -> bool {
         let Status::At(l) = w.state.threads[t.0 as usize] else {
             return false;

@@ -54,8 +54,8 @@ pub(crate) struct ExploreArgs {
     every_access: bool,
     /// Worker threads for a DPOR search (default: one per core). With more than one, the
     /// count of executions may vary between runs (some may be explored twice);
-    /// --jobs 1 gives the exact, repeatable count. --fair and --preemption-bound search
-    /// with one.
+    /// --jobs 1 gives the exact, repeatable count. --fair, --preemption-bound and programs
+    /// with atomic regions search with one.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     jobs: Option<u16>,
     /// Compute every step afresh instead of looking up the steps computed before by the

@@ -109,7 +109,7 @@ pub struct Options {
     /// point when it finds one.
     pub sync_points_only: bool,
     /// Worker threads: with more than one, a DPOR search (without the fair scheduler or a
-    /// preemption bound) is split between them. Workers may explore a few executions twice.
+    /// preemption bound, of a program without atomic regions) is split between them. Workers may explore a few executions twice.
     pub jobs: usize,
     /// With several workers, how long the first searches alone before the others join: a
     /// search over sooner is not worth splitting (handing work over re-executes its path,
@@ -682,7 +682,16 @@ where
     G: Guide + Sync,
     G::State: Send,
 {
-    let parallel = opts.jobs > 1 && opts.dpor && !opts.fair && opts.preemption_bound.is_none();
+    // (Not in programs with atomic regions: split between workers, the search of such a
+    // program sometimes missed an assertion failure that one worker always finds; found by
+    // review, cause not yet known.)
+    let atomics = prog
+        .threads
+        .iter()
+        .flat_map(|th| &th.transitions)
+        .any(|tr| tr.begins_atomic());
+    let parallel =
+        opts.jobs > 1 && opts.dpor && !opts.fair && opts.preemption_bound.is_none() && !atomics;
     if parallel {
         return explore_parallel(prog, guide, opts, progress, coarse);
     }

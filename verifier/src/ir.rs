@@ -956,6 +956,15 @@ impl Program {
         &self.threads[t.0 as usize]
     }
 
+    /// Whether some thread begins an atomic region (`__VERIFIER_atomic_begin`, an
+    /// `__VERIFIER_atomic_*` function).
+    pub fn has_atomic_regions(&self) -> bool {
+        self.threads
+            .iter()
+            .flat_map(|th| &th.transitions)
+            .any(Transition::begins_atomic)
+    }
+
     /// The source line a span starts on, trimmed, if known.
     pub fn source_line(&self, span: &Span) -> Option<&str> {
         let f = self.files.get(span.file as usize)?;

@@ -109,7 +109,8 @@ pub struct Options {
     /// point when it finds one.
     pub sync_points_only: bool,
     /// Worker threads: with more than one, a DPOR search (without the fair scheduler or a
-    /// preemption bound, of a program without atomic regions) is split between them. Workers may explore a few executions twice.
+    /// preemption bound, of a program without atomic regions) is split between them.
+    /// Workers may explore a few executions twice.
     pub jobs: usize,
     /// With several workers, how long the first searches alone before the others join: a
     /// search over sooner is not worth splitting (handing work over re-executes its path,
@@ -119,6 +120,15 @@ pub struct Options {
     /// a guide or the fair scheduler). The search is the same either way, only slower
     /// without.
     pub memo: bool,
+}
+
+impl Options {
+    /// A DPOR search without the fair scheduler or a preemption bound: the search that may
+    /// preempt only at synchronisation, cut a thread's inputs apart and be split between
+    /// workers.
+    fn plain_dpor(&self) -> bool {
+        self.dpor && !self.fair && self.preemption_bound.is_none()
+    }
 }
 
 impl Default for Options {
@@ -627,12 +637,8 @@ where
             .iter()
             .any(|tr| tr.may_block && !matches!(tr.kind, TransKind::Sync(_)))
     });
-    let coarse = opts.sync_points_only
-        && opts.dpor
-        && !opts.fair
-        && opts.preemption_bound.is_none()
-        && guide.gates_nothing()
-        && !waits_on_data;
+    let coarse =
+        opts.sync_points_only && opts.plain_dpor() && guide.gates_nothing() && !waits_on_data;
     if !coarse {
         return explore_with(prog, guide, opts, progress, false);
     }
@@ -685,13 +691,7 @@ where
     // (Not in programs with atomic regions: split between workers, the search of such a
     // program sometimes missed an assertion failure that one worker always finds; found by
     // review, cause not yet known.)
-    let atomics = prog
-        .threads
-        .iter()
-        .flat_map(|th| &th.transitions)
-        .any(|tr| tr.begins_atomic());
-    let parallel =
-        opts.jobs > 1 && opts.dpor && !opts.fair && opts.preemption_bound.is_none() && !atomics;
+    let parallel = opts.jobs > 1 && opts.plain_dpor() && !prog.has_atomic_regions();
     if parallel {
         return explore_parallel(prog, guide, opts, progress, coarse);
     }
@@ -920,11 +920,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             loops,
             unlocks: coarse.then(|| step::unlock_table(prog)).flatten(),
             private,
-            atomics: prog
-                .threads
-                .iter()
-                .flat_map(|th| &th.transitions)
-                .any(|tr| tr.begins_atomic()),
+            atomics: prog.has_atomic_regions(),
             sync_vars: coarse.then(|| step::sync_vars(prog)),
             race_found: None,
             stray_found: None,
@@ -1675,7 +1671,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             private: &self.private,
             atomics: self.atomics,
             memo: self.memo.as_ref(),
-            one_input: self.opts.dpor && !self.opts.fair && self.opts.preemption_bound.is_none(),
+            one_input: self.opts.plain_dpor(),
         }
     }
 

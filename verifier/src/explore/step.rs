@@ -916,8 +916,13 @@ impl<G: Guide> Stepper<'_, '_, G> {
         if th.locations[l.0 as usize].kind != LocKind::Normal {
             return false;
         }
-        // (`has_read_input` reads the step's transitions: only where the question arises.)
-        if self.one_input && th.outgoing(l).any(reads_input) && has_read_input(w) {
+        // (`has_read_input` reads the step's transitions: only where the question arises,
+        // after the tests that cost nothing; it holds only once the back edges are at most.)
+        if self.one_input
+            && w.back_edges >= MAX_ITERATIONS
+            && th.outgoing(l).any(reads_input)
+            && has_read_input(w)
+        {
             // One input per step (`run_one`), inside an atomic region too (a region cut into
             // steps still shuts the other threads out).
             return false;
@@ -954,8 +959,9 @@ impl<G: Guide> Stepper<'_, '_, G> {
     /// goes on through it: `main` initialising before it starts its threads is one step
     /// instead of one per operation (but not on after the step has read an input: each
     /// input value makes a variant of the step, so `k` inputs in one step would make `5^k`
-    /// variants with the default domain before the search could run any). What it does happens before every other thread's steps,
-    /// so the partial-order reduction finds no race with it either way. (Only before the
+    /// variants with the default domain before the search could run any). What it does
+    /// happens before every other thread's steps, so the partial-order reduction finds no
+    /// race with it either way. (Only before the
     /// others start: a step of `main` once they have all returned, joining them, would read
     /// every thread's end at once and race with each, where one join step per thread races
     /// with one; and not under the fair scheduler, whose priorities count the steps between

@@ -54,10 +54,15 @@ pub(crate) struct ExploreArgs {
     every_access: bool,
     /// Worker threads for a DPOR search (default: one per core). With more than one, the
     /// count of executions may vary between runs (some may be explored twice);
-    /// --jobs 1 gives the exact, repeatable count. --fair, --preemption-bound and programs
-    /// with atomic regions search with one.
+    /// --jobs 1 gives the exact, repeatable count. --fair and --preemption-bound search with
+    /// one.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     jobs: Option<u16>,
+    /// For checking the split of a search between workers: one thread searches and hands
+    /// work over every N steps, as to an idle worker, then searches the parts handed over;
+    /// the split is the same in every run. Finds the same bugs as --jobs 1.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    split_every: Option<u64>,
     /// Compute every step afresh instead of looking up the steps computed before by the
     /// values they read (the same search, slower; for checking the memo).
     #[arg(long)]
@@ -129,10 +134,12 @@ pub(crate) fn explore(a: ExploreArgs) -> anyhow::Result<u8> {
         timeout: a.timeout.map(std::time::Duration::from_secs_f64),
         stop_at_first_bug: !a.all,
         sync_points_only: !a.every_access,
-        jobs: match a.jobs {
-            Some(n) => n as usize,
-            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        jobs: match (a.jobs, a.split_every) {
+            (_, Some(_)) => 2,
+            (Some(n), None) => n as usize,
+            (None, None) => std::thread::available_parallelism().map_or(1, |n| n.get()),
         },
+        split_every: a.split_every.unwrap_or(0),
         memo: !a.no_memo,
         ..Options::default()
     };

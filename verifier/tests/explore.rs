@@ -1140,12 +1140,13 @@ fn memoised_steps_are_the_steps_computed_afresh() {
     assert!(looked_up > 10_000, "{looked_up} steps looked up");
 }
 
-/// A program with an atomic region is searched by one worker whatever `jobs` says: split
-/// between two, the search of this program (found by review) ended complete without its
-/// assertion failure in about one run of four.
-#[test]
-fn programs_with_atomic_regions_are_searched_by_one_worker() {
-    let src = r#"
+/// Programs for [`a_split_search_finds_what_one_worker_finds`]: each asserts `lg != K`,
+/// for the values of `K` a test fills in; inputs decide much of `lg`, so that a worker that
+/// explores too few inputs where another handed it work misses some values.
+const SPLIT_PROGRAMS: [(&str, &str); 3] = [
+    (
+        "atomic_inputs.c",
+        r#"
 #include <pthread.h>
 #include <assert.h>
 extern int __VERIFIER_nondet_int(void);
@@ -1166,22 +1167,127 @@ int main(void) {
   if (v1 > 0) lg = lg + 1;
   __VERIFIER_atomic_begin(); int v2 = __VERIFIER_nondet_int(); lg = lg * 2 + (v1 == v2); __VERIFIER_atomic_end();
   pthread_join(h, 0);
-  assert(lg != 6);
+  assert(lg != K);
   return 0;
 }
-"#;
-    let p = load_str("atomic_jobs.c", src, &FOpts::default()).unwrap();
-    for _ in 0..8 {
-        let r = run(
-            &p,
-            &Options {
-                jobs: 2,
-                alone_for: std::time::Duration::ZERO,
-                inputs: Inputs::Range { lo: -1, hi: 1 },
-                ..Options::default()
-            },
-        );
-        assert_eq!(r.stats.workers, 1);
-        assert_eq!(r.bugs.first().map(|b| b.kind.clone()), Some(BugKind::Error));
+"#,
+    ),
+    (
+        "locked_inputs.c",
+        r#"
+#include <pthread.h>
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int lg;
+void *w(void *p) {
+  int a = __VERIFIER_nondet_int();
+  pthread_mutex_lock(&m);
+  int b = __VERIFIER_nondet_int();
+  lg = lg * 2 + a + (b > 0);
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t h1, h2;
+  pthread_create(&h1, 0, w, 0);
+  pthread_create(&h2, 0, w, 0);
+  pthread_mutex_lock(&m);
+  lg = lg + __VERIFIER_nondet_int();
+  pthread_mutex_unlock(&m);
+  pthread_join(h1, 0);
+  pthread_join(h2, 0);
+  assert(lg != K);
+  return 0;
+}
+"#,
+    ),
+    (
+        "racy_inputs.c",
+        r#"
+#include <pthread.h>
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+int lg, flag;
+void *t1(void *p) {
+  int a = __VERIFIER_nondet_int();
+  if (a > 0) flag = 1;
+  lg = lg + a;
+  return 0;
+}
+int main(void) {
+  pthread_t h;
+  pthread_create(&h, 0, t1, 0);
+  int b = __VERIFIER_nondet_int();
+  if (flag) lg = lg * 3;
+  lg = lg + b;
+  pthread_join(h, 0);
+  assert(lg != K);
+  return 0;
+}
+"#,
+    ),
+];
+
+/// Split between workers, a search finds every bug one worker finds. With
+/// `Options::split_every` the split is the same in every run: work is handed over every
+/// few steps (from the first point on the path with a thread left to explore: early on
+/// near the root, later deeper down). Each program asserts `lg != K` for each `K` from -8 to
+/// 12; the values one worker finds reachable (at least four per program) must be found by
+/// every split and by two real workers, and two it does not find by none. Two bugs this
+/// found: a worker that explored another thread at a point of the path handed to it ran
+/// only the path's variant of that thread's step (the inputs of its other variants were
+/// lost: an assertion failure behind an atomic region was missed in about one two-worker
+/// run of four); and the handing worker put the handed-over thread to sleep at once, so
+/// that it slept after the later variants of the current thread's step, while the other
+/// worker had that thread's executions after the current thread asleep too.
+#[test]
+fn a_split_search_finds_what_one_worker_finds() {
+    let opts = Options {
+        inputs: Inputs::Range { lo: -1, hi: 1 },
+        ..Options::default()
+    };
+    for (name, src) in SPLIT_PROGRAMS {
+        let programs: Vec<(i32, Program, bool)> = (-8..=12)
+            .map(|k| {
+                let c = src.replace("K)", &format!("{k})"));
+                let p = load_str(name, &c, &FOpts::default()).unwrap();
+                let one = run(&p, &opts);
+                assert!(one.stats.complete || !one.bugs.is_empty(), "{name} {k}");
+                let found = !one.bugs.is_empty();
+                (k, p, found)
+            })
+            .collect();
+        let reachable = programs.iter().filter(|p| p.2).count();
+        assert!(reachable >= 4, "{name}: {reachable} values of lg");
+        let unreachable = programs.iter().filter(|p| !p.2).take(2);
+        for (k, p, found) in programs.iter().filter(|p| p.2).chain(unreachable) {
+            for every in [1, 2, 3, 5, 8, 13, 40, 100, 300, 1000, 3000] {
+                let r = run(
+                    p,
+                    &Options {
+                        jobs: 2,
+                        split_every: every,
+                        ..opts.clone()
+                    },
+                );
+                assert_eq!(r.stats.workers, 2);
+                assert_eq!(
+                    !r.bugs.is_empty(),
+                    *found,
+                    "{name}, lg == {k}, work handed over every {every} steps"
+                );
+                assert!(r.stats.complete || *found, "{name} {k} {every}");
+            }
+            let r = run(
+                p,
+                &Options {
+                    jobs: 2,
+                    alone_for: std::time::Duration::ZERO,
+                    ..opts.clone()
+                },
+            );
+            assert_eq!(!r.bugs.is_empty(), *found, "{name}, lg == {k}, two workers");
+        }
     }
 }

@@ -109,9 +109,13 @@ pub struct Options {
     /// point when it finds one.
     pub sync_points_only: bool,
     /// Worker threads: with more than one, a DPOR search (without the fair scheduler or a
-    /// preemption bound, of a program without atomic regions) is split between them.
-    /// Workers may explore a few executions twice.
+    /// preemption bound) is split between them. Workers may explore a few executions twice.
     pub jobs: usize,
+    /// For testing the split of a search between workers: when not 0 (and `jobs` is more
+    /// than 1), one thread searches, hands work over as to an idle worker after every this
+    /// many steps, and then searches the handed-over parts one after another with a second
+    /// engine. The split is then the same in every run.
+    pub split_every: u64,
     /// With several workers, how long the first searches alone before the others join: a
     /// search over sooner is not worth splitting (handing work over re-executes its path,
     /// and each worker memoises the steps it computes itself).
@@ -146,6 +150,7 @@ impl Default for Options {
             max_local_steps: 10_000,
             sync_points_only: true,
             jobs: 1,
+            split_every: 0,
             alone_for: Duration::from_millis(10),
             memo: true,
         }
@@ -437,6 +442,25 @@ impl Report {
             }
         }
     }
+
+    /// Adds the figures and bugs of another worker of the same search.
+    fn merge_worker(&mut self, r: Report, max_bugs: usize) {
+        let (s, x) = (&mut self.stats, r.stats);
+        s.executions += x.executions;
+        s.transitions += x.transitions;
+        s.steps += x.steps;
+        s.depth_bounded += x.depth_bounded;
+        s.sleep_blocked += x.sleep_blocked;
+        s.steps_looked_up += x.steps_looked_up;
+        s.max_depth = s.max_depth.max(x.max_depth);
+        if s.stopped.is_none() {
+            s.stopped = x.stopped;
+        }
+        if s.race.is_none() {
+            s.race = x.race;
+        }
+        self.merge_bugs(r.bugs, max_bugs);
+    }
 }
 
 /// A decision point of the search, what the strategies see and change.
@@ -452,6 +476,12 @@ pub struct Point {
     pub done: Vec<ThreadId>,
     /// Threads whose steps need not be explored here, with their accesses.
     pub sleep: Vec<(ThreadId, Arc<[Acc]>)>,
+    /// Threads handed over to another worker here while the current thread's variants are
+    /// still explored, with their accesses: they fall asleep when those are done (the
+    /// current thread's executions come before theirs; asleep at once, they would be
+    /// asleep after the current thread's later variants, which the other worker's sleep
+    /// set leaves to this one).
+    pub handed: Vec<(ThreadId, Arc<[Acc]>)>,
     /// The step taken from here, while its subtree is explored.
     pub taken: Option<Taken>,
 }
@@ -688,12 +718,12 @@ where
     G: Guide + Sync,
     G::State: Send,
 {
-    // (Not in programs with atomic regions: split between workers, the search of such a
-    // program sometimes missed an assertion failure that one worker always finds; found by
-    // review, cause not yet known.)
-    let parallel = opts.jobs > 1 && opts.plain_dpor() && !prog.has_atomic_regions();
-    if parallel {
-        return explore_parallel(prog, guide, opts, progress, coarse);
+    if opts.jobs > 1 && opts.plain_dpor() {
+        return if opts.split_every > 0 {
+            explore_split(prog, guide, opts, coarse)
+        } else {
+            explore_parallel(prog, guide, opts, progress, coarse)
+        };
     }
     let mut e = Engine::new(prog, guide, opts, progress, None, coarse);
     let bounds: Vec<Option<u32>> = match opts.preemption_bound {
@@ -725,7 +755,7 @@ where
     G: Guide + Sync,
     G::State: Send,
 {
-    let shared = Shared::new(opts.jobs);
+    let shared = Shared::new(opts.jobs, 0);
     let start = Instant::now();
     std::thread::scope(|sc| {
         // The other workers start when the first releases them (starting a thread costs
@@ -761,25 +791,10 @@ where
         shared.halt();
         let mut report = e.into_report();
         for w in workers.into_inner() {
-            let r = match w.join() {
-                Ok(r) => r,
+            match w.join() {
+                Ok(r) => report.merge_worker(r, opts.max_bugs),
                 Err(p) => std::panic::resume_unwind(p),
-            };
-            let (s, x) = (&mut report.stats, r.stats);
-            s.executions += x.executions;
-            s.transitions += x.transitions;
-            s.steps += x.steps;
-            s.depth_bounded += x.depth_bounded;
-            s.sleep_blocked += x.sleep_blocked;
-            s.steps_looked_up += x.steps_looked_up;
-            s.max_depth = s.max_depth.max(x.max_depth);
-            if s.stopped.is_none() {
-                s.stopped = x.stopped;
             }
-            if s.race.is_none() {
-                s.race = x.race;
-            }
-            report.merge_bugs(r.bugs, opts.max_bugs);
         }
         let s = &mut report.stats;
         s.complete = s.stopped.is_none();
@@ -788,6 +803,32 @@ where
         s.workers = if shared.released() { opts.jobs } else { 1 };
         report
     })
+}
+
+/// The split search of [`explore_parallel`] in one thread, the same in every run
+/// ([`Options::split_every`]): the first engine searches from the root and hands work over
+/// every `split_every` steps; a second engine then searches the parts handed over (and
+/// hands work over in turn) until none is left.
+fn explore_split<G: Guide>(prog: &Program, guide: &G, opts: &Options, coarse: bool) -> Report {
+    let shared = Shared::new(1, opts.split_every);
+    shared.release();
+    let mut e = Engine::new(prog, guide, opts, None, None, coarse);
+    e.shared = Some(&shared);
+    e.search(None, None);
+    let mut other = Engine::new(prog, guide, opts, None, None, coarse);
+    other.shared = Some(&shared);
+    while !other.stopped() {
+        match shared.next() {
+            Some(job) => other.search(None, Some(job)),
+            None => break,
+        }
+    }
+    let mut report = e.into_report();
+    report.merge_worker(other.into_report(), opts.max_bugs);
+    let s = &mut report.stats;
+    s.complete = s.stopped.is_none();
+    s.workers = 2;
+    report
 }
 
 /// Runs the one execution `steps` describe (thread, transition and inputs of each step)
@@ -858,9 +899,6 @@ struct Node<S> {
     /// Only the current variant is this search's (the others belong to the search that
     /// handed this one its job).
     single: bool,
-    /// How many sleeping threads the point had when the current step was taken (the
-    /// child's sleep set comes from those).
-    sleep_len: usize,
 }
 
 impl<'a, G: Guide> Engine<'a, G> {
@@ -1013,7 +1051,6 @@ impl<'a, G: Guide> Engine<'a, G> {
             current: 0,
             ending: None,
             single: false,
-            sleep_len: 0,
         });
         points.push(Point::default());
         let mut fresh = true;
@@ -1109,11 +1146,12 @@ impl<'a, G: Guide> Engine<'a, G> {
                 node.current += 1;
             } else {
                 if let Some(t) = points[d].taken.take() {
-                    points[d].done.push(t.thread);
+                    let p = &mut points[d];
+                    p.done.push(t.thread);
                     if sleep_sets {
-                        points[d]
-                            .sleep
+                        p.sleep
                             .push((t.thread, step::union_acc_shared(&node.variants)));
+                        p.sleep.append(&mut p.handed);
                     }
                     self.spare_taken.push(t);
                 }
@@ -1150,13 +1188,16 @@ impl<'a, G: Guide> Engine<'a, G> {
                 let old = std::mem::replace(&mut node.variants, vs);
                 self.pool.recycle_variants(old);
                 node.current = 0;
+                // (Only the variant of a job's path is another worker's: every variant of
+                // a thread this search explores here is its own.)
+                node.single = false;
             }
             self.take(&mut nodes, &mut points, sleep_sets);
             fresh = true;
             self.tick();
             if let Some(sh) = self.shared {
                 if sh.released() {
-                    if sh.wanted() {
+                    if sh.wanted(self.report.stats.steps) {
                         self.donate(&nodes, &mut points, sleep_sets);
                     }
                 } else if self.report.stats.steps.is_multiple_of(64)
@@ -1176,7 +1217,6 @@ impl<'a, G: Guide> Engine<'a, G> {
         let d = nodes.len() - 1;
         let node = &mut nodes[d];
         let cur = node.current;
-        node.sleep_len = points[d].sleep.len();
         let spare = self.pool.spare(&node.variants[cur].state);
         let state = std::mem::replace(&mut node.variants[cur].state, spare);
         let node = &nodes[d];
@@ -1218,7 +1258,6 @@ impl<'a, G: Guide> Engine<'a, G> {
             current: 0,
             ending: v.ending.clone(),
             single: false,
-            sleep_len: 0,
         };
         // A point's buffers are reused (a search pushes and pops one per step).
         // (A new point's lists start with room for every thread: grown from empty, they
@@ -1230,6 +1269,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             backtrack: Vec::with_capacity(4),
             done: Vec::with_capacity(4),
             sleep: Vec::with_capacity(4),
+            handed: Vec::new(),
             taken: None,
         });
         p.enabled.clear();
@@ -1238,6 +1278,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         p.done.clear();
         p.taken = None;
         p.sleep.clear();
+        p.handed.clear();
         if sleep_sets {
             // The sleep set of the child: the sleeping threads independent of this step.
             p.sleep.extend(
@@ -1280,8 +1321,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             let (t, vi) = if k < at { job.path[k] } else { (job.thread, 0) };
             points[k].backtrack = jp.backtrack.clone();
             points[k].done = jp.done.clone();
-            // The child's sleep set comes from the threads asleep when the step was taken.
-            points[k].sleep = jp.sleep[..jp.sleep_len.min(jp.sleep.len())].to_vec();
+            points[k].sleep = jp.sleep.clone();
             let node = &mut nodes[k];
             let vs = self.stepper().variants(&node.guide, &node.state, t, k);
             if vi >= vs.len() {
@@ -1292,7 +1332,6 @@ impl<'a, G: Guide> Engine<'a, G> {
             node.current = vi;
             node.single = k < at;
             self.take(nodes, points, sleep_sets);
-            points[k].sleep = jp.sleep.clone();
         }
         true
     }
@@ -1335,26 +1374,21 @@ impl<'a, G: Guide> Engine<'a, G> {
             done.sort_unstable();
             done.dedup();
             let mut sleep = p.sleep.clone();
-            let mut sleep_len = n.sleep_len;
-            if k == at {
+            if k == at && sleep_sets {
                 // The current thread's executions come before the handed-over thread's.
-                if sleep_sets {
-                    sleep.push((cur, step::union_acc_shared(&n.variants)));
-                }
-                sleep_len = sleep.len();
+                sleep.push((cur, step::union_acc_shared(&n.variants)));
             }
             job.points.push(JobPoint {
                 backtrack: p.backtrack.clone(),
                 done,
                 sleep,
-                sleep_len,
             });
         }
         points[at].done.push(t);
         if sleep_sets {
             let n = &nodes[at];
             let vs = self.stepper().variants(&n.guide, &n.state, t, at);
-            points[at].sleep.push((t, step::union_acc_shared(&vs)));
+            points[at].handed.push((t, step::union_acc_shared(&vs)));
             self.pool.recycle_variants(vs);
         }
         sh.push(job);
@@ -1750,9 +1784,9 @@ struct JobPoint {
     backtrack: Vec<ThreadId>,
     /// The threads the handing worker explores here: none of the receiver's business.
     done: Vec<ThreadId>,
+    /// The threads asleep there (while the path's step is taken; at the last point, with
+    /// the thread the handing worker explores there).
     sleep: Vec<(ThreadId, Arc<[Acc]>)>,
-    /// How many of `sleep` were asleep when the path's step was taken.
-    sleep_len: usize,
 }
 
 /// What the workers of a parallel search share: the jobs handed over, how many workers
@@ -1765,6 +1799,8 @@ struct Shared {
     idle: AtomicUsize,
     queued: AtomicUsize,
     workers: usize,
+    /// [`Options::split_every`].
+    every: u64,
     /// Some worker stopped (a bug, a limit): every worker stops.
     stop: AtomicBool,
     /// Executions of all workers so far.
@@ -1774,8 +1810,9 @@ struct Shared {
 }
 
 impl Shared {
-    fn new(workers: usize) -> Self {
+    fn new(workers: usize, every: u64) -> Self {
         Shared {
+            every,
             queue: Mutex::new(Vec::new()),
             ready: Condvar::new(),
             idle: AtomicUsize::new(0),
@@ -1799,9 +1836,11 @@ impl Shared {
         self.ready.notify_all();
     }
 
-    /// Whether a worker waits for a job that nobody has handed over yet.
-    fn wanted(&self) -> bool {
+    /// Whether a worker waits for a job that nobody has handed over yet (or, with
+    /// [`Options::split_every`], whether a search `steps` steps in hands work over).
+    fn wanted(&self, steps: u64) -> bool {
         self.idle.load(Ordering::Relaxed) > self.queued.load(Ordering::Relaxed)
+            || (self.every != 0 && steps.is_multiple_of(self.every))
     }
 
     fn push(&self, job: Job) {

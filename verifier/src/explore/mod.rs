@@ -810,6 +810,7 @@ where
 /// every `split_every` steps; a second engine then searches the parts handed over (and
 /// hands work over in turn) until none is left.
 fn explore_split<G: Guide>(prog: &Program, guide: &G, opts: &Options, coarse: bool) -> Report {
+    let start = Instant::now();
     let shared = Shared::new(1, opts.split_every);
     shared.release();
     let mut e = Engine::new(prog, guide, opts, None, None, coarse);
@@ -827,6 +828,7 @@ fn explore_split<G: Guide>(prog: &Program, guide: &G, opts: &Options, coarse: bo
     report.merge_worker(other.into_report(), opts.max_bugs);
     let s = &mut report.stats;
     s.complete = s.stopped.is_none();
+    s.seconds = start.elapsed().as_secs_f64();
     s.workers = 2;
     report
 }

@@ -46,7 +46,7 @@ use crate::interp::{Machine, Oracle, State, Status};
 use crate::ir::{ErrorKind, LocId, LocKind, Program, ThreadId, TransId, TransKind, VarId};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 use step::{Ending, Variant};
 
@@ -482,9 +482,18 @@ pub struct Point {
     /// asleep after the current thread's later variants, which the other worker's sleep
     /// set leaves to this one).
     pub handed: Vec<(ThreadId, Arc<[Acc]>)>,
+    /// At a point several workers share (on the path of a job handed over), the threads
+    /// claimed there by any of them ([`Claims`]).
+    pub claims: Option<Claims>,
     /// The step taken from here, while its subtree is explored.
     pub taken: Option<Taken>,
 }
+
+/// The threads claimed at a point several workers share: each thread is explored there by
+/// the worker that claims it first. Without it, a race found by two workers that needs the
+/// same thread at a point near the root had that thread's whole subtree explored by both
+/// (two workers explored twice the executions of `fib_bench-1`).
+pub type Claims = Arc<Mutex<Vec<ThreadId>>>;
 
 /// A step taken from a [`Point`].
 #[derive(Clone, Debug)]
@@ -1167,6 +1176,11 @@ impl<'a, G: Guide> Engine<'a, G> {
                     self.pop(&mut nodes, &mut points, &mut strategies);
                     continue;
                 };
+                if !claim(&points[d], t) {
+                    // Another worker explores it here.
+                    points[d].done.push(t);
+                    continue;
+                }
                 let offset = self.replay.as_ref().map(|_| trace_offset(&nodes, d));
                 let node = &mut nodes[d];
                 let mut vs = self.stepper().variants(&node.guide, &node.state, t, d);
@@ -1272,6 +1286,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             done: Vec::with_capacity(4),
             sleep: Vec::with_capacity(4),
             handed: Vec::new(),
+            claims: None,
             taken: None,
         });
         p.enabled.clear();
@@ -1281,6 +1296,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         p.taken = None;
         p.sleep.clear();
         p.handed.clear();
+        p.claims = None;
         if sleep_sets {
             // The sleep set of the child: the sleeping threads independent of this step.
             p.sleep.extend(
@@ -1324,6 +1340,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             points[k].backtrack = jp.backtrack.clone();
             points[k].done = jp.done.clone();
             points[k].sleep = jp.sleep.clone();
+            points[k].claims = Some(jp.claims.clone());
             let node = &mut nodes[k];
             let vs = self.stepper().variants(&node.guide, &node.state, t, k);
             if vi >= vs.len() {
@@ -1352,7 +1369,12 @@ impl<'a, G: Guide> Engine<'a, G> {
             p.backtrack
                 .iter()
                 .copied()
-                .find(|t| *t != cur && !p.done.contains(t) && !p.sleep.iter().any(|(s, _)| s == t))
+                .find(|t| {
+                    *t != cur
+                        && !p.done.contains(t)
+                        && !p.sleep.iter().any(|(s, _)| s == t)
+                        && !claimed(p, *t)
+                })
                 .map(|t| (i, t))
         });
         let Some((at, t)) = found else {
@@ -1363,8 +1385,19 @@ impl<'a, G: Guide> Engine<'a, G> {
             points: Vec::with_capacity(at + 1),
             thread: t,
         };
-        for (k, (n, p)) in nodes.iter().zip(points.iter()).take(at + 1).enumerate() {
+        for (k, (n, p)) in nodes.iter().zip(points.iter_mut()).take(at + 1).enumerate() {
             let cur = p.taken.as_ref().expect("a step on the path").thread;
+            // The point is shared from now on: the threads explored there (and at the last
+            // point the one handed over) are claimed.
+            let claims = p.claims.get_or_insert_with(Default::default).clone();
+            {
+                let mut c = claims.lock().unwrap_or_else(PoisonError::into_inner);
+                for q in p.done.iter().chain([&cur]).chain((k == at).then_some(&t)) {
+                    if !c.contains(q) {
+                        c.push(*q);
+                    }
+                }
+            }
             if k < at {
                 job.path.push((cur, n.current));
             }
@@ -1384,6 +1417,7 @@ impl<'a, G: Guide> Engine<'a, G> {
                 backtrack: p.backtrack.clone(),
                 done,
                 sleep,
+                claims,
             });
         }
         points[at].done.push(t);
@@ -1789,6 +1823,31 @@ struct JobPoint {
     /// The threads asleep there (while the path's step is taken; at the last point, with
     /// the thread the handing worker explores there).
     sleep: Vec<(ThreadId, Arc<[Acc]>)>,
+    /// The threads claimed there, shared with the handing worker.
+    claims: Claims,
+}
+
+/// Claims thread `t` at point `p` for this worker: false when another worker has claimed
+/// it there ([`Claims`]).
+fn claim(p: &Point, t: ThreadId) -> bool {
+    let Some(c) = &p.claims else {
+        return true;
+    };
+    let mut c = c.lock().unwrap_or_else(PoisonError::into_inner);
+    if c.contains(&t) {
+        return false;
+    }
+    c.push(t);
+    true
+}
+
+/// Whether another worker has claimed thread `t` at point `p` ([`Claims`]).
+fn claimed(p: &Point, t: ThreadId) -> bool {
+    p.claims.as_ref().is_some_and(|c| {
+        c.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .contains(&t)
+    })
 }
 
 /// What the workers of a parallel search share: the jobs handed over, how many workers

@@ -4,7 +4,8 @@
 //! complete mode; `check-ivr`: rejected), 2 bad input (unreadable file, preprocessor error,
 //! syntax error, unsupported construct, bad flags), 3 internal error, 4 `verify` ended with
 //! the verdict unknown (`synth prog.c` / `schedule`: 0 schedule written, 1 no safe schedule
-//! exists or the IVR was rejected, 4 no safe IVR within the budget).
+//! exists or the IVR was rejected, 4 no safe IVR within the budget; `explore`: 0 no bug and
+//! the search complete, 1 a bug, 4 no bug within the limits).
 
 mod build_cmd;
 mod explore_cmd;
@@ -63,6 +64,12 @@ enum Command {
     Build(build_cmd::BuildArgs),
     /// Explore the program's executions (DPOR, --fair, --preemption-bound K), or only those a
     /// schedule permits (--schedule prog.schedule.json); print bugs as replayable traces.
+    #[command(
+        after_help = "Exit status: 0 no bug in the executions within the bounds (those cut at \
+                      --max-depth are counted in the figures); 1 a bug found; 2 bad input; 3 \
+                      internal error; 4 no bug, the search stopped by --timeout or \
+                      --max-executions before it explored them all."
+    )]
     Explore(explore_cmd::ExploreArgs),
     /// Check an IVR file against a program, independently of the verifier that wrote it.
     CheckIvr {

@@ -30,7 +30,10 @@
 //!
 //! With [`Options::jobs`] above one, the DPOR search is split between worker threads: an idle
 //! worker gets a point of another's path with a thread left to explore (`Engine::donate`),
-//! re-executes the path to it, and searches that thread's subtree.
+//! re-executes the path to it, and searches that thread's subtree. The points of that path
+//! are then shared: a thread either worker needs at one of them later is explored there by
+//! the first to claim it ([`Claims`]). [`Options::split_every`] splits a search the same way
+//! in one thread, the same in every run, to test this.
 //!
 //! A [`Guide`] restricts the search to the executions a program schedule permits (the
 //! schedule generator implements it): `synth explore --schedule` checks schedules with it.
@@ -1356,8 +1359,10 @@ impl<'a, G: Guide> Engine<'a, G> {
     }
 
     /// Hands an idle worker part of the search: the first point on the current path with a
-    /// thread left to explore. This search counts that thread as explored there (and, with
-    /// sleep sets, puts it to sleep: the other worker explores every execution it starts).
+    /// thread left to explore (not claimed by another worker). This search counts that
+    /// thread as explored there, and with sleep sets puts it to sleep there once the current
+    /// thread is done there ([`Point::handed`]): the other worker explores every execution
+    /// it starts, after the current thread's.
     fn donate(&mut self, nodes: &[Node<G::State>], points: &mut [Point], sleep_sets: bool) {
         let Some(sh) = self.shared else {
             return;

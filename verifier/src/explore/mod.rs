@@ -1179,7 +1179,7 @@ impl<'a, G: Guide> Engine<'a, G> {
                     self.pop(&mut nodes, &mut points, &mut strategies);
                     continue;
                 };
-                if !claim(&points[d], t) {
+                if points[d].claims.is_some() && !claim(&points[d], t) {
                     // Another worker explores it here.
                     points[d].done.push(t);
                     continue;

@@ -1179,10 +1179,12 @@ impl<'a, G: Guide> Engine<'a, G> {
                     self.pop(&mut nodes, &mut points, &mut strategies);
                     continue;
                 };
-                if points[d].claims.is_some() && !claim(&points[d], t) {
-                    // Another worker explores it here.
-                    points[d].done.push(t);
-                    continue;
+                if let Some(c) = &points[d].claims {
+                    if !add(&mut lock(c), t) {
+                        // Another worker explores it here.
+                        points[d].done.push(t);
+                        continue;
+                    }
                 }
                 let offset = self.replay.as_ref().map(|_| trace_offset(&nodes, d));
                 let node = &mut nodes[d];
@@ -1378,7 +1380,7 @@ impl<'a, G: Guide> Engine<'a, G> {
                     *t != cur
                         && !p.done.contains(t)
                         && !p.sleep.iter().any(|(s, _)| s == t)
-                        && !claimed(p, *t)
+                        && !p.claims.as_ref().is_some_and(|c| lock(c).contains(t))
                 })
                 .map(|t| (i, t))
         });
@@ -1396,11 +1398,9 @@ impl<'a, G: Guide> Engine<'a, G> {
             // point the one handed over) are claimed.
             let claims = p.claims.get_or_insert_with(Default::default).clone();
             {
-                let mut c = claims.lock().unwrap_or_else(PoisonError::into_inner);
+                let mut c = lock(&claims);
                 for q in p.done.iter().chain([&cur]).chain((k == at).then_some(&t)) {
-                    if !c.contains(q) {
-                        c.push(*q);
-                    }
+                    add(&mut c, *q);
                 }
             }
             if k < at {
@@ -1832,27 +1832,19 @@ struct JobPoint {
     claims: Claims,
 }
 
-/// Claims thread `t` at point `p` for this worker: false when another worker has claimed
-/// it there ([`Claims`]).
-fn claim(p: &Point, t: ThreadId) -> bool {
-    let Some(c) = &p.claims else {
-        return true;
-    };
-    let mut c = c.lock().unwrap_or_else(PoisonError::into_inner);
+/// The list of claimed threads of a shared point ([`Claims`]).
+fn lock(c: &Claims) -> std::sync::MutexGuard<'_, Vec<ThreadId>> {
+    c.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Claims thread `t` in the list `c`: false when it was claimed already (by another
+/// worker, when this one asks before exploring it).
+fn add(c: &mut Vec<ThreadId>, t: ThreadId) -> bool {
     if c.contains(&t) {
         return false;
     }
     c.push(t);
     true
-}
-
-/// Whether another worker has claimed thread `t` at point `p` ([`Claims`]).
-fn claimed(p: &Point, t: ThreadId) -> bool {
-    p.claims.as_ref().is_some_and(|c| {
-        c.lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .contains(&t)
-    })
 }
 
 /// What the workers of a parallel search share: the jobs handed over, how many workers

@@ -961,11 +961,10 @@ impl<G: Guide> Stepper<'_, '_, G> {
     /// input value makes a variant of the step, so `k` inputs in one step would make `5^k`
     /// variants with the default domain before the search could run any). What it does
     /// happens before every other thread's steps, so the partial-order reduction finds no
-    /// race with it either way. (Only before the
-    /// others start: a step of `main` once they have all returned, joining them, would read
-    /// every thread's end at once and race with each, where one join step per thread races
-    /// with one; and not under the fair scheduler, whose priorities count the steps between
-    /// yields.) The memo keys steps by it ([`super::memo::Memo::find`]): the other threads'
+    /// race with it either way. (Only before the others start: a step of `main` once they
+    /// have all returned, joining them, would read every thread's end at once and race with
+    /// each, where one join step per thread races with one; and not under the fair
+    /// scheduler, whose priorities count the steps between yields.) The memo keys steps by it ([`super::memo::Memo::find`]): the other threads'
     /// statuses are no memory the step reads.
     pub(crate) fn alone(&self, s: &State, t: ThreadId) -> bool {
         !self.marks

@@ -936,10 +936,10 @@ impl<'a, G: Guide> Engine<'a, G> {
             .map(|th| {
                 (0..th.locations.len())
                     .map(|l| {
-                        let mut vars = Vec::new();
+                        let mut vars = 0;
                         th.outgoing(LocId(l as u32))
                             .all(|tr| guard_reads(&tr.guard, &mut vars))
-                            .then(|| vars.iter().fold(0, |m, v| m | var_bit(*v)))
+                            .then_some(vars)
                     })
                     .collect()
             })
@@ -1950,16 +1950,12 @@ enum Ending2 {
     Cut,
 }
 
-/// Adds the variables `e` reads to `vars`; false when it reads through a pointer (the
-/// variables are known only when it runs).
-fn guard_reads(e: &crate::ir::Expr, vars: &mut Vec<u32>) -> bool {
+/// Adds the variables `e` reads to `vars` (a set of [`var_bit`]s); false when it reads
+/// through a pointer (the variables are known only when it runs).
+fn guard_reads(e: &crate::ir::Expr, vars: &mut u128) -> bool {
     let mut known = true;
     e.for_each_place(&mut |p| match p {
-        crate::ir::Place::Var { var, .. } => {
-            if !vars.contains(&var.0) {
-                vars.push(var.0);
-            }
-        }
+        crate::ir::Place::Var { var, .. } => *vars |= var_bit(var.0),
         crate::ir::Place::Deref { .. } => known = false,
     });
     known

@@ -52,6 +52,8 @@ pub(crate) struct Variant<G> {
     pub visible: bool,
     /// Loop back edges it has taken ([`MAX_ITERATIONS`] once it has read an input).
     pub back_edges: u32,
+    /// One of its transitions read an input (a trace step with input values).
+    pub read_input: bool,
     /// With [`unlock_table`]: the access key of a mutex it released (unlock,
     /// `pthread_cond_wait`) without holding it.
     pub stray: Option<u64>,
@@ -304,6 +306,7 @@ impl<S: Clone> Pool<S> {
                 v.ending = None;
                 v.visible = false;
                 v.back_edges = 0;
+                v.read_input = false;
                 v.stray = None;
                 v
             }
@@ -347,9 +350,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 self.m.start_recording(s.mem.cells().len());
                 let out = self.compute(g, s, t, depth);
                 let rec = self.m.stop_recording();
-                let input = out
-                    .iter()
-                    .any(|v| v.steps.iter().any(|st| !st.inputs.is_empty()));
+                let input = out.iter().any(|v| v.read_input);
                 memo.borrow_mut().insert(s, t, alone, &rec, &out, input);
                 out
             }
@@ -416,6 +417,7 @@ impl<S: Clone> Variant<S> {
             ending: None,
             visible: false,
             back_edges: 0,
+            read_input: false,
             stray: None,
         }
     }
@@ -437,6 +439,7 @@ impl<S: Clone> Variant<S> {
         self.ending.clone_from(&w.ending);
         self.visible = w.visible;
         self.back_edges = w.back_edges;
+        self.read_input = w.read_input;
         self.stray = w.stray;
     }
 }
@@ -737,6 +740,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
         drop(log);
         match r {
             Ok(step) => {
+                w.read_input |= !step.inputs.is_empty();
                 w.steps.push(TraceStep {
                     thread: t,
                     transition: tr,
@@ -746,6 +750,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 });
             }
             Err(f) => {
+                w.read_input |= !vals.is_empty();
                 w.steps.push(TraceStep::new(t, tr, vals.to_vec(), false));
                 w.ending = Some(Ending::Undefined(tr, f.to_string()));
                 return;
@@ -783,12 +788,6 @@ impl<G: Guide> Stepper<'_, '_, G> {
 #[inline]
 fn reads_input(x: &crate::ir::Transition) -> bool {
     x.ops.iter().any(|o| matches!(o, Op::Havoc { .. }))
-}
-
-/// Whether the step has read an input (reading one sets its back edges to
-/// [`MAX_ITERATIONS`], so only then are its transitions looked at).
-fn has_read_input<S>(w: &Variant<S>) -> bool {
-    w.back_edges >= MAX_ITERATIONS && w.steps.iter().any(|s| !s.inputs.is_empty())
 }
 
 /// The next input combination.
@@ -916,13 +915,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
         if th.locations[l.0 as usize].kind != LocKind::Normal {
             return false;
         }
-        // (`has_read_input` reads the step's transitions: only where the question arises,
-        // after the tests that cost nothing; it holds only once the back edges are at most.)
-        if self.one_input
-            && w.back_edges >= MAX_ITERATIONS
-            && th.outgoing(l).any(reads_input)
-            && has_read_input(w)
-        {
+        if self.one_input && w.read_input && th.outgoing(l).any(reads_input) {
             // One input per step (`run_one`), inside an atomic region too (a region cut into
             // steps still shuts the other threads out).
             return false;
@@ -933,7 +926,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
         self.local(t, l, w.back_edges)
             || self.held_unlock(t, l, &w.state)
             || self.at_exit(t, l)
-            || (w.steps.len() < MAX_ALONE && !has_read_input(w) && self.alone(&w.state, t))
+            || (w.steps.len() < MAX_ALONE && !w.read_input && self.alone(&w.state, t))
     }
 
     /// Whether thread `t` is at its end (returning from its start function, or
@@ -1061,11 +1054,14 @@ pub(crate) fn sync_vars(prog: &crate::ir::Program) -> Vec<bool> {
 /// order up to `u`, and `q` does not hold it.
 pub(crate) fn unlock_table(prog: &crate::ir::Program) -> Option<Vec<Vec<bool>>> {
     let excluded = prog.threads.iter().any(|th| {
+        // (Computed at the first `pthread_mutex_init` of `main`, once.)
+        let mut reached: Option<Vec<bool>> = None;
         th.transitions.iter().any(|tr| {
             tr.kind == TransKind::Sync(SyncKind::TryLock)
                 || tr.ops.iter().any(|o| matches!(o, Op::AtomicBegin))
                 || (tr.kind == TransKind::Sync(SyncKind::MutexInit)
-                    && (th.id.0 != 0 || after_spawn(th, tr.src)))
+                    && (th.id.0 != 0
+                        || reached.get_or_insert_with(|| after_spawn(th))[tr.src.0 as usize]))
         })
     });
     if excluded {
@@ -1085,9 +1081,9 @@ pub(crate) fn unlock_table(prog: &crate::ir::Program) -> Option<Vec<Vec<bool>>> 
     }))
 }
 
-/// Whether location `l` of thread `th` may be reached after the thread started another one
-/// (some path from a spawn leads to it).
-fn after_spawn(th: &crate::ir::Thread, l: crate::ir::LocId) -> bool {
+/// Per location of thread `th`: whether it may be reached after the thread started another
+/// one (some path from a spawn leads to it).
+fn after_spawn(th: &crate::ir::Thread) -> Vec<bool> {
     let mut seen = vec![false; th.locations.len()];
     let mut work: Vec<crate::ir::LocId> = th
         .transitions
@@ -1099,12 +1095,9 @@ fn after_spawn(th: &crate::ir::Thread, l: crate::ir::LocId) -> bool {
         if std::mem::replace(&mut seen[k.0 as usize], true) {
             continue;
         }
-        if k == l {
-            return true;
-        }
         work.extend(th.outgoing(k).map(|tr| tr.dst));
     }
-    false
+    seen
 }
 
 /// Loop iterations of data locations one step may run when preempting only at

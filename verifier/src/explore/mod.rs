@@ -579,8 +579,10 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
         }
         // The state before e without the effects of the steps in `after_j`: each element they
         // wrote as it was before the first of them wrote it.
-        let mut restored: Vec<(u64, usize)> = Vec::new();
-        let mut tokens: Vec<u64> = Vec::new();
+        let pool = self.steps.pool;
+        let (mut restored, mut tokens) = (pool.restored.borrow_mut(), pool.tokens.borrow_mut());
+        restored.clear();
+        tokens.clear();
         let mut region_moved = false;
         for &k in after_j {
             let nk = &self.nodes[k];
@@ -631,7 +633,7 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
         if shut_out {
             st.atomic = self.nodes[after_j[0]].state.atomic;
         }
-        for &(key, k) in &restored {
+        for &(key, k) in restored.iter() {
             let (v, i) = ((key >> 32) as usize, (key & 0xffff_ffff) as usize);
             st.mem[v][i] = self.nodes[k].state.mem[v][i];
         }

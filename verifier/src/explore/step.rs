@@ -216,7 +216,8 @@ pub(crate) struct Stepper<'e, 'm, G: Guide> {
 }
 
 /// Buffers the search recycles: states, variants (with their lists' capacity), lists of
-/// variants, and the machine's access log. A step allocates nothing once the pool is warm.
+/// variants, the machine's access log, and the lists of [`super::Reorder::can_precede`]. A
+/// step allocates nothing once the pool is warm.
 pub(crate) struct Pool<S> {
     states: RefCell<Vec<State>>,
     variants: RefCell<Vec<Variant<S>>>,
@@ -224,6 +225,10 @@ pub(crate) struct Pool<S> {
     first: RefCell<Vec<(TransId, Gate)>>,
     next: RefCell<Vec<(TransId, Gate)>>,
     log: RefCell<Vec<Touch>>,
+    /// Elements to restore (access key, the step whose state has the old value) and
+    /// ordering tokens written.
+    pub restored: RefCell<Vec<(u64, usize)>>,
+    pub tokens: RefCell<Vec<u64>>,
 }
 
 impl<S> Default for Pool<S> {
@@ -235,6 +240,8 @@ impl<S> Default for Pool<S> {
             first: RefCell::default(),
             next: RefCell::default(),
             log: RefCell::default(),
+            restored: RefCell::default(),
+            tokens: RefCell::default(),
         }
     }
 }

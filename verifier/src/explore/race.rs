@@ -61,6 +61,9 @@ pub(crate) struct Race {
 /// No thread, no location.
 const NONE: u32 = u32::MAX;
 
+/// The clock entries the loops over clocks take at a time (one SSE2 register).
+const LANES: usize = 4;
+
 /// The detector's state along the current path of the search, in one array `vals`: the
 /// threads' vector clocks (`n` entries each, from `t * n`), then one block per location seen
 /// ([`Detector::block`]): the clock its last synchronisation write released, the join of the
@@ -69,6 +72,9 @@ const NONE: u32 = u32::MAX;
 /// either), each thread's epoch of its last read, and the thread and epoch of the last
 /// write.
 pub(crate) struct Detector {
+    /// The entries of a vector clock: the number of threads rounded up to a multiple of
+    /// [`LANES`] (the other entries stay 0), so that the loops over clocks run in whole
+    /// vector registers, without a scalar remainder.
     n: usize,
     /// Where each variable's elements start among all the elements (and the end): a
     /// location's position is its variable's start plus its index.
@@ -84,8 +90,6 @@ pub(crate) struct Detector {
     /// are at the end of `undo_vals`.
     undo: Vec<(u32, u32)>,
     undo_vals: Vec<u32>,
-    /// A vector clock being computed.
-    tmp: Vec<u32>,
     /// Where each step's records start in `undo` (step `d`'s at `marks[d]`).
     marks: Vec<usize>,
     /// The synchronisation accesses of the current transition: location, write.
@@ -93,16 +97,17 @@ pub(crate) struct Detector {
 }
 
 impl Detector {
-    /// A detector for a program with `n` threads whose variables' elements start at
+    /// A detector for a program with `threads` threads whose variables' elements start at
     /// `starts` among all the elements (the last entry: their number).
-    pub fn new(n: usize, starts: Vec<usize>) -> Self {
+    pub fn new(threads: usize, starts: Vec<usize>) -> Self {
+        let n = threads.next_multiple_of(LANES);
         // (Buffers sized for `EXPECTED_STEPS` steps and as many locations as there are
         // memory elements, at least `EXPECTED_LOCATIONS` and at most four times that.)
         let cells = starts.last().copied().unwrap_or(0);
         let locations = cells.clamp(EXPECTED_LOCATIONS, 4 * EXPECTED_LOCATIONS);
         let mut vals = Vec::with_capacity(n * n + locations * (3 * n + 2));
         vals.resize(n * n, 0);
-        for t in 0..n {
+        for t in 0..threads {
             vals[t * n + t] = 1;
         }
         Detector {
@@ -114,7 +119,6 @@ impl Detector {
             vals,
             undo: Vec::with_capacity(super::EXPECTED_STEPS * 8),
             undo_vals: Vec::with_capacity(super::EXPECTED_STEPS * 8),
-            tmp: Vec::with_capacity(n),
             marks: Vec::with_capacity(super::EXPECTED_STEPS),
             pending: Vec::with_capacity(8),
         }
@@ -128,6 +132,7 @@ impl Detector {
     }
 
     /// Sets `vals[i]`, with an undo record.
+    #[inline]
     fn set(&mut self, i: usize, v: u32) {
         let old = self.vals[i];
         if old != v {
@@ -137,41 +142,100 @@ impl Detector {
         }
     }
 
-    /// Stores `tmp` (a vector clock) at `off` of `vals`, when it changes anything.
-    fn store_tmp(&mut self, off: usize) {
-        let n = self.tmp.len();
-        let dst = &mut self.vals[off..off + n];
-        if dst != self.tmp.as_slice() {
-            self.undo_vals.extend_from_slice(dst);
-            dst.copy_from_slice(&self.tmp);
-            self.undo.push((off as u32, n as u32));
+    /// Records the old values of the clock at `off` (`n` entries) before a change.
+    #[inline]
+    fn log_clock(undo: &mut Vec<(u32, u32)>, undo_vals: &mut Vec<u32>, off: usize, c: &[u32]) {
+        undo_vals.extend_from_slice(c);
+        undo.push((off as u32, c.len() as u32));
+    }
+
+    /// Thread `t`'s clock := its join with the release clock of the location whose block
+    /// starts at `b` and, for a write, with the join of its reads too; with an undo record
+    /// when that changes anything.
+    fn acquire(&mut self, t: usize, b: usize, write: bool) {
+        let n = self.n;
+        let (threads, block) = self.vals.split_at_mut(b);
+        let c = &mut threads[t * n..(t + 1) * n];
+        let (rel, reads) = (&block[..n], &block[n..2 * n]);
+        let changed = if write {
+            exceeds_join(rel, reads, c)
+        } else {
+            exceeds(rel, c)
+        };
+        if !changed {
+            return;
+        }
+        Self::log_clock(&mut self.undo, &mut self.undo_vals, t * n, c);
+        join(c, rel);
+        if write {
+            join(c, reads);
         }
     }
 
-    /// `tmp` := the join of the clocks at `a` and `b` in `vals`.
-    fn join(&mut self, a: usize, b: usize) {
+    /// The clock at `dst` := its join with the clock at `src` (`dst` after `src`, or
+    /// before its start by `n` at least), with an undo record when that changes anything.
+    fn join_into(&mut self, dst: usize, src: usize) {
         let n = self.n;
-        self.tmp.clear();
-        let (x, y) = (&self.vals[a..a + n], &self.vals[b..b + n]);
-        self.tmp.extend(x.iter().zip(y).map(|(p, q)| *p.max(q)));
+        let (c, s) = if dst > src {
+            let (lo, hi) = self.vals.split_at_mut(dst);
+            (&mut hi[..n], &lo[src..src + n])
+        } else {
+            let (lo, hi) = self.vals.split_at_mut(src);
+            (&mut lo[dst..dst + n], &hi[..n])
+        };
+        if exceeds(s, c) {
+            Self::log_clock(&mut self.undo, &mut self.undo_vals, dst, c);
+            join(c, s);
+        }
+    }
+
+    /// The release of a write by thread `t` to the location whose block starts at `b`: its
+    /// release clock := `t`'s clock, the join of its reads := 0; with undo records. (The
+    /// release clock is not compared first: it is seldom `t`'s clock already, which has
+    /// advanced since any earlier release.)
+    fn release_write(&mut self, t: usize, b: usize) {
+        let n = self.n;
+        let (threads, block) = self.vals.split_at_mut(b);
+        let c = &threads[t * n..(t + 1) * n];
+        let (rel, rest) = block.split_at_mut(n);
+        let reads = &mut rest[..n];
+        Self::log_clock(&mut self.undo, &mut self.undo_vals, b, rel);
+        rel.copy_from_slice(c);
+        if reads.chunks_exact(LANES).any(|r| r != [0; LANES]) {
+            Self::log_clock(&mut self.undo, &mut self.undo_vals, b + n, reads);
+            reads.fill(0);
+        }
     }
 
     /// The number of location `key` ([`super::Acc::key`]: a variable element, or
     /// [`ATOMIC_KEY`]).
+    #[inline]
     fn id(&mut self, key: u64) -> usize {
+        let id = if key == ATOMIC_KEY {
+            self.atomic_id
+        } else {
+            self.ids[super::position(&self.starts, key)]
+        };
+        if id != NONE {
+            return id as usize;
+        }
+        self.new_id(key)
+    }
+
+    /// Numbers location `key`, seen for the first time, and gives it a block.
+    #[cold]
+    fn new_id(&mut self, key: u64) -> usize {
         let slot = if key == ATOMIC_KEY {
             &mut self.atomic_id
         } else {
             &mut self.ids[super::position(&self.starts, key)]
         };
-        if *slot == NONE {
-            *slot = self.seen as u32;
-            self.seen += 1;
-            let len = self.vals.len() + 3 * self.n + 2;
-            self.vals.resize(len, 0);
-            self.vals[len - 2] = NONE;
-        }
-        *slot as usize
+        *slot = self.seen as u32;
+        self.seen += 1;
+        let len = self.vals.len() + 3 * self.n + 2;
+        self.vals.resize(len, 0);
+        self.vals[len - 2] = NONE;
+        self.seen - 1
     }
 
     /// Undoes the steps from point `d` on.
@@ -209,38 +273,20 @@ impl Detector {
             match *ev {
                 Ev::Sync(key, write) => {
                     let x = self.id(key);
-                    let b = self.block(x);
-                    self.join(t * n, b);
-                    if write {
-                        let rj = &self.vals[b + n..b + 2 * n];
-                        for (a, r) in self.tmp.iter_mut().zip(rj) {
-                            *a = (*a).max(*r);
-                        }
-                    }
-                    self.store_tmp(t * n);
+                    self.acquire(t, self.block(x), write);
                     // (No epoch is recorded: only data accesses are checked, and a
                     // synchronisation variable has no data access.)
                     self.pending.push((x as u32, write));
                 }
-                Ev::Spawn(c) => {
-                    let c = c as usize;
-                    self.join(c * n, t * n);
-                    self.store_tmp(c * n);
-                }
+                Ev::Spawn(c) => self.join_into(c as usize * n, t * n),
                 Ev::EndSync => {
                     for k in 0..self.pending.len() {
                         let (x, write) = self.pending[k];
                         let b = self.block(x as usize);
-                        self.tmp.clear();
                         if write {
-                            self.tmp.extend_from_slice(&self.vals[t * n..(t + 1) * n]);
-                            self.store_tmp(b);
-                            self.tmp.clear();
-                            self.tmp.resize(n, 0);
-                            self.store_tmp(b + n);
+                            self.release_write(t, b);
                         } else {
-                            self.join(t * n, b + n);
-                            self.store_tmp(b + n);
+                            self.join_into(b + n, t * n);
                         }
                     }
                     self.pending.clear();
@@ -273,15 +319,16 @@ impl Detector {
             });
         }
         if write {
+            // (First a test that vectorises; `t`'s own read epochs do not exceed its
+            // clock.)
             let reads = &self.vals[b + 2 * n..b + 3 * n];
-            for u in (0..n).filter(|&u| u != t) {
-                if reads[u] > ct[u] {
-                    return Some(Race {
-                        key,
-                        first: u as u32,
-                        second: t as u32,
-                    });
-                }
+            if exceeds(reads, ct) {
+                let u = (0..n).find(|&u| reads[u] > ct[u]).expect("a later read");
+                return Some(Race {
+                    key,
+                    first: u as u32,
+                    second: t as u32,
+                });
             }
         }
         None
@@ -296,6 +343,44 @@ impl Detector {
             self.set(b + 3 * n + 1, e);
         } else {
             self.set(b + 2 * n + t, e);
+        }
+    }
+}
+
+/// Whether some entry of clock `a` exceeds that of `b` (of the same length, a multiple of
+/// [`LANES`]; the loops over clocks go by [`LANES`] entries, so that they compile to vector
+/// operations).
+#[inline]
+fn exceeds(a: &[u32], b: &[u32]) -> bool {
+    let mut any = [0u32; LANES];
+    for (a, b) in a.chunks_exact(LANES).zip(b.chunks_exact(LANES)) {
+        for i in 0..LANES {
+            any[i] |= (a[i] > b[i]) as u32;
+        }
+    }
+    any != [0; LANES]
+}
+
+/// Whether some entry of the join of clocks `a` and `a2` exceeds that of `b` (all of the
+/// same length, a multiple of [`LANES`]).
+#[inline]
+fn exceeds_join(a: &[u32], a2: &[u32], b: &[u32]) -> bool {
+    let mut any = [0u32; LANES];
+    let pairs = a.chunks_exact(LANES).zip(a2.chunks_exact(LANES));
+    for ((a, a2), b) in pairs.zip(b.chunks_exact(LANES)) {
+        for i in 0..LANES {
+            any[i] |= (a[i].max(a2[i]) > b[i]) as u32;
+        }
+    }
+    any != [0; LANES]
+}
+
+/// Clock `c` := its join with `s` (of the same length, a multiple of [`LANES`]).
+#[inline]
+fn join(c: &mut [u32], s: &[u32]) {
+    for (c, s) in c.chunks_exact_mut(LANES).zip(s.chunks_exact(LANES)) {
+        for i in 0..LANES {
+            c[i] = c[i].max(s[i]);
         }
     }
 }

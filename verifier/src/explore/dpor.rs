@@ -102,9 +102,15 @@ impl Locations {
 #[derive(Default)]
 struct Scratch {
     clock: Vec<u32>,
+    /// The locations the step accesses: key, number (or [`NONE`]), written.
+    keys: Vec<(u64, u32, bool)>,
     cands: Vec<u32>,
     after_j: Vec<usize>,
     scan: Vec<u32>,
+    /// [`Dpor::race`]'s: `notdep(j)`, the initials and each thread's first step in it.
+    u: Vec<usize>,
+    initials: Vec<ThreadId>,
+    firsts: Vec<(ThreadId, usize)>,
 }
 
 impl Dpor {
@@ -161,30 +167,22 @@ impl Strategy for Dpor {
         let t = points[e].taken.take().expect("a step into the point");
         let p = t.thread;
         self.analyse(points, e, p, &t.acc, order);
-        let acc = &t.acc;
         self.clocks.extend_from_slice(&self.scratch.clock);
         self.threads.push(p.0);
         self.listed_at.push(self.listed.len() as u32);
-        let from = self.listed.len();
-        let mut last_key = None;
-        for a in acc.iter() {
-            // (Sorted: a key's accesses are together.)
-            if last_key == Some(a.key) {
-                let k = self.listed.last_mut().expect("the key");
-                k.1 |= a.write;
-                continue;
-            }
-            last_key = Some(a.key);
-            let id = self.locations.id(a.key) as u32;
-            self.listed.push((id, a.write));
-        }
-        for &(k, w) in &self.listed[from..] {
-            let list = if w {
+        // (The analysis looked the locations up: only new ones are numbered here.)
+        for &(key, id, write) in &self.scratch.keys {
+            let id = match id {
+                NONE => self.locations.id(key),
+                id => id as usize,
+            };
+            self.listed.push((id as u32, write));
+            let list = if write {
                 &mut self.locations.writers
             } else {
                 &mut self.locations.readers
             };
-            list[k as usize].push(e as u32);
+            list[id].push(e as u32);
         }
         self.last.extend_from_within(e * n..(e + 1) * n);
         self.last[e * n + n + p.0 as usize] = e as u32;
@@ -257,7 +255,8 @@ impl Dpor {
 
     /// The races of a step of thread `p` with accesses `acc` taken at point `e` (executed, or
     /// pending at the end of an execution): adds backtrack threads; leaves its clock in
-    /// `scratch.clock`.
+    /// `scratch.clock` and the locations it accesses in `scratch.keys` (for `reach`, which
+    /// lists the step under them).
     fn analyse(
         &mut self,
         points: &mut [Point],
@@ -294,13 +293,14 @@ impl Dpor {
         // happens-before (each depends on the one before), and so are its readers before a
         // writer: the lists are read backwards up to the first writer that happens before.
         sc.cands.clear();
-        let mut last_key = None;
-        for a in acc {
-            if last_key == Some((a.key, a.write)) {
-                continue;
-            }
-            last_key = Some((a.key, a.write));
-            let Some(id) = self.locations.get(a.key) else {
+        sc.keys.clear();
+        // (Sorted: a key's accesses are together.)
+        for group in acc.chunk_by(|a, b| a.key == b.key) {
+            let key = group[0].key;
+            let write = group.iter().any(|a| a.write);
+            let id = self.locations.get(key);
+            sc.keys.push((key, id.map_or(NONE, |id| id as u32), write));
+            let Some(id) = id else {
                 continue;
             };
             let mut seen = None;
@@ -311,7 +311,7 @@ impl Dpor {
                 }
                 sc.cands.push(j);
             }
-            if a.write {
+            if write {
                 for &j in self.locations.readers[id].iter().rev() {
                     if seen.is_some_and(|w| j < w) {
                         break;
@@ -349,7 +349,7 @@ impl Dpor {
             if !order.can_precede(&sc.after_j, e, p) {
                 continue;
             }
-            if self.race(points, j, e, p, &clock) {
+            if self.race(points, j, e, p, &clock, &mut sc) {
                 for (x, y) in sc.scan.iter_mut().zip(self.clock(j)) {
                     *x = (*x).max(*y);
                 }
@@ -363,19 +363,29 @@ impl Dpor {
     /// Handles the race between steps `j` and `e` (`e`'s clock so far is `ce`): adds a
     /// thread to the backtrack set before `j` when needed. Returns false when the race cannot
     /// be reversed (no initial is enabled before `j`).
-    fn race(&self, points: &mut [Point], j: usize, e: usize, pe: ThreadId, ce: &[u32]) -> bool {
+    fn race(
+        &self,
+        points: &mut [Point],
+        j: usize,
+        e: usize,
+        pe: ThreadId,
+        ce: &[u32],
+        sc: &mut Scratch,
+    ) -> bool {
         let jt = self.threads[j] as usize;
         let jx = self.clocks[j * self.n + jt];
         // notdep(j): the steps after j that j does not happen before, then e.
-        let u: Vec<usize> = (j + 1..e)
-            .filter(|&k| self.clocks[k * self.n + jt] < jx)
-            .collect();
+        let u = &mut sc.u;
+        u.clear();
+        u.extend((j + 1..e).filter(|&k| self.clocks[k * self.n + jt] < jx));
         // A step of u is an initial when no earlier step of u happens before it; only each
         // thread's first step in u can be, and it is when no other thread's first step
         // before it happens before it (a later step of that thread would, through it).
-        let mut initials: Vec<ThreadId> = Vec::new();
-        let mut firsts: Vec<(ThreadId, usize)> = Vec::new();
-        for &k in &u {
+        let initials = &mut sc.initials;
+        let firsts = &mut sc.firsts;
+        initials.clear();
+        firsts.clear();
+        for &k in u.iter() {
             let t = ThreadId(self.threads[k]);
             if firsts.iter().any(|(s, _)| *s == t) {
                 continue;

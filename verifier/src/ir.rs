@@ -895,17 +895,23 @@ impl Thread {
         let mut any = false;
         let all = self.outgoing(l).all(|tr| {
             any = true;
-            tr.events.is_empty()
-                && matches!(tr.kind, TransKind::Stmt | TransKind::Branch)
-                && !tr.may_block
-                && !tr.back_edge
-                && self.locations[tr.dst.0 as usize].kind == LocKind::Normal
-                && tr
-                    .ops
-                    .iter()
-                    .all(|o| matches!(o, Op::Assign { .. } | Op::Havoc { .. }))
+            self.local_transition(tr)
         });
         any && all
+    }
+
+    /// Whether transition `tr` of this thread is invisible to other threads, as every
+    /// transition at a [`Thread::local_location`] is.
+    pub fn local_transition(&self, tr: &Transition) -> bool {
+        tr.events.is_empty()
+            && matches!(tr.kind, TransKind::Stmt | TransKind::Branch)
+            && !tr.may_block
+            && !tr.back_edge
+            && self.locations[tr.dst.0 as usize].kind == LocKind::Normal
+            && tr
+                .ops
+                .iter()
+                .all(|o| matches!(o, Op::Assign { .. } | Op::Havoc { .. }))
     }
 }
 

@@ -21,7 +21,7 @@
 //! synchronisation and checks each execution for data races (`race`, seed 003, section
 //! 3.1); at a race it starts again with every shared access a scheduling point. Points that
 //! offer no choice are no scheduling points either: the unlock of a mutex the thread holds
-//! and a thread's end (both only while preempting at synchronisation; `step::unlock_table`
+//! and a thread's end (both only while preempting at synchronisation; `step::Tables::unlock`
 //! and `Stepper::at_exit` say why), and every point before `main` starts a thread
 //! (`Stepper::alone`). Inputs (`__VERIFIER_nondet_*`) take every value of a small domain, or
 //! values sampled with a seed ([`Inputs`]); each value makes a variant of the step that reads
@@ -565,8 +565,6 @@ pub trait Reorder {
 struct Order<'e, 'm, G: Guide> {
     steps: &'e step::Stepper<'e, 'm, G>,
     nodes: &'e [Node<G::State>],
-    /// [`Engine::guard_vars`].
-    guard_vars: &'e [Vec<Option<u128>>],
 }
 
 impl<G: Guide> Reorder for Order<'_, '_, G> {
@@ -620,7 +618,7 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
             _ => None,
         };
         if let Some(l) = enabled_decides {
-            let untouched = self.guard_vars[t.0 as usize][l.0 as usize].is_some_and(|vars| {
+            let untouched = self.steps.tables.guard_vars(t, l).is_some_and(|vars| {
                 !restored
                     .iter()
                     .any(|(key, _)| vars & var_bit((key >> 32) as u32) != 0)
@@ -875,31 +873,20 @@ struct Engine<'a, G: Guide> {
     pool: step::Pool<G::State>,
     /// The steps computed so far, when memoised.
     memo: Option<std::cell::RefCell<memo::Memo>>,
-    local: Vec<Vec<bool>>,
-    /// Per thread and location: the variables its guards read, as a set of [`var_bit`]s
-    /// (`None`: through a pointer).
-    guard_vars: Vec<Vec<Option<u128>>>,
+    /// [`step::Tables`].
+    tables: step::Tables,
     /// Points popped, and steps taken, for their buffers.
     spare_points: Vec<Point>,
     spare_taken: Vec<Taken>,
     /// A scratch buffer of [`Engine::expand`].
     was_enabled: Vec<bool>,
-    /// The data-race detector and [`step::loop_table`], when preempting only at
-    /// synchronisation.
+    /// The data-race detector, when preempting only at synchronisation.
     race: Option<race::Detector>,
     /// Where each variable's elements start in memory (and their number).
     starts: Vec<usize>,
-    loops: Option<Vec<Vec<bool>>>,
-    /// [`step::unlock_table`], when preempting only at synchronisation.
-    unlocks: Option<Vec<Vec<bool>>>,
-    /// [`step::private_table`].
-    private: Vec<Vec<bool>>,
-    /// Whether the program has atomic regions.
-    atomics: bool,
-    sync_vars: Option<Vec<bool>>,
     race_found: Option<race::Race>,
     /// A mutex released by a thread that does not hold it
-    /// ([`step::unlock_table`]): the access key and the thread.
+    /// ([`step::Tables::unlock`]): the access key and the thread.
     stray_found: Option<(u64, ThreadId)>,
 }
 
@@ -929,23 +916,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         // (The search's time includes making its tables.)
         let start = Instant::now();
         let m = Machine::new(prog);
-        let local = step::local_table(&m, guide, coarse);
-        let loops = coarse.then(|| step::loop_table(&m));
-        let private = step::private_table(&m, guide);
-        let guard_vars = prog
-            .threads
-            .iter()
-            .map(|th| {
-                (0..th.locations.len())
-                    .map(|l| {
-                        let mut vars = 0;
-                        th.outgoing(LocId(l as u32))
-                            .all(|tr| guard_reads(&tr.guard, &mut vars))
-                            .then_some(vars)
-                    })
-                    .collect()
-            })
-            .collect();
+        let tables = step::Tables::new(&m, guide, coarse);
         // The detector and DPOR number locations by their place in memory.
         let starts = m.layout();
         let race = coarse.then(|| race::Detector::new(prog.threads.len(), starts.clone()));
@@ -964,18 +935,12 @@ impl<'a, G: Guide> Engine<'a, G> {
             start_others: None,
             pool: step::Pool::default(),
             memo: (opts.memo && !opts.fair && guide.gates_nothing()).then(Default::default),
-            local,
-            guard_vars,
+            tables,
             spare_points: Vec::with_capacity(EXPECTED_STEPS),
             spare_taken: Vec::with_capacity(EXPECTED_STEPS),
             was_enabled: Vec::new(),
             race,
             starts,
-            loops,
-            unlocks: coarse.then(|| step::unlock_table(prog)).flatten(),
-            private,
-            atomics: prog.has_atomic_regions(),
-            sync_vars: coarse.then(|| step::sync_vars(prog)),
             race_found: None,
             stray_found: None,
         }
@@ -1098,7 +1063,6 @@ impl<'a, G: Guide> Engine<'a, G> {
                             let order = Order {
                                 steps: &steps,
                                 nodes: &nodes,
-                                guard_vars: &self.guard_vars,
                             };
                             for s in strategies.iter_mut() {
                                 s.pending(&mut points, d, t, &acc, &order);
@@ -1479,7 +1443,9 @@ impl<'a, G: Guide> Engine<'a, G> {
                         Status::NotStarted => !taken.spawned.contains(&t),
                         Status::At(l) => {
                             !taken.spawned.contains(&t)
-                                && self.guard_vars[t.0 as usize][l.0 as usize]
+                                && self
+                                    .tables
+                                    .guard_vars(t, l)
                                     .is_some_and(|vars| vars & written == 0)
                         }
                     };
@@ -1500,7 +1466,6 @@ impl<'a, G: Guide> Engine<'a, G> {
         let order = Order {
             steps: &steps,
             nodes,
-            guard_vars: &self.guard_vars,
         };
         for s in strategies.iter_mut() {
             s.reach(points, d, &order);
@@ -1740,13 +1705,8 @@ impl<'a, G: Guide> Engine<'a, G> {
             inputs: &self.opts.inputs,
             max_local: self.opts.max_local_steps,
             marks: self.opts.fair,
-            sync_vars: self.sync_vars.as_deref(),
             pool: &self.pool,
-            local: &self.local,
-            loops: self.loops.as_deref(),
-            unlocks: self.unlocks.as_deref(),
-            private: &self.private,
-            atomics: self.atomics,
+            tables: &self.tables,
             memo: self.memo.as_ref(),
             one_input: self.opts.plain_dpor(),
         }
@@ -1950,17 +1910,6 @@ enum Ending2 {
     DepthBound,
     /// Nothing allowed to move (a replay that ended early).
     Cut,
-}
-
-/// Adds the variables `e` reads to `vars` (a set of [`var_bit`]s); false when it reads
-/// through a pointer (the variables are known only when it runs).
-fn guard_reads(e: &crate::ir::Expr, vars: &mut u128) -> bool {
-    let mut known = true;
-    e.for_each_place(&mut |p| match p {
-        crate::ir::Place::Var { var, .. } => *vars |= var_bit(var.0),
-        crate::ir::Place::Deref { .. } => known = false,
-    });
-    known
 }
 
 /// Variable `v` in a set of variables kept as 128 bits: several variables share a bit, so a

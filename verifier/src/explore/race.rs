@@ -9,7 +9,7 @@
 //! when it finds none, the program has none and the search was complete; when it finds one,
 //! the search starts again with every shared access a scheduling point.
 //! The unlock of a mutex its thread holds is no scheduling point either (the step runs on
-//! through it; [`super::step::unlock_table`] says why that loses nothing and how the search
+//! through it; [`super::step::Tables::unlock`] says why that loses nothing and how the search
 //! checks its premise).
 //!
 //! The happens-before order is the paper's: program order, and the order of the accesses to

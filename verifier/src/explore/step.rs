@@ -54,7 +54,7 @@ pub(crate) struct Variant<G> {
     pub back_edges: u32,
     /// One of its transitions read an input (a trace step with input values).
     pub read_input: bool,
-    /// With [`unlock_table`]: the access key of a mutex it released (unlock,
+    /// With [`Tables::unlocks`]: the access key of a mutex it released (unlock,
     /// `pthread_cond_wait`) without holding it.
     pub stray: Option<u64>,
 }
@@ -189,21 +189,12 @@ pub(crate) struct Stepper<'e, 'm, G: Guide> {
     pub inputs: &'e Inputs,
     pub max_local: usize,
     pub marks: bool,
-    /// When the data-race detector runs: per variable, whether it is a synchronisation
-    /// variable ([`sync_vars`]).
-    pub sync_vars: Option<&'e [bool]>,
     pub pool: &'e Pool<G::State>,
-    /// [`local_table`].
-    pub local: &'e [Vec<bool>],
-    /// [`loop_table`], when preempting only at synchronisation.
-    pub loops: Option<&'e [Vec<bool>]>,
-    /// [`unlock_table`], when preempting only at synchronisation.
-    pub unlocks: Option<&'e [Vec<bool>]>,
-    /// [`private_table`].
-    pub private: &'e [Vec<bool>],
-    /// The program has atomic regions: every step reads their lock (a region's begin shuts
+    /// The search's tables: which locations are local, private, loops or held unlocks, the
+    /// synchronisation variables (when the data-race detector runs), and whether the
+    /// program has atomic regions (then every step reads their lock: a region's begin shuts
     /// every other thread out, however the region is cut into steps).
-    pub atomics: bool,
+    pub tables: &'e Tables,
     /// The memo of steps, when steps are memoised ([`super::memo`]).
     pub memo: Option<&'e RefCell<super::memo::Memo>>,
     /// A step reads at most one input ([`Stepper::continues`]): in a DPOR search without a
@@ -397,7 +388,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
             // a failed local assumption, an error) disables every other thread.
             let ends = v.ending.is_some();
             v.acc.push(Acc::token(ALIVE, ends));
-            if self.atomics {
+            if self.tables.atomics() {
                 v.acc.push(Acc {
                     key: super::race::ATOMIC_KEY,
                     write: false,
@@ -575,7 +566,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
         *self.pool.next.borrow_mut() = next;
     }
 
-    /// Runs thread `t` on through private locations ([`private_table`]) where exactly one
+    /// Runs thread `t` on through private locations ([`Tables::private`]) where exactly one
     /// transition is enabled: what [`Stepper::goes_on`] and [`Stepper::run_one`] would do
     /// there one transition at a time (such a location is local, so the step goes on; nothing
     /// is logged, no race event or mark is made), without evaluating each guard twice. Stops
@@ -586,12 +577,11 @@ impl<G: Guide> Stepper<'_, '_, G> {
             return;
         }
         let th = self.m.prog.thread(t);
-        let private = &self.private[t.0 as usize];
         while w.ending.is_none() && w.steps.len() <= self.max_local {
             let Status::At(l) = w.state.threads[t.0 as usize] else {
                 return;
             };
-            if !private[l.0 as usize] || w.state.atomic.is_some_and(|a| a != t) {
+            if !self.tables.private(t, l) || w.state.atomic.is_some_and(|a| a != t) {
                 return;
             }
             let mut chosen = None;
@@ -647,7 +637,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
             w.steps.push(TraceStep::new(t, tr, vec![], true));
             return;
         }
-        if !self.marks && self.private[t.0 as usize][x.src.0 as usize] {
+        if !self.marks && self.tables.private(t, x.src) {
             // Only the thread's own memory: no access to log, no race event, no mark, and
             // it stays at an ordinary location.
             m.set_record_writes(false);
@@ -685,7 +675,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 .filter(|a| a.visible)
                 .map(|a| Acc::memory(a.var, a.index, a.write)),
         );
-        if let Some(sync_vars) = self.sync_vars {
+        if let Some(sync_vars) = self.tables.sync_vars() {
             // A synchronisation operation's accesses to synchronisation variables are
             // synchronisation accesses (so is ending the program); every other access is a
             // data access.
@@ -727,7 +717,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 write: true,
             });
         }
-        if self.unlocks.is_some()
+        if self.tables.unlocks()
             && matches!(
                 x.kind,
                 TransKind::Sync(SyncKind::Unlock | SyncKind::CondWaitRelease)
@@ -808,94 +798,379 @@ fn continue_combos(combo: &mut [usize], domains: &[Vec<i128>]) {
     }
 }
 
-/// Per thread and location, when no guide gates transitions: whether every transition there
-/// touches only the thread's own memory, reads no input and stays at an ordinary location
-/// ([`crate::ir::Thread::local_location`]), and names every variable it touches (no access
-/// through a pointer) as a local no other thread touches, so that running it needs no
-/// access log: the log would hold nothing the search reads. (Not trusting the points-to
-/// analysis here: the log records the elements a dereference really reaches.)
-pub(crate) fn private_table<G: Guide>(m: &Machine<'_>, guide: &G) -> Vec<Vec<bool>> {
-    use crate::ir::{Place, VarScope};
-    let own = |p: &Place| match p {
-        Place::Var { var, .. } => {
-            let v = m.prog.var(*var);
+/// What a search looks its steps up in: facts about each location of each thread, and about
+/// each variable, that hold for the whole search. They are computed once per search (its
+/// time includes them) in one pass over each thread's transitions, then its locations, into
+/// flat tables (thread `t`'s location `l` at `base[t] + l`).
+pub(crate) struct Tables {
+    /// Where each thread's locations start in `flags` and `guard_vars`.
+    base: Vec<usize>,
+    /// Per location: which of [`LOCAL`], [`LOOP`], [`UNLOCK`] and [`PRIVATE`] hold.
+    flags: Vec<u8>,
+    /// Per location: [`Tables::guard_vars`].
+    guard_vars: Vec<Option<u128>>,
+    /// [`Tables::unlocks`].
+    unlocks: bool,
+    /// [`Tables::sync_vars`].
+    sync_vars: Option<Vec<bool>>,
+    /// [`Tables::atomics`].
+    atomics: bool,
+}
+
+/// A location's flag: [`Tables::local`].
+const LOCAL: u8 = 1;
+/// A location's flag: [`Tables::loops`].
+const LOOP: u8 = 2;
+/// A location's flag: [`Tables::unlock`] (when [`Tables::unlocks`]).
+const UNLOCK: u8 = 4;
+/// A location's flag: [`Tables::private`].
+const PRIVATE: u8 = 8;
+
+/// A transition's fact, for its location's flags: [`crate::ir::Thread::local_transition`].
+const T_LOCAL: u8 = 1;
+/// A transition's fact: it only assigns and is a [`data_transition`], and it does not close a
+/// loop.
+const T_DATA: u8 = 2;
+/// A transition's fact: it only assigns and is a [`data_transition`], closing a loop or not.
+const T_DATA_LOOP: u8 = 4;
+/// A transition's fact (computed only for a local transition when no guide gates
+/// transitions): it only assigns, and every place it touches names a local no other thread
+/// touches ([`Tables::private`]).
+const T_QUIET: u8 = 8;
+/// A transition's fact: an unlock a step may run on through ([`Tables::unlock`]).
+const T_UNLOCK: u8 = 16;
+
+impl Tables {
+    /// The tables of `m`'s program under `guide`; `coarse`: preempting only at
+    /// synchronisation.
+    pub fn new<G: Guide>(m: &Machine<'_>, guide: &G, coarse: bool) -> Self {
+        use crate::ir::{LocId, Place, VarScope};
+        let prog = m.prog;
+        let gates_nothing = guide.gates_nothing();
+        let n = prog.threads.iter().map(|th| th.locations.len()).sum();
+        let mut tables = Tables {
+            base: Vec::with_capacity(prog.threads.len()),
+            flags: Vec::with_capacity(n),
+            guard_vars: Vec::with_capacity(n),
+            unlocks: coarse,
+            sync_vars: coarse.then(|| vec![true; prog.vars.len()]),
+            atomics: false,
+        };
+        let own = |v: VarId| {
+            let v = prog.var(v);
             !v.shared && matches!(v.scope, VarScope::Local(_))
+        };
+        // Per transition of the current thread: its `T_*` facts, and the variables its guard
+        // reads (`None`: through a pointer).
+        let mut facts: Vec<u8> = Vec::new();
+        let mut guards: Vec<Option<u128>> = Vec::new();
+        for th in &prog.threads {
+            tables.base.push(tables.flags.len());
+            facts.clear();
+            guards.clear();
+            // (Computed at the first `pthread_mutex_init` of `main`, once.)
+            let mut reached: Option<Vec<bool>> = None;
+            for tr in &th.transitions {
+                let mut f = 0;
+                if th.local_transition(tr) {
+                    f |= T_LOCAL;
+                }
+                // The places an ordinary statement touches are data ([`Tables::sync_vars`]),
+                // the variables a thread start's arguments go to too; whether all the places
+                // a local transition touches are the thread's own ([`Tables::private`]).
+                let mut data = tables
+                    .sync_vars
+                    .as_deref_mut()
+                    .filter(|_| !matches!(tr.kind, TransKind::Sync(_) | TransKind::Halt));
+                let mut own_only = gates_nothing && f & T_LOCAL != 0;
+                let walk = data.is_some() || own_only;
+                let mut visit = |p: &Place| match p {
+                    Place::Var { var, .. } => {
+                        if let Some(d) = data.as_deref_mut() {
+                            d[var.0 as usize] = false;
+                        }
+                        own_only = own_only && own(*var);
+                    }
+                    Place::Deref { targets, .. } => {
+                        if let Some(d) = data.as_deref_mut() {
+                            for v in targets {
+                                d[v.0 as usize] = false;
+                            }
+                        }
+                        own_only = false;
+                    }
+                };
+                // The variables the guard reads (`None`: through a pointer), for its
+                // location's [`Tables::guard_vars`]. (A constant reads nothing: not walked.)
+                let mut reads = Some(0);
+                if tr.guard.as_const().is_none() {
+                    tr.guard.for_each_place(&mut |p| {
+                        match p {
+                            Place::Var { var, .. } => {
+                                reads = reads.map(|r| r | super::var_bit(var.0));
+                            }
+                            Place::Deref { .. } => reads = None,
+                        }
+                        visit(p);
+                    });
+                }
+                // The operations at one look: the places they touch (those
+                // [`crate::ir::Transition::for_each_access`] lists after the guard's), whether
+                // they only assign, and whether one begins an atomic region.
+                let (mut assigns, mut begins_atomic) = (true, false);
+                for o in &tr.ops {
+                    match o {
+                        Op::Assign { place, value } => {
+                            if walk {
+                                places_read(value, &mut visit);
+                                place.for_each_subexpr(&mut |e| places_read(e, &mut visit));
+                                visit(place);
+                            }
+                        }
+                        Op::Havoc { place, .. } => {
+                            assigns = false;
+                            if walk {
+                                place.for_each_subexpr(&mut |e| places_read(e, &mut visit));
+                                visit(place);
+                            }
+                        }
+                        Op::Spawn { args, .. } => {
+                            assigns = false;
+                            for (v, e) in args {
+                                if walk {
+                                    places_read(e, &mut visit);
+                                }
+                                visit(&Place::Var {
+                                    var: *v,
+                                    index: None,
+                                });
+                            }
+                        }
+                        Op::AtomicBegin => {
+                            assigns = false;
+                            begins_atomic = true;
+                        }
+                        Op::AtomicEnd => assigns = false,
+                    }
+                }
+                if own_only && assigns {
+                    f |= T_QUIET;
+                }
+                tables.atomics |= begins_atomic;
+                if tables.unlocks
+                    && (tr.kind == TransKind::Sync(SyncKind::TryLock)
+                        || begins_atomic
+                        || (tr.kind == TransKind::Sync(SyncKind::MutexInit)
+                            && (th.id.0 != 0
+                                || reached.get_or_insert_with(|| after_spawn(th))
+                                    [tr.src.0 as usize])))
+                {
+                    tables.unlocks = false;
+                }
+                if assigns && data_transition(th, tr) {
+                    f |= T_DATA_LOOP;
+                    if !tr.back_edge {
+                        f |= T_DATA;
+                    }
+                }
+                if tr.kind == TransKind::Sync(SyncKind::Unlock)
+                    && !tr.may_block
+                    && assigns
+                    && tr.ops.len() == 1
+                    && th.locations[tr.dst.0 as usize].kind == LocKind::Normal
+                {
+                    f |= T_UNLOCK;
+                }
+                facts.push(f);
+                guards.push(reads);
+            }
+            for (l, loc) in th.locations.iter().enumerate() {
+                // The facts every transition there has (none where there is none), and the
+                // variables their guards read.
+                let (mut all, mut reads) = (!0, Some(0));
+                for tr in &loc.out {
+                    all &= facts[tr.0 as usize];
+                    reads = reads.zip(guards[tr.0 as usize]).map(|(a, b)| a | b);
+                }
+                if loc.out.is_empty() {
+                    all = 0;
+                }
+                let local_location = all & T_LOCAL != 0;
+                let mut flags = 0;
+                if guide
+                    .invisible(th.id, LocId(l as u32))
+                    .unwrap_or(local_location || (coarse && all & T_DATA != 0))
+                {
+                    flags |= LOCAL;
+                }
+                if coarse && all & T_DATA_LOOP != 0 {
+                    flags |= LOOP;
+                }
+                if loc.out.len() == 1 && all & T_UNLOCK != 0 {
+                    flags |= UNLOCK;
+                }
+                if gates_nothing && local_location && all & T_QUIET != 0 {
+                    flags |= PRIVATE;
+                }
+                tables.flags.push(flags);
+                tables.guard_vars.push(reads);
+            }
         }
-        Place::Deref { .. } => false,
-    };
-    let quiet = |tr: &crate::ir::Transition| {
-        let mut all = tr.ops.iter().all(|o| matches!(o, Op::Assign { .. }));
-        tr.for_each_access(&mut |p| all = all && own(p));
-        all
-    };
-    location_table(m.prog, |th, l| {
-        guide.gates_nothing() && th.local_location(l) && th.outgoing(l).all(quiet)
-    })
+        tables
+    }
+
+    /// Where location `l` of thread `t` is in the per-location tables.
+    #[inline]
+    fn at(&self, t: ThreadId, l: crate::ir::LocId) -> usize {
+        self.base[t.0 as usize] + l.0 as usize
+    }
+
+    /// Whether every transition at location `l` of thread `t` is invisible to other threads
+    /// (as the guide says, else as the program says). Preempting only at synchronisation
+    /// ([`super::race`]), data accesses count as invisible too: a location is local unless a
+    /// transition there synchronises, may block, or ends the thread or the program (it is
+    /// then a data location, [`data_transition`], without loop back edges).
+    #[inline]
+    pub fn local(&self, t: ThreadId, l: crate::ir::LocId) -> bool {
+        self.flags[self.at(t, l)] & LOCAL != 0
+    }
+
+    /// Whether, preempting only at synchronisation, location `l` of thread `t` is a data
+    /// location ([`data_transition`]) whose transitions may close a loop (local up to
+    /// [`MAX_ITERATIONS`] per step).
+    #[inline]
+    pub fn loops(&self, t: ThreadId, l: crate::ir::LocId) -> bool {
+        self.flags[self.at(t, l)] & LOOP != 0
+    }
+
+    /// Whether, when no guide gates transitions, every transition at location `l` of thread
+    /// `t` touches only the thread's own memory, reads no input and stays at an ordinary
+    /// location ([`crate::ir::Thread::local_location`]), and names every variable it touches
+    /// (no access through a pointer) as a local no other thread touches, so that running it
+    /// needs no access log: the log would hold nothing the search reads. (Not trusting the
+    /// points-to analysis here: the log records the elements a dereference really reaches.)
+    #[inline]
+    pub fn private(&self, t: ThreadId, l: crate::ir::LocId) -> bool {
+        self.flags[self.at(t, l)] & PRIVATE != 0
+    }
+
+    /// Whether steps may run on through unlocks ([`Tables::unlock`]): preempting only at
+    /// synchronisation, in a program without `pthread_mutex_trylock`, atomic regions, or a
+    /// `pthread_mutex_init` that may run once `main` has started a thread.
+    #[inline]
+    pub fn unlocks(&self) -> bool {
+        self.unlocks
+    }
+
+    /// With [`Tables::unlocks`]: whether the one transition at location `l` of thread `t` is
+    /// `pthread_mutex_unlock`, so that a step may run on through it when the thread holds
+    /// the mutex ([`Stepper::held_unlock`]).
+    ///
+    /// Why this keeps every error, deadlock and data race (seed 003's Theorems 2 and 3
+    /// schedule before every synchronisation access, unlocks included): let thread `p` be
+    /// preempted right before unlocking mutex `m`, which it holds. Until `p` unlocks `m`,
+    /// other threads can only try to lock `m` and block: no trylock reads `m`; no atomic
+    /// region lets a thread blocked on `m` stop every other thread; no
+    /// `pthread_mutex_init` runs while threads run; and that no thread releases a mutex it
+    /// does not hold (an unlock, or `pthread_cond_wait`, of another thread's mutex or a free
+    /// one) is what the search checks, [`Variant::stray`]. So the other threads' steps there
+    /// are independent of the unlock and happen the same after it: the preemption may move
+    /// past the unlock (and past the thread's invisible transitions and held unlocks after
+    /// it, up to its next scheduling point, by the same argument for each) without changing
+    /// the state reached or the happens-before order. The search starts again with every
+    /// shared access a scheduling point when it sees a stray release. If some execution has
+    /// one, this search sees one: before the first one, `u` by thread `q`, the premise
+    /// holds, so the execution up to `u`, with each thread inside a step run on to its next
+    /// scheduling point (those transitions cannot block; `q` is not among them), is
+    /// equivalent to one of this search; there `u` is enabled, `m` was changed by the same
+    /// operations in the same order up to `u`, and `q` does not hold it.
+    #[inline]
+    pub fn unlock(&self, t: ThreadId, l: crate::ir::LocId) -> bool {
+        self.unlocks && self.flags[self.at(t, l)] & UNLOCK != 0
+    }
+
+    /// The variables the guards at location `l` of thread `t` read, as a set of
+    /// [`super::var_bit`]s (`None`: through a pointer).
+    #[inline]
+    pub fn guard_vars(&self, t: ThreadId, l: crate::ir::LocId) -> Option<u128> {
+        self.guard_vars[self.at(t, l)]
+    }
+
+    /// Preempting only at synchronisation: per variable, whether only synchronisation
+    /// operations touch it (a mutex, a condition variable's waiters, a barrier, a thread's
+    /// `__thread_done` flag); the memory ordinary statements touch too (the `pthread_t` that
+    /// `pthread_create` writes, a thread's argument) is data.
+    #[inline]
+    pub fn sync_vars(&self) -> Option<&[bool]> {
+        self.sync_vars.as_deref()
+    }
+
+    /// Whether the program has atomic regions.
+    #[inline]
+    pub fn atomics(&self) -> bool {
+        self.atomics
+    }
 }
 
-/// Per thread and location: whether every transition there is invisible to other threads
-/// (as the guide says, else as the program says), computed once per search. With `coarse`
-/// (preemption only at synchronisation, [`super::race`]), data accesses count as invisible
-/// too: a location is local unless a transition there synchronises, may block, or ends the
-/// thread or the program.
-pub(crate) fn local_table<G: Guide>(m: &Machine<'_>, guide: &G, coarse: bool) -> Vec<Vec<bool>> {
-    location_table(m.prog, |th, l| {
-        guide
-            .invisible(th.id, l)
-            .unwrap_or_else(|| th.local_location(l) || (coarse && data_location(th, l, false)))
-    })
+/// Whether transition `tr` of `th`, whose operations are all assignments (so that it reads
+/// no input: each input value makes a variant of the step, and a step through many inputs
+/// would have exponentially many), only computes and accesses data: no synchronisation, no
+/// waiting, and it stays in the thread (a failed assertion or local assumption ends the
+/// execution there). A data location has transitions, all of them such, closing no loop
+/// unless it counts its loop iterations ([`Tables::loops`]).
+fn data_transition(th: &crate::ir::Thread, tr: &crate::ir::Transition) -> bool {
+    matches!(
+        tr.kind,
+        TransKind::Stmt
+            | TransKind::Branch
+            | TransKind::Assume
+            | TransKind::AssumeFail
+            | TransKind::Error(_)
+    ) && !tr.may_block
+        && matches!(
+            th.locations[tr.dst.0 as usize].kind,
+            LocKind::Normal | LocKind::Error | LocKind::Discard
+        )
 }
 
-/// `f` of every location of every thread, indexed by thread and location.
-fn location_table(
-    prog: &crate::ir::Program,
-    mut f: impl FnMut(&crate::ir::Thread, crate::ir::LocId) -> bool,
-) -> Vec<Vec<bool>> {
-    prog.threads
+/// Calls `visit` on every place `e` reads (none for a constant: not walked).
+#[inline]
+fn places_read<'a>(e: &'a crate::ir::Expr, visit: &mut impl FnMut(&'a crate::ir::Place)) {
+    if e.as_const().is_none() {
+        e.for_each_place(visit);
+    }
+}
+
+/// Per location of thread `th`: whether it may be reached after the thread started another
+/// one (some path from a spawn leads to it).
+fn after_spawn(th: &crate::ir::Thread) -> Vec<bool> {
+    let mut seen = vec![false; th.locations.len()];
+    let mut work: Vec<crate::ir::LocId> = th
+        .transitions
         .iter()
-        .map(|th| {
-            (0..th.locations.len())
-                .map(|l| f(th, crate::ir::LocId(l as u32)))
-                .collect()
-        })
-        .collect()
+        .filter(|tr| tr.ops.iter().any(|o| matches!(o, Op::Spawn { .. })))
+        .map(|tr| tr.dst)
+        .collect();
+    while let Some(k) = work.pop() {
+        if std::mem::replace(&mut seen[k.0 as usize], true) {
+            continue;
+        }
+        work.extend(th.outgoing(k).map(|tr| tr.dst));
+    }
+    seen
 }
 
-/// Whether every transition at `l` only computes and accesses data: no synchronisation, no
-/// waiting, no input (each input value makes a variant of the step: a step through many
-/// inputs would have exponentially many), a loop back edge only with `back_edges`, and it
-/// stays in the thread (a failed assertion or local assumption ends the execution there).
-fn data_location(th: &crate::ir::Thread, l: crate::ir::LocId, back_edges: bool) -> bool {
-    let mut any = false;
-    th.outgoing(l).all(|tr| {
-        any = true;
-        matches!(
-            tr.kind,
-            TransKind::Stmt
-                | TransKind::Branch
-                | TransKind::Assume
-                | TransKind::AssumeFail
-                | TransKind::Error(_)
-        ) && !tr.may_block
-            && (back_edges || !tr.back_edge)
-            && matches!(
-                th.locations[tr.dst.0 as usize].kind,
-                LocKind::Normal | LocKind::Error | LocKind::Discard
-            )
-            && tr.ops.iter().all(|o| matches!(o, Op::Assign { .. }))
-    }) && any
-}
+/// Loop iterations of data locations one step may run when preempting only at
+/// synchronisation (the next iteration starts a new step: a long or endless loop is not one
+/// step).
+pub(crate) const MAX_ITERATIONS: u32 = 16;
 
 impl<G: Guide> Stepper<'_, '_, G> {
     /// Whether location `l` of thread `t` is local in a step that has taken `back_edges`
-    /// loop back edges: [`local_table`], or, preempting only at synchronisation, a data
-    /// location whose back edges count ([`MAX_ITERATIONS`]).
+    /// loop back edges: [`Tables::local`], or, preempting only at synchronisation, a data
+    /// location whose back edges count ([`Tables::loops`], [`MAX_ITERATIONS`]).
     pub fn local(&self, t: ThreadId, l: crate::ir::LocId, back_edges: u32) -> bool {
-        let (t, l) = (t.0 as usize, l.0 as usize);
-        self.local[t][l]
-            || self
-                .loops
-                .is_some_and(|x| x[t][l] && back_edges < MAX_ITERATIONS)
+        self.tables.local(t, l) || (self.tables.loops(t, l) && back_edges < MAX_ITERATIONS)
     }
 
     /// Whether the step goes on after `w` ([`Stepper::continues`], not ended, within the
@@ -941,12 +1216,12 @@ impl<G: Guide> Stepper<'_, '_, G> {
     /// synchronisation, in a program without atomic regions. The end publishes
     /// `__thread_done` of the thread, which only `pthread_join` of it reads, and a join waits
     /// for it; so until the thread ends, the other threads' steps are independent of its end
-    /// and happen the same after it (the argument of [`unlock_table`] for a held mutex, with
+    /// and happen the same after it (the argument of [`Tables::unlock`] for a held mutex, with
     /// `pthread_join` for the lock: no operation reads the flag without waiting for it). An
     /// atomic region could shut the thread out while a thread inside it waits to join it (a
     /// deadlock the end moved earlier would miss), hence none.
     fn at_exit(&self, t: ThreadId, l: crate::ir::LocId) -> bool {
-        if self.sync_vars.is_none() || self.atomics {
+        if self.tables.sync_vars().is_none() || self.tables.atomics() {
             return false;
         }
         let mut out = self.m.prog.thread(t).outgoing(l);
@@ -975,12 +1250,9 @@ impl<G: Guide> Stepper<'_, '_, G> {
     }
 
     /// Whether thread `t` is at an unlock of a mutex it holds that need not be a scheduling
-    /// point ([`unlock_table`]).
+    /// point ([`Tables::unlock`]).
     fn held_unlock(&self, t: ThreadId, l: crate::ir::LocId, s: &State) -> bool {
-        let Some(table) = self.unlocks else {
-            return false;
-        };
-        if !table[t.0 as usize][l.0 as usize] {
+        if !self.tables.unlock(t, l) {
             return false;
         }
         let Some(tr) = self.m.prog.thread(t).outgoing(l).next() else {
@@ -991,129 +1263,10 @@ impl<G: Guide> Stepper<'_, '_, G> {
         };
         match self.m.place(s, place) {
             Ok((v, i)) => {
-                self.sync_vars.is_some_and(|sv| sv[v.0 as usize])
+                self.tables.sync_vars().is_some_and(|sv| sv[v.0 as usize])
                     && self.m.read_cell(s, v, i) == t.0 as i64 + 1
             }
             Err(_) => false,
         }
     }
-}
-
-/// Per variable: whether only synchronisation operations touch it (a mutex, a condition
-/// variable's waiters, a barrier, a thread's `__thread_done` flag); the memory ordinary
-/// statements touch too (the `pthread_t` that `pthread_create` writes, a thread's argument)
-/// is data.
-pub(crate) fn sync_vars(prog: &crate::ir::Program) -> Vec<bool> {
-    use crate::ir::Place;
-    let mut sync = vec![true; prog.vars.len()];
-    let mut data = |p: &Place| match p {
-        Place::Var { var, .. } => sync[var.0 as usize] = false,
-        Place::Deref { targets, .. } => {
-            for v in targets {
-                sync[v.0 as usize] = false;
-            }
-        }
-    };
-    for th in &prog.threads {
-        for tr in th
-            .transitions
-            .iter()
-            .filter(|tr| !matches!(tr.kind, TransKind::Sync(_) | TransKind::Halt))
-        {
-            tr.for_each_access(&mut data);
-            for o in &tr.ops {
-                if let Op::Spawn { args, .. } = o {
-                    for (v, _) in args {
-                        data(&Place::Var {
-                            var: *v,
-                            index: None,
-                        });
-                    }
-                }
-            }
-        }
-    }
-    sync
-}
-
-/// Per thread and location, when preempting only at synchronisation: whether the location's
-/// one transition is `pthread_mutex_unlock`, so that a step may run on through it when the
-/// thread holds the mutex ([`Stepper::held_unlock`]). `None` when the program has
-/// `pthread_mutex_trylock`, an atomic region, or a `pthread_mutex_init` that may run once
-/// `main` has started a thread.
-///
-/// Why this keeps every error, deadlock and data race (seed 003's Theorems 2 and 3 schedule
-/// before every synchronisation access, unlocks included): let thread `p` be preempted right
-/// before unlocking mutex `m`, which it holds. Until `p` unlocks `m`, other threads can only
-/// try to lock `m` and block: no trylock reads `m`; no atomic region lets a thread blocked
-/// on `m` stop every other thread; no `pthread_mutex_init` runs while threads run; and that
-/// no thread releases a mutex it does not hold (an unlock, or `pthread_cond_wait`, of another
-/// thread's mutex or a free one) is what the search checks, [`Variant::stray`]. So the other
-/// threads' steps there are independent of the unlock and happen the same after it: the
-/// preemption may move past the unlock (and past the thread's invisible transitions and held
-/// unlocks after it, up to its next scheduling point, by the same argument for each) without
-/// changing the state reached or the happens-before order. The search starts again with
-/// every shared access a scheduling point when it sees a stray release. If some execution
-/// has one, this search sees one: before the first one, `u` by thread `q`, the premise holds,
-/// so the execution up to `u`, with each thread inside a step run on to its next scheduling
-/// point (those transitions cannot block; `q` is not among them), is equivalent to one of
-/// this search; there `u` is enabled, `m` was changed by the same operations in the same
-/// order up to `u`, and `q` does not hold it.
-pub(crate) fn unlock_table(prog: &crate::ir::Program) -> Option<Vec<Vec<bool>>> {
-    let excluded = prog.threads.iter().any(|th| {
-        // (Computed at the first `pthread_mutex_init` of `main`, once.)
-        let mut reached: Option<Vec<bool>> = None;
-        th.transitions.iter().any(|tr| {
-            tr.kind == TransKind::Sync(SyncKind::TryLock)
-                || tr.ops.iter().any(|o| matches!(o, Op::AtomicBegin))
-                || (tr.kind == TransKind::Sync(SyncKind::MutexInit)
-                    && (th.id.0 != 0
-                        || reached.get_or_insert_with(|| after_spawn(th))[tr.src.0 as usize]))
-        })
-    });
-    if excluded {
-        return None;
-    }
-    Some(location_table(prog, |th, l| {
-        let mut out = th.outgoing(l);
-        match (out.next(), out.next()) {
-            (Some(tr), None) => {
-                tr.kind == TransKind::Sync(SyncKind::Unlock)
-                    && !tr.may_block
-                    && matches!(tr.ops.as_slice(), [Op::Assign { .. }])
-                    && th.locations[tr.dst.0 as usize].kind == LocKind::Normal
-            }
-            _ => false,
-        }
-    }))
-}
-
-/// Per location of thread `th`: whether it may be reached after the thread started another
-/// one (some path from a spawn leads to it).
-fn after_spawn(th: &crate::ir::Thread) -> Vec<bool> {
-    let mut seen = vec![false; th.locations.len()];
-    let mut work: Vec<crate::ir::LocId> = th
-        .transitions
-        .iter()
-        .filter(|tr| tr.ops.iter().any(|o| matches!(o, Op::Spawn { .. })))
-        .map(|tr| tr.dst)
-        .collect();
-    while let Some(k) = work.pop() {
-        if std::mem::replace(&mut seen[k.0 as usize], true) {
-            continue;
-        }
-        work.extend(th.outgoing(k).map(|tr| tr.dst));
-    }
-    seen
-}
-
-/// Loop iterations of data locations one step may run when preempting only at
-/// synchronisation (the next iteration starts a new step: a long or endless loop is not one
-/// step).
-pub(crate) const MAX_ITERATIONS: u32 = 16;
-
-/// Per thread and location, when preempting only at synchronisation: whether it is a data
-/// location whose transitions may close a loop (local up to [`MAX_ITERATIONS`] per step).
-pub(crate) fn loop_table(m: &Machine<'_>) -> Vec<Vec<bool>> {
-    location_table(m.prog, |th, l| data_location(th, l, true))
 }

@@ -901,45 +901,25 @@ impl Tables {
                     }
                 };
                 // The variables the guard reads (`None`: through a pointer), for its
-                // location's [`Tables::guard_vars`]. (A constant reads nothing: not walked.)
+                // location's [`Tables::guard_vars`].
                 let mut reads = Some(0);
-                if tr.guard.as_const().is_none() {
-                    tr.guard.for_each_place(&mut |p| {
-                        match p {
-                            Place::Var { var, .. } => {
-                                reads = reads.map(|r| r | super::var_bit(var.0));
-                            }
-                            Place::Deref { .. } => reads = None,
-                        }
-                        visit(p);
-                    });
+                tr.guard.for_each_place(&mut |p| match p {
+                    Place::Var { var, .. } => reads = reads.map(|r| r | super::var_bit(var.0)),
+                    Place::Deref { .. } => reads = None,
+                });
+                if walk {
+                    tr.for_each_access(&mut visit);
                 }
-                // The operations at one look: the places they touch (those
-                // [`crate::ir::Transition::for_each_access`] lists after the guard's), whether
-                // they only assign, and whether one begins an atomic region.
+                // Whether the operations only assign, and whether one begins an atomic region;
+                // a thread start's arguments go to variables of the started thread.
                 let (mut assigns, mut begins_atomic) = (true, false);
                 for o in &tr.ops {
                     match o {
-                        Op::Assign { place, value } => {
-                            if walk {
-                                places_read(value, &mut visit);
-                                place.for_each_subexpr(&mut |e| places_read(e, &mut visit));
-                                visit(place);
-                            }
-                        }
-                        Op::Havoc { place, .. } => {
-                            assigns = false;
-                            if walk {
-                                place.for_each_subexpr(&mut |e| places_read(e, &mut visit));
-                                visit(place);
-                            }
-                        }
+                        Op::Assign { .. } => {}
+                        Op::Havoc { .. } | Op::AtomicEnd => assigns = false,
                         Op::Spawn { args, .. } => {
                             assigns = false;
-                            for (v, e) in args {
-                                if walk {
-                                    places_read(e, &mut visit);
-                                }
+                            for (v, _) in args {
                                 visit(&Place::Var {
                                     var: *v,
                                     index: None,
@@ -950,7 +930,6 @@ impl Tables {
                             assigns = false;
                             begins_atomic = true;
                         }
-                        Op::AtomicEnd => assigns = false,
                     }
                 }
                 if own_only && assigns {
@@ -1131,14 +1110,6 @@ fn data_transition(th: &crate::ir::Thread, tr: &crate::ir::Transition) -> bool {
             th.locations[tr.dst.0 as usize].kind,
             LocKind::Normal | LocKind::Error | LocKind::Discard
         )
-}
-
-/// Calls `visit` on every place `e` reads (none for a constant: not walked).
-#[inline]
-fn places_read<'a>(e: &'a crate::ir::Expr, visit: &mut impl FnMut(&'a crate::ir::Place)) {
-    if e.as_const().is_none() {
-        e.for_each_place(visit);
-    }
 }
 
 /// Per location of thread `th`: whether it may be reached after the thread started another

@@ -101,9 +101,12 @@ impl Detector {
     /// `starts` among all the elements (the last entry: their number).
     pub fn new(threads: usize, starts: Vec<usize>) -> Self {
         let n = threads.next_multiple_of(LANES);
-        // (Buffers sized for `EXPECTED_STEPS` steps, each logging a few whole clocks, and as
-        // many locations as there are memory elements, at least `EXPECTED_LOCATIONS` and at
-        // most four times that.)
+        // (Buffers sized for `EXPECTED_STEPS` steps and as many locations as there are
+        // memory elements, at least `EXPECTED_LOCATIONS` and at most four times that. The undo
+        // log starts small and grows: sizing it for whole clocks at every step, 80 KB at 16
+        // threads, took the first search of a fresh process into a new transparent huge page
+        // of the allocator's arena, whose first touch (the kernel clears 2 MiB) cost fsbench
+        // 16 a third of its 0.5 ms search.)
         let cells = starts.last().copied().unwrap_or(0);
         let locations = cells.clamp(EXPECTED_LOCATIONS, 4 * EXPECTED_LOCATIONS);
         let mut vals = Vec::with_capacity(n * n + locations * (3 * n + 2));
@@ -119,7 +122,7 @@ impl Detector {
             seen: 0,
             vals,
             undo: Vec::with_capacity(super::EXPECTED_STEPS * 8),
-            undo_vals: Vec::with_capacity(super::EXPECTED_STEPS * 4 * n),
+            undo_vals: Vec::with_capacity(super::EXPECTED_STEPS * 8),
             marks: Vec::with_capacity(super::EXPECTED_STEPS),
             pending: Vec::with_capacity(8),
         }

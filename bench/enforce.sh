@@ -25,7 +25,8 @@
 #
 # The verifier's timeout is raised to VERIFY_TIMEOUT, default 3600 s. With IVRS=DIR, a file
 # DIR/ivr-<threads>-<buffer>.json (from `synth verify --out`, for that configuration's proof)
-# is used instead of verifying again: the quantum-64 proof takes 20 minutes.
+# is used instead of verifying again (the quantum-64 proof takes 20 minutes); a proof made
+# because the file is missing is saved there for the next run.
 #
 # With BUSY=N, N busy loops (other processes) run while the programs are measured, not while
 # they are built: BUSY=2 on a 2-core machine measures a deployment whose cores other processes
@@ -82,7 +83,12 @@ for t in 1 2; do
     if [ -z "${IVRS:-}" ] || [ ! -f "$ivr" ]; then
       "$synth" verify "$src" -DTHREADS="$t" -DN="$n" --ivrs 1 --timeout "$verify_timeout" \
         --quantum "$q" --pair-turns "$k" --out "$work/ivr-$t-$n" >/dev/null || true
-      ivr="$work/ivr-$t-$n/ivr-001.json"
+      if [ -n "${IVRS:-}" ] && [ -f "$work/ivr-$t-$n/ivr-001.json" ]; then
+        mkdir -p "$IVRS"
+        cp "$work/ivr-$t-$n/ivr-001.json" "$ivr"
+      else
+        ivr="$work/ivr-$t-$n/ivr-001.json"
+      fi
     fi
     u=$(measure "$work/plain")
     row=()

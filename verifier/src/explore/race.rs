@@ -215,26 +215,26 @@ impl Detector {
     /// [`ATOMIC_KEY`]).
     #[inline]
     fn id(&mut self, key: u64) -> usize {
-        let id = if key == ATOMIC_KEY {
-            self.atomic_id
-        } else {
-            self.ids[super::position(&self.starts, key)]
-        };
-        if id != NONE {
-            return id as usize;
+        match *self.slot(key) {
+            NONE => self.new_id(key),
+            id => id as usize,
         }
-        self.new_id(key)
+    }
+
+    /// Where the number of location `key` is kept ([`NONE`] until it is seen).
+    #[inline]
+    fn slot(&mut self, key: u64) -> &mut u32 {
+        if key == ATOMIC_KEY {
+            &mut self.atomic_id
+        } else {
+            &mut self.ids[super::position(&self.starts, key)]
+        }
     }
 
     /// Numbers location `key`, seen for the first time, and gives it a block.
     #[cold]
     fn new_id(&mut self, key: u64) -> usize {
-        let slot = if key == ATOMIC_KEY {
-            &mut self.atomic_id
-        } else {
-            &mut self.ids[super::position(&self.starts, key)]
-        };
-        *slot = self.seen as u32;
+        *self.slot(key) = self.seen as u32;
         self.seen += 1;
         let len = self.vals.len() + 3 * self.n + 2;
         self.vals.resize(len, 0);

@@ -912,23 +912,15 @@ impl Tables {
                 }
                 // Whether the operations only assign, and whether one begins an atomic region;
                 // a thread start's arguments go to variables of the started thread.
-                let (mut assigns, mut begins_atomic) = (true, false);
+                let assigns = tr.ops.iter().all(|o| matches!(o, Op::Assign { .. }));
+                let begins_atomic = tr.begins_atomic();
                 for o in &tr.ops {
-                    match o {
-                        Op::Assign { .. } => {}
-                        Op::Havoc { .. } | Op::AtomicEnd => assigns = false,
-                        Op::Spawn { args, .. } => {
-                            assigns = false;
-                            for (v, _) in args {
-                                visit(&Place::Var {
-                                    var: *v,
-                                    index: None,
-                                });
-                            }
-                        }
-                        Op::AtomicBegin => {
-                            assigns = false;
-                            begins_atomic = true;
+                    if let Op::Spawn { args, .. } = o {
+                        for (v, _) in args {
+                            visit(&Place::Var {
+                                var: *v,
+                                index: None,
+                            });
                         }
                     }
                 }

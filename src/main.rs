@@ -149,10 +149,17 @@ pub(crate) struct Input {
     /// Most threads the program may create.
     #[arg(long, default_value_t = 64)]
     max_threads: usize,
+    /// The front end: `llvm` (clang compiles the program to LLVM IR, which is lowered) or
+    /// `c` (the C parser). `synth build` and schedules need `c` for now.
+    #[arg(long, value_name = "NAME", default_value = "c", value_parser = ["c", "llvm"])]
+    frontend: String,
 }
 
 impl Input {
     pub(crate) fn load(&self) -> Result<verifier::ir::Program, verifier::frontend::Error> {
+        if self.frontend == "llvm" {
+            return verifier::frontend::llvm::load(&self.file, &self.options());
+        }
         verifier::frontend::load(&self.file, &self.options())
     }
 

@@ -350,7 +350,14 @@ impl Cx<'_, '_> {
             }
             Expr::AddrOf { var, index } => {
                 let i = self.expr(index, s);
-                Term::add(Term::int(address(*var, 0)), i)
+                let v = self.enc.prog.var(*var);
+                let stride = v.placement().stride as i128;
+                let i = if stride == 1 {
+                    i
+                } else {
+                    Term::mul(Term::int(stride), i)
+                };
+                Term::add(Term::int(v.base_address()), i)
             }
             Expr::Unary { op, arg, ty } => match op {
                 UnOp::Not => bool_int(Term::not(self.truth(arg, s))),
@@ -511,14 +518,23 @@ impl Cx<'_, '_> {
 
     /// Whether address `a` lies in variable `t`, and the element index.
     fn target(&self, t: VarId, a: &Term) -> (Term, Term) {
-        let base = address(t, 0);
-        let len = self.enc.prog.var(t).len as i128;
-        let idx = Term::sub(a.clone(), Term::int(base));
-        let inside = Term::and([
+        let v = self.enc.prog.var(t);
+        let base = v.base_address();
+        let len = v.len as i128;
+        let stride = v.placement().stride as i128;
+        let rel = Term::sub(a.clone(), Term::int(base));
+        let mut inside = vec![
             Term::le(Term::int(base), a.clone()),
-            Term::lt(a.clone(), Term::int(base + len)),
-        ]);
-        (inside, idx)
+            Term::lt(a.clone(), Term::int(base + len * stride)),
+        ];
+        if stride == 1 {
+            return (Term::and(inside), rel);
+        }
+        inside.push(Term::eq(
+            Term::modulo(rel.clone(), Term::int(stride)),
+            Term::int(0),
+        ));
+        (Term::and(inside), Term::div(rel, Term::int(stride)))
     }
 
     fn bounds(&mut self, var: VarId, i: &Term) {

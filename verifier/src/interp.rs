@@ -466,6 +466,8 @@ pub struct Machine<'p> {
     visible: Vec<bool>,
     /// Per variable: its number of elements and their type.
     meta: Vec<(u32, Ty)>,
+    /// Per object: its variables ([`Program::object_members`]).
+    members: Vec<Vec<VarId>>,
     /// Whether reads and writes are recorded ([`Machine::start_recording`]).
     recording: std::cell::Cell<bool>,
     rec: std::cell::RefCell<Recording>,
@@ -487,6 +489,7 @@ impl<'p> Machine<'p> {
             record_writes: std::cell::Cell::new(true),
             visible,
             meta,
+            members: prog.object_members(),
             recording: std::cell::Cell::new(false),
             rec: std::cell::RefCell::default(),
         }
@@ -643,20 +646,20 @@ impl<'p> Machine<'p> {
             }
             Place::Deref { addr, ty, .. } => {
                 let a = self.eval(s, addr)?;
-                let Some((var, i)) = decode_address(a) else {
-                    return Err(Fault::BadAddress(a));
-                };
-                let Some(v) = self.prog.vars.get(var.0 as usize) else {
-                    return Err(Fault::BadAddress(a));
-                };
-                if i >= v.len as i128 {
-                    return Err(Fault::OutOfBounds {
-                        var: v.name.clone(),
-                        index: i,
+                let Some((var, i)) = self.prog.locate(&self.members, a) else {
+                    // Name the object the address falls in, when it falls in one.
+                    return Err(match decode_address(a) {
+                        Some((o, i)) if (o.0 as usize) < self.prog.vars.len() => {
+                            Fault::OutOfBounds {
+                                var: self.prog.var(o).name.clone(),
+                                index: i,
+                            }
+                        }
+                        _ => Fault::BadAddress(a),
                     });
-                }
+                };
                 let _ = ty;
-                Ok((var, i as usize, v.elem.ty()))
+                Ok((var, i as usize, self.prog.var(var).elem.ty()))
             }
         }
     }
@@ -688,7 +691,9 @@ impl<'p> Machine<'p> {
                 self.touch(v, i, false, 0);
                 ty.wrap(self.read_cell(s, v, i) as i128)
             }
-            Expr::AddrOf { var, index } => address(*var, self.eval(s, index)?),
+            Expr::AddrOf { var, index } => {
+                self.prog.var(*var).element_address(self.eval(s, index)?)
+            }
             Expr::Unary { op, arg, ty } => {
                 semantics::unop(*op, *ty, self.eval(s, arg)?).map_err(Fault::Arith)?
             }

@@ -253,9 +253,57 @@ pub struct Var {
     /// Lengths of the array dimensions in `c_path`, outermost first.
     #[serde(default)]
     pub dims: Vec<u32>,
+    /// Where its elements lie in the address space; `None` is the variable's own object with
+    /// elements one address apart (see [`Placement`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<Placement>,
+}
+
+/// Where a variable's elements lie in the address space: element `i` is at address
+/// `address(object, offset + i * stride)` (see [`address`]). The variables of one C object
+/// (the fields of a struct, flattened) share its `object` and lie at the byte offsets of its
+/// layout, so that pointer arithmetic in bytes moves between them as in C.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Placement {
+    /// The variable whose id numbers the object's addresses (its first variable).
+    pub object: VarId,
+    /// Offset of element 0 in the object.
+    pub offset: u32,
+    /// Distance between consecutive elements (at least 1).
+    pub stride: u32,
 }
 
 impl Var {
+    /// The variable's placement, with the default (its own object, one address apart) made
+    /// explicit.
+    pub fn placement(&self) -> Placement {
+        self.placement.unwrap_or(Placement {
+            object: self.id,
+            offset: 0,
+            stride: 1,
+        })
+    }
+
+    /// The address of element 0.
+    pub fn base_address(&self) -> i128 {
+        let p = self.placement();
+        address(p.object, p.offset as i128)
+    }
+
+    /// The address of element `i`.
+    pub fn element_address(&self, i: i128) -> i128 {
+        let p = self.placement();
+        address(p.object, p.offset as i128 + i * p.stride as i128)
+    }
+
+    /// The element of this variable at `addr`, if the address is one of its elements'.
+    pub fn element_at(&self, addr: i128) -> Option<i128> {
+        let p = self.placement();
+        let rel = addr - self.base_address();
+        let stride = p.stride as i128;
+        (rel >= 0 && rel % stride == 0 && rel / stride < self.len as i128).then(|| rel / stride)
+    }
+
     /// The C lvalue of element `k` (row-major over `dims`), e.g. `arr[1].f[2]`.
     pub fn c_element(&self, k: usize) -> String {
         let mut idx = Vec::with_capacity(self.dims.len());
@@ -987,6 +1035,25 @@ impl Program {
             .map(|f| f.path.as_str())
             .unwrap_or("?");
         format!("{}:{}:{}", path, span.line, span.col)
+    }
+
+    /// For each variable, the variables of its object (see [`Placement`]), itself included:
+    /// indexed by the object's id, empty for variables that are not an object's first.
+    pub fn object_members(&self) -> Vec<Vec<VarId>> {
+        let mut m = vec![Vec::new(); self.vars.len()];
+        for v in &self.vars {
+            m[v.placement().object.0 as usize].push(v.id);
+        }
+        m
+    }
+
+    /// The variable and element at an address, given [`Program::object_members`].
+    pub fn locate(&self, members: &[Vec<VarId>], addr: i128) -> Option<(VarId, i128)> {
+        let (obj, _) = decode_address(addr)?;
+        members
+            .get(obj.0 as usize)?
+            .iter()
+            .find_map(|v| self.var(*v).element_at(addr).map(|i| (*v, i)))
     }
 
     /// Shared variables.

@@ -3,12 +3,14 @@
 //! (touched by two threads, directly or through a pointer), and fills in memory events,
 //! may-block marks, back edges and the discard branches of local assumptions.
 
-use super::source::SourceMap;
 use super::{Error, Options};
 use crate::ir::*;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-pub(super) fn finalize(p: &mut Program, map: &SourceMap, opts: &Options) -> Result<(), Error> {
+/// `file:line:col` of a span (of the program's start for `None`), for messages.
+pub(super) type Position<'a> = &'a dyn Fn(Option<&Span>) -> String;
+
+pub(super) fn finalize(p: &mut Program, map: Position, opts: &Options) -> Result<(), Error> {
     let _ = opts;
     expand_signals(p, map)?;
     let renumbered: Vec<Vec<Option<TransId>>> = p.threads.iter_mut().map(compress).collect();
@@ -25,10 +27,9 @@ pub(super) fn finalize(p: &mut Program, map: &SourceMap, opts: &Options) -> Resu
     check_single_sites(p, map)?;
     points_to(p);
     shared(p);
-    for k in 0..p.threads.len() {
-        let shared: Vec<bool> = p.vars.iter().map(|v| v.shared).collect();
-        let t = &mut p.threads[k];
-        mark(t, &shared);
+    let shared: Vec<bool> = p.vars.iter().map(|v| v.shared).collect();
+    for t in &mut p.threads {
+        mark(t, &shared, &p.vars);
         add_discards(t, &shared);
         back_edges(t);
     }
@@ -37,7 +38,7 @@ pub(super) fn finalize(p: &mut Program, map: &SourceMap, opts: &Options) -> Resu
 
 /// `pthread_cond_signal` wakes one waiter, chosen by the scheduler: one transition per thread
 /// that ever waits, plus one for "nobody waits". `pthread_cond_broadcast` clears every flag.
-fn expand_signals(p: &mut Program, map: &SourceMap) -> Result<(), Error> {
+fn expand_signals(p: &mut Program, map: Position) -> Result<(), Error> {
     let waiters: Vec<u32> = p
         .threads
         .iter()
@@ -53,7 +54,7 @@ fn expand_signals(p: &mut Program, map: &SourceMap) -> Result<(), Error> {
         .find(|w| **w >= super::lower::MAX_COND_THREADS)
     {
         return Err(Error::Unsupported {
-            position: map.position_of_offset(0),
+            position: map(None),
             construct: format!("condition variable waited on by thread {w}"),
         });
     }
@@ -275,7 +276,7 @@ fn components(t: &Thread) -> Vec<usize> {
 
 /// `pthread_create` and `malloc` sites must run at most once per thread: each stands for one
 /// thread or one object.
-fn check_single_sites(p: &Program, map: &SourceMap) -> Result<(), Error> {
+fn check_single_sites(p: &Program, map: Position) -> Result<(), Error> {
     for t in &p.threads {
         let mut comp = None;
         for tr in &t.transitions {
@@ -297,11 +298,7 @@ fn check_single_sites(p: &Program, map: &SourceMap) -> Result<(), Error> {
                 let comp = comp.get_or_insert_with(|| components(t));
                 if comp[tr.src.0 as usize] == comp[tr.dst.0 as usize] {
                     return Err(Error::Unsupported {
-                        position: tr
-                            .span
-                            .as_ref()
-                            .map(|s| map.position(s))
-                            .unwrap_or_default(),
+                        position: map(tr.span.as_ref()),
                         construct: w.to_string(),
                     });
                 }
@@ -346,13 +343,26 @@ fn points_to(p: &mut Program) {
     const ANY: u32 = u32::MAX;
     let nv = p.vars.len();
     let mut pts: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); nv];
+    // An address of one variable of an object may reach the object's other variables by
+    // pointer arithmetic (a struct's fields): it points to all of them.
+    let members = p.object_members();
+    let siblings: Vec<Vec<u32>> = p
+        .vars
+        .iter()
+        .map(|v| {
+            members[v.placement().object.0 as usize]
+                .iter()
+                .map(|m| m.0)
+                .collect()
+        })
+        .collect();
     // Pointers initialised with addresses (`int *p = &x;` at file scope).
     for v in &p.vars {
         if let (ElemKind::Ptr, Init::Values(vals)) = (&v.elem, &v.init) {
             for x in vals {
                 if let Some((t, _)) = decode_address(*x) {
                     if (t.0 as usize) < nv {
-                        pts[v.id.0 as usize].insert(t.0);
+                        pts[v.id.0 as usize].extend(members[t.0 as usize].iter().map(|m| m.0));
                     }
                 }
             }
@@ -364,22 +374,22 @@ fn points_to(p: &mut Program) {
     for tr in p.threads.iter().flat_map(|t| &t.transitions) {
         tr.for_each_expr(&mut |e| {
             e.for_each_addr(&mut |v| {
-                taken.insert(v.0);
+                taken.extend(siblings[v.0 as usize].iter().copied());
             })
         });
     }
     let taken: Vec<u32> = taken.into_iter().collect();
-    fn expr_pts(e: &Expr, pts: &[BTreeSet<u32>], out: &mut BTreeSet<u32>) {
+    fn expr_pts(e: &Expr, pts: &[BTreeSet<u32>], sib: &[Vec<u32>], out: &mut BTreeSet<u32>) {
         match e {
             Expr::Const { .. } => {}
             Expr::AddrOf { var, .. } => {
-                out.insert(var.0);
+                out.extend(sib[var.0 as usize].iter().copied());
             }
             Expr::Load { place, .. } => match place {
                 Place::Var { var, .. } => out.extend(pts[var.0 as usize].iter().copied()),
                 Place::Deref { addr, .. } => {
                     let mut t = BTreeSet::new();
-                    expr_pts(addr, pts, &mut t);
+                    expr_pts(addr, pts, sib, &mut t);
                     if t.contains(&ANY) {
                         // A load through any address: any address stored anywhere.
                         for set in pts {
@@ -395,20 +405,20 @@ fn points_to(p: &mut Program) {
             Expr::Cast { arg, .. }
             | Expr::Unary {
                 arg, op: UnOp::Not, ..
-            } => expr_pts(arg, pts, out),
+            } => expr_pts(arg, pts, sib, out),
             Expr::Unary { arg, .. } => {
                 // `-a`, `~a` of an address: no longer that object's address, but (bits
                 // turned back) possibly any object's.
                 let mut t = BTreeSet::new();
-                expr_pts(arg, pts, &mut t);
+                expr_pts(arg, pts, sib, &mut t);
                 if !t.is_empty() {
                     out.insert(ANY);
                 }
             }
             Expr::Binary { lhs, rhs, op, .. } => {
                 let mut t = BTreeSet::new();
-                expr_pts(lhs, pts, &mut t);
-                expr_pts(rhs, pts, &mut t);
+                expr_pts(lhs, pts, sib, &mut t);
+                expr_pts(rhs, pts, sib, &mut t);
                 if matches!(op, BinOp::Add | BinOp::Sub | BinOp::BitAnd | BinOp::BitOr) {
                     out.extend(t);
                 } else if !t.is_empty()
@@ -430,17 +440,22 @@ fn points_to(p: &mut Program) {
                 }
             }
             Expr::Ite { then, els, .. } => {
-                expr_pts(then, pts, out);
-                expr_pts(els, pts, out);
+                expr_pts(then, pts, sib, out);
+                expr_pts(els, pts, sib, out);
             }
         }
     }
-    fn targets(place: &Place, pts: &[BTreeSet<u32>], taken: &[u32]) -> BTreeSet<u32> {
+    fn targets(
+        place: &Place,
+        pts: &[BTreeSet<u32>],
+        sib: &[Vec<u32>],
+        taken: &[u32],
+    ) -> BTreeSet<u32> {
         match place {
             Place::Var { var, .. } => [var.0].into(),
             Place::Deref { addr, .. } => {
                 let mut t = BTreeSet::new();
-                expr_pts(addr, pts, &mut t);
+                expr_pts(addr, pts, sib, &mut t);
                 if t.remove(&ANY) {
                     t.extend(taken.iter().copied());
                 }
@@ -457,13 +472,13 @@ fn points_to(p: &mut Program) {
                     match op {
                         Op::Assign { place, value } => {
                             let mut v = BTreeSet::new();
-                            expr_pts(value, &pts, &mut v);
-                            flows.push((targets(place, &pts, &taken), v));
+                            expr_pts(value, &pts, &siblings, &mut v);
+                            flows.push((targets(place, &pts, &siblings, &taken), v));
                         }
                         Op::Spawn { args, .. } => {
                             for (var, e) in args {
                                 let mut v = BTreeSet::new();
-                                expr_pts(e, &pts, &mut v);
+                                expr_pts(e, &pts, &siblings, &mut v);
                                 flows.push(([var.0].into(), v));
                             }
                         }
@@ -485,49 +500,49 @@ fn points_to(p: &mut Program) {
     }
     for t in &mut p.threads {
         for tr in &mut t.transitions {
-            for_each_expr_mut(tr, &mut |e| resolve_expr(e, &pts, &taken));
+            for_each_expr_mut(tr, &mut |e| resolve_expr(e, &pts, &siblings, &taken));
             for op in &mut tr.ops {
                 match op {
                     Op::Assign { place, .. } | Op::Havoc { place, .. } => {
-                        resolve_place(place, &pts, &taken)
+                        resolve_place(place, &pts, &siblings, &taken)
                     }
                     _ => {}
                 }
             }
         }
     }
-    fn resolve_place(pl: &mut Place, pts: &[BTreeSet<u32>], taken: &[u32]) {
+    fn resolve_place(pl: &mut Place, pts: &[BTreeSet<u32>], sib: &[Vec<u32>], taken: &[u32]) {
         if let Place::Deref { addr, targets, .. } = pl {
             let mut s = BTreeSet::new();
-            expr_pts(addr, pts, &mut s);
+            expr_pts(addr, pts, sib, &mut s);
             if s.remove(&ANY) {
                 s.extend(taken.iter().copied());
             }
             *targets = s.into_iter().map(VarId).collect();
         }
     }
-    fn resolve_expr(e: &mut Expr, pts: &[BTreeSet<u32>], taken: &[u32]) {
+    fn resolve_expr(e: &mut Expr, pts: &[BTreeSet<u32>], sib: &[Vec<u32>], taken: &[u32]) {
         match e {
             Expr::Load { place, .. } => {
-                resolve_place(place, pts, taken);
+                resolve_place(place, pts, sib, taken);
                 match place {
-                    Place::Var { index: Some(i), .. } => resolve_expr(i, pts, taken),
-                    Place::Deref { addr, .. } => resolve_expr(addr, pts, taken),
+                    Place::Var { index: Some(i), .. } => resolve_expr(i, pts, sib, taken),
+                    Place::Deref { addr, .. } => resolve_expr(addr, pts, sib, taken),
                     _ => {}
                 }
             }
-            Expr::AddrOf { index, .. } => resolve_expr(index, pts, taken),
-            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => resolve_expr(arg, pts, taken),
+            Expr::AddrOf { index, .. } => resolve_expr(index, pts, sib, taken),
+            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => resolve_expr(arg, pts, sib, taken),
             Expr::Binary { lhs, rhs, .. } => {
-                resolve_expr(lhs, pts, taken);
-                resolve_expr(rhs, pts, taken);
+                resolve_expr(lhs, pts, sib, taken);
+                resolve_expr(rhs, pts, sib, taken);
             }
             Expr::Ite {
                 cond, then, els, ..
             } => {
-                resolve_expr(cond, pts, taken);
-                resolve_expr(then, pts, taken);
-                resolve_expr(els, pts, taken);
+                resolve_expr(cond, pts, sib, taken);
+                resolve_expr(then, pts, sib, taken);
+                resolve_expr(els, pts, sib, taken);
             }
             Expr::Const { .. } => {}
         }
@@ -553,23 +568,36 @@ fn shared(p: &mut Program) {
     }
 }
 
-fn event_index(pl: &Place, var: VarId) -> Option<Expr> {
+fn event_index(pl: &Place, var: &Var) -> Option<Expr> {
     match pl {
         Place::Var { index, .. } => index.as_deref().cloned(),
-        Place::Deref { addr, .. } => Some(Expr::Binary {
-            op: BinOp::Sub,
-            lhs: Box::new(Expr::Cast {
-                arg: addr.clone(),
+        Place::Deref { addr, .. } => {
+            let rel = Expr::Binary {
+                op: BinOp::Sub,
+                lhs: Box::new(Expr::Cast {
+                    arg: addr.clone(),
+                    ty: Ty::LONG,
+                }),
+                rhs: Box::new(Expr::constant(var.base_address(), Ty::LONG)),
                 ty: Ty::LONG,
-            }),
-            rhs: Box::new(Expr::constant(address(var, 0), Ty::LONG)),
-            ty: Ty::LONG,
-        }),
+            };
+            let stride = var.placement().stride;
+            Some(if stride == 1 {
+                rel
+            } else {
+                Expr::Binary {
+                    op: BinOp::Div,
+                    lhs: Box::new(rel),
+                    rhs: Box::new(Expr::constant(stride as i128, Ty::LONG)),
+                    ty: Ty::LONG,
+                }
+            })
+        }
     }
 }
 
 /// Fills events, may-block and yield marks.
-fn mark(t: &mut Thread, shared: &[bool]) {
+fn mark(t: &mut Thread, shared: &[bool], vars: &[Var]) {
     for tr in &mut t.transitions {
         let (reads, writes) = tr.accesses();
         let mut events: Vec<Event> = Vec::new();
@@ -578,7 +606,7 @@ fn mark(t: &mut Thread, shared: &[bool]) {
                 if !shared[v.0 as usize] {
                     continue;
                 }
-                let index = event_index(pl, v);
+                let index = event_index(pl, &vars[v.0 as usize]);
                 if let Some(e) = events.iter_mut().find(|e| e.var == v && e.index == index) {
                     if e.access != access {
                         e.access = Access::Update;

@@ -728,6 +728,7 @@ impl<'a> Lowerer<'a> {
             span,
             c_path: String::new(),
             dims: Vec::new(),
+            placement: None,
         });
         id
     }

@@ -8,6 +8,7 @@
 
 mod ctypes;
 mod finalize;
+pub mod llvm;
 mod lower;
 mod source;
 
@@ -69,6 +70,11 @@ pub enum Error {
         /// What the parser expected.
         message: String,
     },
+    /// The C compiler (clang) rejected the program; `message` is its diagnostics.
+    Compiler {
+        /// The compiler's diagnostics.
+        message: String,
+    },
     /// A construct the IR cannot express.
     Unsupported {
         /// `file:line:col`.
@@ -94,6 +100,7 @@ impl fmt::Display for Error {
                 write!(f, "preprocessor failed:\n{}", message.trim_end())
             }
             Error::Syntax { position, message } => write!(f, "{position}: syntax error: {message}"),
+            Error::Compiler { message } => write!(f, "{}", message.trim_end()),
             Error::Unsupported {
                 position,
                 construct,
@@ -129,7 +136,11 @@ pub fn load_preprocessed(path: &Path, opts: &Options) -> Result<(Program, String
         }
     })?;
     let mut program = lower::lower(&parsed.unit, &map, opts)?;
-    finalize::finalize(&mut program, &map, opts)?;
+    let position = |s: Option<&crate::ir::Span>| match s {
+        Some(s) => map.position(s),
+        None => map.position_of_offset(0),
+    };
+    finalize::finalize(&mut program, &position, opts)?;
     program.sha256 = program_hash(&pre, path);
     program.files = map.files();
     Ok((program, pre))

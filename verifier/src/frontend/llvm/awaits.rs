@@ -1,0 +1,334 @@
+//! An `assume` over shared state waits until its condition holds (`DESIGN.md`, "Program
+//! model"; the paper declares synchronisation this way). clang evaluates the condition before
+//! the call, by loads into registers and, for `&&` and `||`, by branches and phis; the
+//! assumption would then test values read earlier, one at a time. This module rebuilds the
+//! condition as one expression over memory, evaluated atomically in the assumption's guard:
+//! loads become reads of their places, a phi of a branching region becomes the choice of its
+//! incoming values by the conditions of the paths that reach it (from the block's immediate
+//! dominator). Nidhugg's `AssumeAwaitPass` turns `load; cmp; assume` into an await in the same
+//! spirit.
+
+use super::lower::{bin, ite, not, truth, Lowerer, R};
+use crate::ir::*;
+use llvm_ir::instruction::Instruction;
+use llvm_ir::terminator::Terminator;
+use llvm_ir::{Function, Name, Operand};
+use std::collections::HashMap;
+
+/// Most instructions a rebuilt condition may span.
+const MAX_DEPTH: u32 = 64;
+
+/// Control-flow facts of a function: predecessors and immediate dominators of its blocks.
+pub(super) struct Cfg<'m> {
+    index: HashMap<&'m Name, usize>,
+    preds: Vec<Vec<usize>>,
+    idom: Vec<usize>,
+    /// Reverse postorder number of each block (`usize::MAX`: unreachable).
+    order: Vec<usize>,
+}
+
+impl<'m> Cfg<'m> {
+    pub fn new(f: &'m Function) -> Self {
+        let n = f.basic_blocks.len();
+        let index: HashMap<&Name, usize> = f
+            .basic_blocks
+            .iter()
+            .enumerate()
+            .map(|(k, b)| (&b.name, k))
+            .collect();
+        let succs: Vec<Vec<usize>> = f
+            .basic_blocks
+            .iter()
+            .map(|b| {
+                successors(&b.term)
+                    .iter()
+                    .filter_map(|s| index.get(s).copied())
+                    .collect()
+            })
+            .collect();
+        let mut preds = vec![Vec::new(); n];
+        for (b, ss) in succs.iter().enumerate() {
+            for s in ss {
+                preds[*s].push(b);
+            }
+        }
+        // Reverse postorder from the entry.
+        let mut post = Vec::new();
+        let mut seen = vec![false; n];
+        let mut stack = vec![(0usize, 0usize)];
+        if n > 0 {
+            seen[0] = true;
+        }
+        while let Some((b, k)) = stack.pop() {
+            if k < succs[b].len() {
+                stack.push((b, k + 1));
+                let s = succs[b][k];
+                if !seen[s] {
+                    seen[s] = true;
+                    stack.push((s, 0));
+                }
+            } else {
+                post.push(b);
+            }
+        }
+        let mut order = vec![usize::MAX; n];
+        for (k, b) in post.iter().rev().enumerate() {
+            order[*b] = k;
+        }
+        // Cooper, Harvey and Kennedy, "A Simple, Fast Dominance Algorithm".
+        let mut idom = vec![usize::MAX; n];
+        if n > 0 {
+            idom[0] = 0;
+        }
+        let rpo: Vec<usize> = post.iter().rev().copied().collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &b in rpo.iter().skip(1) {
+                let mut new = usize::MAX;
+                for &p in &preds[b] {
+                    if idom[p] == usize::MAX {
+                        continue;
+                    }
+                    new = if new == usize::MAX {
+                        p
+                    } else {
+                        intersect(&idom, &order, p, new)
+                    };
+                }
+                if new != usize::MAX && idom[b] != new {
+                    idom[b] = new;
+                    changed = true;
+                }
+            }
+        }
+        Cfg {
+            index,
+            preds,
+            idom,
+            order,
+        }
+    }
+}
+
+fn intersect(idom: &[usize], order: &[usize], mut a: usize, mut b: usize) -> usize {
+    while a != b {
+        while order[a] > order[b] {
+            a = idom[a];
+        }
+        while order[b] > order[a] {
+            b = idom[b];
+        }
+    }
+    a
+}
+
+pub(super) fn successors(t: &Terminator) -> Vec<&Name> {
+    match t {
+        Terminator::Br(b) => vec![&b.dest],
+        Terminator::CondBr(b) => vec![&b.true_dest, &b.false_dest],
+        Terminator::Switch(s) => {
+            let mut v: Vec<&Name> = s.dests.iter().map(|(_, d)| d).collect();
+            v.push(&s.default_dest);
+            v
+        }
+        _ => vec![],
+    }
+}
+
+impl<'m> Lowerer<'m> {
+    /// The condition `o` as one expression over memory, or `None` when it cannot be rebuilt
+    /// (then the assumption tests the register, as computed).
+    pub(super) fn await_condition(&mut self, o: &'m Operand) -> R<Option<Expr>> {
+        let f = self.frames.last().expect("frame").func;
+        let cfg = Cfg::new(f);
+        let mut defs: HashMap<&'m Name, (usize, &'m Instruction)> = HashMap::new();
+        for (b, bb) in f.basic_blocks.iter().enumerate() {
+            for i in &bb.instrs {
+                if let Some(d) = i.try_get_result() {
+                    defs.insert(d, (b, i));
+                }
+            }
+        }
+        let mut cx = Rebuild {
+            f,
+            cfg,
+            defs,
+            reads: false,
+        };
+        let e = match self.rebuild(&mut cx, o, 0) {
+            Ok(Some(e)) => e,
+            Ok(None) => return Ok(None),
+            Err(e) => return Err(e),
+        };
+        Ok(cx.reads.then_some(e))
+    }
+
+    fn rebuild(&mut self, cx: &mut Rebuild<'m>, o: &'m Operand, depth: u32) -> R<Option<Expr>> {
+        if depth > MAX_DEPTH {
+            return Ok(None);
+        }
+        let Operand::LocalOperand { name, .. } = o else {
+            return Ok(Some(self.expr(o)?));
+        };
+        let Some(&(block, i)) = cx.defs.get(name) else {
+            // A parameter: fixed during the call.
+            return Ok(Some(self.expr(o)?));
+        };
+        match i {
+            Instruction::Load(l) => {
+                let ptr = self.val(&l.address)?;
+                let Ok((w, ty)) = self.access_ty(&l.loaded_ty) else {
+                    return Ok(None);
+                };
+                let place = self.place(&ptr, w, ty)?;
+                cx.reads = true;
+                Ok(Some(Expr::Load { place, ty }))
+            }
+            Instruction::Phi(p) => {
+                let b = block;
+                let d = cx.cfg.idom[b];
+                if d == usize::MAX || d == b {
+                    return Ok(None);
+                }
+                let mut out: Option<Expr> = None;
+                let t = self.reg_ty(&p.to_type)?;
+                // The last incoming value needs no test.
+                for (k, (v, from)) in p.incoming_values.iter().enumerate().rev() {
+                    let Some(&pb) = cx.cfg.index.get(from) else {
+                        return Ok(None);
+                    };
+                    let Some(val) = self.rebuild(cx, v, depth + 1)? else {
+                        return Ok(None);
+                    };
+                    let val = super::lower::cast(val, t);
+                    out = Some(match out {
+                        None if k + 1 == p.incoming_values.len() => val,
+                        None => val,
+                        Some(rest) => {
+                            let Some(c) = self.edge_reach(cx, d, pb, b, depth + 1)? else {
+                                return Ok(None);
+                            };
+                            ite(c, val, rest, t)
+                        }
+                    });
+                }
+                Ok(out)
+            }
+            Instruction::Call(_)
+            | Instruction::Store(_)
+            | Instruction::CmpXchg(_)
+            | Instruction::AtomicRMW(_)
+            | Instruction::Alloca(_) => Ok(Some(self.expr(o)?)),
+            _ => {
+                let mut ops = Vec::new();
+                for a in super::lower::operands(i) {
+                    match self.rebuild(cx, a, depth + 1)? {
+                        Some(e) => ops.push((a, e)),
+                        None => return Ok(None),
+                    }
+                }
+                self.pure_with(i, &ops)
+            }
+        }
+    }
+
+    /// The condition under which control goes from `from` to `to` having entered the region
+    /// at its dominator `d`.
+    fn edge_reach(
+        &mut self,
+        cx: &mut Rebuild<'m>,
+        d: usize,
+        from: usize,
+        to: usize,
+        depth: u32,
+    ) -> R<Option<Expr>> {
+        let Some(rc) = self.block_reach(cx, d, from, depth, &mut Vec::new())? else {
+            return Ok(None);
+        };
+        let Some(ec) = self.edge_cond(cx, from, to, depth)? else {
+            return Ok(None);
+        };
+        Ok(Some(and(rc, ec)))
+    }
+
+    fn block_reach(
+        &mut self,
+        cx: &mut Rebuild<'m>,
+        d: usize,
+        b: usize,
+        depth: u32,
+        path: &mut Vec<usize>,
+    ) -> R<Option<Expr>> {
+        if b == d {
+            return Ok(Some(Expr::tt()));
+        }
+        if path.contains(&b) || depth > MAX_DEPTH || cx.cfg.order[b] <= cx.cfg.order[d] {
+            // A cycle, or a block not below the dominator.
+            return Ok(None);
+        }
+        path.push(b);
+        let mut any: Option<Expr> = None;
+        for p in cx.cfg.preds[b].clone() {
+            let Some(rc) = self.block_reach(cx, d, p, depth + 1, path)? else {
+                path.pop();
+                return Ok(None);
+            };
+            let Some(ec) = self.edge_cond(cx, p, b, depth + 1)? else {
+                path.pop();
+                return Ok(None);
+            };
+            let c = and(rc, ec);
+            any = Some(match any {
+                None => c,
+                Some(a) => bin(BinOp::Or, a, c, Ty::INT),
+            });
+        }
+        path.pop();
+        Ok(any)
+    }
+
+    fn edge_cond(
+        &mut self,
+        cx: &mut Rebuild<'m>,
+        from: usize,
+        to: usize,
+        depth: u32,
+    ) -> R<Option<Expr>> {
+        let term = &cx.f.basic_blocks[from].term;
+        let to_name = &cx.f.basic_blocks[to].name;
+        match term {
+            Terminator::Br(_) => Ok(Some(Expr::tt())),
+            Terminator::CondBr(b) => {
+                if b.true_dest == b.false_dest {
+                    return Ok(Some(Expr::tt()));
+                }
+                let Some(c) = self.rebuild(cx, &b.condition, depth + 1)? else {
+                    return Ok(None);
+                };
+                let c = truth(c);
+                Ok(Some(if b.true_dest == *to_name { c } else { not(c) }))
+            }
+            _ => Ok(None),
+        }
+    }
+}
+
+fn and(a: Expr, b: Expr) -> Expr {
+    if a.is_true() {
+        return b;
+    }
+    if b.is_true() {
+        return a;
+    }
+    bin(BinOp::And, a, b, Ty::INT)
+}
+
+/// The state of one rebuilding.
+pub(super) struct Rebuild<'m> {
+    f: &'m Function,
+    cfg: Cfg<'m>,
+    defs: HashMap<&'m Name, (usize, &'m Instruction)>,
+    /// Whether the expression reads memory.
+    reads: bool,
+}

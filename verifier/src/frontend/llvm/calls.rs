@@ -1,0 +1,745 @@
+//! Calls: functions defined in the module are inlined; the concurrency API, the SV-COMP
+//! `__VERIFIER_*` functions and libc are modelled here, each by its POSIX or C semantics
+//! (as `DESIGN.md`, "Program model", states them for the IR).
+//!
+//! * `pthread_mutex_lock` waits until the mutex is free and takes it (`m == 0 → m := me`);
+//!   `trylock` takes it when free and returns `EBUSY` otherwise; `unlock` frees it.
+//! * `pthread_cond_wait` releases the mutex and raises the thread's waiting flag, then waits
+//!   until a signal clears it and takes the mutex again; `signal` clears one waiting flag
+//!   (expanded by the finishing pass into one transition per thread that waits),
+//!   `broadcast` all of them.
+//! * `pthread_barrier_wait` counts arrivals; the last one starts a new generation and gets
+//!   `PTHREAD_BARRIER_SERIAL_THREAD`; the others wait for the generation to change.
+//! * `pthread_create` starts a new thread (one per call executed; a call in a loop is
+//!   reported by the finishing pass); `pthread_join` waits until the thread has returned.
+//! * `assert` failures, `reach_error` and `__VERIFIER_error` go to the error location;
+//!   `abort` and `exit` end the program; `__VERIFIER_assume` is an assumption;
+//!   `__VERIFIER_nondet_*` is an input; `__VERIFIER_atomic_*` functions and
+//!   `__VERIFIER_atomic_begin/end` are atomic regions.
+//! * Output functions (`printf`, `puts`, ...) and the attribute functions have no effect the
+//!   properties observe.
+
+use super::lower::{bin, cast, truth, Lowerer, Val, MAX_COND_THREADS, R};
+use crate::ir::*;
+use llvm_ir::instruction::Call;
+use llvm_ir::types::Type;
+use llvm_ir::Operand;
+
+/// Functions whose calls have no effect that the program model observes.
+const NO_EFFECT: &[&str] = &[
+    "printf",
+    "fprintf",
+    "puts",
+    "putchar",
+    "fputs",
+    "fflush",
+    "free",
+    "pthread_mutex_destroy",
+    "pthread_cond_destroy",
+    "pthread_barrier_destroy",
+    "pthread_attr_init",
+    "pthread_attr_destroy",
+    "pthread_attr_setdetachstate",
+    "pthread_mutexattr_init",
+    "pthread_mutexattr_settype",
+    "pthread_mutexattr_destroy",
+    "pthread_condattr_init",
+    "pthread_condattr_destroy",
+    "usleep",
+    "sleep",
+    "pthread_detach",
+];
+
+impl<'m> Lowerer<'m> {
+    /// Lowers a call instruction.
+    pub(super) fn call(&mut self, c: &'m Call) -> R<()> {
+        let callee = match &c.function {
+            either::Either::Left(_) => return self.unsupported("inline assembly"),
+            either::Either::Right(op) => self.val(op)?,
+        };
+        let Val::F(name) = callee else {
+            return self.unsupported("call through a function pointer");
+        };
+        let args: Vec<&'m Operand> = c.arguments.iter().map(|(o, _)| o).collect();
+        let result = self.model(&name, &args, c)?;
+        if let (Some(dest), Some(v)) = (&c.dest, result) {
+            let t = match &v {
+                Val::E(e) => e.ty(),
+                _ => Ty::ULONG,
+            };
+            self.bind(dest, v, t);
+        }
+        Ok(())
+    }
+
+    fn ret0(&self) -> Option<Val> {
+        Some(Val::E(Expr::int(0)))
+    }
+
+    /// The place of the synchronisation object an argument points to.
+    fn sync_place(&mut self, o: &'m Operand, kind: ElemKind) -> R<Place> {
+        let v = self.val(o)?;
+        let width = match &v {
+            Val::P { obj, off, .. } => self
+                .objects
+                .get(obj)
+                .and_then(|ob| {
+                    ob.leaves
+                        .iter()
+                        .find(|(l, _)| l.elem == kind && (*off as u64) >= l.offset)
+                        .map(|(l, _)| l.width)
+                })
+                .unwrap_or(0),
+            _ => 0,
+        };
+        let p = self.place(&v, width, Ty::LONG)?;
+        if let Place::Var { var, .. } = &p {
+            if self.vars[var.0 as usize].elem != kind {
+                return self.unsupported(format!(
+                    "{} used as a {}",
+                    self.vars[var.0 as usize].name,
+                    kind_name(kind)
+                ));
+            }
+        }
+        Ok(p)
+    }
+
+    fn model(&mut self, name: &str, args: &[&'m Operand], c: &'m Call) -> R<Option<Val>> {
+        let load = |p: &Place| Expr::Load {
+            place: p.clone(),
+            ty: Ty::LONG,
+        };
+        if let Some(n) = name.strip_prefix("llvm.") {
+            return self.intrinsic(n, args);
+        }
+        match name {
+            "reach_error"
+            | "__VERIFIER_error"
+            | "__assert_fail"
+            | "__assert_perror_fail"
+            | "__assert" => {
+                let kind = if name.starts_with("__assert") {
+                    ErrorKind::AssertionFailed
+                } else {
+                    ErrorKind::ReachError
+                };
+                self.flush()?;
+                let err = self.special[1];
+                self.edge(self.cur, err, Expr::tt(), vec![], TransKind::Error(kind))?;
+                self.cur = self.new_loc(LocKind::Normal);
+                Ok(None)
+            }
+            "abort" | "exit" | "_exit" | "_Exit" => {
+                self.flush()?;
+                let halt = self.special[2];
+                self.edge(self.cur, halt, Expr::tt(), vec![], TransKind::Halt)?;
+                self.cur = self.new_loc(LocKind::Normal);
+                Ok(None)
+            }
+            "__VERIFIER_assume" | "assume_abort_if_not" => {
+                // Over shared state the assumption waits: its condition is read atomically.
+                let x = match self.await_condition(args[0])? {
+                    Some(c) => c,
+                    None => self.expr(args[0])?,
+                };
+                self.step(truth(x), vec![], TransKind::Assume)?;
+                Ok(None)
+            }
+            "__VERIFIER_atomic_begin" => {
+                self.atomic_depth += 1;
+                if self.atomic_depth == 1 {
+                    self.step(
+                        Expr::tt(),
+                        vec![Op::AtomicBegin],
+                        TransKind::Sync(SyncKind::AtomicBegin),
+                    )?;
+                }
+                Ok(None)
+            }
+            "__VERIFIER_atomic_end" => {
+                if self.atomic_depth == 0 {
+                    return self.invalid("__VERIFIER_atomic_end without __VERIFIER_atomic_begin");
+                }
+                self.atomic_depth -= 1;
+                if self.atomic_depth == 0 {
+                    self.step(
+                        Expr::tt(),
+                        vec![Op::AtomicEnd],
+                        TransKind::Sync(SyncKind::AtomicEnd),
+                    )?;
+                }
+                Ok(None)
+            }
+            n if n.starts_with("__VERIFIER_nondet_") => {
+                let ty = match c.dest.as_ref().map(|_| self.m.types.type_of(c)) {
+                    Some(t) => match t.as_ref() {
+                        Type::IntegerType { bits } => {
+                            let signed = !matches!(
+                                &n["__VERIFIER_nondet_".len()..],
+                                "uint"
+                                    | "unsigned"
+                                    | "u32"
+                                    | "ulong"
+                                    | "ulonglong"
+                                    | "size_t"
+                                    | "u64"
+                                    | "uchar"
+                                    | "u8"
+                                    | "ushort"
+                                    | "u16"
+                                    | "bool"
+                                    | "_Bool"
+                            );
+                            if *bits == 1 {
+                                Ty::BOOL
+                            } else {
+                                Ty {
+                                    bits: *bits as u8,
+                                    signed,
+                                }
+                            }
+                        }
+                        Type::PointerType { .. } => Ty::ULONG,
+                        _ => return self.unsupported(format!("{n} of this type")),
+                    },
+                    None => return Ok(None),
+                };
+                let t = self.temp(n, ty);
+                self.step(
+                    Expr::tt(),
+                    vec![Op::Havoc {
+                        place: Place::scalar(t),
+                        ty,
+                    }],
+                    TransKind::Stmt,
+                )?;
+                let rt = super::layout::int_ty(ty.bits as u32);
+                Ok(Some(Val::E(cast(
+                    Expr::var(t, ty),
+                    if ty == Ty::ULONG { ty } else { rt },
+                ))))
+            }
+            n if NO_EFFECT.contains(&n) => Ok(self.ret0()),
+            "sched_yield" | "pthread_yield" => {
+                self.step(Expr::tt(), vec![], TransKind::Sync(SyncKind::Yield))?;
+                Ok(self.ret0())
+            }
+            "pthread_self" => Ok(Some(Val::E(Expr::constant(self.tid.0 as i128, Ty::ULONG)))),
+            "pthread_mutex_init" | "pthread_mutex_unlock" => {
+                let m = self.sync_place(args[0], ElemKind::Mutex)?;
+                let kind = if name == "pthread_mutex_init" {
+                    SyncKind::MutexInit
+                } else {
+                    SyncKind::Unlock
+                };
+                self.step(
+                    Expr::tt(),
+                    vec![Op::Assign {
+                        place: m,
+                        value: Expr::constant(0, Ty::LONG),
+                    }],
+                    TransKind::Sync(kind),
+                )?;
+                Ok(self.ret0())
+            }
+            "pthread_mutex_lock" => {
+                let m = self.sync_place(args[0], ElemKind::Mutex)?;
+                let g = bin(BinOp::Eq, load(&m), Expr::constant(0, Ty::LONG), Ty::INT);
+                let me = self.me();
+                self.step(
+                    g,
+                    vec![Op::Assign {
+                        place: m,
+                        value: me,
+                    }],
+                    TransKind::Sync(SyncKind::Lock),
+                )?;
+                Ok(self.ret0())
+            }
+            "pthread_mutex_trylock" => {
+                let m = self.sync_place(args[0], ElemKind::Mutex)?;
+                let free = bin(BinOp::Eq, load(&m), Expr::constant(0, Ty::LONG), Ty::INT);
+                let r = self.temp("trylock", Ty::INT);
+                let me = self.me();
+                self.step(
+                    Expr::tt(),
+                    vec![
+                        // EBUSY is 16 on Linux.
+                        Op::Assign {
+                            place: Place::scalar(r),
+                            value: super::lower::ite(
+                                free.clone(),
+                                Expr::int(0),
+                                Expr::int(16),
+                                Ty::INT,
+                            ),
+                        },
+                        Op::Assign {
+                            place: m.clone(),
+                            value: super::lower::ite(free, me, load(&m), Ty::LONG),
+                        },
+                    ],
+                    TransKind::Sync(SyncKind::TryLock),
+                )?;
+                Ok(Some(Val::E(Expr::var(r, Ty::INT))))
+            }
+            "pthread_cond_init" => {
+                self.sync_place(args[0], ElemKind::Cond)?;
+                Ok(self.ret0())
+            }
+            "pthread_cond_wait" => self.cond_wait(args),
+            "pthread_cond_signal" | "pthread_cond_broadcast" => {
+                let cp = self.sync_place(args[0], ElemKind::Cond)?;
+                let (w, base) = self.cond_waiters(&cp)?;
+                let first = Place::Var {
+                    var: w,
+                    index: Some(Box::new(base)),
+                };
+                let kind = if name == "pthread_cond_broadcast" {
+                    SyncKind::CondBroadcast
+                } else {
+                    SyncKind::CondSignal
+                };
+                self.step(
+                    Expr::tt(),
+                    vec![Op::Assign {
+                        place: first.clone(),
+                        value: Expr::Load {
+                            place: first,
+                            ty: Ty::INT,
+                        },
+                    }],
+                    TransKind::Sync(kind),
+                )?;
+                Ok(self.ret0())
+            }
+            "pthread_barrier_init" => {
+                let b = self.sync_place(args[0], ElemKind::Barrier)?;
+                let n = cast(self.expr(args[2])?, Ty::LONG);
+                let Place::Var { var, index } = &b else {
+                    return self.unsupported("barrier behind a run-time pointer");
+                };
+                let (nvar, gvar) = self.barrier_parts(*var);
+                let idx = index.clone();
+                self.step(
+                    Expr::tt(),
+                    vec![
+                        Op::Assign {
+                            place: b.clone(),
+                            value: Expr::constant(0, Ty::LONG),
+                        },
+                        Op::Assign {
+                            place: Place::Var {
+                                var: nvar,
+                                index: idx.clone(),
+                            },
+                            value: n,
+                        },
+                        Op::Assign {
+                            place: Place::Var {
+                                var: gvar,
+                                index: idx,
+                            },
+                            value: Expr::constant(0, Ty::LONG),
+                        },
+                    ],
+                    TransKind::Sync(SyncKind::BarrierInit),
+                )?;
+                Ok(self.ret0())
+            }
+            "pthread_barrier_wait" => self.barrier_wait(args),
+            "pthread_create" => self.spawn(args),
+            "pthread_join" => {
+                let t = cast(self.expr(args[0])?, Ty::LONG);
+                let done = Place::Var {
+                    var: self.thread_done,
+                    index: Some(Box::new(t)),
+                };
+                let g = bin(
+                    BinOp::Eq,
+                    Expr::Load {
+                        place: done,
+                        ty: Ty::INT,
+                    },
+                    Expr::int(1),
+                    Ty::INT,
+                );
+                self.step(g, vec![], TransKind::Sync(SyncKind::Join))?;
+                Ok(self.ret0())
+            }
+            "pthread_exit" => {
+                if self.tid.0 == 0 {
+                    // main stops; the other threads go on.
+                    self.flush()?;
+                    let exit = self.special[0];
+                    self.edge(
+                        self.cur,
+                        exit,
+                        Expr::tt(),
+                        vec![Op::Assign {
+                            place: Place::Var {
+                                var: self.thread_done,
+                                index: Some(Box::new(Expr::int(0))),
+                            },
+                            value: Expr::int(1),
+                        }],
+                        TransKind::Sync(SyncKind::ThreadExit),
+                    )?;
+                    self.cur = self.new_loc(LocKind::Normal);
+                } else {
+                    self.thread_exit()?;
+                }
+                Ok(None)
+            }
+            _ => {
+                if let Some(f) = self.m.functions.iter().find(|f| f.name == name) {
+                    return self.inline_call(f, args);
+                }
+                if name.starts_with("pthread_") {
+                    return self.unsupported(format!("call to `{name}`"));
+                }
+                self.unsupported(format!("call to undefined function `{name}`"))
+            }
+        }
+    }
+
+    /// Inlines a call of a function of the module; `__VERIFIER_atomic_*` functions run as an
+    /// atomic region.
+    fn inline_call(&mut self, f: &'m llvm_ir::Function, args: &[&'m Operand]) -> R<Option<Val>> {
+        let mut vals = Vec::new();
+        for a in args {
+            vals.push(self.val(a)?);
+        }
+        let atomic = f.name.starts_with("__VERIFIER_atomic_");
+        if atomic {
+            self.atomic_depth += 1;
+            if self.atomic_depth == 1 {
+                self.step(
+                    Expr::tt(),
+                    vec![Op::AtomicBegin],
+                    TransKind::Sync(SyncKind::AtomicBegin),
+                )?;
+            }
+        }
+        let span = self.span;
+        let r = self.inline(f, vals)?;
+        self.span = span;
+        if atomic {
+            self.atomic_depth -= 1;
+            if self.atomic_depth == 0 {
+                self.step(
+                    Expr::tt(),
+                    vec![Op::AtomicEnd],
+                    TransKind::Sync(SyncKind::AtomicEnd),
+                )?;
+            }
+        }
+        Ok(r)
+    }
+
+    fn intrinsic(&mut self, n: &str, args: &[&'m Operand]) -> R<Option<Val>> {
+        if n.starts_with("dbg.")
+            || n.starts_with("lifetime.")
+            || n.starts_with("stacksave")
+            || n.starts_with("stackrestore")
+            || n == "assume"
+            || n.starts_with("experimental.noalias")
+        {
+            return Ok(None);
+        }
+        if n.starts_with("expect") {
+            return Ok(Some(self.val(args[0])?));
+        }
+        self.unsupported(format!("intrinsic `llvm.{n}`"))
+    }
+
+    fn cond_wait(&mut self, args: &[&'m Operand]) -> R<Option<Val>> {
+        if self.tid.0 >= MAX_COND_THREADS {
+            return self.unsupported(format!(
+                "pthread_cond_wait in a thread with id >= {MAX_COND_THREADS}"
+            ));
+        }
+        let c = self.sync_place(args[0], ElemKind::Cond)?;
+        let m = self.sync_place(args[1], ElemKind::Mutex)?;
+        let (w, base) = self.cond_waiters(&c)?;
+        let slot = Place::Var {
+            var: w,
+            index: Some(Box::new(bin(
+                BinOp::Add,
+                base,
+                Expr::constant(self.tid.0 as i128, Ty::LONG),
+                Ty::LONG,
+            ))),
+        };
+        self.step(
+            Expr::tt(),
+            vec![
+                Op::Assign {
+                    place: slot.clone(),
+                    value: Expr::int(1),
+                },
+                Op::Assign {
+                    place: m.clone(),
+                    value: Expr::constant(0, Ty::LONG),
+                },
+            ],
+            TransKind::Sync(SyncKind::CondWaitRelease),
+        )?;
+        let woken = bin(
+            BinOp::Eq,
+            Expr::Load {
+                place: slot,
+                ty: Ty::INT,
+            },
+            Expr::int(0),
+            Ty::INT,
+        );
+        self.step(woken, vec![], TransKind::Sync(SyncKind::CondWaitWake))?;
+        let g = bin(
+            BinOp::Eq,
+            Expr::Load {
+                place: m.clone(),
+                ty: Ty::LONG,
+            },
+            Expr::constant(0, Ty::LONG),
+            Ty::INT,
+        );
+        let me = self.me();
+        self.step(
+            g,
+            vec![Op::Assign {
+                place: m,
+                value: me,
+            }],
+            TransKind::Sync(SyncKind::Lock),
+        )?;
+        Ok(self.ret0())
+    }
+
+    /// The waiting flags of a condition variable (`<name>.waiters`, 64 per element) and the
+    /// index of element's first flag.
+    fn cond_waiters(&mut self, c: &Place) -> R<(VarId, Expr)> {
+        let Place::Var { var, index } = c else {
+            return self.unsupported("condition variable behind a run-time pointer");
+        };
+        let name = format!("{}.waiters", self.vars[var.0 as usize].name);
+        let w = match self.vars.iter().position(|v| v.name == name) {
+            Some(i) => VarId(i as u32),
+            None => {
+                let (len, scope) = {
+                    let v = &self.vars[var.0 as usize];
+                    (v.len, v.scope.clone())
+                };
+                self.new_var(
+                    name,
+                    ElemKind::Int(Ty::INT),
+                    len * MAX_COND_THREADS,
+                    true,
+                    scope,
+                    Init::Zero,
+                    None,
+                )
+            }
+        };
+        let idx = index
+            .as_deref()
+            .cloned()
+            .unwrap_or(Expr::constant(0, Ty::LONG));
+        let base = bin(
+            BinOp::Mul,
+            cast(idx, Ty::LONG),
+            Expr::constant(MAX_COND_THREADS as i128, Ty::LONG),
+            Ty::LONG,
+        );
+        Ok((w, base))
+    }
+
+    /// `<name>.n` and `<name>.gen` of a barrier variable.
+    fn barrier_parts(&mut self, var: VarId) -> (VarId, VarId) {
+        let name = self.vars[var.0 as usize].name.clone();
+        let n = format!("{name}.n");
+        if let Some(i) = self.vars.iter().position(|v| v.name == n) {
+            return (VarId(i as u32), VarId(i as u32 + 1));
+        }
+        let (len, is_array, scope) = {
+            let v = &self.vars[var.0 as usize];
+            (v.len, v.is_array, v.scope.clone())
+        };
+        let a = self.new_var(
+            n,
+            ElemKind::Int(Ty::LONG),
+            len,
+            is_array,
+            scope.clone(),
+            Init::Zero,
+            None,
+        );
+        let b = self.new_var(
+            format!("{name}.gen"),
+            ElemKind::Int(Ty::LONG),
+            len,
+            is_array,
+            scope,
+            Init::Zero,
+            None,
+        );
+        (a, b)
+    }
+
+    fn barrier_wait(&mut self, args: &[&'m Operand]) -> R<Option<Val>> {
+        let load = |p: &Place| Expr::Load {
+            place: p.clone(),
+            ty: Ty::LONG,
+        };
+        let b = self.sync_place(args[0], ElemKind::Barrier)?;
+        let Place::Var { var, index } = &b else {
+            return self.unsupported("barrier behind a run-time pointer");
+        };
+        let (nvar, gvar) = self.barrier_parts(*var);
+        let np = Place::Var {
+            var: nvar,
+            index: index.clone(),
+        };
+        let gp = Place::Var {
+            var: gvar,
+            index: index.clone(),
+        };
+        let my = self.temp("barrier.gen", Ty::LONG);
+        let ret = self.temp("barrier.ret", Ty::INT);
+        let cnt = load(&b);
+        let one = || Expr::constant(1, Ty::LONG);
+        let last = bin(
+            BinOp::Eq,
+            bin(BinOp::Add, cnt.clone(), one(), Ty::LONG),
+            load(&np),
+            Ty::INT,
+        );
+        use super::lower::ite;
+        self.step(
+            Expr::tt(),
+            vec![
+                Op::Assign {
+                    place: Place::scalar(my),
+                    value: load(&gp),
+                },
+                // PTHREAD_BARRIER_SERIAL_THREAD is -1.
+                Op::Assign {
+                    place: Place::scalar(ret),
+                    value: ite(last.clone(), Expr::int(-1), Expr::int(0), Ty::INT),
+                },
+                Op::Assign {
+                    place: gp.clone(),
+                    value: ite(
+                        last.clone(),
+                        bin(BinOp::Add, load(&gp), one(), Ty::LONG),
+                        load(&gp),
+                        Ty::LONG,
+                    ),
+                },
+                Op::Assign {
+                    place: b.clone(),
+                    value: ite(
+                        last,
+                        Expr::constant(0, Ty::LONG),
+                        bin(BinOp::Add, cnt, one(), Ty::LONG),
+                        Ty::LONG,
+                    ),
+                },
+            ],
+            TransKind::Sync(SyncKind::BarrierArrive),
+        )?;
+        let g = bin(BinOp::Ne, load(&gp), Expr::var(my, Ty::LONG), Ty::INT);
+        self.step(g, vec![], TransKind::Sync(SyncKind::BarrierLeave))?;
+        Ok(Some(Val::E(Expr::var(ret, Ty::INT))))
+    }
+
+    fn spawn(&mut self, args: &[&'m Operand]) -> R<Option<Val>> {
+        let Val::F(f) = self.val(args[2])? else {
+            return self.unsupported("thread start routine that is not a function name");
+        };
+        let child = self.new_thread(&f)?;
+        let mut ops = Vec::new();
+        let tv = self.val(args[0])?;
+        let is_null = matches!(&tv, Val::E(e) if e.as_const() == Some(0));
+        if !is_null {
+            let place = self.place(&tv, 8, Ty::ULONG)?;
+            ops.push(Op::Assign {
+                place,
+                value: Expr::constant(child.0 as i128, Ty::ULONG),
+            });
+        }
+        // The argument: a pointer into a known object stays symbolic in the new thread (its
+        // run-time index terms captured in locals of the new thread); anything else is a
+        // value the new thread receives in a local.
+        let arg = self.val(args[3])?;
+        let func = self
+            .m
+            .functions
+            .iter()
+            .find(|g| g.name == f)
+            .expect("defined");
+        let mut spawn_args = Vec::new();
+        let param = match (func.parameters.first(), arg) {
+            (None, _) => None,
+            (Some(_), Val::P { obj, off, dyn_ }) => {
+                let mut d = Vec::new();
+                for (k, (e, s)) in dyn_.into_iter().enumerate() {
+                    if e.as_const().is_some() {
+                        d.push((e, s));
+                        continue;
+                    }
+                    let v = self.new_var(
+                        format!("{child}:{f}::$arg.{k}"),
+                        ElemKind::Int(Ty::LONG),
+                        1,
+                        false,
+                        VarScope::Local(child),
+                        Init::Zero,
+                        None,
+                    );
+                    spawn_args.push((v, cast(e, Ty::LONG)));
+                    d.push((Expr::var(v, Ty::LONG), s));
+                }
+                Some(Val::P { obj, off, dyn_: d })
+            }
+            (Some(p), v) => {
+                let e = match v {
+                    Val::E(e) => e,
+                    v => self.addr_expr(&v),
+                };
+                if e.as_const().is_some() {
+                    Some(Val::E(cast(e, Ty::ULONG)))
+                } else {
+                    let pv = self.new_var(
+                        format!("{child}:{f}::{}", super::lower::name_str(&p.name)),
+                        ElemKind::Ptr,
+                        1,
+                        false,
+                        VarScope::Local(child),
+                        Init::Zero,
+                        None,
+                    );
+                    spawn_args.push((pv, cast(e, Ty::ULONG)));
+                    Some(Val::E(Expr::var(pv, Ty::ULONG)))
+                }
+            }
+        };
+        ops.push(Op::Spawn {
+            thread: child,
+            args: spawn_args,
+        });
+        let t = self.step(Expr::tt(), ops, TransKind::Sync(SyncKind::Spawn))?;
+        self.queue_thread(child, &f, param, t);
+        Ok(self.ret0())
+    }
+}
+
+fn kind_name(k: ElemKind) -> &'static str {
+    match k {
+        ElemKind::Mutex => "mutex",
+        ElemKind::Cond => "condition variable",
+        ElemKind::Barrier => "barrier",
+        _ => "value",
+    }
+}

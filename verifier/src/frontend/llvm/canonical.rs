@@ -1,0 +1,201 @@
+//! Rewrites the constant `getelementptr` expressions of a module's instructions and global
+//! initialisers into byte offsets (`getelementptr (i8, ptr @g, i64 k)`), using LLVM's own data
+//! layout, and writes the module back.
+//!
+//! The lowering reads modules with `llvm-ir`, which keeps the source element type of a
+//! `getelementptr` *instruction* but not of a constant expression; without it the indices of
+//! `getelementptr ([4 x i32], ptr @s, i64 0, i64 1)` cannot be turned into an offset. After
+//! this pass every constant `getelementptr` the lowering sees has one index counting bytes.
+//! The rewrite keeps the module's meaning (the same addresses), so the instrumented module is
+//! still the verified one.
+//!
+//! This is the only code of the front end that calls LLVM's C API directly; it is `unsafe`
+//! inside and safe to call.
+
+use std::ffi::{CStr, CString};
+use std::path::Path;
+
+use llvm_sys::bit_reader::LLVMParseBitcodeInContext2;
+use llvm_sys::bit_writer::LLVMWriteBitcodeToFile;
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::target::*;
+use llvm_sys::{LLVMOpcode, LLVMTypeKind};
+
+/// Canonicalises the constant GEPs of the bitcode at `input` and writes it to `output`.
+pub fn canonicalize(input: &Path, output: &Path) -> Result<(), String> {
+    let cin = CString::new(input.to_string_lossy().as_bytes()).map_err(|e| e.to_string())?;
+    let cout = CString::new(output.to_string_lossy().as_bytes()).map_err(|e| e.to_string())?;
+    // SAFETY: every LLVM object is created here, used only while the context lives, and the
+    // context (with the module it owns) is disposed before returning.
+    unsafe {
+        let ctx = LLVMContextCreate();
+        let r = rewrite(ctx, &cin, &cout);
+        LLVMContextDispose(ctx);
+        r
+    }
+}
+
+unsafe fn rewrite(ctx: LLVMContextRef, input: &CStr, output: &CStr) -> Result<(), String> {
+    let mut buf: LLVMMemoryBufferRef = std::ptr::null_mut();
+    let mut msg: *mut std::ffi::c_char = std::ptr::null_mut();
+    if LLVMCreateMemoryBufferWithContentsOfFile(input.as_ptr(), &mut buf, &mut msg) != 0 {
+        return Err(take_message(msg));
+    }
+    let mut module: LLVMModuleRef = std::ptr::null_mut();
+    let failed = LLVMParseBitcodeInContext2(ctx, buf, &mut module) != 0;
+    LLVMDisposeMemoryBuffer(buf);
+    if failed {
+        return Err("cannot parse the bitcode".into());
+    }
+    let dl = LLVMGetModuleDataLayout(module);
+    let mut f = LLVMGetFirstFunction(module);
+    while !f.is_null() {
+        let mut bb = LLVMGetFirstBasicBlock(f);
+        while !bb.is_null() {
+            let mut i = LLVMGetFirstInstruction(bb);
+            while !i.is_null() {
+                let n = LLVMGetNumOperands(i);
+                for k in 0..n.max(0) as u32 {
+                    let op = LLVMGetOperand(i, k);
+                    if let Some(new) = fold(ctx, dl, op) {
+                        LLVMSetOperand(i, k, new);
+                    }
+                }
+                i = LLVMGetNextInstruction(i);
+            }
+            bb = LLVMGetNextBasicBlock(bb);
+        }
+        f = LLVMGetNextFunction(f);
+    }
+    let mut g = LLVMGetFirstGlobal(module);
+    while !g.is_null() {
+        let init = LLVMGetInitializer(g);
+        if !init.is_null() {
+            if let Some(new) = fold_aggregate(ctx, dl, init) {
+                LLVMSetInitializer(g, new);
+            }
+        }
+        g = LLVMGetNextGlobal(g);
+    }
+    let r = LLVMWriteBitcodeToFile(module, output.as_ptr());
+    LLVMDisposeModule(module);
+    if r != 0 {
+        return Err(format!("cannot write {}", output.to_string_lossy()));
+    }
+    Ok(())
+}
+
+unsafe fn take_message(msg: *mut std::ffi::c_char) -> String {
+    if msg.is_null() {
+        return "unknown LLVM error".into();
+    }
+    let s = CStr::from_ptr(msg).to_string_lossy().into_owned();
+    LLVMDisposeMessage(msg);
+    s
+}
+
+fn is_gep_expr(v: LLVMValueRef) -> bool {
+    // SAFETY: `v` is a live value of the module.
+    unsafe {
+        !v.is_null()
+            && !LLVMIsAConstantExpr(v).is_null()
+            && LLVMGetConstOpcode(v) == LLVMOpcode::LLVMGetElementPtr
+    }
+}
+
+/// The root and byte offset of a chain of constant GEPs with constant indices.
+unsafe fn offset_of(dl: LLVMTargetDataRef, v: LLVMValueRef) -> Option<(LLVMValueRef, i64)> {
+    if !is_gep_expr(v) {
+        return Some((v, 0));
+    }
+    let (root, mut off) = offset_of(dl, LLVMGetOperand(v, 0))?;
+    let mut ty = LLVMGetGEPSourceElementType(v);
+    let n = LLVMGetNumOperands(v) as u32;
+    for k in 1..n {
+        let idx = LLVMGetOperand(v, k);
+        if LLVMIsAConstantInt(idx).is_null() {
+            return None;
+        }
+        let i = LLVMConstIntGetSExtValue(idx);
+        if k == 1 {
+            off += i * LLVMABISizeOfType(dl, ty) as i64;
+            continue;
+        }
+        match LLVMGetTypeKind(ty) {
+            LLVMTypeKind::LLVMStructTypeKind => {
+                off += LLVMOffsetOfElement(dl, ty, i as u32) as i64;
+                ty = LLVMStructGetTypeAtIndex(ty, i as u32);
+            }
+            LLVMTypeKind::LLVMArrayTypeKind | LLVMTypeKind::LLVMVectorTypeKind => {
+                let e = LLVMGetElementType(ty);
+                off += i * LLVMABISizeOfType(dl, e) as i64;
+                ty = e;
+            }
+            _ => return None,
+        }
+    }
+    Some((root, off))
+}
+
+/// The byte-offset form of a constant GEP, if `v` is one not already in that form.
+unsafe fn fold(
+    ctx: LLVMContextRef,
+    dl: LLVMTargetDataRef,
+    v: LLVMValueRef,
+) -> Option<LLVMValueRef> {
+    if !is_gep_expr(v) {
+        return None;
+    }
+    let i8t = LLVMInt8TypeInContext(ctx);
+    let canonical = LLVMGetGEPSourceElementType(v) == i8t
+        && LLVMGetNumOperands(v) == 2
+        && !is_gep_expr(LLVMGetOperand(v, 0));
+    if canonical {
+        return None;
+    }
+    let (root, off) = offset_of(dl, v)?;
+    if off == 0 {
+        return Some(root);
+    }
+    let i64t = LLVMInt64TypeInContext(ctx);
+    let mut idx = [LLVMConstInt(i64t, off as u64, 1)];
+    Some(LLVMConstGEP2(i8t, root, idx.as_mut_ptr(), 1))
+}
+
+/// Rewrites the constant GEPs inside an initialiser (struct and array constants are
+/// rebuilt); `None` when nothing changes.
+unsafe fn fold_aggregate(
+    ctx: LLVMContextRef,
+    dl: LLVMTargetDataRef,
+    v: LLVMValueRef,
+) -> Option<LLVMValueRef> {
+    if let Some(new) = fold(ctx, dl, v) {
+        return Some(new);
+    }
+    let is_struct = !LLVMIsAConstantStruct(v).is_null();
+    let is_array = !LLVMIsAConstantArray(v).is_null();
+    if !is_struct && !is_array {
+        return None;
+    }
+    let n = LLVMGetNumOperands(v) as u32;
+    let mut elems: Vec<LLVMValueRef> = (0..n).map(|k| LLVMGetOperand(v, k)).collect();
+    let mut changed = false;
+    for e in elems.iter_mut() {
+        if let Some(new) = fold_aggregate(ctx, dl, *e) {
+            *e = new;
+            changed = true;
+        }
+    }
+    if !changed {
+        return None;
+    }
+    let ty = LLVMTypeOf(v);
+    Some(if is_struct && LLVMGetStructName(ty).is_null() {
+        LLVMConstStructInContext(ctx, elems.as_mut_ptr(), n, LLVMIsPackedStruct(ty))
+    } else if is_struct {
+        LLVMConstNamedStruct(ty, elems.as_mut_ptr(), n)
+    } else {
+        LLVMConstArray2(LLVMGetElementType(ty), elems.as_mut_ptr(), n as u64)
+    })
+}

@@ -1,0 +1,119 @@
+//! Compiles C to the LLVM module the front end lowers: clang with debug information and a
+//! fixed, small pass list (`mem2reg`, so that locals whose address is not taken become
+//! registers), and the preprocessed source the program's hash covers.
+//!
+//! One LLVM major version is pinned (the one `llvm-ir` reads): [`LLVM_MAJOR`]. clang turns
+//! some old-C warnings into errors that gcc accepts; they are downgraded to warnings, as gcc
+//! does.
+
+use super::super::{Error, Options};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The LLVM major version of clang, `opt` and the library the front end reads modules with.
+pub const LLVM_MAJOR: u32 = 19;
+
+/// Warnings that clang makes errors by default and gcc does not (C89 habits that real
+/// programs still have).
+const GCC_ACCEPTS: &[&str] = &[
+    "-Wno-error=int-conversion",
+    "-Wno-error=implicit-function-declaration",
+    "-Wno-error=incompatible-function-pointer-types",
+    "-Wno-error=implicit-int",
+    "-Wno-error=return-type",
+    "-Wno-error=incompatible-pointer-types",
+];
+
+/// The directory of the pinned LLVM's tools, or `None` to find them on the `PATH` by their
+/// versioned names.
+fn tool(name: &str) -> PathBuf {
+    let dir = PathBuf::from(format!("/usr/lib/llvm-{LLVM_MAJOR}/bin"));
+    let p = dir.join(name);
+    if p.exists() {
+        p
+    } else {
+        PathBuf::from(format!("{name}-{LLVM_MAJOR}"))
+    }
+}
+
+/// The clang the front end runs (`$SYNTH_CLANG`, else the pinned version's).
+pub fn clang() -> PathBuf {
+    std::env::var_os("SYNTH_CLANG")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| tool("clang"))
+}
+
+fn opt() -> PathBuf {
+    tool("opt")
+}
+
+/// The flags that select the dialect and the preprocessor's input (shared by the
+/// preprocessing and the compilation, so that the hash covers what is compiled).
+fn dialect_flags(cmd: &mut Command, opts: &Options) {
+    cmd.arg("-std=gnu11");
+    for d in &opts.include_dirs {
+        cmd.arg("-I").arg(d);
+    }
+    for d in &opts.defines {
+        cmd.arg(format!("-D{d}"));
+    }
+}
+
+fn run(cmd: &mut Command, what: &str) -> Result<Vec<u8>, Error> {
+    let out = cmd.output().map_err(|e| Error::Compiler {
+        message: format!(
+            "cannot run `{}` ({what}): {e}; scripts/setup installs clang-{LLVM_MAJOR}",
+            cmd.get_program().to_string_lossy()
+        ),
+    })?;
+    if !out.status.success() {
+        return Err(Error::Compiler {
+            message: String::from_utf8_lossy(&out.stderr).into_owned(),
+        });
+    }
+    Ok(out.stdout)
+}
+
+/// The preprocessed source (for the program's hash).
+pub fn preprocess(path: &Path, opts: &Options) -> Result<String, Error> {
+    let mut cmd = Command::new(clang());
+    cmd.arg("-E");
+    dialect_flags(&mut cmd, opts);
+    cmd.arg(path);
+    let out = run(&mut cmd, "preprocessing")?;
+    String::from_utf8(out).map_err(|_| Error::Compiler {
+        message: "the preprocessed source is not UTF-8".into(),
+    })
+}
+
+/// Compiles `path` to bitcode in `dir` after the fixed pass list; returns the bitcode's path.
+pub fn compile(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, Error> {
+    let raw = dir.join("raw.bc");
+    let mut cmd = Command::new(clang());
+    cmd.args([
+        "-c",
+        "-emit-llvm",
+        "-g",
+        "-O0",
+        "-Xclang",
+        "-disable-O0-optnone",
+    ])
+    .args([
+        "-fno-discard-value-names",
+        "-fno-stack-protector",
+        "-pthread",
+    ])
+    .args(GCC_ACCEPTS);
+    dialect_flags(&mut cmd, opts);
+    cmd.arg("-o").arg(&raw).arg(path);
+    run(&mut cmd, "compiling")?;
+    let opt_out = dir.join("mem2reg.bc");
+    let mut cmd = Command::new(opt());
+    cmd.arg("-passes=mem2reg").arg("-o").arg(&opt_out).arg(&raw);
+    run(&mut cmd, "optimising")?;
+    let out = dir.join("module.bc");
+    super::canonical::canonicalize(&opt_out, &out).map_err(|e| Error::Compiler {
+        message: format!("cannot rewrite the LLVM module: {e}"),
+    })?;
+    Ok(out)
+}

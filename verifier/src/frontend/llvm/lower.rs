@@ -1,0 +1,1872 @@
+//! Lowering of an LLVM module (after `mem2reg`) to the thread IR.
+//!
+//! How the module maps to the program model of `DESIGN.md` ("Program model", "Memory model"):
+//!
+//! * **Threads**: `main` plus one thread per `pthread_create` executed; every call is inlined
+//!   into the calling thread (recursion is reported as unsupported). A thread's registers are
+//!   its local variables, one per register and inlined call; a pure instruction used only in
+//!   its own basic block is substituted into its uses instead.
+//! * **Values**: an LLVM `iN` is the IR's `N`-bit two's complement integer; arithmetic with
+//!   `nsw` is signed (overflow is undefined, as in C), other arithmetic wraps. Pointers are
+//!   64-bit addresses `(object, byte offset)` ([`crate::ir::address`]); a pointer whose object
+//!   is known while lowering (a global, an `alloca`, a field of either) stays symbolic, so that
+//!   its loads and stores name the variable they access.
+//! * **Memory**: every global and every `alloca` (per thread and inlined call) is an object,
+//!   flattened into one IR variable per scalar field ([`super::layout`]), placed at the field's
+//!   byte offsets ([`crate::ir::Placement`]). A load or store is one transition (one memory
+//!   event); the local computations before it run in the same transition.
+//! * **Control flow**: a basic block starts a location; branches and switches are guarded
+//!   transitions, phis are assignments on the edges.
+//!
+//! Calls of the concurrency API, of `__VERIFIER_*` and of libc are modelled in
+//! [`super::calls`].
+
+use super::super::{Error, Options};
+use super::layout::{int_ty, Layout, Leaf};
+use crate::ir::*;
+use llvm_ir::constant::Constant;
+use llvm_ir::instruction::{self as ins, Instruction};
+use llvm_ir::terminator::Terminator;
+use llvm_ir::types::Type;
+use llvm_ir::{Function, HasDebugLoc, IntPredicate, Module, Name, Operand, TypeRef};
+use std::collections::{HashMap, HashSet, VecDeque};
+
+pub(super) type R<T> = Result<T, Error>;
+
+/// Threads with an id below this may wait on condition variables (one waiting flag each).
+pub(super) const MAX_COND_THREADS: u32 = 64;
+
+/// An object: a global or `alloca`, flattened into variables.
+#[derive(Clone, Debug)]
+pub(super) struct Object {
+    /// Its variables with their cell families.
+    pub leaves: Vec<(Leaf, VarId)>,
+    /// Its size in bytes.
+    pub size: u64,
+}
+
+/// A value while lowering.
+#[derive(Clone, Debug)]
+pub(super) enum Val {
+    /// An integer or a run-time address (no memory reads: loads are in registers).
+    E(Expr),
+    /// A pointer into a known object (its first variable): `off` bytes plus `dyn` terms
+    /// `index * stride`.
+    P {
+        obj: VarId,
+        off: i64,
+        dyn_: Vec<(Expr, u64)>,
+    },
+    /// A function.
+    F(String),
+    /// An aggregate (the `{ old, success }` pair of `cmpxchg`).
+    Tuple(Vec<Val>),
+}
+
+pub(super) struct ThreadB {
+    pub locations: Vec<Location>,
+    pub transitions: Vec<Transition>,
+}
+
+/// A thread still to lower.
+struct Pending {
+    tid: ThreadId,
+    func: String,
+    arg: Option<Val>,
+    created_by: (ThreadId, TransId),
+}
+
+/// One inlined call.
+pub(super) struct Frame<'m> {
+    pub func: &'m Function,
+    pub regs: HashMap<&'m Name, Val>,
+    pub blocks: HashMap<&'m Name, LocId>,
+    pub ret: Option<(VarId, Ty)>,
+    pub ret_loc: LocId,
+    /// Registers that need a variable: used outside their block or by a phi.
+    pub needs_var: &'m HashSet<Name>,
+}
+
+/// The lowering state.
+pub(super) struct Lowerer<'m> {
+    pub m: &'m Module,
+    pub layout: Layout<'m>,
+    pub opts: &'m Options,
+    /// Source files by debug-info name; index 0 is the main file.
+    pub files: Vec<String>,
+    pub vars: Vec<Var>,
+    pub objects: HashMap<VarId, Object>,
+    pub globals: HashMap<String, VarId>,
+    funcs: HashMap<&'m str, &'m Function>,
+    needs_var: &'m HashMap<&'m str, HashSet<Name>>,
+    threads: Vec<(Thread, ThreadB)>,
+    queue: VecDeque<Pending>,
+    pub thread_done: VarId,
+    // The thread being lowered.
+    pub tid: ThreadId,
+    pub tb: ThreadB,
+    pub cur: LocId,
+    /// exit, error, halt, discard.
+    pub special: [LocId; 4],
+    pub span: Option<Span>,
+    pub frames: Vec<Frame<'m>>,
+    pub atomic_depth: u32,
+    /// Local assignments (registers only) waiting for the next transition.
+    pub pending: Vec<Op>,
+    total: usize,
+    temps: u32,
+}
+
+/// Lowers a module; [`crate::frontend::finalize`] completes the program.
+/// Also returns the source files spans refer to (index 0: the main file).
+pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, Vec<String>)> {
+    let needs: HashMap<&str, HashSet<Name>> = m
+        .functions
+        .iter()
+        .map(|f| (f.name.as_str(), needs_var(f)))
+        .collect();
+    let mut l = Lowerer {
+        m,
+        layout: Layout::new(&m.types),
+        opts,
+        files: vec![main_file.to_string()],
+        vars: Vec::new(),
+        objects: HashMap::new(),
+        globals: HashMap::new(),
+        funcs: m.functions.iter().map(|f| (f.name.as_str(), f)).collect(),
+        needs_var: &needs,
+        threads: Vec::new(),
+        queue: VecDeque::new(),
+        thread_done: VarId(0),
+        tid: ThreadId(0),
+        tb: ThreadB {
+            locations: Vec::new(),
+            transitions: Vec::new(),
+        },
+        cur: LocId(0),
+        special: [LocId(0); 4],
+        span: None,
+        frames: Vec::new(),
+        atomic_depth: 0,
+        pending: Vec::new(),
+        total: 0,
+        temps: 0,
+    };
+    let p = l.run()?;
+    Ok((p, l.files))
+}
+
+/// The registers of a function that need a variable: used in another block than their own,
+/// or by a phi.
+fn needs_var(f: &Function) -> HashSet<Name> {
+    let mut def_block: HashMap<&Name, usize> = HashMap::new();
+    for (b, bb) in f.basic_blocks.iter().enumerate() {
+        for i in &bb.instrs {
+            if let Some(d) = i.try_get_result() {
+                def_block.insert(d, b);
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    let note = |op: &Operand, b: usize, phi: bool, out: &mut HashSet<Name>| {
+        if let Operand::LocalOperand { name, .. } = op {
+            if phi || def_block.get(name).is_some_and(|d| *d != b) {
+                out.insert(name.clone());
+            }
+        }
+    };
+    for (b, bb) in f.basic_blocks.iter().enumerate() {
+        for i in &bb.instrs {
+            let phi = matches!(i, Instruction::Phi(_));
+            for op in operands(i) {
+                note(op, b, phi, &mut out);
+            }
+        }
+        for op in term_operands(&bb.term) {
+            note(op, b, false, &mut out);
+        }
+    }
+    out
+}
+
+/// The operands an instruction reads.
+pub(super) fn operands(i: &Instruction) -> Vec<&Operand> {
+    use Instruction as I;
+    match i {
+        I::Add(x) => vec![&x.operand0, &x.operand1],
+        I::Sub(x) => vec![&x.operand0, &x.operand1],
+        I::Mul(x) => vec![&x.operand0, &x.operand1],
+        I::UDiv(x) => vec![&x.operand0, &x.operand1],
+        I::SDiv(x) => vec![&x.operand0, &x.operand1],
+        I::URem(x) => vec![&x.operand0, &x.operand1],
+        I::SRem(x) => vec![&x.operand0, &x.operand1],
+        I::And(x) => vec![&x.operand0, &x.operand1],
+        I::Or(x) => vec![&x.operand0, &x.operand1],
+        I::Xor(x) => vec![&x.operand0, &x.operand1],
+        I::Shl(x) => vec![&x.operand0, &x.operand1],
+        I::LShr(x) => vec![&x.operand0, &x.operand1],
+        I::AShr(x) => vec![&x.operand0, &x.operand1],
+        I::ICmp(x) => vec![&x.operand0, &x.operand1],
+        I::Load(x) => vec![&x.address],
+        I::Store(x) => vec![&x.address, &x.value],
+        I::GetElementPtr(x) => {
+            let mut v = vec![&x.address];
+            v.extend(x.indices.iter());
+            v
+        }
+        I::Trunc(x) => vec![&x.operand],
+        I::ZExt(x) => vec![&x.operand],
+        I::SExt(x) => vec![&x.operand],
+        I::PtrToInt(x) => vec![&x.operand],
+        I::IntToPtr(x) => vec![&x.operand],
+        I::BitCast(x) => vec![&x.operand],
+        I::Freeze(x) => vec![&x.operand],
+        I::Select(x) => vec![&x.condition, &x.true_value, &x.false_value],
+        I::Phi(x) => x.incoming_values.iter().map(|(o, _)| o).collect(),
+        I::Call(x) => {
+            let mut v: Vec<&Operand> = x.arguments.iter().map(|(o, _)| o).collect();
+            if let either::Either::Right(f) = &x.function {
+                v.push(f);
+            }
+            v
+        }
+        I::CmpXchg(x) => vec![&x.address, &x.expected, &x.replacement],
+        I::AtomicRMW(x) => vec![&x.address, &x.value],
+        I::ExtractValue(x) => vec![&x.aggregate],
+        I::InsertValue(x) => vec![&x.aggregate, &x.element],
+        I::Alloca(x) => vec![&x.num_elements],
+        _ => vec![],
+    }
+}
+
+fn term_operands(t: &Terminator) -> Vec<&Operand> {
+    match t {
+        Terminator::Ret(r) => r.return_operand.iter().collect(),
+        Terminator::CondBr(b) => vec![&b.condition],
+        Terminator::Switch(s) => vec![&s.operand],
+        _ => vec![],
+    }
+}
+
+/// `a op b` of type `ty`.
+pub(super) fn bin(op: BinOp, a: Expr, b: Expr, ty: Ty) -> Expr {
+    Expr::Binary {
+        op,
+        lhs: Box::new(a),
+        rhs: Box::new(b),
+        ty,
+    }
+}
+
+/// `e` converted to `ty` (no conversion when it has that type).
+pub(super) fn cast(e: Expr, ty: Ty) -> Expr {
+    if e.ty() == ty {
+        return e;
+    }
+    if let Some(v) = e.as_const() {
+        return Expr::constant(v, ty);
+    }
+    Expr::Cast {
+        arg: Box::new(e),
+        ty,
+    }
+}
+
+/// `c ? a : b`.
+pub(super) fn ite(c: Expr, a: Expr, b: Expr, ty: Ty) -> Expr {
+    Expr::Ite {
+        cond: Box::new(c),
+        then: Box::new(a),
+        els: Box::new(b),
+        ty,
+    }
+}
+
+fn unsigned(t: Ty) -> Ty {
+    Ty {
+        bits: t.bits,
+        signed: false,
+    }
+}
+
+impl<'m> Lowerer<'m> {
+    // ----------------------------------------------------------------- errors & positions
+
+    /// `file:line:col` of the current instruction.
+    pub fn here(&self) -> String {
+        match &self.span {
+            Some(s) => format!("{}:{}:{}", self.files[s.file as usize], s.line, s.col),
+            None => self.files[0].clone(),
+        }
+    }
+
+    pub fn unsupported<T>(&self, what: impl Into<String>) -> R<T> {
+        Err(Error::Unsupported {
+            position: self.here(),
+            construct: what.into(),
+        })
+    }
+
+    pub fn invalid<T>(&self, what: impl Into<String>) -> R<T> {
+        Err(Error::Invalid {
+            position: self.here(),
+            message: what.into(),
+        })
+    }
+
+    /// Sets the current span from an instruction's debug location.
+    fn locate(&mut self, d: Option<&llvm_ir::DebugLoc>) {
+        let Some(d) = d else { return };
+        let path = match &d.directory {
+            Some(dir) if !d.filename.starts_with('/') && !dir.is_empty() => {
+                format!("{dir}/{}", d.filename)
+            }
+            _ => d.filename.clone(),
+        };
+        let file = if d.filename == self.files[0] || path == self.files[0] {
+            0
+        } else {
+            match self.files.iter().position(|f| *f == path) {
+                Some(i) => i,
+                None => {
+                    self.files.push(path);
+                    self.files.len() - 1
+                }
+            }
+        };
+        let col = d.col.unwrap_or(1).max(1);
+        self.span = Some(Span {
+            file: file as u32,
+            line: d.line,
+            col,
+            end_line: d.line,
+            end_col: col + 1,
+        });
+    }
+
+    // ----------------------------------------------------------------- variables and objects
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn new_var(
+        &mut self,
+        name: String,
+        elem: ElemKind,
+        len: u32,
+        is_array: bool,
+        scope: VarScope,
+        init: Init,
+        placement: Option<Placement>,
+    ) -> VarId {
+        let id = VarId(self.vars.len() as u32);
+        self.vars.push(Var {
+            id,
+            name,
+            elem,
+            len,
+            is_array,
+            scope,
+            init,
+            shared: false,
+            span: self.span,
+            c_path: String::new(),
+            dims: Vec::new(),
+            placement: placement.map(|p| Placement {
+                object: if p.object.0 == u32::MAX { id } else { p.object },
+                ..p
+            }),
+        });
+        id
+    }
+
+    /// A register variable of the current thread.
+    pub fn temp(&mut self, name: &str, ty: Ty) -> VarId {
+        self.temps += 1;
+        let func = self
+            .frames
+            .last()
+            .map(|f| f.func.name.as_str())
+            .unwrap_or("");
+        let name = format!("{}::{}::{}", self.tid, func, name);
+        self.new_var(
+            name,
+            ElemKind::Int(ty),
+            1,
+            false,
+            VarScope::Local(self.tid),
+            Init::Zero,
+            None,
+        )
+    }
+
+    /// Creates the variables of an object of LLVM type `t`; its id is its first variable's.
+    pub fn new_object(&mut self, name: &str, t: &Type, scope: VarScope, init: Init) -> R<VarId> {
+        let Some(leaves) = self.layout.flatten(t) else {
+            return self.unsupported(format!("object `{name}` of type {t}"));
+        };
+        let size = self.layout.size(t).unwrap_or(0);
+        if leaves.is_empty() {
+            // An empty struct: one byte that nothing reads.
+            let id = self.new_var(
+                name.to_string(),
+                ElemKind::Int(Ty::CHAR),
+                1,
+                false,
+                scope,
+                Init::Zero,
+                Some(Placement {
+                    object: VarId(u32::MAX),
+                    offset: 0,
+                    stride: 1,
+                }),
+            );
+            self.objects.insert(
+                id,
+                Object {
+                    leaves: vec![],
+                    size,
+                },
+            );
+            return Ok(id);
+        }
+        let mut first = None;
+        let mut out = Vec::new();
+        for leaf in leaves {
+            let init = match &init {
+                Init::Values(_) => Init::Zero,
+                other => other.clone(),
+            };
+            let is_array = leaf.len > 1 || leaf.path.contains("[]");
+            let id = self.new_var(
+                format!("{name}{}", leaf.path),
+                leaf.elem,
+                leaf.len as u32,
+                is_array,
+                scope.clone(),
+                init,
+                Some(Placement {
+                    object: first.unwrap_or(VarId(u32::MAX)),
+                    offset: leaf.offset as u32,
+                    stride: leaf.stride.max(1) as u32,
+                }),
+            );
+            first.get_or_insert(id);
+            out.push((leaf, id));
+        }
+        let first = first.expect("an object has a variable");
+        self.objects.insert(first, Object { leaves: out, size });
+        Ok(first)
+    }
+
+    /// The variable and element a static pointer with access width `width` denotes.
+    pub fn static_place(
+        &self,
+        obj: VarId,
+        off: i64,
+        dyn_: &[(Expr, u64)],
+        width: u64,
+    ) -> Option<Place> {
+        let o = self.objects.get(&obj)?;
+        for (leaf, var) in &o.leaves {
+            let rel = off - leaf.offset as i64;
+            if rel < 0 || leaf.width != width {
+                continue;
+            }
+            let t = leaf.stride as i64;
+            if rel % t != 0 || dyn_.iter().any(|(_, s)| *s as i64 % t != 0) {
+                continue;
+            }
+            let k = rel / t;
+            if k >= leaf.len as i64 && dyn_.is_empty() {
+                continue;
+            }
+            if k >= leaf.len as i64 {
+                continue;
+            }
+            let mut idx = Expr::constant(k as i128, Ty::LONG);
+            for (e, s) in dyn_ {
+                let term = bin(
+                    BinOp::Mul,
+                    cast(e.clone(), Ty::LONG),
+                    Expr::constant((*s as i64 / t) as i128, Ty::LONG),
+                    Ty::LONG,
+                );
+                idx = if idx.as_const() == Some(0) {
+                    term
+                } else {
+                    bin(BinOp::Add, idx, term, Ty::LONG)
+                };
+            }
+            let scalar = leaf.len == 1 && !self.vars[var.0 as usize].is_array;
+            return Some(Place::Var {
+                var: *var,
+                index: if scalar && idx.as_const() == Some(0) {
+                    None
+                } else {
+                    Some(Box::new(idx))
+                },
+            });
+        }
+        None
+    }
+
+    /// The run-time address of a value.
+    pub fn addr_expr(&self, v: &Val) -> Expr {
+        match v {
+            Val::E(e) => cast(e.clone(), Ty::ULONG),
+            Val::P { obj, off, dyn_ } => {
+                let mut e = Expr::AddrOf {
+                    var: *obj,
+                    index: Box::new(Expr::constant(0, Ty::LONG)),
+                };
+                // The first variable may not start the object (a struct beginning with an
+                // empty member); `AddrOf` counts from that variable's first element.
+                let base = self.vars[obj.0 as usize].placement().offset as i64;
+                let k = *off - base;
+                if k != 0 {
+                    e = bin(
+                        BinOp::Add,
+                        e,
+                        Expr::constant(k as i128, Ty::ULONG),
+                        Ty::ULONG,
+                    );
+                }
+                for (x, s) in dyn_ {
+                    let term = bin(
+                        BinOp::Mul,
+                        cast(x.clone(), Ty::ULONG),
+                        Expr::constant(*s as i128, Ty::ULONG),
+                        Ty::ULONG,
+                    );
+                    e = bin(BinOp::Add, e, term, Ty::ULONG);
+                }
+                e
+            }
+            Val::F(_) | Val::Tuple(_) => Expr::constant(0, Ty::ULONG),
+        }
+    }
+
+    /// The place a load or store of `width` bytes through `ptr` accesses.
+    pub fn place(&self, ptr: &Val, width: u64, ty: Ty) -> R<Place> {
+        if let Val::P { obj, off, dyn_ } = ptr {
+            if let Some(p) = self.static_place(*obj, *off, dyn_, width) {
+                return Ok(p);
+            }
+            if dyn_.is_empty() {
+                let name = &self.vars[obj.0 as usize].name;
+                let size = self.objects.get(obj).map(|o| o.size).unwrap_or(0);
+                if *off < 0 || *off as u64 + width > size {
+                    return self.invalid(format!(
+                        "access of {width} bytes at offset {off} of `{name}` ({size} bytes)"
+                    ));
+                }
+                return self.unsupported(format!(
+                    "access of {width} bytes at offset {off} of `{name}` (a value of another type than the one stored there)"
+                ));
+            }
+        }
+        Ok(Place::Deref {
+            addr: Box::new(self.addr_expr(ptr)),
+            ty,
+            targets: Vec::new(),
+        })
+    }
+
+    // ----------------------------------------------------------------- CFG building
+
+    pub fn new_loc(&mut self, kind: LocKind) -> LocId {
+        self.tb.locations.push(Location {
+            kind,
+            out: Vec::new(),
+        });
+        LocId(self.tb.locations.len() as u32 - 1)
+    }
+
+    pub fn edge(
+        &mut self,
+        src: LocId,
+        dst: LocId,
+        guard: Expr,
+        ops: Vec<Op>,
+        kind: TransKind,
+    ) -> R<TransId> {
+        let id = TransId(self.tb.transitions.len() as u32);
+        self.total += 1;
+        if self.total > self.opts.max_transitions {
+            return self.unsupported(format!(
+                "program size: more than {} transitions after inlining",
+                self.opts.max_transitions
+            ));
+        }
+        self.tb.transitions.push(Transition {
+            id,
+            src,
+            dst,
+            guard,
+            ops,
+            kind,
+            events: Vec::new(),
+            may_block: false,
+            yields: false,
+            back_edge: false,
+            span: self.span,
+            at: None,
+            memory_access: false,
+        });
+        self.tb.locations[src.0 as usize].out.push(id);
+        Ok(id)
+    }
+
+    /// A transition from the current location to a new one, which becomes current; the
+    /// pending local assignments run first (in a transition of their own when there is a
+    /// guard, which must not see them).
+    pub fn step(&mut self, guard: Expr, ops: Vec<Op>, kind: TransKind) -> R<TransId> {
+        let mut all = if guard.is_true() {
+            std::mem::take(&mut self.pending)
+        } else {
+            self.flush()?;
+            Vec::new()
+        };
+        all.extend(ops);
+        let n = self.new_loc(LocKind::Normal);
+        let t = self.edge(self.cur, n, guard, all, kind)?;
+        self.cur = n;
+        Ok(t)
+    }
+
+    /// Runs the pending local assignments.
+    pub fn flush(&mut self) -> R<()> {
+        if !self.pending.is_empty() {
+            let ops = std::mem::take(&mut self.pending);
+            let n = self.new_loc(LocKind::Normal);
+            self.edge(self.cur, n, Expr::tt(), ops, TransKind::Stmt)?;
+            self.cur = n;
+        }
+        Ok(())
+    }
+
+    /// The owner value of a mutex held by the current thread.
+    pub fn me(&self) -> Expr {
+        Expr::constant(self.tid.0 as i128 + 1, Ty::LONG)
+    }
+
+    // ----------------------------------------------------------------- top level
+
+    fn run(&mut self) -> R<Program> {
+        self.thread_done = self.new_var(
+            "__thread_done".into(),
+            ElemKind::Int(Ty::INT),
+            1,
+            true,
+            VarScope::Ghost,
+            Init::Zero,
+            None,
+        );
+        self.globals()?;
+        if !self.funcs.contains_key("main") {
+            return Err(Error::Invalid {
+                position: self.files[0].clone(),
+                message: "no function `main`".into(),
+            });
+        }
+        self.threads.push(placeholder_thread(ThreadId(0), "main"));
+        self.queue.push_back(Pending {
+            tid: ThreadId(0),
+            func: "main".into(),
+            arg: None,
+            created_by: (ThreadId(0), TransId(0)),
+        });
+        while let Some(p) = self.queue.pop_front() {
+            self.lower_thread(p)?;
+        }
+        let n = self.threads.len() as u32;
+        self.vars[self.thread_done.0 as usize].len = n;
+        let threads = std::mem::take(&mut self.threads)
+            .into_iter()
+            .map(|(mut t, b)| {
+                t.locations = b.locations;
+                t.transitions = b.transitions;
+                t
+            })
+            .collect();
+        Ok(Program {
+            format: IR_FORMAT.into(),
+            sha256: String::new(),
+            files: Vec::new(),
+            vars: std::mem::take(&mut self.vars),
+            threads,
+            thread_done: self.thread_done,
+            local_reads: Vec::new(),
+        })
+    }
+
+    /// Creates the globals with their initial values.
+    fn globals(&mut self) -> R<()> {
+        let m = self.m;
+        for g in &m.global_vars {
+            let name = name_str(&g.name);
+            self.locate(g.debugloc.as_ref());
+            if !matches!(
+                g.thread_local_mode,
+                llvm_ir::module::ThreadLocalMode::NotThreadLocal
+            ) {
+                return self.unsupported(format!("thread-local variable `{name}`"));
+            }
+            // The value type is the initialiser's; a variable defined elsewhere (`stderr`) is
+            // taken to be one pointer whose value is unknown.
+            let (ty, init) = match &g.initializer {
+                Some(c) => (m.types.type_of(c), Init::Zero),
+                None => (m.types.pointer(), Init::Nondet),
+            };
+            let obj = self.new_object(&name, &ty, VarScope::Global, init)?;
+            self.globals.insert(name, obj);
+        }
+        // Initialisers may take addresses of other globals: after all exist.
+        for g in &m.global_vars {
+            let name = name_str(&g.name);
+            let obj = self.globals[&name];
+            if let Some(c) = &g.initializer {
+                let mut cells = Vec::new();
+                self.const_cells(c, 0, &mut cells)?;
+                for (off, v) in cells {
+                    self.init_cell(obj, off, v);
+                }
+            }
+        }
+        self.span = None;
+        Ok(())
+    }
+
+    /// The nonzero scalar cells of a constant: (byte offset, value).
+    fn const_cells(
+        &self,
+        c: &llvm_ir::ConstantRef,
+        base: u64,
+        out: &mut Vec<(u64, i128)>,
+    ) -> R<()> {
+        match c.as_ref() {
+            Constant::Int { bits, value } => {
+                let v = int_ty(*bits).wrap(*value as i128);
+                if v != 0 {
+                    out.push((base, v));
+                }
+            }
+            Constant::Null(_) | Constant::AggregateZero(_) | Constant::Undef(_) => {}
+            Constant::Poison(_) => {}
+            Constant::Struct {
+                values, is_packed, ..
+            } => {
+                let tys: Vec<TypeRef> = values.iter().map(|v| self.m.types.type_of(v)).collect();
+                let Some((offs, _, _)) = self.layout.struct_layout(&tys, *is_packed) else {
+                    return self.unsupported("initialiser of a struct without a size");
+                };
+                for (v, o) in values.iter().zip(offs) {
+                    self.const_cells(v, base + o, out)?;
+                }
+            }
+            Constant::Array {
+                element_type,
+                elements,
+            } => {
+                let s = self.layout.size(element_type).unwrap_or(0);
+                for (k, v) in elements.iter().enumerate() {
+                    self.const_cells(v, base + k as u64 * s, out)?;
+                }
+            }
+            Constant::Float(f) => {
+                use llvm_ir::constant::Float;
+                let bits = match f {
+                    Float::Single(x) => x.to_bits() as i32 as i128,
+                    Float::Double(x) => x.to_bits() as i64 as i128,
+                    _ => return self.unsupported("a floating point constant of this type"),
+                };
+                if bits != 0 {
+                    out.push((base, bits));
+                }
+            }
+            _ => {
+                let v = self.const_val(c)?;
+                let e = self.addr_expr(&v);
+                match self.const_eval(&e) {
+                    Some(0) => {}
+                    Some(x) => out.push((base, x)),
+                    None => return self.unsupported("a constant initialiser of this form"),
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Evaluates a constant expression (addresses of globals included).
+    pub fn const_eval(&self, e: &Expr) -> Option<i128> {
+        Some(match e {
+            Expr::Const { value, .. } => *value,
+            Expr::AddrOf { var, index } => {
+                self.vars[var.0 as usize].element_address(self.const_eval(index)?)
+            }
+            Expr::Cast { arg, ty } => ty.wrap(self.const_eval(arg)?),
+            Expr::Binary { op, lhs, rhs, ty } => {
+                crate::semantics::binop(*op, *ty, self.const_eval(lhs)?, self.const_eval(rhs)?)
+                    .ok()?
+            }
+            _ => return None,
+        })
+    }
+
+    /// Sets the initial value of the cell at `off` of an object.
+    fn init_cell(&mut self, obj: VarId, off: u64, v: i128) {
+        let Some(o) = self.objects.get(&obj) else {
+            return;
+        };
+        for (leaf, var) in &o.leaves {
+            if off < leaf.offset || !(off - leaf.offset).is_multiple_of(leaf.stride) {
+                continue;
+            }
+            let k = ((off - leaf.offset) / leaf.stride) as usize;
+            if k >= leaf.len as usize {
+                continue;
+            }
+            let var = &mut self.vars[var.0 as usize];
+            let ty = var.elem.ty();
+            if !matches!(var.init, Init::Values(_)) {
+                var.init = Init::Values(Vec::new());
+            }
+            if let Init::Values(vals) = &mut var.init {
+                if vals.len() <= k {
+                    vals.resize(k + 1, 0);
+                }
+                vals[k] = ty.wrap(v);
+            }
+            return;
+        }
+    }
+
+    // ----------------------------------------------------------------- threads
+
+    fn lower_thread(&mut self, p: Pending) -> R<()> {
+        self.tid = p.tid;
+        self.tb = ThreadB {
+            locations: Vec::new(),
+            transitions: Vec::new(),
+        };
+        let entry = self.new_loc(LocKind::Normal);
+        let exit = self.new_loc(LocKind::Exit);
+        let error = self.new_loc(LocKind::Error);
+        let halt = self.new_loc(LocKind::Halt);
+        let discard = self.new_loc(LocKind::Discard);
+        self.special = [exit, error, halt, discard];
+        self.cur = entry;
+        self.frames.clear();
+        self.atomic_depth = 0;
+        self.pending.clear();
+        let f = self.funcs[p.func.as_str()];
+        self.locate(f.debugloc.as_ref());
+        let is_main = p.tid == ThreadId(0);
+        let mut args = Vec::new();
+        if is_main {
+            // main(argc, argv): the program runs without arguments.
+            for (k, _) in f.parameters.iter().enumerate() {
+                args.push(match k {
+                    0 => Val::E(Expr::int(1)),
+                    _ => Val::E(Expr::constant(0, Ty::ULONG)),
+                });
+            }
+        } else if let Some(a) = p.arg {
+            if !f.parameters.is_empty() {
+                args.push(a);
+            }
+        }
+        while args.len() < f.parameters.len() {
+            args.push(Val::E(Expr::constant(0, Ty::ULONG)));
+        }
+        self.inline(f, args)?;
+        self.span = None;
+        if is_main {
+            self.step(Expr::tt(), vec![], TransKind::Stmt)?;
+            self.edge(self.cur, halt, Expr::tt(), vec![], TransKind::Halt)?;
+        } else {
+            self.thread_exit()?;
+        }
+        let name = if is_main {
+            "main".to_string()
+        } else {
+            format!("{}#{}", p.func, p.tid.0)
+        };
+        let tb = std::mem::replace(
+            &mut self.tb,
+            ThreadB {
+                locations: vec![],
+                transitions: vec![],
+            },
+        );
+        let slot = &mut self.threads[p.tid.0 as usize];
+        slot.0 = Thread {
+            id: p.tid,
+            name,
+            function: p.func,
+            created_by: if is_main { None } else { Some(p.created_by) },
+            locations: vec![],
+            transitions: vec![],
+            entry,
+            exit,
+            error,
+            halt,
+            discard,
+        };
+        slot.1 = tb;
+        Ok(())
+    }
+
+    /// The thread's final transition: publishes `__thread_done[self]` and exits.
+    pub fn thread_exit(&mut self) -> R<()> {
+        self.flush()?;
+        let done = Place::Var {
+            var: self.thread_done,
+            index: Some(Box::new(Expr::int(self.tid.0 as i128))),
+        };
+        let exit = self.special[0];
+        self.edge(
+            self.cur,
+            exit,
+            Expr::tt(),
+            vec![Op::Assign {
+                place: done,
+                value: Expr::int(1),
+            }],
+            TransKind::Sync(SyncKind::ThreadExit),
+        )?;
+        self.cur = self.new_loc(LocKind::Normal);
+        Ok(())
+    }
+
+    /// Registers a new thread running `func` with argument `arg`; the caller adds the
+    /// transition that starts it and passes its id to [`Lowerer::queue_thread`].
+    pub fn new_thread(&mut self, func: &str) -> R<ThreadId> {
+        if !self.funcs.contains_key(func) {
+            return self.invalid(format!("thread function `{func}` is not defined"));
+        }
+        if self.threads.len() >= self.opts.max_threads {
+            return self.unsupported(format!(
+                "more than {} threads (raise --max-threads)",
+                self.opts.max_threads
+            ));
+        }
+        let child = ThreadId(self.threads.len() as u32);
+        self.threads.push(placeholder_thread(child, func));
+        Ok(child)
+    }
+
+    /// Queues a thread registered by [`Lowerer::new_thread`] for lowering.
+    pub fn queue_thread(&mut self, tid: ThreadId, func: &str, arg: Option<Val>, by: TransId) {
+        self.queue.push_back(Pending {
+            tid,
+            func: func.to_string(),
+            arg,
+            created_by: (self.tid, by),
+        });
+    }
+
+    // ----------------------------------------------------------------- functions
+
+    /// Inlines a call of `f` with argument values `args` at the current location; the
+    /// returned value (if any) is in a register variable.
+    pub fn inline(&mut self, f: &'m Function, args: Vec<Val>) -> R<Option<Val>> {
+        if self.frames.iter().any(|fr| std::ptr::eq(fr.func, f)) {
+            return self.unsupported(format!("recursion ({} calls itself)", f.name));
+        }
+        if f.is_var_arg {
+            return self.unsupported(format!("call of the variadic function `{}`", f.name));
+        }
+        let ret = match self.m.types.type_of(f).as_ref() {
+            Type::FuncType { result_type, .. } => match result_type.as_ref() {
+                Type::VoidType => None,
+                t => Some(self.reg_ty(t)?),
+            },
+            _ => None,
+        };
+        let mut regs = HashMap::new();
+        for (p, a) in f.parameters.iter().zip(args) {
+            regs.insert(&p.name, a);
+        }
+        let ret_loc = self.new_loc(LocKind::Normal);
+        let needs = self
+            .needs_var
+            .get(f.name.as_str())
+            .expect("every function is analysed");
+        let needs: &'m HashSet<Name> = needs;
+        let mut frame = Frame {
+            func: f,
+            regs,
+            blocks: HashMap::new(),
+            ret: None,
+            ret_loc,
+            needs_var: needs,
+        };
+        if let Some(t) = ret {
+            let name = format!("{}$ret", f.name);
+            self.frames.push(frame);
+            let v = self.temp(&name, t);
+            frame = self.frames.pop().expect("pushed");
+            frame.ret = Some((v, t));
+        }
+        // Locations of the blocks; the entry block continues here.
+        self.flush()?;
+        for (k, bb) in f.basic_blocks.iter().enumerate() {
+            let l = if k == 0 {
+                self.cur
+            } else {
+                self.new_loc(LocKind::Normal)
+            };
+            frame.blocks.insert(&bb.name, l);
+        }
+        // Phis get their variables before any edge assigns them.
+        self.frames.push(frame);
+        for bb in &f.basic_blocks {
+            for i in &bb.instrs {
+                if let Instruction::Phi(p) = i {
+                    let t = self.reg_ty(&p.to_type)?;
+                    let v = self.temp(&name_str(&p.dest), t);
+                    self.frame().regs.insert(&p.dest, Val::E(Expr::var(v, t)));
+                }
+            }
+        }
+        let r = self.body(f);
+        let frame = self.frames.pop().expect("pushed");
+        r?;
+        self.cur = frame.ret_loc;
+        Ok(frame.ret.map(|(v, t)| Val::E(Expr::var(v, t))))
+    }
+
+    pub fn frame(&mut self) -> &mut Frame<'m> {
+        self.frames.last_mut().expect("inside a function")
+    }
+
+    fn body(&mut self, f: &'m Function) -> R<()> {
+        for bb in &f.basic_blocks {
+            self.cur = self.frames.last().expect("frame").blocks[&bb.name];
+            self.pending.clear();
+            for (k, i) in bb.instrs.iter().enumerate() {
+                self.locate(i.get_debug_loc().as_ref());
+                let _ = k;
+                self.instruction(i)?;
+            }
+            self.locate(bb.term.get_debug_loc().as_ref());
+            self.terminator(&bb.name, &bb.term)?;
+        }
+        Ok(())
+    }
+
+    /// The IR type of a register of LLVM type `t`.
+    pub fn reg_ty(&self, t: &Type) -> R<Ty> {
+        match t {
+            Type::IntegerType { bits } if *bits <= 64 => Ok(int_ty(*bits)),
+            Type::PointerType { .. } => Ok(Ty::ULONG),
+            Type::FPType(_) => match self.layout.size(t) {
+                Some(4) => Ok(Ty::INT),
+                Some(8) => Ok(Ty::LONG),
+                _ => self.unsupported(format!("value of type {t}")),
+            },
+            _ => self.unsupported(format!("value of type {t}")),
+        }
+    }
+
+    /// Binds the result of an instruction: substituted, or in a variable when the register
+    /// is used elsewhere.
+    pub fn bind(&mut self, dest: &'m Name, v: Val, ty: Ty) {
+        let needs = self.frames.last().expect("frame").needs_var.contains(dest);
+        let v = match v {
+            Val::E(e) if needs && e.as_const().is_none() => {
+                let var = self.temp(&name_str(dest), ty);
+                self.pending.push(Op::Assign {
+                    place: Place::scalar(var),
+                    value: e,
+                });
+                Val::E(Expr::var(var, ty))
+            }
+            Val::P { obj, off, dyn_ } if needs && !dyn_.is_empty() => {
+                let mut d = Vec::new();
+                for (k, (e, s)) in dyn_.into_iter().enumerate() {
+                    if e.as_const().is_some() {
+                        d.push((e, s));
+                        continue;
+                    }
+                    let var = self.temp(&format!("{}.{k}", name_str(dest)), Ty::LONG);
+                    self.pending.push(Op::Assign {
+                        place: Place::scalar(var),
+                        value: cast(e, Ty::LONG),
+                    });
+                    d.push((Expr::var(var, Ty::LONG), s));
+                }
+                Val::P { obj, off, dyn_: d }
+            }
+            v => v,
+        };
+        self.frame().regs.insert(dest, v);
+    }
+
+    /// The value of an operand.
+    pub fn val(&mut self, o: &'m Operand) -> R<Val> {
+        match o {
+            Operand::LocalOperand { name, .. } => {
+                match self.frames.last().expect("frame").regs.get(name) {
+                    Some(v) => Ok(v.clone()),
+                    None => self.unsupported(format!(
+                        "use of register %{} before its definition",
+                        name_str(name)
+                    )),
+                }
+            }
+            Operand::ConstantOperand(c) => self.const_val(c),
+            Operand::MetadataOperand => Ok(Val::E(Expr::int(0))),
+        }
+    }
+
+    /// The value of an operand as an integer expression (addresses included).
+    pub fn expr(&mut self, o: &'m Operand) -> R<Expr> {
+        let v = self.val(o)?;
+        Ok(match v {
+            Val::E(e) => e,
+            v => self.addr_expr(&v),
+        })
+    }
+
+    /// The value of a constant.
+    pub fn const_val(&self, c: &llvm_ir::ConstantRef) -> R<Val> {
+        Ok(match c.as_ref() {
+            Constant::Int { bits, value } => {
+                if *bits > 64 {
+                    return self.unsupported(format!("integer of {bits} bits"));
+                }
+                let t = int_ty(*bits);
+                Val::E(Expr::constant(*value as i128, t))
+            }
+            Constant::Null(_) => Val::E(Expr::constant(0, Ty::ULONG)),
+            Constant::Undef(t) | Constant::Poison(t) => {
+                let ty = self.reg_ty(t).unwrap_or(Ty::LONG);
+                Val::E(Expr::constant(0, ty))
+            }
+            Constant::AggregateZero(_) => Val::E(Expr::int(0)),
+            Constant::GlobalReference { name, .. } => {
+                let n = name_str(name);
+                if let Some(obj) = self.globals.get(&n) {
+                    Val::P {
+                        obj: *obj,
+                        off: 0,
+                        dyn_: vec![],
+                    }
+                } else {
+                    Val::F(n)
+                }
+            }
+            Constant::GetElementPtr(g) => {
+                // Byte offsets after [`super::canonical`].
+                let base = self.const_val(&g.address)?;
+                let [i] = g.indices.as_slice() else {
+                    return self.unsupported("a constant address of this form");
+                };
+                let Val::E(k) = self.const_val(i)? else {
+                    return self.unsupported("a constant address of this form");
+                };
+                let Some(k) = k.as_const() else {
+                    return self.unsupported("a constant address of this form");
+                };
+                match base {
+                    Val::P { obj, off, dyn_ } => Val::P {
+                        obj,
+                        off: off + k as i64,
+                        dyn_,
+                    },
+                    v => Val::E(bin(
+                        BinOp::Add,
+                        self.addr_expr(&v),
+                        Expr::constant(k, Ty::ULONG),
+                        Ty::ULONG,
+                    )),
+                }
+            }
+            Constant::PtrToInt(x) => {
+                let v = self.const_val(&x.operand)?;
+                Val::E(self.addr_expr(&v))
+            }
+            Constant::IntToPtr(x) => self.const_val(&x.operand)?,
+            Constant::BitCast(x) => self.const_val(&x.operand)?,
+            Constant::Float(f) => {
+                use llvm_ir::constant::Float;
+                match f {
+                    Float::Single(x) => Val::E(Expr::constant(x.to_bits() as i32 as i128, Ty::INT)),
+                    Float::Double(x) => {
+                        Val::E(Expr::constant(x.to_bits() as i64 as i128, Ty::LONG))
+                    }
+                    _ => return self.unsupported("a floating point constant of this type"),
+                }
+            }
+            other => return self.unsupported(format!("constant `{other}`")),
+        })
+    }
+
+    /// `getelementptr src, base, idx...`.
+    pub fn gep(&self, base: Val, src: &TypeRef, idx: &[Expr]) -> R<Val> {
+        let mut off = 0i64;
+        let mut dyn_: Vec<(Expr, u64)> = Vec::new();
+        let mut ty: TypeRef = src.clone();
+        for (k, i) in idx.iter().enumerate() {
+            if k == 0 {
+                let Some(s) = self.layout.size(src) else {
+                    return self.unsupported(format!("pointer arithmetic over {src}"));
+                };
+                add_term(&mut off, &mut dyn_, i, s);
+                continue;
+            }
+            match ty.as_ref() {
+                Type::ArrayType { element_type, .. } | Type::VectorType { element_type, .. } => {
+                    let Some(s) = self.layout.size(element_type) else {
+                        return self.unsupported(format!("pointer arithmetic over {element_type}"));
+                    };
+                    add_term(&mut off, &mut dyn_, i, s);
+                    ty = element_type.clone();
+                }
+                Type::StructType { .. } | Type::NamedStructType { .. } => {
+                    let Some(f) = i.as_const() else {
+                        return self.unsupported("a struct field chosen at run time");
+                    };
+                    let Some(o) = self.layout.field_offset(&ty, f as usize) else {
+                        return self.unsupported(format!("field {f} of {ty}"));
+                    };
+                    off += o as i64;
+                    let (fields, _) = self.layout.struct_fields(&ty).expect("a struct");
+                    ty = fields[f as usize].clone();
+                }
+                t => return self.unsupported(format!("getelementptr into {t}")),
+            }
+        }
+        Ok(match base {
+            Val::P {
+                obj,
+                off: o,
+                dyn_: mut d,
+            } => {
+                d.extend(dyn_);
+                Val::P {
+                    obj,
+                    off: o + off,
+                    dyn_: d,
+                }
+            }
+            v => {
+                let mut e = self.addr_expr(&v);
+                if off != 0 {
+                    e = bin(
+                        BinOp::Add,
+                        e,
+                        Expr::constant(off as i128, Ty::ULONG),
+                        Ty::ULONG,
+                    );
+                }
+                for (x, s) in dyn_ {
+                    let term = bin(
+                        BinOp::Mul,
+                        cast(x, Ty::ULONG),
+                        Expr::constant(s as i128, Ty::ULONG),
+                        Ty::ULONG,
+                    );
+                    e = bin(BinOp::Add, e, term, Ty::ULONG);
+                }
+                Val::E(e)
+            }
+        })
+    }
+
+    // ----------------------------------------------------------------- instructions
+
+    fn instruction(&mut self, i: &'m Instruction) -> R<()> {
+        use Instruction as I;
+        match i {
+            I::Add(_)
+            | I::Sub(_)
+            | I::Mul(_)
+            | I::SDiv(_)
+            | I::SRem(_)
+            | I::UDiv(_)
+            | I::URem(_)
+            | I::And(_)
+            | I::Or(_)
+            | I::Xor(_)
+            | I::Shl(_)
+            | I::LShr(_)
+            | I::AShr(_)
+            | I::ICmp(_)
+            | I::Trunc(_)
+            | I::ZExt(_)
+            | I::SExt(_)
+            | I::PtrToInt(_)
+            | I::IntToPtr(_)
+            | I::Select(_) => {
+                let mut ops = Vec::new();
+                for o in operands(i) {
+                    ops.push((o, self.expr(o)?));
+                }
+                let e = self
+                    .pure_with(i, &ops)?
+                    .expect("a pure instruction has a value");
+                let dest = i.try_get_result().expect("a pure instruction has a result");
+                let t = if matches!(i, I::ICmp(_)) {
+                    Ty::BOOL
+                } else {
+                    e.ty()
+                };
+                self.bind(dest, Val::E(e), t);
+                Ok(())
+            }
+            I::BitCast(x) => {
+                let v = self.val(&x.operand)?;
+                let t = self.reg_ty(&x.to_type).unwrap_or(Ty::ULONG);
+                self.bind(&x.dest, v, t);
+                Ok(())
+            }
+            I::AddrSpaceCast(x) => {
+                let v = self.val(&x.operand)?;
+                self.bind(&x.dest, v, Ty::ULONG);
+                Ok(())
+            }
+            I::Freeze(x) => {
+                let v = self.val(&x.operand)?;
+                let t = self
+                    .reg_ty(&self.m.types.type_of(&x.operand))
+                    .unwrap_or(Ty::LONG);
+                self.bind(&x.dest, v, t);
+                Ok(())
+            }
+            I::Phi(_) => Ok(()),
+            I::Alloca(x) => self.alloca(x),
+            I::GetElementPtr(x) => {
+                let base = self.val(&x.address)?;
+                let mut idx = Vec::new();
+                for o in &x.indices {
+                    idx.push(self.expr(o)?);
+                }
+                let v = self.gep(base, &x.source_element_type, &idx)?;
+                self.bind(&x.dest, v, Ty::ULONG);
+                Ok(())
+            }
+            I::Load(x) => self.load(x),
+            I::Store(x) => self.store(x),
+            I::Fence(_) => Ok(()),
+            I::CmpXchg(x) => self.cmpxchg(x),
+            I::AtomicRMW(x) => self.atomicrmw(x),
+            I::ExtractValue(x) => {
+                let v = self.val(&x.aggregate)?;
+                let Val::Tuple(parts) = v else {
+                    return self.unsupported("extractvalue of an aggregate held in a register");
+                };
+                let Some(p) = x.indices.first().and_then(|k| parts.get(*k as usize)) else {
+                    return self.unsupported("extractvalue of a nested aggregate");
+                };
+                let t = match p {
+                    Val::E(e) => e.ty(),
+                    _ => Ty::ULONG,
+                };
+                self.bind(&x.dest, p.clone(), t);
+                Ok(())
+            }
+            I::Call(c) => self.call(c),
+            I::FAdd(_)
+            | I::FSub(_)
+            | I::FMul(_)
+            | I::FDiv(_)
+            | I::FRem(_)
+            | I::FNeg(_)
+            | I::FPTrunc(_)
+            | I::FPExt(_)
+            | I::FPToUI(_)
+            | I::FPToSI(_)
+            | I::UIToFP(_)
+            | I::SIToFP(_)
+            | I::FCmp(_) => self.unsupported("floating point arithmetic"),
+            I::VAArg(_) => self.unsupported("va_arg"),
+            other => self.unsupported(format!("instruction `{other}`")),
+        }
+    }
+
+    /// The value of a pure instruction (arithmetic, comparison, conversion, `select`)
+    /// given the values of its operands (in the order of [`operands`]); `None` for other
+    /// instructions.
+    pub(super) fn pure_with(&self, i: &Instruction, ops: &[(&Operand, Expr)]) -> R<Option<Expr>> {
+        use Instruction as I;
+        let arg = |k: usize| ops[k].1.clone();
+        let ty_of = |k: usize| self.reg_ty(&self.m.types.type_of(ops[k].0));
+        Ok(Some(match i {
+            I::Add(x) => self.arith(BinOp::Add, arg(0), arg(1), ty_of(0)?, x.nsw)?,
+            I::Sub(x) => self.arith(BinOp::Sub, arg(0), arg(1), ty_of(0)?, x.nsw)?,
+            I::Mul(x) => self.arith(BinOp::Mul, arg(0), arg(1), ty_of(0)?, x.nsw)?,
+            I::SDiv(_) => self.arith(BinOp::Div, arg(0), arg(1), ty_of(0)?, true)?,
+            I::SRem(_) => self.arith(BinOp::Rem, arg(0), arg(1), ty_of(0)?, true)?,
+            I::UDiv(_) => self.arith(BinOp::Div, arg(0), arg(1), ty_of(0)?, false)?,
+            I::URem(_) => self.arith(BinOp::Rem, arg(0), arg(1), ty_of(0)?, false)?,
+            I::Shl(_) => self.arith(BinOp::Shl, arg(0), arg(1), ty_of(0)?, false)?,
+            I::LShr(_) => self.arith(BinOp::Shr, arg(0), arg(1), ty_of(0)?, false)?,
+            I::AShr(_) => self.arith(BinOp::Shr, arg(0), arg(1), ty_of(0)?, true)?,
+            I::And(_) | I::Or(_) | I::Xor(_) => {
+                let op = match i {
+                    I::And(_) => BinOp::BitAnd,
+                    I::Or(_) => BinOp::BitOr,
+                    _ => BinOp::BitXor,
+                };
+                let t = ty_of(0)?;
+                bin(op, cast(arg(0), t), cast(arg(1), t), t)
+            }
+            I::ICmp(x) => self.icmp(x.predicate, arg(0), arg(1), ty_of(0)?)?,
+            I::Trunc(x) => cast(arg(0), self.reg_ty(&x.to_type)?),
+            I::ZExt(x) => {
+                let e = arg(0);
+                cast(cast(e.clone(), unsigned(e.ty())), self.reg_ty(&x.to_type)?)
+            }
+            I::SExt(x) => {
+                let t = self.reg_ty(&x.to_type)?;
+                let e = arg(0);
+                if e.ty() == Ty::BOOL {
+                    ite(e, Expr::constant(-1, t), Expr::constant(0, t), t)
+                } else {
+                    cast(e, t)
+                }
+            }
+            I::PtrToInt(x) => cast(arg(0), self.reg_ty(&x.to_type)?),
+            I::IntToPtr(_) => {
+                let e = arg(0);
+                cast(cast(e.clone(), unsigned(e.ty())), Ty::ULONG)
+            }
+            I::Select(_) => {
+                let t = ty_of(1)?;
+                ite(arg(0), cast(arg(1), t), cast(arg(2), t), t)
+            }
+            _ => return Ok(None),
+        }))
+    }
+
+    fn arith(&self, op: BinOp, x: Expr, y: Expr, t: Ty, signed: bool) -> R<Expr> {
+        if t == Ty::BOOL {
+            // i1 arithmetic is arithmetic modulo 2.
+            return match op {
+                BinOp::Add | BinOp::Sub => Ok(bin(BinOp::BitXor, x, y, Ty::BOOL)),
+                BinOp::Mul => Ok(bin(BinOp::BitAnd, x, y, Ty::BOOL)),
+                _ => self.unsupported("division or shift of a 1-bit value"),
+            };
+        }
+        Ok(if matches!(op, BinOp::Shl | BinOp::Shr) {
+            let amount = cast(cast(y, t), unsigned(t));
+            if signed {
+                bin(op, cast(x, t), amount, t)
+            } else {
+                cast(bin(op, cast(x, unsigned(t)), amount, unsigned(t)), t)
+            }
+        } else if signed {
+            bin(op, cast(x, t), cast(y, t), t)
+        } else {
+            let u = unsigned(t);
+            cast(bin(op, cast(x, u), cast(y, u), u), t)
+        })
+    }
+
+    fn icmp(&self, pred: IntPredicate, a: Expr, b: Expr, t: Ty) -> R<Expr> {
+        use IntPredicate as P;
+        let (op, signed) = match pred {
+            P::EQ => (BinOp::Eq, true),
+            P::NE => (BinOp::Ne, true),
+            P::SLT => (BinOp::Lt, true),
+            P::SLE => (BinOp::Le, true),
+            P::SGT => (BinOp::Gt, true),
+            P::SGE => (BinOp::Ge, true),
+            P::ULT => (BinOp::Lt, false),
+            P::ULE => (BinOp::Le, false),
+            P::UGT => (BinOp::Gt, false),
+            P::UGE => (BinOp::Ge, false),
+        };
+        if signed && t == Ty::BOOL && !matches!(op, BinOp::Eq | BinOp::Ne) {
+            // Signed order of i1: true is -1.
+            return self.unsupported("signed comparison of 1-bit values");
+        }
+        let ct = if signed || t == Ty::ULONG || t == Ty::BOOL {
+            t
+        } else {
+            unsigned(t)
+        };
+        Ok(bin(op, cast(a, ct), cast(b, ct), Ty::INT))
+    }
+
+    fn alloca(&mut self, x: &'m ins::Alloca) -> R<()> {
+        let n = match self.val(&x.num_elements)? {
+            Val::E(e) => e.as_const(),
+            _ => None,
+        };
+        let ty = match n {
+            Some(1) => x.allocated_type.clone(),
+            Some(k) if k > 1 => self.m.types.array_of(x.allocated_type.clone(), k as usize),
+            _ => return self.unsupported("variable-length array"),
+        };
+        let func = self.frames.last().expect("frame").func.name.clone();
+        let name = format!("{}::{}::{}", self.tid, func, name_str(&x.dest));
+        let obj = self.new_object(&name, &ty, VarScope::Local(self.tid), Init::Nondet)?;
+        self.bind(
+            &x.dest,
+            Val::P {
+                obj,
+                off: 0,
+                dyn_: vec![],
+            },
+            Ty::ULONG,
+        );
+        Ok(())
+    }
+
+    /// Width in bytes and IR type of a loaded or stored LLVM type.
+    pub(super) fn access_ty(&self, t: &Type) -> R<(u64, Ty)> {
+        let ty = self.reg_ty(t)?;
+        let w = self.layout.size(t).unwrap_or(8);
+        Ok((w, ty))
+    }
+
+    fn load(&mut self, x: &'m ins::Load) -> R<()> {
+        let (w, ty) = match self.access_ty(&x.loaded_ty) {
+            Ok(r) => r,
+            Err(_)
+                if matches!(
+                    x.loaded_ty.as_ref(),
+                    Type::StructType { .. } | Type::NamedStructType { .. } | Type::ArrayType { .. }
+                ) =>
+            {
+                return self.unsupported("load of a whole struct or array value");
+            }
+            Err(e) => return Err(e),
+        };
+        let ptr = self.val(&x.address)?;
+        let place = self.place(&ptr, w, ty)?;
+        let r = self.temp(&name_str(&x.dest), ty);
+        let t = self.step(
+            Expr::tt(),
+            vec![Op::Assign {
+                place: Place::scalar(r),
+                value: Expr::Load { place, ty },
+            }],
+            TransKind::Stmt,
+        )?;
+        self.tb.transitions[t.0 as usize].memory_access = true;
+        self.frame().regs.insert(&x.dest, Val::E(Expr::var(r, ty)));
+        Ok(())
+    }
+
+    fn store(&mut self, x: &'m ins::Store) -> R<()> {
+        let vt = self.m.types.type_of(&x.value);
+        let (w, ty) = match self.access_ty(&vt) {
+            Ok(r) => r,
+            Err(_) => return self.unsupported("store of a whole struct or array value"),
+        };
+        let ptr = self.val(&x.address)?;
+        let place = self.place(&ptr, w, ty)?;
+        let v = self.expr(&x.value)?;
+        let t = self.step(
+            Expr::tt(),
+            vec![Op::Assign {
+                place,
+                value: cast(v, ty),
+            }],
+            TransKind::Stmt,
+        )?;
+        self.tb.transitions[t.0 as usize].memory_access = true;
+        Ok(())
+    }
+
+    fn cmpxchg(&mut self, x: &'m ins::CmpXchg) -> R<()> {
+        let vt = self.m.types.type_of(&x.expected);
+        let (w, ty) = self.access_ty(&vt)?;
+        let ptr = self.val(&x.address)?;
+        let place = self.place(&ptr, w, ty)?;
+        let exp = self.expr(&x.expected)?;
+        let new = self.expr(&x.replacement)?;
+        let old = self.temp(&format!("{}.old", name_str(&x.dest)), ty);
+        let oldv = Expr::var(old, ty);
+        let ok = bin(BinOp::Eq, oldv.clone(), cast(exp, ty), Ty::INT);
+        let t = self.step(
+            Expr::tt(),
+            vec![
+                Op::Assign {
+                    place: Place::scalar(old),
+                    value: Expr::Load {
+                        place: place.clone(),
+                        ty,
+                    },
+                },
+                Op::Assign {
+                    place,
+                    value: ite(ok.clone(), cast(new, ty), oldv.clone(), ty),
+                },
+            ],
+            TransKind::Stmt,
+        )?;
+        self.tb.transitions[t.0 as usize].memory_access = true;
+        let okv = self.temp(&format!("{}.ok", name_str(&x.dest)), Ty::BOOL);
+        self.pending.push(Op::Assign {
+            place: Place::scalar(okv),
+            value: ok,
+        });
+        self.frame().regs.insert(
+            &x.dest,
+            Val::Tuple(vec![Val::E(oldv), Val::E(Expr::var(okv, Ty::BOOL))]),
+        );
+        Ok(())
+    }
+
+    fn atomicrmw(&mut self, x: &'m ins::AtomicRMW) -> R<()> {
+        use llvm_ir::instruction::RMWBinOp as B;
+        let vt = self.m.types.type_of(&x.value);
+        let (w, ty) = self.access_ty(&vt)?;
+        let ptr = self.val(&x.address)?;
+        let place = self.place(&ptr, w, ty)?;
+        let v = cast(self.expr(&x.value)?, ty);
+        let old = self.temp(&name_str(&x.dest), ty);
+        let o = Expr::var(old, ty);
+        let u = unsigned(ty);
+        let wrap = |op: BinOp| cast(bin(op, cast(o.clone(), u), cast(v.clone(), u), u), ty);
+        let new = match x.operation {
+            B::Xchg => v.clone(),
+            B::Add => wrap(BinOp::Add),
+            B::Sub => wrap(BinOp::Sub),
+            B::And => bin(BinOp::BitAnd, o.clone(), v.clone(), ty),
+            B::Or => bin(BinOp::BitOr, o.clone(), v.clone(), ty),
+            B::Xor => bin(BinOp::BitXor, o.clone(), v.clone(), ty),
+            B::Nand => Expr::Unary {
+                op: UnOp::BitNot,
+                arg: Box::new(bin(BinOp::BitAnd, o.clone(), v.clone(), ty)),
+                ty,
+            },
+            B::Max => ite(
+                bin(BinOp::Gt, o.clone(), v.clone(), Ty::INT),
+                o.clone(),
+                v.clone(),
+                ty,
+            ),
+            B::Min => ite(
+                bin(BinOp::Lt, o.clone(), v.clone(), Ty::INT),
+                o.clone(),
+                v.clone(),
+                ty,
+            ),
+            B::UMax => ite(
+                bin(BinOp::Gt, cast(o.clone(), u), cast(v.clone(), u), Ty::INT),
+                o.clone(),
+                v.clone(),
+                ty,
+            ),
+            B::UMin => ite(
+                bin(BinOp::Lt, cast(o.clone(), u), cast(v.clone(), u), Ty::INT),
+                o.clone(),
+                v.clone(),
+                ty,
+            ),
+            _ => return self.unsupported("floating point atomic operation"),
+        };
+        let t = self.step(
+            Expr::tt(),
+            vec![
+                Op::Assign {
+                    place: Place::scalar(old),
+                    value: Expr::Load {
+                        place: place.clone(),
+                        ty,
+                    },
+                },
+                Op::Assign { place, value: new },
+            ],
+            TransKind::Stmt,
+        )?;
+        self.tb.transitions[t.0 as usize].memory_access = true;
+        self.frame().regs.insert(&x.dest, Val::E(o));
+        Ok(())
+    }
+
+    // ----------------------------------------------------------------- terminators
+
+    /// The assignments of the phis of `to` for an edge from block `from`: parallel, through
+    /// temporaries when a value reads a phi of the same block.
+    fn phi_ops(&mut self, from: &'m Name, to: &'m Name) -> R<Vec<Op>> {
+        let f = self.frames.last().expect("frame").func;
+        let Some(bb) = f.basic_blocks.iter().find(|b| b.name == *to) else {
+            return self.invalid(format!("branch to a missing block {}", name_str(to)));
+        };
+        let mut assigns = Vec::new();
+        for i in &bb.instrs {
+            let Instruction::Phi(p) = i else { break };
+            let Some((o, _)) = p.incoming_values.iter().find(|(_, b)| b == from) else {
+                continue;
+            };
+            let Val::E(Expr::Load {
+                place: Place::Var { var, .. },
+                ty,
+            }) = self.frames.last().expect("frame").regs[&p.dest].clone()
+            else {
+                unreachable!("phis have variables");
+            };
+            let v = self.expr(o)?;
+            assigns.push((var, ty, cast(v, ty)));
+        }
+        let phi_vars: HashSet<VarId> = assigns.iter().map(|(v, _, _)| *v).collect();
+        let reads_phi = assigns.iter().any(|(_, _, e)| {
+            let mut hit = false;
+            e.for_each_place(&mut |p| {
+                if let Place::Var { var, .. } = p {
+                    hit |= phi_vars.contains(var);
+                }
+            });
+            hit
+        });
+        let mut ops = Vec::new();
+        if reads_phi && assigns.len() > 1 {
+            let mut tmps = Vec::new();
+            for (k, (_, ty, e)) in assigns.iter().enumerate() {
+                let t = self.temp(&format!("phi{k}"), *ty);
+                ops.push(Op::Assign {
+                    place: Place::scalar(t),
+                    value: e.clone(),
+                });
+                tmps.push(Expr::var(t, *ty));
+            }
+            for ((v, _, _), t) in assigns.iter().zip(tmps) {
+                ops.push(Op::Assign {
+                    place: Place::scalar(*v),
+                    value: t,
+                });
+            }
+        } else {
+            for (v, _, e) in assigns {
+                ops.push(Op::Assign {
+                    place: Place::scalar(v),
+                    value: e,
+                });
+            }
+        }
+        Ok(ops)
+    }
+
+    fn block_loc(&self, b: &Name) -> LocId {
+        self.frames.last().expect("frame").blocks[b]
+    }
+
+    fn terminator(&mut self, block: &'m Name, t: &'m Terminator) -> R<()> {
+        match t {
+            Terminator::Br(b) => {
+                let mut ops = std::mem::take(&mut self.pending);
+                ops.extend(self.phi_ops(block, &b.dest)?);
+                let dst = self.block_loc(&b.dest);
+                self.edge(self.cur, dst, Expr::tt(), ops, TransKind::Stmt)?;
+            }
+            Terminator::CondBr(b) => {
+                let c = self.expr(&b.condition)?;
+                self.flush()?;
+                let c = truth(c);
+                for (dest, g) in [(&b.true_dest, c.clone()), (&b.false_dest, not(c))] {
+                    let ops = self.phi_ops(block, dest)?;
+                    let dst = self.block_loc(dest);
+                    self.edge(self.cur, dst, g, ops, TransKind::Branch)?;
+                }
+            }
+            Terminator::Switch(s) => {
+                let x = self.expr(&s.operand)?;
+                self.flush()?;
+                let t = x.ty();
+                let mut others = Vec::new();
+                for (c, dest) in &s.dests {
+                    let Val::E(cv) = self.const_val(c)? else {
+                        return self.unsupported("switch over a non-integer");
+                    };
+                    let g = bin(BinOp::Eq, x.clone(), cast(cv.clone(), t), Ty::INT);
+                    others.push(bin(BinOp::Ne, x.clone(), cast(cv, t), Ty::INT));
+                    let ops = self.phi_ops(block, dest)?;
+                    let dst = self.block_loc(dest);
+                    self.edge(self.cur, dst, g, ops, TransKind::Branch)?;
+                }
+                let g = others
+                    .into_iter()
+                    .reduce(|a, b| bin(BinOp::And, a, b, Ty::INT))
+                    .unwrap_or_else(Expr::tt);
+                let ops = self.phi_ops(block, &s.default_dest)?;
+                let dst = self.block_loc(&s.default_dest);
+                self.edge(self.cur, dst, g, ops, TransKind::Branch)?;
+            }
+            Terminator::Ret(r) => {
+                let mut ops = std::mem::take(&mut self.pending);
+                if let (Some(o), Some((v, ty))) =
+                    (&r.return_operand, self.frames.last().expect("frame").ret)
+                {
+                    let e = self.expr(o)?;
+                    ops.push(Op::Assign {
+                        place: Place::scalar(v),
+                        value: cast(e, ty),
+                    });
+                }
+                let dst = self.frames.last().expect("frame").ret_loc;
+                self.edge(self.cur, dst, Expr::tt(), ops, TransKind::Stmt)?;
+            }
+            Terminator::Unreachable(_) => {
+                // Reached only after a call that does not return (modelled as a jump).
+            }
+            other => return self.unsupported(format!("terminator `{other}`")),
+        }
+        Ok(())
+    }
+}
+
+/// Adds `i * size` to a pointer offset.
+fn add_term(off: &mut i64, dyn_: &mut Vec<(Expr, u64)>, i: &Expr, size: u64) {
+    match i.as_const() {
+        Some(k) => *off += k as i64 * size as i64,
+        None => dyn_.push((i.clone(), size)),
+    }
+}
+
+/// `e != 0` as a condition (comparisons are conditions already).
+pub(super) fn truth(e: Expr) -> Expr {
+    match &e {
+        Expr::Binary { op, .. } if op.is_predicate() => e,
+        _ if e.ty() == Ty::BOOL => bin(BinOp::Ne, e, Expr::constant(0, Ty::BOOL), Ty::INT),
+        _ => {
+            let t = e.ty();
+            bin(BinOp::Ne, e, Expr::constant(0, t), Ty::INT)
+        }
+    }
+}
+
+/// The negation of a condition.
+pub(super) fn not(c: Expr) -> Expr {
+    Expr::Unary {
+        op: UnOp::Not,
+        arg: Box::new(c),
+        ty: Ty::INT,
+    }
+}
+
+/// A register or global's name as written in the IR (without `%`/`@`).
+pub(super) fn name_str(n: &Name) -> String {
+    match n {
+        Name::Name(s) => s.to_string(),
+        Name::Number(k) => k.to_string(),
+    }
+}
+
+fn placeholder_thread(id: ThreadId, f: &str) -> (Thread, ThreadB) {
+    (
+        Thread {
+            id,
+            name: String::new(),
+            function: f.to_string(),
+            created_by: None,
+            locations: vec![],
+            transitions: vec![],
+            entry: LocId(0),
+            exit: LocId(0),
+            error: LocId(0),
+            halt: LocId(0),
+            discard: LocId(0),
+        },
+        ThreadB {
+            locations: vec![],
+            transitions: vec![],
+        },
+    )
+}

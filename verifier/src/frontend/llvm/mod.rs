@@ -1,0 +1,83 @@
+//! The clang/LLVM front end: clang compiles the C program to an LLVM module with debug
+//! information ([`compile`]), `llvm-ir` reads it, and [`lower`] turns it into the thread IR
+//! ([`crate::ir`]), which the finishing pass completes as for every front end (points-to,
+//! shared variables, memory events).
+//!
+//! clang owns C's semantics here (evaluation order, conversions, layout, GNU extensions);
+//! the memory model is the one of `DESIGN.md` ("Memory model"): objects flattened into
+//! variables placed at their byte offsets, pointers as addresses into them. What the IR
+//! cannot express yet is reported as `file:line:col: unsupported <construct>`.
+
+mod awaits;
+mod calls;
+mod canonical;
+pub mod compile;
+mod layout;
+mod lower;
+
+use super::{program_hash, Error, Options};
+use crate::ir::{Program, SourceFile, Span};
+use std::path::Path;
+
+pub use compile::LLVM_MAJOR;
+
+/// Compiles, reads and lowers the C file at `path`.
+pub fn load(path: &Path, opts: &Options) -> Result<Program, Error> {
+    std::fs::metadata(path).map_err(|e| Error::Io {
+        path: path.display().to_string(),
+        message: e.to_string(),
+    })?;
+    let pre = compile::preprocess(path, opts)?;
+    let dir = scratch_dir()?;
+    let r = load_in(path, opts, &dir, &pre);
+    let _ = std::fs::remove_dir_all(&dir);
+    r
+}
+
+fn load_in(path: &Path, opts: &Options, dir: &Path, pre: &str) -> Result<Program, Error> {
+    let bc = compile::compile(path, opts, dir)?;
+    let module = llvm_ir::Module::from_bc_path(&bc).map_err(|e| Error::Compiler {
+        message: format!("cannot read the LLVM module clang wrote: {e}"),
+    })?;
+    let main_file = path.display().to_string();
+    let (mut program, names) = lower::lower(&module, opts, &main_file)?;
+    let position = |s: Option<&Span>| match s {
+        Some(s) => format!(
+            "{}:{}:{}",
+            names
+                .get(s.file as usize)
+                .map(String::as_str)
+                .unwrap_or("?"),
+            s.line,
+            s.col
+        ),
+        None => main_file.clone(),
+    };
+    super::finalize::finalize(&mut program, &position, opts)?;
+    program.sha256 = program_hash(pre, path);
+    program.files = names
+        .iter()
+        .map(|p| SourceFile {
+            path: p.clone(),
+            lines: std::fs::read_to_string(p)
+                .map(|t| t.lines().map(str::to_string).collect())
+                .unwrap_or_default(),
+        })
+        .collect();
+    Ok(program)
+}
+
+/// A fresh directory for the compiler's outputs.
+fn scratch_dir() -> Result<std::path::PathBuf, Error> {
+    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "synth-llvm-{}-{}",
+        std::process::id(),
+        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).map_err(|e| Error::Io {
+        path: dir.display().to_string(),
+        message: e.to_string(),
+    })?;
+    Ok(dir)
+}

@@ -102,6 +102,8 @@ pub fn compile(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, Error
         "-fno-discard-value-names",
         "-fno-stack-protector",
         "-pthread",
+        // Warnings are the compiler's business; errors still stop the front end.
+        "-w",
     ])
     .args(GCC_ACCEPTS);
     dialect_flags(&mut cmd, opts);

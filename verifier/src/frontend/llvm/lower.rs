@@ -76,15 +76,83 @@ struct Pending {
     created_by: (ThreadId, TransId),
 }
 
+/// An assignment of constants to specialised phis (by their number in the function): a
+/// context in which the lowering copies a block ([`super::loops`]).
+pub(super) type Env = Vec<(usize, i128)>;
+
+/// Most contexts of one block (unrolled iterations of a loop that starts threads).
+const MAX_CONTEXTS: usize = 256;
+
 /// One inlined call.
 pub(super) struct Frame<'m> {
     pub func: &'m Function,
-    pub regs: HashMap<&'m Name, Val>,
-    pub blocks: HashMap<&'m Name, LocId>,
+    /// Register values per context (index into `envs`).
+    maps: Vec<HashMap<&'m Name, Val>>,
+    envs: Vec<Env>,
+    ctxs: HashMap<Env, usize>,
+    /// The context being lowered.
+    ctx: usize,
+    /// The location of each (block, context) lowered or to lower.
+    blocks: HashMap<(usize, usize), LocId>,
+    work: VecDeque<(usize, usize)>,
+    /// Contexts made per block.
+    made: HashMap<usize, usize>,
+    index: HashMap<&'m Name, usize>,
+    phi_ids: HashMap<&'m Name, usize>,
+    phi_vars: HashMap<&'m Name, (VarId, Ty)>,
     pub ret: Option<(VarId, Ty)>,
     pub ret_loc: LocId,
     /// Registers that need a variable: used outside their block or by a phi.
     pub needs_var: &'m HashSet<Name>,
+    /// Phis specialised on constant values ([`super::loops`]).
+    spec: &'m HashSet<Name>,
+}
+
+impl<'m> Frame<'m> {
+    /// The value of a register in the current context.
+    pub fn reg(&self, n: &Name) -> Option<&Val> {
+        self.maps[self.ctx].get(n)
+    }
+
+    /// Binds a register in the current context.
+    pub fn set_reg(&mut self, n: &'m Name, v: Val) {
+        self.maps[self.ctx].insert(n, v);
+    }
+
+    /// The context for `env`, made from the current one's registers when new.
+    fn context(&mut self, env: Env) -> usize {
+        if let Some(c) = self.ctxs.get(&env) {
+            // Registers bound on another path into this context.
+            let c = *c;
+            if c != self.ctx {
+                let (from, to) = if c < self.ctx {
+                    let (a, b) = self.maps.split_at_mut(self.ctx);
+                    (&b[0], &mut a[c])
+                } else {
+                    let (a, b) = self.maps.split_at_mut(c);
+                    (&a[self.ctx], &mut b[0])
+                };
+                for (k, v) in from {
+                    to.entry(*k).or_insert_with(|| v.clone());
+                }
+            }
+            return c;
+        }
+        let c = self.maps.len();
+        let m = self.maps[self.ctx].clone();
+        self.maps.push(m);
+        self.envs.push(env.clone());
+        self.ctxs.insert(env, c);
+        c
+    }
+}
+
+/// What the lowering needs to know of a function before inlining it.
+pub(super) struct FnFacts {
+    /// Registers used outside their block or by a phi.
+    needs_var: HashSet<Name>,
+    /// Phis specialised on constant values.
+    spec_phis: HashSet<Name>,
 }
 
 /// The lowering state.
@@ -98,7 +166,7 @@ pub(super) struct Lowerer<'m> {
     pub objects: HashMap<VarId, Object>,
     pub globals: HashMap<String, VarId>,
     funcs: HashMap<&'m str, &'m Function>,
-    needs_var: &'m HashMap<&'m str, HashSet<Name>>,
+    facts: &'m HashMap<&'m str, FnFacts>,
     threads: Vec<(Thread, ThreadB)>,
     queue: VecDeque<Pending>,
     pub thread_done: VarId,
@@ -120,10 +188,17 @@ pub(super) struct Lowerer<'m> {
 /// Lowers a module; [`crate::frontend::finalize`] completes the program.
 /// Also returns the source files spans refer to (index 0: the main file).
 pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, Vec<String>)> {
-    let needs: HashMap<&str, HashSet<Name>> = m
+    let creating = super::loops::creating_functions(m);
+    let facts: HashMap<&str, FnFacts> = m
         .functions
         .iter()
-        .map(|f| (f.name.as_str(), needs_var(f)))
+        .map(|f| {
+            let facts = FnFacts {
+                needs_var: needs_var(f),
+                spec_phis: super::loops::specialised_phis(f, &creating),
+            };
+            (f.name.as_str(), facts)
+        })
         .collect();
     let mut l = Lowerer {
         m,
@@ -134,7 +209,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         objects: HashMap::new(),
         globals: HashMap::new(),
         funcs: m.functions.iter().map(|f| (f.name.as_str(), f)).collect(),
-        needs_var: &needs,
+        facts: &facts,
         threads: Vec::new(),
         queue: VecDeque::new(),
         thread_done: VarId(0),
@@ -988,46 +1063,59 @@ impl<'m> Lowerer<'m> {
             regs.insert(&p.name, a);
         }
         let ret_loc = self.new_loc(LocKind::Normal);
-        let needs = self
-            .needs_var
+        let facts = self
+            .facts
             .get(f.name.as_str())
             .expect("every function is analysed");
-        let needs: &'m HashSet<Name> = needs;
+        let facts: &'m FnFacts = facts;
+        let mut phi_ids = HashMap::new();
+        for bb in &f.basic_blocks {
+            for i in &bb.instrs {
+                if let Instruction::Phi(p) = i {
+                    let n = phi_ids.len();
+                    phi_ids.insert(&p.dest, n);
+                }
+            }
+        }
         let mut frame = Frame {
             func: f,
-            regs,
+            maps: vec![regs],
+            envs: vec![Vec::new()],
+            ctxs: [(Vec::new(), 0)].into_iter().collect(),
+            ctx: 0,
             blocks: HashMap::new(),
+            work: VecDeque::new(),
+            made: HashMap::new(),
+            index: f
+                .basic_blocks
+                .iter()
+                .enumerate()
+                .map(|(k, b)| (&b.name, k))
+                .collect(),
+            phi_ids,
+            phi_vars: HashMap::new(),
             ret: None,
             ret_loc,
-            needs_var: needs,
+            needs_var: &facts.needs_var,
+            spec: &facts.spec_phis,
         };
-        if let Some(t) = ret {
-            let name = format!("{}$ret", f.name);
-            self.frames.push(frame);
-            let v = self.temp(&name, t);
-            frame = self.frames.pop().expect("pushed");
-            frame.ret = Some((v, t));
-        }
-        // Locations of the blocks; the entry block continues here.
         self.flush()?;
-        for (k, bb) in f.basic_blocks.iter().enumerate() {
-            let l = if k == 0 {
-                self.cur
-            } else {
-                self.new_loc(LocKind::Normal)
-            };
-            frame.blocks.insert(&bb.name, l);
-        }
-        // Phis get their variables before any edge assigns them.
+        frame.blocks.insert((0, 0), self.cur);
+        frame.work.push_back((0, 0));
         self.frames.push(frame);
+        // Every phi has a variable, for the contexts in which it is not specialised.
         for bb in &f.basic_blocks {
             for i in &bb.instrs {
                 if let Instruction::Phi(p) = i {
                     let t = self.reg_ty(&p.to_type)?;
                     let v = self.temp(&name_str(&p.dest), t);
-                    self.frame().regs.insert(&p.dest, Val::E(Expr::var(v, t)));
+                    self.frame().phi_vars.insert(&p.dest, (v, t));
                 }
             }
+        }
+        if let Some(t) = ret {
+            let v = self.temp(&format!("{}$ret", f.name), t);
+            self.frame().ret = Some((v, t));
         }
         let r = self.body(f);
         let frame = self.frames.pop().expect("pushed");
@@ -1040,17 +1128,38 @@ impl<'m> Lowerer<'m> {
         self.frames.last_mut().expect("inside a function")
     }
 
+    /// Lowers the blocks of the current call, each once per context that reaches it.
     fn body(&mut self, f: &'m Function) -> R<()> {
-        for bb in &f.basic_blocks {
-            self.cur = self.frames.last().expect("frame").blocks[&bb.name];
+        while let Some((b, ctx)) = self.frame().work.pop_front() {
+            let bb = &f.basic_blocks[b];
+            let fr = self.frame();
+            fr.ctx = ctx;
+            let loc = fr.blocks[&(b, ctx)];
+            self.cur = loc;
             self.pending.clear();
-            for (k, i) in bb.instrs.iter().enumerate() {
+            // The phis of the block: the context's constant, or their variable.
+            for i in &bb.instrs {
+                let Instruction::Phi(p) = i else { break };
+                let fr = self.frames.last().expect("frame");
+                let id = fr.phi_ids[&p.dest];
+                let v = match fr.envs[ctx].iter().find(|(k, _)| *k == id) {
+                    Some((_, c)) => {
+                        let t = fr.phi_vars[&p.dest].1;
+                        Val::E(Expr::constant(*c, t))
+                    }
+                    None => {
+                        let (v, t) = fr.phi_vars[&p.dest];
+                        Val::E(Expr::var(v, t))
+                    }
+                };
+                self.frame().set_reg(&p.dest, v);
+            }
+            for i in &bb.instrs {
                 self.locate(i.get_debug_loc().as_ref());
-                let _ = k;
                 self.instruction(i)?;
             }
             self.locate(bb.term.get_debug_loc().as_ref());
-            self.terminator(&bb.name, &bb.term)?;
+            self.terminator(b, &bb.term)?;
         }
         Ok(())
     }
@@ -1073,6 +1182,14 @@ impl<'m> Lowerer<'m> {
     /// is used elsewhere.
     pub fn bind(&mut self, dest: &'m Name, v: Val, ty: Ty) {
         let needs = self.frames.last().expect("frame").needs_var.contains(dest);
+        // Constants fold (a specialised loop counter's successor is a constant).
+        let v = match v {
+            Val::E(e) if e.as_const().is_none() => match self.const_eval(&e) {
+                Some(c) => Val::E(Expr::constant(c, e.ty())),
+                None => Val::E(e),
+            },
+            v => v,
+        };
         let v = match v {
             Val::E(e) if needs && e.as_const().is_none() => {
                 let var = self.temp(&name_str(dest), ty);
@@ -1100,14 +1217,14 @@ impl<'m> Lowerer<'m> {
             }
             v => v,
         };
-        self.frame().regs.insert(dest, v);
+        self.frame().set_reg(dest, v);
     }
 
     /// The value of an operand.
     pub fn val(&mut self, o: &'m Operand) -> R<Val> {
         match o {
             Operand::LocalOperand { name, .. } => {
-                match self.frames.last().expect("frame").regs.get(name) {
+                match self.frames.last().expect("frame").reg(name) {
                     Some(v) => Ok(v.clone()),
                     None => self.unsupported(format!(
                         "use of register %{} before its definition",
@@ -1548,7 +1665,7 @@ impl<'m> Lowerer<'m> {
             TransKind::Stmt,
         )?;
         self.tb.transitions[t.0 as usize].memory_access = true;
-        self.frame().regs.insert(&x.dest, Val::E(Expr::var(r, ty)));
+        self.frame().set_reg(&x.dest, Val::E(Expr::var(r, ty)));
         Ok(())
     }
 
@@ -1606,7 +1723,7 @@ impl<'m> Lowerer<'m> {
             place: Place::scalar(okv),
             value: ok,
         });
-        self.frame().regs.insert(
+        self.frame().set_reg(
             &x.dest,
             Val::Tuple(vec![Val::E(oldv), Val::E(Expr::var(okv, Ty::BOOL))]),
         );
@@ -1677,35 +1794,63 @@ impl<'m> Lowerer<'m> {
             TransKind::Stmt,
         )?;
         self.tb.transitions[t.0 as usize].memory_access = true;
-        self.frame().regs.insert(&x.dest, Val::E(o));
+        self.frame().set_reg(&x.dest, Val::E(o));
         Ok(())
     }
 
     // ----------------------------------------------------------------- terminators
 
-    /// The assignments of the phis of `to` for an edge from block `from`: parallel, through
-    /// temporaries when a value reads a phi of the same block.
-    fn phi_ops(&mut self, from: &'m Name, to: &'m Name) -> R<Vec<Op>> {
+    /// An edge from block `from` (in the current context) to block `to` with `guard` and
+    /// `ops` before the phi assignments: the phis of `to` that are specialised and get a
+    /// constant choose the target's context; the others are assigned (in parallel, through
+    /// temporaries when a value reads a phi of the same block).
+    fn goto(
+        &mut self,
+        from: usize,
+        to: &'m Name,
+        guard: Expr,
+        mut ops: Vec<Op>,
+        kind: TransKind,
+    ) -> R<()> {
         let f = self.frames.last().expect("frame").func;
-        let Some(bb) = f.basic_blocks.iter().find(|b| b.name == *to) else {
+        let Some(&t) = self.frames.last().expect("frame").index.get(to) else {
             return self.invalid(format!("branch to a missing block {}", name_str(to)));
         };
+        let from_name = &f.basic_blocks[from].name;
+        let mut env: Env = {
+            let fr = self.frames.last().expect("frame");
+            fr.envs[fr.ctx].clone()
+        };
         let mut assigns = Vec::new();
-        for i in &bb.instrs {
+        let full = self
+            .frames
+            .last()
+            .expect("frame")
+            .made
+            .get(&t)
+            .copied()
+            .unwrap_or(0)
+            >= MAX_CONTEXTS;
+        for i in &f.basic_blocks[t].instrs {
             let Instruction::Phi(p) = i else { break };
-            let Some((o, _)) = p.incoming_values.iter().find(|(_, b)| b == from) else {
+            let fr = self.frames.last().expect("frame");
+            let id = fr.phi_ids[&p.dest];
+            let (var, ty) = fr.phi_vars[&p.dest];
+            let spec = fr.spec.contains(&p.dest);
+            env.retain(|(k, _)| *k != id);
+            let Some((o, _)) = p.incoming_values.iter().find(|(_, b)| b == from_name) else {
                 continue;
             };
-            let Val::E(Expr::Load {
-                place: Place::Var { var, .. },
-                ty,
-            }) = self.frames.last().expect("frame").regs[&p.dest].clone()
-            else {
-                unreachable!("phis have variables");
-            };
-            let v = self.expr(o)?;
-            assigns.push((var, ty, cast(v, ty)));
+            let v = cast(self.expr(o)?, ty);
+            if spec && !full {
+                if let Some(c) = self.const_eval(&v) {
+                    env.push((id, ty.wrap(c)));
+                    continue;
+                }
+            }
+            assigns.push((var, ty, v));
         }
+        env.sort_unstable();
         let phi_vars: HashSet<VarId> = assigns.iter().map(|(v, _, _)| *v).collect();
         let reads_phi = assigns.iter().any(|(_, _, e)| {
             let mut hit = false;
@@ -1716,7 +1861,6 @@ impl<'m> Lowerer<'m> {
             });
             hit
         });
-        let mut ops = Vec::new();
         if reads_phi && assigns.len() > 1 {
             let mut tmps = Vec::new();
             for (k, (_, ty, e)) in assigns.iter().enumerate() {
@@ -1741,53 +1885,73 @@ impl<'m> Lowerer<'m> {
                 });
             }
         }
-        Ok(ops)
+        let fr = self.frames.last_mut().expect("frame");
+        let ctx = fr.context(env);
+        let dst = match fr.blocks.get(&(t, ctx)) {
+            Some(l) => *l,
+            None => {
+                *fr.made.entry(t).or_insert(0) += 1;
+                fr.work.push_back((t, ctx));
+                let l = self.new_loc(LocKind::Normal);
+                self.frame().blocks.insert((t, ctx), l);
+                l
+            }
+        };
+        self.edge(self.cur, dst, guard, ops, kind)?;
+        Ok(())
     }
 
-    fn block_loc(&self, b: &Name) -> LocId {
-        self.frames.last().expect("frame").blocks[b]
-    }
-
-    fn terminator(&mut self, block: &'m Name, t: &'m Terminator) -> R<()> {
+    fn terminator(&mut self, block: usize, t: &'m Terminator) -> R<()> {
         match t {
             Terminator::Br(b) => {
-                let mut ops = std::mem::take(&mut self.pending);
-                ops.extend(self.phi_ops(block, &b.dest)?);
-                let dst = self.block_loc(&b.dest);
-                self.edge(self.cur, dst, Expr::tt(), ops, TransKind::Stmt)?;
+                let ops = std::mem::take(&mut self.pending);
+                self.goto(block, &b.dest, Expr::tt(), ops, TransKind::Stmt)?;
             }
             Terminator::CondBr(b) => {
-                let c = self.expr(&b.condition)?;
+                let c = truth(self.expr(&b.condition)?);
                 self.flush()?;
-                let c = truth(c);
-                for (dest, g) in [(&b.true_dest, c.clone()), (&b.false_dest, not(c))] {
-                    let ops = self.phi_ops(block, dest)?;
-                    let dst = self.block_loc(dest);
-                    self.edge(self.cur, dst, g, ops, TransKind::Branch)?;
+                match self.const_eval(&c) {
+                    // Decided while lowering (a specialised loop counter, `argc`).
+                    Some(v) => {
+                        let dest = if v != 0 { &b.true_dest } else { &b.false_dest };
+                        self.goto(block, dest, Expr::tt(), vec![], TransKind::Stmt)?;
+                    }
+                    None => {
+                        self.goto(block, &b.true_dest, c.clone(), vec![], TransKind::Branch)?;
+                        self.goto(block, &b.false_dest, not(c), vec![], TransKind::Branch)?;
+                    }
                 }
             }
             Terminator::Switch(s) => {
                 let x = self.expr(&s.operand)?;
                 self.flush()?;
                 let t = x.ty();
+                let known = self.const_eval(&x);
                 let mut others = Vec::new();
                 for (c, dest) in &s.dests {
                     let Val::E(cv) = self.const_val(c)? else {
                         return self.unsupported("switch over a non-integer");
                     };
+                    if let Some(k) = known {
+                        if cv.as_const().map(|v| t.wrap(v)) == Some(t.wrap(k)) {
+                            return self.goto(block, dest, Expr::tt(), vec![], TransKind::Stmt);
+                        }
+                        continue;
+                    }
                     let g = bin(BinOp::Eq, x.clone(), cast(cv.clone(), t), Ty::INT);
                     others.push(bin(BinOp::Ne, x.clone(), cast(cv, t), Ty::INT));
-                    let ops = self.phi_ops(block, dest)?;
-                    let dst = self.block_loc(dest);
-                    self.edge(self.cur, dst, g, ops, TransKind::Branch)?;
+                    self.goto(block, dest, g, vec![], TransKind::Branch)?;
                 }
                 let g = others
                     .into_iter()
                     .reduce(|a, b| bin(BinOp::And, a, b, Ty::INT))
                     .unwrap_or_else(Expr::tt);
-                let ops = self.phi_ops(block, &s.default_dest)?;
-                let dst = self.block_loc(&s.default_dest);
-                self.edge(self.cur, dst, g, ops, TransKind::Branch)?;
+                let kind = if g.is_true() {
+                    TransKind::Stmt
+                } else {
+                    TransKind::Branch
+                };
+                self.goto(block, &s.default_dest, g, vec![], kind)?;
             }
             Terminator::Ret(r) => {
                 let mut ops = std::mem::take(&mut self.pending);

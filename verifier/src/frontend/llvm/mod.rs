@@ -13,6 +13,7 @@ mod calls;
 mod canonical;
 pub mod compile;
 mod layout;
+mod loops;
 mod lower;
 
 use super::{program_hash, Error, Options};

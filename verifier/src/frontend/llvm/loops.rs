@@ -1,0 +1,116 @@
+//! Which loops the lowering unrolls: those that start threads. The thread IR has a fixed set
+//! of threads, one per `pthread_create` executed, so a creation inside a loop needs the loop's
+//! iterations apart. The lowering specialises the integer phis of such a loop's blocks on
+//! their constant values (the loop counter of `for (i = 0; i < N; i++) pthread_create(...)`),
+//! which unrolls the loop as far as the counter is known; a creation still inside a loop after
+//! that is reported by the finishing pass.
+
+use super::awaits::successors;
+use llvm_ir::instruction::Instruction;
+use llvm_ir::types::Type;
+use llvm_ir::{Function, Module, Name, Operand};
+use std::collections::{HashMap, HashSet};
+
+/// The functions that start a thread, directly or through the functions they call.
+pub(super) fn creating_functions(m: &Module) -> HashSet<String> {
+    let mut calls: HashMap<&str, Vec<String>> = HashMap::new();
+    for f in &m.functions {
+        let mut v = Vec::new();
+        for bb in &f.basic_blocks {
+            for i in &bb.instrs {
+                if let Some(n) = callee(i) {
+                    v.push(n);
+                }
+            }
+        }
+        calls.insert(f.name.as_str(), v);
+    }
+    let mut out: HashSet<String> = HashSet::new();
+    loop {
+        let mut changed = false;
+        for (f, cs) in &calls {
+            if out.contains(*f) {
+                continue;
+            }
+            if cs.iter().any(|c| c == "pthread_create" || out.contains(c)) {
+                out.insert(f.to_string());
+                changed = true;
+            }
+        }
+        if !changed {
+            return out;
+        }
+    }
+}
+
+/// The name of the function a call instruction calls directly.
+fn callee(i: &Instruction) -> Option<String> {
+    let Instruction::Call(c) = i else { return None };
+    let either::Either::Right(Operand::ConstantOperand(k)) = &c.function else {
+        return None;
+    };
+    match k.as_ref() {
+        llvm_ir::Constant::GlobalReference { name, .. } => Some(super::lower::name_str(name)),
+        _ => None,
+    }
+}
+
+/// The integer phis of `f` that lie on a cycle of blocks that also holds a call starting a
+/// thread.
+pub(super) fn specialised_phis(f: &Function, creating: &HashSet<String>) -> HashSet<Name> {
+    let n = f.basic_blocks.len();
+    let index: HashMap<&Name, usize> = f
+        .basic_blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (&b.name, k))
+        .collect();
+    let succ: Vec<Vec<usize>> = f
+        .basic_blocks
+        .iter()
+        .map(|b| {
+            successors(&b.term)
+                .iter()
+                .filter_map(|s| index.get(s).copied())
+                .collect()
+        })
+        .collect();
+    let creates: Vec<bool> = f
+        .basic_blocks
+        .iter()
+        .map(|b| {
+            b.instrs
+                .iter()
+                .any(|i| callee(i).is_some_and(|c| c == "pthread_create" || creating.contains(&c)))
+        })
+        .collect();
+    if !creates.iter().any(|c| *c) {
+        return HashSet::new();
+    }
+    // reach[a][b]: b is reachable from a in one or more steps.
+    let mut reach = vec![vec![false; n]; n];
+    for a in 0..n {
+        let mut stack: Vec<usize> = succ[a].clone();
+        while let Some(b) = stack.pop() {
+            if !reach[a][b] {
+                reach[a][b] = true;
+                stack.extend(succ[b].iter().copied());
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    for (b, bb) in f.basic_blocks.iter().enumerate() {
+        let on_creating_cycle = (0..n).any(|c| creates[c] && reach[b][c] && reach[c][b]);
+        if !on_creating_cycle {
+            continue;
+        }
+        for i in &bb.instrs {
+            if let Instruction::Phi(p) = i {
+                if matches!(p.to_type.as_ref(), Type::IntegerType { .. }) {
+                    out.insert(p.dest.clone());
+                }
+            }
+        }
+    }
+    out
+}

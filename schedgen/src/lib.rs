@@ -245,6 +245,7 @@ fn left_waiting(
                     Some(match kind {
                         ErrorKind::AssertionFailed => "a failed assertion",
                         ErrorKind::ReachError => "reach_error()",
+                        ErrorKind::InvalidFree => "an invalid free",
                     })
                 } else if th.locations[tr.dst.0 as usize].kind == LocKind::Error {
                     Some("the error location")

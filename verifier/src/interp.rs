@@ -1034,6 +1034,7 @@ impl Program {
                 let what = match kind {
                     ErrorKind::AssertionFailed => "assertion failed",
                     ErrorKind::ReachError => "error reached",
+                    ErrorKind::InvalidFree => "free of memory that is not allocated",
                 };
                 format!("{what} in {} {}{pos}", thread, t.name)
             }

@@ -716,6 +716,9 @@ pub enum ErrorKind {
     AssertionFailed,
     /// `reach_error()`, `__VERIFIER_error()` or `__assert_fail`.
     ReachError,
+    /// `free` of memory that is not allocated: freed already (double free), or not from
+    /// `malloc`.
+    InvalidFree,
 }
 
 /// What a location is.

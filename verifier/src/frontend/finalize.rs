@@ -287,7 +287,9 @@ fn check_single_sites(p: &Program, map: Position) -> Result<(), Error> {
                         what = Some("pthread_create in a loop without a constant trip count")
                     }
                     Op::Assign { value, .. } => value.for_each_addr(&mut |v| {
-                        if p.vars[v.0 as usize].scope == VarScope::Heap {
+                        // (Allocation sites placed in objects have instances for loops.)
+                        let var = &p.vars[v.0 as usize];
+                        if var.scope == VarScope::Heap && var.placement.is_none() {
                             what = Some("malloc in a loop");
                         }
                     }),

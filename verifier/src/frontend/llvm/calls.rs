@@ -33,7 +33,6 @@ const NO_EFFECT: &[&str] = &[
     "putchar",
     "fputs",
     "fflush",
-    "free",
     "pthread_mutex_destroy",
     "pthread_cond_destroy",
     "pthread_barrier_destroy",
@@ -221,6 +220,16 @@ impl<'m> Lowerer<'m> {
                 ))))
             }
             n if NO_EFFECT.contains(&n) => Ok(self.ret0()),
+            "malloc" => {
+                let size = self.expr(args[0])?;
+                self.allocate(c, size, false)
+            }
+            "calloc" => {
+                let n = cast(self.expr(args[0])?, Ty::ULONG);
+                let s = cast(self.expr(args[1])?, Ty::ULONG);
+                self.allocate(c, bin(BinOp::Mul, n, s, Ty::ULONG), true)
+            }
+            "free" => self.free(args[0]),
             "sched_yield" | "pthread_yield" => {
                 self.step(Expr::tt(), vec![], TransKind::Sync(SyncKind::Yield))?;
                 Ok(self.ret0())

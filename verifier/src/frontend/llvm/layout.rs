@@ -156,6 +156,20 @@ impl<'m> Layout<'m> {
         Some(out)
     }
 
+    /// Appends the cells of `count` values of type `t`, the first at byte `base`, each
+    /// `stride` bytes after the previous one (`None` when the type has no size or too many
+    /// cells).
+    pub fn flatten_array(
+        &self,
+        t: &Type,
+        base: u64,
+        stride: u64,
+        count: u64,
+        out: &mut Vec<Leaf>,
+    ) -> Option<()> {
+        self.flatten_into(t, base, Some((stride, count)), String::new(), out)
+    }
+
     /// Appends the cells of a `t` at byte `base`; `outer` is the stride and count of an
     /// enclosing array whose elements each hold such a `t`.
     fn flatten_into(

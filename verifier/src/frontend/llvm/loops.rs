@@ -55,9 +55,14 @@ fn callee(i: &Instruction) -> Option<String> {
     }
 }
 
-/// The integer phis of `f` that lie on a cycle of blocks that also holds a call starting a
-/// thread.
-pub(super) fn specialised_phis(f: &Function, creating: &HashSet<String>) -> HashSet<Name> {
+/// For each block of `f`, whether it lies on a cycle of the control flow.
+pub(super) fn on_cycle(f: &Function) -> Vec<bool> {
+    let reach = reachability(f);
+    (0..reach.len()).map(|b| reach[b][b]).collect()
+}
+
+/// `reach[a][b]`: block `b` is reachable from block `a` in one or more steps.
+fn reachability(f: &Function) -> Vec<Vec<bool>> {
     let n = f.basic_blocks.len();
     let index: HashMap<&Name, usize> = f
         .basic_blocks
@@ -75,6 +80,23 @@ pub(super) fn specialised_phis(f: &Function, creating: &HashSet<String>) -> Hash
                 .collect()
         })
         .collect();
+    let mut reach = vec![vec![false; n]; n];
+    for a in 0..n {
+        let mut stack: Vec<usize> = succ[a].clone();
+        while let Some(b) = stack.pop() {
+            if !reach[a][b] {
+                reach[a][b] = true;
+                stack.extend(succ[b].iter().copied());
+            }
+        }
+    }
+    reach
+}
+
+/// The integer phis of `f` that lie on a cycle of blocks that also holds a call starting a
+/// thread.
+pub(super) fn specialised_phis(f: &Function, creating: &HashSet<String>) -> HashSet<Name> {
+    let n = f.basic_blocks.len();
     let creates: Vec<bool> = f
         .basic_blocks
         .iter()
@@ -87,17 +109,7 @@ pub(super) fn specialised_phis(f: &Function, creating: &HashSet<String>) -> Hash
     if !creates.iter().any(|c| *c) {
         return HashSet::new();
     }
-    // reach[a][b]: b is reachable from a in one or more steps.
-    let mut reach = vec![vec![false; n]; n];
-    for a in 0..n {
-        let mut stack: Vec<usize> = succ[a].clone();
-        while let Some(b) = stack.pop() {
-            if !reach[a][b] {
-                reach[a][b] = true;
-                stack.extend(succ[b].iter().copied());
-            }
-        }
-    }
+    let reach = reachability(f);
     let mut out = HashSet::new();
     for (b, bb) in f.basic_blocks.iter().enumerate() {
         let on_creating_cycle = (0..n).any(|c| creates[c] && reach[b][c] && reach[c][b]);

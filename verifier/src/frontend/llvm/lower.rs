@@ -106,9 +106,18 @@ pub(super) struct Frame<'m> {
     pub needs_var: &'m HashSet<Name>,
     /// Phis specialised on constant values ([`super::loops`]).
     spec: &'m HashSet<Name>,
+    /// The blocks on a cycle of the function's control flow.
+    on_cycle: &'m [bool],
+    /// The block being lowered.
+    cur_block: usize,
 }
 
 impl<'m> Frame<'m> {
+    /// Whether the block being lowered is on a cycle of the function.
+    pub fn on_cycle(&self) -> bool {
+        self.on_cycle.get(self.cur_block).copied().unwrap_or(false)
+    }
+
     /// The value of a register in the current context.
     pub fn reg(&self, n: &Name) -> Option<&Val> {
         self.maps[self.ctx].get(n)
@@ -153,6 +162,8 @@ pub(super) struct FnFacts {
     needs_var: HashSet<Name>,
     /// Phis specialised on constant values.
     spec_phis: HashSet<Name>,
+    /// The blocks on a cycle.
+    on_cycle: Vec<bool>,
 }
 
 /// The lowering state.
@@ -164,6 +175,8 @@ pub(super) struct Lowerer<'m> {
     pub files: Vec<String>,
     pub vars: Vec<Var>,
     pub objects: HashMap<VarId, Object>,
+    /// The objects of allocation sites ([`super::heap`]).
+    pub heap_sites: HashSet<VarId>,
     pub globals: HashMap<String, VarId>,
     funcs: HashMap<&'m str, &'m Function>,
     facts: &'m HashMap<&'m str, FnFacts>,
@@ -196,6 +209,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
             let facts = FnFacts {
                 needs_var: needs_var(f),
                 spec_phis: super::loops::specialised_phis(f, &creating),
+                on_cycle: super::loops::on_cycle(f),
             };
             (f.name.as_str(), facts)
         })
@@ -207,6 +221,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         files: vec![main_file.to_string()],
         vars: Vec::new(),
         objects: HashMap::new(),
+        heap_sites: HashSet::new(),
         globals: HashMap::new(),
         funcs: m.functions.iter().map(|f| (f.name.as_str(), f)).collect(),
         facts: &facts,
@@ -1098,6 +1113,8 @@ impl<'m> Lowerer<'m> {
             ret_loc,
             needs_var: &facts.needs_var,
             spec: &facts.spec_phis,
+            on_cycle: &facts.on_cycle,
+            cur_block: 0,
         };
         self.flush()?;
         frame.blocks.insert((0, 0), self.cur);
@@ -1134,6 +1151,7 @@ impl<'m> Lowerer<'m> {
             let bb = &f.basic_blocks[b];
             let fr = self.frame();
             fr.ctx = ctx;
+            fr.cur_block = b;
             let loc = fr.blocks[&(b, ctx)];
             self.cur = loc;
             self.pending.clear();

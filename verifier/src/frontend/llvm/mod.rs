@@ -12,6 +12,7 @@ mod awaits;
 mod calls;
 mod canonical;
 pub mod compile;
+mod heap;
 mod layout;
 mod loops;
 mod lower;

@@ -1,0 +1,387 @@
+//! The heap: `malloc`, `calloc` and `free` (`DESIGN.md`, "Memory model").
+//!
+//! Every allocation call in a lowered thread is a *site*: one object holding `K` instances
+//! (`K = 1` for a call outside loops, [`INSTANCES`] inside one), each an 8-byte status cell
+//! (0 never allocated, 1 allocated, 2 freed) followed by the payload: `E` elements of the
+//! type the program uses the memory as (from the `getelementptr`, load or store that uses the
+//! result; `E` from a constant size, [`ELEMENTS`] for a size computed at run time). An
+//! allocation takes the first instance never allocated, else the first freed one; `free`
+//! checks the status before the pointer (freeing memory that is not allocated, twice or not
+//! from `malloc`, goes to the error location) and marks it freed. More live instances than
+//! the site has, or a run-time size above [`ELEMENTS`] elements, is the model's limit: the
+//! execution stops as undefined (an out-of-bounds index of the site's status cells).
+//!
+//! Not modelled yet: an access to freed memory is not reported; `realloc`.
+
+use super::layout::Leaf;
+use super::lower::{bin, cast, Lowerer, Val, R};
+use crate::ir::*;
+use llvm_ir::instruction::{Call, Instruction};
+use llvm_ir::types::Type;
+use llvm_ir::{Name, Operand, TypeRef};
+
+/// Instances of an allocation site inside a loop.
+pub(super) const INSTANCES: u64 = 16;
+/// Elements of an allocation whose size is computed at run time.
+pub(super) const ELEMENTS: u64 = 64;
+/// Bytes of the status cell before each instance's payload.
+const HEADER: u64 = 8;
+
+impl<'m> Lowerer<'m> {
+    /// `malloc(size)` (`zero`: `calloc(n, size)`, whose size is `n * size`).
+    pub(super) fn allocate(&mut self, c: &'m Call, size: Expr, zero: bool) -> R<Option<Val>> {
+        let Some(dest) = &c.dest else {
+            return Ok(None);
+        };
+        let size_c = self.const_eval(&size).map(|v| v.max(0) as u64);
+        let ty = self.heap_type(dest, size_c);
+        let Some(s) = self.layout.size(&ty).filter(|s| *s > 0) else {
+            return self.unsupported(format!("allocation of {ty}"));
+        };
+        let elems = match size_c {
+            Some(n) => n.div_ceil(s).max(1),
+            None => ELEMENTS,
+        };
+        let k = if self.in_loop() { INSTANCES } else { 1 };
+        let (obj, inst) = self.heap_object(&ty, s, elems, k, zero)?;
+        let status = obj;
+        let sp = |j: Expr| Place::Var {
+            var: status,
+            index: Some(Box::new(j)),
+        };
+        let load = |p: Place| Expr::Load {
+            place: p,
+            ty: Ty::LONG,
+        };
+        let r = self.temp(&super::lower::name_str(dest), Ty::ULONG);
+        // A run-time size above the site's capacity is beyond the model.
+        let fits = match size_c {
+            Some(_) => Expr::tt(),
+            None => bin(
+                BinOp::Le,
+                cast(size, Ty::ULONG),
+                Expr::constant((ELEMENTS * s) as i128, Ty::ULONG),
+                Ty::INT,
+            ),
+        };
+        self.flush()?;
+        let from = self.cur;
+        let next = self.new_loc(LocKind::Normal);
+        let base = Expr::AddrOf {
+            var: status,
+            index: Box::new(Expr::constant(0, Ty::LONG)),
+        };
+        let addr = |j: u64| {
+            bin(
+                BinOp::Add,
+                base.clone(),
+                Expr::constant((j * inst + HEADER) as i128, Ty::ULONG),
+                Ty::ULONG,
+            )
+        };
+        let is = |j: u64, v: i128| {
+            bin(
+                BinOp::Eq,
+                load(sp(Expr::constant(j as i128, Ty::LONG))),
+                Expr::constant(v, Ty::LONG),
+                Ty::INT,
+            )
+        };
+        let none = |v: i128, upto: u64| {
+            (0..upto)
+                .map(|i| {
+                    bin(
+                        BinOp::Ne,
+                        load(sp(Expr::constant(i as i128, Ty::LONG))),
+                        Expr::constant(v, Ty::LONG),
+                        Ty::INT,
+                    )
+                })
+                .fold(Expr::tt(), and)
+        };
+        // Fresh instances first, then (not for calloc, whose memory must be zero) freed ones.
+        let passes: &[i128] = if zero { &[0] } else { &[0, 2] };
+        let mut seen_states: Vec<i128> = Vec::new();
+        for &state in passes {
+            for j in 0..k {
+                let mut g = and(fits.clone(), is(j, state));
+                g = and(g, none(state, j));
+                for &earlier in &seen_states {
+                    g = and(g, none(earlier, k));
+                }
+                let ops = vec![
+                    Op::Assign {
+                        place: sp(Expr::constant(j as i128, Ty::LONG)),
+                        value: Expr::constant(1, Ty::LONG),
+                    },
+                    Op::Assign {
+                        place: Place::scalar(r),
+                        value: addr(j),
+                    },
+                ];
+                let t = self.edge(from, next, g, ops, TransKind::Stmt)?;
+                self.tb.transitions[t.0 as usize].memory_access = true;
+            }
+            seen_states.push(state);
+        }
+        // No instance left, or too large: the status index `k` is out of bounds (undefined).
+        let mut full = seen_states
+            .iter()
+            .map(|s| none(*s, k))
+            .fold(Expr::tt(), and);
+        full = bin(BinOp::Or, full, super::lower::not(fits), Ty::INT);
+        self.edge(
+            from,
+            next,
+            full,
+            vec![Op::Assign {
+                place: sp(Expr::constant(k as i128, Ty::LONG)),
+                value: Expr::constant(1, Ty::LONG),
+            }],
+            TransKind::Stmt,
+        )?;
+        self.cur = next;
+        Ok(Some(if k == 1 {
+            Val::P {
+                obj: status,
+                off: HEADER as i64,
+                dyn_: vec![],
+            }
+        } else {
+            Val::E(Expr::var(r, Ty::ULONG))
+        }))
+    }
+
+    /// `free(p)`.
+    pub(super) fn free(&mut self, o: &'m Operand) -> R<Option<Val>> {
+        let p = self.val(o)?;
+        let status = match &p {
+            Val::P { obj, off, dyn_ } => {
+                if !self.heap_sites.contains(obj) {
+                    let name = self.vars[obj.0 as usize].name.clone();
+                    self.flush()?;
+                    let err = self.special[1];
+                    self.edge(
+                        self.cur,
+                        err,
+                        Expr::tt(),
+                        vec![],
+                        TransKind::Error(ErrorKind::InvalidFree),
+                    )?;
+                    self.cur = self.new_loc(LocKind::Normal);
+                    let _ = name;
+                    return Ok(None);
+                }
+                match self.static_place(*obj, off - HEADER as i64, dyn_, HEADER) {
+                    Some(pl) => pl,
+                    None => return self.unsupported("free of a pointer into an allocation"),
+                }
+            }
+            v => {
+                let a = self.addr_expr(v);
+                Place::Deref {
+                    addr: Box::new(bin(
+                        BinOp::Sub,
+                        a,
+                        Expr::constant(HEADER as i128, Ty::ULONG),
+                        Ty::ULONG,
+                    )),
+                    ty: Ty::LONG,
+                    targets: Vec::new(),
+                }
+            }
+        };
+        let addr = self.addr_expr(&p);
+        self.flush()?;
+        let from = self.cur;
+        let next = self.new_loc(LocKind::Normal);
+        let null = bin(
+            BinOp::Eq,
+            addr.clone(),
+            Expr::constant(0, Ty::ULONG),
+            Ty::INT,
+        );
+        let nonnull = bin(BinOp::Ne, addr, Expr::constant(0, Ty::ULONG), Ty::INT);
+        if !matches!(p, Val::P { .. }) {
+            self.edge(from, next, null, vec![], TransKind::Branch)?;
+        }
+        let st = Expr::Load {
+            place: status.clone(),
+            ty: Ty::LONG,
+        };
+        let allocated = bin(BinOp::Eq, st.clone(), Expr::constant(1, Ty::LONG), Ty::INT);
+        let bad = bin(BinOp::Ne, st, Expr::constant(1, Ty::LONG), Ty::INT);
+        let t = self.edge(
+            from,
+            next,
+            and(nonnull.clone(), allocated),
+            vec![Op::Assign {
+                place: status,
+                value: Expr::constant(2, Ty::LONG),
+            }],
+            TransKind::Stmt,
+        )?;
+        self.tb.transitions[t.0 as usize].memory_access = true;
+        let err = self.special[1];
+        self.edge(
+            from,
+            err,
+            and(nonnull, bad),
+            vec![],
+            TransKind::Error(ErrorKind::InvalidFree),
+        )?;
+        self.cur = next;
+        Ok(None)
+    }
+
+    /// The object of an allocation site: its status cells (the object's first variable) and
+    /// the payload's variables; returns it and the distance between instances.
+    fn heap_object(
+        &mut self,
+        ty: &TypeRef,
+        s: u64,
+        elems: u64,
+        k: u64,
+        zero: bool,
+    ) -> R<(VarId, u64)> {
+        let here = self.here();
+        let name = format!("heap@{here}#{}", self.tid);
+        let evenly = elems == 1 || (s <= HEADER && HEADER.is_multiple_of(s));
+        let inst = HEADER + elems * s;
+        let status = self.new_var(
+            format!("{name}.status"),
+            ElemKind::Int(Ty::LONG),
+            k as u32,
+            true,
+            VarScope::Heap,
+            Init::Zero,
+            Some(Placement {
+                object: VarId(u32::MAX),
+                offset: 0,
+                stride: inst as u32,
+            }),
+        );
+        let init = if zero { Init::Zero } else { Init::Nondet };
+        let mut leaves: Vec<Leaf> = Vec::new();
+        let ok = if evenly && elems == 1 {
+            self.layout.flatten_array(ty, HEADER, inst, k, &mut leaves)
+        } else if evenly {
+            // Elements `s` bytes apart across instances; the status cells' slots are holes.
+            let per = inst / s;
+            self.layout
+                .flatten_array(ty, HEADER, s, (k - 1) * per + elems, &mut leaves)
+        } else {
+            (0..k).try_for_each(|j| {
+                self.layout
+                    .flatten_array(ty, j * inst + HEADER, s, elems, &mut leaves)
+            })
+        };
+        if ok.is_none() {
+            return self.unsupported(format!("allocation of {ty}"));
+        }
+        let mut vars = vec![];
+        for leaf in &leaves {
+            let v = self.new_var(
+                format!("{name}{}", leaf.path),
+                leaf.elem,
+                leaf.len as u32,
+                true,
+                VarScope::Heap,
+                init.clone(),
+                Some(Placement {
+                    object: status,
+                    offset: leaf.offset as u32,
+                    stride: leaf.stride as u32,
+                }),
+            );
+            vars.push((leaf.clone(), v));
+        }
+        let mut all = vec![(
+            Leaf {
+                offset: 0,
+                stride: inst,
+                len: k,
+                elem: ElemKind::Int(Ty::LONG),
+                width: HEADER,
+                path: ".status".into(),
+            },
+            status,
+        )];
+        all.extend(vars);
+        self.objects.insert(
+            status,
+            super::lower::Object {
+                leaves: all,
+                size: k * inst,
+            },
+        );
+        self.heap_sites.insert(status);
+        Ok((status, inst))
+    }
+
+    /// Whether the current call is inside a loop (of its function or of a caller).
+    fn in_loop(&self) -> bool {
+        self.frames.iter().any(|f| f.on_cycle())
+    }
+
+    /// The type the program uses an allocation as: from the first `getelementptr`, load or
+    /// store of the result in the allocating function, else the only struct type of that
+    /// size the module indexes into, else integers of the widest width dividing the size.
+    fn heap_type(&self, dest: &Name, size: Option<u64>) -> TypeRef {
+        let f = self.frames.last().expect("frame").func;
+        let is_dest = |o: &Operand| matches!(o, Operand::LocalOperand { name, .. } if name == dest);
+        for bb in &f.basic_blocks {
+            for i in &bb.instrs {
+                match i {
+                    Instruction::GetElementPtr(g) if is_dest(&g.address) => {
+                        return g.source_element_type.clone()
+                    }
+                    Instruction::Load(l) if is_dest(&l.address) => return l.loaded_ty.clone(),
+                    Instruction::Store(s) if is_dest(&s.address) => {
+                        return self.m.types.type_of(&s.value)
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if let Some(n) = size {
+            let mut found: Vec<TypeRef> = Vec::new();
+            for g in self
+                .m
+                .functions
+                .iter()
+                .flat_map(|f| &f.basic_blocks)
+                .flat_map(|b| &b.instrs)
+            {
+                if let Instruction::GetElementPtr(g) = g {
+                    let t = &g.source_element_type;
+                    if matches!(t.as_ref(), Type::NamedStructType { .. })
+                        && self.layout.size(t) == Some(n)
+                        && !found.contains(t)
+                    {
+                        found.push(t.clone());
+                    }
+                }
+            }
+            if found.len() == 1 {
+                return found.pop().expect("one");
+            }
+            for w in [8u32, 4, 2] {
+                if n % w as u64 == 0 {
+                    return self.m.types.int(w * 8);
+                }
+            }
+        }
+        self.m.types.int(8)
+    }
+}
+
+fn and(a: Expr, b: Expr) -> Expr {
+    if a.is_true() {
+        return b;
+    }
+    if b.is_true() {
+        return a;
+    }
+    bin(BinOp::And, a, b, Ty::INT)
+}

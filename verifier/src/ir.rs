@@ -326,6 +326,18 @@ impl Var {
     }
 }
 
+/// A C object whose variables are placed in it (see [`Placement`]): a global, a local whose
+/// address is taken, an allocation site.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Object {
+    /// Its first variable, whose id numbers the object's addresses.
+    pub var: VarId,
+    /// The C name (a global's or a local's), or the allocation site.
+    pub name: String,
+    /// Its size in bytes.
+    pub size: u64,
+}
+
 /// A source position range in the original (not preprocessed) file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Span {
@@ -997,6 +1009,10 @@ pub struct Program {
     /// read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub local_reads: Vec<[u32; 2]>,
+    /// The objects variables are placed in (the LLVM front end's; empty when every
+    /// variable is its own object).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objects: Vec<Object>,
 }
 
 /// Version tag of [`Program`]'s JSON form.

@@ -447,6 +447,7 @@ impl<'a> Lowerer<'a> {
                 v.sort_unstable();
                 v
             },
+            objects: Vec::new(),
         })
     }
 

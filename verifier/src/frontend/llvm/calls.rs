@@ -460,6 +460,18 @@ impl<'m> Lowerer<'m> {
         if n.starts_with("expect") {
             return Ok(Some(self.val(args[0])?));
         }
+        if n.starts_with("memcpy.") || n.starts_with("memmove.") {
+            let (d, s) = (self.val(args[0])?, self.val(args[1])?);
+            let len = self.expr(args[2])?;
+            self.copy_block(d, s, len)?;
+            return Ok(None);
+        }
+        if n.starts_with("memset.") {
+            let d = self.val(args[0])?;
+            let (b, len) = (self.expr(args[1])?, self.expr(args[2])?);
+            self.set_block(d, b, len)?;
+            return Ok(None);
+        }
         self.unsupported(format!("intrinsic `llvm.{n}`"))
     }
 

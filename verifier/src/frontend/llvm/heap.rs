@@ -310,11 +310,16 @@ impl<'m> Lowerer<'m> {
         all.extend(vars);
         self.objects.insert(
             status,
-            super::lower::Object {
+            super::lower::Cells {
                 leaves: all,
                 size: k * inst,
             },
         );
+        self.made.push(crate::ir::Object {
+            var: status,
+            name,
+            size: k * inst,
+        });
         self.heap_sites.insert(status);
         Ok((status, inst))
     }
@@ -384,4 +389,143 @@ fn and(a: Expr, b: Expr) -> Expr {
         return a;
     }
     bin(BinOp::And, a, b, Ty::INT)
+}
+
+/// Most cells one `memcpy` or `memset` is lowered into (one transition each).
+const MAX_BLOCK_CELLS: usize = 4096;
+
+impl<'m> Lowerer<'m> {
+    /// The cells of a static pointer's object in the `n` bytes from its offset: (offset from
+    /// the pointer, width, type); `None` when a cell straddles the range's ends or the object
+    /// is not known.
+    fn cells_in(&self, p: &Val, n: u64) -> Option<Vec<(u64, u64, Ty)>> {
+        let Val::P { obj, off, dyn_ } = p else {
+            return None;
+        };
+        if !dyn_.is_empty() || *off < 0 {
+            return None;
+        }
+        let (lo, hi) = (*off as u64, *off as u64 + n);
+        let cells = self.objects.get(obj)?;
+        let mut out = Vec::new();
+        for (leaf, var) in &cells.leaves {
+            let ty = self.vars[var.0 as usize].elem.ty();
+            for k in 0..leaf.len {
+                let at = leaf.offset + k * leaf.stride;
+                let end = at + leaf.width;
+                if end <= lo || at >= hi {
+                    continue;
+                }
+                if at < lo || end > hi {
+                    return None;
+                }
+                out.push((at - lo, leaf.width, ty));
+                if out.len() > MAX_BLOCK_CELLS {
+                    return None;
+                }
+            }
+        }
+        out.sort_unstable_by_key(|c| c.0);
+        Some(out)
+    }
+
+    /// `p + k` for a pointer value.
+    fn offset_by(&self, p: &Val, k: u64) -> Val {
+        match p {
+            Val::P { obj, off, dyn_ } => Val::P {
+                obj: *obj,
+                off: off + k as i64,
+                dyn_: dyn_.clone(),
+            },
+            v => Val::E(bin(
+                BinOp::Add,
+                self.addr_expr(v),
+                Expr::constant(k as i128, Ty::ULONG),
+                Ty::ULONG,
+            )),
+        }
+    }
+
+    /// `memcpy`/`memmove(dst, src, n)` of a constant length, cell by cell (each a read and a
+    /// write); the cells are those of whichever side's object is known.
+    pub(super) fn copy_block(&mut self, dst: Val, src: Val, n: Expr) -> R<()> {
+        let Some(n) = self.const_eval(&n) else {
+            return self.unsupported("memcpy of a length computed at run time");
+        };
+        let cells = match self.cells_in(&dst, n as u64) {
+            Some(c) => c,
+            None => match self.cells_in(&src, n as u64) {
+                Some(c) => c,
+                None => return self.unsupported("memcpy between objects of unknown layout"),
+            },
+        };
+        for (k, w, ty) in cells {
+            let from = self.place(&self.offset_by(&src, k), w, ty)?;
+            let to = self.place(&self.offset_by(&dst, k), w, ty)?;
+            let t = self.temp("memcpy", ty);
+            let a = self.step(
+                Expr::tt(),
+                vec![Op::Assign {
+                    place: Place::scalar(t),
+                    value: Expr::Load { place: from, ty },
+                }],
+                TransKind::Stmt,
+            )?;
+            self.tb.transitions[a.0 as usize].memory_access = true;
+            let b = self.step(
+                Expr::tt(),
+                vec![Op::Assign {
+                    place: to,
+                    value: Expr::var(t, ty),
+                }],
+                TransKind::Stmt,
+            )?;
+            self.tb.transitions[b.0 as usize].memory_access = true;
+        }
+        Ok(())
+    }
+
+    /// `memset(dst, byte, n)` of a constant length, one write per cell.
+    pub(super) fn set_block(&mut self, dst: Val, byte: Expr, n: Expr) -> R<()> {
+        let Some(n) = self.const_eval(&n) else {
+            return self.unsupported("memset of a length computed at run time");
+        };
+        let Some(cells) = self.cells_in(&dst, n as u64) else {
+            return self.unsupported("memset of an object of unknown layout");
+        };
+        let b = cast(
+            cast(
+                byte,
+                Ty {
+                    bits: 8,
+                    signed: false,
+                },
+            ),
+            Ty::ULONG,
+        );
+        for (k, w, ty) in cells {
+            // The byte repeated over the cell's width.
+            let ones: i128 = (0..w).map(|i| 1i128 << (8 * i)).sum();
+            let v = cast(
+                bin(
+                    BinOp::Mul,
+                    b.clone(),
+                    Expr::constant(ones, Ty::ULONG),
+                    Ty::ULONG,
+                ),
+                ty,
+            );
+            let to = self.place(&self.offset_by(&dst, k), w, ty)?;
+            let t = self.step(
+                Expr::tt(),
+                vec![Op::Assign {
+                    place: to,
+                    value: v,
+                }],
+                TransKind::Stmt,
+            )?;
+            self.tb.transitions[t.0 as usize].memory_access = true;
+        }
+        Ok(())
+    }
 }

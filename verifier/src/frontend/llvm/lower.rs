@@ -38,7 +38,7 @@ pub(super) const MAX_COND_THREADS: u32 = 64;
 
 /// An object: a global or `alloca`, flattened into variables.
 #[derive(Clone, Debug)]
-pub(super) struct Object {
+pub(super) struct Cells {
     /// Its variables with their cell families.
     pub leaves: Vec<(Leaf, VarId)>,
     /// Its size in bytes.
@@ -174,7 +174,9 @@ pub(super) struct Lowerer<'m> {
     /// Source files by debug-info name; index 0 is the main file.
     pub files: Vec<String>,
     pub vars: Vec<Var>,
-    pub objects: HashMap<VarId, Object>,
+    pub objects: HashMap<VarId, Cells>,
+    /// The objects in the order they were made, for [`Program::objects`].
+    pub made: Vec<crate::ir::Object>,
     /// The objects of allocation sites ([`super::heap`]).
     pub heap_sites: HashSet<VarId>,
     pub globals: HashMap<String, VarId>,
@@ -222,6 +224,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         vars: Vec::new(),
         objects: HashMap::new(),
         heap_sites: HashSet::new(),
+        made: Vec::new(),
         globals: HashMap::new(),
         funcs: m.functions.iter().map(|f| (f.name.as_str(), f)).collect(),
         facts: &facts,
@@ -490,6 +493,17 @@ impl<'m> Lowerer<'m> {
 
     /// Creates the variables of an object of LLVM type `t`; its id is its first variable's.
     pub fn new_object(&mut self, name: &str, t: &Type, scope: VarScope, init: Init) -> R<VarId> {
+        let id = self.make_object(name, t, scope, init)?;
+        let size = self.objects[&id].size;
+        self.made.push(crate::ir::Object {
+            var: id,
+            name: name.to_string(),
+            size,
+        });
+        Ok(id)
+    }
+
+    fn make_object(&mut self, name: &str, t: &Type, scope: VarScope, init: Init) -> R<VarId> {
         let Some(leaves) = self.layout.flatten(t) else {
             return self.unsupported(format!("object `{name}` of type {t}"));
         };
@@ -511,7 +525,7 @@ impl<'m> Lowerer<'m> {
             );
             self.objects.insert(
                 id,
-                Object {
+                Cells {
                     leaves: vec![],
                     size,
                 },
@@ -543,7 +557,7 @@ impl<'m> Lowerer<'m> {
             out.push((leaf, id));
         }
         let first = first.expect("an object has a variable");
-        self.objects.insert(first, Object { leaves: out, size });
+        self.objects.insert(first, Cells { leaves: out, size });
         Ok(first)
     }
 
@@ -786,6 +800,7 @@ impl<'m> Lowerer<'m> {
             threads,
             thread_done: self.thread_done,
             local_reads: Vec::new(),
+            objects: std::mem::take(&mut self.made),
         })
     }
 

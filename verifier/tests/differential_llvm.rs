@@ -38,8 +38,11 @@ fn globals(p: &Program) -> Vec<&verifier::ir::Object> {
         .collect()
 }
 
-/// Per global: its bytes as the interpreter leaves them (`None`: not a value cell).
-fn interpreted(p: &Program) -> Result<Vec<(String, Vec<Option<u8>>)>, String> {
+/// A global's name and bytes (`None`: padding or a pointer).
+type Image = (String, Vec<Option<u8>>);
+
+/// Per global: its bytes as the interpreter leaves them.
+fn interpreted(p: &Program) -> Result<Vec<Image>, String> {
     let (exec, state) = run(p, &mut RandomOracle::new(0), 50_000_000);
     if exec.outcome != Outcome::Halted {
         return Err(format!("outcome {:?}", exec.outcome));
@@ -57,7 +60,7 @@ fn interpreted(p: &Program) -> Result<Vec<(String, Vec<Option<u8>>)>, String> {
             let pl = var.placement();
             for k in 0..var.len as usize {
                 let at = pl.offset as usize + k * pl.stride as usize;
-                let x = state.get(var.id, k, ty) as i128;
+                let x = state.get(var.id, k, ty);
                 for b in 0..width {
                     if let Some(slot) = bytes.get_mut(at + b) {
                         *slot = Some((x >> (8 * b)) as u8);

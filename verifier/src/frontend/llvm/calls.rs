@@ -230,6 +230,18 @@ impl<'m> Lowerer<'m> {
                 self.allocate(c, bin(BinOp::Mul, n, s, Ty::ULONG), true)
             }
             "free" => self.free(args[0]),
+            "memcpy" | "memmove" => {
+                let (d, s) = (self.val(args[0])?, self.val(args[1])?);
+                let len = self.expr(args[2])?;
+                self.copy_block(d.clone(), s, len)?;
+                Ok(Some(d))
+            }
+            "memset" => {
+                let d = self.val(args[0])?;
+                let (b, len) = (self.expr(args[1])?, self.expr(args[2])?);
+                self.set_block(d.clone(), b, len)?;
+                Ok(Some(d))
+            }
             "sched_yield" | "pthread_yield" => {
                 self.step(Expr::tt(), vec![], TransKind::Sync(SyncKind::Yield))?;
                 Ok(self.ret0())

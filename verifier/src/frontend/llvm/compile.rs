@@ -111,7 +111,17 @@ pub fn compile(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, Error
     .args(GCC_ACCEPTS);
     dialect_flags(&mut cmd, opts);
     cmd.arg("-o").arg(&raw).arg(path);
-    run(&mut cmd, "compiling")?;
+    if let Err(e) = run(&mut cmd, "compiling") {
+        // clang rejects a `main` whose parameters have other types than the standard's, which
+        // gcc accepts with a warning; a freestanding compilation does not check `main`.
+        match &e {
+            Error::Compiler { message } if message.contains("parameter of 'main'") => {
+                cmd.args(["-ffreestanding", "-fbuiltin"]);
+                run(&mut cmd, "compiling")?;
+            }
+            _ => return Err(e),
+        }
+    }
     // The libc models the program calls, linked weakly (the program's definitions win).
     let models_c = dir.join("models.c");
     std::fs::write(&models_c, MODELS).map_err(|e| Error::Io {

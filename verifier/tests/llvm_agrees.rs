@@ -1,0 +1,149 @@
+//! The clang/LLVM front end against the C-parser front end and the corpus' known verdicts:
+//! for every program of `../shared/corpus` (both lists) that the LLVM front end lowers, a
+//! bounded exploration finds a bug where the program is known to be unsafe (when the search
+//! completes), finds no error where it is known to be safe, and agrees with the exploration of
+//! the C-parser front end's IR whenever both searches complete. Every program either lowers or
+//! is rejected with `file:line:col: unsupported ...` (or clang's diagnostics), never a panic.
+
+use std::path::PathBuf;
+use std::time::Duration;
+use verifier::explore::{explore, BugKind, Options, Report, Unguided};
+use verifier::frontend::{llvm, load, Error, Options as FOpts};
+use verifier::ir::Program;
+
+fn corpus() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("SYNTH_CORPUS") {
+        return Some(PathBuf::from(p));
+    }
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    [
+        root.join("../../shared/corpus"),
+        PathBuf::from("/work/shared/corpus"),
+    ]
+    .into_iter()
+    .find(|c| c.join("verdicts.tsv").exists())
+}
+
+/// (path, expected verdict, property) of both lists.
+fn programs(dir: &std::path::Path) -> Vec<(String, String, String)> {
+    let mut out = Vec::new();
+    for list in ["verdicts.tsv", "verdicts-more.tsv"] {
+        let Ok(text) = std::fs::read_to_string(dir.join(list)) else {
+            continue;
+        };
+        for l in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let f: Vec<&str> = l.split('\t').collect();
+            out.push((
+                f[0].to_string(),
+                f.get(1).unwrap_or(&"").to_string(),
+                f.get(2).unwrap_or(&"").to_string(),
+            ));
+        }
+    }
+    out
+}
+
+fn search(p: &Program) -> Report {
+    explore(
+        p,
+        &Unguided,
+        &Options {
+            max_executions: Some(20_000),
+            timeout: Some(Duration::from_secs(4)),
+            jobs: 1,
+            ..Options::default()
+        },
+        None,
+    )
+}
+
+/// Whether a search covered every execution (none cut at the depth bound).
+fn exhaustive(r: &Report) -> bool {
+    r.stats.complete && r.stats.depth_bounded == 0
+}
+
+/// Whether a report shows the property failing: an error or a deadlock.
+fn fails(r: &Report) -> bool {
+    r.bugs
+        .iter()
+        .any(|b| matches!(b.kind, BugKind::Error | BugKind::Deadlock))
+}
+
+#[test]
+fn llvm_front_end_agrees_with_known_verdicts_and_the_c_front_end() {
+    let Some(dir) = corpus() else {
+        panic!("corpus not found; set SYNTH_CORPUS to the folder holding verdicts.tsv");
+    };
+    let progs = programs(&dir);
+    assert!(progs.len() >= 80, "{} programs listed", progs.len());
+    let mut lowered = 0;
+    let mut decided = 0;
+    let mut compared = 0;
+    let mut problems = Vec::new();
+    for (path, expected, _property) in &progs {
+        let file = dir.join(path);
+        let p = match llvm::load(&file, &FOpts::default()) {
+            Ok(p) => p,
+            Err(Error::Unsupported { position, .. }) => {
+                // file:line:col
+                let mut parts = position.rsplitn(3, ':');
+                let (c, l) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+                if c.parse::<u32>().is_err() || l.parse::<u32>().is_err() {
+                    problems.push(format!(
+                        "{path}: unsupported without a position: {position}"
+                    ));
+                }
+                continue;
+            }
+            Err(e) => {
+                problems.push(format!("{path}: {e}"));
+                continue;
+            }
+        };
+        lowered += 1;
+        let mine = search(&p);
+        if exhaustive(&mine) || fails(&mine) {
+            decided += 1;
+        }
+        if expected == "safe" && mine.bugs.iter().any(|b| b.kind == BugKind::Error) {
+            problems.push(format!("{path}: safe, but: {}", mine.bugs[0].message));
+        }
+        if expected == "unsafe" && exhaustive(&mine) && !fails(&mine) {
+            problems.push(format!(
+                "{path}: unsafe, but a complete search found no bug"
+            ));
+        }
+        if let Ok(q) = load(&file, &FOpts::default()) {
+            let theirs = search(&q);
+            let both =
+                (exhaustive(&mine) || fails(&mine)) && (exhaustive(&theirs) || fails(&theirs));
+            if both {
+                compared += 1;
+                if fails(&mine) != fails(&theirs) {
+                    problems.push(format!(
+                        "{path}: LLVM front end {}, C front end {}",
+                        if fails(&mine) {
+                            "finds a bug"
+                        } else {
+                            "finds none"
+                        },
+                        if fails(&theirs) {
+                            "finds a bug"
+                        } else {
+                            "finds none"
+                        },
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{lowered} of {} lowered, {decided} decided by a bounded search, {compared} compared with the C front end",
+        progs.len()
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(lowered >= 51, "only {lowered} lowered");
+}

@@ -58,6 +58,7 @@ fn expand_signals(p: &mut Program, map: Position) -> Result<(), Error> {
             construct: format!("condition variable waited on by thread {w}"),
         });
     }
+    let cond_cells: Vec<bool> = p.vars.iter().map(|v| v.elem == ElemKind::Cond).collect();
     for t in &mut p.threads {
         let n = t.transitions.len();
         for i in 0..n {
@@ -78,6 +79,11 @@ fn expand_signals(p: &mut Program, map: Position) -> Result<(), Error> {
             else {
                 continue;
             };
+            if cond_cells[var.0 as usize] {
+                // A condition variable whose cell holds its waiters (the LLVM front end's,
+                // expanded there).
+                continue;
+            }
             let flag = |k: u32| Place::Var {
                 var,
                 index: Some(Box::new(Expr::Binary {
@@ -500,6 +506,7 @@ fn points_to(p: &mut Program) {
             break;
         }
     }
+    let sync_var: Vec<bool> = p.vars.iter().map(|v| v.elem.is_sync()).collect();
     for t in &mut p.threads {
         for tr in &mut t.transitions {
             for_each_expr_mut(tr, &mut |e| resolve_expr(e, &pts, &siblings, &taken));
@@ -511,6 +518,47 @@ fn points_to(p: &mut Program) {
                     _ => {}
                 }
             }
+            // A data access does not reach the cells of mutexes, condition variables and
+            // barriers (the other fields of their objects, it may).
+            if !matches!(tr.kind, TransKind::Sync(_)) {
+                let keep = |targets: &mut Vec<VarId>| targets.retain(|v| !sync_var[v.0 as usize]);
+                for_each_expr_mut(tr, &mut |e| derefs_mut(e, &mut |ts| keep(ts)));
+                for op in &mut tr.ops {
+                    if let Op::Assign { place, .. } | Op::Havoc { place, .. } = op {
+                        if let Place::Deref { targets, addr, .. } = place {
+                            keep(targets);
+                            derefs_mut(addr, &mut |ts| keep(ts));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    /// Calls `f` on the targets of every dereference an expression reads.
+    fn derefs_mut(e: &mut Expr, f: &mut impl FnMut(&mut Vec<VarId>)) {
+        match e {
+            Expr::Load { place, .. } => match place {
+                Place::Deref { addr, targets, .. } => {
+                    f(targets);
+                    derefs_mut(addr, f);
+                }
+                Place::Var { index: Some(i), .. } => derefs_mut(i, f),
+                Place::Var { .. } => {}
+            },
+            Expr::AddrOf { index, .. } => derefs_mut(index, f),
+            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => derefs_mut(arg, f),
+            Expr::Binary { lhs, rhs, .. } => {
+                derefs_mut(lhs, f);
+                derefs_mut(rhs, f);
+            }
+            Expr::Ite {
+                cond, then, els, ..
+            } => {
+                derefs_mut(cond, f);
+                derefs_mut(then, f);
+                derefs_mut(els, f);
+            }
+            Expr::Const { .. } => {}
         }
     }
     fn resolve_place(pl: &mut Place, pts: &[BTreeSet<u32>], sib: &[Vec<u32>], taken: &[u32]) {

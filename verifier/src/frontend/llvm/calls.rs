@@ -75,23 +75,20 @@ impl<'m> Lowerer<'m> {
         Some(Val::E(Expr::int(0)))
     }
 
-    /// The place of the synchronisation object an argument points to.
+    /// The place of the synchronisation cell an argument points to (its first cell, of
+    /// kind `kind`).
     fn sync_place(&mut self, o: &'m Operand, kind: ElemKind) -> R<Place> {
         let v = self.val(o)?;
-        let width = match &v {
-            Val::P { obj, off, .. } => self
-                .objects
-                .get(obj)
-                .and_then(|ob| {
-                    ob.leaves
-                        .iter()
-                        .find(|(l, _)| l.elem == kind && (*off as u64) >= l.offset)
-                        .map(|(l, _)| l.width)
-                })
-                .unwrap_or(0),
-            _ => 0,
+        self.sync_field(&v, 0, kind)
+    }
+
+    /// The cell `delta` bytes into the synchronisation object `v` points to, of kind `kind`.
+    fn sync_field(&mut self, v: &Val, delta: u64, kind: ElemKind) -> R<Place> {
+        let width = match kind {
+            ElemKind::Mutex if delta == 0 => 4,
+            _ => 8,
         };
-        let p = self.place(&v, width, Ty::LONG)?;
+        let p = self.place(&self.offset_by(v, delta), width, kind.ty())?;
         if let Place::Var { var, .. } = &p {
             if self.vars[var.0 as usize].elem != kind {
                 return self.unsupported(format!(
@@ -310,58 +307,55 @@ impl<'m> Lowerer<'m> {
                 Ok(self.ret0())
             }
             "pthread_cond_wait" => self.cond_wait(args),
-            "pthread_cond_signal" | "pthread_cond_broadcast" => {
-                let cp = self.sync_place(args[0], ElemKind::Cond)?;
-                let (w, base) = self.cond_waiters(&cp)?;
-                let first = Place::Var {
-                    var: w,
-                    index: Some(Box::new(base)),
-                };
-                let kind = if name == "pthread_cond_broadcast" {
-                    SyncKind::CondBroadcast
-                } else {
-                    SyncKind::CondSignal
-                };
+            "pthread_cond_signal" => {
+                // One transition per thread that may wait, made when all threads are known
+                // ([`Lowerer::expand_signals`]).
+                let c = self.sync_place(args[0], ElemKind::Cond)?;
+                let t = self.step(
+                    Expr::tt(),
+                    vec![Op::Assign {
+                        place: c.clone(),
+                        value: Expr::Load {
+                            place: c,
+                            ty: Ty::ULONG,
+                        },
+                    }],
+                    TransKind::Sync(SyncKind::CondSignal),
+                )?;
+                self.signals.push((self.tid, t));
+                Ok(self.ret0())
+            }
+            "pthread_cond_broadcast" => {
+                let c = self.sync_place(args[0], ElemKind::Cond)?;
                 self.step(
                     Expr::tt(),
                     vec![Op::Assign {
-                        place: first.clone(),
-                        value: Expr::Load {
-                            place: first,
-                            ty: Ty::INT,
-                        },
+                        place: c,
+                        value: Expr::constant(0, Ty::ULONG),
                     }],
-                    TransKind::Sync(kind),
+                    TransKind::Sync(SyncKind::CondBroadcast),
                 )?;
                 Ok(self.ret0())
             }
             "pthread_barrier_init" => {
-                let b = self.sync_place(args[0], ElemKind::Barrier)?;
+                let v = self.val(args[0])?;
+                let b = self.sync_field(&v, 0, ElemKind::Barrier)?;
+                let np = self.sync_field(&v, 8, ElemKind::Int(Ty::LONG))?;
+                let gp = self.sync_field(&v, 16, ElemKind::Int(Ty::LONG))?;
                 let n = cast(self.expr(args[2])?, Ty::LONG);
-                let Place::Var { var, index } = &b else {
-                    return self.unsupported("barrier behind a run-time pointer");
-                };
-                let (nvar, gvar) = self.barrier_parts(*var);
-                let idx = index.clone();
                 self.step(
                     Expr::tt(),
                     vec![
                         Op::Assign {
-                            place: b.clone(),
+                            place: b,
                             value: Expr::constant(0, Ty::LONG),
                         },
                         Op::Assign {
-                            place: Place::Var {
-                                var: nvar,
-                                index: idx.clone(),
-                            },
+                            place: np,
                             value: n,
                         },
                         Op::Assign {
-                            place: Place::Var {
-                                var: gvar,
-                                index: idx,
-                            },
+                            place: gp,
                             value: Expr::constant(0, Ty::LONG),
                         },
                     ],
@@ -495,22 +489,18 @@ impl<'m> Lowerer<'m> {
         }
         let c = self.sync_place(args[0], ElemKind::Cond)?;
         let m = self.sync_place(args[1], ElemKind::Mutex)?;
-        let (w, base) = self.cond_waiters(&c)?;
-        let slot = Place::Var {
-            var: w,
-            index: Some(Box::new(bin(
-                BinOp::Add,
-                base,
-                Expr::constant(self.tid.0 as i128, Ty::LONG),
-                Ty::LONG,
-            ))),
+        self.waiters.insert(self.tid.0);
+        let bit = Expr::constant(1i128 << self.tid.0, Ty::ULONG);
+        let cv = Expr::Load {
+            place: c.clone(),
+            ty: Ty::ULONG,
         };
         self.step(
             Expr::tt(),
             vec![
                 Op::Assign {
-                    place: slot.clone(),
-                    value: Expr::int(1),
+                    place: c,
+                    value: bin(BinOp::BitOr, cv.clone(), bit.clone(), Ty::ULONG),
                 },
                 Op::Assign {
                     place: m.clone(),
@@ -521,11 +511,8 @@ impl<'m> Lowerer<'m> {
         )?;
         let woken = bin(
             BinOp::Eq,
-            Expr::Load {
-                place: slot,
-                ty: Ty::INT,
-            },
-            Expr::int(0),
+            bin(BinOp::BitAnd, cv, bit, Ty::ULONG),
+            Expr::constant(0, Ty::ULONG),
             Ty::INT,
         );
         self.step(woken, vec![], TransKind::Sync(SyncKind::CondWaitWake))?;
@@ -550,94 +537,15 @@ impl<'m> Lowerer<'m> {
         Ok(self.ret0())
     }
 
-    /// The waiting flags of a condition variable (`<name>.waiters`, 64 per element) and the
-    /// index of element's first flag.
-    fn cond_waiters(&mut self, c: &Place) -> R<(VarId, Expr)> {
-        let Place::Var { var, index } = c else {
-            return self.unsupported("condition variable behind a run-time pointer");
-        };
-        let name = format!("{}.waiters", self.vars[var.0 as usize].name);
-        let w = match self.vars.iter().position(|v| v.name == name) {
-            Some(i) => VarId(i as u32),
-            None => {
-                let (len, scope) = {
-                    let v = &self.vars[var.0 as usize];
-                    (v.len, v.scope.clone())
-                };
-                self.new_var(
-                    name,
-                    ElemKind::Int(Ty::INT),
-                    len * MAX_COND_THREADS,
-                    true,
-                    scope,
-                    Init::Zero,
-                    None,
-                )
-            }
-        };
-        let idx = index
-            .as_deref()
-            .cloned()
-            .unwrap_or(Expr::constant(0, Ty::LONG));
-        let base = bin(
-            BinOp::Mul,
-            cast(idx, Ty::LONG),
-            Expr::constant(MAX_COND_THREADS as i128, Ty::LONG),
-            Ty::LONG,
-        );
-        Ok((w, base))
-    }
-
-    /// `<name>.n` and `<name>.gen` of a barrier variable.
-    fn barrier_parts(&mut self, var: VarId) -> (VarId, VarId) {
-        let name = self.vars[var.0 as usize].name.clone();
-        let n = format!("{name}.n");
-        if let Some(i) = self.vars.iter().position(|v| v.name == n) {
-            return (VarId(i as u32), VarId(i as u32 + 1));
-        }
-        let (len, is_array, scope) = {
-            let v = &self.vars[var.0 as usize];
-            (v.len, v.is_array, v.scope.clone())
-        };
-        let a = self.new_var(
-            n,
-            ElemKind::Int(Ty::LONG),
-            len,
-            is_array,
-            scope.clone(),
-            Init::Zero,
-            None,
-        );
-        let b = self.new_var(
-            format!("{name}.gen"),
-            ElemKind::Int(Ty::LONG),
-            len,
-            is_array,
-            scope,
-            Init::Zero,
-            None,
-        );
-        (a, b)
-    }
-
     fn barrier_wait(&mut self, args: &[&'m Operand]) -> R<Option<Val>> {
         let load = |p: &Place| Expr::Load {
             place: p.clone(),
             ty: Ty::LONG,
         };
-        let b = self.sync_place(args[0], ElemKind::Barrier)?;
-        let Place::Var { var, index } = &b else {
-            return self.unsupported("barrier behind a run-time pointer");
-        };
-        let (nvar, gvar) = self.barrier_parts(*var);
-        let np = Place::Var {
-            var: nvar,
-            index: index.clone(),
-        };
-        let gp = Place::Var {
-            var: gvar,
-            index: index.clone(),
-        };
+        let v = self.val(args[0])?;
+        let b = self.sync_field(&v, 0, ElemKind::Barrier)?;
+        let np = self.sync_field(&v, 8, ElemKind::Int(Ty::LONG))?;
+        let gp = self.sync_field(&v, 16, ElemKind::Int(Ty::LONG))?;
         let my = self.temp("barrier.gen", Ty::LONG);
         let ret = self.temp("barrier.ret", Ty::INT);
         let cnt = load(&b);

@@ -430,7 +430,7 @@ impl<'m> Lowerer<'m> {
     }
 
     /// `p + k` for a pointer value.
-    fn offset_by(&self, p: &Val, k: u64) -> Val {
+    pub(super) fn offset_by(&self, p: &Val, k: u64) -> Val {
         match p {
             Val::P { obj, off, dyn_ } => Val::P {
                 obj: *obj,

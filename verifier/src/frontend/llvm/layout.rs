@@ -29,14 +29,31 @@ pub struct Leaf {
 /// structs): the front end reports the object as unsupported instead.
 const MAX_LEAVES: usize = 4096;
 
-/// The synchronisation object a named type of glibc's headers is, if any.
-pub fn sync_kind(name: &str) -> Option<ElemKind> {
-    match name {
-        "union.pthread_mutex_t" => Some(ElemKind::Mutex),
-        "union.pthread_cond_t" => Some(ElemKind::Cond),
-        "union.pthread_barrier_t" => Some(ElemKind::Barrier),
-        _ => None,
-    }
+/// The cells of a synchronisation object of glibc's headers, by the name of its type:
+/// (byte offset, kind, width, field name). The mutex's cells lie where glibc keeps its lock,
+/// count and kind, so that its static initialisers (`PTHREAD_MUTEX_INITIALIZER`,
+/// `PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP`) set them.
+pub fn sync_cells(name: &str) -> Option<Vec<(u64, ElemKind, u64, &'static str)>> {
+    let long = ElemKind::Int(Ty::LONG);
+    Some(match name {
+        "union.pthread_mutex_t" => vec![
+            (0, ElemKind::Mutex, 4, ".lock"),
+            (4, ElemKind::Int(Ty::UINT), 4, ".count"),
+            (16, ElemKind::Int(Ty::INT), 4, ".kind"),
+        ],
+        // The waiting threads, one bit each.
+        "union.pthread_cond_t" => vec![(0, ElemKind::Cond, 8, "")],
+        "union.pthread_barrier_t" => vec![
+            (0, ElemKind::Barrier, 8, ".count"),
+            (8, long, 8, ".n"),
+            (16, long, 8, ".gen"),
+        ],
+        "union.pthread_rwlock_t" => {
+            vec![(0, long, 8, ".readers"), (8, ElemKind::Mutex, 8, ".writer")]
+        }
+        "union.sem_t" => vec![(0, long, 8, ".value")],
+        _ => return None,
+    })
 }
 
 /// Layout queries over a module's types.
@@ -212,9 +229,18 @@ impl<'m> Layout<'m> {
                     out,
                 );
             }
-            Type::NamedStructType { name } if sync_kind(name).is_some() => {
-                let width = self.size(t)?;
-                scalar(sync_kind(name)?, width, out);
+            Type::NamedStructType { name } if sync_cells(name).is_some() => {
+                let (stride, len) = outer.unwrap_or((self.size(t)?, 1));
+                for (off, elem, width, field) in sync_cells(name)? {
+                    out.push(Leaf {
+                        offset: base + off,
+                        stride,
+                        len,
+                        elem,
+                        width,
+                        path: format!("{path}{field}"),
+                    });
+                }
             }
             Type::ArrayType {
                 element_type,

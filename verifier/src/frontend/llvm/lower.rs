@@ -179,6 +179,10 @@ pub(super) struct Lowerer<'m> {
     pub made: Vec<crate::ir::Object>,
     /// The objects of allocation sites ([`super::heap`]).
     pub heap_sites: HashSet<VarId>,
+    /// `pthread_cond_signal` transitions, expanded once all threads are known.
+    pub signals: Vec<(ThreadId, TransId)>,
+    /// Threads that wait on a condition variable.
+    pub waiters: std::collections::BTreeSet<u32>,
     pub globals: HashMap<String, VarId>,
     funcs: HashMap<&'m str, &'m Function>,
     facts: &'m HashMap<&'m str, FnFacts>,
@@ -224,6 +228,8 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         vars: Vec::new(),
         objects: HashMap::new(),
         heap_sites: HashSet::new(),
+        signals: Vec::new(),
+        waiters: Default::default(),
         made: Vec::new(),
         globals: HashMap::new(),
         funcs: m.functions.iter().map(|f| (f.name.as_str(), f)).collect(),
@@ -782,6 +788,7 @@ impl<'m> Lowerer<'m> {
         while let Some(p) = self.queue.pop_front() {
             self.lower_thread(p)?;
         }
+        self.expand_signals();
         let n = self.threads.len() as u32;
         self.vars[self.thread_done.0 as usize].len = n;
         let threads = std::mem::take(&mut self.threads)
@@ -802,6 +809,60 @@ impl<'m> Lowerer<'m> {
             local_reads: Vec::new(),
             objects: std::mem::take(&mut self.made),
         })
+    }
+
+    /// `pthread_cond_signal` wakes one waiting thread, chosen by the scheduler: one transition
+    /// per thread that ever waits (its bit set: cleared), and one for none of them waiting.
+    fn expand_signals(&mut self) {
+        let waiters: Vec<u32> = self.waiters.iter().copied().collect();
+        let bit = |k: u32| Expr::constant(1i128 << k, Ty::ULONG);
+        for (tid, t) in std::mem::take(&mut self.signals) {
+            let tb = &mut self.threads[tid.0 as usize].1;
+            let tr = tb.transitions[t.0 as usize].clone();
+            let Some(Op::Assign { place: c, .. }) = tr.ops.first().cloned() else {
+                continue;
+            };
+            let cv = Expr::Load {
+                place: c.clone(),
+                ty: Ty::ULONG,
+            };
+            let mask: i128 = waiters.iter().map(|k| 1i128 << k).sum();
+            let orig = &mut tb.transitions[t.0 as usize];
+            orig.ops.clear();
+            orig.guard = bin(
+                BinOp::Eq,
+                bin(
+                    BinOp::BitAnd,
+                    cv.clone(),
+                    Expr::constant(mask, Ty::ULONG),
+                    Ty::ULONG,
+                ),
+                Expr::constant(0, Ty::ULONG),
+                Ty::INT,
+            );
+            for &k in &waiters {
+                let id = TransId(tb.transitions.len() as u32);
+                let mut x = tr.clone();
+                x.id = id;
+                x.guard = bin(
+                    BinOp::Ne,
+                    bin(BinOp::BitAnd, cv.clone(), bit(k), Ty::ULONG),
+                    Expr::constant(0, Ty::ULONG),
+                    Ty::INT,
+                );
+                x.ops = vec![Op::Assign {
+                    place: c.clone(),
+                    value: bin(
+                        BinOp::BitAnd,
+                        cv.clone(),
+                        Expr::constant(!(1i128 << k) & u64::MAX as i128, Ty::ULONG),
+                        Ty::ULONG,
+                    ),
+                }];
+                tb.transitions.push(x);
+                tb.locations[tr.src.0 as usize].out.push(id);
+            }
+        }
     }
 
     /// Creates the globals with their initial values.

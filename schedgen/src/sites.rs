@@ -183,6 +183,13 @@ fn describe(prog: &Program, tr: &Transition, kind: SiteKind, arm: usize) -> Stri
                 SyncKind::AtomicBegin => "atomic begin",
                 SyncKind::AtomicEnd => "atomic end",
                 SyncKind::Yield => "yield",
+                SyncKind::ReadLock => "read lock",
+                SyncKind::WriteLock => "write lock",
+                SyncKind::RwUnlock => "rwlock unlock",
+                SyncKind::SemWait => "sem wait",
+                SyncKind::SemPost => "sem post",
+                SyncKind::Once => "once",
+                SyncKind::Atomic => "atomic",
             };
             let objs = names(None);
             if objs.is_empty() {

@@ -700,6 +700,21 @@ pub enum SyncKind {
     AtomicBegin,
     AtomicEnd,
     Yield,
+    /// `pthread_rwlock_rdlock` (may block while a writer holds the lock).
+    ReadLock,
+    /// `pthread_rwlock_wrlock` (may block while anyone holds the lock).
+    WriteLock,
+    /// `pthread_rwlock_unlock`.
+    RwUnlock,
+    /// `sem_wait` (may block while the value is 0).
+    SemWait,
+    /// `sem_post`.
+    SemPost,
+    /// The start of `pthread_once`'s call of its function, or the wait for it to finish.
+    Once,
+    /// An atomic load, store or read-modify-write (C11 `<stdatomic.h>`, GCC `__atomic_*`
+    /// and `__sync_*`), sequentially consistent.
+    Atomic,
 }
 
 /// Why a transition was made; what a trace prints.

@@ -39,8 +39,6 @@ const NO_EFFECT: &[&str] = &[
     "pthread_attr_init",
     "pthread_attr_destroy",
     "pthread_attr_setdetachstate",
-    "pthread_mutexattr_init",
-    "pthread_mutexattr_settype",
     "pthread_mutexattr_destroy",
     "pthread_condattr_init",
     "pthread_condattr_destroy",
@@ -364,13 +362,280 @@ impl<'m> Lowerer<'m> {
                 Ok(self.ret0())
             }
             "pthread_barrier_wait" => self.barrier_wait(args),
+            "pthread_equal" => {
+                let a = cast(self.expr(args[0])?, Ty::ULONG);
+                let b = cast(self.expr(args[1])?, Ty::ULONG);
+                Ok(Some(Val::E(bin(BinOp::Eq, a, b, Ty::INT))))
+            }
+            "pthread_mutexattr_settype" => {
+                let a = self.val(args[0])?;
+                let t = cast(self.expr(args[1])?, Ty::INT);
+                let p = self.place(&a, 4, Ty::INT)?;
+                self.step(
+                    Expr::tt(),
+                    vec![Op::Assign { place: p, value: t }],
+                    TransKind::Stmt,
+                )?;
+                Ok(self.ret0())
+            }
+            "pthread_mutexattr_init" => {
+                let a = self.val(args[0])?;
+                let p = self.place(&a, 4, Ty::INT)?;
+                self.step(
+                    Expr::tt(),
+                    vec![Op::Assign {
+                        place: p,
+                        value: Expr::int(0),
+                    }],
+                    TransKind::Stmt,
+                )?;
+                Ok(self.ret0())
+            }
+            "pthread_rwlock_init" => {
+                let v = self.val(args[0])?;
+                let r = self.sync_field(&v, 0, ElemKind::Int(Ty::LONG))?;
+                let w = self.sync_field(&v, 8, ElemKind::Mutex)?;
+                self.step(
+                    Expr::tt(),
+                    vec![
+                        Op::Assign {
+                            place: r,
+                            value: Expr::constant(0, Ty::LONG),
+                        },
+                        Op::Assign {
+                            place: w,
+                            value: Expr::constant(0, Ty::LONG),
+                        },
+                    ],
+                    TransKind::Sync(SyncKind::MutexInit),
+                )?;
+                Ok(self.ret0())
+            }
+            "pthread_rwlock_destroy" | "sem_destroy" | "pthread_spin_destroy" => Ok(self.ret0()),
+            "pthread_rwlock_rdlock" | "pthread_rwlock_tryrdlock" => {
+                let v = self.val(args[0])?;
+                let r = self.sync_field(&v, 0, ElemKind::Int(Ty::LONG))?;
+                let w = self.sync_field(&v, 8, ElemKind::Mutex)?;
+                let free = bin(BinOp::Eq, load(&w), Expr::constant(0, Ty::LONG), Ty::INT);
+                let more = bin(BinOp::Add, load(&r), Expr::constant(1, Ty::LONG), Ty::LONG);
+                if name.ends_with("tryrdlock") {
+                    return self.try_op(free, vec![(r, more)], SyncKind::ReadLock);
+                }
+                self.step(
+                    free,
+                    vec![Op::Assign {
+                        place: r,
+                        value: more,
+                    }],
+                    TransKind::Sync(SyncKind::ReadLock),
+                )?;
+                Ok(self.ret0())
+            }
+            "pthread_rwlock_wrlock" | "pthread_rwlock_trywrlock" => {
+                let v = self.val(args[0])?;
+                let r = self.sync_field(&v, 0, ElemKind::Int(Ty::LONG))?;
+                let w = self.sync_field(&v, 8, ElemKind::Mutex)?;
+                let free = bin(
+                    BinOp::And,
+                    bin(BinOp::Eq, load(&w), Expr::constant(0, Ty::LONG), Ty::INT),
+                    bin(BinOp::Eq, load(&r), Expr::constant(0, Ty::LONG), Ty::INT),
+                    Ty::INT,
+                );
+                let me = self.me();
+                if name.ends_with("trywrlock") {
+                    return self.try_op(free, vec![(w, me)], SyncKind::WriteLock);
+                }
+                self.step(
+                    free,
+                    vec![Op::Assign {
+                        place: w,
+                        value: me,
+                    }],
+                    TransKind::Sync(SyncKind::WriteLock),
+                )?;
+                Ok(self.ret0())
+            }
+            "pthread_rwlock_unlock" => {
+                // The writer's unlock frees the lock; a reader's counts one reader less.
+                let v = self.val(args[0])?;
+                let r = self.sync_field(&v, 0, ElemKind::Int(Ty::LONG))?;
+                let w = self.sync_field(&v, 8, ElemKind::Mutex)?;
+                let mine = bin(BinOp::Eq, load(&w), self.me(), Ty::INT);
+                let fewer = bin(BinOp::Sub, load(&r), Expr::constant(1, Ty::LONG), Ty::LONG);
+                self.step(
+                    Expr::tt(),
+                    vec![
+                        Op::Assign {
+                            place: r.clone(),
+                            value: super::lower::ite(mine.clone(), load(&r), fewer, Ty::LONG),
+                        },
+                        Op::Assign {
+                            place: w.clone(),
+                            value: super::lower::ite(
+                                mine,
+                                Expr::constant(0, Ty::LONG),
+                                load(&w),
+                                Ty::LONG,
+                            ),
+                        },
+                    ],
+                    TransKind::Sync(SyncKind::RwUnlock),
+                )?;
+                Ok(self.ret0())
+            }
+            "sem_init" => {
+                let v = self.val(args[0])?;
+                let s = self.sync_field(&v, 0, ElemKind::Int(Ty::LONG))?;
+                let n = cast(cast(self.expr(args[2])?, Ty::UINT), Ty::LONG);
+                self.step(
+                    Expr::tt(),
+                    vec![Op::Assign { place: s, value: n }],
+                    TransKind::Sync(SyncKind::MutexInit),
+                )?;
+                Ok(self.ret0())
+            }
+            "sem_wait" | "sem_trywait" => {
+                let v = self.val(args[0])?;
+                let s = self.sync_field(&v, 0, ElemKind::Int(Ty::LONG))?;
+                let pos = bin(BinOp::Gt, load(&s), Expr::constant(0, Ty::LONG), Ty::INT);
+                let less = bin(BinOp::Sub, load(&s), Expr::constant(1, Ty::LONG), Ty::LONG);
+                if name == "sem_trywait" {
+                    // -1 with errno EAGAIN (11) when the value is 0.
+                    let r = self.try_op(pos.clone(), vec![(s, less)], SyncKind::SemWait)?;
+                    let Some(Val::E(rv)) = r else {
+                        unreachable!("try_op returns a value")
+                    };
+                    let failed = bin(BinOp::Ne, rv.clone(), Expr::int(0), Ty::INT);
+                    let e = self.errno_place()?;
+                    let old = Expr::Load {
+                        place: e.clone(),
+                        ty: Ty::INT,
+                    };
+                    self.step(
+                        Expr::tt(),
+                        vec![Op::Assign {
+                            place: e,
+                            value: super::lower::ite(failed.clone(), Expr::int(11), old, Ty::INT),
+                        }],
+                        TransKind::Stmt,
+                    )?;
+                    return Ok(Some(Val::E(super::lower::ite(
+                        failed,
+                        Expr::int(-1),
+                        Expr::int(0),
+                        Ty::INT,
+                    ))));
+                }
+                self.step(
+                    pos,
+                    vec![Op::Assign {
+                        place: s,
+                        value: less,
+                    }],
+                    TransKind::Sync(SyncKind::SemWait),
+                )?;
+                Ok(self.ret0())
+            }
+            "sem_post" => {
+                let v = self.val(args[0])?;
+                let s = self.sync_field(&v, 0, ElemKind::Int(Ty::LONG))?;
+                let more = bin(BinOp::Add, load(&s), Expr::constant(1, Ty::LONG), Ty::LONG);
+                self.step(
+                    Expr::tt(),
+                    vec![Op::Assign {
+                        place: s,
+                        value: more,
+                    }],
+                    TransKind::Sync(SyncKind::SemPost),
+                )?;
+                Ok(self.ret0())
+            }
+            "sem_getvalue" => {
+                let v = self.val(args[0])?;
+                let s = self.sync_field(&v, 0, ElemKind::Int(Ty::LONG))?;
+                let out = self.val(args[1])?;
+                let o = self.place(&out, 4, Ty::INT)?;
+                self.step(
+                    Expr::tt(),
+                    vec![Op::Assign {
+                        place: o,
+                        value: cast(load(&s), Ty::INT),
+                    }],
+                    TransKind::Sync(SyncKind::Atomic),
+                )?;
+                Ok(self.ret0())
+            }
+            "pthread_spin_init"
+            | "pthread_spin_unlock"
+            | "pthread_spin_lock"
+            | "pthread_spin_trylock" => {
+                let v = self.val(args[0])?;
+                let s = self.place(&v, 4, Ty::INT)?;
+                let ls = Expr::Load {
+                    place: s.clone(),
+                    ty: Ty::INT,
+                };
+                let free = bin(BinOp::Eq, ls, Expr::int(0), Ty::INT);
+                let me = cast(self.me(), Ty::INT);
+                match name {
+                    "pthread_spin_lock" => {
+                        self.step(
+                            free,
+                            vec![Op::Assign {
+                                place: s,
+                                value: me,
+                            }],
+                            TransKind::Sync(SyncKind::Lock),
+                        )?;
+                        Ok(self.ret0())
+                    }
+                    "pthread_spin_trylock" => self.try_op(free, vec![(s, me)], SyncKind::TryLock),
+                    _ => {
+                        let kind = if name.ends_with("init") {
+                            SyncKind::MutexInit
+                        } else {
+                            SyncKind::Unlock
+                        };
+                        self.step(
+                            Expr::tt(),
+                            vec![Op::Assign {
+                                place: s,
+                                value: Expr::int(0),
+                            }],
+                            TransKind::Sync(kind),
+                        )?;
+                        Ok(self.ret0())
+                    }
+                }
+            }
+            "pthread_once" => self.once(args),
+            "__errno_location" => {
+                let p = self.tls_object("errno", 4)?;
+                Ok(Some(p))
+            }
             "pthread_create" => self.spawn(args),
             "pthread_join" => {
                 let t = cast(self.expr(args[0])?, Ty::LONG);
                 let done = Place::Var {
                     var: self.thread_done,
-                    index: Some(Box::new(t)),
+                    index: Some(Box::new(t.clone())),
                 };
+                // The thread's return value into `*retval`.
+                let out = self.val(args[1])?;
+                let mut ops = Vec::new();
+                if !matches!(&out, Val::E(e) if e.as_const() == Some(0)) {
+                    let place = self.place(&out, 8, Ty::ULONG)?;
+                    ops.push(Op::Assign {
+                        place,
+                        value: Expr::Load {
+                            place: Place::Var {
+                                var: self.thread_ret,
+                                index: Some(Box::new(t)),
+                            },
+                            ty: Ty::ULONG,
+                        },
+                    });
+                }
                 let g = bin(
                     BinOp::Eq,
                     Expr::Load {
@@ -380,7 +645,7 @@ impl<'m> Lowerer<'m> {
                     Expr::int(1),
                     Ty::INT,
                 );
-                self.step(g, vec![], TransKind::Sync(SyncKind::Join))?;
+                self.step(g, ops, TransKind::Sync(SyncKind::Join))?;
                 Ok(self.ret0())
             }
             "pthread_exit" => {
@@ -403,7 +668,8 @@ impl<'m> Lowerer<'m> {
                     )?;
                     self.cur = self.new_loc(LocKind::Normal);
                 } else {
-                    self.thread_exit()?;
+                    let v = self.expr(args[0])?;
+                    self.thread_exit(v)?;
                 }
                 Ok(None)
             }
@@ -466,6 +732,13 @@ impl<'m> Lowerer<'m> {
         if n.starts_with("expect") {
             return Ok(Some(self.val(args[0])?));
         }
+        if n.starts_with("threadlocal.address") {
+            // The current thread's copy of a thread-local variable.
+            return match self.val(args[0])? {
+                Val::F(g) if self.tls_globals.contains_key(&g) => Ok(Some(self.tls_global(&g)?)),
+                v => Ok(Some(v)),
+            };
+        }
         if n.starts_with("memcpy.") || n.starts_with("memmove.") {
             let (d, s) = (self.val(args[0])?, self.val(args[1])?);
             let len = self.expr(args[2])?;
@@ -479,6 +752,91 @@ impl<'m> Lowerer<'m> {
             return Ok(None);
         }
         self.unsupported(format!("intrinsic `llvm.{n}`"))
+    }
+
+    /// A non-blocking attempt: when `ok` holds, the assignments run and the result is 0,
+    /// otherwise nothing changes and the result is `EBUSY` (16).
+    fn try_op(&mut self, ok: Expr, sets: Vec<(Place, Expr)>, kind: SyncKind) -> R<Option<Val>> {
+        let r = self.temp("try", Ty::INT);
+        let mut ops = vec![Op::Assign {
+            place: Place::scalar(r),
+            value: super::lower::ite(ok.clone(), Expr::int(0), Expr::int(16), Ty::INT),
+        }];
+        for (p, v) in sets {
+            let t = match &p {
+                Place::Deref { ty, .. } => *ty,
+                Place::Var { var, .. } => self.vars[var.0 as usize].elem.ty(),
+            };
+            let old = Expr::Load {
+                place: p.clone(),
+                ty: t,
+            };
+            ops.push(Op::Assign {
+                place: p,
+                value: super::lower::ite(ok.clone(), cast(v, t), old, t),
+            });
+        }
+        self.step(Expr::tt(), ops, TransKind::Sync(kind))?;
+        Ok(Some(Val::E(Expr::var(r, Ty::INT))))
+    }
+
+    /// `pthread_once(o, f)`: the first caller marks the control running (1), calls `f` and
+    /// marks it done (2); the others wait until it is done.
+    fn once(&mut self, args: &[&'m Operand]) -> R<Option<Val>> {
+        let v = self.val(args[0])?;
+        let o = self.place(&v, 4, Ty::INT)?;
+        let Val::F(fname) = self.val(args[1])? else {
+            return self.unsupported("pthread_once with a function that is not a function name");
+        };
+        let Some(f) = self.m.functions.iter().find(|g| g.name == fname) else {
+            return self.invalid(format!("`{fname}` is not defined"));
+        };
+        let lo = Expr::Load {
+            place: o.clone(),
+            ty: Ty::INT,
+        };
+        self.flush()?;
+        let start = self.cur;
+        let done = self.new_loc(LocKind::Normal);
+        self.edge(
+            start,
+            done,
+            bin(BinOp::Eq, lo.clone(), Expr::int(2), Ty::INT),
+            vec![],
+            TransKind::Sync(SyncKind::Once),
+        )?;
+        let run = self.new_loc(LocKind::Normal);
+        self.edge(
+            start,
+            run,
+            bin(BinOp::Eq, lo, Expr::int(0), Ty::INT),
+            vec![Op::Assign {
+                place: o.clone(),
+                value: Expr::int(1),
+            }],
+            TransKind::Sync(SyncKind::Once),
+        )?;
+        self.cur = run;
+        let span = self.span;
+        self.inline(f, vec![])?;
+        self.span = span;
+        self.step(
+            Expr::tt(),
+            vec![Op::Assign {
+                place: o,
+                value: Expr::int(2),
+            }],
+            TransKind::Sync(SyncKind::Once),
+        )?;
+        self.edge(self.cur, done, Expr::tt(), vec![], TransKind::Stmt)?;
+        self.cur = done;
+        Ok(self.ret0())
+    }
+
+    /// The place of the current thread's `errno`.
+    fn errno_place(&mut self) -> R<Place> {
+        let p = self.tls_object("errno", 4)?;
+        self.place(&p, 4, Ty::INT)
     }
 
     fn cond_wait(&mut self, args: &[&'m Operand]) -> R<Option<Val>> {

@@ -179,6 +179,10 @@ pub(super) struct Lowerer<'m> {
     pub made: Vec<crate::ir::Object>,
     /// The objects of allocation sites ([`super::heap`]).
     pub heap_sites: HashSet<VarId>,
+    /// Thread-local globals (`__thread`): made per thread when first used.
+    pub tls_globals: HashMap<String, (TypeRef, Option<llvm_ir::ConstantRef>)>,
+    /// The objects of thread-local variables, by name and thread.
+    tls: HashMap<(String, ThreadId), VarId>,
     /// `pthread_cond_signal` transitions, expanded once all threads are known.
     pub signals: Vec<(ThreadId, TransId)>,
     /// Threads that wait on a condition variable.
@@ -189,6 +193,8 @@ pub(super) struct Lowerer<'m> {
     threads: Vec<(Thread, ThreadB)>,
     queue: VecDeque<Pending>,
     pub thread_done: VarId,
+    /// `__thread_ret`: each thread's return value (for `pthread_join`).
+    pub thread_ret: VarId,
     // The thread being lowered.
     pub tid: ThreadId,
     pub tb: ThreadB,
@@ -229,6 +235,8 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         objects: HashMap::new(),
         heap_sites: HashSet::new(),
         signals: Vec::new(),
+        tls_globals: HashMap::new(),
+        tls: HashMap::new(),
         waiters: Default::default(),
         made: Vec::new(),
         globals: HashMap::new(),
@@ -237,6 +245,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         threads: Vec::new(),
         queue: VecDeque::new(),
         thread_done: VarId(0),
+        thread_ret: VarId(0),
         tid: ThreadId(0),
         tb: ThreadB {
             locations: Vec::new(),
@@ -771,6 +780,15 @@ impl<'m> Lowerer<'m> {
             Init::Zero,
             None,
         );
+        self.thread_ret = self.new_var(
+            "__thread_ret".into(),
+            ElemKind::Ptr,
+            1,
+            true,
+            VarScope::Ghost,
+            Init::Zero,
+            None,
+        );
         self.globals()?;
         if !self.funcs.contains_key("main") {
             return Err(Error::Invalid {
@@ -791,6 +809,7 @@ impl<'m> Lowerer<'m> {
         self.expand_signals();
         let n = self.threads.len() as u32;
         self.vars[self.thread_done.0 as usize].len = n;
+        self.vars[self.thread_ret.0 as usize].len = n;
         let threads = std::mem::take(&mut self.threads)
             .into_iter()
             .map(|(mut t, b)| {
@@ -871,25 +890,28 @@ impl<'m> Lowerer<'m> {
         for g in &m.global_vars {
             let name = name_str(&g.name);
             self.locate(g.debugloc.as_ref());
-            if !matches!(
-                g.thread_local_mode,
-                llvm_ir::module::ThreadLocalMode::NotThreadLocal
-            ) {
-                return self.unsupported(format!("thread-local variable `{name}`"));
-            }
             // The value type is the initialiser's; a variable defined elsewhere (`stderr`) is
             // taken to be one pointer whose value is unknown.
             let (ty, init) = match &g.initializer {
                 Some(c) => (m.types.type_of(c), Init::Zero),
                 None => (m.types.pointer(), Init::Nondet),
             };
+            if !matches!(
+                g.thread_local_mode,
+                llvm_ir::module::ThreadLocalMode::NotThreadLocal
+            ) {
+                self.tls_globals.insert(name, (ty, g.initializer.clone()));
+                continue;
+            }
             let obj = self.new_object(&name, &ty, VarScope::Global, init)?;
             self.globals.insert(name, obj);
         }
         // Initialisers may take addresses of other globals: after all exist.
         for g in &m.global_vars {
             let name = name_str(&g.name);
-            let obj = self.globals[&name];
+            let Some(&obj) = self.globals.get(&name) else {
+                continue;
+            };
             if let Some(c) = &g.initializer {
                 let mut cells = Vec::new();
                 self.const_cells(c, 0, &mut cells)?;
@@ -978,6 +1000,57 @@ impl<'m> Lowerer<'m> {
         })
     }
 
+    /// The current thread's object of the thread-local global `name`, made (with the
+    /// global's initial value) when the thread first uses it.
+    pub fn tls_global(&mut self, name: &str) -> R<Val> {
+        let key = (name.to_string(), self.tid);
+        if let Some(o) = self.tls.get(&key) {
+            return Ok(Val::P {
+                obj: *o,
+                off: 0,
+                dyn_: vec![],
+            });
+        }
+        let (ty, init) = self.tls_globals[name].clone();
+        let oname = format!("{}::{name}", self.tid);
+        let obj = self.new_object(&oname, &ty, VarScope::Local(self.tid), Init::Zero)?;
+        if let Some(c) = init {
+            let mut cells = Vec::new();
+            self.const_cells(&c, 0, &mut cells)?;
+            for (off, v) in cells {
+                self.init_cell(obj, off, v);
+            }
+        }
+        self.tls.insert(key, obj);
+        Ok(Val::P {
+            obj,
+            off: 0,
+            dyn_: vec![],
+        })
+    }
+
+    /// The current thread's object of a thread-local variable of the C library (`errno`):
+    /// an integer of `size` bytes, zero at the start.
+    pub fn tls_object(&mut self, name: &str, size: u32) -> R<Val> {
+        let key = (format!("<{name}>"), self.tid);
+        if let Some(o) = self.tls.get(&key) {
+            return Ok(Val::P {
+                obj: *o,
+                off: 0,
+                dyn_: vec![],
+            });
+        }
+        let ty = self.m.types.int(size * 8);
+        let oname = format!("{}::{name}", self.tid);
+        let obj = self.new_object(&oname, &ty, VarScope::Local(self.tid), Init::Zero)?;
+        self.tls.insert(key, obj);
+        Ok(Val::P {
+            obj,
+            off: 0,
+            dyn_: vec![],
+        })
+    }
+
     /// Sets the initial value of the cell at `off` of an object.
     fn init_cell(&mut self, obj: VarId, off: u64, v: i128) {
         let Some(o) = self.objects.get(&obj) else {
@@ -1044,13 +1117,17 @@ impl<'m> Lowerer<'m> {
         while args.len() < f.parameters.len() {
             args.push(Val::E(Expr::constant(0, Ty::ULONG)));
         }
-        self.inline(f, args)?;
+        let ret = self.inline(f, args)?;
         self.span = None;
         if is_main {
             self.step(Expr::tt(), vec![], TransKind::Stmt)?;
             self.edge(self.cur, halt, Expr::tt(), vec![], TransKind::Halt)?;
         } else {
-            self.thread_exit()?;
+            let v = match ret {
+                Some(v) => self.addr_expr(&v),
+                None => Expr::constant(0, Ty::ULONG),
+            };
+            self.thread_exit(v)?;
         }
         let name = if is_main {
             "main".to_string()
@@ -1082,22 +1159,34 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
-    /// The thread's final transition: publishes `__thread_done[self]` and exits.
-    pub fn thread_exit(&mut self) -> R<()> {
+    /// The thread's final transition: publishes its return value (`__thread_ret[self]`, what
+    /// `pthread_join` hands over) and `__thread_done[self]`, and exits.
+    pub fn thread_exit(&mut self, value: Expr) -> R<()> {
         self.flush()?;
+        let me = || Some(Box::new(Expr::int(self.tid.0 as i128)));
         let done = Place::Var {
             var: self.thread_done,
-            index: Some(Box::new(Expr::int(self.tid.0 as i128))),
+            index: me(),
+        };
+        let ret = Place::Var {
+            var: self.thread_ret,
+            index: me(),
         };
         let exit = self.special[0];
         self.edge(
             self.cur,
             exit,
             Expr::tt(),
-            vec![Op::Assign {
-                place: done,
-                value: Expr::int(1),
-            }],
+            vec![
+                Op::Assign {
+                    place: ret,
+                    value: cast(value, Ty::ULONG),
+                },
+                Op::Assign {
+                    place: done,
+                    value: Expr::int(1),
+                },
+            ],
             TransKind::Sync(SyncKind::ThreadExit),
         )?;
         self.cur = self.new_loc(LocKind::Normal);
@@ -1756,7 +1845,7 @@ impl<'m> Lowerer<'m> {
                 place: Place::scalar(r),
                 value: Expr::Load { place, ty },
             }],
-            TransKind::Stmt,
+            access_kind(x.atomicity.is_some()),
         )?;
         self.tb.transitions[t.0 as usize].memory_access = true;
         self.frame().set_reg(&x.dest, Val::E(Expr::var(r, ty)));
@@ -1778,7 +1867,7 @@ impl<'m> Lowerer<'m> {
                 place,
                 value: cast(v, ty),
             }],
-            TransKind::Stmt,
+            access_kind(x.atomicity.is_some()),
         )?;
         self.tb.transitions[t.0 as usize].memory_access = true;
         Ok(())
@@ -1809,7 +1898,7 @@ impl<'m> Lowerer<'m> {
                     value: ite(ok.clone(), cast(new, ty), oldv.clone(), ty),
                 },
             ],
-            TransKind::Stmt,
+            TransKind::Sync(SyncKind::Atomic),
         )?;
         self.tb.transitions[t.0 as usize].memory_access = true;
         let okv = self.temp(&format!("{}.ok", name_str(&x.dest)), Ty::BOOL);
@@ -1885,7 +1974,7 @@ impl<'m> Lowerer<'m> {
                 },
                 Op::Assign { place, value: new },
             ],
-            TransKind::Stmt,
+            TransKind::Sync(SyncKind::Atomic),
         )?;
         self.tb.transitions[t.0 as usize].memory_access = true;
         self.frame().set_reg(&x.dest, Val::E(o));
@@ -2067,6 +2156,15 @@ impl<'m> Lowerer<'m> {
             other => return self.unsupported(format!("terminator `{other}`")),
         }
         Ok(())
+    }
+}
+
+/// The kind of a load's or store's transition: atomic accesses synchronise.
+fn access_kind(atomic: bool) -> TransKind {
+    if atomic {
+        TransKind::Sync(SyncKind::Atomic)
+    } else {
+        TransKind::Stmt
     }
 }
 

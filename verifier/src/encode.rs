@@ -500,7 +500,7 @@ impl Cx<'_, '_> {
                 let mut ok = Vec::new();
                 let mut val = self.over_approx(*ty);
                 for t in targets {
-                    let (inside, idx) = self.target(*t, &a);
+                    let (inside, idx) = self.target(*t, &a, *ty);
                     ok.push(inside.clone());
                     let cur = &s.vals[t.0 as usize];
                     let x = if self.enc.is_array(*t) {
@@ -517,11 +517,17 @@ impl Cx<'_, '_> {
     }
 
     /// Whether address `a` lies in variable `t`, and the element index.
-    fn target(&self, t: VarId, a: &Term) -> (Term, Term) {
+    fn target(&self, t: VarId, a: &Term, width: Ty) -> (Term, Term) {
         let v = self.enc.prog.var(t);
         let base = v.base_address();
         let len = v.len as i128;
         let stride = v.placement().stride as i128;
+        if v.placement.is_some() && !v.elem.is_sync() && cell_bytes(v.elem) != cell_bytes_of(width)
+        {
+            // An access of another width than the cell's (bytes of it, or across cells):
+            // not this cell; an address no target takes is undefined (the verifier gives up).
+            return (Term::bool(false), Term::int(0));
+        }
         let rel = Term::sub(a.clone(), Term::int(base));
         let mut inside = vec![
             Term::le(Term::int(base), a.clone()),
@@ -566,11 +572,11 @@ impl Cx<'_, '_> {
                 let cur = s.vals[var.0 as usize].clone();
                 s.vals[var.0 as usize] = Term::store(cur, i, v);
             }
-            Place::Deref { addr, targets, .. } => {
+            Place::Deref { addr, targets, ty } => {
                 let a = self.expr(addr, s);
                 let mut ok = Vec::new();
                 for t in targets {
-                    let (inside, idx) = self.target(*t, &a);
+                    let (inside, idx) = self.target(*t, &a, *ty);
                     ok.push(inside.clone());
                     let ty = self.enc.prog.var(*t).elem.ty();
                     let v = self.convert(v.clone(), vty, ty);
@@ -586,6 +592,19 @@ impl Cx<'_, '_> {
             }
         }
     }
+}
+
+/// Bytes a cell of a kind holds.
+fn cell_bytes(k: ElemKind) -> u32 {
+    match k {
+        ElemKind::Int(t) => cell_bytes_of(t),
+        _ => 8,
+    }
+}
+
+/// Bytes a value of a type takes in memory.
+fn cell_bytes_of(t: Ty) -> u32 {
+    (t.bits as u32).div_ceil(8)
 }
 
 /// `x op m` for a constant `m` that is a low mask (`2^k - 1`), a single bit (`2^k`) or all bits

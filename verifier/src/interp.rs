@@ -388,6 +388,15 @@ pub enum Fault {
     },
     /// A dereference of an address that is not an object.
     BadAddress(i128),
+    /// An access through a pointer that is not one cell of the object's layout (a byte of
+    /// an `int`, a `long` over two `int`s): performed byte by byte
+    /// ([`Machine::read_bytes`], [`Machine::write_bytes`]); never reported.
+    Bytes {
+        /// The address.
+        addr: i128,
+        /// Bytes accessed.
+        width: u32,
+    },
 }
 
 impl fmt::Display for Fault {
@@ -397,6 +406,9 @@ impl fmt::Display for Fault {
             Fault::OutOfBounds { var, index } => write!(f, "index {index} out of bounds of {var}"),
             Fault::BadAddress(0) => write!(f, "null pointer dereference"),
             Fault::BadAddress(a) => write!(f, "dereference of invalid address {a:#x}"),
+            Fault::Bytes { addr, width } => {
+                write!(f, "access of {width} bytes at {addr:#x} across cells")
+            }
         }
     }
 }
@@ -646,7 +658,28 @@ impl<'p> Machine<'p> {
             }
             Place::Deref { addr, ty, .. } => {
                 let a = self.eval(s, addr)?;
-                let Some((var, i)) = self.prog.locate(&self.members, a) else {
+                let width = (ty.bits as u32).div_ceil(8);
+                let found = self.prog.locate(&self.members, a);
+                if let Some((var, i)) = found {
+                    let v = self.prog.var(var);
+                    // Variables without a placement count elements, not bytes; a
+                    // synchronisation cell is accessed whole.
+                    let whole = v.placement.is_none() || v.elem.is_sync();
+                    if whole || cell_width(v.elem) == width {
+                        return Ok((var, i as usize, v.elem.ty()));
+                    }
+                }
+                if let Some((o, _)) = decode_address(a) {
+                    let placed = self
+                        .members
+                        .get(o.0 as usize)
+                        .and_then(|m| m.first())
+                        .is_some_and(|v| self.prog.var(*v).placement.is_some());
+                    if placed {
+                        return Err(Fault::Bytes { addr: a, width });
+                    }
+                }
+                let Some((var, i)) = found else {
                     // Name the object the address falls in, when it falls in one.
                     return Err(match decode_address(a) {
                         Some((o, i)) if (o.0 as usize) < self.prog.vars.len() => {
@@ -662,6 +695,77 @@ impl<'p> Machine<'p> {
                 Ok((var, i as usize, self.prog.var(var).elem.ty()))
             }
         }
+    }
+
+    /// The cell holding byte `addr` of an object: variable, element and the byte's position
+    /// in the cell (`None`: padding, or a synchronisation object's bytes).
+    fn byte_cell(&self, addr: i128) -> Option<(VarId, usize, u32)> {
+        let (obj, _) = decode_address(addr)?;
+        for v in self.members.get(obj.0 as usize)? {
+            let var = self.prog.var(*v);
+            let w = cell_width(var.elem) as i128;
+            if w == 0 {
+                continue;
+            }
+            let p = var.placement();
+            let rel = addr - var.base_address();
+            let stride = p.stride as i128;
+            if rel < 0 {
+                continue;
+            }
+            let (k, within) = (rel / stride, rel % stride);
+            if k < var.len as i128 && within < w {
+                return Some((*v, k as usize, within as u32));
+            }
+        }
+        None
+    }
+
+    /// Reads `width` bytes at `addr` (little-endian) from the cells that hold them; padding
+    /// reads as 0.
+    pub fn read_bytes(&self, s: &State, addr: i128, width: u32) -> Result<i128, Fault> {
+        let mut x: u128 = 0;
+        for b in 0..width {
+            if let Some((v, i, at)) = self.byte_cell(addr + b as i128) {
+                self.touch(v, i, false, 0);
+                let cell = self.read_cell(s, v, i) as u64;
+                x |= (((cell >> (8 * at)) & 0xff) as u128) << (8 * b);
+            }
+        }
+        Ok(x as i128)
+    }
+
+    /// Writes the `width` low bytes of `x` at `addr` (little-endian) into the cells that hold
+    /// them (bytes of padding are dropped); returns the last cell written.
+    pub fn write_bytes(
+        &self,
+        s: &mut State,
+        addr: i128,
+        width: u32,
+        x: i128,
+    ) -> Result<(VarId, usize), Fault> {
+        let mut last = None;
+        for b in 0..width {
+            let Some((v, i, at)) = self.byte_cell(addr + b as i128) else {
+                continue;
+            };
+            let ty = self.prog.var(v).elem.ty();
+            self.wrote(s, v, i);
+            let cell = s.mem.cell_mut(v.0 as usize, i);
+            let old = *cell as i128;
+            let byte = ((x >> (8 * b)) & 0xff) as u64;
+            let mask = !(0xffu64 << (8 * at));
+            let new = ((old as u64) & mask) | (byte << (8 * at));
+            *cell = ty.wrap(new as i128) as i64;
+            self.touch(v, i, true, old);
+            last = Some((v, i));
+        }
+        // Only padding: nothing to write (the object's first cell stands for the access).
+        last.or_else(|| {
+            let (o, _) = decode_address(addr)?;
+            self.members.get(o.0 as usize)?.first().map(|v| (*v, 0))
+        })
+        .ok_or(Fault::BadAddress(addr))
     }
 
     /// Evaluates an expression in a state.
@@ -686,11 +790,14 @@ impl<'p> Machine<'p> {
                 self.touch(*var, 0, false, 0);
                 ty.wrap(self.read_cell(s, *var, 0) as i128)
             }
-            Expr::Load { place, ty } => {
-                let (v, i, _) = self.slot(s, place)?;
-                self.touch(v, i, false, 0);
-                ty.wrap(self.read_cell(s, v, i) as i128)
-            }
+            Expr::Load { place, ty } => match self.slot(s, place) {
+                Ok((v, i, _)) => {
+                    self.touch(v, i, false, 0);
+                    ty.wrap(self.read_cell(s, v, i) as i128)
+                }
+                Err(Fault::Bytes { addr, width }) => ty.wrap(self.read_bytes(s, addr, width)?),
+                Err(e) => return Err(e),
+            },
             Expr::AddrOf { var, index } => {
                 self.prog.var(*var).element_address(self.eval(s, index)?)
             }
@@ -788,7 +895,13 @@ impl<'p> Machine<'p> {
                 Op::Havoc { place, ty } => {
                     let x = ty.wrap(oracle.input(*ty));
                     step.inputs.push(x);
-                    let (v, i, vty) = self.slot(s, place)?;
+                    let (v, i, vty) = match self.slot(s, place) {
+                        Err(Fault::Bytes { addr, width }) => {
+                            self.write_bytes(s, addr, width, x)?;
+                            continue;
+                        }
+                        r => r?,
+                    };
                     let x = vty.wrap(x);
                     self.touch(v, i, true, s.mem[v.0 as usize][i] as i128);
                     self.wrote(s, v, i);
@@ -827,7 +940,13 @@ impl<'p> Machine<'p> {
         value: &Expr,
     ) -> Result<(VarId, usize, i128), Fault> {
         let x = self.eval(s, value)?;
-        let (v, i, ty) = self.slot(s, place)?;
+        let (v, i, ty) = match self.slot(s, place) {
+            Err(Fault::Bytes { addr, width }) => {
+                let (v, i) = self.write_bytes(s, addr, width, x)?;
+                return Ok((v, i, x));
+            }
+            r => r?,
+        };
         let x = ty.wrap(x);
         self.wrote(s, v, i);
         let cell = s.mem.cell_mut(v.0 as usize, i);
@@ -1076,5 +1195,14 @@ fn truncate(s: &str, n: usize) -> String {
         s.to_string()
     } else {
         s.chars().take(n - 1).chain(std::iter::once('…')).collect()
+    }
+}
+
+/// Bytes one cell of a kind holds, for accesses by bytes (0: not accessible by bytes).
+fn cell_width(k: ElemKind) -> u32 {
+    match k {
+        ElemKind::Int(t) => (t.bits as u32).div_ceil(8),
+        ElemKind::Ptr => 8,
+        ElemKind::Mutex | ElemKind::Cond | ElemKind::Barrier => 0,
     }
 }

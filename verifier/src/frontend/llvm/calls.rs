@@ -19,7 +19,7 @@
 //! * Output functions (`printf`, `puts`, ...) and the attribute functions have no effect the
 //!   properties observe.
 
-use super::lower::{bin, cast, truth, Lowerer, Val, MAX_COND_THREADS, R};
+use super::lower::{bin, cast, not, truth, Lowerer, Val, MAX_COND_THREADS, R};
 use crate::ir::*;
 use llvm_ir::instruction::Call;
 use llvm_ir::types::Type;
@@ -242,6 +242,14 @@ impl<'m> Lowerer<'m> {
                 Ok(self.ret0())
             }
             "pthread_self" => Ok(Some(Val::E(Expr::constant(self.tid.0 as i128, Ty::ULONG)))),
+            "pthread_mutex_init"
+            | "pthread_mutex_lock"
+            | "pthread_mutex_unlock"
+            | "pthread_mutex_trylock"
+                if self.typed_mutexes =>
+            {
+                self.typed_mutex(name, args)
+            }
             "pthread_mutex_init" | "pthread_mutex_unlock" => {
                 let m = self.sync_place(args[0], ElemKind::Mutex)?;
                 let kind = if name == "pthread_mutex_init" {
@@ -752,6 +760,136 @@ impl<'m> Lowerer<'m> {
             return Ok(None);
         }
         self.unsupported(format!("intrinsic `llvm.{n}`"))
+    }
+
+    /// The mutex operations when the program uses mutex types (recursive, error-checking):
+    /// the mutex's kind (glibc's `__kind`: 0 normal, 1 recursive, 2 error-checking) and
+    /// recursion count are cells of the mutex beside its owner.
+    fn typed_mutex(&mut self, name: &str, args: &[&'m Operand]) -> R<Option<Val>> {
+        let v = self.val(args[0])?;
+        let owner = self.sync_field(&v, 0, ElemKind::Mutex)?;
+        let cp = self.place(&self.offset_by(&v, 4), 4, Ty::UINT)?;
+        let kp = self.place(&self.offset_by(&v, 16), 4, Ty::INT)?;
+        let ld = |p: &Place, ty: Ty| Expr::Load {
+            place: p.clone(),
+            ty,
+        };
+        let (o, c, k) = (ld(&owner, Ty::LONG), ld(&cp, Ty::UINT), ld(&kp, Ty::INT));
+        let me = self.me();
+        let eq = |a: Expr, b: Expr| bin(BinOp::Eq, a, b, Ty::INT);
+        let ne = |a: Expr, b: Expr| bin(BinOp::Ne, a, b, Ty::INT);
+        let and = |a: Expr, b: Expr| bin(BinOp::And, a, b, Ty::INT);
+        let or = |a: Expr, b: Expr| bin(BinOp::Or, a, b, Ty::INT);
+        let zero = || Expr::constant(0, Ty::LONG);
+        let recursive = eq(k.clone(), Expr::int(1));
+        let checking = eq(k.clone(), Expr::int(2));
+        let mine = eq(o.clone(), me.clone());
+        let free = eq(o.clone(), zero());
+        let r = self.temp("mutex.ret", Ty::INT);
+        let ret = |v: i128| Op::Assign {
+            place: Place::scalar(r),
+            value: Expr::int(v),
+        };
+        let set = |p: &Place, v: Expr| Op::Assign {
+            place: p.clone(),
+            value: v,
+        };
+        let plus = |d: i128| bin(BinOp::Add, c.clone(), Expr::constant(d, Ty::UINT), Ty::UINT);
+        self.flush()?;
+        let from = self.cur;
+        let to = self.new_loc(LocKind::Normal);
+        match name {
+            "pthread_mutex_init" => {
+                let attr = self.val(args[1])?;
+                let kind = match &attr {
+                    Val::E(e) if e.as_const() == Some(0) => Expr::int(0),
+                    a => ld(&self.place(a, 4, Ty::INT)?, Ty::INT),
+                };
+                let ops = vec![
+                    set(&owner, zero()),
+                    set(&cp, Expr::constant(0, Ty::UINT)),
+                    set(&kp, kind),
+                    ret(0),
+                ];
+                self.edge(
+                    from,
+                    to,
+                    Expr::tt(),
+                    ops,
+                    TransKind::Sync(SyncKind::MutexInit),
+                )?;
+            }
+            "pthread_mutex_lock" => {
+                let kind = TransKind::Sync(SyncKind::Lock);
+                // Normal and error-checking mutexes: taken when free.
+                let g = and(ne(k.clone(), Expr::int(1)), free.clone());
+                self.edge(
+                    from,
+                    to,
+                    g,
+                    vec![set(&owner, me.clone()), ret(0)],
+                    kind.clone(),
+                )?;
+                // Recursive: taken when free; one level more when already the caller's
+                // (which takes nothing: not a lock).
+                let g = and(recursive.clone(), free.clone());
+                let ops = vec![set(&owner, me.clone()), set(&cp, plus(1)), ret(0)];
+                self.edge(from, to, g, ops, kind.clone())?;
+                let g = and(recursive.clone(), mine.clone());
+                let ops = vec![set(&cp, plus(1)), ret(0)];
+                self.edge(from, to, g, ops, TransKind::Sync(SyncKind::Atomic))?;
+                // Error-checking, already the caller's: EDEADLK (35) instead of a deadlock.
+                let g = and(checking.clone(), mine.clone());
+                self.edge(from, to, g, vec![ret(35)], kind)?;
+            }
+            "pthread_mutex_trylock" => {
+                let ok = or(free, and(recursive.clone(), mine));
+                let ops = vec![
+                    Op::Assign {
+                        place: Place::scalar(r),
+                        value: super::lower::ite(ok.clone(), Expr::int(0), Expr::int(16), Ty::INT),
+                    },
+                    set(
+                        &cp,
+                        super::lower::ite(and(ok.clone(), recursive), plus(1), c.clone(), Ty::UINT),
+                    ),
+                    set(&owner, super::lower::ite(ok, me, o, Ty::LONG)),
+                ];
+                self.edge(
+                    from,
+                    to,
+                    Expr::tt(),
+                    ops,
+                    TransKind::Sync(SyncKind::TryLock),
+                )?;
+            }
+            _ => {
+                let kind = TransKind::Sync(SyncKind::Unlock);
+                // Recursive: one level less; the last level releases it.
+                let last = eq(c.clone(), Expr::constant(1, Ty::UINT));
+                let ops = vec![set(&cp, plus(-1)), set(&owner, zero()), ret(0)];
+                self.edge(
+                    from,
+                    to,
+                    and(recursive.clone(), last.clone()),
+                    ops,
+                    kind.clone(),
+                )?;
+                let ops = vec![set(&cp, plus(-1)), ret(0)];
+                let g = and(recursive.clone(), not(last));
+                self.edge(from, to, g, ops, TransKind::Sync(SyncKind::Atomic))?;
+                // Error-checking, not the caller's: EPERM (1).
+                let g = and(checking.clone(), ne(o.clone(), me.clone()));
+                self.edge(from, to, g, vec![ret(1)], kind.clone())?;
+                let g = and(
+                    ne(k.clone(), Expr::int(1)),
+                    or(ne(k, Expr::int(2)), eq(o, me)),
+                );
+                self.edge(from, to, g, vec![set(&owner, zero()), ret(0)], kind)?;
+            }
+        }
+        self.cur = to;
+        Ok(Some(Val::E(Expr::var(r, Ty::INT))))
     }
 
     /// A non-blocking attempt: when `ok` holds, the assignments run and the result is 0,

@@ -58,7 +58,7 @@ unsafe fn rewrite(ctx: LLVMContextRef, input: &CStr, output: &CStr) -> Result<()
                 let n = LLVMGetNumOperands(i);
                 for k in 0..n.max(0) as u32 {
                     let op = LLVMGetOperand(i, k);
-                    if let Some(new) = fold(ctx, dl, op) {
+                    if let Some(new) = rebuild(ctx, dl, op) {
                         LLVMSetOperand(i, k, new);
                     }
                 }
@@ -163,6 +163,47 @@ unsafe fn fold(
     Some(LLVMConstGEP2(i8t, root, idx.as_mut_ptr(), 1))
 }
 
+/// A constant expression with its GEPs (also inside conversions and arithmetic:
+/// `ptrtoint (getelementptr ...)`) in byte-offset form; `None` when nothing changes.
+unsafe fn rebuild(
+    ctx: LLVMContextRef,
+    dl: LLVMTargetDataRef,
+    v: LLVMValueRef,
+) -> Option<LLVMValueRef> {
+    if v.is_null() || LLVMIsAConstantExpr(v).is_null() {
+        return None;
+    }
+    use LLVMOpcode::*;
+    match LLVMGetConstOpcode(v) {
+        LLVMGetElementPtr => fold(ctx, dl, v),
+        op @ (LLVMPtrToInt | LLVMIntToPtr | LLVMBitCast | LLVMTrunc) => {
+            let a = rebuild(ctx, dl, LLVMGetOperand(v, 0))?;
+            let t = LLVMTypeOf(v);
+            Some(match op {
+                LLVMPtrToInt => LLVMConstPtrToInt(a, t),
+                LLVMIntToPtr => LLVMConstIntToPtr(a, t),
+                LLVMBitCast => LLVMConstBitCast(a, t),
+                _ => LLVMConstTrunc(a, t),
+            })
+        }
+        op @ (LLVMAdd | LLVMSub | LLVMMul | LLVMXor) => {
+            let (x, y) = (LLVMGetOperand(v, 0), LLVMGetOperand(v, 1));
+            let (nx, ny) = (rebuild(ctx, dl, x), rebuild(ctx, dl, y));
+            if nx.is_none() && ny.is_none() {
+                return None;
+            }
+            let (x, y) = (nx.unwrap_or(x), ny.unwrap_or(y));
+            Some(match op {
+                LLVMAdd => LLVMConstAdd(x, y),
+                LLVMSub => LLVMConstSub(x, y),
+                LLVMMul => LLVMConstMul(x, y),
+                _ => LLVMConstXor(x, y),
+            })
+        }
+        _ => None,
+    }
+}
+
 /// Rewrites the constant GEPs inside an initialiser (struct and array constants are
 /// rebuilt); `None` when nothing changes.
 unsafe fn fold_aggregate(
@@ -170,7 +211,7 @@ unsafe fn fold_aggregate(
     dl: LLVMTargetDataRef,
     v: LLVMValueRef,
 ) -> Option<LLVMValueRef> {
-    if let Some(new) = fold(ctx, dl, v) {
+    if let Some(new) = rebuild(ctx, dl, v) {
         return Some(new);
     }
     let is_struct = !LLVMIsAConstantStruct(v).is_null();

@@ -330,55 +330,128 @@ impl<'m> Lowerer<'m> {
     }
 
     /// The type the program uses an allocation as: from the first `getelementptr`, load or
-    /// store of the result in the allocating function, else the only struct type of that
-    /// size the module indexes into, else integers of the widest width dividing the size.
+    /// store of the result in the allocating function; for a result stored into memory (a
+    /// struct's field, a global), from the uses of the pointers loaded from there anywhere in
+    /// the module; else bytes (which any access reads and writes byte by byte).
     fn heap_type(&self, dest: &Name, size: Option<u64>) -> TypeRef {
         let f = self.frames.last().expect("frame").func;
-        let is_dest = |o: &Operand| matches!(o, Operand::LocalOperand { name, .. } if name == dest);
-        for bb in &f.basic_blocks {
-            for i in &bb.instrs {
-                match i {
-                    Instruction::GetElementPtr(g) if is_dest(&g.address) => {
-                        return g.source_element_type.clone()
-                    }
-                    Instruction::Load(l) if is_dest(&l.address) => return l.loaded_ty.clone(),
-                    Instruction::Store(s) if is_dest(&s.address) => {
-                        return self.m.types.type_of(&s.value)
-                    }
-                    _ => {}
-                }
+        if let Some(t) = self.use_type(f, dest) {
+            return t;
+        }
+        // Where the result is stored: a field of a struct, or a global.
+        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
+            let Instruction::Store(st) = i else { continue };
+            if !is_reg(&st.value, dest) {
+                continue;
+            }
+            let slot = slot_of(f, &st.address);
+            if let Some(t) = slot.and_then(|s| self.slot_type(&s)) {
+                return t;
             }
         }
-        if let Some(n) = size {
-            let mut found: Vec<TypeRef> = Vec::new();
-            for g in self
-                .m
-                .functions
-                .iter()
-                .flat_map(|f| &f.basic_blocks)
-                .flat_map(|b| &b.instrs)
-            {
-                if let Instruction::GetElementPtr(g) = g {
-                    let t = &g.source_element_type;
-                    if matches!(t.as_ref(), Type::NamedStructType { .. })
-                        && self.layout.size(t) == Some(n)
-                        && !found.contains(t)
-                    {
-                        found.push(t.clone());
-                    }
-                }
-            }
-            if found.len() == 1 {
-                return found.pop().expect("one");
-            }
-            for w in [8u32, 4, 2] {
-                if n % w as u64 == 0 {
-                    return self.m.types.int(w * 8);
-                }
-            }
-        }
+        let _ = size;
         self.m.types.int(8)
     }
+
+    /// The type the uses of register `r` in `f` access memory as.
+    fn use_type(&self, f: &llvm_ir::Function, r: &Name) -> Option<TypeRef> {
+        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
+            match i {
+                Instruction::GetElementPtr(g) if is_reg(&g.address, r) => {
+                    return Some(g.source_element_type.clone())
+                }
+                Instruction::Load(l) if is_reg(&l.address, r) => return Some(l.loaded_ty.clone()),
+                Instruction::Store(s) if is_reg(&s.address, r) => {
+                    return Some(self.m.types.type_of(&s.value))
+                }
+                Instruction::Call(c) => {
+                    // Passed to a string function: characters.
+                    let callee = match &c.function {
+                        either::Either::Right(Operand::ConstantOperand(k)) => match k.as_ref() {
+                            llvm_ir::Constant::GlobalReference { name, .. } => {
+                                super::lower::name_str(name)
+                            }
+                            _ => continue,
+                        },
+                        _ => continue,
+                    };
+                    let strings = callee.starts_with("str") || callee.contains("printf");
+                    if strings && c.arguments.iter().any(|(a, _)| is_reg(a, r)) {
+                        return Some(self.m.types.int(8));
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The type the pointers loaded from a memory slot are used as, anywhere in the module.
+    fn slot_type(&self, slot: &Slot) -> Option<TypeRef> {
+        for f in &self.m.functions {
+            for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
+                let Instruction::Load(l) = i else { continue };
+                if slot_of(f, &l.address).as_ref() != Some(slot) {
+                    continue;
+                }
+                if let Some(t) = self.use_type(f, &l.dest) {
+                    return Some(t);
+                }
+            }
+        }
+        None
+    }
+}
+
+/// A memory slot a pointer is stored in: a global, or a field of a struct type (by its type
+/// and constant indices).
+#[derive(PartialEq, Eq, Debug)]
+enum Slot {
+    Global(String),
+    Field(String, Vec<i128>),
+}
+
+/// The slot an address operand of `f` names, if it is a global or a constant-index
+/// `getelementptr` into a named struct type.
+fn slot_of(f: &llvm_ir::Function, a: &Operand) -> Option<Slot> {
+    match a {
+        Operand::ConstantOperand(k) => match k.as_ref() {
+            llvm_ir::Constant::GlobalReference { name, .. } => {
+                Some(Slot::Global(super::lower::name_str(name)))
+            }
+            _ => None,
+        },
+        Operand::LocalOperand { name, .. } => {
+            let g = f
+                .basic_blocks
+                .iter()
+                .flat_map(|b| &b.instrs)
+                .find_map(|i| match i {
+                    Instruction::GetElementPtr(g) if &g.dest == name => Some(g),
+                    _ => None,
+                })?;
+            let Type::NamedStructType { name: s } = g.source_element_type.as_ref() else {
+                return None;
+            };
+            let idx = g
+                .indices
+                .iter()
+                .map(|o| match o {
+                    Operand::ConstantOperand(k) => match k.as_ref() {
+                        llvm_ir::Constant::Int { value, .. } => Some(*value as i128),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect::<Option<Vec<_>>>()?;
+            Some(Slot::Field(s.clone(), idx))
+        }
+        _ => None,
+    }
+}
+
+fn is_reg(o: &Operand, r: &Name) -> bool {
+    matches!(o, Operand::LocalOperand { name, .. } if name == r)
 }
 
 fn and(a: Expr, b: Expr) -> Expr {

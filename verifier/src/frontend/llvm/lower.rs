@@ -185,6 +185,9 @@ pub(super) struct Lowerer<'m> {
     tls: HashMap<(String, ThreadId), VarId>,
     /// `pthread_cond_signal` transitions, expanded once all threads are known.
     pub signals: Vec<(ThreadId, TransId)>,
+    /// Whether the program gives mutexes a type (recursive, error-checking): then locking
+    /// reads the mutex's kind.
+    pub typed_mutexes: bool,
     /// Threads that wait on a condition variable.
     pub waiters: std::collections::BTreeSet<u32>,
     pub globals: HashMap<String, VarId>,
@@ -235,6 +238,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         objects: HashMap::new(),
         heap_sites: HashSet::new(),
         signals: Vec::new(),
+        typed_mutexes: false,
         tls_globals: HashMap::new(),
         tls: HashMap::new(),
         waiters: Default::default(),
@@ -670,19 +674,10 @@ impl<'m> Lowerer<'m> {
             if let Some(p) = self.static_place(*obj, *off, dyn_, width) {
                 return Ok(p);
             }
-            if dyn_.is_empty() {
-                let name = &self.vars[obj.0 as usize].name;
-                let size = self.objects.get(obj).map(|o| o.size).unwrap_or(0);
-                if *off < 0 || *off as u64 + width > size {
-                    return self.invalid(format!(
-                        "access of {width} bytes at offset {off} of `{name}` ({size} bytes)"
-                    ));
-                }
-                return self.unsupported(format!(
-                    "access of {width} bytes at offset {off} of `{name}` (a value of another type than the one stored there)"
-                ));
-            }
         }
+        // Outside the object (undefined if executed: a loop unrolled past the iterations that
+        // run, say), or across cells (a byte of an `int`, a union's other member: byte by
+        // byte), or a pointer known only at run time: through the run-time address.
         Ok(Place::Deref {
             addr: Box::new(self.addr_expr(ptr)),
             ty,
@@ -790,6 +785,15 @@ impl<'m> Lowerer<'m> {
             None,
         );
         self.globals()?;
+        self.typed_mutexes = self
+            .m
+            .func_declarations
+            .iter()
+            .any(|d| d.name == "pthread_mutexattr_settype")
+            || self.vars.iter().any(|v| {
+                v.name.ends_with(".kind")
+                    && matches!(&v.init, Init::Values(xs) if xs.iter().any(|x| *x != 0))
+            });
         if !self.funcs.contains_key("main") {
             return Err(Error::Invalid {
                 position: self.files[0].clone(),
@@ -1488,6 +1492,15 @@ impl<'m> Lowerer<'m> {
                 Val::E(self.addr_expr(&v))
             }
             Constant::IntToPtr(x) => self.const_val(&x.operand)?,
+            Constant::Trunc(x) => {
+                let v = self.const_val(&x.operand)?;
+                let t = self.reg_ty(&x.to_type)?;
+                Val::E(cast(self.addr_expr(&v), t))
+            }
+            Constant::Add(x) => self.const_binop(BinOp::Add, &x.operand0, &x.operand1)?,
+            Constant::Sub(x) => self.const_binop(BinOp::Sub, &x.operand0, &x.operand1)?,
+            Constant::Mul(x) => self.const_binop(BinOp::Mul, &x.operand0, &x.operand1)?,
+            Constant::Xor(x) => self.const_binop(BinOp::BitXor, &x.operand0, &x.operand1)?,
             Constant::BitCast(x) => self.const_val(&x.operand)?,
             Constant::Float(f) => {
                 use llvm_ir::constant::Float;
@@ -1501,6 +1514,15 @@ impl<'m> Lowerer<'m> {
             }
             other => return self.unsupported(format!("constant `{other}`")),
         })
+    }
+
+    /// A wrapping binary operation of two constants.
+    fn const_binop(&self, op: BinOp, a: &llvm_ir::ConstantRef, b: &llvm_ir::ConstantRef) -> R<Val> {
+        let t = self.reg_ty(&self.m.types.type_of(a))?;
+        let x = self.addr_expr(&self.const_val(a)?);
+        let y = self.addr_expr(&self.const_val(b)?);
+        let u = unsigned(t);
+        Ok(Val::E(cast(bin(op, cast(x, u), cast(y, u), u), t)))
     }
 
     /// `getelementptr src, base, idx...`.

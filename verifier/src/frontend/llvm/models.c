@@ -155,7 +155,7 @@ W long labs(long x) { return x < 0 ? -x : x; }
 
 /* glibc's <ctype.h> macros index these tables (from -128 to 255) through the pointers that
  * __ctype_b_loc and friends return; the classes are those of the "C" locale. */
-static const unsigned short ctype_b[384] = {
+static const unsigned short __synth_ctype_b[384] = {
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -189,7 +189,7 @@ static const unsigned short ctype_b[384] = {
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
   0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
-static const int ctype_toupper[384] = {
+static const int __synth_ctype_toupper[384] = {
   -128, -127, -126, -125, -124, -123, -122, -121, -120, -119, -118, -117, -116, -115, -114, -113,
   -112, -111, -110, -109, -108, -107, -106, -105, -104, -103, -102, -101, -100, -99, -98, -97,
   -96, -95, -94, -93, -92, -91, -90, -89, -88, -87, -86, -85, -84, -83, -82, -81,
@@ -215,7 +215,7 @@ static const int ctype_toupper[384] = {
   224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
   240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
 };
-static const int ctype_tolower[384] = {
+static const int __synth_ctype_tolower[384] = {
   -128, -127, -126, -125, -124, -123, -122, -121, -120, -119, -118, -117, -116, -115, -114, -113,
   -112, -111, -110, -109, -108, -107, -106, -105, -104, -103, -102, -101, -100, -99, -98, -97,
   -96, -95, -94, -93, -92, -91, -90, -89, -88, -87, -86, -85, -84, -83, -82, -81,
@@ -241,9 +241,9 @@ static const int ctype_tolower[384] = {
   224, 225, 226, 227, 228, 229, 230, 231, 232, 233, 234, 235, 236, 237, 238, 239,
   240, 241, 242, 243, 244, 245, 246, 247, 248, 249, 250, 251, 252, 253, 254, 255,
 };
-static const unsigned short *ctype_b_ptr = ctype_b + 128;
-static const int *ctype_toupper_ptr = ctype_toupper + 128;
-static const int *ctype_tolower_ptr = ctype_tolower + 128;
-W const unsigned short **__ctype_b_loc(void) { return &ctype_b_ptr; }
-W const int **__ctype_toupper_loc(void) { return &ctype_toupper_ptr; }
-W const int **__ctype_tolower_loc(void) { return &ctype_tolower_ptr; }
+static const unsigned short *__synth_ctype_b_ptr = __synth_ctype_b + 128;
+static const int *__synth_ctype_toupper_ptr = __synth_ctype_toupper + 128;
+static const int *__synth_ctype_tolower_ptr = __synth_ctype_tolower + 128;
+W const unsigned short **__ctype_b_loc(void) { return &__synth_ctype_b_ptr; }
+W const int **__ctype_toupper_loc(void) { return &__synth_ctype_toupper_ptr; }
+W const int **__ctype_tolower_loc(void) { return &__synth_ctype_tolower_ptr; }

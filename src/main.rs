@@ -202,12 +202,18 @@ fn main() -> ExitCode {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             // Front-end errors already carry `file:line:col`.
-            match e.downcast_ref::<verifier::frontend::Error>() {
+            let fe = e.downcast_ref::<verifier::frontend::Error>();
+            match fe {
                 Some(fe) => eprintln!("{fe}"),
                 None => eprintln!("synth: {e:#}"),
             }
-            let bad_input = e.downcast_ref::<verifier::frontend::Error>().is_some()
-                || e.downcast_ref::<BadInput>().is_some();
+            // Valid C with a construct the IR cannot express yet: nothing is known of the
+            // program (exit 4, as for `unknown`), it is not bad input.
+            if let Some(verifier::frontend::Error::Unsupported { .. }) = fe {
+                eprintln!("verdict: unknown (a construct synth cannot model yet)");
+                return ExitCode::from(4);
+            }
+            let bad_input = fe.is_some() || e.downcast_ref::<BadInput>().is_some();
             ExitCode::from(if bad_input { 2 } else { 3 })
         }
     }

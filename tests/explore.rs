@@ -101,7 +101,7 @@ fn corpus_within_bounds(dir: &str) {
         let code = o.status.code();
         let out = text(&o);
         if REFUSED.contains(&path) {
-            assert_eq!(code, Some(2), "{path}: {out}");
+            assert_eq!(code, Some(4), "{path}: {out}");
             assert!(out.contains("unsupported"), "{path}: {out}");
             continue;
         }

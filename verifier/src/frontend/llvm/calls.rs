@@ -54,8 +54,9 @@ impl<'m> Lowerer<'m> {
             either::Either::Left(_) => return self.unsupported("inline assembly"),
             either::Either::Right(op) => self.val(op)?,
         };
-        let Val::F(name) = callee else {
-            return self.unsupported("call through a function pointer");
+        let name = match callee {
+            Val::F(name) => name,
+            v => return self.indirect_call(c, v),
         };
         let args: Vec<&'m Operand> = c.arguments.iter().map(|(o, _)| o).collect();
         let result = self.model(&name, &args, c)?;
@@ -65,6 +66,85 @@ impl<'m> Lowerer<'m> {
                 _ => Ty::ULONG,
             };
             self.bind(dest, v, t);
+        }
+        Ok(())
+    }
+
+    /// A call through a function pointer: one branch per function of the module whose
+    /// address is taken and whose parameters match, each inlining its function; a pointer
+    /// to none of them is undefined (an invalid address).
+    fn indirect_call(&mut self, c: &'m Call, target: Val) -> R<()> {
+        let p = self.addr_expr(&target);
+        let nargs = c.arguments.len();
+        let candidates: Vec<&'m llvm_ir::Function> = self
+            .m
+            .functions
+            .iter()
+            .filter(|f| self.fn_objects.contains_key(&f.name))
+            .filter(|f| {
+                f.parameters.len() == nargs || (f.is_var_arg && f.parameters.len() <= nargs)
+            })
+            .collect();
+        let ret = match (&c.dest, self.m.types.type_of(c).as_ref()) {
+            (Some(d), t) => {
+                let ty = self.reg_ty(t)?;
+                Some((self.temp(&super::lower::name_str(d), ty), ty))
+            }
+            _ => None,
+        };
+        self.flush()?;
+        let from = self.cur;
+        let join = self.new_loc(LocKind::Normal);
+        let mut none = Expr::tt();
+        for f in candidates {
+            let addr = Expr::AddrOf {
+                var: self.fn_objects[&f.name],
+                index: Box::new(Expr::constant(0, Ty::LONG)),
+            };
+            let is = bin(BinOp::Eq, p.clone(), addr.clone(), Ty::INT);
+            none = bin(
+                BinOp::And,
+                none,
+                bin(BinOp::Ne, p.clone(), addr, Ty::INT),
+                Ty::INT,
+            );
+            let at = self.new_loc(LocKind::Normal);
+            self.edge(from, at, is, vec![], TransKind::Branch)?;
+            self.cur = at;
+            let span = self.span;
+            let r = self.inline_call(f, &c.arguments.iter().map(|(o, _)| o).collect::<Vec<_>>())?;
+            self.span = span;
+            let mut ops = Vec::new();
+            if let (Some((v, ty)), Some(r)) = (ret, r) {
+                ops.push(Op::Assign {
+                    place: Place::scalar(v),
+                    value: cast(self.addr_expr(&r), ty),
+                });
+            }
+            self.flush()?;
+            self.edge(self.cur, join, Expr::tt(), ops, TransKind::Stmt)?;
+        }
+        // Another address (a function of another type, one without a definition, not a
+        // function): undefined; the write past the one byte of `&f` says so.
+        if let Some(&any) = self.fn_objects.values().min() {
+            let bad = self.new_loc(LocKind::Normal);
+            self.edge(
+                from,
+                bad,
+                none,
+                vec![Op::Assign {
+                    place: Place::Var {
+                        var: any,
+                        index: Some(Box::new(Expr::constant(1, Ty::LONG))),
+                    },
+                    value: Expr::constant(0, Ty::CHAR),
+                }],
+                TransKind::Branch,
+            )?;
+        }
+        self.cur = join;
+        if let (Some(d), Some((v, ty))) = (&c.dest, ret) {
+            self.bind(d, Val::E(Expr::var(v, ty)), ty);
         }
         Ok(())
     }

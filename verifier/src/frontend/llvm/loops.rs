@@ -43,6 +43,57 @@ pub(super) fn creating_functions(m: &Module) -> HashSet<String> {
     }
 }
 
+/// The functions (defined or declared) whose address the module takes: named anywhere but as
+/// the function a call calls, sorted.
+pub(super) fn address_taken_functions(m: &Module) -> Vec<String> {
+    use llvm_ir::Constant;
+    let funcs: HashSet<&str> = m
+        .functions
+        .iter()
+        .map(|f| f.name.as_str())
+        .chain(m.func_declarations.iter().map(|d| d.name.as_str()))
+        .collect();
+    let mut out: HashSet<String> = HashSet::new();
+    fn walk(c: &llvm_ir::ConstantRef, funcs: &HashSet<&str>, out: &mut HashSet<String>) {
+        match c.as_ref() {
+            Constant::GlobalReference { name, .. } => {
+                let n = super::lower::name_str(name);
+                if funcs.contains(n.as_str()) {
+                    out.insert(n);
+                }
+            }
+            Constant::Struct { values, .. } => values.iter().for_each(|v| walk(v, funcs, out)),
+            Constant::Array { elements, .. } => elements.iter().for_each(|v| walk(v, funcs, out)),
+            Constant::GetElementPtr(g) => walk(&g.address, funcs, out),
+            Constant::PtrToInt(x) => walk(&x.operand, funcs, out),
+            Constant::BitCast(x) => walk(&x.operand, funcs, out),
+            _ => {}
+        }
+    }
+    for g in &m.global_vars {
+        if let Some(c) = &g.initializer {
+            walk(c, &funcs, &mut out);
+        }
+    }
+    for f in &m.functions {
+        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
+            let ops: Vec<&Operand> = match i {
+                // The callee of a direct call is no address taken; its arguments may be.
+                Instruction::Call(c) => c.arguments.iter().map(|(o, _)| o).collect(),
+                i => super::lower::operands(i),
+            };
+            for o in ops {
+                if let Operand::ConstantOperand(c) = o {
+                    walk(c, &funcs, &mut out);
+                }
+            }
+        }
+    }
+    let mut v: Vec<String> = out.into_iter().collect();
+    v.sort();
+    v
+}
+
 /// The name of the function a call instruction calls directly.
 fn callee(i: &Instruction) -> Option<String> {
     let Instruction::Call(c) = i else { return None };

@@ -185,6 +185,9 @@ pub(super) struct Lowerer<'m> {
     tls: HashMap<(String, ThreadId), VarId>,
     /// `pthread_cond_signal` transitions, expanded once all threads are known.
     pub signals: Vec<(ThreadId, TransId)>,
+    /// The functions whose address the program takes, each an object of one byte (so that
+    /// function pointers are distinct, non-null addresses).
+    pub fn_objects: HashMap<String, VarId>,
     /// Whether the program gives mutexes a type (recursive, error-checking): then locking
     /// reads the mutex's kind.
     pub typed_mutexes: bool,
@@ -239,6 +242,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         heap_sites: HashSet::new(),
         signals: Vec::new(),
         typed_mutexes: false,
+        fn_objects: HashMap::new(),
         tls_globals: HashMap::new(),
         tls: HashMap::new(),
         waiters: Default::default(),
@@ -664,7 +668,14 @@ impl<'m> Lowerer<'m> {
                 }
                 e
             }
-            Val::F(_) | Val::Tuple(_) => Expr::constant(0, Ty::ULONG),
+            Val::F(f) => match self.fn_objects.get(f) {
+                Some(v) => Expr::AddrOf {
+                    var: *v,
+                    index: Box::new(Expr::constant(0, Ty::LONG)),
+                },
+                None => Expr::constant(0, Ty::ULONG),
+            },
+            Val::Tuple(_) => Expr::constant(0, Ty::ULONG),
         }
     }
 
@@ -784,6 +795,22 @@ impl<'m> Lowerer<'m> {
             Init::Zero,
             None,
         );
+        for f in super::loops::address_taken_functions(self.m) {
+            let v = self.new_var(
+                format!("&{f}"),
+                ElemKind::Int(Ty::CHAR),
+                1,
+                false,
+                VarScope::Global,
+                Init::Zero,
+                Some(Placement {
+                    object: VarId(u32::MAX),
+                    offset: 0,
+                    stride: 1,
+                }),
+            );
+            self.fn_objects.insert(f, v);
+        }
         self.globals()?;
         self.typed_mutexes = self
             .m

@@ -4,19 +4,23 @@
 # total time. Flags a wrong verdict loudly: `safe` for an unsafe program, `partially safe` or
 # `unsafe` for a safe one.
 # Usage: bench/verify_corpus.sh [SECONDS] [CORPUS_DIR]
+# Environment: FRONTEND=llvm verifies through the clang/LLVM front end (default: the C front
+# end); LISTS="verdicts.tsv verdicts-more.tsv" goes over both lists (default: verdicts.tsv).
 set -uo pipefail
 limit="${1:-60}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="${2:-${SYNTH_CORPUS:-$root/../shared/corpus}}"
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" --bin synth || exit 2
 synth="$root/target/release/synth"
+frontend="${FRONTEND:-c}"
+lists="${LISTS:-verdicts.tsv}"
 printf '%-62s %-8s %-15s %9s %s\n' program expected verdict first-ivr time
 wrong=0; decided=0; total=0
 while IFS=$'\t' read -r prog expected _; do
   case "$prog" in \#*|"") continue ;; esac
   total=$((total + 1))
   start=$(date +%s%N)
-  out=$(cd "$corpus" && timeout $((limit + 30)) "$synth" verify "$prog" --timeout "$limit" 2>&1)
+  out=$(cd "$corpus" && timeout $((limit + 30)) "$synth" verify --frontend "$frontend" "$prog" --timeout "$limit" 2>&1)
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   case "$out" in
     *"verdict: safe"*) v=safe ;;
@@ -33,6 +37,6 @@ while IFS=$'\t' read -r prog expected _; do
     && [ "$expected" = safe ]; then mark="  <-- WRONG"; wrong=$((wrong + 1)); fi
   case "$v" in safe|partially-safe|unsafe) decided=$((decided + 1)) ;; esac
   printf '%-62s %-8s %-15s %9s %6d.%01ds%s\n' "$prog" "$expected" "$v" "${first:--}" $((ms / 1000)) $((ms % 1000 / 100)) "$mark"
-done < "$corpus/verdicts.tsv"
-echo "decided $decided of $total within ${limit}s; wrong verdicts: $wrong"
+done < <(for l in $lists; do cat "$corpus/$l"; done)
+echo "front end $frontend: decided $decided of $total within ${limit}s; wrong verdicts: $wrong"
 [ "$wrong" = 0 ]

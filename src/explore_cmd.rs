@@ -286,7 +286,10 @@ fn print_report(p: &verifier::ir::Program, a: &ExploreArgs, r: &Report) -> anyho
             (None, true) => {
                 "no error, deadlock or deviation in any execution the schedule permits".to_string()
             }
-            (None, false) => "no bug in any execution within the bounds".to_string(),
+            (None, false) => format!(
+                "no bug in any execution within the bounds{}",
+                p.bound_note()
+            ),
             (Some(why), _) => format!("no bug found so far ({why})"),
         }
     } else {

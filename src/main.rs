@@ -424,7 +424,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
             "unsafe executions exist (complete mode does not look for a safe schedule)".to_string()
         }
         Verdict::Unknown(why) => format!("unknown ({why})"),
-        v => v.word().to_string(),
+        v => format!("{}{}", v.word(), p.bound_note()),
     };
     if a.json {
         let first = r.first_safe_ivr.map(|d| d.as_secs_f64());

@@ -268,7 +268,7 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                     format!("unknown ({why}; `synth verify` goes on to a complete verdict)")
                 }
                 Verdict::Unknown(why) => format!("unknown ({why})"),
-                v => v.word().to_string(),
+                v => format!("{}{}", v.word(), p.bound_note()),
             };
             emit(&format!("verdict: {verdict}\n"));
             if let Some(c) = &r.counterexample {

@@ -1028,6 +1028,22 @@ pub struct Program {
     /// variable is its own object).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub objects: Vec<Object>,
+    /// When the program would start more threads than the front end's bound
+    /// (`--max-threads N`): `Some(N)`, and a `pthread_create` beyond it fails with `EAGAIN`
+    /// (as POSIX allows). Every verdict then holds for runs with at most `N` threads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thread_bound: Option<usize>,
+}
+
+impl Program {
+    /// The words a verdict about this program carries: ` with at most N threads` when the
+    /// thread bound applies (see [`Program::thread_bound`]).
+    pub fn bound_note(&self) -> String {
+        match self.thread_bound {
+            Some(n) => format!(" with at most {n} threads"),
+            None => String::new(),
+        }
+    }
 }
 
 /// Version tag of [`Program`]'s JSON form.

@@ -448,6 +448,7 @@ impl<'a> Lowerer<'a> {
                 v
             },
             objects: Vec::new(),
+            thread_bound: None,
         })
     }
 

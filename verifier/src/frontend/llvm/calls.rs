@@ -1175,7 +1175,11 @@ impl<'m> Lowerer<'m> {
         let Val::F(f) = self.val(args[2])? else {
             return self.unsupported("thread start routine that is not a function name");
         };
-        let child = self.new_thread(&f)?;
+        let Some(child) = self.new_thread(&f)? else {
+            // The thread bound: the creation fails with EAGAIN (11); nothing is written.
+            self.step(Expr::tt(), vec![], TransKind::Stmt)?;
+            return Ok(Some(Val::E(Expr::int(11))));
+        };
         let mut ops = Vec::new();
         let tv = self.val(args[0])?;
         let is_null = matches!(&tv, Val::E(e) if e.as_const() == Some(0));

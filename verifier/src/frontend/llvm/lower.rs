@@ -188,6 +188,8 @@ pub(super) struct Lowerer<'m> {
     /// The functions whose address the program takes, each an object of one byte (so that
     /// function pointers are distinct, non-null addresses).
     pub fn_objects: HashMap<String, VarId>,
+    /// Whether a `pthread_create` met the thread bound (and fails with `EAGAIN`).
+    pub bounded: bool,
     /// Whether the program gives mutexes a type (recursive, error-checking): then locking
     /// reads the mutex's kind.
     pub typed_mutexes: bool,
@@ -242,6 +244,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         heap_sites: HashSet::new(),
         signals: Vec::new(),
         typed_mutexes: false,
+        bounded: false,
         fn_objects: HashMap::new(),
         tls_globals: HashMap::new(),
         tls: HashMap::new(),
@@ -858,6 +861,7 @@ impl<'m> Lowerer<'m> {
             thread_done: self.thread_done,
             local_reads: Vec::new(),
             objects: std::mem::take(&mut self.made),
+            thread_bound: self.bounded.then_some(self.opts.max_threads),
         })
     }
 
@@ -1224,21 +1228,21 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
-    /// Registers a new thread running `func` with argument `arg`; the caller adds the
-    /// transition that starts it and passes its id to [`Lowerer::queue_thread`].
-    pub fn new_thread(&mut self, func: &str) -> R<ThreadId> {
+    /// Registers a new thread running `func`; the caller adds the transition that starts it
+    /// and passes its id to [`Lowerer::queue_thread`]. `None` when the program already has
+    /// `--max-threads` threads: the creation fails.
+    pub fn new_thread(&mut self, func: &str) -> R<Option<ThreadId>> {
         if !self.funcs.contains_key(func) {
             return self.invalid(format!("thread function `{func}` is not defined"));
         }
         if self.threads.len() >= self.opts.max_threads {
-            return self.unsupported(format!(
-                "more than {} threads (raise --max-threads)",
-                self.opts.max_threads
-            ));
+            // Beyond the bound the creation fails (`EAGAIN`).
+            self.bounded = true;
+            return Ok(None);
         }
         let child = ThreadId(self.threads.len() as u32);
         self.threads.push(placeholder_thread(child, func));
-        Ok(child)
+        Ok(Some(child))
     }
 
     /// Queues a thread registered by [`Lowerer::new_thread`] for lowering.

@@ -80,6 +80,9 @@ struct Pending {
 /// context in which the lowering copies a block ([`super::loops`]).
 pub(super) type Env = Vec<(usize, i128)>;
 
+/// Elements a variable-length array has room for.
+const VLA_ELEMENTS: u64 = 64;
+
 /// Most contexts of one block (unrolled iterations of a loop that starts threads).
 const MAX_CONTEXTS: usize = 256;
 
@@ -188,6 +191,8 @@ pub(super) struct Lowerer<'m> {
     /// The functions whose address the program takes, each an object of one byte (so that
     /// function pointers are distinct, non-null addresses).
     pub fn_objects: HashMap<String, VarId>,
+    /// The variable whose out-of-bounds write marks a variable-length array too long.
+    vla_limit: Option<VarId>,
     /// Whether a `pthread_create` met the thread bound (and fails with `EAGAIN`).
     pub bounded: bool,
     /// Whether the program gives mutexes a type (recursive, error-checking): then locking
@@ -245,6 +250,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         signals: Vec::new(),
         typed_mutexes: false,
         bounded: false,
+        vla_limit: None,
         fn_objects: HashMap::new(),
         tls_globals: HashMap::new(),
         tls: HashMap::new(),
@@ -1845,14 +1851,22 @@ impl<'m> Lowerer<'m> {
     }
 
     fn alloca(&mut self, x: &'m ins::Alloca) -> R<()> {
-        let n = match self.val(&x.num_elements)? {
-            Val::E(e) => e.as_const(),
-            _ => None,
+        let count = match self.val(&x.num_elements)? {
+            Val::E(e) => e,
+            _ => return self.unsupported("an allocation of a pointer's number of elements"),
         };
-        let ty = match n {
+        let ty = match self.const_eval(&count) {
             Some(1) => x.allocated_type.clone(),
             Some(k) if k > 1 => self.m.types.array_of(x.allocated_type.clone(), k as usize),
-            _ => return self.unsupported("variable-length array"),
+            Some(_) => return self.invalid("an array of no elements"),
+            None => {
+                // A variable-length array: room for [`VLA_ELEMENTS`] elements; a longer one is
+                // beyond the model (undefined: its last element is out of bounds).
+                self.vla_bound(&count)?;
+                self.m
+                    .types
+                    .array_of(x.allocated_type.clone(), VLA_ELEMENTS as usize)
+            }
         };
         let func = self.frames.last().expect("frame").func.name.clone();
         let name = format!("{}::{}::{}", self.tid, func, name_str(&x.dest));
@@ -1866,6 +1880,53 @@ impl<'m> Lowerer<'m> {
             },
             Ty::ULONG,
         );
+        Ok(())
+    }
+
+    /// The check that a variable-length array of `count` elements fits the room the model
+    /// gives it: a longer one is undefined (a write out of bounds of a ghost variable of one
+    /// element, whose name says why).
+    fn vla_bound(&mut self, count: &Expr) -> R<()> {
+        let limit = match self.vla_limit {
+            Some(v) => v,
+            None => {
+                let v = self.new_var(
+                    format!("<variable-length arrays longer than {VLA_ELEMENTS} elements>"),
+                    ElemKind::Int(Ty::CHAR),
+                    1,
+                    true,
+                    VarScope::Ghost,
+                    Init::Zero,
+                    None,
+                );
+                self.vla_limit = Some(v);
+                v
+            }
+        };
+        let too_long = bin(
+            BinOp::Gt,
+            cast(count.clone(), Ty::ULONG),
+            Expr::constant(VLA_ELEMENTS as i128, Ty::ULONG),
+            Ty::INT,
+        );
+        // Writing element 1 of a one-element variable is out of bounds when too long, and
+        // element 0 (harmless) otherwise.
+        self.step(
+            Expr::tt(),
+            vec![Op::Assign {
+                place: Place::Var {
+                    var: limit,
+                    index: Some(Box::new(ite(
+                        too_long,
+                        Expr::constant(1, Ty::LONG),
+                        Expr::constant(0, Ty::LONG),
+                        Ty::LONG,
+                    ))),
+                },
+                value: Expr::constant(0, Ty::CHAR),
+            }],
+            TransKind::Stmt,
+        )?;
         Ok(())
     }
 

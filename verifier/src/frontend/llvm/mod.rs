@@ -69,6 +69,21 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, pre: &str) -> Result<Program
     Ok(program)
 }
 
+/// Compiles and lowers C source text given in memory (written to a scratch file named
+/// `name`). Used by tests.
+pub fn load_str(name: &str, text: &str, opts: &Options) -> Result<Program, Error> {
+    let dir = scratch_dir()?;
+    let path = dir.join(name);
+    let r = std::fs::write(&path, text)
+        .map_err(|e| Error::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })
+        .and_then(|_| load(&path, opts));
+    let _ = std::fs::remove_dir_all(&dir);
+    r
+}
+
 /// A fresh directory for the compiler's outputs.
 fn scratch_dir() -> Result<std::path::PathBuf, Error> {
     static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

@@ -158,7 +158,11 @@ pub(crate) struct Input {
 impl Input {
     pub(crate) fn load(&self) -> Result<verifier::ir::Program, verifier::frontend::Error> {
         if self.frontend == "llvm" {
-            return verifier::frontend::llvm::load(&self.file, &self.options());
+            let p = verifier::frontend::llvm::load(&self.file, &self.options())?;
+            for w in &p.warnings {
+                eprintln!("warning: {w}");
+            }
+            return Ok(p);
         }
         verifier::frontend::load(&self.file, &self.options())
     }

@@ -1033,6 +1033,10 @@ pub struct Program {
     /// (as POSIX allows). Every verdict then holds for runs with at most `N` threads.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thread_bound: Option<usize>,
+    /// What the front end assumed of the program that the user should know (external
+    /// functions it models by havoc).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
 }
 
 impl Program {

@@ -32,6 +32,12 @@ const NO_EFFECT: &[&str] = &[
     "puts",
     "putchar",
     "fputs",
+    "fputc",
+    "putc",
+    "fwrite",
+    "perror",
+    "warn",
+    "warnx",
     "fflush",
     "pthread_mutex_destroy",
     "pthread_cond_destroy",
@@ -45,6 +51,13 @@ const NO_EFFECT: &[&str] = &[
     "usleep",
     "sleep",
     "pthread_detach",
+    // pthread_cleanup_push/pop: threads are never cancelled here, so the handlers never run.
+    "__pthread_register_cancel",
+    "__pthread_unregister_cancel",
+    // setjmp returns 0 when called (no longjmp comes back here: nothing is cancelled).
+    "__sigsetjmp",
+    "_setjmp",
+    "setjmp",
 ];
 
 impl<'m> Lowerer<'m> {
@@ -149,6 +162,84 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
+    /// A function defined outside the program and not modelled: it may write any value to
+    /// the objects its arguments point to (havocked), and returns an arbitrary integer; the
+    /// program records a warning that names it. An argument pointing to memory synth cannot
+    /// name while lowering, a function pointer argument or a pointer result is unsupported.
+    fn external(&mut self, name: &str, args: &[&'m Operand], c: &'m Call) -> R<Option<Val>> {
+        let mut ops = Vec::new();
+        for a in args {
+            match self.val(a)? {
+                Val::E(e) if e.as_const().is_some() => {}
+                Val::E(e) if e.ty() != Ty::ULONG => {}
+                Val::P { obj, .. } => {
+                    if self.const_objects.contains(&obj) {
+                        continue;
+                    }
+                    let Some(cells) = self.objects.get(&obj) else {
+                        return self.unsupported(format!("call to undefined function `{name}`"));
+                    };
+                    let n: u64 = cells.leaves.iter().map(|(l, _)| l.len).sum();
+                    if n > 256 {
+                        return self.unsupported(format!(
+                            "call to undefined function `{name}` with a pointer to a large object"
+                        ));
+                    }
+                    for (leaf, var) in cells.leaves.clone() {
+                        let ty = self.vars[var.0 as usize].elem.ty();
+                        if self.vars[var.0 as usize].elem.is_sync() {
+                            continue;
+                        }
+                        for k in 0..leaf.len {
+                            let scalar = leaf.len == 1 && !self.vars[var.0 as usize].is_array;
+                            ops.push(Op::Havoc {
+                                place: Place::Var {
+                                    var,
+                                    index: (!scalar)
+                                        .then(|| Box::new(Expr::constant(k as i128, Ty::LONG))),
+                                },
+                                ty,
+                            });
+                        }
+                    }
+                }
+                _ => {
+                    return self.unsupported(format!(
+                        "call to undefined function `{name}` with a pointer synth cannot follow"
+                    ))
+                }
+            }
+        }
+        let ret = match c.dest.as_ref().map(|_| self.m.types.type_of(c)) {
+            Some(t) => match t.as_ref() {
+                Type::IntegerType { bits } if *bits <= 64 => {
+                    let ty = super::layout::int_ty(*bits);
+                    let r = self.temp(name, ty);
+                    ops.push(Op::Havoc {
+                        place: Place::scalar(r),
+                        ty,
+                    });
+                    Some(Val::E(Expr::var(r, ty)))
+                }
+                _ => {
+                    return self
+                        .unsupported(format!("call to undefined function `{name}` returning {t}"))
+                }
+            },
+            None => None,
+        };
+        let msg = format!(
+            "external function `{name}` modelled as writing arbitrary values to what its \
+             arguments point to and returning an arbitrary value"
+        );
+        if !self.warnings.contains(&msg) {
+            self.warnings.push(msg);
+        }
+        let t = self.step(Expr::tt(), ops, TransKind::Stmt)?;
+        self.tb.transitions[t.0 as usize].memory_access = true;
+        Ok(ret)
+    }
+
     fn ret0(&self) -> Option<Val> {
         Some(Val::E(Expr::int(0)))
     }
@@ -204,7 +295,7 @@ impl<'m> Lowerer<'m> {
                 self.cur = self.new_loc(LocKind::Normal);
                 Ok(None)
             }
-            "abort" | "exit" | "_exit" | "_Exit" => {
+            "abort" | "exit" | "_exit" | "_Exit" | "err" | "errx" => {
                 self.flush()?;
                 let halt = self.special[2];
                 self.edge(self.cur, halt, Expr::tt(), vec![], TransKind::Halt)?;
@@ -765,10 +856,10 @@ impl<'m> Lowerer<'m> {
                 if let Some(f) = self.m.functions.iter().find(|f| f.name == name) {
                     return self.inline_call(f, args);
                 }
-                if name.starts_with("pthread_") {
+                if name.starts_with("pthread_") || name.starts_with("sem_") {
                     return self.unsupported(format!("call to `{name}`"));
                 }
-                self.unsupported(format!("call to undefined function `{name}`"))
+                self.external(name, args, c)
             }
         }
     }

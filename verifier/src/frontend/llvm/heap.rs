@@ -522,15 +522,14 @@ impl<'m> Lowerer<'m> {
     /// `memcpy`/`memmove(dst, src, n)` of a constant length, cell by cell (each a read and a
     /// write); the cells are those of whichever side's object is known.
     pub(super) fn copy_block(&mut self, dst: Val, src: Val, n: Expr) -> R<()> {
-        let Some(n) = self.const_eval(&n) else {
-            return self.unsupported("memcpy of a length computed at run time");
-        };
-        let cells = match self.cells_in(&dst, n as u64) {
-            Some(c) => c,
-            None => match self.cells_in(&src, n as u64) {
-                Some(c) => c,
-                None => return self.unsupported("memcpy between objects of unknown layout"),
-            },
+        let known = self.const_eval(&n).and_then(|k| {
+            self.cells_in(&dst, k as u64)
+                .or_else(|| self.cells_in(&src, k as u64))
+        });
+        let Some(cells) = known else {
+            // A length computed at run time, or objects whose layout is not known here: byte
+            // by byte.
+            return self.byte_loop(dst, Some(src), None, n);
         };
         for (k, w, ty) in cells {
             let from = self.place(&self.offset_by(&src, k), w, ty)?;
@@ -560,11 +559,11 @@ impl<'m> Lowerer<'m> {
 
     /// `memset(dst, byte, n)` of a constant length, one write per cell.
     pub(super) fn set_block(&mut self, dst: Val, byte: Expr, n: Expr) -> R<()> {
-        let Some(n) = self.const_eval(&n) else {
-            return self.unsupported("memset of a length computed at run time");
-        };
-        let Some(cells) = self.cells_in(&dst, n as u64) else {
-            return self.unsupported("memset of an object of unknown layout");
+        let known = self
+            .const_eval(&n)
+            .and_then(|k| self.cells_in(&dst, k as u64));
+        let Some(cells) = known else {
+            return self.byte_loop(dst, None, Some(byte), n);
         };
         let b = cast(
             cast(
@@ -599,6 +598,94 @@ impl<'m> Lowerer<'m> {
             )?;
             self.tb.transitions[t.0 as usize].memory_access = true;
         }
+        Ok(())
+    }
+
+    /// `memcpy(dst, src, n)` (with `src`) or `memset(dst, byte, n)` (with `byte`) as a loop over
+    /// the bytes: each iteration one read and one write of a byte, or one write.
+    fn byte_loop(&mut self, dst: Val, src: Option<Val>, byte: Option<Expr>, n: Expr) -> R<()> {
+        let u8t = Ty {
+            bits: 8,
+            signed: false,
+        };
+        let i = self.temp("block.i", Ty::ULONG);
+        let n = cast(n, Ty::ULONG);
+        let iv = Expr::var(i, Ty::ULONG);
+        let at = |base: &Val, me: &Self| Place::Deref {
+            addr: Box::new(bin(BinOp::Add, me.addr_expr(base), iv.clone(), Ty::ULONG)),
+            ty: u8t,
+            targets: Vec::new(),
+        };
+        self.step(
+            Expr::tt(),
+            vec![Op::Assign {
+                place: Place::scalar(i),
+                value: Expr::constant(0, Ty::ULONG),
+            }],
+            TransKind::Stmt,
+        )?;
+        let head = self.cur;
+        let body = self.new_loc(LocKind::Normal);
+        let done = self.new_loc(LocKind::Normal);
+        self.edge(
+            head,
+            body,
+            bin(BinOp::Lt, iv.clone(), n.clone(), Ty::INT),
+            vec![],
+            TransKind::Branch,
+        )?;
+        self.edge(
+            head,
+            done,
+            bin(BinOp::Ge, iv.clone(), n, Ty::INT),
+            vec![],
+            TransKind::Branch,
+        )?;
+        self.cur = body;
+        let value = match (src, byte) {
+            (Some(s), _) => {
+                let t = self.temp("block.byte", u8t);
+                let from = at(&s, self);
+                let r = self.step(
+                    Expr::tt(),
+                    vec![Op::Assign {
+                        place: Place::scalar(t),
+                        value: Expr::Load {
+                            place: from,
+                            ty: u8t,
+                        },
+                    }],
+                    TransKind::Stmt,
+                )?;
+                self.tb.transitions[r.0 as usize].memory_access = true;
+                Expr::var(t, u8t)
+            }
+            (None, Some(b)) => cast(b, u8t),
+            (None, None) => Expr::constant(0, u8t),
+        };
+        let to = at(&dst, self);
+        let w = self.step(
+            Expr::tt(),
+            vec![Op::Assign { place: to, value }],
+            TransKind::Stmt,
+        )?;
+        self.tb.transitions[w.0 as usize].memory_access = true;
+        self.edge(
+            self.cur,
+            head,
+            Expr::tt(),
+            vec![Op::Assign {
+                place: Place::scalar(i),
+                value: bin(
+                    BinOp::Add,
+                    iv.clone(),
+                    Expr::constant(1, Ty::ULONG),
+                    Ty::ULONG,
+                ),
+            }],
+            TransKind::Stmt,
+        )?;
+        self.cur = done;
         Ok(())
     }
 }

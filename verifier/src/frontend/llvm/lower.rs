@@ -191,6 +191,10 @@ pub(super) struct Lowerer<'m> {
     /// The functions whose address the program takes, each an object of one byte (so that
     /// function pointers are distinct, non-null addresses).
     pub fn_objects: HashMap<String, VarId>,
+    /// Objects of constant globals (string literals): never written.
+    pub const_objects: HashSet<VarId>,
+    /// What the lowering assumed of the program (external functions it havocs).
+    pub warnings: Vec<String>,
     /// The variable whose out-of-bounds write marks a variable-length array too long.
     vla_limit: Option<VarId>,
     /// Whether a `pthread_create` met the thread bound (and fails with `EAGAIN`).
@@ -251,6 +255,8 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         typed_mutexes: false,
         bounded: false,
         vla_limit: None,
+        const_objects: HashSet::new(),
+        warnings: Vec::new(),
         fn_objects: HashMap::new(),
         tls_globals: HashMap::new(),
         tls: HashMap::new(),
@@ -868,6 +874,7 @@ impl<'m> Lowerer<'m> {
             local_reads: Vec::new(),
             objects: std::mem::take(&mut self.made),
             thread_bound: self.bounded.then_some(self.opts.max_threads),
+            warnings: std::mem::take(&mut self.warnings),
         })
     }
 
@@ -945,6 +952,9 @@ impl<'m> Lowerer<'m> {
                 continue;
             }
             let obj = self.new_object(&name, &ty, VarScope::Global, init)?;
+            if g.is_constant {
+                self.const_objects.insert(obj);
+            }
             self.globals.insert(name, obj);
         }
         // Initialisers may take addresses of other globals: after all exist.

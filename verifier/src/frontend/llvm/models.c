@@ -151,6 +151,19 @@ W long atol(const char *s) { return strtol(s, 0, 10); }
 W long long atoll(const char *s) { return strtol(s, 0, 10); }
 
 W int abs(int x) { return x < 0 ? -x : x; }
+
+/* The texts these return are not what glibc returns; only their being strings matters. */
+W char *strerror(int e) {
+  static char msg[] = "error";
+  (void)e;
+  return msg;
+}
+W char *setlocale(int category, const char *locale) {
+  static char c[] = "C";
+  (void)category;
+  (void)locale;
+  return c;
+}
 W long labs(long x) { return x < 0 ? -x : x; }
 
 /* glibc's <ctype.h> macros index these tables (from -128 to 255) through the pointers that

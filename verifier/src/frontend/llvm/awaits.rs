@@ -8,7 +8,7 @@
 //! dominator). Nidhugg's `AssumeAwaitPass` turns `load; cmp; assume` into an await in the same
 //! spirit.
 
-use super::lower::{bin, ite, not, truth, Lowerer, R};
+use super::lower::{and, bin, ite, not, truth, Lowerer, R};
 use crate::ir::*;
 use llvm_ir::instruction::Instruction;
 use llvm_ir::terminator::Terminator;
@@ -30,22 +30,8 @@ pub(super) struct Cfg<'m> {
 impl<'m> Cfg<'m> {
     pub fn new(f: &'m Function) -> Self {
         let n = f.basic_blocks.len();
-        let index: HashMap<&Name, usize> = f
-            .basic_blocks
-            .iter()
-            .enumerate()
-            .map(|(k, b)| (&b.name, k))
-            .collect();
-        let succs: Vec<Vec<usize>> = f
-            .basic_blocks
-            .iter()
-            .map(|b| {
-                successors(&b.term)
-                    .iter()
-                    .filter_map(|s| index.get(s).copied())
-                    .collect()
-            })
-            .collect();
+        let index = block_index(f);
+        let succs = block_successors(f, &index);
         let mut preds = vec![Vec::new(); n];
         for (b, ss) in succs.iter().enumerate() {
             for s in ss {
@@ -123,6 +109,29 @@ fn intersect(idom: &[usize], order: &[usize], mut a: usize, mut b: usize) -> usi
     a
 }
 
+/// The position of each block of `f` by its name.
+pub(super) fn block_index(f: &Function) -> HashMap<&Name, usize> {
+    f.basic_blocks
+        .iter()
+        .enumerate()
+        .map(|(k, b)| (&b.name, k))
+        .collect()
+}
+
+/// The successors of each block of `f`, by position.
+pub(super) fn block_successors(f: &Function, index: &HashMap<&Name, usize>) -> Vec<Vec<usize>> {
+    f.basic_blocks
+        .iter()
+        .map(|b| {
+            successors(&b.term)
+                .iter()
+                .filter_map(|s| index.get(s).copied())
+                .collect()
+        })
+        .collect()
+}
+
+/// The blocks a terminator may go to.
 pub(super) fn successors(t: &Terminator) -> Vec<&Name> {
     match t {
         Terminator::Br(b) => vec![&b.dest],
@@ -312,16 +321,6 @@ impl<'m> Lowerer<'m> {
             _ => Ok(None),
         }
     }
-}
-
-fn and(a: Expr, b: Expr) -> Expr {
-    if a.is_true() {
-        return b;
-    }
-    if b.is_true() {
-        return a;
-    }
-    bin(BinOp::And, a, b, Ty::INT)
 }
 
 /// The state of one rebuilding.

@@ -14,7 +14,7 @@
 //! Not modelled yet: an access to freed memory is not reported; `realloc`.
 
 use super::layout::Leaf;
-use super::lower::{bin, cast, Lowerer, Val, R};
+use super::lower::{and, bin, cast, Lowerer, Val, R};
 use crate::ir::*;
 use llvm_ir::instruction::{Call, Instruction};
 use llvm_ir::types::Type;
@@ -452,16 +452,6 @@ fn slot_of(f: &llvm_ir::Function, a: &Operand) -> Option<Slot> {
 
 fn is_reg(o: &Operand, r: &Name) -> bool {
     matches!(o, Operand::LocalOperand { name, .. } if name == r)
-}
-
-fn and(a: Expr, b: Expr) -> Expr {
-    if a.is_true() {
-        return b;
-    }
-    if b.is_true() {
-        return a;
-    }
-    bin(BinOp::And, a, b, Ty::INT)
 }
 
 /// Most cells one `memcpy` or `memset` is lowered into (one transition each).

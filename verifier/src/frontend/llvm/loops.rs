@@ -5,7 +5,7 @@
 //! which unrolls the loop as far as the counter is known; a creation still inside a loop after
 //! that is reported by the finishing pass.
 
-use super::awaits::successors;
+use super::awaits::{block_index, block_successors};
 use llvm_ir::instruction::Instruction;
 use llvm_ir::types::Type;
 use llvm_ir::{Function, Module, Name, Operand};
@@ -115,22 +115,7 @@ pub(super) fn on_cycle(f: &Function) -> Vec<bool> {
 /// `reach[a][b]`: block `b` is reachable from block `a` in one or more steps.
 fn reachability(f: &Function) -> Vec<Vec<bool>> {
     let n = f.basic_blocks.len();
-    let index: HashMap<&Name, usize> = f
-        .basic_blocks
-        .iter()
-        .enumerate()
-        .map(|(k, b)| (&b.name, k))
-        .collect();
-    let succ: Vec<Vec<usize>> = f
-        .basic_blocks
-        .iter()
-        .map(|b| {
-            successors(&b.term)
-                .iter()
-                .filter_map(|s| index.get(s).copied())
-                .collect()
-        })
-        .collect();
+    let succ = block_successors(f, &block_index(f));
     let mut reach = vec![vec![false; n]; n];
     for a in 0..n {
         let mut stack: Vec<usize> = succ[a].clone();

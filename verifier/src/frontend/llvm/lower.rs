@@ -656,32 +656,14 @@ impl<'m> Lowerer<'m> {
         match v {
             Val::E(e) => cast(e.clone(), Ty::ULONG),
             Val::P { obj, off, dyn_ } => {
-                let mut e = Expr::AddrOf {
+                let e = Expr::AddrOf {
                     var: *obj,
                     index: Box::new(Expr::constant(0, Ty::LONG)),
                 };
                 // The first variable may not start the object (a struct beginning with an
                 // empty member); `AddrOf` counts from that variable's first element.
                 let base = self.vars[obj.0 as usize].placement().offset as i64;
-                let k = *off - base;
-                if k != 0 {
-                    e = bin(
-                        BinOp::Add,
-                        e,
-                        Expr::constant(k as i128, Ty::ULONG),
-                        Ty::ULONG,
-                    );
-                }
-                for (x, s) in dyn_ {
-                    let term = bin(
-                        BinOp::Mul,
-                        cast(x.clone(), Ty::ULONG),
-                        Expr::constant(*s as i128, Ty::ULONG),
-                        Ty::ULONG,
-                    );
-                    e = bin(BinOp::Add, e, term, Ty::ULONG);
-                }
-                e
+                offset_expr(e, *off - base, dyn_)
             }
             Val::F(f) => match self.fn_objects.get(f) {
                 Some(v) => Expr::AddrOf {
@@ -1620,27 +1602,7 @@ impl<'m> Lowerer<'m> {
                     dyn_: d,
                 }
             }
-            v => {
-                let mut e = self.addr_expr(&v);
-                if off != 0 {
-                    e = bin(
-                        BinOp::Add,
-                        e,
-                        Expr::constant(off as i128, Ty::ULONG),
-                        Ty::ULONG,
-                    );
-                }
-                for (x, s) in dyn_ {
-                    let term = bin(
-                        BinOp::Mul,
-                        cast(x, Ty::ULONG),
-                        Expr::constant(s as i128, Ty::ULONG),
-                        Ty::ULONG,
-                    );
-                    e = bin(BinOp::Add, e, term, Ty::ULONG);
-                }
-                Val::E(e)
-            }
+            v => Val::E(offset_expr(self.addr_expr(&v), off, &dyn_)),
         })
     }
 
@@ -2290,6 +2252,39 @@ fn access_kind(atomic: bool) -> TransKind {
     } else {
         TransKind::Stmt
     }
+}
+
+/// `e + off + Σ index * stride` in addresses.
+fn offset_expr(mut e: Expr, off: i64, dyn_: &[(Expr, u64)]) -> Expr {
+    if off != 0 {
+        e = bin(
+            BinOp::Add,
+            e,
+            Expr::constant(off as i128, Ty::ULONG),
+            Ty::ULONG,
+        );
+    }
+    for (x, s) in dyn_ {
+        let term = bin(
+            BinOp::Mul,
+            cast(x.clone(), Ty::ULONG),
+            Expr::constant(*s as i128, Ty::ULONG),
+            Ty::ULONG,
+        );
+        e = bin(BinOp::Add, e, term, Ty::ULONG);
+    }
+    e
+}
+
+/// `a && b`, without a constant true operand.
+pub(super) fn and(a: Expr, b: Expr) -> Expr {
+    if a.is_true() {
+        return b;
+    }
+    if b.is_true() {
+        return a;
+    }
+    bin(BinOp::And, a, b, Ty::INT)
 }
 
 /// Adds `i * size` to a pointer offset.

@@ -43,6 +43,17 @@ impl<'m> Lowerer<'m> {
             None => ELEMENTS,
         };
         let k = if self.in_loop() { INSTANCES } else { 1 };
+        // A type with too many cells to keep apart: bytes (accessed byte by byte).
+        let mut probe = Vec::new();
+        let fits = self
+            .layout
+            .flatten_array(&ty, 0, s, k * elems, &mut probe)
+            .is_some();
+        let (ty, s, elems) = if fits {
+            (ty, s, elems)
+        } else {
+            (self.m.types.int(8), 1, elems * s)
+        };
         let (obj, inst) = self.heap_object(&ty, s, elems, k, zero)?;
         let status = obj;
         let sp = |j: Expr| Place::Var {

@@ -542,10 +542,21 @@ impl<'m> Lowerer<'m> {
     }
 
     fn make_object(&mut self, name: &str, t: &Type, scope: VarScope, init: Init) -> R<VarId> {
-        let Some(leaves) = self.layout.flatten(t) else {
-            return self.unsupported(format!("object `{name}` of type {t}"));
-        };
         let size = self.layout.size(t).unwrap_or(0);
+        let leaves = match self.layout.flatten(t) {
+            Some(l) => l,
+            // Too many cells to keep apart (arrays inside the elements of a large array):
+            // the object is bytes, which every access reads and writes byte by byte.
+            None if size > 0 => vec![Leaf {
+                offset: 0,
+                stride: 1,
+                len: size,
+                elem: ElemKind::Int(Ty::CHAR),
+                width: 1,
+                path: "[]".into(),
+            }],
+            None => return self.unsupported(format!("object `{name}` of type {t}")),
+        };
         if leaves.is_empty() {
             // An empty struct: one byte that nothing reads.
             let id = self.new_var(

@@ -1756,7 +1756,20 @@ impl<'m> Lowerer<'m> {
                 bin(op, cast(arg(0), t), cast(arg(1), t), t)
             }
             I::ICmp(x) => self.icmp(x.predicate, arg(0), arg(1), ty_of(0)?)?,
-            I::Trunc(x) => cast(arg(0), self.reg_ty(&x.to_type)?),
+            I::Trunc(x) => match self.reg_ty(&x.to_type)? {
+                // To i1: the low bit (the IR's conversion to `_Bool` tests for nonzero).
+                Ty::BOOL => {
+                    let a = arg(0);
+                    let t = a.ty();
+                    bin(
+                        BinOp::Ne,
+                        bin(BinOp::BitAnd, a, Expr::constant(1, t), t),
+                        Expr::constant(0, t),
+                        Ty::INT,
+                    )
+                }
+                t => cast(arg(0), t),
+            },
             I::ZExt(x) => {
                 let e = arg(0);
                 cast(cast(e.clone(), unsigned(e.ty())), self.reg_ty(&x.to_type)?)

@@ -788,6 +788,64 @@ impl<'m> Lowerer<'m> {
                 }
             }
             "pthread_once" => self.once(args),
+            "pthread_key_create" => {
+                // Keys are numbered in creation order; each thread has its own values.
+                if !matches!(self.val(args[1])?, Val::E(e) if e.as_const() == Some(0)) {
+                    return self.unsupported("a thread-specific data key with a destructor");
+                }
+                let out = self.val(args[0])?;
+                let kp = self.place(&out, 4, Ty::UINT)?;
+                let n = self.key_counter();
+                let nv = Expr::var(n, Ty::LONG);
+                self.step(
+                    Expr::tt(),
+                    vec![
+                        Op::Assign {
+                            place: kp,
+                            value: cast(nv.clone(), Ty::UINT),
+                        },
+                        Op::Assign {
+                            place: Place::scalar(n),
+                            value: bin(BinOp::Add, nv, Expr::constant(1, Ty::LONG), Ty::LONG),
+                        },
+                    ],
+                    TransKind::Sync(SyncKind::Atomic),
+                )?;
+                Ok(self.ret0())
+            }
+            "pthread_getspecific" | "pthread_setspecific" => {
+                let k = cast(self.expr(args[0])?, Ty::LONG);
+                let slots = self.key_slots()?;
+                let place = Place::Var {
+                    var: slots,
+                    index: Some(Box::new(k)),
+                };
+                if name == "pthread_getspecific" {
+                    let r = self.temp("getspecific", Ty::ULONG);
+                    self.step(
+                        Expr::tt(),
+                        vec![Op::Assign {
+                            place: Place::scalar(r),
+                            value: Expr::Load {
+                                place,
+                                ty: Ty::ULONG,
+                            },
+                        }],
+                        TransKind::Stmt,
+                    )?;
+                    return Ok(Some(Val::E(Expr::var(r, Ty::ULONG))));
+                }
+                let v = self.expr(args[1])?;
+                self.step(
+                    Expr::tt(),
+                    vec![Op::Assign {
+                        place,
+                        value: cast(v, Ty::ULONG),
+                    }],
+                    TransKind::Stmt,
+                )?;
+                Ok(self.ret0())
+            }
             "__errno_location" => {
                 let p = self.tls_object("errno", 4)?;
                 Ok(Some(p))
@@ -1140,6 +1198,36 @@ impl<'m> Lowerer<'m> {
         self.edge(self.cur, done, Expr::tt(), vec![], TransKind::Stmt)?;
         self.cur = done;
         Ok(self.ret0())
+    }
+
+    /// The ghost counter of thread-specific data keys.
+    fn key_counter(&mut self) -> VarId {
+        if let Some(v) = self.keys {
+            return v;
+        }
+        let v = self.new_var(
+            "__pthread_keys".into(),
+            ElemKind::Int(Ty::LONG),
+            1,
+            false,
+            VarScope::Ghost,
+            Init::Zero,
+            None,
+        );
+        self.keys = Some(v);
+        v
+    }
+
+    /// The current thread's values of thread-specific data keys (null at the start).
+    fn key_slots(&mut self) -> R<VarId> {
+        let ty = self
+            .m
+            .types
+            .array_of(self.m.types.pointer(), super::lower::MAX_KEYS);
+        let Val::P { obj, .. } = self.tls_typed("pthread_keys", &ty)? else {
+            unreachable!("a thread-local object")
+        };
+        Ok(obj)
     }
 
     /// The place of the current thread's `errno`.

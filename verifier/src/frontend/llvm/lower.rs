@@ -80,6 +80,9 @@ struct Pending {
 /// context in which the lowering copies a block ([`super::loops`]).
 pub(super) type Env = Vec<(usize, i128)>;
 
+/// Thread-specific data keys a program may create (`pthread_key_create`).
+pub(super) const MAX_KEYS: usize = 16;
+
 /// Elements a variable-length array has room for.
 const VLA_ELEMENTS: u64 = 64;
 
@@ -195,6 +198,8 @@ pub(super) struct Lowerer<'m> {
     pub const_objects: HashSet<VarId>,
     /// What the lowering assumed of the program (external functions it havocs).
     pub warnings: Vec<String>,
+    /// The ghost counter of `pthread_key_create`'s keys.
+    pub keys: Option<VarId>,
     /// The variable whose out-of-bounds write marks a variable-length array too long.
     vla_limit: Option<VarId>,
     /// Whether a `pthread_create` met the thread bound (and fails with `EAGAIN`).
@@ -255,6 +260,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         typed_mutexes: false,
         bounded: false,
         vla_limit: None,
+        keys: None,
         const_objects: HashSet::new(),
         warnings: Vec::new(),
         fn_objects: HashMap::new(),
@@ -1076,6 +1082,13 @@ impl<'m> Lowerer<'m> {
     /// The current thread's object of a thread-local variable of the C library (`errno`):
     /// an integer of `size` bytes, zero at the start.
     pub fn tls_object(&mut self, name: &str, size: u32) -> R<Val> {
+        let ty = self.m.types.int(size * 8);
+        self.tls_typed(name, &ty)
+    }
+
+    /// The current thread's object of type `ty` that the C library keeps per thread (the
+    /// values of thread-specific data keys), zero at the start.
+    pub fn tls_typed(&mut self, name: &str, ty: &TypeRef) -> R<Val> {
         let key = (format!("<{name}>"), self.tid);
         if let Some(o) = self.tls.get(&key) {
             return Ok(Val::P {
@@ -1084,7 +1097,7 @@ impl<'m> Lowerer<'m> {
                 dyn_: vec![],
             });
         }
-        let ty = self.m.types.int(size * 8);
+        let ty = ty.clone();
         let oname = format!("{}::{name}", self.tid);
         let obj = self.new_object(&oname, &ty, VarScope::Local(self.tid), Init::Zero)?;
         self.tls.insert(key, obj);

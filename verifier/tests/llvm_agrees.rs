@@ -188,3 +188,38 @@ fn idioms_explore_to_their_verdicts() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(lowered >= 24, "only {lowered} idioms lowered");
 }
+
+/// DPOR explores as many executions of the LLVM front end's IR as of the C front end's: one per
+/// Mazurkiewicz trace of Inspect's benchmarks (seed 004, Table 1).
+#[test]
+fn dpor_counts_are_those_of_the_c_front_end() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/programs/explore");
+    let cases = [
+        ("indexer.c", 11, 1),
+        ("indexer.c", 12, 8),
+        ("indexer.c", 13, 64),
+        ("indexer.c", 14, 512),
+        ("fsbench.c", 16, 8),
+        ("fsbench.c", 18, 32),
+        ("fsbench.c", 20, 128),
+    ];
+    for (file, threads, count) in cases {
+        let opts = FOpts {
+            defines: vec![format!("THREADS={threads}")],
+            ..FOpts::default()
+        };
+        let p = llvm::load(&dir.join(file), &opts).unwrap();
+        let r = explore(
+            &p,
+            &Unguided,
+            &Options {
+                jobs: 1,
+                ..Options::default()
+            },
+            None,
+        );
+        assert!(r.bugs.is_empty(), "{file} {threads}: {}", r.bugs[0].message);
+        assert!(r.stats.complete);
+        assert_eq!(r.stats.executions, count, "{file} with {threads} threads");
+    }
+}

@@ -396,6 +396,10 @@ impl<'m> Lowerer<'m> {
                 self.allocate(c, bin(BinOp::Mul, n, s, Ty::ULONG), true)
             }
             "free" => self.free(args[0]),
+            "realloc" => {
+                let n = self.expr(args[1])?;
+                self.reallocate(c, args[0], n)
+            }
             "memcpy" | "memmove" => {
                 let (d, s) = (self.val(args[0])?, self.val(args[1])?);
                 let len = self.expr(args[2])?;

@@ -2,7 +2,8 @@
 //!
 //! Every allocation call in a lowered thread is a *site*: one object holding `K` instances
 //! (`K = 1` for a call outside loops, [`INSTANCES`] inside one), each an 8-byte status cell
-//! (0 never allocated, 1 allocated, 2 freed) followed by the payload: `E` elements of the
+//! (0 never allocated, 2 freed, `ALLOCATED + n` allocated with `n` bytes) followed by the
+//! payload: `E` elements of the
 //! type the program uses the memory as (from the `getelementptr`, load or store that uses the
 //! result; `E` from a constant size, [`ELEMENTS`] for a size computed at run time). An
 //! allocation takes the first instance never allocated, else the first freed one; `free`
@@ -11,7 +12,8 @@
 //! the site has, or a run-time size above [`ELEMENTS`] elements, is the model's limit: the
 //! execution stops as undefined (an out-of-bounds index of the site's status cells).
 //!
-//! Not modelled yet: an access to freed memory is not reported; `realloc`.
+//! `realloc(p, n)` allocates at its own site, copies the bytes both blocks have and frees `p`.
+//! Not modelled yet: an access to freed memory is not reported.
 
 use super::layout::Leaf;
 use super::lower::{and, bin, cast, Lowerer, Val, R};
@@ -26,6 +28,8 @@ pub(super) const INSTANCES: u64 = 16;
 pub(super) const ELEMENTS: u64 = 64;
 /// Bytes of the status cell before each instance's payload.
 const HEADER: u64 = 8;
+/// The status of an allocated instance of `n` bytes is `ALLOCATED + n`.
+const ALLOCATED: i128 = 3;
 
 impl<'m> Lowerer<'m> {
     /// `malloc(size)` (`zero`: `calloc(n, size)`, whose size is `n * size`).
@@ -70,7 +74,7 @@ impl<'m> Lowerer<'m> {
             Some(_) => Expr::tt(),
             None => bin(
                 BinOp::Le,
-                cast(size, Ty::ULONG),
+                cast(size.clone(), Ty::ULONG),
                 Expr::constant((ELEMENTS * s) as i128, Ty::ULONG),
                 Ty::INT,
             ),
@@ -123,7 +127,12 @@ impl<'m> Lowerer<'m> {
                 let ops = vec![
                     Op::Assign {
                         place: sp(Expr::constant(j as i128, Ty::LONG)),
-                        value: Expr::constant(1, Ty::LONG),
+                        value: bin(
+                            BinOp::Add,
+                            cast(size.clone(), Ty::LONG),
+                            Expr::constant(ALLOCATED, Ty::LONG),
+                            Ty::LONG,
+                        ),
                     },
                     Op::Assign {
                         place: Place::scalar(r),
@@ -166,6 +175,55 @@ impl<'m> Lowerer<'m> {
     /// `free(p)`.
     pub(super) fn free(&mut self, o: &'m Operand) -> R<Option<Val>> {
         let p = self.val(o)?;
+        self.free_val(p)
+    }
+
+    /// `realloc(p, n)`: a new block at this call's site, the bytes both blocks have copied
+    /// from the old one (none when `p` is null), the old one freed.
+    pub(super) fn reallocate(&mut self, c: &'m Call, o: &'m Operand, n: Expr) -> R<Option<Val>> {
+        let p = self.val(o)?;
+        let Some(new) = self.allocate(c, n.clone(), false)? else {
+            return Ok(None);
+        };
+        let pa = self.addr_expr(&p);
+        let old_size = bin(
+            BinOp::Sub,
+            Expr::Load {
+                place: Place::Deref {
+                    addr: Box::new(bin(
+                        BinOp::Sub,
+                        pa.clone(),
+                        Expr::constant(HEADER as i128, Ty::ULONG),
+                        Ty::ULONG,
+                    )),
+                    ty: Ty::LONG,
+                    targets: Vec::new(),
+                },
+                ty: Ty::LONG,
+            },
+            Expr::constant(ALLOCATED, Ty::LONG),
+            Ty::LONG,
+        );
+        let n = cast(n, Ty::LONG);
+        let common = super::lower::ite(
+            bin(BinOp::Lt, n.clone(), old_size.clone(), Ty::INT),
+            n,
+            old_size,
+            Ty::LONG,
+        );
+        let len = super::lower::ite(
+            bin(BinOp::Eq, pa, Expr::constant(0, Ty::ULONG), Ty::INT),
+            Expr::constant(0, Ty::LONG),
+            common,
+            Ty::LONG,
+        );
+        self.byte_loop(new.clone(), Some(p.clone()), None, len)?;
+        self.free_val(p)?;
+        Ok(Some(new))
+    }
+
+    /// `free` of a pointer value.
+    fn free_val(&mut self, p: Val) -> R<Option<Val>> {
         let status = match &p {
             Val::P { obj, off, dyn_ } => {
                 if !self.heap_sites.contains(obj) {
@@ -220,8 +278,13 @@ impl<'m> Lowerer<'m> {
             place: status.clone(),
             ty: Ty::LONG,
         };
-        let allocated = bin(BinOp::Eq, st.clone(), Expr::constant(1, Ty::LONG), Ty::INT);
-        let bad = bin(BinOp::Ne, st, Expr::constant(1, Ty::LONG), Ty::INT);
+        let allocated = bin(
+            BinOp::Ge,
+            st.clone(),
+            Expr::constant(ALLOCATED, Ty::LONG),
+            Ty::INT,
+        );
+        let bad = bin(BinOp::Lt, st, Expr::constant(ALLOCATED, Ty::LONG), Ty::INT);
         let t = self.edge(
             from,
             next,

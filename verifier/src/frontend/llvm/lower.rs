@@ -1422,12 +1422,15 @@ impl<'m> Lowerer<'m> {
     /// is used elsewhere.
     pub fn bind(&mut self, dest: &'m Name, v: Val, ty: Ty) {
         let needs = self.frames.last().expect("frame").needs_var.contains(dest);
-        // Constants fold (a specialised loop counter's successor is a constant).
+        // Constants fold (a specialised loop counter's successor is a constant); addresses
+        // do not, so that the points-to analysis still sees whose address a value is.
         let v = match v {
-            Val::E(e) if e.as_const().is_none() => match self.const_eval(&e) {
-                Some(c) => Val::E(Expr::constant(c, e.ty())),
-                None => Val::E(e),
-            },
+            Val::E(e) if e.as_const().is_none() && !takes_address(&e) => {
+                match self.const_eval(&e) {
+                    Some(c) => Val::E(Expr::constant(c, e.ty())),
+                    None => Val::E(e),
+                }
+            }
             v => v,
         };
         let v = match v {
@@ -2289,6 +2292,13 @@ fn access_kind(atomic: bool) -> TransKind {
     } else {
         TransKind::Stmt
     }
+}
+
+/// Whether an expression takes the address of a variable.
+fn takes_address(e: &Expr) -> bool {
+    let mut any = false;
+    e.for_each_addr(&mut |_| any = true);
+    any
 }
 
 /// `e + off + Σ index * stride` in addresses.

@@ -223,3 +223,30 @@ fn dpor_counts_are_those_of_the_c_front_end() {
         assert_eq!(r.stats.executions, count, "{file} with {threads} threads");
     }
 }
+
+/// `pthread_cond_timedwait` may time out (`ETIMEDOUT`) whenever its thread waits: a program
+/// that asserts it never does has a bug; one that waits again after a timeout is safe.
+#[test]
+fn timed_waits_may_time_out() {
+    let program = |check: &str| {
+        format!(
+            "#include <pthread.h>\n#include <assert.h>\n#include <errno.h>\n#include <time.h>\n\
+             pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;\npthread_cond_t c = PTHREAD_COND_INITIALIZER;\n\
+             int ready, timeouts;\n\
+             void *w(void *a) {{ struct timespec ts = {{0, 0}}; pthread_mutex_lock(&m);\n\
+               while (!ready) {{ if (pthread_cond_timedwait(&c, &m, &ts) == ETIMEDOUT) timeouts++; }}\n\
+               pthread_mutex_unlock(&m); return 0; }}\n\
+             int main(void) {{ pthread_t t; pthread_create(&t, 0, w, 0);\n\
+               pthread_mutex_lock(&m); ready = 1; pthread_cond_signal(&c); pthread_mutex_unlock(&m);\n\
+               pthread_join(t, 0); {check} return 0; }}\n"
+        )
+    };
+    let opts = FOpts::default();
+    let strict = llvm::load_str("timed.c", &program("assert(timeouts == 0);"), &opts).unwrap();
+    assert!(fails(&search(&strict)), "a timeout is possible");
+    let lenient = llvm::load_str("timed_ok.c", &program("assert(ready == 1);"), &opts).unwrap();
+    assert!(
+        !fails(&search(&lenient)),
+        "waiting again after a timeout is safe"
+    );
+}

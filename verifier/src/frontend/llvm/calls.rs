@@ -487,7 +487,8 @@ impl<'m> Lowerer<'m> {
                 self.sync_place(args[0], ElemKind::Cond)?;
                 Ok(self.ret0())
             }
-            "pthread_cond_wait" => self.cond_wait(args),
+            "pthread_cond_wait" => self.cond_wait(args, false),
+            "pthread_cond_timedwait" => self.cond_wait(args, true),
             "pthread_cond_signal" => {
                 // One transition per thread that may wait, made when all threads are known
                 // ([`Lowerer::expand_signals`]).
@@ -1240,7 +1241,10 @@ impl<'m> Lowerer<'m> {
         self.place(&p, 4, Ty::INT)
     }
 
-    fn cond_wait(&mut self, args: &[&'m Operand]) -> R<Option<Val>> {
+    /// `pthread_cond_wait`, or with `timed` `pthread_cond_timedwait`, whose timeout the
+    /// scheduler may choose at any time while the thread waits (the thread then stops waiting
+    /// and the call returns `ETIMEDOUT`, 110).
+    fn cond_wait(&mut self, args: &[&'m Operand], timed: bool) -> R<Option<Val>> {
         if self.tid.0 >= MAX_COND_THREADS {
             return self.unsupported(format!(
                 "pthread_cond_wait in a thread with id >= {MAX_COND_THREADS}"
@@ -1258,7 +1262,7 @@ impl<'m> Lowerer<'m> {
             Expr::tt(),
             vec![
                 Op::Assign {
-                    place: c,
+                    place: c.clone(),
                     value: bin(BinOp::BitOr, cv.clone(), bit.clone(), Ty::ULONG),
                 },
                 Op::Assign {
@@ -1270,11 +1274,41 @@ impl<'m> Lowerer<'m> {
         )?;
         let woken = bin(
             BinOp::Eq,
-            bin(BinOp::BitAnd, cv, bit, Ty::ULONG),
+            bin(BinOp::BitAnd, cv.clone(), bit.clone(), Ty::ULONG),
             Expr::constant(0, Ty::ULONG),
             Ty::INT,
         );
-        self.step(woken, vec![], TransKind::Sync(SyncKind::CondWaitWake))?;
+        let r = self.temp("wait.ret", Ty::INT);
+        let wake = self.step(
+            woken,
+            vec![Op::Assign {
+                place: Place::scalar(r),
+                value: Expr::int(0),
+            }],
+            TransKind::Sync(SyncKind::CondWaitWake),
+        )?;
+        if timed {
+            // The timeout: the thread's bit cleared by itself, whoever signals later.
+            let src = self.tb.transitions[wake.0 as usize].src;
+            let dst = self.tb.transitions[wake.0 as usize].dst;
+            let not_bit = Expr::constant(!(1i128 << self.tid.0) & u64::MAX as i128, Ty::ULONG);
+            self.edge(
+                src,
+                dst,
+                Expr::tt(),
+                vec![
+                    Op::Assign {
+                        place: c.clone(),
+                        value: bin(BinOp::BitAnd, cv, not_bit, Ty::ULONG),
+                    },
+                    Op::Assign {
+                        place: Place::scalar(r),
+                        value: Expr::int(110),
+                    },
+                ],
+                TransKind::Sync(SyncKind::CondWaitWake),
+            )?;
+        }
         let g = bin(
             BinOp::Eq,
             Expr::Load {
@@ -1293,7 +1327,7 @@ impl<'m> Lowerer<'m> {
             }],
             TransKind::Sync(SyncKind::Lock),
         )?;
-        Ok(self.ret0())
+        Ok(Some(Val::E(Expr::var(r, Ty::INT))))
     }
 
     fn barrier_wait(&mut self, args: &[&'m Operand]) -> R<Option<Val>> {

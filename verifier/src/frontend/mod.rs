@@ -169,8 +169,32 @@ pub fn program_hash(preprocessed: &str, main: &Path) -> String {
 
 /// Lowers C source text given in memory (the preprocessor still runs). Used by tests.
 pub fn load_str(name: &str, text: &str, opts: &Options) -> Result<Program, Error> {
+    with_source_file(name, text, |path| load(path, opts))
+}
+
+/// Writes `text` to a file named `name` in a fresh scratch directory, runs `f` on its path and
+/// removes the directory.
+pub(crate) fn with_source_file<T>(
+    name: &str,
+    text: &str,
+    f: impl FnOnce(&Path) -> Result<T, Error>,
+) -> Result<T, Error> {
+    let dir = scratch_dir("synth-src")?;
+    let path = dir.join(name);
+    let r = std::fs::write(&path, text)
+        .map_err(|e| Error::Io {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })
+        .and_then(|_| f(&path));
+    let _ = std::fs::remove_dir_all(&dir);
+    r
+}
+
+/// A fresh directory under the system's temporary directory, named from `prefix`.
+pub(crate) fn scratch_dir(prefix: &str) -> Result<PathBuf, Error> {
     let dir = std::env::temp_dir().join(format!(
-        "synth-src-{}-{}",
+        "{prefix}-{}-{}",
         std::process::id(),
         COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
     ));
@@ -178,14 +202,7 @@ pub fn load_str(name: &str, text: &str, opts: &Options) -> Result<Program, Error
         path: dir.display().to_string(),
         message: e.to_string(),
     })?;
-    let path = dir.join(name);
-    std::fs::write(&path, text).map_err(|e| Error::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    })?;
-    let r = load(&path, opts);
-    let _ = std::fs::remove_dir_all(&dir);
-    r
+    Ok(dir)
 }
 
 static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);

@@ -235,8 +235,7 @@ impl<'m> Lowerer<'m> {
         if !self.warnings.contains(&msg) {
             self.warnings.push(msg);
         }
-        let t = self.step(Expr::tt(), ops, TransKind::Stmt)?;
-        self.tb.transitions[t.0 as usize].memory_access = true;
+        self.access_step(ops, TransKind::Stmt)?;
         Ok(ret)
     }
 

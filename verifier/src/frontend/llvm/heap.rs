@@ -227,7 +227,6 @@ impl<'m> Lowerer<'m> {
         let status = match &p {
             Val::P { obj, off, dyn_ } => {
                 if !self.heap_sites.contains(obj) {
-                    let name = self.vars[obj.0 as usize].name.clone();
                     self.flush()?;
                     let err = self.special[1];
                     self.edge(
@@ -238,7 +237,6 @@ impl<'m> Lowerer<'m> {
                         TransKind::Error(ErrorKind::InvalidFree),
                     )?;
                     self.cur = self.new_loc(LocKind::Normal);
-                    let _ = name;
                     return Ok(None);
                 }
                 match self.static_place(*obj, off - HEADER as i64, dyn_, HEADER) {
@@ -599,24 +597,20 @@ impl<'m> Lowerer<'m> {
             let from = self.place(&self.offset_by(&src, k), w, ty)?;
             let to = self.place(&self.offset_by(&dst, k), w, ty)?;
             let t = self.temp("memcpy", ty);
-            let a = self.step(
-                Expr::tt(),
+            self.access_step(
                 vec![Op::Assign {
                     place: Place::scalar(t),
                     value: Expr::Load { place: from, ty },
                 }],
                 TransKind::Stmt,
             )?;
-            self.tb.transitions[a.0 as usize].memory_access = true;
-            let b = self.step(
-                Expr::tt(),
+            self.access_step(
                 vec![Op::Assign {
                     place: to,
                     value: Expr::var(t, ty),
                 }],
                 TransKind::Stmt,
             )?;
-            self.tb.transitions[b.0 as usize].memory_access = true;
         }
         Ok(())
     }
@@ -652,15 +646,13 @@ impl<'m> Lowerer<'m> {
                 ty,
             );
             let to = self.place(&self.offset_by(&dst, k), w, ty)?;
-            let t = self.step(
-                Expr::tt(),
+            self.access_step(
                 vec![Op::Assign {
                     place: to,
                     value: v,
                 }],
                 TransKind::Stmt,
             )?;
-            self.tb.transitions[t.0 as usize].memory_access = true;
         }
         Ok(())
     }
@@ -710,8 +702,7 @@ impl<'m> Lowerer<'m> {
             (Some(s), _) => {
                 let t = self.temp("block.byte", u8t);
                 let from = at(&s, self);
-                let r = self.step(
-                    Expr::tt(),
+                self.access_step(
                     vec![Op::Assign {
                         place: Place::scalar(t),
                         value: Expr::Load {
@@ -721,19 +712,13 @@ impl<'m> Lowerer<'m> {
                     }],
                     TransKind::Stmt,
                 )?;
-                self.tb.transitions[r.0 as usize].memory_access = true;
                 Expr::var(t, u8t)
             }
             (None, Some(b)) => cast(b, u8t),
             (None, None) => Expr::constant(0, u8t),
         };
         let to = at(&dst, self);
-        let w = self.step(
-            Expr::tt(),
-            vec![Op::Assign { place: to, value }],
-            TransKind::Stmt,
-        )?;
-        self.tb.transitions[w.0 as usize].memory_access = true;
+        self.access_step(vec![Op::Assign { place: to, value }], TransKind::Stmt)?;
         self.edge(
             self.cur,
             head,

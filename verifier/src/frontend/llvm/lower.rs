@@ -772,6 +772,14 @@ impl<'m> Lowerer<'m> {
         Ok(t)
     }
 
+    /// [`Lowerer::step`] without a guard for a transition that loads or stores memory
+    /// ([`Transition::memory_access`]).
+    pub fn access_step(&mut self, ops: Vec<Op>, kind: TransKind) -> R<TransId> {
+        let t = self.step(Expr::tt(), ops, kind)?;
+        self.tb.transitions[t.0 as usize].memory_access = true;
+        Ok(t)
+    }
+
     /// Runs the pending local assignments.
     pub fn flush(&mut self) -> R<()> {
         if !self.pending.is_empty() {
@@ -1965,15 +1973,13 @@ impl<'m> Lowerer<'m> {
         let ptr = self.val(&x.address)?;
         let place = self.place(&ptr, w, ty)?;
         let r = self.temp(&name_str(&x.dest), ty);
-        let t = self.step(
-            Expr::tt(),
+        self.access_step(
             vec![Op::Assign {
                 place: Place::scalar(r),
                 value: Expr::Load { place, ty },
             }],
             access_kind(x.atomicity.is_some()),
         )?;
-        self.tb.transitions[t.0 as usize].memory_access = true;
         self.frame().set_reg(&x.dest, Val::E(Expr::var(r, ty)));
         Ok(())
     }
@@ -1987,15 +1993,13 @@ impl<'m> Lowerer<'m> {
         let ptr = self.val(&x.address)?;
         let place = self.place(&ptr, w, ty)?;
         let v = self.expr(&x.value)?;
-        let t = self.step(
-            Expr::tt(),
+        self.access_step(
             vec![Op::Assign {
                 place,
                 value: cast(v, ty),
             }],
             access_kind(x.atomicity.is_some()),
         )?;
-        self.tb.transitions[t.0 as usize].memory_access = true;
         Ok(())
     }
 
@@ -2009,8 +2013,7 @@ impl<'m> Lowerer<'m> {
         let old = self.temp(&format!("{}.old", name_str(&x.dest)), ty);
         let oldv = Expr::var(old, ty);
         let ok = bin(BinOp::Eq, oldv.clone(), cast(exp, ty), Ty::INT);
-        let t = self.step(
-            Expr::tt(),
+        self.access_step(
             vec![
                 Op::Assign {
                     place: Place::scalar(old),
@@ -2026,7 +2029,6 @@ impl<'m> Lowerer<'m> {
             ],
             TransKind::Sync(SyncKind::Atomic),
         )?;
-        self.tb.transitions[t.0 as usize].memory_access = true;
         let okv = self.temp(&format!("{}.ok", name_str(&x.dest)), Ty::BOOL);
         self.pending.push(Op::Assign {
             place: Place::scalar(okv),
@@ -2088,8 +2090,7 @@ impl<'m> Lowerer<'m> {
             ),
             _ => return self.unsupported("floating point atomic operation"),
         };
-        let t = self.step(
-            Expr::tt(),
+        self.access_step(
             vec![
                 Op::Assign {
                     place: Place::scalar(old),
@@ -2102,7 +2103,6 @@ impl<'m> Lowerer<'m> {
             ],
             TransKind::Sync(SyncKind::Atomic),
         )?;
-        self.tb.transitions[t.0 as usize].memory_access = true;
         self.frame().set_reg(&x.dest, Val::E(o));
         Ok(())
     }

@@ -30,7 +30,7 @@ pub fn load(path: &Path, opts: &Options) -> Result<Program, Error> {
         message: e.to_string(),
     })?;
     let pre = compile::preprocess(path, opts)?;
-    let dir = scratch_dir()?;
+    let dir = super::scratch_dir("synth-llvm")?;
     let r = load_in(path, opts, &dir, &pre);
     let _ = std::fs::remove_dir_all(&dir);
     r
@@ -72,29 +72,5 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, pre: &str) -> Result<Program
 /// Compiles and lowers C source text given in memory (written to a scratch file named
 /// `name`). Used by tests.
 pub fn load_str(name: &str, text: &str, opts: &Options) -> Result<Program, Error> {
-    let dir = scratch_dir()?;
-    let path = dir.join(name);
-    let r = std::fs::write(&path, text)
-        .map_err(|e| Error::Io {
-            path: path.display().to_string(),
-            message: e.to_string(),
-        })
-        .and_then(|_| load(&path, opts));
-    let _ = std::fs::remove_dir_all(&dir);
-    r
-}
-
-/// A fresh directory for the compiler's outputs.
-fn scratch_dir() -> Result<std::path::PathBuf, Error> {
-    static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "synth-llvm-{}-{}",
-        std::process::id(),
-        COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir).map_err(|e| Error::Io {
-        path: dir.display().to_string(),
-        message: e.to_string(),
-    })?;
-    Ok(dir)
+    super::with_source_file(name, text, |path| load(path, opts))
 }

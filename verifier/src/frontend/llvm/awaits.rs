@@ -150,19 +150,15 @@ impl<'m> Lowerer<'m> {
     /// (then the assumption tests the register, as computed).
     pub(super) fn await_condition(&mut self, o: &'m Operand) -> R<Option<Expr>> {
         let f = self.frames.last().expect("frame").func;
-        let cfg = Cfg::new(f);
-        let mut defs: HashMap<&'m Name, (usize, &'m Instruction)> = HashMap::new();
-        for (b, bb) in f.basic_blocks.iter().enumerate() {
-            for i in &bb.instrs {
-                if let Some(d) = i.try_get_result() {
-                    defs.insert(d, (b, i));
-                }
-            }
-        }
+        // The function's control flow, computed once per function.
+        let flow = self
+            .flows
+            .entry(f.name.as_str())
+            .or_insert_with(|| std::rc::Rc::new(Flow::new(f)))
+            .clone();
         let mut cx = Rebuild {
             f,
-            cfg,
-            defs,
+            flow,
             reads: false,
         };
         let e = match self.rebuild(&mut cx, o, 0) {
@@ -180,7 +176,7 @@ impl<'m> Lowerer<'m> {
         let Operand::LocalOperand { name, .. } = o else {
             return Ok(Some(self.expr(o)?));
         };
-        let Some(&(block, i)) = cx.defs.get(name) else {
+        let Some(&(block, i)) = cx.flow.defs.get(name) else {
             // A parameter: fixed during the call.
             return Ok(Some(self.expr(o)?));
         };
@@ -196,7 +192,7 @@ impl<'m> Lowerer<'m> {
             }
             Instruction::Phi(p) => {
                 let b = block;
-                let d = cx.cfg.idom[b];
+                let d = cx.flow.cfg.idom[b];
                 if d == usize::MAX || d == b {
                     return Ok(None);
                 }
@@ -204,7 +200,7 @@ impl<'m> Lowerer<'m> {
                 let t = self.reg_ty(&p.to_type)?;
                 // The last incoming value needs no test.
                 for (k, (v, from)) in p.incoming_values.iter().enumerate().rev() {
-                    let Some(&pb) = cx.cfg.index.get(from) else {
+                    let Some(&pb) = cx.flow.cfg.index.get(from) else {
                         return Ok(None);
                     };
                     let Some(val) = self.rebuild(cx, v, depth + 1)? else {
@@ -272,13 +268,13 @@ impl<'m> Lowerer<'m> {
         if b == d {
             return Ok(Some(Expr::tt()));
         }
-        if path.contains(&b) || depth > MAX_DEPTH || cx.cfg.order[b] <= cx.cfg.order[d] {
+        if path.contains(&b) || depth > MAX_DEPTH || cx.flow.cfg.order[b] <= cx.flow.cfg.order[d] {
             // A cycle, or a block not below the dominator.
             return Ok(None);
         }
         path.push(b);
         let mut any: Option<Expr> = None;
-        for p in cx.cfg.preds[b].clone() {
+        for p in cx.flow.cfg.preds[b].clone() {
             let Some(rc) = self.block_reach(cx, d, p, depth + 1, path)? else {
                 path.pop();
                 return Ok(None);
@@ -323,11 +319,34 @@ impl<'m> Lowerer<'m> {
     }
 }
 
+/// What rebuilding needs of a function: its control flow and where each register is
+/// defined.
+pub(super) struct Flow<'m> {
+    cfg: Cfg<'m>,
+    defs: HashMap<&'m Name, (usize, &'m Instruction)>,
+}
+
+impl<'m> Flow<'m> {
+    fn new(f: &'m Function) -> Self {
+        let mut defs = HashMap::new();
+        for (b, bb) in f.basic_blocks.iter().enumerate() {
+            for i in &bb.instrs {
+                if let Some(d) = i.try_get_result() {
+                    defs.insert(d, (b, i));
+                }
+            }
+        }
+        Flow {
+            cfg: Cfg::new(f),
+            defs,
+        }
+    }
+}
+
 /// The state of one rebuilding.
 pub(super) struct Rebuild<'m> {
     f: &'m Function,
-    cfg: Cfg<'m>,
-    defs: HashMap<&'m Name, (usize, &'m Instruction)>,
+    flow: std::rc::Rc<Flow<'m>>,
     /// Whether the expression reads memory.
     reads: bool,
 }

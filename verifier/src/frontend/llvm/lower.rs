@@ -198,6 +198,8 @@ pub(super) struct Lowerer<'m> {
     pub const_objects: HashSet<VarId>,
     /// What the lowering assumed of the program (external functions it havocs).
     pub warnings: Vec<String>,
+    /// Each function's control flow, for rebuilding assumptions ([`super::awaits`]).
+    pub flows: HashMap<&'m str, std::rc::Rc<super::awaits::Flow<'m>>>,
     /// The ghost counter of `pthread_key_create`'s keys.
     pub keys: Option<VarId>,
     /// The variable whose out-of-bounds write marks a variable-length array too long.
@@ -261,6 +263,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         bounded: false,
         vla_limit: None,
         keys: None,
+        flows: HashMap::new(),
         const_objects: HashSet::new(),
         warnings: Vec::new(),
         fn_objects: HashMap::new(),

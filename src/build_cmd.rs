@@ -132,10 +132,39 @@ pub(crate) fn build(a: BuildArgs) -> anyhow::Result<u8> {
         source,
         &format!("{text}__attribute__((used)) static const char synth_marker[] = \"{MARKER}\";\n"),
     )?;
-    let cc =
-        a.cc.clone()
-            .or_else(|| std::env::var("CC").ok())
-            .unwrap_or_else(|| "cc".into());
+    let llvm = m.program.bitcode.is_some();
+    let clang = verifier::frontend::llvm::compile::clang();
+    let cc = a.cc.clone().or_else(|| std::env::var("CC").ok()).unwrap_or_else(|| {
+        if llvm {
+            clang.display().to_string()
+        } else {
+            "cc".into()
+        }
+    });
+    let mut objects = Vec::new();
+    if llvm {
+        // The instrumented module, compiled by the clang whose LLVM wrote it.
+        let object = files.bitcode.with_extension("o");
+        let mut c = Command::new(&clang);
+        c.args(["-c", "-O2", "-w"])
+            .args(&a.cflags)
+            .arg(&files.bitcode)
+            .arg("-o")
+            .arg(&object);
+        let status = c.status().map_err(|e| {
+            BadInput(anyhow::anyhow!(
+                "cannot run `{}`: {e}; scripts/setup installs it",
+                clang.display()
+            ))
+        })?;
+        if !status.success() {
+            return Err(anyhow::anyhow!(
+                "clang failed on the instrumented module {} ({status})",
+                files.bitcode.display()
+            ));
+        }
+        objects.push(object);
+    }
     let mut cmd = Command::new(&cc);
     cmd.arg("-std=gnu11")
         .arg("-O2")
@@ -144,6 +173,7 @@ pub(crate) fn build(a: BuildArgs) -> anyhow::Result<u8> {
         .arg("-I")
         .arg(&dir)
         .arg(source)
+        .args(&objects)
         .arg(&lib)
         .args(["-lpthread", "-ldl", "-lm"])
         .arg("-o")

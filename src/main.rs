@@ -150,7 +150,7 @@ pub(crate) struct Input {
     #[arg(long, default_value_t = 64)]
     max_threads: usize,
     /// The front end: `llvm` (clang compiles the program to LLVM IR, which is lowered) or
-    /// `c` (the C parser). `synth build` and schedules need `c` for now.
+    /// `c` (the C parser).
     #[arg(long, value_name = "NAME", default_value = "c", value_parser = ["c", "llvm"])]
     frontend: String,
 }
@@ -171,6 +171,10 @@ impl Input {
     pub(crate) fn load_preprocessed(
         &self,
     ) -> Result<(verifier::ir::Program, String), verifier::frontend::Error> {
+        if self.frontend == "llvm" {
+            // The instrumentation works on the module the program carries.
+            return Ok((self.load()?, String::new()));
+        }
         verifier::frontend::load_preprocessed(&self.file, &self.options())
     }
 

@@ -21,6 +21,7 @@ pub mod emit;
 pub mod explain;
 pub mod guide;
 pub mod instrument;
+pub mod instrument_llvm;
 pub mod schedule;
 pub mod sections;
 pub mod simulate;

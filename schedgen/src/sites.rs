@@ -76,10 +76,15 @@ impl SiteTable {
         let mut table = SiteTable::default();
         let mut by_key: HashMap<Key, u32> = HashMap::new();
         let mut add = |t: ThreadId, tr: &Transition, kind: SiteKind| {
-            let arm = prog.thread(t).arm(tr);
-            // Only a branch arm's position matters, and a synchronisation call is one site
-            // whatever its alternatives access (which waiter a signal wakes, if any).
-            let arm = if kind == SiteKind::Branch { arm } else { 0 };
+            // Only a branch arm's position matters (its successor in the LLVM module, whose
+            // branch is copied into several contexts with different arms folded away), and a
+            // synchronisation call is one site whatever its alternatives access (which waiter
+            // a signal wakes, if any).
+            let arm = match (kind, prog.bitcode.is_some(), tr.at) {
+                (SiteKind::Branch, true, Some([_, k])) => k as usize,
+                (SiteKind::Branch, _, _) => prog.thread(t).arm(tr),
+                _ => 0,
+            };
             let evs = if matches!(tr.kind, TransKind::Sync(_)) {
                 Vec::new()
             } else {

@@ -809,10 +809,13 @@ pub struct Transition {
     pub back_edge: bool,
     /// Source of the statement it comes from.
     pub span: Option<Span>,
-    /// The expression whose action it performs, as byte offsets `[start, end)` into the
-    /// preprocessed source: the place read by a load, the assignment or increment for a store,
-    /// the call for a synchronisation operation, the condition for a branch arm. The
-    /// instrumentation (`schedgen::instrument`) finds the code to wrap by it.
+    /// The code whose action it performs, which the instrumentation of `synth build` finds
+    /// again. C front end: byte offsets `[start, end)` into the preprocessed source of the
+    /// place read by a load, the assignment or increment for a store, the call for a
+    /// synchronisation operation, the condition for a branch arm (`schedgen::instrument`).
+    /// LLVM front end ([`Program::bitcode`] set): `[instruction, successor]`, the number of
+    /// the LLVM instruction in the module ([`Bitcode`]) and, for a branch arm, the number of
+    /// the successor it goes to (0 otherwise) (`schedgen::instrument_llvm`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<[u32; 2]>,
     /// It is the load or store of the place `at` reads or writes (with events when the place
@@ -1037,6 +1040,32 @@ pub struct Program {
     /// functions it models by havoc).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// The LLVM module the program was lowered from (LLVM front end): what `synth build`
+    /// instruments.
+    #[serde(skip)]
+    pub bitcode: Option<std::sync::Arc<Bitcode>>,
+}
+
+/// An LLVM module as bitcode, with the numbering of its instructions: the instructions of its
+/// defined functions, in module order, block by block, terminators included, are numbered
+/// from 0 ([`Transition::at`]).
+#[derive(Clone)]
+pub struct Bitcode {
+    /// The module, as clang and the front end's passes left it.
+    pub bytes: Vec<u8>,
+    /// Each defined function in module order with its number of instructions.
+    pub functions: Vec<(String, u32)>,
+}
+
+impl std::fmt::Debug for Bitcode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Bitcode({} bytes, {} functions)",
+            self.bytes.len(),
+            self.functions.len()
+        )
+    }
 }
 
 impl Program {

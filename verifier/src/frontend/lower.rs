@@ -450,6 +450,8 @@ impl<'a> Lowerer<'a> {
             objects: Vec::new(),
             thread_bound: None,
             warnings: Vec::new(),
+
+            bitcode: None,
         })
     }
 

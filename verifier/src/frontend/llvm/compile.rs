@@ -16,6 +16,9 @@ const MODELS: &str = include_str!("models.c");
 /// The LLVM major version of clang, `opt` and the library the front end reads modules with.
 pub const LLVM_MAJOR: u32 = 19;
 
+/// The section of the libc models' definitions (`models.c`).
+pub const MODEL_SECTION: &str = ".text.synth_model";
+
 /// Warnings that clang makes errors by default and gcc does not (C89 habits that real
 /// programs still have).
 const GCC_ACCEPTS: &[&str] = &[

@@ -170,6 +170,8 @@ pub(super) struct FnFacts {
     spec_phis: HashSet<Name>,
     /// The blocks on a cycle.
     on_cycle: Vec<bool>,
+    /// The module-wide number of each block's first instruction ([`instruction_numbers`]).
+    block_base: Vec<u32>,
 }
 
 /// The lowering state.
@@ -226,6 +228,9 @@ pub(super) struct Lowerer<'m> {
     /// exit, error, halt, discard.
     pub special: [LocId; 4],
     pub span: Option<Span>,
+    /// The instruction being lowered and, for a branch arm, its successor
+    /// ([`Transition::at`]).
+    pub at: Option<[u32; 2]>,
     pub frames: Vec<Frame<'m>>,
     pub atomic_depth: u32,
     /// Local assignments (registers only) waiting for the next transition.
@@ -238,14 +243,17 @@ pub(super) struct Lowerer<'m> {
 /// Also returns the source files spans refer to (index 0: the main file).
 pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, Vec<String>)> {
     let creating = super::loops::creating_functions(m);
+    let numbers = instruction_numbers(m);
     let facts: HashMap<&str, FnFacts> = m
         .functions
         .iter()
-        .map(|f| {
+        .zip(numbers)
+        .map(|(f, block_base)| {
             let facts = FnFacts {
                 needs_var: needs_var(f),
                 spec_phis: super::loops::specialised_phis(f, &creating),
                 on_cycle: super::loops::on_cycle(f),
+                block_base,
             };
             (f.name.as_str(), facts)
         })
@@ -286,6 +294,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         cur: LocId(0),
         special: [LocId(0); 4],
         span: None,
+        at: None,
         frames: Vec::new(),
         atomic_depth: 0,
         pending: Vec::new(),
@@ -294,6 +303,39 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
     };
     let p = l.run()?;
     Ok((p, l.files))
+}
+
+/// The number of the first instruction of each block of each defined function, counting the
+/// instructions (terminators included) of the module's defined functions in order: the
+/// identity of an instruction that [`Transition::at`] records and the instrumentation of
+/// `synth build` finds again in the same module.
+fn instruction_numbers(m: &Module) -> Vec<Vec<u32>> {
+    let mut n = 0u32;
+    m.functions
+        .iter()
+        .map(|f| {
+            f.basic_blocks
+                .iter()
+                .map(|b| {
+                    let first = n;
+                    n += b.instrs.len() as u32 + 1;
+                    first
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The number of instructions of each defined function of `m`, in order
+/// ([`crate::ir::Bitcode::functions`]).
+pub(super) fn function_sizes(m: &Module) -> Vec<(String, u32)> {
+    m.functions
+        .iter()
+        .map(|f| {
+            let n = f.basic_blocks.iter().map(|b| b.instrs.len() as u32 + 1).sum();
+            (f.name.clone(), n)
+        })
+        .collect()
 }
 
 /// The registers of a function that need a variable: used in another block than their own,
@@ -751,7 +793,7 @@ impl<'m> Lowerer<'m> {
             yields: false,
             back_edge: false,
             span: self.span,
-            at: None,
+            at: self.at,
             memory_access: false,
         });
         self.tb.locations[src.0 as usize].out.push(id);
@@ -885,6 +927,8 @@ impl<'m> Lowerer<'m> {
             objects: std::mem::take(&mut self.made),
             thread_bound: self.bounded.then_some(self.opts.max_threads),
             warnings: std::mem::take(&mut self.warnings),
+
+            bitcode: None,
         })
     }
 
@@ -1162,6 +1206,7 @@ impl<'m> Lowerer<'m> {
         let discard = self.new_loc(LocKind::Discard);
         self.special = [exit, error, halt, discard];
         self.cur = entry;
+        self.at = None;
         self.frames.clear();
         self.atomic_depth = 0;
         self.pending.clear();
@@ -1187,6 +1232,8 @@ impl<'m> Lowerer<'m> {
         }
         let ret = self.inline(f, args)?;
         self.span = None;
+        // A return from the thread's function: the runtime's thread trampoline reports it.
+        self.at = None;
         if is_main {
             self.step(Expr::tt(), vec![], TransKind::Stmt)?;
             self.edge(self.cur, halt, Expr::tt(), vec![], TransKind::Halt)?;
@@ -1367,7 +1414,9 @@ impl<'m> Lowerer<'m> {
             let v = self.temp(&format!("{}$ret", f.name), t);
             self.frame().ret = Some((v, t));
         }
+        let at = self.at;
         let r = self.body(f);
+        self.at = at;
         let frame = self.frames.pop().expect("pushed");
         r?;
         self.cur = frame.ret_loc;
@@ -1405,11 +1454,14 @@ impl<'m> Lowerer<'m> {
                 };
                 self.frame().set_reg(&p.dest, v);
             }
-            for i in &bb.instrs {
+            let base = self.facts[f.name.as_str()].block_base[b];
+            for (k, i) in bb.instrs.iter().enumerate() {
                 self.locate(i.get_debug_loc().as_ref());
+                self.at = Some([base + k as u32, 0]);
                 self.instruction(i)?;
             }
             self.locate(bb.term.get_debug_loc().as_ref());
+            self.at = Some([base + bb.instrs.len() as u32, 0]);
             self.terminator(b, &bb.term)?;
         }
         Ok(())
@@ -2213,6 +2265,14 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
+    /// The arms made next go to successor `k` of the terminator being lowered (LLVM's
+    /// numbering: a conditional branch's true successor is 0, a switch's default is 0).
+    fn successor(&mut self, k: u32) {
+        if let Some(at) = &mut self.at {
+            at[1] = k;
+        }
+    }
+
     fn terminator(&mut self, block: usize, t: &'m Terminator) -> R<()> {
         match t {
             Terminator::Br(b) => {
@@ -2229,7 +2289,9 @@ impl<'m> Lowerer<'m> {
                         self.goto(block, dest, Expr::tt(), vec![], TransKind::Stmt)?;
                     }
                     None => {
+                        self.successor(0);
                         self.goto(block, &b.true_dest, c.clone(), vec![], TransKind::Branch)?;
+                        self.successor(1);
                         self.goto(block, &b.false_dest, not(c), vec![], TransKind::Branch)?;
                     }
                 }
@@ -2240,7 +2302,8 @@ impl<'m> Lowerer<'m> {
                 let t = x.ty();
                 let known = self.const_eval(&x);
                 let mut others = Vec::new();
-                for (c, dest) in &s.dests {
+                for (k, (c, dest)) in s.dests.iter().enumerate() {
+                    self.successor(k as u32 + 1);
                     let Val::E(cv) = self.const_val(c)? else {
                         return self.unsupported("switch over a non-integer");
                     };
@@ -2263,6 +2326,7 @@ impl<'m> Lowerer<'m> {
                 } else {
                     TransKind::Branch
                 };
+                self.successor(0);
                 self.goto(block, &s.default_dest, g, vec![], kind)?;
             }
             Terminator::Ret(r) => {

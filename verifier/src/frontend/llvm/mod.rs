@@ -12,13 +12,14 @@ mod awaits;
 mod calls;
 mod canonical;
 pub mod compile;
+pub mod edit;
 mod heap;
 mod layout;
 mod loops;
 mod lower;
 
 use super::{program_hash, Error, Options};
-use crate::ir::{Program, SourceFile, Span};
+use crate::ir::{Bitcode, Program, SourceFile, Span};
 use std::path::Path;
 
 pub use compile::LLVM_MAJOR;
@@ -57,6 +58,14 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, pre: &str) -> Result<Program
     };
     super::finalize::finalize(&mut program, &position, opts)?;
     program.sha256 = program_hash(pre, path);
+    let bytes = std::fs::read(&bc).map_err(|e| Error::Io {
+        path: bc.display().to_string(),
+        message: e.to_string(),
+    })?;
+    program.bitcode = Some(std::sync::Arc::new(Bitcode {
+        bytes,
+        functions: lower::function_sizes(&module),
+    }));
     program.files = names
         .iter()
         .map(|p| SourceFile {

@@ -1,0 +1,454 @@
+//! Instrumentation of the LLVM module (DESIGN.md, "Enforcement protocol"; seed 002,
+//! "Implementation"): the module the program was lowered from, with the runtime calls that
+//! make its threads follow a schedule, ready for clang.
+//!
+//! A site is found by the instruction its IR transitions perform ([`Transition::at`]: the
+//! instruction's number in the module and, for a branch arm, its successor), so every site is
+//! instrumented exactly once, at the code the verifier read:
+//!
+//! * a shared **load, store, atomic read-modify-write or compare-exchange**, and a call whose
+//!   one step accesses shared memory (`malloc`, `free`, a havocking external), runs between
+//!   `synth_before(s)` and `synth_after(s)`;
+//! * a **conditional branch or switch** whose arms are sites reports the successor taken
+//!   (`synth_branch`);
+//! * **synchronisation calls** the schedule keeps (mutexes, rwlocks, semaphores, spin locks,
+//!   join, yield) run between `before` and `after`; those it subsumes (Opt1/Opt2) are removed;
+//!   condition waits and signals, barriers and `pthread_once` are performed by the schedule
+//!   itself through the support functions of `llvm_support.c` (a barrier's serial thread is
+//!   the last to arrive in the schedule's order, as the verifier models it);
+//!   `pthread_create` becomes `synth_pthread_create` (a creation the verified program refuses
+//!   for the thread bound fails with `EAGAIN`); `pthread_exit` reports the thread's exit;
+//! * `main` is renamed; the support file's `main` starts the runtime with the schedule;
+//! * the front end's libc models go back to the system library's definitions, except those
+//!   whose code holds a site.
+//!
+//! A site the instrumentation cannot place is an error naming `file:line:col`, never a
+//! silently unconstrained access.
+
+use crate::instrument::Error;
+use crate::schedule::ProgramSchedule;
+use crate::sites::SiteKind;
+use enforcer_rt::table::SYNTH_NONE;
+use std::collections::{BTreeMap, HashSet};
+use std::path::Path;
+use verifier::frontend::llvm::edit::{InstrKind, Module};
+use verifier::ir::{Program, SyncKind, ThreadId, TransKind};
+
+/// The support functions and the `main` of an instrumented module, as C.
+const SUPPORT: &str = include_str!("llvm_support.c");
+
+/// What a site does at its instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum What {
+    Access,
+    /// Branch arm to the successor.
+    Arm(u32),
+    /// The arm of an assumption on inputs that holds.
+    ArmAssume,
+    /// The failing arm of an assumption on inputs.
+    ArmAssumeFail,
+    /// An arm of a synchronisation call or of an assumption over shared state.
+    ArmOther,
+    Removed,
+    Sync(SyncKind),
+    /// An assumption over shared memory.
+    Assume,
+    Exit,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Role {
+    site: u32,
+    what: What,
+}
+
+/// The result of [`instrument`].
+pub struct Instrumented {
+    /// The C file to compile with the module: the support functions and `main`.
+    pub support: String,
+}
+
+/// Instruments the module `prog` was lowered from for `sched`, writes it to `out` (bitcode)
+/// and returns the support C file, which includes `header` (the schedule's tables).
+pub fn instrument(
+    prog: &Program,
+    sched: &ProgramSchedule,
+    header: &str,
+    out: &Path,
+) -> Result<Instrumented, Error> {
+    let Some(bc) = &prog.bitcode else {
+        return Err(Error::Parse("the program was not lowered from LLVM IR".into()));
+    };
+    let mut m = Module::parse(bc).map_err(Error::Parse)?;
+    let position = |m: &Module, n: u32| match m.position(n) {
+        Some((f, l, c)) => format!("{f}:{l}:{c}"),
+        None => format!("{} (function {})", sched.source, m.function_of(n)),
+    };
+    // Sites by instruction.
+    let mut by_instr: BTreeMap<u32, Vec<Role>> = BTreeMap::new();
+    for site in &sched.sites.sites {
+        let Some(&(t, tr)) = site.instances.first() else {
+            continue;
+        };
+        let th = prog.thread(t);
+        let x = th.transition(tr);
+        let what = match site.kind {
+            SiteKind::Branch => match x.kind {
+                TransKind::Branch => What::Arm(x.at.map_or(0, |a| a[1])),
+                TransKind::Assume if x.events.is_empty() => What::ArmAssume,
+                TransKind::AssumeFail => What::ArmAssumeFail,
+                _ => What::ArmOther,
+            },
+            SiteKind::Removed => What::Removed,
+            SiteKind::ThreadExit => What::Exit,
+            SiteKind::Sync => match x.kind {
+                TransKind::Sync(k) => What::Sync(k),
+                _ => What::Access,
+            },
+            SiteKind::Access if x.kind == TransKind::Assume => What::Assume,
+            SiteKind::Access => What::Access,
+        };
+        match x.at {
+            Some([n, _]) if m.has(n) => by_instr.entry(n).or_default().push(Role {
+                site: site.id,
+                what,
+            }),
+            // A return from a thread's function: reported by the runtime's trampoline.
+            None if what == What::Exit => {}
+            _ => {
+                return Err(Error::Unsupported {
+                    position: site
+                        .span
+                        .map(|s| prog.position(&s))
+                        .unwrap_or_else(|| site.file.clone()),
+                    what: format!(
+                        "site {} ({}) is not one instruction of the module",
+                        site.id, site.text
+                    ),
+                })
+            }
+        }
+    }
+    check_shared_code(prog, sched, &m, &by_instr, &position)?;
+    let sequential = sequential_sites(prog, sched);
+    let none = SYNTH_NONE;
+    let mut instrumented: HashSet<u32> = HashSet::new();
+    for (&n, roles) in &by_instr {
+        let here = position(&m, n);
+        let unsupported = |what: String| Error::Unsupported {
+            position: here.clone(),
+            what,
+        };
+        let find = |w: &dyn Fn(What) -> bool| roles.iter().find(|r| w(r.what)).map(|r| r.site);
+        if let Some(s) = find(&|w| w == What::ArmOther) {
+            return Err(unsupported(format!(
+                "the schedule branches on the outcome of a synchronisation call or of an \
+                 assumption over shared state (site {s})"
+            )));
+        }
+        if let Some(s) = find(&|w| w == What::Assume) {
+            return Err(unsupported(format!(
+                "an assumption over shared memory (site {s}) is not enforced in a build yet"
+            )));
+        }
+        let kind = m.kind(n);
+        let multi = sequential.contains(&n);
+        match kind {
+            InstrKind::CondBr | InstrKind::Switch => {
+                let mut sites = Vec::new();
+                for r in roles {
+                    match r.what {
+                        What::Arm(k) => {
+                            let k = k as usize;
+                            if sites.len() <= k {
+                                sites.resize(k + 1, none);
+                            }
+                            sites[k] = r.site;
+                        }
+                        w => return Err(unsupported(format!("a branch performs {w:?}"))),
+                    }
+                }
+                m.report_branch(n, "synth_branch", &sites, none);
+            }
+            InstrKind::Load | InstrKind::Store | InstrKind::AtomicRmw | InstrKind::CmpXchg => {
+                let kept: Vec<&Role> = roles.iter().filter(|r| r.what != What::Removed).collect();
+                match kept.as_slice() {
+                    [] => {}
+                    [r] if matches!(r.what, What::Access | What::Sync(SyncKind::Atomic)) => {
+                        m.call_before(n, "synth_before", &[r.site]);
+                        m.call_after(n, "synth_after", &[r.site]);
+                    }
+                    _ => {
+                        return Err(unsupported(format!(
+                            "one memory access is several sites ({}): it reaches different \
+                             shared objects in different calls of its function",
+                            list(roles)
+                        )))
+                    }
+                }
+            }
+            InstrKind::Call { callee, args } => {
+                let name = callee.unwrap_or_default();
+                call(&mut m, n, &name, args, roles, multi).map_err(unsupported)?;
+            }
+            other => {
+                return Err(unsupported(format!(
+                    "sites {} at an instruction `{other:?}` the instrumentation does not place",
+                    list(roles)
+                )))
+            }
+        }
+        instrumented.insert(n);
+    }
+    // Calls that are no site but must not run as they are.
+    for n in 0..m.instruction_count() {
+        if !m.has(n) || by_instr.contains_key(&n) {
+            continue;
+        }
+        if let InstrKind::Call {
+            callee: Some(name), ..
+        } = m.kind(n)
+        {
+            match name.as_str() {
+                // A creation the verified program never makes, or refuses for the thread
+                // bound: it fails with EAGAIN, as in the verifier's model.
+                "pthread_create" => m.replace_call(n, "__synth_create_refused", &[]),
+                "pthread_barrier_init" => m.replace_call(n, "__synth_barrier_init", &[none]),
+                "pthread_barrier_destroy" => m.replace_call(n, "__synth_barrier_destroy", &[]),
+                _ => {}
+            }
+        }
+    }
+    let main_params = m
+        .rename_function("main", "synth_user_main")
+        .ok_or_else(|| Error::Unsupported {
+            position: sched.source.clone(),
+            what: "the program has no `main`".into(),
+        })?;
+    let keep: HashSet<&str> = instrumented.iter().map(|&n| m.function_of(n)).collect();
+    let keep: HashSet<String> = keep.into_iter().map(str::to_string).collect();
+    for f in m.functions_in_section(verifier::frontend::llvm::compile::MODEL_SECTION) {
+        m.set_definition(&f, keep.contains(&f));
+    }
+    m.verify()
+        .map_err(|e| Error::Parse(format!("the instrumented module is not valid: {e}")))?;
+    m.write(out).map_err(Error::Parse)?;
+    let call_main = match main_params {
+        0 => "synth_user_main()",
+        1 => "synth_user_main(argc)",
+        2 => "synth_user_main(argc, argv)",
+        _ => "synth_user_main(argc, argv, envp)",
+    };
+    let proto = match main_params {
+        0 => "int synth_user_main(void);",
+        1 => "int synth_user_main(int);",
+        2 => "int synth_user_main(int, char **);",
+        _ => "int synth_user_main(int, char **, char **);",
+    };
+    let support = format!(
+        "/* {src}: support of the module instrumented by synth to follow the program \
+         schedule of {header}\n * (Opt{opt}, program SHA-256 {sha}). Do not edit. */\n\
+         #include \"{header}\"\n{SUPPORT}\n{proto}\n\
+         int main(int argc, char **argv, char **envp) {{\n  \
+         (void)argc;\n  (void)argv;\n  (void)envp;\n  \
+         if (synth_start(&synth_schedule, \"{sha}\") != 0)\n    return {code};\n  \
+         return {call_main};\n}}\n",
+        src = sched.source.replace("*/", "* /"),
+        opt = sched.opt,
+        sha = prog.sha256,
+        code = crate::instrument::REFUSED_EXIT_CODE,
+    );
+    Ok(Instrumented { support })
+}
+
+fn list(roles: &[Role]) -> String {
+    roles
+        .iter()
+        .map(|r| r.site.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The instrumentation of the call `n` of `name` performing `roles`; `multi` when one
+/// execution of it performs several sites in sequence.
+fn call(
+    m: &mut Module,
+    n: u32,
+    name: &str,
+    args: usize,
+    roles: &[Role],
+    multi: bool,
+) -> Result<(), String> {
+    let none = SYNTH_NONE;
+    let site = |w: What| roles.iter().find(|r| r.what == w).map(|r| r.site);
+    let kinds: Vec<What> = roles.iter().map(|r| r.what).collect();
+    if kinds.iter().all(|w| *w == What::Removed) {
+        match name {
+            // Subsumed by the schedule: the call goes (its arguments have no effects in IR).
+            "pthread_mutex_lock" | "pthread_mutex_unlock" | "pthread_mutex_init"
+            | "sched_yield" | "pthread_yield" => m.remove_call(n),
+            "pthread_barrier_init" => m.replace_call(n, "__synth_barrier_init", &[none]),
+            // An atomic function of the program: only its region markers go; its body runs.
+            n if n.starts_with("__VERIFIER_atomic_") => {}
+            _ => return Err(format!("`{name}` is subsumed by the schedule")),
+        }
+        return Ok(());
+    }
+    if kinds.contains(&What::Removed) {
+        return Err(format!("`{name}` is partly subsumed by the schedule"));
+    }
+    let sync = |k: SyncKind| site(What::Sync(k));
+    if let Some(s) = site(What::ArmAssume).or(site(What::ArmAssumeFail).map(|_| none)) {
+        if name != "__VERIFIER_assume" && name != "assume_abort_if_not" {
+            return Err(format!("an assumption arm at a call of `{name}`"));
+        }
+        let arm = site(What::ArmAssume).unwrap_or(s);
+        m.replace_call(n, "__synth_assume_arm", &[arm]);
+        return Ok(());
+    }
+    let mut sorted = kinds.clone();
+    sorted.sort_by_key(|w| format!("{w:?}"));
+    sorted.dedup();
+    match (name, sorted.as_slice()) {
+        ("pthread_create", [What::Sync(SyncKind::Spawn)]) if args == 4 => {
+            m.replace_call(n, "synth_pthread_create", &[sync(SyncKind::Spawn).expect("site")]);
+        }
+        ("pthread_exit", [What::Exit]) => m.call_before(n, "synth_thread_exit", &[]),
+        ("pthread_cond_wait", _)
+            if sorted.contains(&What::Sync(SyncKind::CondWaitRelease))
+                && sorted.contains(&What::Sync(SyncKind::CondWaitWake))
+                && sorted
+                    .iter()
+                    .all(|w| matches!(w, What::Sync(SyncKind::CondWaitRelease | SyncKind::CondWaitWake | SyncKind::Lock))) =>
+        {
+            let rel = sync(SyncKind::CondWaitRelease).expect("site");
+            let wake = sync(SyncKind::CondWaitWake).expect("site");
+            let lock = sync(SyncKind::Lock).unwrap_or(none);
+            m.replace_call(n, "__synth_cond_wait", &[rel, wake, lock]);
+        }
+        ("pthread_cond_signal", [What::Sync(SyncKind::CondSignal)])
+        | ("pthread_cond_broadcast", [What::Sync(SyncKind::CondBroadcast)]) => {
+            m.replace_call(n, "__synth_event", &[roles[0].site]);
+        }
+        (
+            "pthread_barrier_wait",
+            [What::Sync(SyncKind::BarrierArrive), What::Sync(SyncKind::BarrierLeave)],
+        ) => {
+            let arrive = sync(SyncKind::BarrierArrive).expect("site");
+            let leave = sync(SyncKind::BarrierLeave).expect("site");
+            m.replace_call(n, "__synth_barrier_wait", &[arrive, leave]);
+        }
+        ("pthread_barrier_init", [What::Sync(SyncKind::BarrierInit)]) => {
+            m.replace_call(n, "__synth_barrier_init", &[roles[0].site]);
+        }
+        ("pthread_once", [What::Sync(SyncKind::Once)]) => {
+            m.replace_call(n, "__synth_once", &[roles[0].site]);
+        }
+        (
+            _,
+            [What::Sync(
+                SyncKind::Lock
+                | SyncKind::Unlock
+                | SyncKind::TryLock
+                | SyncKind::MutexInit
+                | SyncKind::Join
+                | SyncKind::Yield
+                | SyncKind::ReadLock
+                | SyncKind::WriteLock
+                | SyncKind::RwUnlock
+                | SyncKind::SemWait
+                | SyncKind::SemPost
+                | SyncKind::Atomic,
+            )],
+        ) if !multi && !name.starts_with("pthread_cond_") && !name.starts_with("pthread_barrier_") => {
+            m.call_before(n, "synth_before", &[roles[0].site]);
+            m.call_after(n, "synth_after", &[roles[0].site]);
+        }
+        (_, [What::Access]) if !multi && roles.len() == 1 => {
+            m.call_before(n, "synth_before", &[roles[0].site]);
+            m.call_after(n, "synth_after", &[roles[0].site]);
+        }
+        (_, _) if multi => {
+            return Err(format!(
+                "`{name}` accesses shared memory in several steps (sites {}); the schedule \
+                 cannot be enforced around one call",
+                list(roles)
+            ))
+        }
+        (_, ks) => return Err(format!("`{name}` performs {ks:?}")),
+    }
+    Ok(())
+}
+
+/// One piece of code must be an event in every copy the IR made of it (inlined calls,
+/// threads): an instruction that accesses shared memory in some copies and memory of one
+/// thread in others cannot be instrumented, since the code is shared.
+fn check_shared_code(
+    prog: &Program,
+    sched: &ProgramSchedule,
+    m: &Module,
+    by_instr: &BTreeMap<u32, Vec<Role>>,
+    position: &dyn Fn(&Module, u32) -> String,
+) -> Result<(), Error> {
+    let mut plain: HashSet<u32> = HashSet::new();
+    for th in &prog.threads {
+        for tr in &th.transitions {
+            if let (true, true, Some([n, _])) = (tr.memory_access, tr.events.is_empty(), tr.at) {
+                plain.insert(n);
+            }
+        }
+    }
+    for (&n, roles) in by_instr {
+        if plain.contains(&n) && roles.iter().any(|r| r.what == What::Access) {
+            return Err(Error::Unsupported {
+                position: position(m, n),
+                what: format!(
+                    "an access to shared memory in some calls of its function and to memory of \
+                     one thread in others (site {}); the instrumented code is shared by both",
+                    roles[0].site
+                ),
+            });
+        }
+    }
+    let _ = sched;
+    Ok(())
+}
+
+/// The instructions one execution of which performs more than one site in sequence (a copy
+/// of several shared cells, a condition wait, a barrier).
+fn sequential_sites(prog: &Program, sched: &ProgramSchedule) -> HashSet<u32> {
+    let mut visible: HashSet<(ThreadId, u32)> = HashSet::new();
+    for s in &sched.sites.sites {
+        for &(t, tr) in &s.instances {
+            visible.insert((t, tr.0));
+        }
+    }
+    let mut out = HashSet::new();
+    for th in &prog.threads {
+        for x in &th.transitions {
+            let Some([n, _]) = x.at else { continue };
+            if out.contains(&n) || !visible.contains(&(th.id, x.id.0)) {
+                continue;
+            }
+            // Transitions of the same instruction after `x`.
+            let mut seen = HashSet::new();
+            let mut work = vec![x.dst];
+            'walk: while let Some(l) = work.pop() {
+                if !seen.insert(l) {
+                    continue;
+                }
+                for y in th.outgoing(l) {
+                    if y.at.map(|a| a[0]) != Some(n) {
+                        continue;
+                    }
+                    if visible.contains(&(th.id, y.id.0)) {
+                        out.insert(n);
+                        break 'walk;
+                    }
+                    work.push(y.dst);
+                }
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,150 @@
+/* Support functions of a module instrumented by synth (schedgen::instrument_llvm): the
+ * synchronisation the schedule performs itself, in the verifier's model of it, and the
+ * verifier's built-ins. Included after the schedule header (synth_enforcer.h). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+
+#define SYNTH_NO_SITE 4294967295u
+
+/* A condition wait: release the mutex, be woken (the schedule orders the signal before this
+ * event), take the mutex again. The condition variable itself is not used: its order is the
+ * schedule's. */
+int __synth_cond_wait(uint32_t release, uint32_t wake, uint32_t lock, pthread_cond_t *c,
+                      pthread_mutex_t *m) {
+  (void)c;
+  synth_before(release);
+  pthread_mutex_unlock(m);
+  synth_after(release);
+  synth_before(wake);
+  synth_after(wake);
+  if (lock != SYNTH_NO_SITE)
+    synth_before(lock);
+  pthread_mutex_lock(m);
+  if (lock != SYNTH_NO_SITE)
+    synth_after(lock);
+  return 0;
+}
+
+/* A signal or broadcast: an event the waiters it wakes are ordered after. */
+int __synth_event(uint32_t site, void *object) {
+  (void)object;
+  synth_before(site);
+  synth_after(site);
+  return 0;
+}
+
+/* Barriers as the verifier models them, in the barrier object's own storage: arrivals so
+ * far, threads to wait for, generation. The serial thread is the last to arrive in the
+ * schedule's order. */
+int __synth_barrier_init(uint32_t site, pthread_barrier_t *b, const void *attr, unsigned n) {
+  (void)attr;
+  volatile long *cell = (volatile long *)b;
+  if (site != SYNTH_NO_SITE)
+    synth_before(site);
+  cell[0] = 0;
+  cell[1] = (long)n;
+  cell[2] = 0;
+  if (site != SYNTH_NO_SITE)
+    synth_after(site);
+  return n == 0 ? EINVAL : 0;
+}
+
+int __synth_barrier_wait(uint32_t arrive, uint32_t leave, pthread_barrier_t *b) {
+  volatile long *cell = (volatile long *)b;
+  synth_before(arrive);
+  long generation = cell[2];
+  int last = cell[0] + 1 == cell[1];
+  if (last) {
+    cell[2] = generation + 1;
+    cell[0] = 0;
+  } else {
+    cell[0] = cell[0] + 1;
+  }
+  synth_after(arrive);
+  synth_before(leave);
+  long now = cell[2];
+  synth_after(leave);
+  if (now == generation)
+    synth_fail(leave, "a thread leaves a barrier before every thread arrived");
+  return last ? PTHREAD_BARRIER_SERIAL_THREAD : 0;
+}
+
+int __synth_barrier_destroy(pthread_barrier_t *b) {
+  (void)b;
+  return 0;
+}
+
+/* pthread_once as the verifier models it, in the once object's own storage: 0 not run,
+ * 1 running, 2 done. */
+int __synth_once(uint32_t site, pthread_once_t *o, void (*init)(void)) {
+  volatile int *state = (volatile int *)o;
+  synth_before(site);
+  int s = *state;
+  if (s == 0)
+    *state = 1;
+  synth_after(site);
+  if (s == 2)
+    return 0;
+  if (s != 0)
+    synth_fail(site, "pthread_once: the initialisation is still running");
+  init();
+  synth_before(site);
+  *state = 2;
+  synth_after(site);
+  return 0;
+}
+
+/* A thread creation the verified program does not make: beyond the thread bound it fails
+ * with EAGAIN, as the verifier assumed. */
+int __synth_create_refused(pthread_t *t, const void *attr, void *(*start)(void *), void *arg) {
+  (void)t;
+  (void)attr;
+  (void)start;
+  (void)arg;
+  return EAGAIN;
+}
+
+/* The verifier's built-ins. Inputs (__VERIFIER_nondet_*): define synth_input to supply
+ * them; this default returns 0. */
+__attribute__((weak)) long long synth_input(const char *type) {
+  (void)type;
+  return 0;
+}
+#define SYNTH_NONDET(name, type)                                                              \
+  __attribute__((weak)) type __VERIFIER_nondet_##name(void) {                                 \
+    return (type)synth_input(#name);                                                           \
+  }
+SYNTH_NONDET(int, int)
+SYNTH_NONDET(uint, unsigned)
+SYNTH_NONDET(long, long)
+SYNTH_NONDET(ulong, unsigned long)
+SYNTH_NONDET(short, short)
+SYNTH_NONDET(ushort, unsigned short)
+SYNTH_NONDET(char, char)
+SYNTH_NONDET(uchar, unsigned char)
+SYNTH_NONDET(bool, _Bool)
+SYNTH_NONDET(_Bool, _Bool)
+SYNTH_NONDET(pointer, void *)
+SYNTH_NONDET(size_t, unsigned long)
+SYNTH_NONDET(u32, unsigned)
+SYNTH_NONDET(unsigned_int, unsigned)
+
+__attribute__((weak)) void __VERIFIER_assume(int c) {
+  if (!c)
+    synth_fail(SYNTH_NO_SITE, "the inputs violate an assumption");
+}
+__attribute__((weak)) void assume_abort_if_not(int c) { __VERIFIER_assume(c); }
+
+/* An assumption on inputs whose outcome selects the next section: its arm is reported. */
+void __synth_assume_arm(uint32_t arm, int c) {
+  __VERIFIER_assume(c);
+  (void)synth_branch(arm, SYNTH_NO_SITE, 1);
+}
+
+__attribute__((weak)) void __VERIFIER_error(void) {
+  synth_fail(SYNTH_NO_SITE, "__VERIFIER_error() reached");
+}
+__attribute__((weak)) void reach_error(void) { synth_fail(SYNTH_NO_SITE, "reach_error() reached"); }
+__attribute__((weak)) void __VERIFIER_atomic_begin(void) {}
+__attribute__((weak)) void __VERIFIER_atomic_end(void) {}

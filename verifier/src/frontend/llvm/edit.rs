@@ -1,0 +1,496 @@
+//! A safe editor over LLVM's C API for the module a program was lowered from: it finds the
+//! instructions by the numbers the lowering gave them ([`crate::ir::Bitcode`],
+//! [`crate::ir::Transition::at`]), inserts calls around them, replaces or removes calls,
+//! renames functions, and writes the module back. `synth build` instruments the verified
+//! module with it (`schedgen::instrument_llvm`), so the deployed code is the verified code.
+//!
+//! Besides [`super::canonical`], this is the only code that calls LLVM's C API; it is
+//! `unsafe` inside and safe to use.
+
+use crate::ir::Bitcode;
+use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
+use llvm_sys::bit_reader::LLVMParseBitcodeInContext2;
+use llvm_sys::bit_writer::LLVMWriteBitcodeToFile;
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::{LLVMLinkage, LLVMOpcode, LLVMTypeKind};
+use std::collections::HashSet;
+use std::ffi::{CStr, CString};
+use std::path::Path;
+
+/// What an instruction is, as far as the instrumentation cares.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InstrKind {
+    Load,
+    Store,
+    AtomicRmw,
+    CmpXchg,
+    Fence,
+    /// A conditional branch.
+    CondBr,
+    Switch,
+    /// A call of `callee` (a function's name; `None` through a pointer) with `args` arguments.
+    Call {
+        callee: Option<String>,
+        args: usize,
+    },
+    /// Anything else (its opcode).
+    Other(String),
+}
+
+/// An LLVM module being edited.
+pub struct Module {
+    ctx: LLVMContextRef,
+    module: LLVMModuleRef,
+    builder: LLVMBuilderRef,
+    /// The numbered instructions; `None` once removed.
+    instrs: Vec<Option<LLVMValueRef>>,
+    /// The function of each numbered instruction (index into `names`).
+    owner: Vec<u32>,
+    names: Vec<String>,
+}
+
+impl Drop for Module {
+    fn drop(&mut self) {
+        // SAFETY: the builder and the context (which owns the module) were created by
+        // `Module::parse` and are disposed once.
+        unsafe {
+            LLVMDisposeBuilder(self.builder);
+            LLVMContextDispose(self.ctx);
+        }
+    }
+}
+
+fn cstring(s: &str) -> CString {
+    CString::new(s.replace('\0', "")).expect("no NUL left")
+}
+
+/// The name of a value (empty when it has none).
+unsafe fn name_of(v: LLVMValueRef) -> String {
+    let mut len = 0usize;
+    let p = LLVMGetValueName2(v, &mut len);
+    if p.is_null() {
+        return String::new();
+    }
+    String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len)).into_owned()
+}
+
+impl Module {
+    /// Reads `b`, numbering its instructions as the lowering did; an error when the numbering
+    /// disagrees with the one `b` records (not the module the program was lowered from).
+    pub fn parse(b: &Bitcode) -> Result<Module, String> {
+        // SAFETY: the buffer is copied by LLVM; every object is owned by the context, which
+        // the returned `Module` disposes when dropped.
+        unsafe {
+            let ctx = LLVMContextCreate();
+            let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
+                b.bytes.as_ptr().cast(),
+                b.bytes.len(),
+                c"synth-module".as_ptr(),
+            );
+            let mut module: LLVMModuleRef = std::ptr::null_mut();
+            let failed = LLVMParseBitcodeInContext2(ctx, buf, &mut module) != 0;
+            LLVMDisposeMemoryBuffer(buf);
+            if failed {
+                LLVMContextDispose(ctx);
+                return Err("cannot parse the program's bitcode".into());
+            }
+            let builder = LLVMCreateBuilderInContext(ctx);
+            let mut m = Module {
+                ctx,
+                module,
+                builder,
+                instrs: Vec::new(),
+                owner: Vec::new(),
+                names: Vec::new(),
+            };
+            let mut f = LLVMGetFirstFunction(module);
+            while !f.is_null() {
+                if LLVMIsDeclaration(f) == 0 {
+                    let k = m.names.len() as u32;
+                    m.names.push(name_of(f));
+                    let mut bb = LLVMGetFirstBasicBlock(f);
+                    while !bb.is_null() {
+                        let mut i = LLVMGetFirstInstruction(bb);
+                        while !i.is_null() {
+                            m.instrs.push(Some(i));
+                            m.owner.push(k);
+                            i = LLVMGetNextInstruction(i);
+                        }
+                        bb = LLVMGetNextBasicBlock(bb);
+                    }
+                }
+                f = LLVMGetNextFunction(f);
+            }
+            let sizes: Vec<(String, u32)> = (0..m.names.len())
+                .map(|k| {
+                    let n = m.owner.iter().filter(|&&o| o as usize == k).count() as u32;
+                    (m.names[k].clone(), n)
+                })
+                .collect();
+            if sizes != b.functions {
+                return Err("the module's instructions are not the ones the program was \
+                            lowered from"
+                    .into());
+            }
+            Ok(m)
+        }
+    }
+
+    fn get(&self, n: u32) -> LLVMValueRef {
+        self.instrs[n as usize].expect("a numbered instruction that was not removed")
+    }
+
+    /// The number of numbered instructions.
+    pub fn instruction_count(&self) -> u32 {
+        self.instrs.len() as u32
+    }
+
+    /// Whether `n` numbers an instruction of the module.
+    pub fn has(&self, n: u32) -> bool {
+        matches!(self.instrs.get(n as usize), Some(Some(_)))
+    }
+
+    /// The function instruction `n` belongs to.
+    pub fn function_of(&self, n: u32) -> &str {
+        &self.names[self.owner[n as usize] as usize]
+    }
+
+    /// What instruction `n` is.
+    pub fn kind(&self, n: u32) -> InstrKind {
+        let i = self.get(n);
+        // SAFETY: `i` is a live instruction of the module.
+        unsafe {
+            match LLVMGetInstructionOpcode(i) {
+                LLVMOpcode::LLVMLoad => InstrKind::Load,
+                LLVMOpcode::LLVMStore => InstrKind::Store,
+                LLVMOpcode::LLVMAtomicRMW => InstrKind::AtomicRmw,
+                LLVMOpcode::LLVMAtomicCmpXchg => InstrKind::CmpXchg,
+                LLVMOpcode::LLVMFence => InstrKind::Fence,
+                LLVMOpcode::LLVMBr if LLVMIsConditional(i) != 0 => InstrKind::CondBr,
+                LLVMOpcode::LLVMSwitch => InstrKind::Switch,
+                LLVMOpcode::LLVMCall => {
+                    let c = LLVMGetCalledValue(i);
+                    let callee = if LLVMIsAFunction(c).is_null() {
+                        None
+                    } else {
+                        Some(name_of(c))
+                    };
+                    InstrKind::Call {
+                        callee,
+                        args: LLVMGetNumArgOperands(i) as usize,
+                    }
+                }
+                op => InstrKind::Other(format!("{op:?}")),
+            }
+        }
+    }
+
+    /// `(file, line, column)` of instruction `n`'s debug location, if it has one.
+    pub fn position(&self, n: u32) -> Option<(String, u32, u32)> {
+        let i = self.instrs.get(n as usize).copied().flatten()?;
+        // SAFETY: `i` is a live instruction; the file name is copied out.
+        unsafe {
+            if llvm_sys::debuginfo::LLVMInstructionGetDebugLoc(i).is_null() {
+                return None;
+            }
+            let mut len = 0u32;
+            let p = LLVMGetDebugLocFilename(i, &mut len);
+            let file = if p.is_null() {
+                String::new()
+            } else {
+                String::from_utf8_lossy(std::slice::from_raw_parts(p.cast::<u8>(), len as usize))
+                    .into_owned()
+            };
+            Some((file, LLVMGetDebugLocLine(i), LLVMGetDebugLocColumn(i)))
+        }
+    }
+
+    fn i32_ty(&self) -> LLVMTypeRef {
+        // SAFETY: the context is live.
+        unsafe { LLVMInt32TypeInContext(self.ctx) }
+    }
+
+    fn u32_const(&self, v: u32) -> LLVMValueRef {
+        // SAFETY: the context is live.
+        unsafe { LLVMConstInt(self.i32_ty(), v as u64, 0) }
+    }
+
+    /// The function `name` of type `ty`, declared when the module has none.
+    unsafe fn function(&self, name: &str, ty: LLVMTypeRef) -> LLVMValueRef {
+        let c = cstring(name);
+        let f = LLVMGetNamedFunction(self.module, c.as_ptr());
+        if !f.is_null() {
+            return f;
+        }
+        LLVMAddFunction(self.module, c.as_ptr(), ty)
+    }
+
+    /// Builds `void name(u32 consts...)` at the builder's position.
+    unsafe fn call_void(&self, name: &str, consts: &[u32]) {
+        let mut params: Vec<LLVMTypeRef> = consts.iter().map(|_| self.i32_ty()).collect();
+        let ty = LLVMFunctionType(
+            LLVMVoidTypeInContext(self.ctx),
+            params.as_mut_ptr(),
+            params.len() as u32,
+            0,
+        );
+        let f = self.function(name, ty);
+        let mut args: Vec<LLVMValueRef> = consts.iter().map(|&v| self.u32_const(v)).collect();
+        LLVMBuildCall2(
+            self.builder,
+            ty,
+            f,
+            args.as_mut_ptr(),
+            args.len() as u32,
+            c"".as_ptr(),
+        );
+    }
+
+    /// Inserts `void name(consts...)` just before instruction `n`.
+    pub fn call_before(&mut self, n: u32, name: &str, consts: &[u32]) {
+        let i = self.get(n);
+        // SAFETY: `i` is a live instruction; the call is built in its block.
+        unsafe {
+            LLVMPositionBuilderBefore(self.builder, i);
+            self.call_void(name, consts);
+        }
+    }
+
+    /// Inserts `void name(consts...)` just after instruction `n` (not a terminator).
+    pub fn call_after(&mut self, n: u32, name: &str, consts: &[u32]) {
+        let i = self.get(n);
+        // SAFETY: `i` is a live non-terminator instruction, so it has a next instruction.
+        unsafe {
+            let next = LLVMGetNextInstruction(i);
+            assert!(!next.is_null(), "an instruction after which a call goes");
+            LLVMPositionBuilderBefore(self.builder, next);
+            self.call_void(name, consts);
+        }
+    }
+
+    /// Before the conditional branch or switch `n`: `name(site, none, 1)` (`int name(u32, u32,
+    /// i32)`, the runtime's `synth_branch`) reporting `sites[k]` when the branch goes to its
+    /// successor `k` (LLVM's numbering; `none` where that arm is not a site).
+    pub fn report_branch(&mut self, n: u32, name: &str, sites: &[u32], none: u32) {
+        let i = self.get(n);
+        let site = |k: usize| sites.get(k).copied().unwrap_or(none);
+        // SAFETY: `i` is a live conditional branch or switch; values are built before it.
+        unsafe {
+            LLVMPositionBuilderBefore(self.builder, i);
+            let chosen = if LLVMGetInstructionOpcode(i) == LLVMOpcode::LLVMSwitch {
+                let x = LLVMGetOperand(i, 0);
+                let mut v = self.u32_const(site(0));
+                // Operands: condition, default, then (value, destination) per case.
+                let cases = (LLVMGetNumOperands(i) as u32 - 2) / 2;
+                for k in 0..cases {
+                    let val = LLVMGetOperand(i, 2 + 2 * k);
+                    let eq = LLVMBuildICmp(
+                        self.builder,
+                        llvm_sys::LLVMIntPredicate::LLVMIntEQ,
+                        x,
+                        val,
+                        c"".as_ptr(),
+                    );
+                    v = LLVMBuildSelect(
+                        self.builder,
+                        eq,
+                        self.u32_const(site(k as usize + 1)),
+                        v,
+                        c"".as_ptr(),
+                    );
+                }
+                v
+            } else {
+                let c = LLVMGetCondition(i);
+                LLVMBuildSelect(
+                    self.builder,
+                    c,
+                    self.u32_const(site(0)),
+                    self.u32_const(site(1)),
+                    c"".as_ptr(),
+                )
+            };
+            let mut params = [self.i32_ty(), self.i32_ty(), self.i32_ty()];
+            let ty = LLVMFunctionType(self.i32_ty(), params.as_mut_ptr(), 3, 0);
+            let f = self.function(name, ty);
+            let mut args = [chosen, self.u32_const(none), self.u32_const(1)];
+            LLVMBuildCall2(self.builder, ty, f, args.as_mut_ptr(), 3, c"".as_ptr());
+        }
+    }
+
+    /// Replaces the call `n` by a call of `name` with the arguments `consts` (as `u32`)
+    /// followed by the call's own arguments, of the call's return type.
+    pub fn replace_call(&mut self, n: u32, name: &str, consts: &[u32]) {
+        let i = self.get(n);
+        // SAFETY: `i` is a live call; the new call takes its place and its uses.
+        unsafe {
+            let fty = LLVMGetCalledFunctionType(i);
+            let nargs = LLVMGetNumArgOperands(i);
+            let mut params: Vec<LLVMTypeRef> = consts.iter().map(|_| self.i32_ty()).collect();
+            let mut args: Vec<LLVMValueRef> = consts.iter().map(|&v| self.u32_const(v)).collect();
+            for k in 0..nargs {
+                let a = LLVMGetOperand(i, k);
+                params.push(LLVMTypeOf(a));
+                args.push(a);
+            }
+            let ty = LLVMFunctionType(
+                LLVMGetReturnType(fty),
+                params.as_mut_ptr(),
+                params.len() as u32,
+                0,
+            );
+            let f = self.function(name, ty);
+            LLVMPositionBuilderBefore(self.builder, i);
+            let new = LLVMBuildCall2(
+                self.builder,
+                ty,
+                f,
+                args.as_mut_ptr(),
+                args.len() as u32,
+                c"".as_ptr(),
+            );
+            LLVMReplaceAllUsesWith(i, new);
+            LLVMInstructionEraseFromParent(i);
+            self.instrs[n as usize] = Some(new);
+        }
+    }
+
+    /// Removes the call `n`; its result, if used, becomes 0.
+    pub fn remove_call(&mut self, n: u32) {
+        let i = self.get(n);
+        // SAFETY: `i` is a live call; its uses get a constant of its type.
+        unsafe {
+            let t = LLVMTypeOf(i);
+            if LLVMGetTypeKind(t) != LLVMTypeKind::LLVMVoidTypeKind {
+                LLVMReplaceAllUsesWith(i, LLVMConstNull(t));
+            }
+            LLVMInstructionEraseFromParent(i);
+        }
+        self.instrs[n as usize] = None;
+    }
+
+    /// Renames the defined function `from` to `to`; returns its number of parameters, or
+    /// `None` when the module defines no `from`.
+    pub fn rename_function(&mut self, from: &str, to: &str) -> Option<u32> {
+        let c = cstring(from);
+        // SAFETY: the module is live; the new name is copied by LLVM.
+        unsafe {
+            let f = LLVMGetNamedFunction(self.module, c.as_ptr());
+            if f.is_null() || LLVMIsDeclaration(f) != 0 {
+                return None;
+            }
+            LLVMSetValueName2(f, to.as_ptr().cast(), to.len());
+            Some(LLVMCountParams(f))
+        }
+    }
+
+    /// The functions defined in section `section` (the front end's libc models).
+    pub fn functions_in_section(&self, section: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        // SAFETY: the module is live; names are copied out.
+        unsafe {
+            let mut f = LLVMGetFirstFunction(self.module);
+            while !f.is_null() {
+                let s = LLVMGetSection(f);
+                if LLVMIsDeclaration(f) == 0
+                    && !s.is_null()
+                    && CStr::from_ptr(s).to_bytes() == section.as_bytes()
+                {
+                    out.push(name_of(f));
+                }
+                f = LLVMGetNextFunction(f);
+            }
+        }
+        out
+    }
+
+    /// Turns the definition of `name` into a declaration (the system library's definition is
+    /// used), or with `internal` keeps it for this module's calls only.
+    pub fn set_definition(&mut self, name: &str, internal: bool) {
+        let c = cstring(name);
+        // SAFETY: the module is live; deleting every block of a function leaves a
+        // declaration, whose linkage must be external.
+        unsafe {
+            let f = LLVMGetNamedFunction(self.module, c.as_ptr());
+            if f.is_null() || LLVMIsDeclaration(f) != 0 {
+                return;
+            }
+            if internal {
+                LLVMSetLinkage(f, LLVMLinkage::LLVMInternalLinkage);
+                return;
+            }
+            let gone: HashSet<LLVMValueRef> = {
+                let mut s = HashSet::new();
+                let mut bb = LLVMGetFirstBasicBlock(f);
+                while !bb.is_null() {
+                    let mut i = LLVMGetFirstInstruction(bb);
+                    while !i.is_null() {
+                        s.insert(i);
+                        i = LLVMGetNextInstruction(i);
+                    }
+                    bb = LLVMGetNextBasicBlock(bb);
+                }
+                s
+            };
+            // Blocks may use each other's values: drop all references first.
+            let mut bb = LLVMGetFirstBasicBlock(f);
+            while !bb.is_null() {
+                let mut i = LLVMGetFirstInstruction(bb);
+                while !i.is_null() {
+                    LLVMReplaceAllUsesWith(i, LLVMGetUndef(LLVMTypeOf(i)));
+                    i = LLVMGetNextInstruction(i);
+                }
+                bb = LLVMGetNextBasicBlock(bb);
+            }
+            loop {
+                let bb = LLVMGetFirstBasicBlock(f);
+                if bb.is_null() {
+                    break;
+                }
+                LLVMDeleteBasicBlock(bb);
+            }
+            LLVMSetLinkage(f, LLVMLinkage::LLVMExternalLinkage);
+            LLVMSetSection(f, c"".as_ptr());
+            for slot in &mut self.instrs {
+                if slot.is_some_and(|i| gone.contains(&i)) {
+                    *slot = None;
+                }
+            }
+        }
+    }
+
+    /// Checks the module with LLVM's verifier.
+    pub fn verify(&self) -> Result<(), String> {
+        // SAFETY: the module is live; the message is freed after copying.
+        unsafe {
+            let mut msg: *mut std::ffi::c_char = std::ptr::null_mut();
+            let bad = LLVMVerifyModule(
+                self.module,
+                LLVMVerifierFailureAction::LLVMReturnStatusAction,
+                &mut msg,
+            ) != 0;
+            let text = if msg.is_null() {
+                String::new()
+            } else {
+                let t = CStr::from_ptr(msg).to_string_lossy().into_owned();
+                LLVMDisposeMessage(msg);
+                t
+            };
+            if bad {
+                return Err(text);
+            }
+            Ok(())
+        }
+    }
+
+    /// Writes the module as bitcode to `path`.
+    pub fn write(&self, path: &Path) -> Result<(), String> {
+        let c = cstring(&path.to_string_lossy());
+        // SAFETY: the module is live.
+        if unsafe { LLVMWriteBitcodeToFile(self.module, c.as_ptr()) } != 0 {
+            return Err(format!("cannot write {}", path.display()));
+        }
+        Ok(())
+    }
+}

@@ -134,13 +134,16 @@ pub(crate) fn build(a: BuildArgs) -> anyhow::Result<u8> {
     )?;
     let llvm = m.program.bitcode.is_some();
     let clang = verifier::frontend::llvm::compile::clang();
-    let cc = a.cc.clone().or_else(|| std::env::var("CC").ok()).unwrap_or_else(|| {
-        if llvm {
-            clang.display().to_string()
-        } else {
-            "cc".into()
-        }
-    });
+    let cc =
+        a.cc.clone()
+            .or_else(|| std::env::var("CC").ok())
+            .unwrap_or_else(|| {
+                if llvm {
+                    clang.display().to_string()
+                } else {
+                    "cc".into()
+                }
+            });
     let mut objects = Vec::new();
     if llvm {
         // The instrumented module, compiled by the clang whose LLVM wrote it.

@@ -32,7 +32,7 @@ use enforcer_rt::table::SYNTH_NONE;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use verifier::frontend::llvm::edit::{InstrKind, Module};
-use verifier::ir::{Program, SyncKind, ThreadId, TransKind};
+use verifier::ir::{CellStep, Program, SyncKind, ThreadId, TransKind};
 
 /// The support functions and the `main` of an instrumented module, as C.
 const SUPPORT: &str = include_str!("llvm_support.c");
@@ -60,6 +60,9 @@ enum What {
 struct Role {
     site: u32,
     what: What,
+    /// The second component of the site's [`verifier::ir::Transition::at`]: the successor of
+    /// a branch arm, the cell of a block copy's step, else 0.
+    sub: u32,
 }
 
 /// The result of [`instrument`].
@@ -77,7 +80,9 @@ pub fn instrument(
     out: &Path,
 ) -> Result<Instrumented, Error> {
     let Some(bc) = &prog.bitcode else {
-        return Err(Error::Parse("the program was not lowered from LLVM IR".into()));
+        return Err(Error::Parse(
+            "the program was not lowered from LLVM IR".into(),
+        ));
     };
     let mut m = Module::parse(bc).map_err(Error::Parse)?;
     let position = |m: &Module, n: u32| match m.position(n) {
@@ -109,9 +114,10 @@ pub fn instrument(
             SiteKind::Access => What::Access,
         };
         match x.at {
-            Some([n, _]) if m.has(n) => by_instr.entry(n).or_default().push(Role {
+            Some([n, sub]) if m.has(n) => by_instr.entry(n).or_default().push(Role {
                 site: site.id,
                 what,
+                sub,
             }),
             // A return from a thread's function: reported by the runtime's trampoline.
             None if what == What::Exit => {}
@@ -144,11 +150,6 @@ pub fn instrument(
             return Err(unsupported(format!(
                 "the schedule branches on the outcome of a synchronisation call or of an \
                  assumption over shared state (site {s})"
-            )));
-        }
-        if let Some(s) = find(&|w| w == What::Assume) {
-            return Err(unsupported(format!(
-                "an assumption over shared memory (site {s}) is not enforced in a build yet"
             )));
         }
         let kind = m.kind(n);
@@ -189,7 +190,12 @@ pub fn instrument(
             }
             InstrKind::Call { callee, args } => {
                 let name = callee.unwrap_or_default();
-                call(&mut m, n, &name, args, roles, multi).map_err(unsupported)?;
+                if let Some(fill) = block_operation(&name) {
+                    let cells = block_cells(prog, n, roles).map_err(unsupported)?;
+                    m.expand_block(n, fill, &cells, "synth_before", "synth_after");
+                } else {
+                    call(&mut m, n, &name, args, roles, multi).map_err(unsupported)?;
+                }
             }
             other => {
                 return Err(unsupported(format!(
@@ -261,6 +267,80 @@ pub fn instrument(
     Ok(Instrumented { support })
 }
 
+/// Whether `name` copies a block (`Some(false)`: `memcpy`, `memmove`) or fills one
+/// (`Some(true)`: `memset`), as the library's function or LLVM's intrinsic.
+fn block_operation(name: &str) -> Option<bool> {
+    let base = name.strip_prefix("llvm.").unwrap_or(name);
+    let base = base.split('.').next().unwrap_or(base);
+    match base {
+        "memcpy" | "memmove" => Some(false),
+        "memset" => Some(true),
+        _ => None,
+    }
+}
+
+/// The cells of the block copy or fill `n`, in the order the IR performs them, each with its
+/// site: every step of every copy of the instruction in the IR must be a cell step, and the
+/// copies must agree on the cells.
+fn block_cells(
+    prog: &Program,
+    n: u32,
+    roles: &[Role],
+) -> Result<Vec<(CellStep, Option<u32>)>, String> {
+    let mut cells: Vec<CellStep> = Vec::new();
+    for th in &prog.threads {
+        for tr in &th.transitions {
+            let Some([k, sub]) = tr.at else { continue };
+            if k != n || !tr.memory_access {
+                continue;
+            }
+            let Some(c) = CellStep::decode(sub) else {
+                return Err(format!(
+                    "a copy of shared memory whose length or layout is known only at run time \
+                     (sites {})",
+                    list(roles)
+                ));
+            };
+            if !cells.contains(&c) {
+                cells.push(c);
+            }
+        }
+    }
+    // The IR's order: cell by cell, the read before the write.
+    cells.sort_by_key(|c| (c.offset, c.write));
+    for w in cells.windows(2) {
+        if w[0].offset == w[1].offset && w[0].width != w[1].width
+            || w[0].offset + w[0].width > w[1].offset && w[0].offset != w[1].offset
+        {
+            return Err(format!(
+                "the copies of one block operation in the IR disagree on its cells (sites {})",
+                list(roles)
+            ));
+        }
+    }
+    let mut out = Vec::new();
+    for c in cells {
+        let code = c.encode().expect("decoded");
+        let mut sites = roles.iter().filter(|r| r.sub == code);
+        let site = sites.next().map(|r| r.site);
+        if let Some(other) = sites.next() {
+            return Err(format!(
+                "one cell of a block operation is two sites ({} and {})",
+                site.unwrap_or(0),
+                other.site
+            ));
+        }
+        out.push((c, site));
+    }
+    if let Some(r) = roles.iter().find(|r| CellStep::decode(r.sub).is_none()) {
+        return Err(format!(
+            "site {} of a block operation is not one of its cells",
+            r.site
+        ));
+    }
+    Ok(out)
+}
+
 fn list(roles: &[Role]) -> String {
     roles
         .iter()
@@ -285,8 +365,11 @@ fn call(
     if kinds.iter().all(|w| *w == What::Removed) {
         match name {
             // Subsumed by the schedule: the call goes (its arguments have no effects in IR).
-            "pthread_mutex_lock" | "pthread_mutex_unlock" | "pthread_mutex_init"
-            | "sched_yield" | "pthread_yield" => m.remove_call(n),
+            "pthread_mutex_lock"
+            | "pthread_mutex_unlock"
+            | "pthread_mutex_init"
+            | "sched_yield"
+            | "pthread_yield" => m.remove_call(n),
             "pthread_barrier_init" => m.replace_call(n, "__synth_barrier_init", &[none]),
             // An atomic function of the program: only its region markers go; its body runs.
             n if n.starts_with("__VERIFIER_atomic_") => {}
@@ -311,15 +394,24 @@ fn call(
     sorted.dedup();
     match (name, sorted.as_slice()) {
         ("pthread_create", [What::Sync(SyncKind::Spawn)]) if args == 4 => {
-            m.replace_call(n, "synth_pthread_create", &[sync(SyncKind::Spawn).expect("site")]);
+            m.replace_call(
+                n,
+                "synth_pthread_create",
+                &[sync(SyncKind::Spawn).expect("site")],
+            );
         }
         ("pthread_exit", [What::Exit]) => m.call_before(n, "synth_thread_exit", &[]),
         ("pthread_cond_wait", _)
             if sorted.contains(&What::Sync(SyncKind::CondWaitRelease))
                 && sorted.contains(&What::Sync(SyncKind::CondWaitWake))
-                && sorted
-                    .iter()
-                    .all(|w| matches!(w, What::Sync(SyncKind::CondWaitRelease | SyncKind::CondWaitWake | SyncKind::Lock))) =>
+                && sorted.iter().all(|w| {
+                    matches!(
+                        w,
+                        What::Sync(
+                            SyncKind::CondWaitRelease | SyncKind::CondWaitWake | SyncKind::Lock
+                        )
+                    )
+                }) =>
         {
             let rel = sync(SyncKind::CondWaitRelease).expect("site");
             let wake = sync(SyncKind::CondWaitWake).expect("site");
@@ -360,9 +452,18 @@ fn call(
                 | SyncKind::SemPost
                 | SyncKind::Atomic,
             )],
-        ) if !multi && !name.starts_with("pthread_cond_") && !name.starts_with("pthread_barrier_") => {
+        ) if !multi
+            && !name.starts_with("pthread_cond_")
+            && !name.starts_with("pthread_barrier_") =>
+        {
             m.call_before(n, "synth_before", &[roles[0].site]);
             m.call_after(n, "synth_after", &[roles[0].site]);
+        }
+        // An assumption over shared memory waits until its condition holds in memory (the
+        // verifier's model): the schedule reaches it only where it does, so it is the event
+        // alone. (The argument, computed from loads before the call, may be stale.)
+        ("__VERIFIER_assume" | "assume_abort_if_not", [What::Assume]) if !multi => {
+            m.replace_call(n, "__synth_await", &[roles[0].site]);
         }
         (_, [What::Access]) if !multi && roles.len() == 1 => {
             m.call_before(n, "synth_before", &[roles[0].site]);
@@ -390,16 +491,19 @@ fn check_shared_code(
     by_instr: &BTreeMap<u32, Vec<Role>>,
     position: &dyn Fn(&Module, u32) -> String,
 ) -> Result<(), Error> {
-    let mut plain: HashSet<u32> = HashSet::new();
+    let mut plain: HashSet<[u32; 2]> = HashSet::new();
     for th in &prog.threads {
         for tr in &th.transitions {
-            if let (true, true, Some([n, _])) = (tr.memory_access, tr.events.is_empty(), tr.at) {
-                plain.insert(n);
+            if let (true, true, Some(at)) = (tr.memory_access, tr.events.is_empty(), tr.at) {
+                plain.insert(at);
             }
         }
     }
     for (&n, roles) in by_instr {
-        if plain.contains(&n) && roles.iter().any(|r| r.what == What::Access) {
+        if roles
+            .iter()
+            .any(|r| r.what == What::Access && plain.contains(&[n, r.sub]))
+        {
             return Err(Error::Unsupported {
                 position: position(m, n),
                 what: format!(

@@ -34,6 +34,14 @@ int __synth_event(uint32_t site, void *object) {
   return 0;
 }
 
+/* An assumption over shared memory, which the verifier models as waiting until its
+ * condition holds in memory: the schedule orders it after the events that make it hold. */
+void __synth_await(uint32_t site, int cond) {
+  (void)cond;
+  synth_before(site);
+  synth_after(site);
+}
+
 /* Barriers as the verifier models them, in the barrier object's own storage: arrivals so
  * far, threads to wait for, generation. The serial thread is the last to arrive in the
  * schedule's order. */

@@ -91,7 +91,17 @@ impl SiteTable {
                 tr.events.iter().map(|e| e.access as u8).collect()
             };
             let span = if tr.at.is_some() { None } else { tr.span };
-            let key: Key = (tr.at, span, format!("{:?}/{kind:?}", tr.kind), arm, evs);
+            // The alternatives of one synchronisation call of the LLVM module (a recursive
+            // mutex's relock beside its first lock) are one site: the call's code is one.
+            let sync_kind = match (&tr.kind, tr.at, prog.bitcode.is_some()) {
+                (TransKind::Sync(_), Some([n, _]), true) => prog
+                    .thread(t)
+                    .outgoing(tr.src)
+                    .find(|y| matches!(y.kind, TransKind::Sync(_)) && y.at.map(|a| a[0]) == Some(n))
+                    .map_or(&tr.kind, |y| &y.kind),
+                _ => &tr.kind,
+            };
+            let key: Key = (tr.at, span, format!("{sync_kind:?}/{kind:?}"), arm, evs);
             let id = *by_key.entry(key).or_insert_with(|| {
                 let id = table.sites.len() as u32;
                 table.sites.push(Site {

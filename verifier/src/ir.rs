@@ -1057,6 +1057,46 @@ pub struct Bitcode {
     pub functions: Vec<(String, u32)>,
 }
 
+/// One cell of a block copy or fill (`memcpy`, `memset` of a constant length): a read or a
+/// write of `width` bytes at byte `offset` of the block. It is the second component of the
+/// [`Transition::at`] of the cell's step (nonzero, so that it never looks like an
+/// instruction's whole action).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CellStep {
+    /// Byte offset in the block.
+    pub offset: u32,
+    /// Bytes: 1, 2, 4 or 8.
+    pub width: u32,
+    /// A write to the destination (else a read of the source).
+    pub write: bool,
+}
+
+impl CellStep {
+    /// Its code in [`Transition::at`]; `None` when it does not fit.
+    pub fn encode(self) -> Option<u32> {
+        let log = match self.width {
+            1 => 0,
+            2 => 1,
+            4 => 2,
+            8 => 3,
+            _ => return None,
+        };
+        if self.offset >= 1 << 26 {
+            return None;
+        }
+        Some(1 | (self.write as u32) << 1 | log << 2 | self.offset << 4)
+    }
+
+    /// The cell step a code of [`CellStep::encode`] stands for.
+    pub fn decode(code: u32) -> Option<CellStep> {
+        (code & 1 == 1).then(|| CellStep {
+            offset: code >> 4,
+            width: 1 << ((code >> 2) & 3),
+            write: code & 2 != 0,
+        })
+    }
+}
+
 impl std::fmt::Debug for Bitcode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(

@@ -7,7 +7,7 @@
 //! Besides [`super::canonical`], this is the only code that calls LLVM's C API; it is
 //! `unsafe` inside and safe to use.
 
-use crate::ir::Bitcode;
+use crate::ir::{Bitcode, CellStep};
 use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
 use llvm_sys::bit_reader::LLVMParseBitcodeInContext2;
 use llvm_sys::bit_writer::LLVMWriteBitcodeToFile;
@@ -129,9 +129,11 @@ impl Module {
                 })
                 .collect();
             if sizes != b.functions {
-                return Err("the module's instructions are not the ones the program was \
+                return Err(
+                    "the module's instructions are not the ones the program was \
                             lowered from"
-                    .into());
+                        .into(),
+                );
             }
             Ok(m)
         }
@@ -354,6 +356,74 @@ impl Module {
             LLVMInstructionEraseFromParent(i);
             self.instrs[n as usize] = Some(new);
         }
+    }
+
+    /// Replaces the block copy or fill `n` (`memcpy`/`memmove`/`memset`, the library's or
+    /// LLVM's intrinsic) by its cells in order, each a load of the source and a store to the
+    /// destination (or a store of the fill byte), with `void before(site)` and
+    /// `void after(site)` around the steps that are sites.
+    pub fn expand_block(
+        &mut self,
+        n: u32,
+        fill: bool,
+        cells: &[(CellStep, Option<u32>)],
+        before: &str,
+        after: &str,
+    ) {
+        let i = self.get(n);
+        // SAFETY: `i` is a live call with the block operation's arguments; the new
+        // instructions go before it, then it is erased.
+        unsafe {
+            LLVMPositionBuilderBefore(self.builder, i);
+            let dst = LLVMGetOperand(i, 0);
+            let src = LLVMGetOperand(i, 1);
+            let i8t = LLVMInt8TypeInContext(self.ctx);
+            let i64t = LLVMInt64TypeInContext(self.ctx);
+            let at = |base: LLVMValueRef, off: u32| {
+                if off == 0 {
+                    return base;
+                }
+                let mut idx = [LLVMConstInt(i64t, off as u64, 0)];
+                LLVMBuildGEP2(self.builder, i8t, base, idx.as_mut_ptr(), 1, c"".as_ptr())
+            };
+            let mut value: LLVMValueRef = std::ptr::null_mut();
+            for &(c, site) in cells {
+                let ty = LLVMIntTypeInContext(self.ctx, 8 * c.width);
+                if let Some(s) = site {
+                    self.call_void(before, &[s]);
+                }
+                if !c.write {
+                    let l = LLVMBuildLoad2(self.builder, ty, at(src, c.offset), c"".as_ptr());
+                    LLVMSetAlignment(l, 1);
+                    value = l;
+                } else {
+                    let v = if fill {
+                        let byte = LLVMBuildZExtOrBitCast(
+                            self.builder,
+                            LLVMBuildTrunc(self.builder, src, i8t, c"".as_ptr()),
+                            ty,
+                            c"".as_ptr(),
+                        );
+                        let ones: u64 = (0..c.width as u64).map(|k| 1u64 << (8 * k)).sum();
+                        LLVMBuildMul(self.builder, byte, LLVMConstInt(ty, ones, 0), c"".as_ptr())
+                    } else {
+                        value
+                    };
+                    let st = LLVMBuildStore(self.builder, v, at(dst, c.offset));
+                    LLVMSetAlignment(st, 1);
+                }
+                if let Some(s) = site {
+                    self.call_void(after, &[s]);
+                }
+            }
+            let t = LLVMTypeOf(i);
+            if LLVMGetTypeKind(t) != LLVMTypeKind::LLVMVoidTypeKind {
+                // The library's functions return the destination.
+                LLVMReplaceAllUsesWith(i, dst);
+            }
+            LLVMInstructionEraseFromParent(i);
+        }
+        self.instrs[n as usize] = None;
     }
 
     /// Removes the call `n`; its result, if used, becomes 0.

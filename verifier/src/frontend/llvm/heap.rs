@@ -597,6 +597,7 @@ impl<'m> Lowerer<'m> {
             let from = self.place(&self.offset_by(&src, k), w, ty)?;
             let to = self.place(&self.offset_by(&dst, k), w, ty)?;
             let t = self.temp("memcpy", ty);
+            self.cell_step(k, w, false)?;
             self.access_step(
                 vec![Op::Assign {
                     place: Place::scalar(t),
@@ -604,6 +605,7 @@ impl<'m> Lowerer<'m> {
                 }],
                 TransKind::Stmt,
             )?;
+            self.cell_step(k, w, true)?;
             self.access_step(
                 vec![Op::Assign {
                     place: to,
@@ -612,6 +614,7 @@ impl<'m> Lowerer<'m> {
                 TransKind::Stmt,
             )?;
         }
+        self.cell_done();
         Ok(())
     }
 
@@ -646,6 +649,7 @@ impl<'m> Lowerer<'m> {
                 ty,
             );
             let to = self.place(&self.offset_by(&dst, k), w, ty)?;
+            self.cell_step(k, w, true)?;
             self.access_step(
                 vec![Op::Assign {
                     place: to,
@@ -654,7 +658,35 @@ impl<'m> Lowerer<'m> {
                 TransKind::Stmt,
             )?;
         }
+        self.cell_done();
         Ok(())
+    }
+
+    /// The steps made next are the read or write of the cell of `width` bytes at `offset` of
+    /// the block the current instruction copies or fills ([`crate::ir::CellStep`]).
+    fn cell_step(&mut self, offset: u64, width: u64, write: bool) -> R<()> {
+        let code = u32::try_from(offset).ok().and_then(|offset| {
+            crate::ir::CellStep {
+                offset,
+                width: width as u32,
+                write,
+            }
+            .encode()
+        });
+        self.flush()?;
+        // A cell that has no code (16 bytes wide): the steps stay the instruction's own, which
+        // the instrumentation refuses if they are sites.
+        if let Some(at) = &mut self.at {
+            at[1] = code.unwrap_or(0);
+        }
+        Ok(())
+    }
+
+    /// The cell steps of a block copy or fill are made.
+    fn cell_done(&mut self) {
+        if let Some(at) = &mut self.at {
+            at[1] = 0;
+        }
     }
 
     /// `memcpy(dst, src, n)` (with `src`) or `memset(dst, byte, n)` (with `byte`) as a loop over

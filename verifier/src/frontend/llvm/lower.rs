@@ -332,7 +332,11 @@ pub(super) fn function_sizes(m: &Module) -> Vec<(String, u32)> {
     m.functions
         .iter()
         .map(|f| {
-            let n = f.basic_blocks.iter().map(|b| b.instrs.len() as u32 + 1).sum();
+            let n = f
+                .basic_blocks
+                .iter()
+                .map(|b| b.instrs.len() as u32 + 1)
+                .sum();
             (f.name.clone(), n)
         })
         .collect()

@@ -1,0 +1,194 @@
+//! `synth build --frontend llvm`: the verified LLVM module instrumented and compiled with clang,
+//! real threads under the enforcer runtime (DESIGN.md, "Front end", "Enforcement protocol").
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+fn synth_exe() -> &'static str {
+    env!("CARGO_BIN_EXE_synth")
+}
+
+/// `synth build` links `libenforcer_rt.a` from beside the `synth` executable; `cargo test`
+/// builds the runtime only as an rlib, so build the static library once, in the same profile.
+fn runtime_library() {
+    static BUILT: OnceLock<()> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let release = Path::new(synth_exe())
+            .parent()
+            .and_then(|d| d.file_name())
+            .is_some_and(|n| n == "release");
+        let mut cmd = Command::new(env!("CARGO"));
+        cmd.args(["build", "--quiet", "-p", "enforcer-rt"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"));
+        if release {
+            cmd.arg("--release");
+        }
+        assert!(cmd.status().expect("cargo runs").success());
+    });
+}
+
+fn program(name: &str) -> String {
+    format!("{}/tests/programs/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("synth-enforce-llvm-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// `synth build --frontend llvm` of `source` at `opt` into `exe`; panics with synth's output
+/// when it fails.
+fn build(source: &str, opt: u8, exe: &Path, keep: Option<&Path>) {
+    runtime_library();
+    let mut cmd = Command::new(synth_exe());
+    cmd.args(["build", "--frontend", "llvm", "--timeout", "60", "--opt"])
+        .arg(opt.to_string())
+        .arg(source)
+        .arg("-o")
+        .arg(exe);
+    if let Some(k) = keep {
+        cmd.arg("--keep").arg(k);
+    }
+    let o = cmd.output().expect("synth runs");
+    assert!(
+        o.status.success(),
+        "synth build --opt {opt} {source} failed:\n{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// Runs `exe`, killed after 20 s (`None` then).
+fn run(exe: &Path) -> Option<Output> {
+    let child = Command::new("timeout")
+        .arg("20")
+        .arg(exe)
+        .output()
+        .expect("runs");
+    (child.status.code() != Some(124)).then_some(child)
+}
+
+#[test]
+fn the_serial_thread_of_a_barrier_publishes_the_result_at_every_level() {
+    let dir = scratch("barrier");
+    for opt in 0..=2u8 {
+        let exe = dir.join(format!("barrier{opt}"));
+        build(&program("barrier_publish.c"), opt, &exe, None);
+        for _ in 0..5 {
+            let o = run(&exe).expect("the enforced program ends");
+            assert!(
+                o.status.success(),
+                "Opt{opt}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert_eq!(String::from_utf8_lossy(&o.stdout), "total 30\n", "Opt{opt}");
+        }
+    }
+}
+
+/// The idioms of `tests/programs/idioms/` whose first safe IVR the verifier finds: each builds
+/// at Opt2 and its enforced run prints what the program compiled by `cc` prints
+/// (`.expected`).
+#[test]
+fn idioms_run_under_their_schedules_and_print_what_the_native_program_prints() {
+    let dir = scratch("idioms");
+    let idioms = [
+        "atomic_counter",
+        "condvar_broadcast",
+        "errorcheck_mutex",
+        "recursive_mutex",
+        "rwlock_config",
+        "self_equal",
+        "sem_trywait_pool",
+        "spinlock_sync",
+        "tls_counter",
+        "trylock_backoff",
+    ];
+    for name in idioms {
+        let exe = dir.join(name);
+        build(&program(&format!("idioms/{name}.c")), 2, &exe, None);
+        let expected = std::fs::read_to_string(program(&format!("idioms/{name}.expected")))
+            .expect("expected output");
+        for _ in 0..3 {
+            let o = run(&exe).unwrap_or_else(|| panic!("{name} does not end"));
+            assert!(
+                o.status.success(),
+                "{name}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert_eq!(String::from_utf8_lossy(&o.stdout), expected, "{name}");
+        }
+    }
+}
+
+/// A program whose lost update is a real bug runs without it under the schedule: the
+/// schedule orders the two read-modify-writes.
+#[test]
+fn a_lost_update_does_not_happen_under_the_schedule() {
+    let dir = scratch("lost");
+    let src = format!("{}/examples/lost_update.c", env!("CARGO_MANIFEST_DIR"));
+    let exe = dir.join("lost");
+    build(&src, 2, &exe, None);
+    for _ in 0..20 {
+        let o = run(&exe).expect("ends");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+}
+
+/// The instrumented module keeps the program's code: every shared access runs between the
+/// runtime's calls at the instruction the verifier read; the locks the schedule subsumes are
+/// gone at Opt2 and kept (and bracketed) at Opt0.
+#[test]
+fn the_instrumented_module_brackets_the_verified_instructions() {
+    let dir = scratch("module");
+    let src = format!("{}/examples/locked_counter.c", env!("CARGO_MANIFEST_DIR"));
+    let access = [
+        "synth_before",
+        "load i32, ptr @counter",
+        "synth_after",
+        "synth_before",
+        "store i32",
+        "synth_after",
+    ];
+    for opt in [0u8, 2] {
+        let keep = dir.join(format!("keep{opt}"));
+        build(&src, opt, &dir.join(format!("lc{opt}")), Some(&keep));
+        let dis = Command::new("/usr/lib/llvm-19/bin/llvm-dis")
+            .arg(keep.join("locked_counter.enforced.bc"))
+            .arg("-o")
+            .arg("-")
+            .output()
+            .expect("llvm-dis runs");
+        let text = String::from_utf8_lossy(&dis.stdout).into_owned();
+        assert!(text.contains("define dso_local i32 @synth_user_main"));
+        let worker = text
+            .split("\ndefine ")
+            .find(|f| f.contains("@worker("))
+            .and_then(|f| f.split("\n}\n").next())
+            .expect("worker is defined");
+        let keys = [
+            "synth_before",
+            "synth_after",
+            "load i32, ptr @counter",
+            "store i32",
+            "pthread_mutex_lock",
+            "pthread_mutex_unlock",
+        ];
+        let seen: Vec<&str> = worker
+            .lines()
+            .filter_map(|l| keys.into_iter().find(|k| l.contains(k)))
+            .collect();
+        let mut expected: Vec<&str> = Vec::new();
+        if opt == 0 {
+            expected.extend(["synth_before", "pthread_mutex_lock", "synth_after"]);
+        }
+        expected.extend(access);
+        if opt == 0 {
+            expected.extend(["synth_before", "pthread_mutex_unlock", "synth_after"]);
+        }
+        assert_eq!(seen, expected, "Opt{opt}:\n{worker}");
+    }
+}

@@ -192,3 +192,32 @@ fn the_instrumented_module_brackets_the_verified_instructions() {
         assert_eq!(seen, expected, "Opt{opt}:\n{worker}");
     }
 }
+
+/// With `--max-threads N` the verifier lets creations beyond N threads fail with `EAGAIN`;
+/// the built program imposes the same bound, so its runs are the verified ones.
+#[test]
+fn the_thread_bound_holds_in_the_built_program() {
+    let dir = scratch("bound");
+    for (bound, made) in [(3, "made 2\n"), (64, "made 6\n")] {
+        let exe = dir.join(format!("bound{bound}"));
+        runtime_library();
+        let o = Command::new(synth_exe())
+            .args(["build", "--frontend", "llvm", "--max-threads"])
+            .arg(bound.to_string())
+            .arg(program("thread_bound.c"))
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .expect("synth runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        for _ in 0..3 {
+            let o = run(&exe).expect("ends");
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            assert_eq!(
+                String::from_utf8_lossy(&o.stdout),
+                made,
+                "--max-threads {bound}"
+            );
+        }
+    }
+}

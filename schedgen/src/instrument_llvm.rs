@@ -16,7 +16,7 @@
 //!   condition waits and signals, barriers and `pthread_once` are performed by the schedule
 //!   itself through the support functions of `llvm_support.c` (a barrier's serial thread is
 //!   the last to arrive in the schedule's order, as the verifier models it);
-//!   `pthread_create` becomes `synth_pthread_create` (a creation the verified program refuses
+//!   `pthread_create` goes to the runtime's `synth_pthread_create` (a creation the verified program refuses
 //!   for the thread bound fails with `EAGAIN`); `pthread_exit` reports the thread's exit;
 //! * `main` is renamed; the support file's `main` starts the runtime with the schedule;
 //! * the front end's libc models go back to the system library's definitions, except those
@@ -251,14 +251,27 @@ pub fn instrument(
         2 => "int synth_user_main(int, char **);",
         _ => "int synth_user_main(int, char **, char **);",
     };
+    // The verifier runs `main` without arguments: a run with arguments is not one the proof
+    // covers.
+    let no_arguments = if main_params > 0 {
+        format!(
+            "  if (argc > 1) {{\n    fprintf(stderr, \"synth: the schedule was verified for runs \
+             without arguments\\n\");\n    return {};\n  }}\n",
+            crate::instrument::REFUSED_EXIT_CODE
+        )
+    } else {
+        String::new()
+    };
     let support = format!(
         "/* {src}: support of the module instrumented by synth to follow the program \
          schedule of {header}\n * (Opt{opt}, program SHA-256 {sha}). Do not edit. */\n\
-         #include \"{header}\"\n{SUPPORT}\n{proto}\n\
+         #include <stdio.h>\n#include \"{header}\"\n#define SYNTH_BOUNDED {bounded}\n\
+         {SUPPORT}\n{proto}\n\
          int main(int argc, char **argv, char **envp) {{\n  \
-         (void)argc;\n  (void)argv;\n  (void)envp;\n  \
+         (void)argc;\n  (void)argv;\n  (void)envp;\n{no_arguments}  \
          if (synth_start(&synth_schedule, \"{sha}\") != 0)\n    return {code};\n  \
          return {call_main};\n}}\n",
+        bounded = u8::from(prog.thread_bound.is_some()),
         src = sched.source.replace("*/", "* /"),
         opt = sched.opt,
         sha = prog.sha256,
@@ -396,7 +409,7 @@ fn call(
         ("pthread_create", [What::Sync(SyncKind::Spawn)]) if args == 4 => {
             m.replace_call(
                 n,
-                "synth_pthread_create",
+                "__synth_pthread_create",
                 &[sync(SyncKind::Spawn).expect("site")],
             );
         }
@@ -468,6 +481,13 @@ fn call(
         (_, [What::Access]) if !multi && roles.len() == 1 => {
             m.call_before(n, "synth_before", &[roles[0].site]);
             m.call_after(n, "synth_after", &[roles[0].site]);
+        }
+        ("pthread_cond_timedwait", _) => {
+            return Err(
+                "a timed condition wait: whether it times out is the schedule's choice, which \
+                 the runtime does not make yet"
+                    .into(),
+            )
         }
         (_, _) if multi => {
             return Err(format!(

@@ -103,6 +103,24 @@ int __synth_once(uint32_t site, pthread_once_t *o, void (*init)(void)) {
   return 0;
 }
 
+/* pthread_create at a site of the schedule. When the verified program met the thread bound
+ * (SYNTH_BOUNDED), a creation once every thread of the schedule exists fails with EAGAIN, as
+ * the verifier assumed; otherwise it is the schedule's event. */
+static unsigned __synth_created;
+
+int __synth_pthread_create(uint32_t site, pthread_t *t, const void *attr, void *(*start)(void *),
+                           void *arg) {
+  if (SYNTH_BOUNDED) {
+    unsigned n = __atomic_load_n(&__synth_created, __ATOMIC_SEQ_CST);
+    do {
+      if (n + 1 >= SYNTH_THREAD_COUNT)
+        return EAGAIN;
+    } while (!__atomic_compare_exchange_n(&__synth_created, &n, n + 1, 0, __ATOMIC_SEQ_CST,
+                                          __ATOMIC_SEQ_CST));
+  }
+  return synth_pthread_create(site, (unsigned long *)t, attr, start, arg);
+}
+
 /* A thread creation the verified program does not make: beyond the thread bound it fails
  * with EAGAIN, as the verifier assumed. */
 int __synth_create_refused(pthread_t *t, const void *attr, void *(*start)(void *), void *arg) {

@@ -446,6 +446,27 @@ fn call(
         ("pthread_barrier_init", [What::Sync(SyncKind::BarrierInit)]) => {
             m.replace_call(n, "__synth_barrier_init", &[roles[0].site]);
         }
+        // An atomic region's markers: events the schedule orders the other threads' events
+        // around (at Opt1/Opt2 they are subsumed).
+        (
+            "__VERIFIER_atomic_begin" | "__VERIFIER_atomic_end",
+            [What::Sync(SyncKind::AtomicBegin | SyncKind::AtomicEnd)],
+        ) => {
+            m.replace_call(n, "__synth_mark", &[roles[0].site]);
+        }
+        (_, [What::Sync(SyncKind::AtomicBegin), What::Sync(SyncKind::AtomicEnd)])
+            if name.starts_with("__VERIFIER_atomic_") =>
+        {
+            // An atomic function of the program: its call is the region.
+            let (b, e) = (
+                sync(SyncKind::AtomicBegin).expect("site"),
+                sync(SyncKind::AtomicEnd).expect("site"),
+            );
+            m.call_before(n, "synth_before", &[b]);
+            m.call_before(n, "synth_after", &[b]);
+            m.call_after(n, "synth_after", &[e]);
+            m.call_after(n, "synth_before", &[e]);
+        }
         ("pthread_once", [What::Sync(SyncKind::Once)]) => {
             m.replace_call(n, "__synth_once", &[roles[0].site]);
         }

@@ -42,6 +42,12 @@ void __synth_await(uint32_t site, int cond) {
   synth_after(site);
 }
 
+/* An event without an action of its own (an atomic region's marker). */
+void __synth_mark(uint32_t site) {
+  synth_before(site);
+  synth_after(site);
+}
+
 /* Barriers as the verifier models them, in the barrier object's own storage: arrivals so
  * far, threads to wait for, generation. The serial thread is the last to arrive in the
  * schedule's order. */

@@ -85,23 +85,24 @@ impl SiteTable {
                 (SiteKind::Branch, _, _) => prog.thread(t).arm(tr),
                 _ => 0,
             };
-            let evs = if matches!(tr.kind, TransKind::Sync(_)) {
-                Vec::new()
-            } else {
-                tr.events.iter().map(|e| e.access as u8).collect()
-            };
-            let span = if tr.at.is_some() { None } else { tr.span };
-            // The alternatives of one synchronisation call of the LLVM module (a recursive
-            // mutex's relock beside its first lock) are one site: the call's code is one.
-            let sync_kind = match (&tr.kind, tr.at, prog.bitcode.is_some()) {
-                (TransKind::Sync(_), Some([n, _]), true) => prog
+            // The alternatives of one instruction of the LLVM module (a recursive mutex's
+            // relock beside its first lock, an allocation reusing a freed block beside a fresh
+            // one) are one site: the instruction's code is one. They are named by the first.
+            let rep = match (tr.at, prog.bitcode.is_some(), kind) {
+                (Some(at), true, k) if k != SiteKind::Branch => prog
                     .thread(t)
                     .outgoing(tr.src)
-                    .find(|y| matches!(y.kind, TransKind::Sync(_)) && y.at.map(|a| a[0]) == Some(n))
-                    .map_or(&tr.kind, |y| &y.kind),
-                _ => &tr.kind,
+                    .find(|y| y.at == Some(at) && is_visible(y))
+                    .unwrap_or(tr),
+                _ => tr,
             };
-            let key: Key = (tr.at, span, format!("{sync_kind:?}/{kind:?}"), arm, evs);
+            let evs = if matches!(rep.kind, TransKind::Sync(_)) {
+                Vec::new()
+            } else {
+                rep.events.iter().map(|e| e.access as u8).collect()
+            };
+            let span = if tr.at.is_some() { None } else { tr.span };
+            let key: Key = (tr.at, span, format!("{:?}/{kind:?}", rep.kind), arm, evs);
             let id = *by_key.entry(key).or_insert_with(|| {
                 let id = table.sites.len() as u32;
                 table.sites.push(Site {

@@ -476,7 +476,8 @@ impl Module {
     }
 
     /// Turns the definition of `name` into a declaration (the system library's definition is
-    /// used), or with `internal` keeps it for this module's calls only.
+    /// used), or with `internal` keeps it for this module's calls only, renamed
+    /// (`__synth_model_<name>`) so that no compiler takes it for the library's function.
     pub fn set_definition(&mut self, name: &str, internal: bool) {
         let c = cstring(name);
         // SAFETY: the module is live; deleting every block of a function leaves a
@@ -488,6 +489,9 @@ impl Module {
             }
             if internal {
                 LLVMSetLinkage(f, LLVMLinkage::LLVMInternalLinkage);
+                LLVMSetSection(f, c"".as_ptr());
+                let new = format!("__synth_model_{name}");
+                LLVMSetValueName2(f, new.as_ptr().cast(), new.len());
                 return;
             }
             let gone: HashSet<LLVMValueRef> = {

@@ -529,6 +529,10 @@ fn is_reg(o: &Operand, r: &Name) -> bool {
 /// Most cells one `memcpy` or `memset` is lowered into (one transition each).
 const MAX_BLOCK_CELLS: usize = 4096;
 
+/// Most chunks of a block whose object is not known while lowering (a loop over its bytes
+/// beyond).
+const MAX_CHUNKS: u64 = 64;
+
 impl<'m> Lowerer<'m> {
     /// The cells of a static pointer's object in the `n` bytes from its offset: (offset from
     /// the pointer, width, type); `None` when a cell straddles the range's ends or the object
@@ -564,6 +568,23 @@ impl<'m> Lowerer<'m> {
         Some(out)
     }
 
+    /// The cells of a block of a constant `n` bytes whose object is not known while lowering
+    /// (a pointer loaded from memory): the widest equal chunks (up to 8 bytes) that tile it.
+    /// Where the object's cells turn out narrower, the interpreter accesses them byte by byte
+    /// and the verifier gives up (a width mismatch is undefined for it), as for any access.
+    fn chunks(&self, n: &Expr) -> Option<Vec<(u64, u64, Ty)>> {
+        let n = u64::try_from(self.const_eval(n)?).ok()?;
+        let w = [8u64, 4, 2, 1].into_iter().find(|w| n % w == 0)?;
+        if n == 0 || n / w > MAX_CHUNKS {
+            return None;
+        }
+        let ty = Ty {
+            bits: 8 * w as u8,
+            signed: false,
+        };
+        Some((0..n / w).map(|k| (k * w, w, ty)).collect())
+    }
+
     /// `p + k` for a pointer value.
     pub(super) fn offset_by(&self, p: &Val, k: u64) -> Val {
         match p {
@@ -584,10 +605,13 @@ impl<'m> Lowerer<'m> {
     /// `memcpy`/`memmove(dst, src, n)` of a constant length, cell by cell (each a read and a
     /// write); the cells are those of whichever side's object is known.
     pub(super) fn copy_block(&mut self, dst: Val, src: Val, n: Expr) -> R<()> {
-        let known = self.const_eval(&n).and_then(|k| {
-            self.cells_in(&dst, k as u64)
-                .or_else(|| self.cells_in(&src, k as u64))
-        });
+        let known = self
+            .const_eval(&n)
+            .and_then(|k| {
+                self.cells_in(&dst, k as u64)
+                    .or_else(|| self.cells_in(&src, k as u64))
+            })
+            .or_else(|| self.chunks(&n));
         let Some(cells) = known else {
             // A length computed at run time, or objects whose layout is not known here: byte
             // by byte.
@@ -622,7 +646,8 @@ impl<'m> Lowerer<'m> {
     pub(super) fn set_block(&mut self, dst: Val, byte: Expr, n: Expr) -> R<()> {
         let known = self
             .const_eval(&n)
-            .and_then(|k| self.cells_in(&dst, k as u64));
+            .and_then(|k| self.cells_in(&dst, k as u64))
+            .or_else(|| self.chunks(&n));
         let Some(cells) = known else {
             return self.byte_loop(dst, None, Some(byte), n);
         };

@@ -221,3 +221,27 @@ fn the_thread_bound_holds_in_the_built_program() {
         }
     }
 }
+
+/// Code that accesses shared memory in one call and a thread's own memory in another cannot be
+/// instrumented (the instrumented code is shared by both): `synth build` names the place and
+/// fails with exit code 2, writing no executable.
+#[test]
+fn code_shared_by_a_shared_and_a_local_access_is_refused_with_its_position() {
+    let dir = scratch("refused");
+    let exe = dir.join("refused");
+    runtime_library();
+    let o = Command::new(synth_exe())
+        .args(["build", "--frontend", "llvm"])
+        .arg(program("shared_and_local_code.c"))
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("synth runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("shared_and_local_code.c:10:8: cannot enforce the schedule here"),
+        "{err}"
+    );
+    assert!(!exe.exists());
+}

@@ -301,22 +301,28 @@ fn block_cells(
     roles: &[Role],
 ) -> Result<Vec<(CellStep, Option<u32>)>, String> {
     let mut cells: Vec<CellStep> = Vec::new();
-    for th in &prog.threads {
-        for tr in &th.transitions {
-            let Some([k, sub]) = tr.at else { continue };
-            if k != n || !tr.memory_access {
-                continue;
-            }
-            let Some(c) = CellStep::decode(sub) else {
-                return Err(format!(
-                    "a copy of shared memory whose length or layout is known only at run time \
-                     (sites {})",
-                    list(roles)
-                ));
-            };
-            if !cells.contains(&c) {
-                cells.push(c);
-            }
+    // The block operation's steps: its transitions, and its accesses of a thread's own memory
+    // that were merged into the step after them.
+    let steps = prog
+        .threads
+        .iter()
+        .flat_map(|th| &th.transitions)
+        .filter(|tr| tr.memory_access)
+        .filter_map(|tr| tr.at)
+        .chain(prog.local_reads.iter().copied());
+    for [k, sub] in steps {
+        if k != n {
+            continue;
+        }
+        let Some(c) = CellStep::decode(sub) else {
+            return Err(format!(
+                "a copy of shared memory whose length or layout is known only at run time \
+                 (sites {})",
+                list(roles)
+            ));
+        };
+        if !cells.contains(&c) {
+            cells.push(c);
         }
     }
     // The IR's order: cell by cell, the read before the write.
@@ -532,7 +538,8 @@ fn check_shared_code(
     by_instr: &BTreeMap<u32, Vec<Role>>,
     position: &dyn Fn(&Module, u32) -> String,
 ) -> Result<(), Error> {
-    let mut plain: HashSet<[u32; 2]> = HashSet::new();
+    // Accesses of a thread's own memory, also those merged into the steps after them.
+    let mut plain: HashSet<[u32; 2]> = prog.local_reads.iter().copied().collect();
     for th in &prog.threads {
         for tr in &th.transitions {
             if let (true, true, Some(at)) = (tr.memory_access, tr.events.is_empty(), tr.at) {

@@ -1022,9 +1022,10 @@ pub struct Program {
     pub threads: Vec<Thread>,
     /// The ghost array `__thread_done` (element `t` is 1 once thread `t` has returned).
     pub thread_done: VarId,
-    /// Expressions ([`Transition::at`] offsets) that read a thread-local place in some lowered
-    /// copy (a function inlined with a pointer to a local): no transition stands for that
-    /// read.
+    /// Code ([`Transition::at`]) that accesses a thread-local place in some lowered copy (a
+    /// function inlined with a pointer to a local) without a transition of its own standing
+    /// for that access: a read the C front end folded into an expression, or an LLVM access
+    /// merged into the step after it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub local_reads: Vec<[u32; 2]>,
     /// The objects variables are placed in (the LLVM front end's; empty when every

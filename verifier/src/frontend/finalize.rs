@@ -10,11 +10,44 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 /// `file:line:col` of a span (of the program's start for `None`), for messages.
 pub(super) type Position<'a> = &'a dyn Fn(Option<&Span>) -> String;
 
-pub(super) fn finalize(p: &mut Program, map: Position, opts: &Options) -> Result<(), Error> {
+/// `merge`: merge invisible steps into the steps after them ([`super::merge`]).
+pub(super) fn finalize(
+    p: &mut Program,
+    map: Position,
+    opts: &Options,
+    merge: bool,
+) -> Result<(), Error> {
     let _ = opts;
     expand_signals(p, map)?;
+    renumber(p);
+    check_single_sites(p, map)?;
+    points_to(p);
+    shared(p);
+    let shared: Vec<bool> = p.vars.iter().map(|v| v.shared).collect();
+    if merge {
+        let mut any = false;
+        let mut local = std::mem::take(&mut p.local_reads);
+        for t in &mut p.threads {
+            any |= super::merge::merge_invisible(t, &shared, &p.vars, &mut local);
+        }
+        local.sort_unstable();
+        local.dedup();
+        p.local_reads = local;
+        if any {
+            renumber(p);
+        }
+    }
+    for t in &mut p.threads {
+        mark(t, &shared, &p.vars);
+        add_discards(t, &shared);
+        back_edges(t);
+    }
+    Ok(())
+}
+
+/// Compresses every thread ([`compress`]) and renumbers the transitions that create threads.
+fn renumber(p: &mut Program) {
     let renumbered: Vec<Vec<Option<TransId>>> = p.threads.iter_mut().map(compress).collect();
-    // A thread's creating transition has a new number too.
     for t in &mut p.threads {
         if let Some((c, tr)) = t.created_by {
             let new = renumbered[c.0 as usize]
@@ -24,16 +57,6 @@ pub(super) fn finalize(p: &mut Program, map: Position, opts: &Options) -> Result
             t.created_by = new.map(|n| (c, n));
         }
     }
-    check_single_sites(p, map)?;
-    points_to(p);
-    shared(p);
-    let shared: Vec<bool> = p.vars.iter().map(|v| v.shared).collect();
-    for t in &mut p.threads {
-        mark(t, &shared, &p.vars);
-        add_discards(t, &shared);
-        back_edges(t);
-    }
-    Ok(())
 }
 
 /// `pthread_cond_signal` wakes one waiter, chosen by the scheduler: one transition per thread

@@ -10,6 +10,7 @@ mod ctypes;
 mod finalize;
 pub mod llvm;
 mod lower;
+mod merge;
 mod source;
 
 pub use lower::{ident_of, is_assignment_op};
@@ -140,7 +141,7 @@ pub fn load_preprocessed(path: &Path, opts: &Options) -> Result<(Program, String
         Some(s) => map.position(s),
         None => map.position_of_offset(0),
     };
-    finalize::finalize(&mut program, &position, opts)?;
+    finalize::finalize(&mut program, &position, opts, false)?;
     program.sha256 = program_hash(&pre, path);
     program.files = map.files();
     Ok((program, pre))

@@ -56,7 +56,7 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, pre: &str) -> Result<Program
         ),
         None => main_file.clone(),
     };
-    super::finalize::finalize(&mut program, &position, opts)?;
+    super::finalize::finalize(&mut program, &position, opts, true)?;
     program.sha256 = program_hash(pre, path);
     let bytes = std::fs::read(&bc).map_err(|e| Error::Io {
         path: bc.display().to_string(),

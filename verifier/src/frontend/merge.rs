@@ -1,0 +1,205 @@
+//! Merges a thread's invisible steps into the step that follows them: a transition that only
+//! assigns the thread's own scalar variables (registers, phi values of a lowered LLVM module),
+//! with no guard, and is the only way out of its location and into the next one, is prepended
+//! to every transition out of that next location (its assignments substituted into their
+//! guards). The steps of other threads cannot observe an invisible step, so the program has the
+//! same executions up to where the invisible steps fall, with fewer interleavings for the
+//! verifier and the explorer to consider (Flanagan and Godefroid, "Dynamic partial-order
+//! reduction for model checking software": invisible operations; Beyer et al., "Software model
+//! checking via large-block encoding").
+
+use crate::ir::*;
+use std::collections::HashSet;
+
+/// Merges the invisible steps of `t`; `shared[v]` says whether variable `v` is shared. Adds
+/// to `local_accesses` the code ([`Transition::at`]) of every merged step that accessed the
+/// thread's memory (what [`Program::local_reads`] records). Returns whether anything merged
+/// (the thread then has unreachable locations to drop).
+pub(super) fn merge_invisible(
+    t: &mut Thread,
+    shared: &[bool],
+    vars: &[Var],
+    local_accesses: &mut Vec<[u32; 2]>,
+) -> bool {
+    let special: HashSet<LocId> = [t.exit, t.error, t.halt, t.discard, t.entry]
+        .into_iter()
+        .collect();
+    let mut incoming = vec![0usize; t.locations.len()];
+    for l in &t.locations {
+        for x in &l.out {
+            incoming[t.transitions[x.0 as usize].dst.0 as usize] += 1;
+        }
+    }
+    let mut merged = false;
+    for l1 in 0..t.locations.len() {
+        while let [a] = t.locations[l1].out[..] {
+            let at = t.transitions[a.0 as usize].clone();
+            let l2 = at.dst;
+            if l2.0 as usize == l1 || special.contains(&l2) || incoming[l2.0 as usize] != 1 {
+                break;
+            }
+            let Some(writes) = invisible(&at, shared, vars) else {
+                break;
+            };
+            let outs = t.locations[l2.0 as usize].out.clone();
+            let mut guards = Vec::new();
+            for x in &outs {
+                match substituted(&t.transitions[x.0 as usize].guard, &at.ops, &writes, vars) {
+                    Some(g) => guards.push(g),
+                    None => break,
+                }
+            }
+            if guards.len() != outs.len() {
+                break;
+            }
+            for (x, g) in outs.iter().zip(guards) {
+                let b = &mut t.transitions[x.0 as usize];
+                b.src = LocId(l1 as u32);
+                b.guard = g;
+                let mut ops = at.ops.clone();
+                ops.append(&mut b.ops);
+                b.ops = ops;
+            }
+            if let (true, Some(code)) = (at.memory_access, at.at) {
+                local_accesses.push(code);
+            }
+            t.locations[l1].out = outs;
+            t.locations[l2.0 as usize].out.clear();
+            incoming[l2.0 as usize] = 0;
+            merged = true;
+        }
+    }
+    merged
+}
+
+/// The variables an invisible step assigns: it has no guard, is a plain statement, and only
+/// assigns scalar variables of the thread from expressions over such variables (no memory
+/// through pointers, nothing shared). `None` when it is not invisible.
+fn invisible(x: &Transition, shared: &[bool], vars: &[Var]) -> Option<Vec<VarId>> {
+    if x.kind != TransKind::Stmt || !x.guard.is_true() {
+        return None;
+    }
+    let local =
+        |v: VarId| !shared[v.0 as usize] && matches!(vars[v.0 as usize].scope, VarScope::Local(_));
+    let mut writes = Vec::new();
+    for op in &x.ops {
+        let Op::Assign {
+            place: Place::Var { var, index: None },
+            value,
+        } = op
+        else {
+            return None;
+        };
+        if !local(*var) || !reads_only(value, &local) {
+            return None;
+        }
+        writes.push(*var);
+    }
+    Some(writes)
+}
+
+/// Whether `e` reads only scalar variables for which `ok` holds (no memory through pointers,
+/// no array elements, no addresses taken).
+fn reads_only(e: &Expr, ok: &dyn Fn(VarId) -> bool) -> bool {
+    let mut fine = true;
+    e.for_each_place(&mut |p| {
+        fine &= matches!(p, Place::Var { var, index: None } if ok(*var));
+    });
+    e.for_each_addr(&mut |_| fine = false);
+    fine
+}
+
+/// `guard` with the assignments `ops` (to the scalar variables `writes`) substituted, last
+/// first, so that it reads the state before them; `None` where that is not plain (a load of
+/// an assigned variable at another type, a read through a pointer).
+fn substituted(guard: &Expr, ops: &[Op], writes: &[VarId], vars: &[Var]) -> Option<Expr> {
+    let mut through_memory = false;
+    guard.for_each_place(&mut |p| through_memory |= matches!(p, Place::Deref { .. }));
+    if through_memory {
+        return None;
+    }
+    let mut g = guard.clone();
+    for op in ops.iter().rev() {
+        let Op::Assign {
+            place: Place::Var { var, index: None },
+            value,
+        } = op
+        else {
+            return None;
+        };
+        debug_assert!(writes.contains(var));
+        let ty = vars[var.0 as usize].elem.ty();
+        g = replace(&g, *var, ty, value)?;
+    }
+    Some(g)
+}
+
+/// `e` with every load of the scalar `var` (of type `ty`) replaced by `value` converted to
+/// `ty`; `None` where `var` is loaded at another type.
+fn replace(e: &Expr, var: VarId, ty: Ty, value: &Expr) -> Option<Expr> {
+    let r = |x: &Expr| replace(x, var, ty, value).map(Box::new);
+    Some(match e {
+        Expr::Load {
+            place: Place::Var {
+                var: v,
+                index: None,
+            },
+            ty: t,
+        } if *v == var => {
+            if *t != ty {
+                return None;
+            }
+            Expr::Cast {
+                arg: Box::new(value.clone()),
+                ty,
+            }
+        }
+        Expr::Load {
+            place:
+                Place::Var {
+                    var: v,
+                    index: Some(i),
+                },
+            ty: t,
+        } => Expr::Load {
+            place: Place::Var {
+                var: *v,
+                index: Some(r(i)?),
+            },
+            ty: *t,
+        },
+        Expr::AddrOf { var: v, index } => Expr::AddrOf {
+            var: *v,
+            index: r(index)?,
+        },
+        // Through memory: excluded by the caller.
+        Expr::Load { .. } => return None,
+        Expr::Const { .. } => e.clone(),
+        Expr::Unary { op, arg, ty } => Expr::Unary {
+            op: *op,
+            arg: r(arg)?,
+            ty: *ty,
+        },
+        Expr::Binary { op, lhs, rhs, ty } => Expr::Binary {
+            op: *op,
+            lhs: r(lhs)?,
+            rhs: r(rhs)?,
+            ty: *ty,
+        },
+        Expr::Cast { arg, ty } => Expr::Cast {
+            arg: r(arg)?,
+            ty: *ty,
+        },
+        Expr::Ite {
+            cond,
+            then,
+            els,
+            ty,
+        } => Expr::Ite {
+            cond: r(cond)?,
+            then: r(then)?,
+            els: r(els)?,
+            ty: *ty,
+        },
+    })
+}

@@ -61,7 +61,7 @@ int __synth_barrier_init(uint32_t site, pthread_barrier_t *b, const void *attr, 
   cell[2] = 0;
   if (site != SYNTH_NO_SITE)
     synth_after(site);
-  return n == 0 ? EINVAL : 0;
+  return 0;
 }
 
 int __synth_barrier_wait(uint32_t arrive, uint32_t leave, pthread_barrier_t *b) {

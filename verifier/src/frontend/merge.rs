@@ -42,6 +42,9 @@ pub(super) fn merge_invisible(
                 break;
             };
             let outs = t.locations[l2.0 as usize].out.clone();
+            if outs.is_empty() {
+                break;
+            }
             let mut guards = Vec::new();
             for x in &outs {
                 match substituted(&t.transitions[x.0 as usize].guard, &at.ops, &writes, vars) {
@@ -90,12 +93,49 @@ fn invisible(x: &Transition, shared: &[bool], vars: &[Var]) -> Option<Vec<VarId>
         else {
             return None;
         };
-        if !local(*var) || !reads_only(value, &local) {
+        // A value that may be undefined (a division by zero, a signed overflow) stays a step
+        // of its own: merged, it would go unevaluated while the next step cannot run.
+        if !local(*var) || !reads_only(value, &local) || may_fault(value) {
             return None;
         }
         writes.push(*var);
     }
     Some(writes)
+}
+
+/// Whether evaluating `e` may be undefined: division and remainder, shifts, signed
+/// arithmetic that may overflow.
+fn may_fault(e: &Expr) -> bool {
+    match e {
+        Expr::Const { .. } | Expr::Load { .. } | Expr::AddrOf { .. } => false,
+        Expr::Unary { op, arg, ty } => (ty.signed && matches!(op, UnOp::Neg)) || may_fault(arg),
+        Expr::Binary { op, lhs, rhs, ty } => {
+            matches!(op, BinOp::Div | BinOp::Rem | BinOp::Shl | BinOp::Shr)
+                || (ty.signed && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul))
+                || may_fault(lhs)
+                || may_fault(rhs)
+        }
+        Expr::Cast { arg, .. } => may_fault(arg),
+        Expr::Ite {
+            cond, then, els, ..
+        } => may_fault(cond) || may_fault(then) || may_fault(els),
+    }
+}
+
+/// Most nodes of a guard with assignments substituted into it.
+const MAX_GUARD_NODES: usize = 256;
+
+/// The number of nodes of `e`.
+fn size(e: &Expr) -> usize {
+    1 + match e {
+        Expr::Const { .. } | Expr::Load { .. } => 0,
+        Expr::AddrOf { index, .. } => size(index),
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => size(arg),
+        Expr::Binary { lhs, rhs, .. } => size(lhs) + size(rhs),
+        Expr::Ite {
+            cond, then, els, ..
+        } => size(cond) + size(then) + size(els),
+    }
 }
 
 /// Whether `e` reads only scalar variables for which `ok` holds (no memory through pointers,
@@ -130,6 +170,9 @@ fn substituted(guard: &Expr, ops: &[Op], writes: &[VarId], vars: &[Var]) -> Opti
         debug_assert!(writes.contains(var));
         let ty = vars[var.0 as usize].elem.ty();
         g = replace(&g, *var, ty, value)?;
+        if size(&g) > MAX_GUARD_NODES {
+            return None;
+        }
     }
     Some(g)
 }
@@ -154,6 +197,15 @@ fn replace(e: &Expr, var: VarId, ty: Ty, value: &Expr) -> Option<Expr> {
                 ty,
             }
         }
+        // The assigned scalar read as an element: not plain.
+        Expr::Load {
+            place:
+                Place::Var {
+                    var: v,
+                    index: Some(_),
+                },
+            ..
+        } if *v == var => return None,
         Expr::Load {
             place:
                 Place::Var {
@@ -172,6 +224,11 @@ fn replace(e: &Expr, var: VarId, ty: Ty, value: &Expr) -> Option<Expr> {
             var: *v,
             index: r(index)?,
         },
+        // Another scalar.
+        Expr::Load {
+            place: Place::Var { index: None, .. },
+            ..
+        } => e.clone(),
         // Through memory: excluded by the caller.
         Expr::Load { .. } => return None,
         Expr::Const { .. } => e.clone(),

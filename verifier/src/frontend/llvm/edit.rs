@@ -480,8 +480,8 @@ impl Module {
     /// (`__synth_model_<name>`) so that no compiler takes it for the library's function.
     pub fn set_definition(&mut self, name: &str, internal: bool) {
         let c = cstring(name);
-        // SAFETY: the module is live; deleting every block of a function leaves a
-        // declaration, whose linkage must be external.
+        // SAFETY: the module is live; the definition is replaced by a new declaration and
+        // deleted, its instructions forgotten.
         unsafe {
             let f = LLVMGetNamedFunction(self.module, c.as_ptr());
             if f.is_null() || LLVMIsDeclaration(f) != 0 {
@@ -507,25 +507,14 @@ impl Module {
                 }
                 s
             };
-            // Blocks may use each other's values: drop all references first.
-            let mut bb = LLVMGetFirstBasicBlock(f);
-            while !bb.is_null() {
-                let mut i = LLVMGetFirstInstruction(bb);
-                while !i.is_null() {
-                    LLVMReplaceAllUsesWith(i, LLVMGetUndef(LLVMTypeOf(i)));
-                    i = LLVMGetNextInstruction(i);
-                }
-                bb = LLVMGetNextBasicBlock(bb);
-            }
-            loop {
-                let bb = LLVMGetFirstBasicBlock(f);
-                if bb.is_null() {
-                    break;
-                }
-                LLVMDeleteBasicBlock(bb);
-            }
-            LLVMSetLinkage(f, LLVMLinkage::LLVMExternalLinkage);
-            LLVMSetSection(f, c"".as_ptr());
+            // A declaration of the same type takes the definition's place and name; deleting
+            // the definition drops its body's references first.
+            let ty = LLVMGlobalGetValueType(f);
+            let old = format!("__synth_model_removed_{name}");
+            LLVMSetValueName2(f, old.as_ptr().cast(), old.len());
+            let decl = LLVMAddFunction(self.module, c.as_ptr(), ty);
+            LLVMReplaceAllUsesWith(f, decl);
+            LLVMDeleteFunction(f);
             for slot in &mut self.instrs {
                 if slot.is_some_and(|i| gone.contains(&i)) {
                     *slot = None;

@@ -135,7 +135,7 @@ pub fn instrument(
             }
         }
     }
-    check_shared_code(prog, sched, &m, &by_instr, &position)?;
+    check_shared_code(prog, &m, &by_instr, &position)?;
     let sequential = sequential_sites(prog, sched);
     let none = SYNTH_NONE;
     let mut instrumented: HashSet<u32> = HashSet::new();
@@ -533,7 +533,6 @@ fn call(
 /// thread in others cannot be instrumented, since the code is shared.
 fn check_shared_code(
     prog: &Program,
-    sched: &ProgramSchedule,
     m: &Module,
     by_instr: &BTreeMap<u32, Vec<Role>>,
     position: &dyn Fn(&Module, u32) -> String,
@@ -562,7 +561,6 @@ fn check_shared_code(
             });
         }
     }
-    let _ = sched;
     Ok(())
 }
 

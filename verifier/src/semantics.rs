@@ -38,6 +38,21 @@ pub fn unop(op: UnOp, ty: Ty, a: i128) -> Result<i128, Undefined> {
     })
 }
 
+/// Whether [`unop`] may be undefined at type `ty` for some operand.
+pub fn unop_may_be_undefined(op: UnOp, ty: Ty) -> bool {
+    matches!(op, UnOp::Neg) && ty.signed && ty.bits > 1
+}
+
+/// Whether [`binop`] may be undefined at type `ty` for some operands.
+pub fn binop_may_be_undefined(op: BinOp, ty: Ty) -> bool {
+    use BinOp::*;
+    match op {
+        Add | Sub | Mul => ty.signed && ty.bits > 1,
+        Div | Rem | Shl | Shr => true,
+        _ => false,
+    }
+}
+
 /// The result of signed arithmetic must fit the type (C11 6.5p5); unsigned arithmetic wraps.
 fn signed_result(ty: Ty, r: i128) -> Result<i128, Undefined> {
     if ty.signed && ty.bits > 1 && (r < ty.min() || r > ty.max()) {

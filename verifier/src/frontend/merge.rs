@@ -33,37 +33,34 @@ pub(super) fn merge_invisible(
     let mut merged = false;
     for l1 in 0..t.locations.len() {
         while let [a] = t.locations[l1].out[..] {
-            let at = t.transitions[a.0 as usize].clone();
-            let l2 = at.dst;
+            let step = t.transitions[a.0 as usize].clone();
+            let l2 = step.dst;
             if l2.0 as usize == l1 || special.contains(&l2) || incoming[l2.0 as usize] != 1 {
                 break;
             }
-            let Some(writes) = invisible(&at, shared, vars) else {
+            let Some(assigns) = invisible(&step, shared, vars) else {
                 break;
             };
             let outs = t.locations[l2.0 as usize].out.clone();
             if outs.is_empty() {
                 break;
             }
-            let mut guards = Vec::new();
-            for x in &outs {
-                match substituted(&t.transitions[x.0 as usize].guard, &at.ops, &writes, vars) {
-                    Some(g) => guards.push(g),
-                    None => break,
-                }
-            }
-            if guards.len() != outs.len() {
+            let guards: Option<Vec<Expr>> = outs
+                .iter()
+                .map(|x| substituted(&t.transitions[x.0 as usize].guard, &assigns, vars))
+                .collect();
+            let Some(guards) = guards else {
                 break;
-            }
+            };
             for (x, g) in outs.iter().zip(guards) {
                 let b = &mut t.transitions[x.0 as usize];
                 b.src = LocId(l1 as u32);
                 b.guard = g;
-                let mut ops = at.ops.clone();
+                let mut ops = step.ops.clone();
                 ops.append(&mut b.ops);
                 b.ops = ops;
             }
-            if let (true, Some(code)) = (at.memory_access, at.at) {
+            if let (true, Some(code)) = (step.memory_access, step.at) {
                 local_accesses.push(code);
             }
             t.locations[l1].out = outs;
@@ -75,16 +72,20 @@ pub(super) fn merge_invisible(
     merged
 }
 
-/// The variables an invisible step assigns: it has no guard, is a plain statement, and only
+/// The assignments of an invisible step, in order: it has no guard, is a plain statement, and only
 /// assigns scalar variables of the thread from expressions over such variables (no memory
 /// through pointers, nothing shared). `None` when it is not invisible.
-fn invisible(x: &Transition, shared: &[bool], vars: &[Var]) -> Option<Vec<VarId>> {
+fn invisible<'x>(
+    x: &'x Transition,
+    shared: &[bool],
+    vars: &[Var],
+) -> Option<Vec<(VarId, &'x Expr)>> {
     if x.kind != TransKind::Stmt || !x.guard.is_true() {
         return None;
     }
     let local =
         |v: VarId| !shared[v.0 as usize] && matches!(vars[v.0 as usize].scope, VarScope::Local(_));
-    let mut writes = Vec::new();
+    let mut assigns = Vec::new();
     for op in &x.ops {
         let Op::Assign {
             place: Place::Var { var, index: None },
@@ -98,22 +99,20 @@ fn invisible(x: &Transition, shared: &[bool], vars: &[Var]) -> Option<Vec<VarId>
         if !local(*var) || !reads_only(value, &local) || may_fault(value) {
             return None;
         }
-        writes.push(*var);
+        assigns.push((*var, value));
     }
-    Some(writes)
+    Some(assigns)
 }
 
-/// Whether evaluating `e` may be undefined: division and remainder, shifts, signed
-/// arithmetic that may overflow.
+/// Whether evaluating `e` may be undefined (an operator [`crate::semantics`] says may be:
+/// division and remainder, shifts, signed arithmetic that may overflow).
 fn may_fault(e: &Expr) -> bool {
+    use crate::semantics::{binop_may_be_undefined, unop_may_be_undefined};
     match e {
         Expr::Const { .. } | Expr::Load { .. } | Expr::AddrOf { .. } => false,
-        Expr::Unary { op, arg, ty } => (ty.signed && matches!(op, UnOp::Neg)) || may_fault(arg),
+        Expr::Unary { op, arg, ty } => unop_may_be_undefined(*op, *ty) || may_fault(arg),
         Expr::Binary { op, lhs, rhs, ty } => {
-            matches!(op, BinOp::Div | BinOp::Rem | BinOp::Shl | BinOp::Shr)
-                || (ty.signed && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul))
-                || may_fault(lhs)
-                || may_fault(rhs)
+            binop_may_be_undefined(*op, *ty) || may_fault(lhs) || may_fault(rhs)
         }
         Expr::Cast { arg, .. } => may_fault(arg),
         Expr::Ite {
@@ -149,27 +148,18 @@ fn reads_only(e: &Expr, ok: &dyn Fn(VarId) -> bool) -> bool {
     fine
 }
 
-/// `guard` with the assignments `ops` (to the scalar variables `writes`) substituted, last
+/// `guard` with the assignments `assigns` (to scalar variables, in order) substituted, last
 /// first, so that it reads the state before them; `None` where that is not plain (a load of
 /// an assigned variable at another type, a read through a pointer).
-fn substituted(guard: &Expr, ops: &[Op], writes: &[VarId], vars: &[Var]) -> Option<Expr> {
+fn substituted(guard: &Expr, assigns: &[(VarId, &Expr)], vars: &[Var]) -> Option<Expr> {
     let mut through_memory = false;
     guard.for_each_place(&mut |p| through_memory |= matches!(p, Place::Deref { .. }));
     if through_memory {
         return None;
     }
     let mut g = guard.clone();
-    for op in ops.iter().rev() {
-        let Op::Assign {
-            place: Place::Var { var, index: None },
-            value,
-        } = op
-        else {
-            return None;
-        };
-        debug_assert!(writes.contains(var));
-        let ty = vars[var.0 as usize].elem.ty();
-        g = replace(&g, *var, ty, value)?;
+    for &(var, value) in assigns.iter().rev() {
+        g = replace(&g, var, vars[var.0 as usize].elem.ty(), value)?;
         if size(&g) > MAX_GUARD_NODES {
             return None;
         }

@@ -134,6 +134,31 @@ struct VerifyArgs {
     /// Print JSON lines (one per IVR, then the result) instead of text.
     #[arg(long)]
     json: bool,
+    /// Verification engine of the iterative mode: the explicit-state search with the symbolic
+    /// engine after it (auto), or one of the two alone.
+    #[arg(long, value_enum, default_value_t = EngineArg::Auto)]
+    engine: EngineArg,
+}
+
+/// `--engine`.
+#[derive(Clone, Copy, Debug, clap::ValueEnum)]
+pub(crate) enum EngineArg {
+    /// The explicit-state search first, then the symbolic engine with the time left.
+    Auto,
+    /// Only the explicit-state search.
+    Explicit,
+    /// Only the symbolic engine (lazy abstraction with interpolants).
+    Impact,
+}
+
+impl From<EngineArg> for verifier::engine::Engine {
+    fn from(e: EngineArg) -> Self {
+        match e {
+            EngineArg::Auto => verifier::engine::Engine::Auto,
+            EngineArg::Explicit => verifier::engine::Engine::Explicit,
+            EngineArg::Impact => verifier::engine::Engine::Impact,
+        }
+    }
 }
 
 #[derive(Args)]
@@ -349,10 +374,9 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
         pair_turns: a.pair_turns,
         ..Default::default()
     };
-    let mut v = verifier::imc::Verifier::new(&p, opts);
     let live = !a.json && std::io::stderr().is_terminal();
-    if live {
-        v.set_progress(Box::new(|s: &verifier::imc::Progress| {
+    let progress: Option<verifier::imc::ProgressFn> = live.then(|| {
+        Box::new(|s: &verifier::imc::Progress| {
             eprint!(
                 "\r\x1b[K[{:>6.1} s] ART nodes {}, solver calls {}, IVRs {}",
                 s.time.as_secs_f64(),
@@ -360,11 +384,15 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                 s.solver_calls,
                 s.ivrs
             );
-        }));
-    }
+        }) as verifier::imc::ProgressFn
+    });
     let mut write_err: Option<anyhow::Error> = None;
     let mut shown_trace = false;
     let r = if a.complete {
+        let mut v = verifier::imc::Verifier::new(&p, opts);
+        if let Some(f) = progress {
+            v.set_progress(f);
+        }
         v.run()
     } else {
         let mut sink = |ivr: &verifier::imc::Ivr| {
@@ -414,7 +442,14 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                 }
             }
         };
-        v.run_iterative(a.ivrs.unwrap_or(usize::MAX), &mut sink)
+        verifier::engine::run_iterative(
+            &p,
+            opts,
+            a.engine.into(),
+            a.ivrs.unwrap_or(usize::MAX),
+            progress,
+            &mut sink,
+        )
     };
     if live {
         eprint!("\r\x1b[K");

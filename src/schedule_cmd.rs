@@ -56,6 +56,10 @@ pub(crate) struct Common {
     /// the same two threads K times in a row.
     #[arg(long, default_value_t = 0, value_name = "K", value_parser = clap::value_parser!(u32).range(0..=10_000))]
     pair_turns: u32,
+    /// Verification engine: the explicit-state search with the symbolic engine after it
+    /// (auto), or one of the two alone.
+    #[arg(long, value_enum, default_value_t = crate::EngineArg::Auto)]
+    engine: crate::EngineArg,
 }
 
 /// Whether `path` may be written: absent, or written by synth (or `--force`).
@@ -285,14 +289,20 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                 pair_turns: a.pair_turns,
                 ..Default::default()
             };
-            let mut v = verifier::imc::Verifier::new(&p, opts);
             let mut last_safe = None;
             let mut sink = |ivr: &verifier::imc::Ivr| {
                 if let IvrKind::Safe(art) = &ivr.kind {
                     last_safe = Some((ivr.index, art.clone(), ivr.time));
                 }
             };
-            let r = v.run_iterative(a.ivrs.unwrap_or(usize::MAX), &mut sink);
+            let r = verifier::engine::run_iterative(
+                &p,
+                opts,
+                a.engine.into(),
+                a.ivrs.unwrap_or(usize::MAX),
+                None,
+                &mut sink,
+            );
             let verdict = match &r.verdict {
                 Verdict::Unknown(why) if last_safe.is_some() && r.counterexamples.is_empty() => {
                     format!("unknown ({why}; `synth verify` goes on to a complete verdict)")

@@ -607,44 +607,50 @@ fn cell_bytes_of(t: Ty) -> u32 {
     (t.bits as u32).div_ceil(8)
 }
 
-/// `x op m` for a constant `m` that is a low mask (`2^k - 1`), a single bit (`2^k`) or all bits
-/// but one, in two's complement of width `ty.bits`; `None` for other constants.
+/// Most bits a bitwise operation with a constant is spelled out with (beyond, its result is
+/// over-approximated).
+const MAX_BIT_TERMS: u32 = 16;
+
+/// `x op m` for a constant `m`, in two's complement of width `ty.bits`: exactly, as a sum of
+/// the bits of `x` where `m` (or its complement, whichever has fewer ones) has a one, each bit
+/// `(x_u div 2^k) mod 2` of the unsigned value `x_u`; a low mask (`2^k - 1`) is `x_u mod 2^k`.
+/// `None` when both have more than [`MAX_BIT_TERMS`] ones.
 fn bit_op(op: BinOp, x: Term, m: i128, ty: Ty) -> Option<Term> {
     let bits = ty.bits.max(1);
     let modulus = pow2(bits);
     let mu = m.rem_euclid(modulus);
+    let nu = modulus - 1 - mu;
     // x as an unsigned value of the type's width.
     let xu = Term::modulo(x, Term::int(modulus));
     let bit = |k: u32| Term::modulo(Term::div(xu.clone(), Term::int(1i128 << k)), Term::int(2));
-    let single = (mu.count_ones() == 1).then(|| mu.trailing_zeros());
-    let all_but_one =
-        ((modulus - 1 - mu).count_ones() == 1).then(|| (modulus - 1 - mu).trailing_zeros());
+    let ones = |v: i128| (0..bits as u32).filter(move |k| v >> k & 1 == 1);
+    // Σ over the ones of `v` of f(bit k)·2^k.
+    let sum = |v: i128, f: &dyn Fn(Term) -> Term| {
+        ones(v).fold(Term::int(0), |acc, k| {
+            Term::add(acc, Term::mul(f(bit(k)), Term::int(1i128 << k)))
+        })
+    };
+    let few = |v: i128| v.count_ones() <= MAX_BIT_TERMS;
+    let sparse = mu.count_ones() <= nu.count_ones();
     let r = match op {
         BinOp::BitAnd if (mu + 1).count_ones() == 1 => Term::modulo(xu.clone(), Term::int(mu + 1)),
-        BinOp::BitAnd => match (single, all_but_one) {
-            (Some(k), _) => Term::mul(bit(k), Term::int(1i128 << k)),
-            (_, Some(k)) => Term::sub(xu.clone(), Term::mul(bit(k), Term::int(1i128 << k))),
-            _ => return None,
-        },
-        BinOp::BitOr => match single {
-            Some(k) => Term::add(
-                xu.clone(),
-                Term::mul(Term::sub(Term::int(1), bit(k)), Term::int(1i128 << k)),
-            ),
-            None if mu == 0 => xu.clone(),
-            None => return None,
-        },
-        BinOp::BitXor => match single {
-            Some(k) => Term::add(
-                xu.clone(),
-                Term::mul(
-                    Term::sub(Term::int(1), Term::mul(Term::int(2), bit(k))),
-                    Term::int(1i128 << k),
-                ),
-            ),
-            None if mu == 0 => xu.clone(),
-            None => return None,
-        },
+        // x & m: the bits of x where m has ones.
+        BinOp::BitAnd if sparse && few(mu) => sum(mu, &|b| b),
+        BinOp::BitAnd if few(nu) => Term::sub(xu.clone(), sum(nu, &|b| b)),
+        // x | m: x plus the ones of m that x lacks; or m plus x's bits outside m.
+        BinOp::BitOr if sparse && few(mu) => {
+            Term::add(xu.clone(), sum(mu, &|b| Term::sub(Term::int(1), b)))
+        }
+        BinOp::BitOr if few(nu) => Term::add(Term::int(mu), sum(nu, &|b| b)),
+        // x ^ m: x with the bits of m flipped; or ~x with the bits of ~m flipped.
+        BinOp::BitXor if sparse && few(mu) => Term::add(
+            xu.clone(),
+            sum(mu, &|b| Term::sub(Term::int(1), Term::mul(Term::int(2), b))),
+        ),
+        BinOp::BitXor if few(nu) => Term::add(
+            Term::sub(Term::int(modulus - 1), xu.clone()),
+            sum(nu, &|b| Term::sub(Term::mul(Term::int(2), b), Term::int(1))),
+        ),
         _ => return None,
     };
     Some(wrap(r, ty))

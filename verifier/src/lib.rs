@@ -4,6 +4,8 @@
 pub mod art;
 pub mod check;
 pub mod encode;
+pub mod engine;
+pub mod explicit;
 pub mod explore;
 pub mod frontend;
 pub mod imc;

@@ -701,6 +701,40 @@ pub struct Smt {
     deadline: Option<std::time::Instant>,
 }
 
+/// The values a conjunction fixes: for `x = c` among its conjuncts, `x ↦ c`; for
+/// `a[i] = c` (constant `i`), `a ↦ a` with those cells stored. Replacing them in both sides of
+/// an implication whose premise is the conjunction keeps its validity (the premise implies
+/// each variable equals its replacement) and lets the terms fold: a premise that fixes every
+/// value (a concrete state) leaves the solver little to do. `None` when there is none.
+fn known_values(a: &Term) -> Option<FxHashMap<Rc<str>, Term>> {
+    let Term::And(xs) = a else { return None };
+    let mut scalars: FxHashMap<Rc<str>, Term> = FxHashMap::default();
+    let mut cells: FxHashMap<Rc<str>, Vec<(i128, i128)>> = FxHashMap::default();
+    for x in xs.iter() {
+        let Term::Eq(l, r) = x else { continue };
+        match (&**l, &**r) {
+            (Term::Var(n, Sort::Int), Term::Int(c)) | (Term::Int(c), Term::Var(n, Sort::Int)) => {
+                scalars.entry(n.clone()).or_insert(Term::Int(*c));
+            }
+            (Term::Select(arr, i), Term::Int(c)) | (Term::Int(c), Term::Select(arr, i)) => {
+                if let (Term::Var(n, Sort::Array), Term::Int(i)) = (&**arr, &**i) {
+                    cells.entry(n.clone()).or_default().push((*i, *c));
+                }
+            }
+            _ => {}
+        }
+    }
+    for (n, cs) in cells {
+        let base = Term::Var(n.clone(), Sort::Array);
+        let chain = cs
+            .into_iter()
+            .rev()
+            .fold(base, |arr, (i, c)| Term::store(arr, Term::Int(i), Term::Int(c)));
+        scalars.insert(n, chain);
+    }
+    (!scalars.is_empty()).then_some(scalars)
+}
+
 impl Smt {
     /// A solver whose checks give up (answer unknown) after `timeout_ms` milliseconds.
     pub fn new(timeout_ms: u32) -> Smt {
@@ -936,7 +970,20 @@ impl Smt {
             self.stats.cache_hits += 1;
             return Some(r);
         }
-        let r = match self.check_terms(&[a.clone(), Term::not(b.clone())]) {
+        let (a2, b2) = match known_values(a) {
+            Some(known) => {
+                let f = |n: &str, _: Sort| known.get(n).cloned();
+                (a.substitute(&f), b.substitute(&f))
+            }
+            None => (a.clone(), b.clone()),
+        };
+        if debug_timing() {
+            eprintln!("implies: premise {} goal {}", a2.size(), b2.size());
+            if b2.size() < 3000 {
+                eprintln!("  goal: {b2}");
+            }
+        }
+        let r = match self.check_terms(&[a2, Term::not(b2)]) {
             Answer::Unsat => true,
             Answer::Sat => false,
             Answer::Unknown(_) => return None,

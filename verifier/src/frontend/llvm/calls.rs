@@ -483,7 +483,16 @@ impl<'m> Lowerer<'m> {
                 Ok(Some(Val::E(Expr::var(r, Ty::INT))))
             }
             "pthread_cond_init" => {
-                self.sync_place(args[0], ElemKind::Cond)?;
+                // No thread waits on a condition variable just initialised.
+                let c = self.sync_place(args[0], ElemKind::Cond)?;
+                self.step(
+                    Expr::tt(),
+                    vec![Op::Assign {
+                        place: c,
+                        value: Expr::constant(0, Ty::ULONG),
+                    }],
+                    TransKind::Sync(SyncKind::MutexInit),
+                )?;
                 Ok(self.ret0())
             }
             "pthread_cond_wait" => self.cond_wait(args, false),

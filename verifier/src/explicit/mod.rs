@@ -1,0 +1,344 @@
+//! Explicit-state verification: the reachable states of the program, one concrete state per
+//! ART node, kept once each (state caching). Where a program has no input whose value
+//! matters, this decides it outright: the graph of its states is finite when every loop's
+//! state repeats, and a state is a point in the abstract domain, so nothing needs refining.
+//! It is the explicit-value part of CPAchecker's value analysis and the stateful search of
+//! explicit-state model checkers, made to produce what seed 002 needs: IVRs (the schedule of
+//! the iterative algorithm's deterministic scheduler, steered around states from which every
+//! choice leads to a bug) and, for `safe`, a complete ART. Every ART goes through the
+//! independent checker ([`crate::check`]) before it is reported, and every bug is a replayed
+//! execution of the interpreter.
+//!
+//! Programs it cannot represent (an input whose value is live) or whose states exceed the
+//! budget are left to the symbolic engine ([`crate::imc`]): [`run_iterative`] then returns
+//! [`Fallback`].
+
+mod liveness;
+mod proof;
+mod space;
+
+use crate::imc::{Counterexample, Ivr, IvrKind, Options, Report, Verdict};
+use crate::interp::{self, Outcome, Replay};
+use crate::ir::*;
+use proof::{Labels, NoSchedule};
+use space::{Graph, Space, Stop, Target};
+use std::time::{Duration, Instant};
+
+/// Budget of the explicit search.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    /// Give up after this long.
+    pub time: Duration,
+    /// Give up beyond this many states.
+    pub max_states: usize,
+    /// Give up beyond about this many bytes of states.
+    pub max_bytes: usize,
+    /// Give up on a complete ART with more nodes than this (its check would take too long).
+    pub max_complete_nodes: usize,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            time: Duration::from_secs(30),
+            max_states: 2_000_000,
+            max_bytes: 4 << 30,
+            max_complete_nodes: 200_000,
+        }
+    }
+}
+
+/// What the explicit search leaves to another engine.
+#[derive(Clone, Debug)]
+pub struct Fallback {
+    /// Why it stopped.
+    pub reason: String,
+    /// IVRs it emitted.
+    pub ivrs: usize,
+    /// When it emitted its first safe IVR.
+    pub first_safe_ivr: Option<Duration>,
+}
+
+/// Runs the explicit search in iterative mode: IVRs go to `sink` as they are found (a safe
+/// schedule first, then a counterexample if there is a bug), and the verdict is reported when
+/// the whole state space was explored.
+pub fn run_iterative(
+    prog: &Program,
+    opts: &Options,
+    budget: &Budget,
+    max_ivrs: usize,
+    sink: &mut dyn FnMut(&Ivr),
+) -> Result<Report, Fallback> {
+    let start = Instant::now();
+    let deadline = start + budget.time.min(opts.timeout);
+    let mut run = Run {
+        prog,
+        start,
+        opts,
+        ivrs: 0,
+        first_safe: None,
+        nodes: 0,
+        max_ivrs,
+        sink,
+    };
+    let mut space = Space::new(prog);
+    let mut labels = Labels::new(prog);
+    // The deterministic scheduler's schedule, before the whole graph is known.
+    match proof::schedule(&mut space, None, &mut labels, opts.quantum.max(1), opts.max_nodes, deadline) {
+        Ok(art) => {
+            if let Err(r) = run.emit_safe(art) {
+                return Err(run.fallback(format!("explicit states: {r}")));
+            }
+            if opts.stop_at_first_safe || run.ivrs >= max_ivrs {
+                return Ok(run.report(Verdict::Unknown("stopped at the first safe IVR".into()), None, vec![]));
+            }
+        }
+        Err(NoSchedule::Stuck) => {}
+        Err(NoSchedule::Stop(s)) => return Err(run.fallback(stop_reason(s))),
+    }
+    let graph = match space::explore(&mut space, budget.max_states, budget.max_bytes, deadline) {
+        Ok(g) => g,
+        Err(s) => return Err(run.fallback(stop_reason(s))),
+    };
+    let bug = first_bug(&space, &graph);
+    let Some(bug) = bug else {
+        if run.first_safe.is_none() {
+            let none = vec![false; graph.edges.len()];
+            run.schedule(&mut space, &graph, &none, &mut labels, deadline)?;
+        }
+        let edges: usize = graph.edges.iter().map(Vec::len).sum();
+        if edges + 1 > budget.max_complete_nodes {
+            return Err(run.fallback(format!(
+                "{} states are safe, but their ART of {} nodes is too large to check",
+                graph.edges.len(),
+                edges + 1
+            )));
+        }
+        let art = proof::complete(&space, &graph, &mut labels);
+        run.nodes = art.len();
+        return match crate::check::check_complete(prog, &art, opts.smt_timeout_ms) {
+            Ok(()) => Ok(run.report(Verdict::Safe, None, vec![])),
+            Err(r) => Err(run.fallback(format!(
+                "the ART checker rejected node {} of the state graph: {}",
+                r.node.0, r.reason
+            ))),
+        };
+    };
+    let cex = match bug.replay(prog, &graph) {
+        Ok(c) => c,
+        Err(why) => return Err(run.fallback(why)),
+    };
+    let undefined = matches!(cex.execution.outcome, Outcome::Undefined { .. });
+    let cexs = if undefined {
+        vec![]
+    } else {
+        run.emit(IvrKind::Counterexample(Box::new(cex.clone())));
+        vec![cex.clone()]
+    };
+    let doomed = proof::doomed(&space, &graph);
+    if doomed[0] {
+        let verdict = if deterministic(prog) && !undefined {
+            Verdict::Unsafe
+        } else {
+            Verdict::Unknown("every schedule leads to a bug for some initial values".into())
+        };
+        return Ok(run.report(verdict, Some(cex), cexs));
+    }
+    if run.first_safe.is_none() {
+        run.schedule(&mut space, &graph, &doomed, &mut labels, deadline)?;
+    }
+    let verdict = if undefined {
+        let reason = match &cex.execution.outcome {
+            Outcome::Undefined { reason, .. } => reason.clone(),
+            _ => unreachable!(),
+        };
+        Verdict::Unknown(format!("undefined behaviour is reachable: {reason}"))
+    } else if run.first_safe.is_some() {
+        Verdict::PartiallySafe
+    } else {
+        Verdict::Unknown("bugs found; no safe IVR was emitted".into())
+    };
+    Ok(run.report(verdict, Some(cex), cexs))
+}
+
+fn stop_reason(s: Stop) -> String {
+    match s {
+        Stop::NotApplicable(r) => format!("explicit states: {r}"),
+        Stop::Budget(r) => format!("explicit states: {r}"),
+    }
+}
+
+/// Whether the program has no inputs: no nondeterministic values and no uninitialised
+/// variables, so that its state graph is its exact behaviour.
+fn deterministic(prog: &Program) -> bool {
+    prog.vars.iter().all(|v| v.init != Init::Nondet)
+        && prog.threads.iter().all(|t| {
+            t.transitions
+                .iter()
+                .all(|tr| tr.ops.iter().all(|o| !matches!(o, Op::Havoc { .. })))
+        })
+}
+
+/// A bad thing reachable in the graph: the path to it ends with an edge to an error or to
+/// undefined behaviour, or at a deadlock.
+struct Bug {
+    /// The state where the path ends (a deadlock) or from which the bad edge leaves.
+    state: u32,
+    /// The bad edge, if any.
+    edge: Option<(ThreadId, TransId)>,
+}
+
+/// The first bug in breadth-first order, errors and deadlocks before undefined behaviour.
+fn first_bug(space: &Space, g: &Graph) -> Option<Bug> {
+    let mut undefined = None;
+    for &s in &g.order {
+        if g.is_deadlock(space, s) {
+            return Some(Bug {
+                state: s,
+                edge: None,
+            });
+        }
+        for e in &g.edges[s as usize] {
+            match e.to {
+                Target::Error => {
+                    return Some(Bug {
+                        state: s,
+                        edge: Some((e.thread, e.trans)),
+                    })
+                }
+                Target::Undefined if undefined.is_none() => {
+                    undefined = Some(Bug {
+                        state: s,
+                        edge: Some((e.thread, e.trans)),
+                    })
+                }
+                _ => {}
+            }
+        }
+    }
+    undefined
+}
+
+impl Bug {
+    /// Replays the path to the bug on the interpreter (inputs and uninitialised cells 0, as
+    /// in the search).
+    fn replay(&self, prog: &Program, g: &Graph) -> Result<Counterexample, String> {
+        let mut steps = Vec::new();
+        let mut s = self.state;
+        while let Some((p, k)) = g.parent[s as usize] {
+            let e = &g.edges[p as usize][k as usize];
+            steps.push((e.thread, Some(e.trans)));
+            s = p;
+        }
+        steps.reverse();
+        if let Some((t, tr)) = self.edge {
+            steps.push((t, Some(tr)));
+        }
+        let replay = Replay::new(steps.clone(), vec![]);
+        let mut oracle = replay.clone();
+        let (execution, _) = interp::run(prog, &mut oracle, steps.len() + 1);
+        match &execution.outcome {
+            Outcome::Error { .. } | Outcome::Deadlock { .. } | Outcome::Undefined { .. } => {
+                Ok(Counterexample { replay, execution })
+            }
+            other => Err(format!(
+                "explicit states: a path to a bug did not replay ({other:?})"
+            )),
+        }
+    }
+}
+
+/// The figures of a run and where its IVRs go.
+struct Run<'a> {
+    prog: &'a Program,
+    start: Instant,
+    opts: &'a Options,
+    ivrs: usize,
+    first_safe: Option<Duration>,
+    nodes: usize,
+    max_ivrs: usize,
+    sink: &'a mut dyn FnMut(&Ivr),
+}
+
+impl Run<'_> {
+    fn emit(&mut self, kind: IvrKind) {
+        if self.ivrs >= self.max_ivrs {
+            return;
+        }
+        self.ivrs += 1;
+        (self.sink)(&Ivr {
+            index: self.ivrs,
+            kind,
+            time: self.start.elapsed(),
+            art_nodes: self.nodes,
+            solver_calls: 0,
+        });
+    }
+
+    /// Checks a schedule's ART and emits it.
+    fn emit_safe(&mut self, art: crate::art::Art) -> Result<(), String> {
+        crate::check::check_ivr(self.prog, &art, self.opts.smt_timeout_ms)
+            .map_err(|r| format!("the IVR checker rejected node {}: {}", r.node.0, r.reason))?;
+        self.nodes = self.nodes.max(art.len());
+        self.first_safe.get_or_insert(self.start.elapsed());
+        self.emit(IvrKind::Safe(art));
+        Ok(())
+    }
+
+    /// Makes, checks and emits the schedule that avoids the doomed states of the whole graph.
+    fn schedule(
+        &mut self,
+        space: &mut Space,
+        graph: &Graph,
+        doomed: &[bool],
+        labels: &mut Labels,
+        deadline: Instant,
+    ) -> Result<(), Fallback> {
+        if self.ivrs >= self.max_ivrs {
+            return Ok(());
+        }
+        match proof::schedule(
+            space,
+            Some((graph, doomed)),
+            labels,
+            self.opts.quantum.max(1),
+            self.opts.max_nodes,
+            deadline,
+        ) {
+            Ok(art) => self
+                .emit_safe(art)
+                .map_err(|r| self.fallback(format!("explicit states: {r}"))),
+            Err(NoSchedule::Stop(s)) => Err(self.fallback(stop_reason(s))),
+            Err(NoSchedule::Stuck) => Err(self.fallback(
+                "explicit states: the scheduler met a state without a safe choice".into(),
+            )),
+        }
+    }
+
+    fn fallback(&self, reason: String) -> Fallback {
+        Fallback {
+            reason,
+            ivrs: self.ivrs,
+            first_safe_ivr: self.first_safe,
+        }
+    }
+
+    fn report(
+        &self,
+        verdict: Verdict,
+        counterexample: Option<Counterexample>,
+        counterexamples: Vec<Counterexample>,
+    ) -> Report {
+        Report {
+            verdict,
+            counterexample,
+            nodes: self.nodes,
+            solver_calls: 0,
+            refinements: 0,
+            time: self.start.elapsed(),
+            ivrs: self.ivrs,
+            first_safe_ivr: self.first_safe,
+            counterexamples,
+        }
+    }
+}

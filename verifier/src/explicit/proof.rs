@@ -1,0 +1,247 @@
+//! ARTs from the explored states, labelled with the states themselves (point labels): the
+//! conjunction `x = c` over every cell whose value is known (registers that are dead and cells
+//! not written since they started uninitialised are left out). An ART whose nodes are
+//! concrete states is an ART in the sense of seed 002 (Definition 3) like any other, and the
+//! independent checker ([`crate::check`]) accepts or rejects it in the same way.
+//!
+//! * [`schedule`]: an IVR, the schedule of the deterministic scheduler of the iterative
+//!   algorithm (seed 002, "Iterative model checking": one thread at a time, switching at a
+//!   loop's back jump, round robin), steered away from states from which every choice leads
+//!   to a bug when those are known ([`doomed`]).
+//! * [`complete`]: the breadth-first tree of every reachable state, with every other edge a
+//!   leaf covered by the node of its state: the proof of a `safe` verdict.
+
+use super::space::{Graph, Space, Stop, Target};
+use crate::art::{Art, NodeId};
+use crate::encode::Encoder;
+use crate::ir::*;
+use crate::smt::Term;
+use rustc_hash::FxHashMap;
+use std::time::Instant;
+
+/// Point labels of states, each made once.
+pub struct Labels<'p> {
+    enc: Encoder<'p>,
+    made: FxHashMap<u32, Term>,
+}
+
+impl<'p> Labels<'p> {
+    /// Labels for a program's states.
+    pub fn new(prog: &'p Program) -> Labels<'p> {
+        Labels {
+            enc: Encoder::new(prog),
+            made: FxHashMap::default(),
+        }
+    }
+
+    /// The label of state `id`.
+    pub fn of(&mut self, space: &Space, id: u32) -> Term {
+        if let Some(t) = self.made.get(&id) {
+            return t.clone();
+        }
+        let key = space.key(id);
+        let prog = space.prog;
+        let control = space.control(id);
+        let mut dead = vec![false; prog.vars.len()];
+        for (t, l) in control.locs.iter().enumerate() {
+            if let Some(l) = l {
+                for v in space.live.dead(ThreadId(t as u32), *l) {
+                    dead[v.0 as usize] = true;
+                }
+            }
+        }
+        let mut cs = Vec::new();
+        for v in &prog.vars {
+            if dead[v.id.0 as usize] {
+                continue;
+            }
+            let ty = v.elem.ty();
+            let name = self.enc.var(v.id);
+            let array = self.enc.is_array(v.id);
+            for i in 0..v.len as usize {
+                if key.is_undef(key.state.mem.flat(v.id.0 as usize, i)) {
+                    continue;
+                }
+                let x = Term::int(key.state.get(v.id, i, ty));
+                cs.push(if array {
+                    Term::eq(Term::select(name.clone(), Term::int(i as i128)), x)
+                } else {
+                    Term::eq(name.clone(), x)
+                });
+            }
+        }
+        let t = Term::and(cs);
+        self.made.insert(id, t.clone());
+        t
+    }
+}
+
+/// The scheduler's phase: the thread that ran last, and how many loop rounds (back jumps) it
+/// has run in its turn.
+type Phase = (Option<ThreadId>, u32);
+
+/// Why no schedule was made.
+pub enum NoSchedule {
+    /// The search stopped.
+    Stop(Stop),
+    /// Without knowing which states are doomed, the deterministic scheduler met a state
+    /// where no thread may run without a bug (or a deadlock).
+    Stuck,
+}
+
+impl From<Stop> for NoSchedule {
+    fn from(s: Stop) -> Self {
+        NoSchedule::Stop(s)
+    }
+}
+
+/// The threads in the order the scheduler tries them in `phase`, among `candidates`.
+fn order(phase: Phase, quantum: u32, candidates: &[ThreadId], n: usize) -> Vec<ThreadId> {
+    let (cur, rounds) = phase;
+    let first = match cur {
+        Some(c) if rounds < quantum => c.0 as usize,
+        Some(c) => c.0 as usize + 1,
+        None => 0,
+    };
+    (0..n)
+        .map(|k| ThreadId(((first + k) % n) as u32))
+        .filter(|t| candidates.contains(t))
+        .collect()
+}
+
+/// The IVR of the deterministic scheduler, whose threads take turns of `quantum` loop
+/// rounds. With `doomed` (from the whole graph), a thread
+/// is chosen only when none of its steps leads to a bug or a doomed state; without it, only
+/// the steps themselves are checked, and a state where no thread qualifies ends the attempt
+/// ([`NoSchedule::Stuck`]).
+pub fn schedule(
+    space: &mut Space,
+    graph: Option<(&Graph, &[bool])>,
+    labels: &mut Labels,
+    quantum: u32,
+    max_nodes: usize,
+    deadline: Instant,
+) -> Result<Art, NoSchedule> {
+    let n = space.prog.threads.len();
+    let mut art = Art::new(space.control(0));
+    art.set_label(art.root(), labels.of(space, 0));
+    let mut seen: FxHashMap<(u32, Phase), NodeId> = FxHashMap::default();
+    let mut stack: Vec<(NodeId, u32, Phase)> = vec![(art.root(), 0, (None, 0))];
+    while let Some((v, s, phase)) = stack.pop() {
+        if art.len() > max_nodes {
+            return Err(Stop::Budget(format!("more than {max_nodes} nodes in a schedule")).into());
+        }
+        if art.len() % 256 == 0 && Instant::now() >= deadline {
+            return Err(Stop::Budget("time ran out while making a schedule".into()).into());
+        }
+        if let Some(&w) = seen.get(&(s, phase)) {
+            art.cover(v, w);
+            continue;
+        }
+        seen.insert((s, phase), v);
+        if space.is_end(s) {
+            continue;
+        }
+        let candidates = match graph {
+            Some((g, _)) => g.expanded[s as usize].clone(),
+            None => space.threads_to_expand(s),
+        };
+        let mut chosen = None;
+        for t in order(phase, quantum, &candidates, n) {
+            let edges = match graph {
+                Some((g, _)) => g.edges[s as usize]
+                    .iter()
+                    .filter(|e| e.thread == t)
+                    .cloned()
+                    .collect(),
+                None => space.successors(s, t)?,
+            };
+            let ok = !edges.is_empty()
+                && edges.iter().all(|e| match e.to {
+                    Target::State(w) => graph.is_none_or(|(_, doomed)| !doomed[w as usize]),
+                    Target::Error | Target::Undefined => false,
+                });
+            if ok {
+                chosen = Some((t, edges));
+                break;
+            }
+        }
+        let Some((t, edges)) = chosen else {
+            return Err(NoSchedule::Stuck);
+        };
+        art.mark_expanded(v, t);
+        let mut children = Vec::new();
+        for e in edges {
+            let Target::State(w) = e.to else {
+                unreachable!("bad edges are not chosen")
+            };
+            let c = art.add_child(v, t, e.trans, space.control(w));
+            art.set_label(c, labels.of(space, w));
+            let back = space.prog.thread(t).transition(e.trans).back_edge as u32;
+            let rounds = if phase.0 == Some(t) { phase.1 + back } else { back };
+            children.push((c, w, (Some(t), rounds.min(quantum))));
+        }
+        stack.extend(children.into_iter().rev());
+    }
+    Ok(art)
+}
+
+/// The states from which no scheduler avoids a bug: deadlocks, and states where every thread
+/// the graph expands has a step to an error, to undefined behaviour or to a doomed state.
+pub fn doomed(space: &Space, g: &Graph) -> Vec<bool> {
+    let n = g.edges.len();
+    let mut doomed: Vec<bool> = (0..n as u32).map(|s| g.is_deadlock(space, s)).collect();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for s in (0..n).rev() {
+            if doomed[s] || space.is_end(s as u32) {
+                continue;
+            }
+            let lost = g.expanded[s].iter().all(|&t| {
+                g.edges[s].iter().filter(|e| e.thread == t).any(|e| match e.to {
+                    Target::State(w) => doomed[w as usize],
+                    Target::Error | Target::Undefined => true,
+                })
+            });
+            if lost {
+                doomed[s] = true;
+                changed = true;
+            }
+        }
+    }
+    doomed
+}
+
+/// The ART of every reachable state (the graph must have no bad edge).
+pub fn complete(space: &Space, g: &Graph, labels: &mut Labels) -> Art {
+    let mut art = Art::new(space.control(0));
+    art.set_label(art.root(), labels.of(space, 0));
+    let mut node: Vec<Option<NodeId>> = vec![None; g.edges.len()];
+    node[0] = Some(art.root());
+    for &s in &g.order {
+        let s = s as usize;
+        let Some(v) = node[s] else {
+            unreachable!("a state is reached before it is expanded")
+        };
+        for &t in &g.expanded[s] {
+            art.mark_expanded(v, t);
+        }
+        for (k, e) in g.edges[s].iter().enumerate() {
+            let Target::State(w) = e.to else {
+                unreachable!("the graph has no bad edge")
+            };
+            let c = art.add_child(v, e.thread, e.trans, space.control(w));
+            art.set_label(c, labels.of(space, w));
+            if g.parent[w as usize] == Some((s as u32, k as u32)) {
+                node[w as usize] = Some(c);
+            } else {
+                let Some(target) = node[w as usize] else {
+                    unreachable!("breadth first, a state's tree node comes before other edges to it")
+                };
+                art.cover(c, target);
+            }
+        }
+    }
+    art
+}

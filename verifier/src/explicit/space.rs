@@ -1,0 +1,385 @@
+//! The reachable state space of a program, explored state by state: each state is a concrete
+//! state of the interpreter ([`crate::interp::Machine`], the reference semantics) with the
+//! dead registers of every thread forgotten ([`super::liveness`]) and, for memory that starts
+//! uninitialised, which cells have not been written yet (their value is unknown: labels say
+//! nothing about them). States are kept once (state caching, as in explicit-state model
+//! checkers such as SPIN or CPAchecker's value analysis); an edge leads to a state, to an
+//! error, or to undefined behaviour.
+//!
+//! A step that reads an input whose value is still live afterwards is outside what one
+//! concrete state per node can represent: the search reports [`Stop::NotApplicable`].
+
+use super::liveness::Liveness;
+use crate::art::Control;
+use crate::interp::{Machine, Oracle, State, Status};
+use crate::ir::*;
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
+use std::time::Instant;
+
+/// A state of the search.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Key {
+    /// The interpreter's state, dead registers set to 0.
+    pub state: State,
+    /// Cells (positions in the memory) not written since they started uninitialised.
+    pub undef: Box<[u64]>,
+}
+
+impl Key {
+    /// Whether cell `flat` still has its unknown initial value.
+    pub fn is_undef(&self, flat: usize) -> bool {
+        self.undef
+            .get(flat / 64)
+            .is_some_and(|w| w & (1 << (flat % 64)) != 0)
+    }
+}
+
+/// Where an edge leads.
+#[derive(Clone, Debug)]
+pub enum Target {
+    /// A state.
+    State(u32),
+    /// The error location.
+    Error,
+    /// An operation without defined behaviour.
+    Undefined,
+}
+
+/// One transition taken from a state.
+#[derive(Clone, Debug)]
+pub struct Edge {
+    /// The thread.
+    pub thread: ThreadId,
+    /// Its transition.
+    pub trans: TransId,
+    /// Where it leads.
+    pub to: Target,
+}
+
+/// Why the search stopped early.
+#[derive(Clone, Debug)]
+pub enum Stop {
+    /// The program needs more than one concrete state per node (a live input).
+    NotApplicable(String),
+    /// The state or time budget ran out.
+    Budget(String),
+}
+
+/// The oracle of the search: every input and every uninitialised cell is 0, and the inputs
+/// read are counted.
+struct Zero {
+    inputs: usize,
+}
+
+impl Oracle for Zero {
+    fn pick(&mut self, _: usize, _: &[(ThreadId, TransId)]) -> crate::interp::Choice {
+        crate::interp::Choice::End
+    }
+    fn input(&mut self, _: Ty) -> i128 {
+        self.inputs += 1;
+        0
+    }
+    fn initial(&mut self, _: VarId, _: usize, _: Ty) -> i128 {
+        0
+    }
+}
+
+/// The states found so far and the edges of those expanded.
+pub struct Space<'p> {
+    /// The program.
+    pub prog: &'p Program,
+    machine: Machine<'p>,
+    /// Dead registers.
+    pub live: Liveness,
+    states: Vec<Rc<Key>>,
+    index: FxHashMap<Rc<Key>, u32>,
+    /// Whether some memory starts uninitialised (then [`Key::undef`] is kept).
+    track_undef: bool,
+    /// Per transition (thread, transition): why its input cannot be handled, if it cannot.
+    input_problem: FxHashMap<(ThreadId, TransId), String>,
+    /// Approximate bytes held by the states.
+    pub bytes: usize,
+}
+
+impl<'p> Space<'p> {
+    /// The space of a program, with its initial state as state 0.
+    pub fn new(prog: &'p Program) -> Space<'p> {
+        let machine = Machine::new(prog);
+        let live = Liveness::new(prog);
+        let mut oracle = Zero { inputs: 0 };
+        let state = machine.initial(&mut oracle, &mut Vec::new());
+        let track_undef = prog.vars.iter().any(|v| v.init == Init::Nondet);
+        let cells = state.mem.cells().len();
+        let mut undef = vec![0u64; if track_undef { cells.div_ceil(64) } else { 0 }];
+        if track_undef {
+            for v in prog.vars.iter().filter(|v| v.init == Init::Nondet) {
+                for i in 0..v.len as usize {
+                    let f = state.mem.flat(v.id.0 as usize, i);
+                    undef[f / 64] |= 1 << (f % 64);
+                }
+            }
+        }
+        let mut input_problem = FxHashMap::default();
+        for t in &prog.threads {
+            for tr in &t.transitions {
+                for op in &tr.ops {
+                    let Op::Havoc { place, .. } = op else { continue };
+                    let dead = match place {
+                        Place::Var { var, index: None } => {
+                            live.is_register(*var) && live.dead(t.id, tr.dst).contains(var)
+                        }
+                        _ => false,
+                    };
+                    if !dead {
+                        input_problem.insert((t.id, tr.id), format!("an input{}", at(prog, tr)));
+                    }
+                }
+            }
+        }
+        let mut space = Space {
+            prog,
+            machine,
+            live,
+            states: Vec::new(),
+            index: FxHashMap::default(),
+            track_undef,
+            input_problem,
+            bytes: 0,
+        };
+        let key = space.canonical(Key {
+            state,
+            undef: undef.into(),
+        });
+        space.intern(key);
+        space
+    }
+
+    /// Number of states found.
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// State `id`.
+    pub fn key(&self, id: u32) -> &Key {
+        &self.states[id as usize]
+    }
+
+    /// The control state of state `id`.
+    pub fn control(&self, id: u32) -> Control {
+        let k = &self.states[id as usize];
+        Control {
+            locs: k
+                .state
+                .threads
+                .iter()
+                .map(|s| match s {
+                    Status::At(l) => Some(*l),
+                    Status::NotStarted => None,
+                })
+                .collect(),
+            atomic: k.state.atomic,
+        }
+    }
+
+    /// How state `id` ends an execution, if it does: some thread halted or discarded it, or
+    /// every thread has returned.
+    pub fn is_end(&self, id: u32) -> bool {
+        let c = self.control(id);
+        let kind = |t: usize, l: LocId| self.prog.threads[t].locations[l.0 as usize].kind;
+        c.locs.iter().enumerate().any(|(t, l)| {
+            l.is_some_and(|l| matches!(kind(t, l), LocKind::Halt | LocKind::Discard))
+        }) || c
+            .locs
+            .iter()
+            .enumerate()
+            .all(|(t, l)| l.is_none_or(|l| kind(t, l) == LocKind::Exit))
+    }
+
+    /// Forgets dead registers.
+    fn canonical(&self, mut k: Key) -> Key {
+        for (t, s) in k.state.threads.iter().enumerate() {
+            let Status::At(l) = s else { continue };
+            for v in self.live.dead(ThreadId(t as u32), *l) {
+                *k.state.mem.cell_mut(v.0 as usize, 0) = 0;
+                if self.track_undef {
+                    let f = k.state.mem.flat(v.0 as usize, 0);
+                    let mut u = std::mem::take(&mut k.undef).into_vec();
+                    u[f / 64] &= !(1 << (f % 64));
+                    k.undef = u.into();
+                }
+            }
+        }
+        k
+    }
+
+    fn intern(&mut self, k: Key) -> u32 {
+        if let Some(&id) = self.index.get(&k) {
+            return id;
+        }
+        let id = self.states.len() as u32;
+        self.bytes += k.state.mem.cells().len() * 8 + k.undef.len() * 8 + 64;
+        let k = Rc::new(k);
+        self.states.push(k.clone());
+        self.index.insert(k, id);
+        id
+    }
+
+    /// The threads to expand at state `id`: every thread that can move, or only one whose
+    /// next step is invisible to the others and enabled (partial-order reduction, as the
+    /// checker accepts it: such steps never close a loop).
+    pub fn threads_to_expand(&self, id: u32) -> Vec<ThreadId> {
+        let c = self.control(id);
+        let movable = c.movable(self.prog);
+        for &t in &movable {
+            let l = c.locs[t.0 as usize].expect("movable");
+            if self.prog.thread(t).local_location(l) && !self.enabled(id, t).is_empty() {
+                return vec![t];
+            }
+        }
+        movable
+    }
+
+    /// The enabled transitions of thread `t` at state `id`.
+    pub fn enabled(&self, id: u32, t: ThreadId) -> Vec<TransId> {
+        let mut out = Vec::new();
+        self.machine
+            .enabled_of(&self.states[id as usize].state, t, &mut out);
+        out.into_iter().map(|(_, tr)| tr).collect()
+    }
+
+    /// The edges of thread `t` at state `id`, new states added.
+    pub fn successors(&mut self, id: u32, t: ThreadId) -> Result<Vec<Edge>, Stop> {
+        let mut edges = Vec::new();
+        for tr in self.enabled(id, t) {
+            if let Some(why) = self.input_problem.get(&(t, tr)) {
+                return Err(Stop::NotApplicable(format!(
+                    "{why} whose value matters (one concrete state per node cannot represent it)"
+                )));
+            }
+            let k = self.states[id as usize].clone();
+            let mut next = Key {
+                state: k.state.clone(),
+                undef: k.undef.clone(),
+            };
+            let mut oracle = Zero { inputs: 0 };
+            if self.track_undef {
+                self.machine.start_recording(next.state.mem.cells().len());
+            }
+            let r = self.machine.execute(&mut next.state, t, tr, &mut oracle);
+            if self.track_undef {
+                let rec = self.machine.stop_recording();
+                let mut u = next.undef.into_vec();
+                for &f in &rec.writes {
+                    u[f as usize / 64] &= !(1 << (f % 64));
+                }
+                next.undef = u.into();
+            }
+            let to = match r {
+                Err(_) => Target::Undefined,
+                Ok(_) => {
+                    let dst = self.prog.thread(t).transition(tr).dst;
+                    if self.prog.thread(t).locations[dst.0 as usize].kind == LocKind::Error {
+                        Target::Error
+                    } else {
+                        Target::State(self.intern(self.canonical(next)))
+                    }
+                }
+            };
+            edges.push(Edge {
+                thread: t,
+                trans: tr,
+                to,
+            });
+        }
+        Ok(edges)
+    }
+}
+
+/// ` at file:line:col` of a transition, if it has a position.
+fn at(prog: &Program, tr: &Transition) -> String {
+    tr.span
+        .map(|s| format!(" at {}", prog.position(&s)))
+        .unwrap_or_default()
+}
+
+/// The explored graph: every state reachable from state 0 expanded. Arrays are indexed by
+/// state.
+pub struct Graph {
+    /// Per state: the threads expanded there.
+    pub expanded: Vec<Vec<ThreadId>>,
+    /// Per state: the edges of the expanded threads.
+    pub edges: Vec<Vec<Edge>>,
+    /// Per state: the state and edge it was first reached by (breadth first: a shortest
+    /// path).
+    pub parent: Vec<Option<(u32, u32)>>,
+    /// The states in the order they were reached (breadth first, state 0 first).
+    pub order: Vec<u32>,
+}
+
+impl Graph {
+    /// Whether state `s` is a deadlock: it is no end, and no thread it expands is enabled.
+    pub fn is_deadlock(&self, space: &Space, s: u32) -> bool {
+        !space.is_end(s) && self.edges[s as usize].is_empty()
+    }
+}
+
+/// Explores every state reachable from the initial one, breadth first.
+pub fn explore(
+    space: &mut Space,
+    max_states: usize,
+    max_bytes: usize,
+    deadline: Instant,
+) -> Result<Graph, Stop> {
+    let mut g = Graph {
+        expanded: Vec::new(),
+        edges: Vec::new(),
+        parent: Vec::new(),
+        order: vec![0],
+    };
+    let mut seen = vec![true];
+    let mut next = 0;
+    while next < g.order.len() {
+        if next % 256 == 0 && Instant::now() >= deadline {
+            return Err(Stop::Budget(format!(
+                "time ran out after {} states",
+                space.len()
+            )));
+        }
+        if space.len() > max_states || space.bytes > max_bytes {
+            return Err(Stop::Budget(format!(
+                "more than {} states ({} MiB)",
+                max_states.min(space.len()),
+                space.bytes >> 20
+            )));
+        }
+        let s = g.order[next];
+        next += 1;
+        let threads = if space.is_end(s) {
+            Vec::new()
+        } else {
+            space.threads_to_expand(s)
+        };
+        let mut edges = Vec::new();
+        for &t in &threads {
+            edges.extend(space.successors(s, t)?);
+        }
+        let n = space.len();
+        seen.resize(n, false);
+        g.parent.resize(n, None);
+        g.expanded.resize(n, Vec::new());
+        g.edges.resize_with(n, Vec::new);
+        for (k, e) in edges.iter().enumerate() {
+            if let Target::State(w) = e.to {
+                if !seen[w as usize] {
+                    seen[w as usize] = true;
+                    g.parent[w as usize] = Some((s, k as u32));
+                    g.order.push(w);
+                }
+            }
+        }
+        g.expanded[s as usize] = threads;
+        g.edges[s as usize] = edges;
+    }
+    Ok(g)
+}

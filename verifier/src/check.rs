@@ -37,13 +37,35 @@ pub struct Rejection {
 /// Checks that `art` is a well-labelled, safe, deadlock-free and complete ART of `prog`: every
 /// execution of the program is safe.
 pub fn check_complete(prog: &Program, art: &Art, timeout_ms: u32) -> Result<(), Rejection> {
-    check(prog, art, timeout_ms, true)
+    check(prog, art, timeout_ms, None, true)
+}
+
+/// [`check_complete`] that gives up at `deadline` (a condition it could not show by then
+/// rejects the ART).
+pub fn check_complete_until(
+    prog: &Program,
+    art: &Art,
+    timeout_ms: u32,
+    deadline: std::time::Instant,
+) -> Result<(), Rejection> {
+    check(prog, art, timeout_ms, Some(deadline), true)
+}
+
+/// [`check_ivr`] that gives up at `deadline` (a condition it could not show by then rejects
+/// the ART).
+pub fn check_ivr_until(
+    prog: &Program,
+    art: &Art,
+    timeout_ms: u32,
+    deadline: std::time::Instant,
+) -> Result<(), Rejection> {
+    check(prog, art, timeout_ms, Some(deadline), false)
 }
 
 /// Checks that `art` is an IVR of `prog`: well-labelled, safe, deadlock-free and fair, so that
 /// every execution of the schedules it induces is safe and fair, for every input.
 pub fn check_ivr(prog: &Program, art: &Art, timeout_ms: u32) -> Result<(), Rejection> {
-    check(prog, art, timeout_ms, false)
+    check(prog, art, timeout_ms, None, false)
 }
 
 /// Control states, threads and transitions that exist in the program.
@@ -83,10 +105,19 @@ fn well_formed(prog: &Program, art: &Art) -> Result<(), Rejection> {
     Ok(())
 }
 
-fn check(prog: &Program, art: &Art, timeout_ms: u32, complete: bool) -> Result<(), Rejection> {
+fn check(
+    prog: &Program,
+    art: &Art,
+    timeout_ms: u32,
+    deadline: Option<std::time::Instant>,
+    complete: bool,
+) -> Result<(), Rejection> {
     well_formed(prog, art)?;
     let enc = Encoder::new(prog);
     let mut smt = Smt::new(timeout_ms);
+    if let Some(d) = deadline {
+        smt.set_deadline(d);
+    }
     let id = enc.identity();
     let ranges = enc.ranges(&id);
     let reject = |node, reason: String| Err(Rejection { node, reason });

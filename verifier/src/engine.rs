@@ -72,7 +72,10 @@ pub fn run_iterative(
     }
     let spent = start.elapsed();
     let rest = Options {
-        timeout: opts.timeout.saturating_sub(spent).max(Duration::from_secs(1)),
+        timeout: opts
+            .timeout
+            .saturating_sub(spent)
+            .max(Duration::from_secs(1)),
         ..opts
     };
     let offset = fallback.ivrs;

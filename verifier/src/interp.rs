@@ -439,6 +439,9 @@ pub struct Recording {
     pub reads: Vec<(u32, i64)>,
     /// The elements written, each once.
     pub writes: Vec<u32>,
+    /// The elements an evaluation read before any write of them, each once (unlike
+    /// `reads`, without the values writes overwrite).
+    pub loads: Vec<u32>,
     /// Per element, the recording that last read or wrote it (so that each is listed once).
     read_in: Vec<u32>,
     written_in: Vec<u32>,
@@ -446,10 +449,20 @@ pub struct Recording {
 }
 
 impl Recording {
-    fn read(&mut self, cell: usize, value: i64) {
+    /// Whether this is the first access of `cell`.
+    fn read(&mut self, cell: usize, value: i64) -> bool {
         if self.read_in[cell] != self.epoch && self.written_in[cell] != self.epoch {
             self.read_in[cell] = self.epoch;
             self.reads.push((cell as u32, value));
+            return true;
+        }
+        false
+    }
+
+    /// An evaluation's read.
+    fn load(&mut self, cell: usize, value: i64) {
+        if self.read(cell, value) {
+            self.loads.push(cell as u32);
         }
     }
 
@@ -513,6 +526,7 @@ impl<'p> Machine<'p> {
         let mut r = self.rec.borrow_mut();
         r.reads.clear();
         r.writes.clear();
+        r.loads.clear();
         r.epoch = r.epoch.wrapping_add(1);
         if r.epoch == 0 || r.read_in.len() != cells {
             r.read_in.clear();
@@ -536,7 +550,7 @@ impl<'p> Machine<'p> {
     pub fn read_cell(&self, s: &State, v: VarId, i: usize) -> i64 {
         let x = s.mem.cell(v.0 as usize, i);
         if self.recording.get() {
-            self.rec.borrow_mut().read(s.mem.flat(v.0 as usize, i), x);
+            self.rec.borrow_mut().load(s.mem.flat(v.0 as usize, i), x);
         }
         x
     }

@@ -68,7 +68,10 @@ fn registers(prog: &Program) -> Vec<bool> {
                 if let Op::Assign { place, .. } | Op::Havoc { place, .. } = op {
                     match place {
                         Place::Deref { targets, .. } => targets.iter().for_each(|v| exclude(*v)),
-                        Place::Var { var, index: Some(_) } => exclude(*var),
+                        Place::Var {
+                            var,
+                            index: Some(_),
+                        } => exclude(*var),
                         Place::Var { .. } => {}
                     }
                 }
@@ -80,10 +83,7 @@ fn registers(prog: &Program) -> Vec<bool> {
 
 /// The registers of one thread read by a transition before it writes them (`gen`) and those
 /// it writes (`kill`).
-fn gen_kill(
-    tr: &crate::ir::Transition,
-    mine: &dyn Fn(VarId) -> bool,
-) -> (Vec<VarId>, Vec<VarId>) {
+fn gen_kill(tr: &crate::ir::Transition, mine: &dyn Fn(VarId) -> bool) -> (Vec<VarId>, Vec<VarId>) {
     let mut gen = Vec::new();
     let mut kill: Vec<VarId> = Vec::new();
     let read = |e: &Expr, kill: &Vec<VarId>, gen: &mut Vec<VarId>| {

@@ -80,17 +80,29 @@ pub fn run_iterative(
         nodes: 0,
         max_ivrs,
         sink,
+        deadline,
     };
     let mut space = Space::new(prog);
     let mut labels = Labels::new(prog);
     // The deterministic scheduler's schedule, before the whole graph is known.
-    match proof::schedule(&mut space, None, &mut labels, opts.quantum.max(1), opts.max_nodes, deadline) {
+    match proof::schedule(
+        &mut space,
+        None,
+        &mut labels,
+        opts.quantum.max(1),
+        opts.max_nodes,
+        deadline,
+    ) {
         Ok(art) => {
             if let Err(r) = run.emit_safe(art) {
                 return Err(run.fallback(format!("explicit states: {r}")));
             }
             if opts.stop_at_first_safe || run.ivrs >= max_ivrs {
-                return Ok(run.report(Verdict::Unknown("stopped at the first safe IVR".into()), None, vec![]));
+                return Ok(run.report(
+                    Verdict::Unknown("stopped at the first safe IVR".into()),
+                    None,
+                    vec![],
+                ));
             }
         }
         Err(NoSchedule::Stuck) => {}
@@ -116,12 +128,9 @@ pub fn run_iterative(
         }
         let art = proof::complete(&space, &graph, &mut labels);
         run.nodes = art.len();
-        return match crate::check::check_complete(prog, &art, opts.smt_timeout_ms) {
+        return match crate::check::check_complete_until(prog, &art, opts.smt_timeout_ms, deadline) {
             Ok(()) => Ok(run.report(Verdict::Safe, None, vec![])),
-            Err(r) => Err(run.fallback(format!(
-                "the ART checker rejected node {} of the state graph: {}",
-                r.node.0, r.reason
-            ))),
+            Err(r) => Err(run.fallback(format!("explicit states: {}", run.rejected(r)))),
         };
     };
     let cex = match bug.replay(prog, &graph) {
@@ -137,7 +146,8 @@ pub fn run_iterative(
     };
     let doomed = proof::doomed(&space, &graph);
     if doomed[0] {
-        let verdict = if deterministic(prog) && !undefined {
+        // Inputs whose values are dead do not matter; a read of memory never written does.
+        let verdict = if !space.read_undefined && !undefined {
             Verdict::Unsafe
         } else {
             Verdict::Unknown("every schedule leads to a bug for some initial values".into())
@@ -166,17 +176,6 @@ fn stop_reason(s: Stop) -> String {
         Stop::NotApplicable(r) => format!("explicit states: {r}"),
         Stop::Budget(r) => format!("explicit states: {r}"),
     }
-}
-
-/// Whether the program has no inputs: no nondeterministic values and no uninitialised
-/// variables, so that its state graph is its exact behaviour.
-fn deterministic(prog: &Program) -> bool {
-    prog.vars.iter().all(|v| v.init != Init::Nondet)
-        && prog.threads.iter().all(|t| {
-            t.transitions
-                .iter()
-                .all(|tr| tr.ops.iter().all(|o| !matches!(o, Op::Havoc { .. })))
-        })
 }
 
 /// A bad thing reachable in the graph: the path to it ends with an edge to an error or to
@@ -258,6 +257,8 @@ struct Run<'a> {
     nodes: usize,
     max_ivrs: usize,
     sink: &'a mut dyn FnMut(&Ivr),
+    /// When the explicit search gives up.
+    deadline: Instant,
 }
 
 impl Run<'_> {
@@ -277,8 +278,8 @@ impl Run<'_> {
 
     /// Checks a schedule's ART and emits it.
     fn emit_safe(&mut self, art: crate::art::Art) -> Result<(), String> {
-        crate::check::check_ivr(self.prog, &art, self.opts.smt_timeout_ms)
-            .map_err(|r| format!("the IVR checker rejected node {}: {}", r.node.0, r.reason))?;
+        crate::check::check_ivr_until(self.prog, &art, self.opts.smt_timeout_ms, self.deadline)
+            .map_err(|r| self.rejected(r))?;
         self.nodes = self.nodes.max(art.len());
         self.first_safe.get_or_insert(self.start.elapsed());
         self.emit(IvrKind::Safe(art));
@@ -313,6 +314,14 @@ impl Run<'_> {
                 "explicit states: the scheduler met a state without a safe choice".into(),
             )),
         }
+    }
+
+    /// Why the checker rejected an ART (or that time ran out while it checked).
+    fn rejected(&self, r: crate::check::Rejection) -> String {
+        if Instant::now() >= self.deadline {
+            return "time ran out while the checker checked an ART".into();
+        }
+        format!("the checker rejected node {}: {}", r.node.0, r.reason)
     }
 
     fn fallback(&self, reason: String) -> Fallback {

@@ -131,7 +131,7 @@ pub fn schedule(
         if art.len() > max_nodes {
             return Err(Stop::Budget(format!("more than {max_nodes} nodes in a schedule")).into());
         }
-        if art.len() % 256 == 0 && Instant::now() >= deadline {
+        if art.len().is_multiple_of(256) && Instant::now() >= deadline {
             return Err(Stop::Budget("time ran out while making a schedule".into()).into());
         }
         if let Some(&w) = seen.get(&(s, phase)) {
@@ -178,7 +178,11 @@ pub fn schedule(
             let c = art.add_child(v, t, e.trans, space.control(w));
             art.set_label(c, labels.of(space, w));
             let back = space.prog.thread(t).transition(e.trans).back_edge as u32;
-            let rounds = if phase.0 == Some(t) { phase.1 + back } else { back };
+            let rounds = if phase.0 == Some(t) {
+                phase.1 + back
+            } else {
+                back
+            };
             children.push((c, w, (Some(t), rounds.min(quantum))));
         }
         stack.extend(children.into_iter().rev());
@@ -198,11 +202,14 @@ pub fn doomed(space: &Space, g: &Graph) -> Vec<bool> {
             if doomed[s] || space.is_end(s as u32) {
                 continue;
             }
+            // A thread is no way out when it is disabled or one of its steps is bad.
             let lost = g.expanded[s].iter().all(|&t| {
-                g.edges[s].iter().filter(|e| e.thread == t).any(|e| match e.to {
-                    Target::State(w) => doomed[w as usize],
-                    Target::Error | Target::Undefined => true,
-                })
+                let mut mine = g.edges[s].iter().filter(|e| e.thread == t).peekable();
+                mine.peek().is_none()
+                    || mine.any(|e| match e.to {
+                        Target::State(w) => doomed[w as usize],
+                        Target::Error | Target::Undefined => true,
+                    })
             });
             if lost {
                 doomed[s] = true;
@@ -237,7 +244,9 @@ pub fn complete(space: &Space, g: &Graph, labels: &mut Labels) -> Art {
                 node[w as usize] = Some(c);
             } else {
                 let Some(target) = node[w as usize] else {
-                    unreachable!("breadth first, a state's tree node comes before other edges to it")
+                    unreachable!(
+                        "breadth first, a state's tree node comes before other edges to it"
+                    )
                 };
                 art.cover(c, target);
             }

@@ -100,6 +100,9 @@ pub struct Space<'p> {
     input_problem: FxHashMap<(ThreadId, TransId), String>,
     /// Approximate bytes held by the states.
     pub bytes: usize,
+    /// Whether a step read a cell before anything was written to it (its value in the
+    /// search, 0, is one of many): then the graph is not the program's exact behaviour.
+    pub read_undefined: bool,
 }
 
 impl<'p> Space<'p> {
@@ -124,7 +127,9 @@ impl<'p> Space<'p> {
         for t in &prog.threads {
             for tr in &t.transitions {
                 for op in &tr.ops {
-                    let Op::Havoc { place, .. } = op else { continue };
+                    let Op::Havoc { place, .. } = op else {
+                        continue;
+                    };
                     let dead = match place {
                         Place::Var { var, index: None } => {
                             live.is_register(*var) && live.dead(t.id, tr.dst).contains(var)
@@ -146,6 +151,7 @@ impl<'p> Space<'p> {
             track_undef,
             input_problem,
             bytes: 0,
+            read_undefined: false,
         };
         let key = space.canonical(Key {
             state,
@@ -187,13 +193,14 @@ impl<'p> Space<'p> {
     pub fn is_end(&self, id: u32) -> bool {
         let c = self.control(id);
         let kind = |t: usize, l: LocId| self.prog.threads[t].locations[l.0 as usize].kind;
-        c.locs.iter().enumerate().any(|(t, l)| {
-            l.is_some_and(|l| matches!(kind(t, l), LocKind::Halt | LocKind::Discard))
-        }) || c
-            .locs
+        c.locs
             .iter()
             .enumerate()
-            .all(|(t, l)| l.is_none_or(|l| kind(t, l) == LocKind::Exit))
+            .any(|(t, l)| l.is_some_and(|l| matches!(kind(t, l), LocKind::Halt | LocKind::Discard)))
+            || c.locs
+                .iter()
+                .enumerate()
+                .all(|(t, l)| l.is_none_or(|l| kind(t, l) == LocKind::Exit))
     }
 
     /// Forgets dead registers.
@@ -269,6 +276,9 @@ impl<'p> Space<'p> {
             let r = self.machine.execute(&mut next.state, t, tr, &mut oracle);
             if self.track_undef {
                 let rec = self.machine.stop_recording();
+                if rec.loads.iter().any(|&f| k.is_undef(f as usize)) {
+                    self.read_undefined = true;
+                }
                 let mut u = next.undef.into_vec();
                 for &f in &rec.writes {
                     u[f as usize / 64] &= !(1 << (f % 64));

@@ -140,7 +140,11 @@ fn check(
     }
     let kind =
         |c: &Control, t: usize| c.locs[t].map(|l| prog.threads[t].locations[l.0 as usize].kind);
+    let late = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     for v in art.ids() {
+        if late() {
+            return reject(v, "time ran out while checking".into());
+        }
         let n = art.node(v);
         // Tree edges are Hoare triples and lead to the right control state.
         for e in &n.children {
@@ -207,6 +211,9 @@ fn check(
     let mut has_states = Vec::with_capacity(art.len());
     let mut reduced: Vec<NodeId> = Vec::new();
     for v in art.ids() {
+        if late() {
+            return reject(v, "time ran out while checking".into());
+        }
         let n = art.node(v);
         let c = &n.control;
         let label_sat = valid(&mut smt, vec![n.label.clone()], Term::False) != Some(true);

@@ -42,7 +42,7 @@ impl Default for Budget {
         Budget {
             time: Duration::from_secs(30),
             max_states: 2_000_000,
-            max_bytes: 4 << 30,
+            max_bytes: 2 << 30,
             max_complete_nodes: 200_000,
         }
     }

@@ -121,15 +121,26 @@ fn check(
     let id = enc.identity();
     let ranges = enc.ranges(&id);
     let reject = |node, reason: String| Err(Rejection { node, reason });
-    let valid = |smt: &mut Smt, premises: Vec<Term>, goal: Term| -> Option<bool> {
-        let mut p = vec![ranges.clone()];
-        p.extend(premises);
-        smt.implies(&Term::and(p), &goal)
+    // Each transition executed from the identity state, once.
+    let steps: std::cell::RefCell<
+        std::collections::HashMap<(usize, TransId), std::rc::Rc<crate::encode::SymStep>>,
+    > = Default::default();
+    let step = |t: usize, tr: &Transition| {
+        steps
+            .borrow_mut()
+            .entry((t, tr.id))
+            .or_insert_with(|| std::rc::Rc::new(enc.step(tr, &id)))
+            .clone()
     };
+    // The premise of a node's checks, made once per node (the solver keeps what it learns
+    // of the last premise).
+    let premise = |label: &Term| Term::and([ranges.clone(), label.clone()]);
+    let valid =
+        |smt: &mut Smt, premise: &Term, goal: Term| -> Option<bool> { smt.implies(premise, &goal) };
     let root = art.root();
     if valid(
         &mut smt,
-        vec![enc.initial(&id)],
+        &premise(&enc.initial(&id)),
         art.node(root).label.clone(),
     ) != Some(true)
     {
@@ -146,6 +157,7 @@ fn check(
             return reject(v, "time ran out while checking".into());
         }
         let n = art.node(v);
+        let pre = premise(&n.label);
         // Tree edges are Hoare triples and lead to the right control state.
         for e in &n.children {
             let tr = prog.thread(e.thread).transition(e.transition);
@@ -158,7 +170,7 @@ fn check(
                     ),
                 );
             }
-            let st = enc.step(tr, &id);
+            let st = step(e.thread.0 as usize, tr);
             let post = enc.instantiate(&art.node(e.child).label, &st.post);
             let goal = Term::forall(
                 st.inputs.clone(),
@@ -171,7 +183,7 @@ fn check(
                     post,
                 ),
             );
-            if valid(&mut smt, vec![n.label.clone()], goal) != Some(true) {
+            if valid(&mut smt, &pre, goal) != Some(true) {
                 return reject(
                     e.child,
                     format!(
@@ -197,7 +209,7 @@ fn check(
                     format!("covered by node {} with another control state", w.0),
                 );
             }
-            if valid(&mut smt, vec![n.label.clone()], art.node(w).label.clone()) != Some(true) {
+            if valid(&mut smt, &pre, art.node(w).label.clone()) != Some(true) {
                 return reject(
                     v,
                     format!(
@@ -215,8 +227,9 @@ fn check(
             return reject(v, "time ran out while checking".into());
         }
         let n = art.node(v);
+        let pre = premise(&n.label);
         let c = &n.control;
-        let label_sat = valid(&mut smt, vec![n.label.clone()], Term::False) != Some(true);
+        let label_sat = valid(&mut smt, &pre, Term::False) != Some(true);
         has_states.push(label_sat);
         if (0..c.locs.len()).any(|t| kind(c, t) == Some(LocKind::Error)) {
             if label_sat {
@@ -270,7 +283,7 @@ fn check(
         for &t in &expanded {
             let l = c.locs[t].expect("movable");
             for tr in prog.threads[t].outgoing(l) {
-                let st = enc.step(tr, &id);
+                let st = step(t, tr);
                 let enabled = Term::exists(
                     st.inputs.clone(),
                     Term::and([st.guard.clone(), st.input_ranges.clone()]),
@@ -284,7 +297,7 @@ fn check(
                         st.input_ranges.clone(),
                     ]),
                 );
-                if valid(&mut smt, vec![n.label.clone()], Term::not(ub)) != Some(true) {
+                if valid(&mut smt, &pre, Term::not(ub)) != Some(true) {
                     return reject(
                         v,
                         format!(
@@ -298,9 +311,7 @@ fn check(
                     .children
                     .iter()
                     .any(|e| e.thread.0 as usize == t && e.transition == tr.id);
-                if !has_edge
-                    && valid(&mut smt, vec![n.label.clone()], Term::not(enabled)) != Some(true)
-                {
+                if !has_edge && valid(&mut smt, &pre, Term::not(enabled)) != Some(true) {
                     return reject(
                         v,
                         format!(
@@ -312,7 +323,7 @@ fn check(
                 }
             }
         }
-        if valid(&mut smt, vec![n.label.clone()], Term::or(some_enabled)) != Some(true) {
+        if valid(&mut smt, &pre, Term::or(some_enabled)) != Some(true) {
             return reject(v, "deadlock is not excluded".into());
         }
     }

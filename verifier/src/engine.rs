@@ -51,6 +51,8 @@ pub fn run_iterative(
             Engine::Explicit => opts.timeout,
             _ => opts.timeout.mul_f64(EXPLICIT_SHARE),
         },
+        // A state space found safe is checked with the whole time limit.
+        check_time: opts.timeout.saturating_sub(Duration::from_millis(500)),
         ..Budget::default()
     };
     let fallback = match explicit::run_iterative(prog, &opts, &budget, max_ivrs, sink) {

@@ -415,7 +415,15 @@ impl Term {
     /// A subterm shared in `self` is replaced once, and its replacement is shared in the
     /// result.
     pub fn substitute(&self, f: &dyn Fn(&str, Sort) -> Option<Term>) -> Term {
-        self.substitute_in(f, &mut FxHashMap::default())
+        self.substitute_in(f, None, &mut FxHashMap::default())
+    }
+
+    /// [`Term::substitute`] of the values a [`Known`] fixes: scalars by their values, arrays
+    /// by their known cells stored over themselves, where an element at a constant index is
+    /// looked up directly.
+    fn substitute_known(&self, known: &Known) -> Term {
+        let f = |n: &str, _: Sort| known.vars.get(n).cloned();
+        self.substitute_in(&f, Some(&known.cells), &mut FxHashMap::default())
     }
 
     /// What makes this node the same as another without comparing them: its operator and
@@ -456,6 +464,7 @@ impl Term {
     fn substitute_in(
         &self,
         f: &dyn Fn(&str, Sort) -> Option<Term>,
+        cells: Option<&FxHashMap<(Rc<str>, i128), i128>>,
         done: &mut FxHashMap<Identity, Term>,
     ) -> Term {
         match self {
@@ -467,7 +476,7 @@ impl Term {
         if let Some(t) = done.get(&key) {
             return t.clone();
         }
-        let mut s = |t: &Term| t.substitute_in(f, done);
+        let mut s = |t: &Term| t.substitute_in(f, cells, done);
         let out = match self {
             Term::True | Term::False | Term::Int(_) | Term::Var(..) => unreachable!(),
             Term::Not(a) => Term::not(s(a)),
@@ -488,7 +497,19 @@ impl Term {
             Term::Mul(a, b) => Term::mul(s(a), s(b)),
             Term::Div(a, b) => Term::div(s(a), s(b)),
             Term::Mod(a, b) => Term::modulo(s(a), s(b)),
-            Term::Select(a, i) => Term::select(s(a), s(i)),
+            Term::Select(a, i) => {
+                let i = s(i);
+                match (&**a, &i, cells) {
+                    // (What selecting from the stored cells would give, without the walk.)
+                    (Term::Var(n, Sort::Array), Term::Int(k), Some(cells)) => {
+                        match cells.get(&(n.clone(), *k)) {
+                            Some(c) => Term::Int(*c),
+                            None => Term::select((**a).clone(), i),
+                        }
+                    }
+                    _ => Term::select(s(a), i),
+                }
+            }
             Term::Store(a, i, v) => Term::store(s(a), s(i), s(v)),
             // (A quantifier's body is replaced with a substitution of its own, which leaves
             // its bound names alone.)
@@ -684,6 +705,8 @@ pub struct Smt {
     path_ids: Vec<(u64, Term)>,
     path_set_ms: u32,
     implies_cache: FxHashMap<(Term, Term), bool>,
+    /// The last premise [`Smt::implies`] folded values into.
+    last_premise: Option<Premise>,
     /// The Z3 constants of the free variables met so far (making one from its name costs
     /// more than looking it up).
     consts: std::cell::RefCell<FxHashMap<(Rc<str>, Sort), Dynamic<'static>>>,
@@ -705,33 +728,66 @@ pub struct Smt {
 /// `a[i] = c` (constant `i`), `a ↦ a` with those cells stored. Replacing them in both sides of
 /// an implication whose premise is the conjunction keeps its validity (the premise implies
 /// each variable equals its replacement) and lets the terms fold: a premise that fixes every
-/// value (a concrete state) leaves the solver little to do. `None` when there is none.
-fn known_values(a: &Term) -> Option<FxHashMap<Rc<str>, Term>> {
+/// value (a concrete state) leaves the solver little to do.
+struct Known {
+    /// Replacements of variables.
+    vars: FxHashMap<Rc<str>, Term>,
+    /// Known cells of arrays.
+    cells: FxHashMap<(Rc<str>, i128), i128>,
+}
+
+/// [`Known`] of a conjunction; `None` when it fixes nothing.
+fn known_values(a: &Term) -> Option<Known> {
     let Term::And(xs) = a else { return None };
-    let mut scalars: FxHashMap<Rc<str>, Term> = FxHashMap::default();
-    let mut cells: FxHashMap<Rc<str>, Vec<(i128, i128)>> = FxHashMap::default();
+    let mut vars: FxHashMap<Rc<str>, Term> = FxHashMap::default();
+    let mut cells: FxHashMap<(Rc<str>, i128), i128> = FxHashMap::default();
+    let mut order: Vec<(Rc<str>, i128, i128)> = Vec::new();
     for x in xs.iter() {
         let Term::Eq(l, r) = x else { continue };
         match (&**l, &**r) {
             (Term::Var(n, Sort::Int), Term::Int(c)) | (Term::Int(c), Term::Var(n, Sort::Int)) => {
-                scalars.entry(n.clone()).or_insert(Term::Int(*c));
+                vars.entry(n.clone()).or_insert(Term::Int(*c));
             }
             (Term::Select(arr, i), Term::Int(c)) | (Term::Int(c), Term::Select(arr, i)) => {
                 if let (Term::Var(n, Sort::Array), Term::Int(i)) = (&**arr, &**i) {
-                    cells.entry(n.clone()).or_default().push((*i, *c));
+                    if let std::collections::hash_map::Entry::Vacant(e) =
+                        cells.entry((n.clone(), *i))
+                    {
+                        e.insert(*c);
+                        order.push((n.clone(), *i, *c));
+                    }
                 }
             }
             _ => {}
         }
     }
-    for (n, cs) in cells {
-        let base = Term::Var(n.clone(), Sort::Array);
-        let chain = cs.into_iter().rev().fold(base, |arr, (i, c)| {
-            Term::store(arr, Term::Int(i), Term::Int(c))
-        });
-        scalars.insert(n, chain);
+    let mut chains: FxHashMap<Rc<str>, Term> = FxHashMap::default();
+    for (n, i, c) in order {
+        let arr = chains
+            .remove(&n)
+            .unwrap_or_else(|| Term::Var(n.clone(), Sort::Array));
+        chains.insert(n, Term::store(arr, Term::Int(i), Term::Int(c)));
     }
-    (!scalars.is_empty()).then_some(scalars)
+    vars.extend(chains);
+    (!vars.is_empty()).then_some(Known { vars, cells })
+}
+
+/// Every integer variable is 0 (for [`Term::substitute`]).
+fn zero_ints(_: &str, sort: Sort) -> Option<Term> {
+    (sort == Sort::Int).then_some(Term::Int(0))
+}
+
+/// A premise of [`Smt::implies`] with what it fixes, kept for the next call with the same
+/// premise.
+struct Premise {
+    /// The premise (kept alive, so that its identity stays its own).
+    term: Term,
+    /// What it fixes.
+    known: Known,
+    /// The premise with its values replaced.
+    folded: Term,
+    /// `folded` with every integer 0.
+    zero: Term,
 }
 
 impl Smt {
@@ -756,6 +812,7 @@ impl Smt {
             path_ids: Vec::new(),
             path_set_ms: timeout_ms,
             implies_cache: FxHashMap::default(),
+            last_premise: None,
             consts: Default::default(),
             numerals: Default::default(),
             kept: Default::default(),
@@ -964,36 +1021,49 @@ impl Smt {
         if *b == Term::True || *a == Term::False || a == b {
             return Some(true);
         }
-        let key = (a.clone(), b.clone());
-        if let Some(&r) = self.implies_cache.get(&key) {
-            self.stats.cache_hits += 1;
-            return Some(r);
+        let same = self
+            .last_premise
+            .as_ref()
+            .is_some_and(|p| p.term.identity() == a.identity());
+        if !same {
+            self.last_premise = known_values(a).map(|known| {
+                let folded = a.substitute_known(&known);
+                let zero = folded.substitute(&zero_ints);
+                Premise {
+                    term: a.clone(),
+                    known,
+                    folded,
+                    zero,
+                }
+            });
         }
-        let (a2, b2) = match known_values(a) {
-            Some(known) => {
-                let f = |n: &str, _: Sort| known.get(n).cloned();
-                (a.substitute(&f), b.substitute(&f))
-            }
-            None => (a.clone(), b.clone()),
+        let Some(p) = &self.last_premise else {
+            return self.implies_cached(a.clone(), b.clone());
         };
+        let (a2, b2) = (p.folded.clone(), b.substitute_known(&p.known));
         // (A premise that fixes every value a goal reads folds it to a constant.)
         if b2 == Term::True || a2 == Term::False {
-            self.implies_cache.insert(key, true);
             return Some(true);
         }
         if a2 == Term::True && b2 == Term::False {
-            self.implies_cache.insert(key, false);
             return Some(false);
         }
         // A counterexample where every integer is 0 (what is left of a concrete state's
         // premise is often only the ranges of the values it does not fix).
-        let zero = Term::and([a2.clone(), Term::not(b2.clone())])
-            .substitute(&|_, sort| (sort == Sort::Int).then_some(Term::Int(0)));
-        if zero == Term::True {
-            self.implies_cache.insert(key, false);
+        if p.zero == Term::True && b2.substitute(&zero_ints) == Term::False {
             return Some(false);
         }
-        let r = match self.check_terms(&[a2, Term::not(b2)]) {
+        self.implies_cached(a2, b2)
+    }
+
+    /// [`Smt::implies`] by the solver, cached.
+    fn implies_cached(&mut self, a: Term, b: Term) -> Option<bool> {
+        let key = (a, b);
+        if let Some(&r) = self.implies_cache.get(&key) {
+            self.stats.cache_hits += 1;
+            return Some(r);
+        }
+        let r = match self.check_terms(&[key.0.clone(), Term::not(key.1.clone())]) {
             Answer::Unsat => true,
             Answer::Sat => false,
             Answer::Unknown(_) => return None,

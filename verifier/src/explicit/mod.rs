@@ -29,6 +29,9 @@ use std::time::{Duration, Instant};
 pub struct Budget {
     /// Give up after this long.
     pub time: Duration,
+    /// How long the check of a complete ART may run on after `time`, when every state was
+    /// found safe (no other engine is likely to decide such a program sooner).
+    pub check_time: Duration,
     /// Give up beyond this many states.
     pub max_states: usize,
     /// Give up beyond about this many bytes of states.
@@ -41,9 +44,10 @@ impl Default for Budget {
     fn default() -> Self {
         Budget {
             time: Duration::from_secs(30),
+            check_time: Duration::from_secs(30),
             max_states: 2_000_000,
             max_bytes: 2 << 30,
-            max_complete_nodes: 200_000,
+            max_complete_nodes: 2_000_000,
         }
     }
 }
@@ -128,7 +132,14 @@ pub fn run_iterative(
         }
         let art = proof::complete(&space, &graph, &mut labels);
         run.nodes = art.len();
-        return match crate::check::check_complete_until(prog, &art, opts.smt_timeout_ms, deadline) {
+        let check_deadline = start + budget.check_time.min(opts.timeout);
+        run.deadline = check_deadline;
+        return match crate::check::check_complete_until(
+            prog,
+            &art,
+            opts.smt_timeout_ms,
+            check_deadline,
+        ) {
             Ok(()) => Ok(run.report(Verdict::Safe, None, vec![])),
             Err(r) => Err(run.fallback(format!("explicit states: {}", run.rejected(r)))),
         };
@@ -147,7 +158,12 @@ pub fn run_iterative(
     let doomed = proof::doomed(&space, &graph);
     if doomed[0] {
         // Inputs whose values are dead do not matter; a read of memory never written does.
-        let verdict = if !space.read_undefined && !undefined {
+        let verdict = if undefined {
+            Verdict::Unknown(format!(
+                "undefined behaviour is reachable under every schedule: {}",
+                ub_reason(&cex)
+            ))
+        } else if !space.read_undefined {
             Verdict::Unsafe
         } else {
             Verdict::Unknown("every schedule leads to a bug for some initial values".into())
@@ -158,17 +174,27 @@ pub fn run_iterative(
         run.schedule(&mut space, &graph, &doomed, &mut labels, deadline)?;
     }
     let verdict = if undefined {
-        let reason = match &cex.execution.outcome {
-            Outcome::Undefined { reason, .. } => reason.clone(),
-            _ => unreachable!(),
-        };
-        Verdict::Unknown(format!("undefined behaviour is reachable: {reason}"))
+        Verdict::Unknown(format!(
+            "undefined behaviour is reachable: {}",
+            ub_reason(&cex)
+        ))
     } else if run.first_safe.is_some() {
         Verdict::PartiallySafe
     } else {
         Verdict::Unknown("bugs found; no safe IVR was emitted".into())
     };
     Ok(run.report(verdict, Some(cex), cexs))
+}
+
+/// What the undefined behaviour of a replayed execution is, and where.
+fn ub_reason(c: &Counterexample) -> String {
+    match &c.execution.outcome {
+        Outcome::Undefined { reason, .. } => {
+            let step = c.execution.steps.len();
+            format!("{reason} (after {step} steps)")
+        }
+        other => format!("{other:?}"),
+    }
 }
 
 fn stop_reason(s: Stop) -> String {

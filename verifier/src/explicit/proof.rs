@@ -23,6 +23,8 @@ use std::time::Instant;
 pub struct Labels<'p> {
     enc: Encoder<'p>,
     made: FxHashMap<u32, Term>,
+    /// Each atom `x = c` once, shared by the labels that have it.
+    atoms: FxHashMap<(u32, u32, i128), Term>,
 }
 
 impl<'p> Labels<'p> {
@@ -31,6 +33,7 @@ impl<'p> Labels<'p> {
         Labels {
             enc: Encoder::new(prog),
             made: FxHashMap::default(),
+            atoms: FxHashMap::default(),
         }
     }
 
@@ -62,12 +65,18 @@ impl<'p> Labels<'p> {
                 if key.is_undef(key.state.mem.flat(v.id.0 as usize, i)) {
                     continue;
                 }
-                let x = Term::int(key.state.get(v.id, i, ty));
-                cs.push(if array {
-                    Term::eq(Term::select(name.clone(), Term::int(i as i128)), x)
-                } else {
-                    Term::eq(name.clone(), x)
+                let x = key.state.get(v.id, i, ty);
+                let atom = self.atoms.entry((v.id.0, i as u32, x)).or_insert_with(|| {
+                    if array {
+                        Term::eq(
+                            Term::select(name.clone(), Term::int(i as i128)),
+                            Term::int(x),
+                        )
+                    } else {
+                        Term::eq(name.clone(), Term::int(x))
+                    }
                 });
+                cs.push(atom.clone());
             }
         }
         let t = Term::and(cs);

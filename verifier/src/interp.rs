@@ -764,6 +764,11 @@ impl<'p> Machine<'p> {
                 continue;
             };
             let ty = self.prog.var(v).elem.ty();
+            if self.recording.get() {
+                // The bytes of the cell this write keeps are read.
+                let f = s.mem.flat(v.0 as usize, i);
+                self.rec.borrow_mut().load(f, s.mem.cell(v.0 as usize, i));
+            }
             self.wrote(s, v, i);
             let cell = s.mem.cell_mut(v.0 as usize, i);
             let old = *cell as i128;

@@ -155,7 +155,10 @@ pub fn run_iterative(
         run.emit(IvrKind::Counterexample(Box::new(cex.clone())));
         vec![cex.clone()]
     };
-    let doomed = proof::doomed(&space, &graph);
+    let doomed = match proof::doomed(&space, &graph, deadline) {
+        Ok(d) => d,
+        Err(s) => return Err(run.fallback(stop_reason(s))),
+    };
     if doomed[0] {
         // Inputs whose values are dead do not matter; a read of memory never written does.
         let verdict = if undefined {
@@ -163,7 +166,7 @@ pub fn run_iterative(
                 "undefined behaviour is reachable under every schedule: {}",
                 ub_reason(&cex)
             ))
-        } else if !space.read_undefined {
+        } else if !space.read_undefined.get() {
             Verdict::Unsafe
         } else {
             Verdict::Unknown("every schedule leads to a bug for some initial values".into())

@@ -201,11 +201,16 @@ pub fn schedule(
 
 /// The states from which no scheduler avoids a bug: deadlocks, and states where every thread
 /// the graph expands has a step to an error, to undefined behaviour or to a doomed state.
-pub fn doomed(space: &Space, g: &Graph) -> Vec<bool> {
+pub fn doomed(space: &Space, g: &Graph, deadline: Instant) -> Result<Vec<bool>, Stop> {
     let n = g.edges.len();
     let mut doomed: Vec<bool> = (0..n as u32).map(|s| g.is_deadlock(space, s)).collect();
     let mut changed = true;
     while changed {
+        if Instant::now() >= deadline {
+            return Err(Stop::Budget(
+                "time ran out while finding doomed states".into(),
+            ));
+        }
         changed = false;
         for s in (0..n).rev() {
             if doomed[s] || space.is_end(s as u32) {
@@ -226,7 +231,7 @@ pub fn doomed(space: &Space, g: &Graph) -> Vec<bool> {
             }
         }
     }
-    doomed
+    Ok(doomed)
 }
 
 /// The ART of every reachable state (the graph must have no bad edge).

@@ -102,7 +102,7 @@ pub struct Space<'p> {
     pub bytes: usize,
     /// Whether a step read a cell before anything was written to it (its value in the
     /// search, 0, is one of many): then the graph is not the program's exact behaviour.
-    pub read_undefined: bool,
+    pub read_undefined: std::cell::Cell<bool>,
 }
 
 impl<'p> Space<'p> {
@@ -126,13 +126,17 @@ impl<'p> Space<'p> {
         let mut input_problem = FxHashMap::default();
         for t in &prog.threads {
             for tr in &t.transitions {
-                for op in &tr.ops {
+                for (k, op) in tr.ops.iter().enumerate() {
                     let Op::Havoc { place, .. } = op else {
                         continue;
                     };
+                    // The input's value is dead: nothing later in the step reads it, and it is
+                    // dead after the step.
                     let dead = match place {
                         Place::Var { var, index: None } => {
-                            live.is_register(*var) && live.dead(t.id, tr.dst).contains(var)
+                            live.is_register(*var)
+                                && live.dead(t.id, tr.dst).contains(var)
+                                && !reads_after(&tr.ops[k + 1..], *var)
                         }
                         _ => false,
                     };
@@ -151,7 +155,7 @@ impl<'p> Space<'p> {
             track_undef,
             input_problem,
             bytes: 0,
-            read_undefined: false,
+            read_undefined: std::cell::Cell::new(false),
         };
         let key = space.canonical(Key {
             state,
@@ -247,11 +251,21 @@ impl<'p> Space<'p> {
         movable
     }
 
-    /// The enabled transitions of thread `t` at state `id`.
+    /// The enabled transitions of thread `t` at state `id` (a guard that reads memory never
+    /// written counts as a read of it: [`Space::read_undefined`]).
     pub fn enabled(&self, id: u32, t: ThreadId) -> Vec<TransId> {
         let mut out = Vec::new();
-        self.machine
-            .enabled_of(&self.states[id as usize].state, t, &mut out);
+        let k = &self.states[id as usize];
+        if self.track_undef {
+            self.machine.start_recording(k.state.mem.cells().len());
+        }
+        self.machine.enabled_of(&k.state, t, &mut out);
+        if self.track_undef {
+            let rec = self.machine.stop_recording();
+            if rec.loads.iter().any(|&f| k.is_undef(f as usize)) {
+                self.read_undefined.set(true);
+            }
+        }
         out.into_iter().map(|(_, tr)| tr).collect()
     }
 
@@ -277,7 +291,7 @@ impl<'p> Space<'p> {
             if self.track_undef {
                 let rec = self.machine.stop_recording();
                 if rec.loads.iter().any(|&f| k.is_undef(f as usize)) {
-                    self.read_undefined = true;
+                    self.read_undefined.set(true);
                 }
                 let mut u = next.undef.into_vec();
                 for &f in &rec.writes {
@@ -304,6 +318,30 @@ impl<'p> Space<'p> {
         }
         Ok(edges)
     }
+}
+
+/// Whether one of `ops` reads register `v`.
+fn reads_after(ops: &[Op], v: VarId) -> bool {
+    let mut found = false;
+    let mut look = |e: &Expr| {
+        e.for_each_place(&mut |p| {
+            if matches!(p, Place::Var { var, .. } if *var == v) {
+                found = true;
+            }
+        })
+    };
+    for op in ops {
+        match op {
+            Op::Assign { place, value } => {
+                look(value);
+                place.for_each_subexpr(&mut look);
+            }
+            Op::Havoc { place, .. } => place.for_each_subexpr(&mut look),
+            Op::Spawn { args, .. } => args.iter().for_each(|(_, e)| look(e)),
+            Op::AtomicBegin | Op::AtomicEnd => {}
+        }
+    }
+    found
 }
 
 /// ` at file:line:col` of a transition, if it has a position.

@@ -89,6 +89,26 @@ fn the_serial_thread_of_a_barrier_publishes_the_result_at_every_level() {
     }
 }
 
+/// A condition variable initialised by `pthread_cond_init` (an event of the schedule, whose
+/// helpers perform the waits and signals) at every level.
+#[test]
+fn a_condition_variable_initialised_at_run_time_works_at_every_level() {
+    let dir = scratch("cond_init");
+    for opt in 0..=2u8 {
+        let exe = dir.join(format!("cond_init{opt}"));
+        build(&program("cond_init_handshake.c"), opt, &exe, None);
+        for _ in 0..3 {
+            let o = run(&exe).expect("the enforced program ends");
+            assert!(
+                o.status.success(),
+                "Opt{opt}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert_eq!(String::from_utf8_lossy(&o.stdout), "got 42\n", "Opt{opt}");
+        }
+    }
+}
+
 /// The idioms of `tests/programs/idioms/` whose first safe IVR the verifier finds: each builds
 /// at Opt2 and its enforced run prints what the program compiled by `cc` prints
 /// (`.expected`).

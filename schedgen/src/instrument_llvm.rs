@@ -387,6 +387,8 @@ fn call(
             "pthread_mutex_lock"
             | "pthread_mutex_unlock"
             | "pthread_mutex_init"
+            // (The schedule performs the waits and signals: the real variable is unused.)
+            | "pthread_cond_init"
             | "sched_yield"
             | "pthread_yield" => m.remove_call(n),
             "pthread_barrier_init" => m.replace_call(n, "__synth_barrier_init", &[none]),
@@ -436,6 +438,9 @@ fn call(
             let wake = sync(SyncKind::CondWaitWake).expect("site");
             let lock = sync(SyncKind::Lock).unwrap_or(none);
             m.replace_call(n, "__synth_cond_wait", &[rel, wake, lock]);
+        }
+        ("pthread_cond_init", [What::Sync(SyncKind::MutexInit)]) if args == 2 => {
+            m.replace_call(n, "__synth_cond_init", &[roles[0].site]);
         }
         ("pthread_cond_signal", [What::Sync(SyncKind::CondSignal)])
         | ("pthread_cond_broadcast", [What::Sync(SyncKind::CondBroadcast)]) => {

@@ -43,7 +43,8 @@ pub fn run_iterative(
         }
         v.run_iterative(max_ivrs, sink)
     };
-    if engine == Engine::Impact {
+    // Pair turns are a policy of the symbolic engine's scheduler only.
+    if engine == Engine::Impact || (engine == Engine::Auto && opts.pair_turns > 1) {
         return impact(opts, progress, sink);
     }
     let budget = Budget {

@@ -387,7 +387,8 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
         }) as verifier::imc::ProgressFn
     });
     let mut write_err: Option<anyhow::Error> = None;
-    let mut shown_trace = false;
+    // Each distinct bug (its outcome: kind, thread, position) with how often an IVR showed it.
+    let mut bugs: Vec<(String, usize)> = Vec::new();
     let r = if a.complete {
         let mut v = verifier::imc::Verifier::new(&p, opts);
         if let Some(f) = progress {
@@ -425,19 +426,19 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                     art.len()
                 )),
                 IvrKind::Counterexample(c) => {
-                    // The first counterexample in full; the others (usually variants of it,
-                    // found while the search removes unsafe schedules) in one line.
-                    let trace = if shown_trace {
-                        String::new()
-                    } else {
-                        indent(&p.show_execution(&c.execution))
-                    };
-                    shown_trace = true;
+                    // Each distinct bug once, in full; the same bug found again (while the
+                    // search removes unsafe schedules) is only counted.
+                    let outcome = p.show_outcome(&c.execution.outcome);
+                    if let Some(b) = bugs.iter_mut().find(|b| b.0 == outcome) {
+                        b.1 += 1;
+                        return;
+                    }
+                    bugs.push((outcome.clone(), 1));
                     emit(&format!(
-                        "IVR {}: counterexample at {t:.2} s ({} steps): {}\n{trace}",
+                        "IVR {}: counterexample at {t:.2} s ({} steps): {outcome}\n{}",
                         ivr.index,
                         c.execution.steps.len(),
-                        p.show_outcome(&c.execution.outcome),
+                        indent(&p.show_execution(&c.execution)),
                     ))
                 }
             }
@@ -497,6 +498,17 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
         Some(d) => format!("{:.2} s", d.as_secs_f64()),
         None => "none".into(),
     };
+    let seen: usize = bugs.iter().map(|b| b.1).sum();
+    if seen > bugs.len() {
+        let k = bugs.len();
+        out.push_str(&format!(
+            "counterexamples: {seen} IVRs, {k} distinct bug{} (each shown once):\n",
+            if k == 1 { "" } else { "s" }
+        ));
+        for (outcome, n) in &bugs {
+            out.push_str(&format!("  {n} × {outcome}\n"));
+        }
+    }
     out.push_str(&format!(
         "verdict: {word}\nfirst safe IVR: {first}, IVRs: {}, ART nodes: {}, solver calls: {}, refinements: {}, time: {:.2} s\n",
         r.ivrs, r.nodes, r.solver_calls, r.refinements, r.time.as_secs_f64()

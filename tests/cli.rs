@@ -471,3 +471,20 @@ fn llvm_front_end_errors_and_exit_codes() {
     let o = synth(&["parse", "--frontend", "llvm", old_c.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
+
+#[test]
+fn a_bug_found_again_is_counted_not_printed_again() {
+    // The symbolic engine finds the double-lock deadlock on several schedules.
+    let o = synth(&[
+        "verify",
+        &example("double_lock.c"),
+        "--engine",
+        "impact",
+        "--timeout",
+        "30",
+    ]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(out.matches("counterexample at").count(), 1, "{out}");
+    assert!(out.contains("distinct bug (each shown once)"), "{out}");
+    assert!(out.contains("verdict: partially safe"), "{out}");
+}

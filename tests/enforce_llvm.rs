@@ -71,42 +71,35 @@ fn run(exe: &Path) -> Option<Output> {
     (child.status.code() != Some(124)).then_some(child)
 }
 
-#[test]
-fn the_serial_thread_of_a_barrier_publishes_the_result_at_every_level() {
-    let dir = scratch("barrier");
+/// Builds `tests/programs/NAME.c` at Opt0, Opt1 and Opt2 and runs each build `runs` times:
+/// every run ends with status 0 and prints `expected`.
+fn runs_at_every_level(name: &str, runs: usize, expected: &str) {
+    let dir = scratch(name);
     for opt in 0..=2u8 {
-        let exe = dir.join(format!("barrier{opt}"));
-        build(&program("barrier_publish.c"), opt, &exe, None);
-        for _ in 0..5 {
+        let exe = dir.join(format!("{name}{opt}"));
+        build(&program(&format!("{name}.c")), opt, &exe, None);
+        for _ in 0..runs {
             let o = run(&exe).expect("the enforced program ends");
             assert!(
                 o.status.success(),
                 "Opt{opt}: {}",
                 String::from_utf8_lossy(&o.stderr)
             );
-            assert_eq!(String::from_utf8_lossy(&o.stdout), "total 30\n", "Opt{opt}");
+            assert_eq!(String::from_utf8_lossy(&o.stdout), expected, "Opt{opt}");
         }
     }
+}
+
+#[test]
+fn the_serial_thread_of_a_barrier_publishes_the_result_at_every_level() {
+    runs_at_every_level("barrier_publish", 5, "total 30\n");
 }
 
 /// A condition variable initialised by `pthread_cond_init` (an event of the schedule, whose
 /// helpers perform the waits and signals) at every level.
 #[test]
 fn a_condition_variable_initialised_at_run_time_works_at_every_level() {
-    let dir = scratch("cond_init");
-    for opt in 0..=2u8 {
-        let exe = dir.join(format!("cond_init{opt}"));
-        build(&program("cond_init_handshake.c"), opt, &exe, None);
-        for _ in 0..3 {
-            let o = run(&exe).expect("the enforced program ends");
-            assert!(
-                o.status.success(),
-                "Opt{opt}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            assert_eq!(String::from_utf8_lossy(&o.stdout), "got 42\n", "Opt{opt}");
-        }
-    }
+    runs_at_every_level("cond_init_handshake", 3, "got 42\n");
 }
 
 /// The idioms of `tests/programs/idioms/` whose first safe IVR the verifier finds: each builds

@@ -88,40 +88,20 @@ pub fn run_iterative(
     };
     let mut space = Space::new(prog);
     let mut labels = Labels::new(prog);
-    // The deterministic scheduler's schedule, before the whole graph is known.
-    match proof::schedule(
-        &mut space,
-        None,
-        &mut labels,
-        opts.quantum.max(1),
-        opts.max_nodes,
-        deadline,
-    ) {
-        Ok(art) => {
-            if let Err(r) = run.emit_safe(art) {
-                return Err(run.fallback(format!("explicit states: {r}")));
-            }
-            if opts.stop_at_first_safe || run.ivrs >= max_ivrs {
-                return Ok(run.report(
-                    Verdict::Unknown("stopped at the first safe IVR".into()),
-                    None,
-                    vec![],
-                ));
-            }
-        }
-        Err(NoSchedule::Stuck) => {}
-        Err(NoSchedule::Stop(s)) => return Err(run.fallback(stop_reason(s))),
+    // The deterministic scheduler's schedule, before the whole graph is known (it is stuck
+    // only where a bug is reachable).
+    if run.schedule(&mut space, None, &mut labels)?
+        && (opts.stop_at_first_safe || run.ivrs >= max_ivrs)
+    {
+        return Ok(run.report(
+            Verdict::Unknown("stopped at the first safe IVR".into()),
+            None,
+            vec![],
+        ));
     }
-    let graph = match space::explore(&mut space, budget.max_states, budget.max_bytes, deadline) {
-        Ok(g) => g,
-        Err(s) => return Err(run.fallback(stop_reason(s))),
-    };
-    let bug = first_bug(&space, &graph);
-    let Some(bug) = bug else {
-        if run.first_safe.is_none() {
-            let none = vec![false; graph.edges.len()];
-            run.schedule(&mut space, &graph, &none, &mut labels, deadline)?;
-        }
+    let graph = space::explore(&mut space, budget.max_states, budget.max_bytes, deadline)
+        .map_err(|s| run.fallback(stop_reason(s)))?;
+    let Some(bug) = first_bug(&space, &graph) else {
         let edges: usize = graph.edges.iter().map(Vec::len).sum();
         if edges + 1 > budget.max_complete_nodes {
             return Err(run.fallback(format!(
@@ -141,7 +121,7 @@ pub fn run_iterative(
             check_deadline,
         ) {
             Ok(()) => Ok(run.report(Verdict::Safe, None, vec![])),
-            Err(r) => Err(run.fallback(format!("explicit states: {}", run.rejected(r)))),
+            Err(r) => Err(run.fallback(run.rejected(r))),
         };
     };
     let cex = match bug.replay(prog, &graph) {
@@ -155,10 +135,8 @@ pub fn run_iterative(
         run.emit(IvrKind::Counterexample(Box::new(cex.clone())));
         vec![cex.clone()]
     };
-    let doomed = match proof::doomed(&space, &graph, deadline) {
-        Ok(d) => d,
-        Err(s) => return Err(run.fallback(stop_reason(s))),
-    };
+    let doomed =
+        proof::doomed(&space, &graph, deadline).map_err(|s| run.fallback(stop_reason(s)))?;
     if doomed[0] {
         // Inputs whose values are dead do not matter; a read of memory never written does.
         let verdict = if undefined {
@@ -173,8 +151,10 @@ pub fn run_iterative(
         };
         return Ok(run.report(verdict, Some(cex), cexs));
     }
-    if run.first_safe.is_none() {
-        run.schedule(&mut space, &graph, &doomed, &mut labels, deadline)?;
+    if run.first_safe.is_none()
+        && !run.schedule(&mut space, Some((&graph, &doomed)), &mut labels)?
+    {
+        return Err(run.fallback("the scheduler met a state without a safe choice".into()));
     }
     let verdict = if undefined {
         Verdict::Unknown(format!(
@@ -202,8 +182,7 @@ fn ub_reason(c: &Counterexample) -> String {
 
 fn stop_reason(s: Stop) -> String {
     match s {
-        Stop::NotApplicable(r) => format!("explicit states: {r}"),
-        Stop::Budget(r) => format!("explicit states: {r}"),
+        Stop::NotApplicable(r) | Stop::Budget(r) => r,
     }
 }
 
@@ -262,16 +241,14 @@ impl Bug {
         if let Some((t, tr)) = self.edge {
             steps.push((t, Some(tr)));
         }
-        let replay = Replay::new(steps.clone(), vec![]);
-        let mut oracle = replay.clone();
-        let (execution, _) = interp::run(prog, &mut oracle, steps.len() + 1);
+        let bound = steps.len() + 1;
+        let replay = Replay::new(steps, vec![]);
+        let (execution, _) = interp::run(prog, &mut replay.clone(), bound);
         match &execution.outcome {
             Outcome::Error { .. } | Outcome::Deadlock { .. } | Outcome::Undefined { .. } => {
                 Ok(Counterexample { replay, execution })
             }
-            other => Err(format!(
-                "explicit states: a path to a bug did not replay ({other:?})"
-            )),
+            other => Err(format!("a path to a bug did not replay ({other:?})")),
         }
     }
 }
@@ -305,44 +282,36 @@ impl Run<'_> {
         });
     }
 
-    /// Checks a schedule's ART and emits it.
-    fn emit_safe(&mut self, art: crate::art::Art) -> Result<(), String> {
-        crate::check::check_ivr_until(self.prog, &art, self.opts.smt_timeout_ms, self.deadline)
-            .map_err(|r| self.rejected(r))?;
-        self.nodes = self.nodes.max(art.len());
-        self.first_safe.get_or_insert(self.start.elapsed());
-        self.emit(IvrKind::Safe(art));
-        Ok(())
-    }
-
-    /// Makes, checks and emits the schedule that avoids the doomed states of the whole graph.
+    /// Makes, checks and emits the deterministic scheduler's schedule: with the whole graph,
+    /// the one that avoids its doomed states. `false` when the scheduler, without the graph,
+    /// met a state where no thread may run without a bug.
     fn schedule(
         &mut self,
         space: &mut Space,
-        graph: &Graph,
-        doomed: &[bool],
+        graph: Option<(&Graph, &[bool])>,
         labels: &mut Labels,
-        deadline: Instant,
-    ) -> Result<(), Fallback> {
+    ) -> Result<bool, Fallback> {
         if self.ivrs >= self.max_ivrs {
-            return Ok(());
+            return Ok(true);
         }
-        match proof::schedule(
+        let art = match proof::schedule(
             space,
-            Some((graph, doomed)),
+            graph,
             labels,
             self.opts.quantum.max(1),
             self.opts.max_nodes,
-            deadline,
+            self.deadline,
         ) {
-            Ok(art) => self
-                .emit_safe(art)
-                .map_err(|r| self.fallback(format!("explicit states: {r}"))),
-            Err(NoSchedule::Stop(s)) => Err(self.fallback(stop_reason(s))),
-            Err(NoSchedule::Stuck) => Err(self.fallback(
-                "explicit states: the scheduler met a state without a safe choice".into(),
-            )),
-        }
+            Ok(art) => art,
+            Err(NoSchedule::Stop(s)) => return Err(self.fallback(stop_reason(s))),
+            Err(NoSchedule::Stuck) => return Ok(false),
+        };
+        crate::check::check_ivr_until(self.prog, &art, self.opts.smt_timeout_ms, self.deadline)
+            .map_err(|r| self.fallback(self.rejected(r)))?;
+        self.nodes = self.nodes.max(art.len());
+        self.first_safe.get_or_insert(self.start.elapsed());
+        self.emit(IvrKind::Safe(art));
+        Ok(true)
     }
 
     /// Why the checker rejected an ART (or that time ran out while it checked).
@@ -353,9 +322,10 @@ impl Run<'_> {
         format!("the checker rejected node {}: {}", r.node.0, r.reason)
     }
 
+    /// What is left to another engine, and why (`reason`).
     fn fallback(&self, reason: String) -> Fallback {
         Fallback {
-            reason,
+            reason: format!("explicit states: {reason}"),
             ivrs: self.ivrs,
             first_safe_ivr: self.first_safe,
         }

@@ -33,6 +33,13 @@ impl Key {
             .get(flat / 64)
             .is_some_and(|w| w & (1 << (flat % 64)) != 0)
     }
+
+    /// Records that cell `flat` holds a known value (when undefined cells are tracked).
+    fn define(&mut self, flat: usize) {
+        if let Some(w) = self.undef.get_mut(flat / 64) {
+            *w &= !(1 << (flat % 64));
+        }
+    }
 }
 
 /// Where an edge leads.
@@ -66,18 +73,15 @@ pub enum Stop {
     Budget(String),
 }
 
-/// The oracle of the search: every input and every uninitialised cell is 0, and the inputs
-/// read are counted.
-struct Zero {
-    inputs: usize,
-}
+/// The oracle of the search: every input and every uninitialised cell is 0 (inputs whose
+/// value matters are refused before a step reads them).
+struct Zero;
 
 impl Oracle for Zero {
     fn pick(&mut self, _: usize, _: &[(ThreadId, TransId)]) -> crate::interp::Choice {
         crate::interp::Choice::End
     }
     fn input(&mut self, _: Ty) -> i128 {
-        self.inputs += 1;
         0
     }
     fn initial(&mut self, _: VarId, _: usize, _: Ty) -> i128 {
@@ -110,8 +114,7 @@ impl<'p> Space<'p> {
     pub fn new(prog: &'p Program) -> Space<'p> {
         let machine = Machine::new(prog);
         let live = Liveness::new(prog);
-        let mut oracle = Zero { inputs: 0 };
-        let state = machine.initial(&mut oracle, &mut Vec::new());
+        let state = machine.initial(&mut Zero, &mut Vec::new());
         let track_undef = prog.vars.iter().any(|v| v.init == Init::Nondet);
         let cells = state.mem.cells().len();
         let mut undef = vec![0u64; if track_undef { cells.div_ceil(64) } else { 0 }];
@@ -195,30 +198,24 @@ impl<'p> Space<'p> {
     /// How state `id` ends an execution, if it does: some thread halted or discarded it, or
     /// every thread has returned.
     pub fn is_end(&self, id: u32) -> bool {
-        let c = self.control(id);
-        let kind = |t: usize, l: LocId| self.prog.threads[t].locations[l.0 as usize].kind;
-        c.locs
-            .iter()
-            .enumerate()
-            .any(|(t, l)| l.is_some_and(|l| matches!(kind(t, l), LocKind::Halt | LocKind::Discard)))
-            || c.locs
-                .iter()
-                .enumerate()
-                .all(|(t, l)| l.is_none_or(|l| kind(t, l) == LocKind::Exit))
+        let threads = &self.states[id as usize].state.threads;
+        let kind = |t: usize| match threads[t] {
+            Status::At(l) => Some(self.prog.threads[t].locations[l.0 as usize].kind),
+            Status::NotStarted => None,
+        };
+        (0..threads.len()).any(|t| matches!(kind(t), Some(LocKind::Halt | LocKind::Discard)))
+            || (0..threads.len()).all(|t| matches!(kind(t), None | Some(LocKind::Exit)))
     }
 
     /// Forgets dead registers.
     fn canonical(&self, mut k: Key) -> Key {
-        for (t, s) in k.state.threads.iter().enumerate() {
-            let Status::At(l) = s else { continue };
-            for v in self.live.dead(ThreadId(t as u32), *l) {
+        for t in 0..k.state.threads.len() {
+            let Status::At(l) = k.state.threads[t] else {
+                continue;
+            };
+            for v in self.live.dead(ThreadId(t as u32), l) {
                 *k.state.mem.cell_mut(v.0 as usize, 0) = 0;
-                if self.track_undef {
-                    let f = k.state.mem.flat(v.0 as usize, 0);
-                    let mut u = std::mem::take(&mut k.undef).into_vec();
-                    u[f / 64] &= !(1 << (f % 64));
-                    k.undef = u.into();
-                }
+                k.define(k.state.mem.flat(v.0 as usize, 0));
             }
         }
         k
@@ -256,17 +253,34 @@ impl<'p> Space<'p> {
     pub fn enabled(&self, id: u32, t: ThreadId) -> Vec<TransId> {
         let mut out = Vec::new();
         let k = &self.states[id as usize];
+        self.start_recording(k);
+        self.machine.enabled_of(&k.state, t, &mut out);
+        self.stop_recording(k, None);
+        out.into_iter().map(|(_, tr)| tr).collect()
+    }
+
+    /// Starts recording what a step reads and writes, when undefined cells are tracked.
+    fn start_recording(&self, k: &Key) {
         if self.track_undef {
             self.machine.start_recording(k.state.mem.cells().len());
         }
-        self.machine.enabled_of(&k.state, t, &mut out);
-        if self.track_undef {
-            let rec = self.machine.stop_recording();
-            if rec.loads.iter().any(|&f| k.is_undef(f as usize)) {
-                self.read_undefined.set(true);
+    }
+
+    /// Stops recording: notes a read of a cell undefined in `k` ([`Space::read_undefined`]),
+    /// and the cells written as defined in `next`.
+    fn stop_recording(&self, k: &Key, next: Option<&mut Key>) {
+        if !self.track_undef {
+            return;
+        }
+        let rec = self.machine.stop_recording();
+        if rec.loads.iter().any(|&f| k.is_undef(f as usize)) {
+            self.read_undefined.set(true);
+        }
+        if let Some(next) = next {
+            for &f in &rec.writes {
+                next.define(f as usize);
             }
         }
-        out.into_iter().map(|(_, tr)| tr).collect()
     }
 
     /// The edges of thread `t` at state `id`, new states added.
@@ -279,26 +293,10 @@ impl<'p> Space<'p> {
                 )));
             }
             let k = self.states[id as usize].clone();
-            let mut next = Key {
-                state: k.state.clone(),
-                undef: k.undef.clone(),
-            };
-            let mut oracle = Zero { inputs: 0 };
-            if self.track_undef {
-                self.machine.start_recording(next.state.mem.cells().len());
-            }
-            let r = self.machine.execute(&mut next.state, t, tr, &mut oracle);
-            if self.track_undef {
-                let rec = self.machine.stop_recording();
-                if rec.loads.iter().any(|&f| k.is_undef(f as usize)) {
-                    self.read_undefined.set(true);
-                }
-                let mut u = next.undef.into_vec();
-                for &f in &rec.writes {
-                    u[f as usize / 64] &= !(1 << (f % 64));
-                }
-                next.undef = u.into();
-            }
+            let mut next = Key::clone(&k);
+            self.start_recording(&k);
+            let r = self.machine.execute(&mut next.state, t, tr, &mut Zero);
+            self.stop_recording(&k, Some(&mut next));
             let to = match r {
                 Err(_) => Target::Undefined,
                 Ok(_) => {

@@ -243,6 +243,21 @@ impl<'m> Lowerer<'m> {
         Some(Val::E(Expr::int(0)))
     }
 
+    /// One step of kind `kind` that leaves no thread waiting on the condition variable `c`
+    /// points to (its cell holds the set of waiting threads); returns 0.
+    fn empty_waiters(&mut self, c: &'m Operand, kind: SyncKind) -> R<Option<Val>> {
+        let c = self.sync_place(c, ElemKind::Cond)?;
+        self.step(
+            Expr::tt(),
+            vec![Op::Assign {
+                place: c,
+                value: Expr::constant(0, Ty::ULONG),
+            }],
+            TransKind::Sync(kind),
+        )?;
+        Ok(self.ret0())
+    }
+
     /// The place of the synchronisation cell an argument points to (its first cell, of
     /// kind `kind`).
     fn sync_place(&mut self, o: &'m Operand, kind: ElemKind) -> R<Place> {
@@ -482,19 +497,8 @@ impl<'m> Lowerer<'m> {
                 )?;
                 Ok(Some(Val::E(Expr::var(r, Ty::INT))))
             }
-            "pthread_cond_init" => {
-                // No thread waits on a condition variable just initialised.
-                let c = self.sync_place(args[0], ElemKind::Cond)?;
-                self.step(
-                    Expr::tt(),
-                    vec![Op::Assign {
-                        place: c,
-                        value: Expr::constant(0, Ty::ULONG),
-                    }],
-                    TransKind::Sync(SyncKind::MutexInit),
-                )?;
-                Ok(self.ret0())
-            }
+            // No thread waits on a condition variable just initialised.
+            "pthread_cond_init" => self.empty_waiters(args[0], SyncKind::MutexInit),
             "pthread_cond_wait" => self.cond_wait(args, false),
             "pthread_cond_timedwait" => self.cond_wait(args, true),
             "pthread_cond_signal" => {
@@ -515,18 +519,7 @@ impl<'m> Lowerer<'m> {
                 self.signals.push((self.tid, t));
                 Ok(self.ret0())
             }
-            "pthread_cond_broadcast" => {
-                let c = self.sync_place(args[0], ElemKind::Cond)?;
-                self.step(
-                    Expr::tt(),
-                    vec![Op::Assign {
-                        place: c,
-                        value: Expr::constant(0, Ty::ULONG),
-                    }],
-                    TransKind::Sync(SyncKind::CondBroadcast),
-                )?;
-                Ok(self.ret0())
-            }
+            "pthread_cond_broadcast" => self.empty_waiters(args[0], SyncKind::CondBroadcast),
             "pthread_barrier_init" => {
                 let v = self.val(args[0])?;
                 let b = self.sync_field(&v, 0, ElemKind::Barrier)?;

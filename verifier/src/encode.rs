@@ -500,6 +500,21 @@ impl Cx<'_, '_> {
                 let mut ok = Vec::new();
                 let mut val = self.over_approx(*ty);
                 for t in targets {
+                    if let Some((inside, rel)) = self.byte_target(*t, &a, *ty) {
+                        // Bytes of a byte array, little-endian.
+                        ok.push(inside.clone());
+                        let cur = &s.vals[t.0 as usize];
+                        let x = (0..cell_bytes_of(*ty)).fold(Term::int(0), |x, k| {
+                            let byte = Term::select(
+                                cur.clone(),
+                                Term::add(rel.clone(), Term::int(k as i128)),
+                            );
+                            let byte = Term::modulo(byte, Term::int(256));
+                            Term::add(x, Term::mul(byte, Term::int(pow2(8 * k as u8))))
+                        });
+                        val = Term::ite(inside, wrap(x, *ty), val);
+                        continue;
+                    }
                     let (inside, idx) = self.target(*t, &a, *ty);
                     ok.push(inside.clone());
                     let cur = &s.vals[t.0 as usize];
@@ -543,6 +558,65 @@ impl Cx<'_, '_> {
         (Term::and(inside), Term::div(rel, Term::int(stride)))
     }
 
+    /// When variable `t` is a byte array and an access of `width` is wider than a byte:
+    /// whether address `a` lies with all its bytes in `t`, and the index of its first byte.
+    /// The interpreter performs such accesses byte by byte ([`crate::interp::Machine`]).
+    fn byte_target(&self, t: VarId, a: &Term, width: Ty) -> Option<(Term, Term)> {
+        let v = self.enc.prog.var(t);
+        let bytes = cell_bytes_of(width);
+        if v.placement.is_none()
+            || v.elem.is_sync()
+            || cell_bytes(v.elem) != 1
+            || v.placement().stride != 1
+            || bytes <= 1
+            || !self.enc.is_array(t)
+        {
+            return None;
+        }
+        // The object's other cells take precedence over the array's bytes where they overlap
+        // (a heap object's status cells lie in the holes of its payload), as in the
+        // interpreter; the access must touch none of them.
+        let object = v.placement().object;
+        let others: Vec<&Var> = self
+            .enc
+            .prog
+            .vars
+            .iter()
+            .filter(|u| u.id != t && u.placement.is_some_and(|p| p.object == object))
+            .collect();
+        if others.len() * bytes as usize > 64 {
+            return None;
+        }
+        let base = v.base_address();
+        let mut inside = vec![
+            Term::le(Term::int(base), a.clone()),
+            Term::le(
+                Term::add(a.clone(), Term::int(bytes as i128)),
+                Term::int(base + v.len as i128),
+            ),
+        ];
+        for u in others {
+            let (ub, stride) = (u.base_address(), u.placement().stride as i128);
+            let end = ub + u.len as i128 * stride;
+            let width = match u.elem {
+                ElemKind::Int(t) => cell_bytes_of(t) as i128,
+                _ => 8,
+            };
+            for k in 0..bytes as i128 {
+                let x = Term::add(a.clone(), Term::int(k));
+                inside.push(Term::or([
+                    Term::lt(x.clone(), Term::int(ub)),
+                    Term::le(Term::int(end), x.clone()),
+                    Term::le(
+                        Term::int(width),
+                        Term::modulo(Term::sub(x, Term::int(ub)), Term::int(stride)),
+                    ),
+                ]));
+            }
+        }
+        Some((Term::and(inside), Term::sub(a.clone(), Term::int(base))))
+    }
+
     fn bounds(&mut self, var: VarId, i: &Term) {
         let len = self.enc.prog.var(var).len as i128;
         self.ub.push(Term::or([
@@ -576,6 +650,22 @@ impl Cx<'_, '_> {
                 let a = self.expr(addr, s);
                 let mut ok = Vec::new();
                 for t in targets {
+                    if let Some((inside, rel)) = self.byte_target(*t, &a, *ty) {
+                        // The value's bytes into a byte array, little-endian.
+                        ok.push(inside.clone());
+                        let cell = self.enc.prog.var(*t).elem.ty();
+                        let cur = s.vals[t.0 as usize].clone();
+                        let new = (0..cell_bytes_of(*ty)).fold(cur.clone(), |arr, k| {
+                            let byte = Term::modulo(
+                                Term::div(v.clone(), Term::int(pow2(8 * k as u8))),
+                                Term::int(256),
+                            );
+                            let at = Term::add(rel.clone(), Term::int(k as i128));
+                            Term::store(arr, at, wrap(byte, cell))
+                        });
+                        s.vals[t.0 as usize] = Term::ite(inside, new, cur);
+                        continue;
+                    }
                     let (inside, idx) = self.target(*t, &a, *ty);
                     ok.push(inside.clone());
                     let ty = self.enc.prog.var(*t).elem.ty();

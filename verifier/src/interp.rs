@@ -764,7 +764,7 @@ impl<'p> Machine<'p> {
                 continue;
             };
             let ty = self.prog.var(v).elem.ty();
-            if self.recording.get() {
+            if self.recording.get() && cell_width(self.prog.var(v).elem) > 1 {
                 // The bytes of the cell this write keeps are read.
                 let f = s.mem.flat(v.0 as usize, i);
                 self.rec.borrow_mut().load(f, s.mem.cell(v.0 as usize, i));

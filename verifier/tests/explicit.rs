@@ -229,3 +229,54 @@ int main(void) {
         );
     }
 }
+
+/// A mutex in `malloc`ed memory and a word written into a byte buffer: accesses of another
+/// width than the cells they land on, performed byte by byte (little-endian).
+const BYTES: &str = r#"
+#include <pthread.h>
+#include <stdlib.h>
+#include <assert.h>
+pthread_mutex_t *m;
+int count;
+void *inc(void *a) {
+  pthread_mutex_lock(m);
+  count = count + 1;
+  pthread_mutex_unlock(m);
+  return 0;
+}
+int main(void) {
+  m = malloc(sizeof *m);
+  unsigned char *b = malloc(8);
+  if (!m || !b) return 0;
+  b[0] = 9;
+  pthread_mutex_init(m, 0);
+  *(unsigned int *)(b + 1) = 0x01020304u;
+  pthread_t t;
+  pthread_create(&t, 0, inc, 0);
+  pthread_mutex_lock(m);
+  count = count + 1;
+  pthread_mutex_unlock(m);
+  pthread_join(t, 0);
+  assert(count == 2);
+  assert(b[0] == 9 && b[1] == 4 && b[4] == 1);
+  assert(*(unsigned short *)(b + 2) == 0x0203);
+  assert(WRONG);
+  return 0;
+}
+"#;
+
+#[test]
+fn accesses_by_bytes_are_checked_as_the_interpreter_performs_them() {
+    // Safe only if the checker's encoding agrees with the interpreter byte for byte.
+    let p = lower("bytes.c", &BYTES.replace("WRONG", "1"));
+    let (r, _) = verify(&p, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+    // Big-endian order is wrong: a replayed assertion failure under every schedule.
+    let p = lower("bytes.c", &BYTES.replace("WRONG", "b[1] == 1"));
+    let (r, _) = verify(&p, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Unsafe);
+    assert!(matches!(
+        r.counterexample.map(|c| c.execution.outcome),
+        Some(Outcome::Error { .. })
+    ));
+}

@@ -99,8 +99,16 @@ pub fn run_iterative(
             vec![],
         ));
     }
-    let graph = space::explore(&mut space, budget.max_states, budget.max_bytes, deadline)
-        .map_err(|s| run.fallback(stop_reason(s)))?;
+    // With a safe schedule emitted, no scheduler is doomed: the first bug found decides
+    // `partially safe`, and the rest of the graph is not needed.
+    let graph = space::explore(
+        &mut space,
+        budget.max_states,
+        budget.max_bytes,
+        deadline,
+        run.first_safe.is_some(),
+    )
+    .map_err(|s| run.fallback(stop_reason(s)))?;
     let Some(bug) = first_bug(&space, &graph) else {
         let edges: usize = graph.edges.iter().map(Vec::len).sum();
         if edges + 1 > budget.max_complete_nodes {
@@ -135,6 +143,18 @@ pub fn run_iterative(
         run.emit(IvrKind::Counterexample(Box::new(cex.clone())));
         vec![cex.clone()]
     };
+    if run.first_safe.is_some() {
+        // Not unsafe: a checked schedule avoids every bug.
+        let verdict = if undefined {
+            Verdict::Unknown(format!(
+                "undefined behaviour is reachable: {}",
+                ub_reason(&cex)
+            ))
+        } else {
+            Verdict::PartiallySafe
+        };
+        return Ok(run.report(verdict, Some(cex), cexs));
+    }
     let doomed =
         proof::doomed(&space, &graph, deadline).map_err(|s| run.fallback(stop_reason(s)))?;
     if doomed[0] {
@@ -151,9 +171,7 @@ pub fn run_iterative(
         };
         return Ok(run.report(verdict, Some(cex), cexs));
     }
-    if run.first_safe.is_none()
-        && !run.schedule(&mut space, Some((&graph, &doomed)), &mut labels)?
-    {
+    if !run.schedule(&mut space, Some((&graph, &doomed)), &mut labels)? {
         return Err(run.fallback("the scheduler met a state without a safe choice".into()));
     }
     let verdict = if undefined {
@@ -198,7 +216,7 @@ struct Bug {
 /// The first bug in breadth-first order, errors and deadlocks before undefined behaviour.
 fn first_bug(space: &Space, g: &Graph) -> Option<Bug> {
     let mut undefined = None;
-    for &s in &g.order {
+    for &s in g.expanded_states() {
         if g.is_deadlock(space, s) {
             return Some(Bug {
                 state: s,

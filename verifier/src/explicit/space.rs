@@ -361,27 +361,39 @@ pub struct Graph {
     pub parent: Vec<Option<(u32, u32)>>,
     /// The states in the order they were reached (breadth first, state 0 first).
     pub order: Vec<u32>,
+    /// How many states of `order` were expanded: all of them, unless the search stopped at
+    /// a bug.
+    pub done: usize,
 }
 
 impl Graph {
-    /// Whether state `s` is a deadlock: it is no end, and no thread it expands is enabled.
+    /// Whether state `s`, expanded, is a deadlock: it is no end, and no thread it expands is
+    /// enabled.
     pub fn is_deadlock(&self, space: &Space, s: u32) -> bool {
         !space.is_end(s) && self.edges[s as usize].is_empty()
     }
+
+    /// The expanded states, in the order they were reached.
+    pub fn expanded_states(&self) -> &[u32] {
+        &self.order[..self.done]
+    }
 }
 
-/// Explores every state reachable from the initial one, breadth first.
+/// Explores every state reachable from the initial one, breadth first; with `stop_at_bug`,
+/// only until a state is a deadlock or has an edge to the error location.
 pub fn explore(
     space: &mut Space,
     max_states: usize,
     max_bytes: usize,
     deadline: Instant,
+    stop_at_bug: bool,
 ) -> Result<Graph, Stop> {
     let mut g = Graph {
         expanded: Vec::new(),
         edges: Vec::new(),
         parent: Vec::new(),
         order: vec![0],
+        done: 0,
     };
     let mut seen = vec![true];
     let mut next = 0;
@@ -424,8 +436,14 @@ pub fn explore(
                 }
             }
         }
+        let bug = edges.iter().any(|e| matches!(e.to, Target::Error))
+            || (edges.is_empty() && !space.is_end(s));
         g.expanded[s as usize] = threads;
         g.edges[s as usize] = edges;
+        g.done = next;
+        if stop_at_bug && bug {
+            break;
+        }
     }
     Ok(g)
 }

@@ -15,6 +15,7 @@
 
 mod liveness;
 mod proof;
+mod relevance;
 mod space;
 
 use crate::imc::{Counterexample, Ivr, IvrKind, Options, Report, Verdict};

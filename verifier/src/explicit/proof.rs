@@ -46,6 +46,9 @@ impl<'p> Labels<'p> {
         let prog = space.prog;
         let control = space.control(id);
         let mut dead = vec![false; prog.vars.len()];
+        for v in &space.irrelevant {
+            dead[v.0 as usize] = true;
+        }
         for (t, l) in control.locs.iter().enumerate() {
             if let Some(l) = l {
                 for v in space.live.dead(ThreadId(t as u32), *l) {

@@ -10,6 +10,7 @@
 //! concrete state per node can represent: the search reports [`Stop::NotApplicable`].
 
 use super::liveness::Liveness;
+use super::relevance::Relevance;
 use crate::art::Control;
 use crate::interp::{Machine, Oracle, State, Status};
 use crate::ir::*;
@@ -96,6 +97,9 @@ pub struct Space<'p> {
     machine: Machine<'p>,
     /// Dead registers.
     pub live: Liveness,
+    /// Variables whose values never matter ([`super::relevance`]), forgotten like dead
+    /// registers.
+    pub irrelevant: Vec<VarId>,
     states: Vec<Rc<Key>>,
     index: FxHashMap<Rc<Key>, u32>,
     /// Whether some memory starts uninitialised (then [`Key::undef`] is kept).
@@ -114,6 +118,7 @@ impl<'p> Space<'p> {
     pub fn new(prog: &'p Program) -> Space<'p> {
         let machine = Machine::new(prog);
         let live = Liveness::new(prog);
+        let relevance = Relevance::new(prog);
         let state = machine.initial(&mut Zero, &mut Vec::new());
         let track_undef = prog.vars.iter().any(|v| v.init == Init::Nondet);
         let cells = state.mem.cells().len();
@@ -142,7 +147,7 @@ impl<'p> Space<'p> {
                                 && !reads_after(&tr.ops[k + 1..], *var)
                         }
                         _ => false,
-                    };
+                    } || place.vars().iter().all(|v| !relevance.is_relevant(*v));
                     if !dead {
                         input_problem.insert((t.id, tr.id), format!("an input{}", at(prog, tr)));
                     }
@@ -153,6 +158,7 @@ impl<'p> Space<'p> {
             prog,
             machine,
             live,
+            irrelevant: relevance.irrelevant().collect(),
             states: Vec::new(),
             index: FxHashMap::default(),
             track_undef,
@@ -207,8 +213,15 @@ impl<'p> Space<'p> {
             || (0..threads.len()).all(|t| matches!(kind(t), None | Some(LocKind::Exit)))
     }
 
-    /// Forgets dead registers.
+    /// Forgets dead registers and irrelevant variables.
     fn canonical(&self, mut k: Key) -> Key {
+        for &v in &self.irrelevant {
+            let len = self.prog.var(v).len as usize;
+            for i in 0..len {
+                *k.state.mem.cell_mut(v.0 as usize, i) = 0;
+                k.define(k.state.mem.flat(v.0 as usize, i));
+            }
+        }
         for t in 0..k.state.threads.len() {
             let Status::At(l) = k.state.threads[t] else {
                 continue;

@@ -1,0 +1,175 @@
+//! Relevant variables: those whose values can influence what the program does (which
+//! transitions are enabled, which cells an access touches, whether an operation has undefined
+//! behaviour), directly or through the values they flow into. Every other variable is data the
+//! program only carries around (a value pushed on a stack and popped into a result nobody
+//! reads): the explicit search forgets it (sets it to zero) and its labels do not mention it,
+//! so states that differ only there are one state.
+//!
+//! This is the cone of influence of model checking (Clarke, Grumberg and Peled, "Model
+//! Checking", the cone-of-influence reduction), computed over the whole program: the seeds
+//! are every guard, every address and index, and the operands of every operation that may be
+//! undefined (signed arithmetic, division, shifts); then each assignment to a relevant place
+//! makes what its value reads relevant, until nothing changes. The projection of the states
+//! onto the relevant variables is a bisimulation: a relevant value is computed from relevant
+//! values only, and control depends on relevant values only. The independent checker needs
+//! no such argument: it checks the labels (which omit the other variables) as always.
+
+use crate::ir::{BinOp, Expr, Op, Place, Program, VarId};
+use crate::semantics::{binop_may_be_undefined, unop_may_be_undefined};
+
+/// Per variable: whether it is relevant.
+pub struct Relevance {
+    relevant: Vec<bool>,
+}
+
+impl Relevance {
+    /// The analysis of a program.
+    pub fn new(prog: &Program) -> Relevance {
+        let mut r = Marks {
+            relevant: vec![false; prog.vars.len()],
+            changed: false,
+        };
+        for t in &prog.threads {
+            for tr in &t.transitions {
+                r.reads(&tr.guard);
+                r.seeds(&tr.guard);
+                for op in &tr.ops {
+                    match op {
+                        Op::Assign { place, value } => {
+                            r.place_seeds(place);
+                            r.seeds(value);
+                        }
+                        Op::Havoc { place, .. } => r.place_seeds(place),
+                        Op::Spawn { args, .. } => args.iter().for_each(|(_, e)| r.seeds(e)),
+                        Op::AtomicBegin | Op::AtomicEnd => {}
+                    }
+                }
+            }
+        }
+        loop {
+            r.changed = false;
+            for t in &prog.threads {
+                for tr in &t.transitions {
+                    for op in &tr.ops {
+                        match op {
+                            Op::Assign { place, value } if r.any(&place.vars()) => r.reads(value),
+                            Op::Spawn { args, .. } => {
+                                for (v, e) in args {
+                                    if r.relevant[v.0 as usize] {
+                                        r.reads(e);
+                                    }
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            if !r.changed {
+                break;
+            }
+        }
+        Relevance {
+            relevant: r.relevant,
+        }
+    }
+
+    /// Whether variable `v` is relevant.
+    pub fn is_relevant(&self, v: VarId) -> bool {
+        self.relevant[v.0 as usize]
+    }
+
+    /// The variables that are not relevant.
+    pub fn irrelevant(&self) -> impl Iterator<Item = VarId> + '_ {
+        self.relevant
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !**r)
+            .map(|(v, _)| VarId(v as u32))
+    }
+}
+
+/// The analysis while it runs.
+struct Marks {
+    relevant: Vec<bool>,
+    changed: bool,
+}
+
+impl Marks {
+    fn mark(&mut self, v: VarId) {
+        let r = &mut self.relevant[v.0 as usize];
+        if !*r {
+            *r = true;
+            self.changed = true;
+        }
+    }
+
+    fn any(&self, vs: &[VarId]) -> bool {
+        vs.iter().any(|v| self.relevant[v.0 as usize])
+    }
+
+    /// Makes every variable `e` reads relevant (the cells it loads and what their addresses
+    /// and indexes read).
+    fn reads(&mut self, e: &Expr) {
+        e.for_each_place(&mut |p| {
+            for v in p.vars() {
+                self.mark(v);
+            }
+        });
+    }
+
+    /// The address or index of a place decides which cell is accessed.
+    fn place_seeds(&mut self, p: &Place) {
+        p.for_each_subexpr(&mut |e| {
+            self.reads(e);
+            self.seeds(e);
+        });
+    }
+
+    /// The seeds inside an expression: the places it loads (their addresses and indexes) and
+    /// the operands of operations that may be undefined.
+    fn seeds(&mut self, e: &Expr) {
+        match e {
+            Expr::Const { .. } => {}
+            Expr::Load { place, .. } => self.place_seeds(place),
+            Expr::AddrOf { index, .. } => self.seeds(index),
+            Expr::Unary { op, arg, ty } => {
+                if unop_may_be_undefined(*op, *ty) {
+                    self.reads(arg);
+                }
+                self.seeds(arg);
+            }
+            Expr::Cast { arg, .. } => self.seeds(arg),
+            Expr::Binary { op, lhs, rhs, ty } => {
+                // Which operands decide whether the operation is undefined
+                // ([`crate::semantics::binop`]).
+                let (left, right) = match op {
+                    _ if !binop_may_be_undefined(*op, *ty) => (false, false),
+                    // By zero, or `MIN / -1`.
+                    BinOp::Div | BinOp::Rem => (
+                        !matches!(**rhs, Expr::Const { value, .. } if value != 0 && value != -1),
+                        true,
+                    ),
+                    // By a negative amount or by the width or more.
+                    BinOp::Shl | BinOp::Shr => (false, true),
+                    _ => (true, true),
+                };
+                if left {
+                    self.reads(lhs);
+                }
+                if right {
+                    self.reads(rhs);
+                }
+                self.seeds(lhs);
+                self.seeds(rhs);
+            }
+            Expr::Ite {
+                cond, then, els, ..
+            } => {
+                self.seeds(cond);
+                self.seeds(then);
+                self.seeds(els);
+            }
+        }
+    }
+}

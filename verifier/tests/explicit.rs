@@ -330,3 +330,34 @@ fn values_that_decide_nothing_do_not_split_states() {
         v => panic!("an input that decides a branch was forgotten: {v:?}"),
     }
 }
+
+#[test]
+fn a_schedule_is_searched_where_the_round_robin_meets_a_bug() {
+    // In turn order (a new thread runs after its creator's turn), `one` then `two` write `x`
+    // and the assertion fails; the search backtracks to run `two` first.
+    let p = lower(
+        "order.c",
+        r#"
+#include <pthread.h>
+#include <assert.h>
+int x;
+void *one(void *a) { x = 1; return 0; }
+void *two(void *a) { x = 2; return 0; }
+int main(void) {
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, one, 0);
+  pthread_create(&t2, 0, two, 0);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
+  assert(x == 1);
+  return 0;
+}
+"#,
+    );
+    let (r, ivrs) = verify(&p, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::PartiallySafe);
+    // The safe schedule comes first, found without the whole graph.
+    assert!(matches!(ivrs[0].kind, IvrKind::Safe(_)));
+    let c = r.counterexample.expect("a counterexample");
+    assert!(matches!(c.execution.outcome, Outcome::Error { .. }));
+}

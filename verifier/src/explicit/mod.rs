@@ -17,11 +17,12 @@ mod liveness;
 mod proof;
 mod relevance;
 mod space;
+mod strategy;
 
 use crate::imc::{Counterexample, Ivr, IvrKind, Options, Report, Verdict};
 use crate::interp::{self, Outcome, Replay};
 use crate::ir::*;
-use proof::{Labels, NoSchedule};
+use proof::{Choice, Labels, NoSchedule};
 use space::{Graph, Space, Stop, Target};
 use std::time::{Duration, Instant};
 
@@ -91,7 +92,7 @@ pub fn run_iterative(
     let mut labels = Labels::new(prog);
     // The deterministic scheduler's schedule, before the whole graph is known (it is stuck
     // only where a bug is reachable).
-    if run.schedule(&mut space, None, &mut labels)?
+    if run.schedule(&mut space, None, &mut labels, budget.max_states)?
         && (opts.stop_at_first_safe || run.ivrs >= max_ivrs)
     {
         return Ok(run.report(
@@ -172,7 +173,12 @@ pub fn run_iterative(
         };
         return Ok(run.report(verdict, Some(cex), cexs));
     }
-    if !run.schedule(&mut space, Some((&graph, &doomed)), &mut labels)? {
+    if !run.schedule(
+        &mut space,
+        Some((&graph, &doomed)),
+        &mut labels,
+        budget.max_states,
+    )? {
         return Err(run.fallback("the scheduler met a state without a safe choice".into()));
     }
     let verdict = if undefined {
@@ -302,22 +308,36 @@ impl Run<'_> {
     }
 
     /// Makes, checks and emits the deterministic scheduler's schedule: with the whole graph,
-    /// the one that avoids its doomed states. `false` when the scheduler, without the graph,
-    /// met a state where no thread may run without a bug.
+    /// the one that avoids its doomed states; without it, the one a search finds. `false`
+    /// when there is none.
     fn schedule(
         &mut self,
         space: &mut Space,
         graph: Option<(&Graph, &[bool])>,
         labels: &mut Labels,
+        max_states: usize,
     ) -> Result<bool, Fallback> {
         if self.ivrs >= self.max_ivrs {
             return Ok(true);
         }
+        let quantum = self.opts.quantum.max(1);
+        let found;
+        let choice = match graph {
+            Some((g, doomed)) => Choice::Graph(g, doomed),
+            None => {
+                found = strategy::search(space, quantum, max_states, self.deadline)
+                    .map_err(|s| self.fallback(stop_reason(s)))?;
+                match &found {
+                    Some(st) => Choice::Strategy(st),
+                    None => return Ok(false),
+                }
+            }
+        };
         let art = match proof::schedule(
             space,
-            graph,
+            choice,
             labels,
-            self.opts.quantum.max(1),
+            quantum,
             self.opts.max_nodes,
             self.deadline,
         ) {

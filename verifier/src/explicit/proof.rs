@@ -6,12 +6,14 @@
 //!
 //! * [`schedule`]: an IVR, the schedule of the deterministic scheduler of the iterative
 //!   algorithm (seed 002, "Iterative model checking": one thread at a time, switching at a
-//!   loop's back jump, round robin), steered away from states from which every choice leads
-//!   to a bug when those are known ([`doomed`]).
-//! * [`complete`]: the breadth-first tree of every reachable state, with every other edge a
+//!   loop's back jump, round robin; here also at a thread creation), steered away from bugs: by a search for a safe choice
+//!   ([`super::strategy`]), or, with the whole graph, away from the states from which every
+//!   choice leads to a bug ([`doomed`]).
+//! * [`complete`]: the tree of first edges into every reachable state, with every other edge a
 //!   leaf covered by the node of its state: the proof of a `safe` verdict.
 
-use super::space::{Graph, Space, Stop, Target};
+use super::space::{Edge, Graph, Space, Stop, Target};
+use super::strategy::Strategy;
 use crate::art::{Art, NodeId};
 use crate::encode::Encoder;
 use crate::ir::*;
@@ -90,14 +92,38 @@ impl<'p> Labels<'p> {
 
 /// The scheduler's phase: the thread that ran last, and how many loop rounds (back jumps) it
 /// has run in its turn.
-type Phase = (Option<ThreadId>, u32);
+pub type Phase = (Option<ThreadId>, u32);
+
+/// The phase after thread `t` took step `tr`. A step that closes a loop round counts one
+/// round; a thread creation ends the turn (the new thread, next in the round robin after its
+/// creator, runs before the creator goes on).
+pub fn next_phase(phase: Phase, t: ThreadId, tr: &Transition, quantum: u32) -> Phase {
+    if tr.ops.iter().any(|o| matches!(o, Op::Spawn { .. })) {
+        return (Some(t), quantum);
+    }
+    let back = tr.back_edge as u32;
+    let rounds = if phase.0 == Some(t) {
+        phase.1 + back
+    } else {
+        back
+    };
+    (Some(t), rounds.min(quantum))
+}
+
+/// How the scheduler chooses a thread.
+pub enum Choice<'a> {
+    /// Knowing the whole graph: the first thread in its order none of whose steps leads to
+    /// a bug or to a doomed state.
+    Graph(&'a Graph, &'a [bool]),
+    /// As a search found ([`super::strategy`]).
+    Strategy(&'a Strategy),
+}
 
 /// Why no schedule was made.
 pub enum NoSchedule {
     /// The search stopped.
     Stop(Stop),
-    /// Without knowing which states are doomed, the deterministic scheduler met a state
-    /// where no thread may run without a bug (or a deadlock).
+    /// The scheduler met a state where it has no choice without a bug (or a deadlock).
     Stuck,
 }
 
@@ -108,7 +134,7 @@ impl From<Stop> for NoSchedule {
 }
 
 /// The threads in the order the scheduler tries them in `phase`, among `candidates`.
-fn order(phase: Phase, quantum: u32, candidates: &[ThreadId], n: usize) -> Vec<ThreadId> {
+pub fn order(phase: Phase, quantum: u32, candidates: &[ThreadId], n: usize) -> Vec<ThreadId> {
     let (cur, rounds) = phase;
     let first = match cur {
         Some(c) if rounds < quantum => c.0 as usize,
@@ -122,13 +148,10 @@ fn order(phase: Phase, quantum: u32, candidates: &[ThreadId], n: usize) -> Vec<T
 }
 
 /// The IVR of the deterministic scheduler, whose threads take turns of `quantum` loop
-/// rounds. With `doomed` (from the whole graph), a thread
-/// is chosen only when none of its steps leads to a bug or a doomed state; without it, only
-/// the steps themselves are checked, and a state where no thread qualifies ends the attempt
-/// ([`NoSchedule::Stuck`]).
+/// rounds, choosing as `choice` says.
 pub fn schedule(
     space: &mut Space,
-    graph: Option<(&Graph, &[bool])>,
+    choice: Choice,
     labels: &mut Labels,
     quantum: u32,
     max_nodes: usize,
@@ -154,30 +177,27 @@ pub fn schedule(
         if space.is_end(s) {
             continue;
         }
-        let candidates = match graph {
-            Some((g, _)) => g.expanded[s as usize].clone(),
-            None => space.threads_to_expand(s),
+        let chosen = match choice {
+            Choice::Graph(g, doomed) => order(phase, quantum, &g.expanded[s as usize], n)
+                .into_iter()
+                .find_map(|t| {
+                    let edges: Vec<Edge> = g.edges[s as usize]
+                        .iter()
+                        .filter(|e| e.thread == t)
+                        .cloned()
+                        .collect();
+                    let ok = !edges.is_empty()
+                        && edges.iter().all(|e| match e.to {
+                            Target::State(w) => !doomed[w as usize],
+                            Target::Error | Target::Undefined => false,
+                        });
+                    ok.then_some((t, edges))
+                }),
+            Choice::Strategy(st) => match st.choice((s, phase)) {
+                Some(Some(t)) => Some((t, space.successors(s, t)?)),
+                _ => None,
+            },
         };
-        let mut chosen = None;
-        for t in order(phase, quantum, &candidates, n) {
-            let edges = match graph {
-                Some((g, _)) => g.edges[s as usize]
-                    .iter()
-                    .filter(|e| e.thread == t)
-                    .cloned()
-                    .collect(),
-                None => space.successors(s, t)?,
-            };
-            let ok = !edges.is_empty()
-                && edges.iter().all(|e| match e.to {
-                    Target::State(w) => graph.is_none_or(|(_, doomed)| !doomed[w as usize]),
-                    Target::Error | Target::Undefined => false,
-                });
-            if ok {
-                chosen = Some((t, edges));
-                break;
-            }
-        }
         let Some((t, edges)) = chosen else {
             return Err(NoSchedule::Stuck);
         };
@@ -185,17 +205,12 @@ pub fn schedule(
         let mut children = Vec::new();
         for e in edges {
             let Target::State(w) = e.to else {
-                unreachable!("bad edges are not chosen")
+                return Err(NoSchedule::Stuck);
             };
             let c = art.add_child(v, t, e.trans, space.control(w));
             art.set_label(c, labels.of(space, w));
-            let back = space.prog.thread(t).transition(e.trans).back_edge as u32;
-            let rounds = if phase.0 == Some(t) {
-                phase.1 + back
-            } else {
-                back
-            };
-            children.push((c, w, (Some(t), rounds.min(quantum))));
+            let tr = space.prog.thread(t).transition(e.trans);
+            children.push((c, w, next_phase(phase, t, tr, quantum)));
         }
         stack.extend(children.into_iter().rev());
     }
@@ -243,7 +258,7 @@ pub fn complete(space: &Space, g: &Graph, labels: &mut Labels) -> Art {
     art.set_label(art.root(), labels.of(space, 0));
     let mut node: Vec<Option<NodeId>> = vec![None; g.edges.len()];
     node[0] = Some(art.root());
-    for &s in &g.order {
+    for &s in g.expanded_states() {
         let s = s as usize;
         let Some(v) = node[s] else {
             unreachable!("a state is reached before it is expanded")
@@ -262,7 +277,7 @@ pub fn complete(space: &Space, g: &Graph, labels: &mut Labels) -> Art {
             } else {
                 let Some(target) = node[w as usize] else {
                     unreachable!(
-                        "breadth first, a state's tree node comes before other edges to it"
+                        "in the order of expansion, a state's tree node comes before other edges to it"
                     )
                 };
                 art.cover(c, target);

@@ -369,14 +369,15 @@ pub struct Graph {
     pub expanded: Vec<Vec<ThreadId>>,
     /// Per state: the edges of the expanded threads.
     pub edges: Vec<Vec<Edge>>,
-    /// Per state: the state and edge it was first reached by (breadth first: a shortest
+    /// Per state: the state and edge it was first reached by (breadth first, a shortest
     /// path).
     pub parent: Vec<Option<(u32, u32)>>,
-    /// The states in the order they were reached (breadth first, state 0 first).
+    /// The states in the order they were reached (state 0 first): each after the state it
+    /// was first reached from.
     pub order: Vec<u32>,
-    /// How many states of `order` were expanded: all of them, unless the search stopped at
-    /// a bug.
-    pub done: usize,
+    /// The states expanded, in the order they were: all of them, unless the search stopped
+    /// at a bug.
+    expanded_order: Vec<u32>,
 }
 
 impl Graph {
@@ -386,13 +387,14 @@ impl Graph {
         !space.is_end(s) && self.edges[s as usize].is_empty()
     }
 
-    /// The expanded states, in the order they were reached.
+    /// The expanded states, in the order they were expanded.
     pub fn expanded_states(&self) -> &[u32] {
-        &self.order[..self.done]
+        &self.expanded_order
     }
 }
 
-/// Explores every state reachable from the initial one, breadth first; with `stop_at_bug`,
+/// Explores every state reachable from the initial one: breadth first (paths to bugs are
+/// shortest), or with `stop_at_bug`, depth first (executions run to their end soonest) and
 /// only until a state is a deadlock or has an edge to the error location.
 pub fn explore(
     space: &mut Space,
@@ -406,11 +408,19 @@ pub fn explore(
         edges: Vec::new(),
         parent: Vec::new(),
         order: vec![0],
-        done: 0,
+        expanded_order: Vec::new(),
     };
     let mut seen = vec![true];
-    let mut next = 0;
-    while next < g.order.len() {
+    let mut frontier = std::collections::VecDeque::from([0u32]);
+    loop {
+        let next = if stop_at_bug {
+            frontier.pop_back()
+        } else {
+            frontier.pop_front()
+        };
+        let Some(s) = next else {
+            break;
+        };
         if Instant::now() >= deadline {
             return Err(Stop::Budget(format!(
                 "time ran out after {} states",
@@ -424,8 +434,6 @@ pub fn explore(
                 space.bytes >> 20
             )));
         }
-        let s = g.order[next];
-        next += 1;
         let threads = if space.is_end(s) {
             Vec::new()
         } else {
@@ -446,6 +454,7 @@ pub fn explore(
                     seen[w as usize] = true;
                     g.parent[w as usize] = Some((s, k as u32));
                     g.order.push(w);
+                    frontier.push_back(w);
                 }
             }
         }
@@ -453,7 +462,7 @@ pub fn explore(
             || (edges.is_empty() && !space.is_end(s));
         g.expanded[s as usize] = threads;
         g.edges[s as usize] = edges;
-        g.done = next;
+        g.expanded_order.push(s);
         if stop_at_bug && bug {
             break;
         }

@@ -158,6 +158,9 @@ fn check(
         }
         let n = art.node(v);
         let pre = premise(&n.label);
+        // The conjuncts of the label, by identity: a conjunct of a child's label that is one
+        // of them, over variables the step leaves alone, holds after the step.
+        let kept: rustc_hash::FxHashSet<_> = conjuncts(&n.label).map(Term::identity).collect();
         // Tree edges are Hoare triples and lead to the right control state.
         for e in &n.children {
             let tr = prog.thread(e.thread).transition(e.transition);
@@ -171,7 +174,19 @@ fn check(
                 );
             }
             let st = step(e.thread.0 as usize, tr);
-            let post = enc.instantiate(&art.node(e.child).label, &st.post);
+            let written: Vec<&Term> = st
+                .post
+                .vals
+                .iter()
+                .zip(&id.vals)
+                .filter(|(p, x)| p != x)
+                .map(|(_, x)| x)
+                .collect();
+            let rest: Vec<Term> = conjuncts(&art.node(e.child).label)
+                .filter(|a| !kept.contains(&a.identity()) || mentions(a, &written))
+                .cloned()
+                .collect();
+            let post = enc.instantiate(&Term::and(rest), &st.post);
             let goal = Term::forall(
                 st.inputs.clone(),
                 Term::implies(
@@ -333,6 +348,22 @@ fn check(
         fair(prog, art, &enc, &mut smt, &ranges, &has_states)?;
     }
     Ok(())
+}
+
+/// The conjuncts of a formula (itself, when it is no conjunction).
+fn conjuncts(t: &Term) -> Box<dyn Iterator<Item = &Term> + '_> {
+    match t {
+        Term::And(xs) => Box::new(xs.iter()),
+        t => Box::new(std::iter::once(t)),
+    }
+}
+
+/// Whether `t` mentions one of the variables `vars`.
+fn mentions(t: &Term, vars: &[&Term]) -> bool {
+    match t {
+        Term::Var(..) => vars.contains(&t),
+        _ => t.children().into_iter().any(|c| mentions(c, vars)),
+    }
 }
 
 /// The cycle proviso of partial-order reduction: every cycle of tree and covering edges
@@ -584,5 +615,53 @@ mod tests {
         assert!(cycle_proviso(&art, &[a]).is_ok());
         let r = cycle_proviso(&art, &[a, b]).unwrap_err();
         assert!(r.reason.contains("no node expands every thread"), "{r:?}");
+    }
+
+    #[test]
+    fn a_conjunct_shared_with_the_parent_holds_after_a_step_only_if_the_step_leaves_it_alone() {
+        let prog = crate::frontend::llvm::load_str(
+            "shared.c",
+            "int x, y; int main(void) { x = 1; return 0; }",
+            &Default::default(),
+        )
+        .expect("lowers");
+        let enc = Encoder::new(&prog);
+        let t = &prog.threads[0];
+        let x = prog.vars.iter().find(|v| v.name == "x").expect("x").id;
+        let tr = t
+            .transitions
+            .iter()
+            .find(|tr| {
+                tr.ops.iter().any(
+                    |o| matches!(o, Op::Assign { place: Place::Var { var, .. }, .. } if *var == x),
+                )
+            })
+            .expect("the store to x");
+        // A label `v = 0` at the root and, as the same term, at the child after `x = 1`.
+        let rejection = |name: &str| {
+            let v = prog.vars.iter().find(|v| v.name == name).expect("variable");
+            let atom = Term::eq(enc.var(v.id), Term::int(0));
+            let mut art = Art::new(Control {
+                locs: vec![Some(tr.src)],
+                atomic: None,
+            });
+            art.set_label(art.root(), Term::and([atom.clone()]));
+            art.mark_expanded(art.root(), t.id);
+            let c = art.add_child(
+                art.root(),
+                t.id,
+                tr.id,
+                Control {
+                    locs: vec![Some(tr.dst)],
+                    atomic: None,
+                },
+            );
+            art.set_label(c, Term::and([atom]));
+            check_ivr(&prog, &art, 10_000).expect_err("an incomplete ART")
+        };
+        let r = rejection("x");
+        assert!(r.reason.contains("Hoare triple"), "{r:?}");
+        let r = rejection("y");
+        assert!(!r.reason.contains("Hoare triple"), "{r:?}");
     }
 }

@@ -64,7 +64,7 @@ pub enum Term {
 }
 
 /// [`Term::identity`]: an operator and up to three operand addresses.
-type Identity = (u8, usize, usize, usize);
+pub(crate) type Identity = (u8, usize, usize, usize);
 
 /// One term of a [`TermTable`]; operands are indices of earlier entries.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
@@ -421,16 +421,22 @@ impl Term {
     /// [`Term::substitute`] of the values a [`Known`] fixes: scalars by their values, arrays
     /// by their known cells stored over themselves, where an element at a constant index is
     /// looked up directly.
-    fn substitute_known(&self, known: &Known) -> Term {
+    /// `done` is scratch space (emptied first), kept by the caller so that its capacity is
+    /// reused.
+    fn substitute_known(&self, known: &Known, done: &mut FxHashMap<Identity, Term>) -> Term {
+        done.clear();
         let f = |n: &str, _: Sort| known.vars.get(n).cloned();
-        self.substitute_in(&f, Some(&known.cells), &mut FxHashMap::default())
+        let t = self.substitute_in(&f, Some(&known.cells), done);
+        // (The identities name operands of `self` only while it is borrowed here.)
+        done.clear();
+        t
     }
 
     /// What makes this node the same as another without comparing them: its operator and
     /// the addresses of its operands (two nodes with the same operands are equal; operands
     /// are shared, not copied, when a term is built from another). Valid while the operands
     /// live.
-    fn identity(&self) -> Identity {
+    pub(crate) fn identity(&self) -> Identity {
         let p = |t: &Rc<Term>| Rc::as_ptr(t) as usize;
         let ps = |ts: &Rc<[Term]>| ts.as_ptr() as usize;
         match self {
@@ -707,6 +713,8 @@ pub struct Smt {
     implies_cache: FxHashMap<(Term, Term), bool>,
     /// The last premise [`Smt::implies`] folded values into.
     last_premise: Option<Premise>,
+    /// Scratch space of [`Term::substitute_known`].
+    scratch: FxHashMap<Identity, Term>,
     /// The Z3 constants of the free variables met so far (making one from its name costs
     /// more than looking it up).
     consts: std::cell::RefCell<FxHashMap<(Rc<str>, Sort), Dynamic<'static>>>,
@@ -813,6 +821,7 @@ impl Smt {
             path_set_ms: timeout_ms,
             implies_cache: FxHashMap::default(),
             last_premise: None,
+            scratch: FxHashMap::default(),
             consts: Default::default(),
             numerals: Default::default(),
             kept: Default::default(),
@@ -1027,7 +1036,7 @@ impl Smt {
             .is_some_and(|p| p.term.identity() == a.identity());
         if !same {
             self.last_premise = known_values(a).map(|known| {
-                let folded = a.substitute_known(&known);
+                let folded = a.substitute_known(&known, &mut self.scratch);
                 let zero = folded.substitute(&zero_ints);
                 Premise {
                     term: a.clone(),
@@ -1040,7 +1049,10 @@ impl Smt {
         let Some(p) = &self.last_premise else {
             return self.implies_cached(a.clone(), b.clone());
         };
-        let (a2, b2) = (p.folded.clone(), b.substitute_known(&p.known));
+        let (a2, b2) = (
+            p.folded.clone(),
+            b.substitute_known(&p.known, &mut self.scratch),
+        );
         // (A premise that fixes every value a goal reads folds it to a constant.)
         if b2 == Term::True || a2 == Term::False {
             return Some(true);

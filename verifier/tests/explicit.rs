@@ -361,3 +361,33 @@ int main(void) {
     let c = r.counterexample.expect("a counterexample");
     assert!(matches!(c.execution.outcome, Outcome::Error { .. }));
 }
+
+#[test]
+fn a_condition_that_guards_an_undefined_operation_is_never_forgotten() {
+    // `c` decides whether `a + 1` (an overflow) is evaluated: forgetting `c` as data would
+    // invent undefined behaviour after every schedule, and with it a wrong `unsafe` (the C
+    // front end keeps `||` and `?:` as expressions).
+    for expr in ["c || (a + 1 > 0)", "c ? 0 : a + 1"] {
+        let text = format!(
+            r#"
+#include <assert.h>
+#include <pthread.h>
+int flag = 0;
+void *t(void *arg) {{ flag = 1; return 0; }}
+int main(void) {{
+  pthread_t th;
+  int c = 1;
+  int a = 2147483647;
+  pthread_create(&th, 0, t, 0);
+  int f = flag;
+  assert(f == 0);
+  int r = {expr};
+  return 0;
+}}
+"#
+        );
+        let p = verifier::frontend::load_str("lazy.c", &text, &FOpts::default()).expect("lowers");
+        let (r, _) = verify(&p, Engine::Explicit);
+        assert_ne!(r.verdict, Verdict::Unsafe, "{expr}");
+    }
+}

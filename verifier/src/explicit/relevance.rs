@@ -154,6 +154,9 @@ impl Marks {
                     BinOp::Shl | BinOp::Shr => (false, true),
                     _ => (true, true),
                 };
+                // `&&` and `||` evaluate their right side only as their left side says: that
+                // decides whether an undefined operation there happens.
+                let left = left || (matches!(op, BinOp::And | BinOp::Or) && may_fault(rhs));
                 if left {
                     self.reads(lhs);
                 }
@@ -166,10 +169,35 @@ impl Marks {
             Expr::Ite {
                 cond, then, els, ..
             } => {
+                // Only the branch the condition picks is evaluated.
+                if may_fault(then) || may_fault(els) {
+                    self.reads(cond);
+                }
                 self.seeds(cond);
                 self.seeds(then);
                 self.seeds(els);
             }
         }
+    }
+}
+
+/// Whether evaluating `e` may be undefined: an operation that may be, or a load at an index
+/// or through a pointer (out of bounds).
+fn may_fault(e: &Expr) -> bool {
+    match e {
+        Expr::Const { .. } => false,
+        Expr::Load { place, .. } => match place {
+            Place::Var { index: None, .. } => false,
+            _ => true,
+        },
+        Expr::AddrOf { index, .. } => may_fault(index),
+        Expr::Unary { op, arg, ty } => unop_may_be_undefined(*op, *ty) || may_fault(arg),
+        Expr::Cast { arg, .. } => may_fault(arg),
+        Expr::Binary { op, lhs, rhs, ty } => {
+            binop_may_be_undefined(*op, *ty) || may_fault(lhs) || may_fault(rhs)
+        }
+        Expr::Ite {
+            cond, then, els, ..
+        } => may_fault(cond) || may_fault(then) || may_fault(els),
     }
 }

@@ -394,8 +394,9 @@ impl Graph {
 }
 
 /// Explores every state reachable from the initial one: breadth first (paths to bugs are
-/// shortest), or with `stop_at_bug`, depth first (executions run to their end soonest) and
-/// only until a state is a deadlock or has an edge to the error location.
+/// shortest), or with `stop_at_bug`, depth first and breadth first in turns (executions run to
+/// their end soon, and shallow bugs are found soon) and only until a state is a deadlock or
+/// has an edge to the error location.
 pub fn explore(
     space: &mut Space,
     max_states: usize,
@@ -411,16 +412,29 @@ pub fn explore(
         expanded_order: Vec::new(),
     };
     let mut seen = vec![true];
-    let mut frontier = std::collections::VecDeque::from([0u32]);
+    // Breadth first from the queue; looking for a bug, deep and shallow ones alike, depth
+    // first from the stack in turns with it (the stack holds what its own expansions found;
+    // every state goes on the queue, and is expanded once).
+    let mut queue = std::collections::VecDeque::from([0u32]);
+    let mut stack = vec![0u32];
+    let mut done = vec![false];
+    let mut deep = false;
     loop {
-        let next = if stop_at_bug {
-            frontier.pop_back()
+        deep = stop_at_bug && !deep;
+        let next = if deep {
+            std::iter::from_fn(|| stack.pop()).find(|&s| !done[s as usize])
         } else {
-            frontier.pop_front()
+            std::iter::from_fn(|| queue.pop_front()).find(|&s| !done[s as usize])
         };
+        let next = next.or_else(|| {
+            // The other side may still hold states.
+            std::iter::from_fn(|| stack.pop().or_else(|| queue.pop_front()))
+                .find(|&s| !done[s as usize])
+        });
         let Some(s) = next else {
             break;
         };
+        done[s as usize] = true;
         if Instant::now() >= deadline {
             return Err(Stop::Budget(format!(
                 "time ran out after {} states",
@@ -445,6 +459,7 @@ pub fn explore(
         }
         let n = space.len();
         seen.resize(n, false);
+        done.resize(n, false);
         g.parent.resize(n, None);
         g.expanded.resize(n, Vec::new());
         g.edges.resize_with(n, Vec::new);
@@ -454,7 +469,10 @@ pub fn explore(
                     seen[w as usize] = true;
                     g.parent[w as usize] = Some((s, k as u32));
                     g.order.push(w);
-                    frontier.push_back(w);
+                    queue.push_back(w);
+                    if deep {
+                        stack.push(w);
+                    }
                 }
             }
         }

@@ -186,10 +186,7 @@ impl Marks {
 fn may_fault(e: &Expr) -> bool {
     match e {
         Expr::Const { .. } => false,
-        Expr::Load { place, .. } => match place {
-            Place::Var { index: None, .. } => false,
-            _ => true,
-        },
+        Expr::Load { place, .. } => !matches!(place, Place::Var { index: None, .. }),
         Expr::AddrOf { index, .. } => may_fault(index),
         Expr::Unary { op, arg, ty } => unop_may_be_undefined(*op, *ty) || may_fault(arg),
         Expr::Cast { arg, .. } => may_fault(arg),

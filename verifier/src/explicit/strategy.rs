@@ -68,7 +68,6 @@ pub fn search(
     let mut status: FxHashMap<(u32, Phase), Status> = FxHashMap::default();
     let root = (0u32, (None, 0));
     let mut stack = vec![open(space, &mut status, root, quantum, n)];
-    // The result of the frame last popped, for its parent.
     while let Some(f) = stack.last_mut() {
         if Instant::now() >= deadline {
             return Err(Stop::Budget(

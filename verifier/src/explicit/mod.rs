@@ -4,10 +4,12 @@
 //! state repeats, and a state is a point in the abstract domain, so nothing needs refining.
 //! It is the explicit-value part of CPAchecker's value analysis and the stateful search of
 //! explicit-state model checkers, made to produce what seed 002 needs: IVRs (the schedule of
-//! the iterative algorithm's deterministic scheduler, steered around states from which every
-//! choice leads to a bug) and, for `safe`, a complete ART. Every ART goes through the
-//! independent checker ([`crate::check`]) before it is reported, and every bug is a replayed
-//! execution of the interpreter.
+//! the iterative algorithm's deterministic scheduler, steered around bugs by a search,
+//! [`strategy`], or around the states from which every choice leads to a bug) and, for
+//! `safe`, a complete ART. States forget dead registers ([`liveness`]) and variables whose
+//! values decide nothing ([`relevance`]). Every ART goes through the independent checker
+//! ([`crate::check`]) before it is reported, and every bug is a replayed execution of the
+//! interpreter.
 //!
 //! Programs it cannot represent (an input whose value is live) or whose states exceed the
 //! budget are left to the symbolic engine ([`crate::imc`]): [`run_iterative`] then returns

@@ -5,9 +5,9 @@
 //! It is the explicit-value part of CPAchecker's value analysis and the stateful search of
 //! explicit-state model checkers, made to produce what seed 002 needs: IVRs (the schedule of
 //! the iterative algorithm's deterministic scheduler, steered around bugs by a search,
-//! [`strategy`], or around the states from which every choice leads to a bug) and, for
-//! `safe`, a complete ART. States forget dead registers ([`liveness`]) and variables whose
-//! values decide nothing ([`relevance`]). Every ART goes through the independent checker
+//! `strategy`, or around the states from which every choice leads to a bug) and, for
+//! `safe`, a complete ART. States forget dead registers (`liveness`) and variables whose
+//! values decide nothing (`relevance`). Every ART goes through the independent checker
 //! ([`crate::check`]) before it is reported, and every bug is a replayed execution of the
 //! interpreter.
 //!

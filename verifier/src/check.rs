@@ -121,15 +121,23 @@ fn check(
     let id = enc.identity();
     let ranges = enc.ranges(&id);
     let reject = |node, reason: String| Err(Rejection { node, reason });
-    // Each transition executed from the identity state, once.
-    let steps: std::cell::RefCell<
-        std::collections::HashMap<(usize, TransId), std::rc::Rc<crate::encode::SymStep>>,
-    > = Default::default();
-    let step = |t: usize, tr: &Transition| {
+    // Each transition executed from the identity state, once, with the variables it writes
+    // (their identity terms: those whose value after the step is another term).
+    type Step = std::rc::Rc<(crate::encode::SymStep, Vec<Term>)>;
+    let steps: std::cell::RefCell<std::collections::HashMap<(usize, TransId), Step>> =
+        Default::default();
+    let step = |t: usize, tr: &Transition| -> Step {
         steps
             .borrow_mut()
             .entry((t, tr.id))
-            .or_insert_with(|| std::rc::Rc::new(enc.step(tr, &id)))
+            .or_insert_with(|| {
+                let st = enc.step(tr, &id);
+                let written = (st.post.vals.iter().zip(&id.vals))
+                    .filter(|(p, x)| p != x)
+                    .map(|(_, x)| x.clone())
+                    .collect();
+                std::rc::Rc::new((st, written))
+            })
             .clone()
     };
     // The premise of a node's checks, made once per node (the solver keeps what it learns
@@ -173,17 +181,10 @@ fn check(
                     ),
                 );
             }
-            let st = step(e.thread.0 as usize, tr);
-            let written: Vec<&Term> = st
-                .post
-                .vals
-                .iter()
-                .zip(&id.vals)
-                .filter(|(p, x)| p != x)
-                .map(|(_, x)| x)
-                .collect();
+            let step = step(e.thread.0 as usize, tr);
+            let (st, written) = &*step;
             let rest: Vec<Term> = conjuncts(&art.node(e.child).label)
-                .filter(|a| !kept.contains(&a.identity()) || mentions(a, &written))
+                .filter(|a| !kept.contains(&a.identity()) || mentions(a, written))
                 .cloned()
                 .collect();
             let post = enc.instantiate(&Term::and(rest), &st.post);
@@ -298,7 +299,8 @@ fn check(
         for &t in &expanded {
             let l = c.locs[t].expect("movable");
             for tr in prog.threads[t].outgoing(l) {
-                let st = step(t, tr);
+                let step = step(t, tr);
+                let st = &step.0;
                 let enabled = Term::exists(
                     st.inputs.clone(),
                     Term::and([st.guard.clone(), st.input_ranges.clone()]),
@@ -359,9 +361,9 @@ fn conjuncts(t: &Term) -> Box<dyn Iterator<Item = &Term> + '_> {
 }
 
 /// Whether `t` mentions one of the variables `vars`.
-fn mentions(t: &Term, vars: &[&Term]) -> bool {
+fn mentions(t: &Term, vars: &[Term]) -> bool {
     match t {
-        Term::Var(..) => vars.contains(&t),
+        Term::Var(..) => vars.contains(t),
         _ => t.children().into_iter().any(|c| mentions(c, vars)),
     }
 }

@@ -598,10 +598,7 @@ impl Cx<'_, '_> {
         for u in others {
             let (ub, stride) = (u.base_address(), u.placement().stride as i128);
             let end = ub + u.len as i128 * stride;
-            let width = match u.elem {
-                ElemKind::Int(t) => cell_bytes_of(t) as i128,
-                _ => 8,
-            };
+            let width = cell_bytes(u.elem) as i128;
             for k in 0..bytes as i128 {
                 let x = Term::add(a.clone(), Term::int(k));
                 inside.push(Term::or([

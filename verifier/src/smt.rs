@@ -421,10 +421,9 @@ impl Term {
     /// [`Term::substitute`] of the values a [`Known`] fixes: scalars by their values, arrays
     /// by their known cells stored over themselves, where an element at a constant index is
     /// looked up directly.
-    /// `done` is scratch space (emptied first), kept by the caller so that its capacity is
-    /// reused.
+    /// `done` is empty scratch space, kept by the caller so that its capacity is reused (and
+    /// left empty).
     fn substitute_known(&self, known: &Known, done: &mut FxHashMap<Identity, Term>) -> Term {
-        done.clear();
         let f = |n: &str, _: Sort| known.vars.get(n).cloned();
         let t = self.substitute_in(&f, Some(&known.cells), done);
         // (The identities name operands of `self` only while it is borrowed here.)

@@ -147,41 +147,33 @@ pub fn run_iterative(
         run.emit(IvrKind::Counterexample(Box::new(cex.clone())));
         vec![cex.clone()]
     };
-    if run.first_safe.is_some() {
-        // Not unsafe: a checked schedule avoids every bug.
-        let verdict = if undefined {
-            Verdict::Unknown(format!(
-                "undefined behaviour is reachable: {}",
-                ub_reason(&cex)
-            ))
-        } else {
-            Verdict::PartiallySafe
-        };
-        return Ok(run.report(verdict, Some(cex), cexs));
-    }
-    let doomed =
-        proof::doomed(&space, &graph, deadline).map_err(|s| run.fallback(stop_reason(s)))?;
-    if doomed[0] {
-        // Inputs whose values are dead do not matter; a read of memory never written does.
-        let verdict = if undefined {
-            Verdict::Unknown(format!(
-                "undefined behaviour is reachable under every schedule: {}",
-                ub_reason(&cex)
-            ))
-        } else if !space.read_undefined.get() {
-            Verdict::Unsafe
-        } else {
-            Verdict::Unknown("every schedule leads to a bug for some initial values".into())
-        };
-        return Ok(run.report(verdict, Some(cex), cexs));
-    }
-    if !run.schedule(
-        &mut space,
-        Some((&graph, &doomed)),
-        &mut labels,
-        budget.max_states,
-    )? {
-        return Err(run.fallback("the scheduler met a state without a safe choice".into()));
+    // With a safe schedule emitted, the program is not unsafe: a checked schedule avoids
+    // every bug. Without one, the whole graph says whether some scheduler avoids them.
+    if run.first_safe.is_none() {
+        let doomed =
+            proof::doomed(&space, &graph, deadline).map_err(|s| run.fallback(stop_reason(s)))?;
+        if doomed[0] {
+            // Inputs whose values are dead do not matter; a read of memory never written does.
+            let verdict = if undefined {
+                Verdict::Unknown(format!(
+                    "undefined behaviour is reachable under every schedule: {}",
+                    ub_reason(&cex)
+                ))
+            } else if !space.read_undefined.get() {
+                Verdict::Unsafe
+            } else {
+                Verdict::Unknown("every schedule leads to a bug for some initial values".into())
+            };
+            return Ok(run.report(verdict, Some(cex), cexs));
+        }
+        if !run.schedule(
+            &mut space,
+            Some((&graph, &doomed)),
+            &mut labels,
+            budget.max_states,
+        )? {
+            return Err(run.fallback("the scheduler met a state without a safe choice".into()));
+        }
     }
     let verdict = if undefined {
         Verdict::Unknown(format!(

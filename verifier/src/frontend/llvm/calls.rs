@@ -243,15 +243,22 @@ impl<'m> Lowerer<'m> {
         Some(Val::E(Expr::int(0)))
     }
 
-    /// One step of kind `kind` that leaves no thread waiting on the condition variable `c`
-    /// points to (its cell holds the set of waiting threads); returns 0.
-    fn empty_waiters(&mut self, c: &'m Operand, kind: SyncKind) -> R<Option<Val>> {
-        let c = self.sync_place(c, ElemKind::Cond)?;
+    /// One step of kind `kind` that clears the synchronisation cell (of kind `elem`, values
+    /// of type `ty`) that `o` points to: a mutex free, a condition variable without waiters
+    /// (its cell holds the set of waiting threads); returns 0.
+    fn clear_sync(
+        &mut self,
+        o: &'m Operand,
+        elem: ElemKind,
+        ty: Ty,
+        kind: SyncKind,
+    ) -> R<Option<Val>> {
+        let c = self.sync_place(o, elem)?;
         self.step(
             Expr::tt(),
             vec![Op::Assign {
                 place: c,
-                value: Expr::constant(0, Ty::ULONG),
+                value: Expr::constant(0, ty),
             }],
             TransKind::Sync(kind),
         )?;
@@ -440,21 +447,12 @@ impl<'m> Lowerer<'m> {
                 self.typed_mutex(name, args)
             }
             "pthread_mutex_init" | "pthread_mutex_unlock" => {
-                let m = self.sync_place(args[0], ElemKind::Mutex)?;
                 let kind = if name == "pthread_mutex_init" {
                     SyncKind::MutexInit
                 } else {
                     SyncKind::Unlock
                 };
-                self.step(
-                    Expr::tt(),
-                    vec![Op::Assign {
-                        place: m,
-                        value: Expr::constant(0, Ty::LONG),
-                    }],
-                    TransKind::Sync(kind),
-                )?;
-                Ok(self.ret0())
+                self.clear_sync(args[0], ElemKind::Mutex, Ty::LONG, kind)
             }
             "pthread_mutex_lock" => {
                 let m = self.sync_place(args[0], ElemKind::Mutex)?;
@@ -498,7 +496,9 @@ impl<'m> Lowerer<'m> {
                 Ok(Some(Val::E(Expr::var(r, Ty::INT))))
             }
             // No thread waits on a condition variable just initialised.
-            "pthread_cond_init" => self.empty_waiters(args[0], SyncKind::MutexInit),
+            "pthread_cond_init" => {
+                self.clear_sync(args[0], ElemKind::Cond, Ty::ULONG, SyncKind::MutexInit)
+            }
             "pthread_cond_wait" => self.cond_wait(args, false),
             "pthread_cond_timedwait" => self.cond_wait(args, true),
             "pthread_cond_signal" => {
@@ -519,7 +519,9 @@ impl<'m> Lowerer<'m> {
                 self.signals.push((self.tid, t));
                 Ok(self.ret0())
             }
-            "pthread_cond_broadcast" => self.empty_waiters(args[0], SyncKind::CondBroadcast),
+            "pthread_cond_broadcast" => {
+                self.clear_sync(args[0], ElemKind::Cond, Ty::ULONG, SyncKind::CondBroadcast)
+            }
             "pthread_barrier_init" => {
                 let v = self.val(args[0])?;
                 let b = self.sync_field(&v, 0, ElemKind::Barrier)?;

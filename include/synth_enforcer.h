@@ -14,7 +14,7 @@
 #endif
 
 // Version of the table layout; `SynthSchedule::version` must equal it.
-#define SYNTH_SCHEDULE_VERSION 1
+#define SYNTH_SCHEDULE_VERSION 2
 
 // An absent index (no creator thread, no branching thread, no site).
 #define SYNTH_NONE UINT32_MAX
@@ -134,6 +134,8 @@ typedef struct SynthEvent {
   uint32_t thread;
   // The site it performs.
   uint32_t site;
+  // The thread it starts when it creates one, or [`SYNTH_NONE`].
+  uint32_t child;
 } SynthEvent;
 
 // A successor of a section.

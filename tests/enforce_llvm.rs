@@ -95,6 +95,14 @@ fn the_serial_thread_of_a_barrier_publishes_the_result_at_every_level() {
     runs_at_every_level("barrier_publish", 5, "total 30\n");
 }
 
+/// Creation loops whose trip counts come from the command line: each path through the loops
+/// creates threads of its own slots, and the enforced program starts the slot the schedule's
+/// creation event names (not the first slot created at that site).
+#[test]
+fn threads_created_in_loops_of_input_length_start_as_the_schedule_says() {
+    runs_at_every_level("spawn_paths", 3, "value 10\n");
+}
+
 /// A condition variable initialised by `pthread_cond_init` (an event of the schedule, whose
 /// helpers perform the waits and signals) at every level.
 #[test]

@@ -56,6 +56,7 @@ fn uncontended(pairs: u64) -> f64 {
         .map(|k| EventSpec {
             thread: 0,
             site: 0,
+            child: None,
             clock: vec![k],
         })
         .collect();
@@ -77,11 +78,13 @@ fn ping_pong(rounds: u64) -> f64 {
         events.push(EventSpec {
             thread: 0,
             site: 0,
+            child: None,
             clock: vec![k, k],
         });
         events.push(EventSpec {
             thread: 1,
             site: 0,
+            child: None,
             clock: vec![k + 1, k],
         });
     }

@@ -231,8 +231,6 @@ pub struct Enforcer {
     /// before that is a deviation (milliseconds).
     end_grace_ms: AtomicU64,
     registered: Box<[AtomicBool]>,
-    /// Spawns performed per spawn group (creator, site).
-    spawned: Box<[AtomicU32]>,
 }
 
 /// What a deviation is.
@@ -441,9 +439,6 @@ impl Enforcer {
                 DEFAULT_END_GRACE.as_millis().min(u128::from(u64::MAX)) as u64
             ),
             registered: (0..n).map(|_| AtomicBool::new(false)).collect(),
-            spawned: (0..schedule.spawn_group_count())
-                .map(|_| AtomicU32::new(0))
-                .collect(),
             schedule,
         };
         // An initial section without events is complete from the start.
@@ -649,32 +644,24 @@ impl Enforcer {
     }
 
     /// [`Enforcer::before`] for the event at `site` that starts a thread; returns the id of
-    /// the thread it starts: the `k`-th thread in table order whose creator is this thread
-    /// and whose create site is `site`, where `k` counts this thread's earlier spawns at
-    /// `site`. No such thread is a deviation.
+    /// the thread the schedule starts there (the event names it: a creation site inside a
+    /// loop starts a different thread on each path). An event that starts no thread is a
+    /// deviation.
     pub fn spawn_before<'a>(
         &'a self,
         ctx: &mut ThreadCtx<'a>,
         site: u32,
     ) -> Result<u32, Box<Deviation>> {
         self.before(ctx, site)?;
-        let group = self.schedule.spawn_group(ctx.thread, site);
-        if let Some(g) = group {
-            let k = self.spawned[g].load(Relaxed);
-            if let Some(&child) = self.schedule.spawn_children(g).get(k as usize) {
-                self.spawned[g].store(k + 1, Relaxed);
-                return Ok(child);
-            }
-        }
-        let started = group.map_or(0, |g| self.schedule.spawn_children(g).len());
-        Err(self.deviation(
-            DeviationKind::NoChildThread,
-            ctx,
-            Reached::Site(self.site(site)),
-            Expected::Other(format!(
-                "at most {started} thread creations of this thread at this site"
+        match ctx.events.get(ctx.pos as usize) {
+            Some(ev) if ev.child != NONE => Ok(ev.child),
+            _ => Err(self.deviation(
+                DeviationKind::NoChildThread,
+                ctx,
+                Reached::Site(self.site(site)),
+                Expected::Other("an event that starts no thread here".into()),
             )),
-        ))
+        }
     }
 
     /// The thread exits: its next event must be a site of kind

@@ -87,6 +87,9 @@ pub struct EventSpec {
     pub thread: u32,
     /// The site it performs.
     pub site: u32,
+    /// The thread it starts, when it creates one (the thread's creator and create site are
+    /// this event's thread and site).
+    pub child: Option<u32>,
     /// Its vector clock: for every thread `U`, how many of `U`'s events of this section must
     /// be complete before it runs (for its own thread, its position among its events).
     pub clock: Vec<u32>,
@@ -139,6 +142,8 @@ pub struct Event {
     /// Whether an event of another thread in the section waits for this one: only then does
     /// the thread publish its counter after it (the others' counts are never waited for).
     pub publish: bool,
+    /// The thread it starts, or [`SYNTH_NONE`].
+    pub child: u32,
 }
 
 /// One section, precomputed.
@@ -173,14 +178,6 @@ impl Section {
     }
 }
 
-/// The threads one creator starts at one site, in table order.
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct SpawnGroup {
-    creator: u32,
-    site: u32,
-    children: Vec<u32>,
-}
-
 /// A program schedule, checked and precomputed for the enforcer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Schedule {
@@ -190,8 +187,6 @@ pub struct Schedule {
     sites: Vec<SiteInfo>,
     sections: Vec<Section>,
     initial: u32,
-    /// Sorted by (creator, site).
-    spawns: Vec<SpawnGroup>,
 }
 
 /// Why a schedule cannot be enforced.
@@ -302,6 +297,17 @@ impl Schedule {
                         "section {si}, event {ei}: thread, site or clock length out of range"
                     ));
                 }
+                if let Some(c) = ev.child {
+                    let info = spec.threads.get(c as usize);
+                    if info.is_none_or(|i| {
+                        i.creator != Some(ev.thread) || i.create_site != Some(ev.site)
+                    }) {
+                        return invalid(format!(
+                            "section {si}, event {ei}: starts thread {c}, which this event's \
+                             thread does not create at its site"
+                        ));
+                    }
+                }
                 if ev.clock[t] != seen[t] {
                     return invalid(format!(
                         "section {si}, event {ei}: its own clock entry {} is not its position {} \
@@ -331,6 +337,7 @@ impl Schedule {
                 }
                 per_thread[t].push(Event {
                     site: ev.site,
+                    child: ev.child.unwrap_or(SYNTH_NONE),
                     waits: waits.into_boxed_slice(),
                     publish: false,
                 });
@@ -363,23 +370,6 @@ impl Schedule {
         if let Some(cycle) = empty_cycle(&sections) {
             return Err(ScheduleError::Unschedulable(cycle));
         }
-        let mut spawns: Vec<SpawnGroup> = Vec::new();
-        for (i, t) in spec.threads.iter().enumerate() {
-            if let (Some(creator), Some(site)) = (t.creator, t.create_site) {
-                match spawns
-                    .iter_mut()
-                    .find(|g| g.creator == creator && g.site == site)
-                {
-                    Some(g) => g.children.push(i as u32),
-                    None => spawns.push(SpawnGroup {
-                        creator,
-                        site,
-                        children: vec![i as u32],
-                    }),
-                }
-            }
-        }
-        spawns.sort_by_key(|g| (g.creator, g.site));
         Ok(Schedule {
             program_sha256: spec.program_sha256,
             opt_level: spec.opt_level,
@@ -387,7 +377,6 @@ impl Schedule {
             sites: spec.sites,
             sections,
             initial: spec.initial_section,
-            spawns,
         })
     }
 
@@ -468,6 +457,7 @@ impl Schedule {
                 .map(|e| EventSpec {
                     thread: events[e].thread,
                     site: events[e].site,
+                    child: (events[e].child != SYNTH_NONE).then_some(events[e].child),
                     clock: clocks[e * n..(e + 1) * n].to_vec(),
                 })
                 .collect();
@@ -535,30 +525,6 @@ impl Schedule {
     /// The section the program starts in.
     pub fn initial_section(&self) -> u32 {
         self.initial
-    }
-
-    /// The thread that the `k`-th (from 0) spawn of `creator` at `site` starts: the `k`-th
-    /// thread in table order with that creator and create site.
-    pub fn child(&self, creator: u32, site: u32, k: u32) -> Option<u32> {
-        let g = self.spawn_group(creator, site)?;
-        self.spawns[g].children.get(k as usize).copied()
-    }
-
-    /// Index of the group of threads `creator` starts at `site`.
-    pub(crate) fn spawn_group(&self, creator: u32, site: u32) -> Option<usize> {
-        self.spawns
-            .binary_search_by_key(&(creator, site), |g| (g.creator, g.site))
-            .ok()
-    }
-
-    /// Number of (creator, site) groups of spawned threads.
-    pub(crate) fn spawn_group_count(&self) -> usize {
-        self.spawns.len()
-    }
-
-    /// The children of spawn group `g`.
-    pub(crate) fn spawn_children(&self, g: usize) -> &[u32] {
-        &self.spawns[g].children
     }
 }
 

@@ -18,7 +18,7 @@
 use std::os::raw::c_char;
 
 /// Version of the table layout; `SynthSchedule::version` must equal it.
-pub const SYNTH_SCHEDULE_VERSION: u32 = 1;
+pub const SYNTH_SCHEDULE_VERSION: u32 = 2;
 
 /// An absent index (no creator thread, no branching thread, no site).
 pub const SYNTH_NONE: u32 = u32::MAX;
@@ -90,6 +90,8 @@ pub struct SynthEvent {
     pub thread: u32,
     /// The site it performs.
     pub site: u32,
+    /// The thread it starts when it creates one, or [`SYNTH_NONE`].
+    pub child: u32,
 }
 
 /// A successor of a section.
@@ -255,7 +257,10 @@ fn validate(
         let events_ok = (first..first + sec.event_count as usize).all(|e| {
             let ev = events[e];
             let t = ev.thread as usize;
-            if t >= n_threads || ev.site >= s.site_count {
+            if t >= n_threads
+                || ev.site >= s.site_count
+                || (ev.child != SYNTH_NONE && ev.child as usize >= n_threads)
+            {
                 return false;
             }
             let ok = clocks[e * n_threads + t] == seen[t];

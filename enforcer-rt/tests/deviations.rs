@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Spec, SHA};
+use common::{CTables, Spec, SHA};
 use enforcer_rt::enforcer::{DeviationKind, Enforcer, Expected, Reached};
 use enforcer_rt::schedule::{Arm, End, Schedule, ScheduleError};
 use enforcer_rt::table::{SynthSiteKind, SynthStatus};
@@ -164,14 +164,14 @@ fn a_spawn_without_a_thread_to_start_is_a_deviation() {
     let w = s.child("worker#1", Some(main), Some(create));
     s.section(&[(main, create, &[]), (main, create, &[]), (main, other, &[])]);
     let e = s.enforcer();
-    assert_eq!(e.schedule().child(main, create, 0), Some(w));
-    assert_eq!(e.schedule().child(main, create, 1), None);
     let mut ctx = e.register(main).unwrap();
     assert_eq!(e.spawn_before(&mut ctx, create).unwrap(), w);
     e.after(&mut ctx, create).unwrap();
     let d = e.spawn_before(&mut ctx, create).unwrap_err();
     assert_eq!(d.kind, DeviationKind::NoChildThread);
-    assert!(d.to_string().contains("at most 1 thread creations"));
+    assert!(d
+        .to_string()
+        .contains("an event that starts no thread here"));
 }
 
 #[test]
@@ -239,6 +239,36 @@ fn inconsistent_tables_are_refused() {
         Schedule::new(s.spec.clone()),
         Err(ScheduleError::Invalid(_))
     ));
+}
+
+/// A spawn event that names a thread its thread does not create at that site is refused,
+/// from Rust values and from C tables alike.
+#[test]
+fn a_spawn_event_must_start_a_thread_created_there() {
+    let mut s = Spec::new();
+    let main = s.thread("main");
+    let create = s.site(SynthSiteKind::Sync, "pthread_create worker");
+    let other = s.site(SynthSiteKind::Sync, "pthread_create other");
+    let w = s.child("worker#1", Some(main), Some(create));
+    s.section(&[(main, create, &[])]);
+    assert_eq!(s.spec.sections[0].events[0].child, Some(w));
+    Schedule::new(s.spec.clone()).unwrap();
+    s.spec.sections[0].events[0].site = other;
+    let err = Schedule::new(s.spec.clone()).unwrap_err();
+    assert!(
+        err.to_string().contains("does not create at its site"),
+        "{err}"
+    );
+    let tables = CTables::new(&s.spec);
+    let err = unsafe { Schedule::from_tables(&tables.schedule) }.unwrap_err();
+    assert!(
+        err.to_string().contains("does not create at its site"),
+        "{err}"
+    );
+    s.spec.sections[0].events[0].child = Some(7);
+    let tables = CTables::new(&s.spec);
+    let err = unsafe { Schedule::from_tables(&tables.schedule) }.unwrap_err();
+    assert_eq!(err.status(), SynthStatus::Corrupt);
 }
 
 /// Threads `main` and `peer` and one site, `x`.

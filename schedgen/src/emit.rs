@@ -123,7 +123,13 @@ pub fn header(s: &ProgramSchedule, guard: &str) -> String {
             sec.branch_thread.map_or(SYNTH_NONE, |t| t.0)
         );
         for e in &sec.events {
-            let _ = writeln!(events, "  {{ {}u, {}u }},", e.thread.0, e.site);
+            let _ = writeln!(
+                events,
+                "  {{ {}u, {}u, {}u }},",
+                e.thread.0,
+                e.site,
+                e.child.map_or(SYNTH_NONE, |c| c.0)
+            );
             let row: Vec<String> = e.vc.iter().map(|x| format!("{x}u")).collect();
             let _ = writeln!(clocks, "  {},", row.join(", "));
         }
@@ -140,7 +146,7 @@ pub fn header(s: &ProgramSchedule, guard: &str) -> String {
     }
     // Arrays of length zero are not C; a placeholder entry keeps the counts honest.
     if ne == 0 {
-        events.push_str("  { 0u, 0u },\n");
+        events.push_str("  { 0u, 0u, 0u },\n");
         clocks.push_str("  0u,\n");
     }
     if nsucc == 0 {

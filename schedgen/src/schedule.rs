@@ -54,6 +54,9 @@ pub struct Event {
     pub site: u32,
     /// Index of its step in the section path.
     pub step: u32,
+    /// The thread it starts, when its step creates one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub child: Option<ThreadId>,
     /// Vector clock: events of each thread that must happen before this one.
     pub vc: Vec<u32>,
 }

@@ -79,9 +79,26 @@ impl Spec {
     }
 
     /// A section whose events are `(thread, site, waits)` in this order; `waits` lists
-    /// `(other thread, count)`. It ends with `Finish` until [`Spec::end`] says otherwise.
+    /// `(other thread, count)`. It ends with `Finish` until [`Spec::end`] says otherwise. An
+    /// event at a site where its thread creates threads starts the next of them in table
+    /// order not started by an earlier event of the spec.
     pub fn section(&mut self, events: &[Ev<'_>]) -> u32 {
         let n = self.spec.threads.len();
+        let mut started: Vec<u32> = self
+            .spec
+            .sections
+            .iter()
+            .flat_map(|s| s.events.iter().filter_map(|e| e.child))
+            .collect();
+        let threads = self.spec.threads.clone();
+        let mut child_of = |t: u32, site: u32| {
+            let c = (0..n as u32).find(|&c| {
+                let i = &threads[c as usize];
+                i.creator == Some(t) && i.create_site == Some(site) && !started.contains(&c)
+            })?;
+            started.push(c);
+            Some(c)
+        };
         let mut seen = vec![0u32; n];
         let events = events
             .iter()
@@ -95,6 +112,7 @@ impl Spec {
                 EventSpec {
                     thread: t,
                     site,
+                    child: child_of(t, site),
                     clock,
                 }
             })
@@ -176,6 +194,7 @@ impl CTables {
                 events.push(SynthEvent {
                     thread: e.thread,
                     site: e.site,
+                    child: none(e.child),
                 });
                 clocks.extend_from_slice(&e.clock);
             }

@@ -16,6 +16,10 @@
 // Version of the table layout; `SynthSchedule::version` must equal it.
 #define SYNTH_SCHEDULE_VERSION 2
 
+// The `pthread_t` a creation refused for the thread bound leaves behind (the verifier's
+// `NO_THREAD`); the runtime's join of it returns `ESRCH` at once.
+#define SYNTH_NO_THREAD UINT64_MAX
+
 // An absent index (no creator thread, no branching thread, no site).
 #define SYNTH_NONE UINT32_MAX
 

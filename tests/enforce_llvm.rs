@@ -214,18 +214,17 @@ fn the_instrumented_module_brackets_the_verified_instructions() {
     }
 }
 
-/// With `--max-threads N` the verifier lets creations beyond N threads fail with `EAGAIN`;
-/// the built program imposes the same bound, so its runs are the verified ones.
-#[test]
-fn the_thread_bound_holds_in_the_built_program() {
-    let dir = scratch("bound");
-    for (bound, made) in [(3, "made 2\n"), (64, "made 6\n")] {
-        let exe = dir.join(format!("bound{bound}"));
+/// Builds `tests/programs/NAME.c` with each `--max-threads` bound and runs each build three
+/// times: every run ends with status 0 and prints what the bound's pair says.
+fn runs_with_bounds(name: &str, runs: &[(usize, &str)]) {
+    let dir = scratch(name);
+    for &(bound, printed) in runs {
+        let exe = dir.join(format!("{name}{bound}"));
         runtime_library();
         let o = Command::new(synth_exe())
             .args(["build", "--frontend", "llvm", "--max-threads"])
             .arg(bound.to_string())
-            .arg(program("thread_bound.c"))
+            .arg(program(&format!("{name}.c")))
             .arg("-o")
             .arg(&exe)
             .output()
@@ -236,16 +235,27 @@ fn the_thread_bound_holds_in_the_built_program() {
             assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
             assert_eq!(
                 String::from_utf8_lossy(&o.stdout),
-                made,
+                printed,
                 "--max-threads {bound}"
             );
         }
     }
 }
 
-/// Code that accesses shared memory in one call and a thread's own memory in another cannot be
-/// instrumented (the instrumented code is shared by both): `synth build` names the place and
-/// fails with exit code 2, writing no executable.
+/// With `--max-threads N` the verifier lets creations beyond N threads fail with `EAGAIN`;
+/// the built program imposes the same bound, so its runs are the verified ones.
+#[test]
+fn the_thread_bound_holds_in_the_built_program() {
+    runs_with_bounds("thread_bound", &[(3, "made 2\n"), (64, "made 6\n")]);
+}
+
+/// A creation refused for the bound leaves an id whose join returns `ESRCH` at once, in the
+/// verifier's model and in the built program alike (the program joins every id unchecked).
+#[test]
+fn joining_the_id_of_a_refused_creation_returns_at_once() {
+    runs_with_bounds("join_refused", &[(3, "joined 2\n"), (64, "joined 5\n")]);
+}
+
 #[test]
 fn code_shared_by_a_shared_and_a_local_access_is_refused_with_its_position() {
     let dir = scratch("refused");

@@ -20,6 +20,10 @@ use std::os::raw::c_char;
 /// Version of the table layout; `SynthSchedule::version` must equal it.
 pub const SYNTH_SCHEDULE_VERSION: u32 = 2;
 
+/// The `pthread_t` a creation refused for the thread bound leaves behind (the verifier's
+/// `NO_THREAD`); the runtime's join of it returns `ESRCH` at once.
+pub const SYNTH_NO_THREAD: u64 = u64::MAX;
+
 /// An absent index (no creator thread, no branching thread, no site).
 pub const SYNTH_NONE: u32 = u32::MAX;
 

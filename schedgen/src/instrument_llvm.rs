@@ -17,7 +17,8 @@
 //!   itself through the support functions of `llvm_support.c` (a barrier's serial thread is
 //!   the last to arrive in the schedule's order, as the verifier models it);
 //!   `pthread_create` goes to the runtime's `synth_pthread_create` (a creation the verified program refuses
-//!   for the thread bound fails with `EAGAIN`); `pthread_exit` reports the thread's exit;
+//!   for the thread bound fails with `EAGAIN`, leaving `SYNTH_NO_THREAD` as the id, whose
+//!   join returns `ESRCH`); `pthread_exit` reports the thread's exit;
 //! * `main` is renamed; the support file's `main` starts the runtime with the schedule;
 //! * the front end's libc models go back to the system library's definitions, except those
 //!   whose code holds a site.
@@ -422,6 +423,9 @@ fn call(
             );
         }
         ("pthread_exit", [What::Exit]) => m.call_before(n, "synth_thread_exit", &[]),
+        ("pthread_join", [What::Sync(SyncKind::Join)]) if args == 2 && !multi => {
+            m.replace_call(n, "__synth_pthread_join", &[roles[0].site]);
+        }
         ("pthread_cond_wait", _)
             if sorted.contains(&What::Sync(SyncKind::CondWaitRelease))
                 && sorted.contains(&What::Sync(SyncKind::CondWaitWake))

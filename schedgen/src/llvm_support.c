@@ -129,8 +129,10 @@ int __synth_pthread_create(uint32_t site, pthread_t *t, const void *attr, void *
   if (SYNTH_BOUNDED) {
     unsigned n = __atomic_load_n(&__synth_created, __ATOMIC_SEQ_CST);
     do {
-      if (n + 1 >= SYNTH_THREAD_COUNT)
+      if (n + 1 >= SYNTH_THREAD_COUNT) {
+        *t = (pthread_t)SYNTH_NO_THREAD;
         return EAGAIN;
+      }
     } while (!__atomic_compare_exchange_n(&__synth_created, &n, n + 1, 0, __ATOMIC_SEQ_CST,
                                           __ATOMIC_SEQ_CST));
   }
@@ -138,13 +140,22 @@ int __synth_pthread_create(uint32_t site, pthread_t *t, const void *attr, void *
 }
 
 /* A thread creation the verified program does not make: beyond the thread bound it fails
- * with EAGAIN, as the verifier assumed. */
+ * with EAGAIN and leaves SYNTH_NO_THREAD as the id, as the verifier assumed. */
 int __synth_create_refused(pthread_t *t, const void *attr, void *(*start)(void *), void *arg) {
-  (void)t;
+  *t = (pthread_t)SYNTH_NO_THREAD;
   (void)attr;
   (void)start;
   (void)arg;
   return EAGAIN;
+}
+
+/* pthread_join at a site of the schedule: the id a creation refused for the thread bound left
+ * behind is joined at once with ESRCH, as the verifier assumed; any other is joined. */
+int __synth_pthread_join(uint32_t site, pthread_t t, void **ret) {
+  synth_before(site);
+  int r = t == (pthread_t)SYNTH_NO_THREAD ? ESRCH : pthread_join(t, ret);
+  synth_after(site);
+  return r;
 }
 
 /* The verifier's built-ins. Inputs (__VERIFIER_nondet_*): define synth_input to supply

@@ -302,6 +302,19 @@ impl Cx<'_, '_> {
         self.enc.fresh_input(ty, &mut self.inputs, &mut self.ranges)
     }
 
+    /// `f`'s encoding of an operand evaluated only when `when` holds (the right side of
+    /// `&&`/`||`, an arm of `?:`): its undefined behaviour counts only then, as in the
+    /// interpreter.
+    fn lazily(&mut self, when: Term, f: impl FnOnce(&mut Self) -> Term) -> Term {
+        let before = self.ub.len();
+        let t = f(self);
+        if self.ub.len() > before {
+            let ub = Term::or(self.ub.split_off(before));
+            self.ub.push(Term::and([when, ub]));
+        }
+        t
+    }
+
     /// A condition as a formula (`e != 0`).
     fn truth(&mut self, e: &Expr, s: &SymState) -> Term {
         match e {
@@ -309,12 +322,12 @@ impl Cx<'_, '_> {
             Expr::Binary { op, lhs, rhs, .. } if op.is_predicate() => match op {
                 BinOp::And => {
                     let a = self.truth(lhs, s);
-                    let b = self.truth(rhs, s);
+                    let b = self.lazily(a.clone(), |cx| cx.truth(rhs, s));
                     Term::and([a, b])
                 }
                 BinOp::Or => {
                     let a = self.truth(lhs, s);
-                    let b = self.truth(rhs, s);
+                    let b = self.lazily(Term::not(a.clone()), |cx| cx.truth(rhs, s));
                     Term::or([a, b])
                 }
                 _ => {
@@ -386,8 +399,8 @@ impl Cx<'_, '_> {
                 ty,
             } => {
                 let c = self.truth(cond, s);
-                let a = self.expr(then, s);
-                let b = self.expr(els, s);
+                let a = self.lazily(c.clone(), |cx| cx.expr(then, s));
+                let b = self.lazily(Term::not(c.clone()), |cx| cx.expr(els, s));
                 wrap(Term::ite(c, a, b), *ty)
             }
         }

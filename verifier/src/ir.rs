@@ -37,6 +37,11 @@ pub struct VarId(pub u32);
 /// Identifies a thread of [`Program::threads`]; thread 0 is `main`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct ThreadId(pub u32);
+
+/// The `pthread_t` a creation refused for the thread bound leaves behind; joining it returns
+/// `ESRCH` at once. The runtime's creation writes the same value (`SYNTH_NO_THREAD` of
+/// `synth_enforcer.h`).
+pub const NO_THREAD: u64 = u64::MAX;
 /// Identifies a location of one thread's CFG.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct LocId(pub u32);

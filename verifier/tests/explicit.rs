@@ -391,3 +391,40 @@ int main(void) {{
         assert_ne!(r.verdict, Verdict::Unsafe, "{expr}");
     }
 }
+
+#[test]
+fn a_refused_creation_leaves_an_id_whose_join_returns_at_once() {
+    // Under a bound of 3 threads (main and two workers), three of the five creations fail; the program joins every id
+    // without checking. The ids of the refused creations are joined with ESRCH: no
+    // uninitialised id, no out-of-range index, and the count is exact.
+    let text = r#"
+#include <assert.h>
+#include <errno.h>
+#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int counter;
+void *worker(void *a) { pthread_mutex_lock(&m); counter++; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+  pthread_t t[5];
+  for (int i = 0; i < 5; i++) pthread_create(&t[i], 0, worker, 0);
+  int joined = 0, refused = 0;
+  for (int i = 0; i < 5; i++) {
+    int r = pthread_join(t[i], 0);
+    if (r == ESRCH) refused++; else joined++;
+  }
+  assert(counter == joined && refused == EXPECT);
+  return 0;
+}
+"#;
+    for (expect, verdict) in [(3, Verdict::Safe), (2, Verdict::Unsafe)] {
+        let opts = FOpts {
+            max_threads: 3,
+            ..FOpts::default()
+        };
+        let text = text.replace("EXPECT", &expect.to_string());
+        let p = load_str("join_refused.c", &text, &opts).expect("lowers");
+        assert_eq!(p.thread_bound, Some(3));
+        let (r, _) = verify(&p, Engine::Explicit);
+        assert_eq!(r.verdict, verdict, "refused == {expect}");
+    }
+}

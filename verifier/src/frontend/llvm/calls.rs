@@ -25,6 +25,11 @@ use llvm_ir::instruction::Call;
 use llvm_ir::types::Type;
 use llvm_ir::Operand;
 
+/// [`NO_THREAD`] as a `pthread_t` value.
+fn no_thread() -> Expr {
+    Expr::constant(i128::from(NO_THREAD), Ty::ULONG)
+}
+
 /// Functions whose calls have no effect that the program model observes.
 const NO_EFFECT: &[&str] = &[
     "printf",
@@ -860,7 +865,10 @@ impl<'m> Lowerer<'m> {
             }
             "pthread_create" => self.spawn(args),
             "pthread_join" => {
+                // A creation refused for the thread bound left `NO_THREAD` as the id: joining
+                // it returns ESRCH (3) at once, as the runtime's join does.
                 let t = cast(self.expr(args[0])?, Ty::LONG);
+                let none = bin(BinOp::Eq, cast(t.clone(), Ty::ULONG), no_thread(), Ty::INT);
                 let done = Place::Var {
                     var: self.thread_done,
                     index: Some(Box::new(t.clone())),
@@ -870,18 +878,28 @@ impl<'m> Lowerer<'m> {
                 let mut ops = Vec::new();
                 if !matches!(&out, Val::E(e) if e.as_const() == Some(0)) {
                     let place = self.place(&out, 8, Ty::ULONG)?;
+                    let value = Expr::Load {
+                        place: Place::Var {
+                            var: self.thread_ret,
+                            index: Some(Box::new(t)),
+                        },
+                        ty: Ty::ULONG,
+                    };
+                    let keep = Expr::Load {
+                        place: place.clone(),
+                        ty: Ty::ULONG,
+                    };
                     ops.push(Op::Assign {
                         place,
-                        value: Expr::Load {
-                            place: Place::Var {
-                                var: self.thread_ret,
-                                index: Some(Box::new(t)),
-                            },
-                            ty: Ty::ULONG,
-                        },
+                        value: super::lower::ite(none.clone(), keep, value, Ty::ULONG),
                     });
                 }
-                let g = bin(
+                let r = self.temp("join", Ty::INT);
+                ops.push(Op::Assign {
+                    place: Place::scalar(r),
+                    value: super::lower::ite(none.clone(), Expr::int(3), Expr::int(0), Ty::INT),
+                });
+                let joined = bin(
                     BinOp::Eq,
                     Expr::Load {
                         place: done,
@@ -890,8 +908,9 @@ impl<'m> Lowerer<'m> {
                     Expr::int(1),
                     Ty::INT,
                 );
+                let g = bin(BinOp::Or, none, joined, Ty::INT);
                 self.step(g, ops, TransKind::Sync(SyncKind::Join))?;
-                Ok(self.ret0())
+                Ok(Some(Val::E(Expr::var(r, Ty::INT))))
             }
             "pthread_exit" => {
                 if self.tid.0 == 0 {
@@ -1395,11 +1414,7 @@ impl<'m> Lowerer<'m> {
         let Val::F(f) = self.val(args[2])? else {
             return self.unsupported("thread start routine that is not a function name");
         };
-        let Some(child) = self.new_thread(&f)? else {
-            // The thread bound: the creation fails with EAGAIN (11); nothing is written.
-            self.step(Expr::tt(), vec![], TransKind::Stmt)?;
-            return Ok(Some(Val::E(Expr::int(11))));
-        };
+        let child = self.new_thread(&f)?;
         let mut ops = Vec::new();
         let tv = self.val(args[0])?;
         let is_null = matches!(&tv, Val::E(e) if e.as_const() == Some(0));
@@ -1407,9 +1422,15 @@ impl<'m> Lowerer<'m> {
             let place = self.place(&tv, 8, Ty::ULONG)?;
             ops.push(Op::Assign {
                 place,
-                value: Expr::constant(child.0 as i128, Ty::ULONG),
+                value: child.map_or_else(no_thread, |c| Expr::constant(c.0 as i128, Ty::ULONG)),
             });
         }
+        let Some(child) = child else {
+            // The thread bound: the creation fails with EAGAIN (11) and leaves `NO_THREAD` as
+            // the id, which the runtime's creation writes too.
+            self.step(Expr::tt(), ops, TransKind::Stmt)?;
+            return Ok(Some(Val::E(Expr::int(11))));
+        };
         // The argument: a pointer into a known object stays symbolic in the new thread (its
         // run-time index terms captured in locals of the new thread); anything else is a
         // value the new thread receives in a local.

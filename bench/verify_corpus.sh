@@ -2,7 +2,8 @@
 # Runs `synth verify` (iterative mode) on every program of the corpus with a per-program time
 # limit and prints a table: program, expected verdict, our verdict, time to the first safe IVR,
 # total time. Flags a wrong verdict loudly: `safe` for an unsafe program, `partially safe` or
-# `unsafe` for a safe one.
+# `unsafe` for a safe one. A verdict that holds only under the thread bound (`with at most N
+# threads`) counts as `bounded`, not as decided.
 # Usage: bench/verify_corpus.sh [SECONDS] [CORPUS_DIR]
 # Environment: FRONTEND=llvm verifies through the clang/LLVM front end (default: the C front
 # end); LISTS="verdicts.tsv verdicts-more.tsv" goes over both lists (default: verdicts.tsv).
@@ -22,19 +23,24 @@ while IFS=$'\t' read -r prog expected _; do
   start=$(date +%s%N)
   out=$(cd "$corpus" && timeout $((limit + 30)) "$synth" verify --frontend "$frontend" "$prog" --timeout "$limit" 2>&1)
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
-  case "$out" in
-    *"verdict: safe"*) v=safe ;;
-    *"verdict: partially safe"*) v="partially-safe" ;;
-    *"verdict: unsafe"*) v=unsafe ;;
-    *"verdict: unknown"*) v=unknown ;;
-    *unsupported*) v=unsupported ;;
-    *) v=error ;;
+  line=$(printf '%s\n' "$out" | grep -m1 '^verdict: ')
+  case "$line" in
+    # A verdict under the thread bound decides the corpus's (unbounded) question only when
+    # its error occurs without the bound too.
+    "verdict: partially safe with at most"*"without the bound too") v=partially-safe ;;
+    "verdict: unsafe with at most"*"without the bound too") v=unsafe ;;
+    *"with at most"*) v=bounded ;;
+    "verdict: safe"*) v=safe ;;
+    "verdict: partially safe"*) v=partially-safe ;;
+    "verdict: unsafe"*) v=unsafe ;;
+    "verdict: unknown"*) v=unknown ;;
+    *) case "$out" in *unsupported*) v=unsupported ;; *) v=error ;; esac ;;
   esac
   first=$(printf '%s\n' "$out" | sed -n 's/^first safe IVR: \([^,]*\),.*/\1/p' | tr -d ' ')
   mark=""
   if [ "$v" = safe ] && [ "$expected" = unsafe ]; then mark="  <-- WRONG"; wrong=$((wrong + 1)); fi
   if [ "$v" != safe ] && [ "$v" != unknown ] && [ "$v" != unsupported ] && [ "$v" != error ] \
-    && [ "$expected" = safe ]; then mark="  <-- WRONG"; wrong=$((wrong + 1)); fi
+    && [ "$v" != bounded ] && [ "$expected" = safe ]; then mark="  <-- WRONG"; wrong=$((wrong + 1)); fi
   case "$v" in safe|partially-safe|unsafe) decided=$((decided + 1)) ;; esac
   printf '%-62s %-8s %-15s %9s %6d.%01ds%s\n' "$prog" "$expected" "$v" "${first:--}" $((ms / 1000)) $((ms % 1000 / 100)) "$mark"
 done < <(for l in $lists; do cat "$corpus/$l"; done)

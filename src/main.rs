@@ -468,7 +468,11 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
             "unsafe executions exist (complete mode does not look for a safe schedule)".to_string()
         }
         Verdict::Unknown(why) => format!("unknown ({why})"),
-        v => format!("{}{}", v.word(), p.bound_note()),
+        v => format!(
+            "{}{}",
+            v.word(),
+            p.bound_note(r.counterexample.as_ref().map(|c| &c.execution))
+        ),
     };
     if a.json {
         let first = r.first_safe_ivr.map(|d| d.as_secs_f64());

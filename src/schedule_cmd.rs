@@ -308,7 +308,11 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                     format!("unknown ({why}; `synth verify` goes on to a complete verdict)")
                 }
                 Verdict::Unknown(why) => format!("unknown ({why})"),
-                v => format!("{}{}", v.word(), p.bound_note()),
+                v => format!(
+                    "{}{}",
+                    v.word(),
+                    p.bound_note(r.counterexample.as_ref().map(|c| &c.execution))
+                ),
             };
             emit(&format!("verdict: {verdict}\n"));
             if let Some(c) = &r.counterexample {

@@ -488,3 +488,52 @@ fn a_bug_found_again_is_counted_not_printed_again() {
     assert!(out.contains("distinct bug (each shown once)"), "{out}");
     assert!(out.contains("verdict: partially safe"), "{out}");
 }
+
+/// A verdict under the thread bound says so, and says when its error occurs without the bound
+/// too (no refused creation on the counterexample's path).
+#[test]
+fn a_verdict_under_the_thread_bound_says_whether_its_error_needs_the_bound() {
+    let racy = r#"
+#include <assert.h>
+#include <pthread.h>
+int x;
+void *w(void *a) { x = 1; x = 0; return 0; }
+int main(void) {
+  pthread_t t[8];
+  for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, w, 0);
+  assert(x == 0);
+  return 0;
+}
+"#;
+    let needs_success = r#"
+#include <assert.h>
+#include <pthread.h>
+void *w(void *a) { return 0; }
+int main(void) {
+  pthread_t t[8];
+  for (int i = 0; i < 8; i++) assert(pthread_create(&t[i], 0, w, 0) == 0);
+  return 0;
+}
+"#;
+    for (name, text, verdict) in [
+        (
+            "bound_racy.c",
+            racy,
+            "verdict: partially safe with at most 3 threads; its error occurs without the bound too\n",
+        ),
+        ("bound_refused.c", needs_success, "verdict: unsafe with at most 3 threads\n"),
+    ] {
+        let p = write(name, text);
+        let o = synth(&[
+            "verify",
+            "--frontend",
+            "llvm",
+            "--max-threads",
+            "3",
+            p.to_str().unwrap(),
+        ]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains(verdict), "{name}: {out}{}", stderr(&o));
+        assert_eq!(o.status.code(), Some(1), "{name}");
+    }
+}

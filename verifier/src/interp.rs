@@ -1091,6 +1091,52 @@ pub fn run(prog: &Program, oracle: &mut dyn Oracle, max_steps: usize) -> (Execut
 }
 
 impl Program {
+    /// Whether the bug `e` ends with needs the thread bound ([`Program::thread_bound`]): true
+    /// when a creation refused for the bound ([`Transition::refuses_creation`]) is on its
+    /// path and the bug may depend on it. Otherwise the same steps are the start of an
+    /// execution without the bound, in which those creations succeed and the threads they
+    /// start have not run yet. That holds when nothing the bug depends on reads what a refused
+    /// creation wrote (its result and the id it left; a value overwritten first does not
+    /// count), and the bug is an error or undefined behaviour (a deadlock is none where the
+    /// threads not started could move).
+    pub fn error_needs_bound(&self, e: &Execution) -> bool {
+        let refuses = |t: ThreadId, tr: TransId| self.thread(t).transition(tr).refuses_creation;
+        if !e.steps.iter().any(|st| refuses(st.thread, st.transition)) {
+            return false;
+        }
+        let last = match &e.outcome {
+            Outcome::Error { .. } => None,
+            Outcome::Undefined {
+                thread, transition, ..
+            } => Some((*thread, *transition)),
+            _ => return true,
+        };
+        let m = Machine::new(self);
+        m.set_record_writes(false);
+        let mut replay = Replay::of(e);
+        let mut s = m.initial(&mut replay, &mut Vec::new());
+        let cells = s.mem.cells().len();
+        let mut tainted = vec![false; cells];
+        let steps = e.steps.iter().map(|st| (st.thread, st.transition));
+        for (t, tr) in steps.chain(last) {
+            m.start_recording(cells);
+            let done = m.execute(&mut s, t, tr, &mut replay);
+            let rec = m.stop_recording();
+            if rec.loads.iter().any(|&c| tainted[c as usize]) {
+                return true;
+            }
+            let taint = refuses(t, tr);
+            for &c in &rec.writes {
+                tainted[c as usize] = taint;
+            }
+            drop(rec);
+            if done.is_err() {
+                break;
+            }
+        }
+        false
+    }
+
     /// A readable trace: one line per step with thread, source position, source text and the
     /// values written, then the outcome.
     pub fn show_execution(&self, e: &Execution) -> String {

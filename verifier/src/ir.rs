@@ -827,6 +827,10 @@ pub struct Transition {
     /// is shared).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub memory_access: bool,
+    /// It is a `pthread_create` refused for the thread bound ([`Program::thread_bound`]): an
+    /// execution through it is one of the bounded program only.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub refuses_creation: bool,
 }
 
 impl Transition {
@@ -1116,11 +1120,15 @@ impl std::fmt::Debug for Bitcode {
 
 impl Program {
     /// The words a verdict about this program carries: ` with at most N threads` when the
-    /// thread bound applies (see [`Program::thread_bound`]).
-    pub fn bound_note(&self) -> String {
-        match self.thread_bound {
-            Some(n) => format!(" with at most {n} threads"),
-            None => String::new(),
+    /// thread bound applies (see [`Program::thread_bound`]), and, for a verdict with an
+    /// error found in `counterexample`, whether that error occurs without the bound too.
+    pub fn bound_note(&self, counterexample: Option<&crate::interp::Execution>) -> String {
+        match (self.thread_bound, counterexample) {
+            (None, _) => String::new(),
+            (Some(n), Some(c)) if !self.error_needs_bound(c) => {
+                format!(" with at most {n} threads; its error occurs without the bound too")
+            }
+            (Some(n), _) => format!(" with at most {n} threads"),
         }
     }
 }

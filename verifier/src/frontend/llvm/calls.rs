@@ -1427,9 +1427,18 @@ impl<'m> Lowerer<'m> {
         }
         let Some(child) = child else {
             // The thread bound: the creation fails with EAGAIN (11) and leaves `NO_THREAD` as
-            // the id, which the runtime's creation writes too.
-            self.step(Expr::tt(), ops, TransKind::Stmt)?;
-            return Ok(Some(Val::E(Expr::int(11))));
+            // the id, which the runtime's creation writes too. Its step writes only these two
+            // (the pending assignments run before it), so that what reads them can be told
+            // ([`Program::error_needs_bound`]).
+            self.flush()?;
+            let r = self.temp("create", Ty::INT);
+            ops.push(Op::Assign {
+                place: Place::scalar(r),
+                value: Expr::int(11),
+            });
+            let t = self.step(Expr::tt(), ops, TransKind::Stmt)?;
+            self.tb.transitions[t.0 as usize].refuses_creation = true;
+            return Ok(Some(Val::E(Expr::var(r, Ty::INT))));
         };
         // The argument: a pointer into a known object stays symbolic in the new thread (its
         // run-time index terms captured in locals of the new thread); anything else is a

@@ -799,6 +799,7 @@ impl<'m> Lowerer<'m> {
             span: self.span,
             at: self.at,
             memory_access: false,
+            refuses_creation: false,
         });
         self.tb.locations[src.0 as usize].out.push(id);
         Ok(id)

@@ -428,3 +428,44 @@ int main(void) {
         assert_eq!(r.verdict, verdict, "refused == {expect}");
     }
 }
+
+#[test]
+fn a_value_whose_range_rules_out_undefined_behaviour_is_forgotten() {
+    // `'a' + abs(rand()) % 26` cannot overflow (rand() lies in [0, RAND_MAX]): the value is
+    // data the program only stores and prints, and the search forgets it. The labels state
+    // its range, which the checker needs to rule out the branch of `abs` for negative values.
+    let safe = r#"
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+int buf[4]; int n;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int my_abs(int x) { return x < 0 ? -x : x; }
+void *prod(void *a) {
+  for (int i = 0; i < 3; i++) {
+    int ch = 'a' + my_abs(rand()) % 26 + abs(rand()) % 26;
+    pthread_mutex_lock(&m);
+    buf[n++] = ch;
+    pthread_mutex_unlock(&m);
+  }
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, prod, 0);
+  pthread_join(t, 0);
+  printf("%d\n", buf[0]);
+  return 0;
+}
+"#;
+    let p = lower("range.c", safe);
+    let (r, _) = verify(&p, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+    // A value whose range does not decide the guard still matters: the explicit search
+    // cannot represent it, and nothing claims `safe`.
+    let matters = safe.replace("printf(\"%d\\n\", buf[0]);", "assert(buf[0] != 'c');");
+    let matters = format!("#include <assert.h>\n{matters}");
+    let p = lower("range_matters.c", &matters);
+    let (r, _) = verify(&p, Engine::Explicit);
+    assert_ne!(r.verdict, Verdict::Safe);
+}

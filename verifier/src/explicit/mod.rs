@@ -7,7 +7,8 @@
 //! the iterative algorithm's deterministic scheduler, steered around bugs by a search,
 //! `strategy`, or around the states from which every choice leads to a bug) and, for
 //! `safe`, a complete ART. States forget dead registers (`liveness`) and variables whose
-//! values decide nothing (`relevance`). Every ART goes through the independent checker
+//! values decide nothing (`relevance`, helped by the value ranges of `ranges`: a forgotten
+//! variable's label is its interval). Every ART goes through the independent checker
 //! ([`crate::check`]) before it is reported, and every bug is a replayed execution of the
 //! interpreter.
 //!
@@ -17,6 +18,7 @@
 
 mod liveness;
 mod proof;
+mod ranges;
 mod relevance;
 mod space;
 mod strategy;

@@ -48,9 +48,6 @@ impl<'p> Labels<'p> {
         let prog = space.prog;
         let control = space.control(id);
         let mut dead = vec![false; prog.vars.len()];
-        for v in &space.irrelevant {
-            dead[v.0 as usize] = true;
-        }
         for (t, l) in control.locs.iter().enumerate() {
             if let Some(l) = l {
                 for v in space.live.dead(ThreadId(t as u32), *l) {
@@ -59,6 +56,28 @@ impl<'p> Labels<'p> {
             }
         }
         let mut cs = Vec::new();
+        // A forgotten variable: what its value range says (when narrower than its type).
+        for v in &space.irrelevant {
+            if dead[v.0 as usize] {
+                continue;
+            }
+            dead[v.0 as usize] = true;
+            let var = prog.var(*v);
+            let (r, ty) = (space.ranges.of(*v), var.elem.ty());
+            if r.fits(ty) && (r.lo > ty.min() || r.hi < ty.max()) {
+                let name = self.enc.var(*v);
+                let array = self.enc.is_array(*v);
+                for i in 0..var.len as usize {
+                    let x = if array {
+                        Term::select(name.clone(), Term::int(i as i128))
+                    } else {
+                        name.clone()
+                    };
+                    cs.push(Term::le(Term::int(r.lo), x.clone()));
+                    cs.push(Term::le(x, Term::int(r.hi)));
+                }
+            }
+        }
         for v in &prog.vars {
             if dead[v.id.0 as usize] {
                 continue;

@@ -13,7 +13,12 @@
 //! onto the relevant variables is a bisimulation: a relevant value is computed from relevant
 //! values only, and control depends on relevant values only. The independent checker needs
 //! no such argument: it checks the labels (which omit the other variables) as always.
+//!
+//! Value ranges ([`super::ranges`]) spare seeds: a guard whose truth the intervals of what it
+//! reads decide, and an operation they show defined, seed nothing, provided every variable
+//! they read may hold 0 (the value a forgotten variable has in the search).
 
+use super::ranges::Ranges;
 use crate::ir::{BinOp, Expr, Op, Place, Program, VarId};
 use crate::semantics::{binop_may_be_undefined, unop_may_be_undefined};
 
@@ -23,15 +28,19 @@ pub struct Relevance {
 }
 
 impl Relevance {
-    /// The analysis of a program.
-    pub fn new(prog: &Program) -> Relevance {
+    /// The analysis of a program with the value ranges of its variables.
+    pub fn new(prog: &Program, ranges: &Ranges) -> Relevance {
         let mut r = Marks {
             relevant: vec![false; prog.vars.len()],
             changed: false,
+            prog,
+            ranges,
         };
         for t in &prog.threads {
             for tr in &t.transitions {
-                r.reads(&tr.guard);
+                if !(r.zero_allowed(&tr.guard) && ranges.truth(prog, &tr.guard).is_some()) {
+                    r.reads(&tr.guard);
+                }
                 r.seeds(&tr.guard);
                 for op in &tr.ops {
                     match op {
@@ -90,12 +99,38 @@ impl Relevance {
 }
 
 /// The analysis while it runs.
-struct Marks {
+struct Marks<'a> {
     relevant: Vec<bool>,
     changed: bool,
+    prog: &'a Program,
+    ranges: &'a Ranges,
 }
 
-impl Marks {
+impl Marks<'_> {
+    /// Whether every variable `e` reads may hold 0, so that its intervals also cover the
+    /// search's values of forgotten variables.
+    fn zero_allowed(&self, e: &Expr) -> bool {
+        let mut ok = true;
+        e.for_each_place(&mut |p| {
+            ok &= p.vars().iter().all(|v| self.ranges.of(*v).contains(0));
+        });
+        ok
+    }
+
+    /// Whether the intervals show `-arg` defined for every value.
+    fn neg_defined(&self, arg: &Expr, ty: crate::ir::Ty) -> bool {
+        self.zero_allowed(arg) && !self.ranges.eval(self.prog, arg).contains(ty.min())
+    }
+
+    /// Whether the intervals show the operation defined for every value.
+    fn defined(&self, op: BinOp, lhs: &Expr, rhs: &Expr, ty: crate::ir::Ty) -> bool {
+        let (a, b) = (
+            self.ranges.eval(self.prog, lhs),
+            self.ranges.eval(self.prog, rhs),
+        );
+        self.zero_allowed(lhs) && self.zero_allowed(rhs) && Ranges::binop_defined(op, a, b, ty)
+    }
+
     fn mark(&mut self, v: VarId) {
         let r = &mut self.relevant[v.0 as usize];
         if !*r {
@@ -134,7 +169,7 @@ impl Marks {
             Expr::Load { place, .. } => self.place_seeds(place),
             Expr::AddrOf { index, .. } => self.seeds(index),
             Expr::Unary { op, arg, ty } => {
-                if unop_may_be_undefined(*op, *ty) {
+                if unop_may_be_undefined(*op, *ty) && !self.neg_defined(arg, *ty) {
                     self.reads(arg);
                 }
                 self.seeds(arg);
@@ -145,6 +180,7 @@ impl Marks {
                 // ([`crate::semantics::binop`]).
                 let (left, right) = match op {
                     _ if !binop_may_be_undefined(*op, *ty) => (false, false),
+                    _ if self.defined(*op, lhs, rhs, *ty) => (false, false),
                     // By zero, or `MIN / -1`.
                     BinOp::Div | BinOp::Rem => (
                         !matches!(**rhs, Expr::Const { value, .. } if value != 0 && value != -1),
@@ -156,7 +192,7 @@ impl Marks {
                 };
                 // `&&` and `||` evaluate their right side only as their left side says: that
                 // decides whether an undefined operation there happens.
-                let left = left || (matches!(op, BinOp::And | BinOp::Or) && may_fault(rhs));
+                let left = left || (matches!(op, BinOp::And | BinOp::Or) && self.may_fault(rhs));
                 if left {
                     self.reads(lhs);
                 }
@@ -170,7 +206,7 @@ impl Marks {
                 cond, then, els, ..
             } => {
                 // Only the branch the condition picks is evaluated.
-                if may_fault(then) || may_fault(els) {
+                if self.may_fault(then) || self.may_fault(els) {
                     self.reads(cond);
                 }
                 self.seeds(cond);
@@ -181,20 +217,27 @@ impl Marks {
     }
 }
 
-/// Whether evaluating `e` may be undefined: an operation that may be, or a load at an index
-/// or through a pointer (out of bounds).
-fn may_fault(e: &Expr) -> bool {
-    match e {
-        Expr::Const { .. } => false,
-        Expr::Load { place, .. } => !matches!(place, Place::Var { index: None, .. }),
-        Expr::AddrOf { index, .. } => may_fault(index),
-        Expr::Unary { op, arg, ty } => unop_may_be_undefined(*op, *ty) || may_fault(arg),
-        Expr::Cast { arg, .. } => may_fault(arg),
-        Expr::Binary { op, lhs, rhs, ty } => {
-            binop_may_be_undefined(*op, *ty) || may_fault(lhs) || may_fault(rhs)
+impl Marks<'_> {
+    /// Whether evaluating `e` may be undefined: an operation that may be (for values in the
+    /// intervals), or a load at an index or through a pointer (out of bounds).
+    fn may_fault(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Const { .. } => false,
+            Expr::Load { place, .. } => !matches!(place, Place::Var { index: None, .. }),
+            Expr::AddrOf { index, .. } => self.may_fault(index),
+            Expr::Unary { op, arg, ty } => {
+                (unop_may_be_undefined(*op, *ty) && !self.neg_defined(arg, *ty))
+                    || self.may_fault(arg)
+            }
+            Expr::Cast { arg, .. } => self.may_fault(arg),
+            Expr::Binary { op, lhs, rhs, ty } => {
+                (binop_may_be_undefined(*op, *ty) && !self.defined(*op, lhs, rhs, *ty))
+                    || self.may_fault(lhs)
+                    || self.may_fault(rhs)
+            }
+            Expr::Ite {
+                cond, then, els, ..
+            } => self.may_fault(cond) || self.may_fault(then) || self.may_fault(els),
         }
-        Expr::Ite {
-            cond, then, els, ..
-        } => may_fault(cond) || may_fault(then) || may_fault(els),
     }
 }

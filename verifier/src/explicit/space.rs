@@ -10,6 +10,7 @@
 //! concrete state per node can represent: the search reports [`Stop::NotApplicable`].
 
 use super::liveness::Liveness;
+use super::ranges::Ranges;
 use super::relevance::Relevance;
 use crate::art::Control;
 use crate::interp::{Machine, Oracle, State, Status};
@@ -100,6 +101,8 @@ pub struct Space<'p> {
     /// Variables whose values never matter ([`super::relevance`]), forgotten like dead
     /// registers.
     pub irrelevant: Vec<VarId>,
+    /// The value ranges of the variables ([`super::ranges`]).
+    pub ranges: Ranges,
     states: Vec<Rc<Key>>,
     index: FxHashMap<Rc<Key>, u32>,
     /// Whether some memory starts uninitialised (then [`Key::undef`] is kept).
@@ -118,7 +121,8 @@ impl<'p> Space<'p> {
     pub fn new(prog: &'p Program) -> Space<'p> {
         let machine = Machine::new(prog);
         let live = Liveness::new(prog);
-        let relevance = Relevance::new(prog);
+        let ranges = Ranges::new(prog);
+        let relevance = Relevance::new(prog, &ranges);
         let state = machine.initial(&mut Zero, &mut Vec::new());
         let track_undef = prog.vars.iter().any(|v| v.init == Init::Nondet);
         let cells = state.mem.cells().len();
@@ -159,6 +163,7 @@ impl<'p> Space<'p> {
             machine,
             live,
             irrelevant: relevance.irrelevant().collect(),
+            ranges,
             states: Vec::new(),
             index: FxHashMap::default(),
             track_undef,

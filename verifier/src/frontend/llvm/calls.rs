@@ -422,6 +422,41 @@ impl<'m> Lowerer<'m> {
                 self.allocate(c, bin(BinOp::Mul, n, s, Ty::ULONG), true)
             }
             "free" => self.free(args[0]),
+            // glibc's generators return a value in [0, RAND_MAX], RAND_MAX = 2^31 - 1.
+            "rand" | "random" | "lrand48" if args.is_empty() => {
+                let ty = match c.dest.as_ref().map(|_| self.m.types.type_of(c)) {
+                    Some(t) => match t.as_ref() {
+                        Type::IntegerType { bits } if *bits >= 32 && *bits <= 64 => {
+                            super::layout::int_ty(*bits)
+                        }
+                        _ => Ty::INT,
+                    },
+                    None => Ty::INT,
+                };
+                let input = self.temp("rand.input", Ty::UINT);
+                let r = self.temp(name, ty);
+                let masked = bin(
+                    BinOp::BitAnd,
+                    Expr::var(input, Ty::UINT),
+                    Expr::constant(0x7fff_ffff, Ty::UINT),
+                    Ty::UINT,
+                );
+                self.step(
+                    Expr::tt(),
+                    vec![
+                        Op::Havoc {
+                            place: Place::scalar(input),
+                            ty: Ty::UINT,
+                        },
+                        Op::Assign {
+                            place: Place::scalar(r),
+                            value: cast(masked, ty),
+                        },
+                    ],
+                    TransKind::Stmt,
+                )?;
+                Ok(Some(Val::E(Expr::var(r, ty))))
+            }
             "realloc" => {
                 let n = self.expr(args[1])?;
                 self.reallocate(c, args[0], n)
@@ -1008,6 +1043,48 @@ impl<'m> Lowerer<'m> {
             let len = self.expr(args[2])?;
             self.copy_block(d, s, len)?;
             return Ok(None);
+        }
+        for (prefix, signed, op) in [
+            ("abs.", true, BinOp::Lt),
+            ("smax.", true, BinOp::Gt),
+            ("smin.", true, BinOp::Lt),
+            ("umax.", false, BinOp::Gt),
+            ("umin.", false, BinOp::Lt),
+        ] {
+            if !n.starts_with(prefix) || args.len() != 2 {
+                continue;
+            }
+            let a = self.expr(args[0])?;
+            let ty = a.ty();
+            let (s, u) = (
+                Ty { signed: true, ..ty },
+                Ty {
+                    signed: false,
+                    ..ty
+                },
+            );
+            let v = if prefix == "abs." {
+                // `abs(MIN)` is undefined when the flag says it is poison (C's `abs`), and
+                // wraps otherwise.
+                let poison = self.expr(args[1])?.as_const() != Some(0);
+                let x = cast(a, s);
+                let neg = if poison {
+                    bin(BinOp::Sub, Expr::constant(0, s), x.clone(), s)
+                } else {
+                    cast(
+                        bin(BinOp::Sub, Expr::constant(0, u), cast(x.clone(), u), u),
+                        s,
+                    )
+                };
+                let lt = bin(BinOp::Lt, x.clone(), Expr::constant(0, s), Ty::INT);
+                super::lower::ite(lt, neg, x, s)
+            } else {
+                let t = if signed { s } else { u };
+                let (x, y) = (cast(a, t), cast(self.expr(args[1])?, t));
+                let pick = bin(op, x.clone(), y.clone(), Ty::INT);
+                super::lower::ite(pick, x, y, t)
+            };
+            return Ok(Some(Val::E(cast(v, ty))));
         }
         if n.starts_with("memset.") {
             let d = self.val(args[0])?;

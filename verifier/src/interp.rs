@@ -1092,17 +1092,25 @@ pub fn run(prog: &Program, oracle: &mut dyn Oracle, max_steps: usize) -> (Execut
 
 impl Program {
     /// Whether the bug `e` ends with needs the thread bound ([`Program::thread_bound`]): true
-    /// when a creation refused for the bound ([`Transition::refuses_creation`]) is on its
+    /// when a creation refused for the bound ([`Transition::refusal`]) is on its
     /// path and the bug may depend on it. Otherwise the same steps are the start of an
     /// execution without the bound, in which those creations succeed and the threads they
-    /// start have not run yet. That holds when nothing the bug depends on reads what a refused
-    /// creation wrote (its result and the id it left; a value overwritten first does not
-    /// count), and the bug is an error or undefined behaviour (a deadlock is none where the
-    /// threads not started could move).
+    /// start have not run yet. That holds when the program never reads those creations'
+    /// results ([`Refusal`]), nothing the bug depends on reads the ids they left (a value
+    /// overwritten first does not count), and the bug is an error or undefined behaviour (a
+    /// deadlock is none where the threads not started could move).
     pub fn error_needs_bound(&self, e: &Execution) -> bool {
-        let refuses = |t: ThreadId, tr: TransId| self.thread(t).transition(tr).refuses_creation;
+        let refusal = |t: ThreadId, tr: TransId| self.thread(t).transition(tr).refusal;
+        let refuses = |t: ThreadId, tr: TransId| refusal(t, tr).is_some();
         if !e.steps.iter().any(|st| refuses(st.thread, st.transition)) {
             return false;
+        }
+        // The result (a constant folded into what reads it) cannot be followed.
+        if e.steps
+            .iter()
+            .any(|st| refusal(st.thread, st.transition) == Some(Refusal::ResultRead))
+        {
+            return true;
         }
         let last = match &e.outcome {
             Outcome::Error { .. } => None,

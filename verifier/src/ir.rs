@@ -829,8 +829,18 @@ pub struct Transition {
     pub memory_access: bool,
     /// It is a `pthread_create` refused for the thread bound ([`Program::thread_bound`]): an
     /// execution through it is one of the bounded program only.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub refuses_creation: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub refusal: Option<Refusal>,
+}
+
+/// A `pthread_create` refused for the thread bound, by whether the program reads what it
+/// returned (`EAGAIN`, a constant the front end folds into what reads it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Refusal {
+    /// Nothing reads the result.
+    ResultUnread,
+    /// Some code may read the result.
+    ResultRead,
 }
 
 impl Transition {

@@ -166,7 +166,7 @@ fn expand_signals(p: &mut Program, map: Position) -> Result<(), Error> {
 }
 
 fn is_skip(t: &Transition) -> bool {
-    t.kind == TransKind::Stmt && t.ops.is_empty() && t.guard.is_true() && !t.refuses_creation
+    t.kind == TransKind::Stmt && t.ops.is_empty() && t.guard.is_true() && t.refusal.is_none()
 }
 
 /// Removes skip transitions (merging their source into their target), drops unreachable

@@ -1060,7 +1060,7 @@ impl<'a> Lowerer<'a> {
             span: self.span,
             at: self.at.map(|s| [s.start as u32, s.end as u32]),
             memory_access: false,
-            refuses_creation: false,
+            refusal: None,
         });
         self.tb.locations[src.0 as usize].out.push(id);
         Ok(id)

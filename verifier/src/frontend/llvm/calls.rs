@@ -78,12 +78,16 @@ impl<'m> Lowerer<'m> {
         };
         let args: Vec<&'m Operand> = c.arguments.iter().map(|(o, _)| o).collect();
         let result = self.model(&name, &args, c)?;
+        let refusal = self.last_refusal.take();
         if let (Some(dest), Some(v)) = (&c.dest, result) {
             let t = match &v {
                 Val::E(e) => e.ty(),
                 _ => Ty::ULONG,
             };
             self.bind(dest, v, t);
+            if let Some(r) = refusal {
+                self.note_refusal(dest, r);
+            }
         }
         Ok(())
     }
@@ -1504,18 +1508,15 @@ impl<'m> Lowerer<'m> {
         }
         let Some(child) = child else {
             // The thread bound: the creation fails with EAGAIN (11) and leaves `NO_THREAD` as
-            // the id, which the runtime's creation writes too. Its step writes only these two
-            // (the pending assignments run before it), so that what reads them can be told
-            // ([`Program::error_needs_bound`]).
+            // the id, which the runtime's creation writes too. Its step writes only the id
+            // (the pending assignments run before it), so that what reads it can be told
+            // ([`Program::error_needs_bound`]); a read of its result marks the step
+            // ([`Lowerer::val`]).
             self.flush()?;
-            let r = self.temp("create", Ty::INT);
-            ops.push(Op::Assign {
-                place: Place::scalar(r),
-                value: Expr::int(11),
-            });
             let t = self.step(Expr::tt(), ops, TransKind::Stmt)?;
-            self.tb.transitions[t.0 as usize].refuses_creation = true;
-            return Ok(Some(Val::E(Expr::var(r, Ty::INT))));
+            self.tb.transitions[t.0 as usize].refusal = Some(Refusal::ResultUnread);
+            self.last_refusal = Some(t);
+            return Ok(Some(Val::E(Expr::int(11))));
         };
         // The argument: a pointer into a known object stays symbolic in the new thread (its
         // run-time index terms captured in locals of the new thread); anything else is a

@@ -208,6 +208,10 @@ pub(super) struct Lowerer<'m> {
     vla_limit: Option<VarId>,
     /// Whether a `pthread_create` met the thread bound (and fails with `EAGAIN`).
     pub bounded: bool,
+    /// The refused creation the call being lowered made, if any.
+    pub last_refusal: Option<TransId>,
+    /// Per (thread, function, register): the refused creations whose result it holds.
+    refused_results: HashMap<(ThreadId, usize, &'m Name), Vec<TransId>>,
     /// Whether the program gives mutexes a type (recursive, error-checking): then locking
     /// reads the mutex's kind.
     pub typed_mutexes: bool,
@@ -269,6 +273,8 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         signals: Vec::new(),
         typed_mutexes: false,
         bounded: false,
+        last_refusal: None,
+        refused_results: HashMap::new(),
         vla_limit: None,
         keys: None,
         flows: HashMap::new(),
@@ -799,7 +805,7 @@ impl<'m> Lowerer<'m> {
             span: self.span,
             at: self.at,
             memory_access: false,
-            refuses_creation: false,
+            refusal: None,
         });
         self.tb.locations[src.0 as usize].out.push(id);
         Ok(id)
@@ -1488,6 +1494,16 @@ impl<'m> Lowerer<'m> {
 
     /// Binds the result of an instruction: substituted, or in a variable when the register
     /// is used elsewhere.
+    /// Notes that register `dest` of the current function holds the result of the refused
+    /// creation `t`: reading it marks `t` ([`Refusal::ResultRead`]).
+    pub fn note_refusal(&mut self, dest: &'m Name, t: TransId) {
+        let func = self.frames.last().expect("frame").func as *const Function as usize;
+        self.refused_results
+            .entry((self.tid, func, dest))
+            .or_default()
+            .push(t);
+    }
+
     pub fn bind(&mut self, dest: &'m Name, v: Val, ty: Ty) {
         let needs = self.frames.last().expect("frame").needs_var.contains(dest);
         // Constants fold (a specialised loop counter's successor is a constant); addresses
@@ -1535,6 +1551,12 @@ impl<'m> Lowerer<'m> {
     pub fn val(&mut self, o: &'m Operand) -> R<Val> {
         match o {
             Operand::LocalOperand { name, .. } => {
+                let func = self.frames.last().expect("frame").func as *const Function as usize;
+                if let Some(ts) = self.refused_results.get(&(self.tid, func, name)) {
+                    for t in ts {
+                        self.tb.transitions[t.0 as usize].refusal = Some(Refusal::ResultRead);
+                    }
+                }
                 match self.frames.last().expect("frame").reg(name) {
                     Some(v) => Ok(v.clone()),
                     None => self.unsupported(format!(

@@ -275,7 +275,8 @@ fn a_deviation_names_thread_site_line_and_expected_event() {
     // gets the site of the last event of that thread instead.
     let start = h.find("synth_events[").unwrap();
     let end = start + h[start..].find("};").unwrap();
-    let rows: Vec<(usize, u32, u32)> = h[start..end]
+    // Each row is `{ thread, site, child }`.
+    let rows: Vec<(usize, u32, u32, u32)> = h[start..end]
         .match_indices("{ ")
         .map(|(i, _)| {
             let row = &h[start + i + 2..];
@@ -283,20 +284,20 @@ fn a_deviation_names_thread_site_line_and_expected_event() {
                 .split(',')
                 .map(|x| x.trim().trim_end_matches('u').parse().unwrap())
                 .collect();
-            (start + i, nums[0], nums[1])
+            (start + i, nums[0], nums[1], nums[2])
         })
         .collect();
-    let (pos, thread, site) = *rows.iter().find(|r| r.1 != 0).expect("a thread's event");
+    let (pos, thread, site, child) = *rows.iter().find(|r| r.1 != 0).expect("a thread's event");
     let other = rows
         .iter()
         .rev()
         .find(|r| r.1 == thread && r.2 != site)
         .expect("another site of the thread")
         .2;
-    let old = format!("{{ {thread}u, {site}u }}");
+    let old = format!("{{ {thread}u, {site}u, {child}u }}");
     assert!(h[pos..].starts_with(&old));
     let edited = format!(
-        "{}{{ {thread}u, {other}u }}{}",
+        "{}{{ {thread}u, {other}u, {child}u }}{}",
         &h[..pos],
         &h[pos + old.len()..]
     );

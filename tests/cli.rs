@@ -515,13 +515,34 @@ int main(void) {
   return 0;
 }
 "#;
+    // The same with a scalar `pthread_t`, whose refused creations are steps of their own too.
+    let needs_success_scalar = needs_success
+        .replace("pthread_t t[8];", "pthread_t t;")
+        .replace("&t[i]", "&t");
+    // An error only the bound causes: the third creation fails, and its join returns ESRCH.
+    let join_refused = r#"
+#include <assert.h>
+#include <pthread.h>
+void *w(void *a) { return 0; }
+int main(void) {
+  pthread_t a, b, c;
+  pthread_create(&a, 0, w, 0);
+  pthread_create(&b, 0, w, 0);
+  pthread_create(&c, 0, w, 0);
+  assert(pthread_join(c, 0) == 0);
+  return 0;
+}
+"#;
+    let bounded = "verdict: unsafe with at most 3 threads\n";
     for (name, text, verdict) in [
         (
             "bound_racy.c",
             racy,
             "verdict: partially safe with at most 3 threads; its error occurs without the bound too\n",
         ),
-        ("bound_refused.c", needs_success, "verdict: unsafe with at most 3 threads\n"),
+        ("bound_refused.c", needs_success, bounded),
+        ("bound_refused_scalar.c", &needs_success_scalar, bounded),
+        ("bound_join_refused.c", join_refused, bounded),
     ] {
         let p = write(name, text);
         let o = synth(&[

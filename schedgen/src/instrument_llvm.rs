@@ -220,6 +220,7 @@ pub fn instrument(
                 // A creation the verified program never makes, or refuses for the thread
                 // bound: it fails with EAGAIN, as in the verifier's model.
                 "pthread_create" => m.replace_call(n, "__synth_create_refused", &[]),
+                "pthread_detach" => m.replace_call(n, "__synth_pthread_detach", &[]),
                 "pthread_barrier_init" => m.replace_call(n, "__synth_barrier_init", &[none]),
                 "pthread_barrier_destroy" => m.replace_call(n, "__synth_barrier_destroy", &[]),
                 _ => {}

@@ -130,7 +130,8 @@ int __synth_pthread_create(uint32_t site, pthread_t *t, const void *attr, void *
     unsigned n = __atomic_load_n(&__synth_created, __ATOMIC_SEQ_CST);
     do {
       if (n + 1 >= SYNTH_THREAD_COUNT) {
-        *t = (pthread_t)SYNTH_NO_THREAD;
+        if (t)
+          *t = (pthread_t)SYNTH_NO_THREAD;
         return EAGAIN;
       }
     } while (!__atomic_compare_exchange_n(&__synth_created, &n, n + 1, 0, __ATOMIC_SEQ_CST,
@@ -142,7 +143,8 @@ int __synth_pthread_create(uint32_t site, pthread_t *t, const void *attr, void *
 /* A thread creation the verified program does not make: beyond the thread bound it fails
  * with EAGAIN and leaves SYNTH_NO_THREAD as the id, as the verifier assumed. */
 int __synth_create_refused(pthread_t *t, const void *attr, void *(*start)(void *), void *arg) {
-  *t = (pthread_t)SYNTH_NO_THREAD;
+  if (t)
+    *t = (pthread_t)SYNTH_NO_THREAD;
   (void)attr;
   (void)start;
   (void)arg;
@@ -156,6 +158,12 @@ int __synth_pthread_join(uint32_t site, pthread_t t, void **ret) {
   int r = t == (pthread_t)SYNTH_NO_THREAD ? ESRCH : pthread_join(t, ret);
   synth_after(site);
   return r;
+}
+
+/* pthread_detach, which the verifier models as having no effect: the id a creation refused
+ * for the thread bound left behind is not detached (it names no thread). */
+int __synth_pthread_detach(pthread_t t) {
+  return t == (pthread_t)SYNTH_NO_THREAD ? 0 : pthread_detach(t);
 }
 
 /* The verifier's built-ins. Inputs (__VERIFIER_nondet_*): define synth_input to supply

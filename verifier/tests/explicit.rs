@@ -469,3 +469,21 @@ int main(void) {
     let (r, _) = verify(&p, Engine::Explicit);
     assert_ne!(r.verdict, Verdict::Safe);
 }
+
+#[test]
+fn a_function_the_program_defines_is_not_replaced_by_a_library_model() {
+    // The program's own `rand` returns -1: the library model of `rand` (values in
+    // [0, RAND_MAX]) must not stand in for it.
+    let text = r#"
+#include <assert.h>
+#include <pthread.h>
+static int rand(void) { return -1; }
+int main(void) {
+  assert(rand() >= 0);
+  return 0;
+}
+"#;
+    let p = lower("own_rand.c", text);
+    let (r, _) = verify(&p, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Unsafe);
+}

@@ -80,7 +80,9 @@ fn invisible<'x>(
     shared: &[bool],
     vars: &[Var],
 ) -> Option<Vec<(VarId, &'x Expr)>> {
-    if x.kind != TransKind::Stmt || !x.guard.is_true() {
+    // A refused thread creation stays a step of its own: the verdict tells whether an error
+    // passes one ([`crate::ir::Refusal`]).
+    if x.kind != TransKind::Stmt || !x.guard.is_true() || x.refusal.is_some() {
         return None;
     }
     let local =

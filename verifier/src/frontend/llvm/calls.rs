@@ -427,7 +427,9 @@ impl<'m> Lowerer<'m> {
             }
             "free" => self.free(args[0]),
             // glibc's generators return a value in [0, RAND_MAX], RAND_MAX = 2^31 - 1.
-            "rand" | "random" | "lrand48" if args.is_empty() => {
+            "rand" | "random" | "lrand48"
+                if args.is_empty() && !self.m.functions.iter().any(|f| f.name == name) =>
+            {
                 let ty = match c.dest.as_ref().map(|_| self.m.types.type_of(c)) {
                     Some(t) => match t.as_ref() {
                         Type::IntegerType { bits } if *bits >= 32 && *bits <= 64 => {

@@ -56,7 +56,8 @@ impl<'p> Labels<'p> {
             }
         }
         let mut cs = Vec::new();
-        // A forgotten variable: what its value range says (when narrower than its type).
+        // A forgotten variable whose interval spared a seed: what the interval says (when
+        // narrower than its type).
         for v in &space.irrelevant {
             if dead[v.0 as usize] {
                 continue;
@@ -64,7 +65,7 @@ impl<'p> Labels<'p> {
             dead[v.0 as usize] = true;
             let var = prog.var(*v);
             let (r, ty) = (space.ranges.of(*v), var.elem.ty());
-            if r.fits(ty) && (r.lo > ty.min() || r.hi < ty.max()) {
+            if space.ranged[v.0 as usize] && r.fits(ty) && (r.lo > ty.min() || r.hi < ty.max()) {
                 let name = self.enc.var(*v);
                 let array = self.enc.is_array(*v);
                 for i in 0..var.len as usize {

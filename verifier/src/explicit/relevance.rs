@@ -22,9 +22,11 @@ use super::ranges::Ranges;
 use crate::ir::{BinOp, Expr, Op, Place, Program, VarId};
 use crate::semantics::{binop_may_be_undefined, unop_may_be_undefined};
 
-/// Per variable: whether it is relevant.
+/// Per variable: whether it is relevant, and whether its interval is needed (a seed was
+/// spared because of it, or of a variable whose interval follows from it).
 pub struct Relevance {
     relevant: Vec<bool>,
+    ranged: Vec<bool>,
 }
 
 impl Relevance {
@@ -35,10 +37,13 @@ impl Relevance {
             changed: false,
             prog,
             ranges,
+            ranged: std::cell::RefCell::new(vec![false; prog.vars.len()]),
         };
         for t in &prog.threads {
             for tr in &t.transitions {
-                if !(r.zero_allowed(&tr.guard) && ranges.truth(prog, &tr.guard).is_some()) {
+                if r.zero_allowed(&tr.guard) && ranges.truth(prog, &tr.guard).is_some() {
+                    r.uses_ranges(&tr.guard);
+                } else {
                     r.reads(&tr.guard);
                 }
                 r.seeds(&tr.guard);
@@ -78,9 +83,56 @@ impl Relevance {
                 break;
             }
         }
+        // The intervals the spared seeds rely on follow from those of what is assigned to
+        // their variables.
+        let mut ranged = r.ranged.into_inner();
+        loop {
+            let mut changed = false;
+            let mut mark = |e: &Expr, ranged: &mut Vec<bool>| {
+                e.for_each_place(&mut |p| {
+                    for v in p.vars() {
+                        if !ranged[v.0 as usize] {
+                            ranged[v.0 as usize] = true;
+                            changed = true;
+                        }
+                    }
+                })
+            };
+            for t in &prog.threads {
+                for tr in &t.transitions {
+                    for op in &tr.ops {
+                        match op {
+                            Op::Assign { place, value }
+                                if place.vars().iter().any(|v| ranged[v.0 as usize]) =>
+                            {
+                                mark(value, &mut ranged)
+                            }
+                            Op::Spawn { args, .. } => {
+                                for (v, e) in args {
+                                    if ranged[v.0 as usize] {
+                                        mark(e, &mut ranged);
+                                    }
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
         Relevance {
             relevant: r.relevant,
+            ranged,
         }
+    }
+
+    /// Whether the interval of variable `v` is needed: the labels state it where `v` is
+    /// forgotten.
+    pub fn is_ranged(&self, v: VarId) -> bool {
+        self.ranged[v.0 as usize]
     }
 
     /// Whether variable `v` is relevant.
@@ -104,9 +156,21 @@ struct Marks<'a> {
     changed: bool,
     prog: &'a Program,
     ranges: &'a Ranges,
+    /// Variables whose intervals spared a seed.
+    ranged: std::cell::RefCell<Vec<bool>>,
 }
 
 impl Marks<'_> {
+    /// Notes that sparing a seed relies on the intervals of what `e` reads.
+    fn uses_ranges(&self, e: &Expr) {
+        let mut ranged = self.ranged.borrow_mut();
+        e.for_each_place(&mut |p| {
+            for v in p.vars() {
+                ranged[v.0 as usize] = true;
+            }
+        });
+    }
+
     /// Whether every variable `e` reads may hold 0, so that its intervals also cover the
     /// search's values of forgotten variables.
     fn zero_allowed(&self, e: &Expr) -> bool {
@@ -119,7 +183,12 @@ impl Marks<'_> {
 
     /// Whether the intervals show `-arg` defined for every value.
     fn neg_defined(&self, arg: &Expr, ty: crate::ir::Ty) -> bool {
-        self.zero_allowed(arg) && !self.ranges.eval(self.prog, arg).contains(ty.min())
+        let defined =
+            self.zero_allowed(arg) && !self.ranges.eval(self.prog, arg).contains(ty.min());
+        if defined {
+            self.uses_ranges(arg);
+        }
+        defined
     }
 
     /// Whether the intervals show the operation defined for every value.
@@ -128,7 +197,13 @@ impl Marks<'_> {
             self.ranges.eval(self.prog, lhs),
             self.ranges.eval(self.prog, rhs),
         );
-        self.zero_allowed(lhs) && self.zero_allowed(rhs) && Ranges::binop_defined(op, a, b, ty)
+        let defined =
+            self.zero_allowed(lhs) && self.zero_allowed(rhs) && Ranges::binop_defined(op, a, b, ty);
+        if defined {
+            self.uses_ranges(lhs);
+            self.uses_ranges(rhs);
+        }
+        defined
     }
 
     fn mark(&mut self, v: VarId) {

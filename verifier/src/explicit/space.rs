@@ -103,6 +103,8 @@ pub struct Space<'p> {
     pub irrelevant: Vec<VarId>,
     /// The value ranges of the variables ([`super::ranges`]).
     pub ranges: Ranges,
+    /// Per variable: whether its interval is needed ([`Relevance::is_ranged`]).
+    pub ranged: Vec<bool>,
     states: Vec<Rc<Key>>,
     index: FxHashMap<Rc<Key>, u32>,
     /// Whether some memory starts uninitialised (then [`Key::undef`] is kept).
@@ -163,6 +165,9 @@ impl<'p> Space<'p> {
             machine,
             live,
             irrelevant: relevance.irrelevant().collect(),
+            ranged: (0..prog.vars.len())
+                .map(|v| relevance.is_ranged(VarId(v as u32)))
+                .collect(),
             ranges,
             states: Vec::new(),
             index: FxHashMap::default(),

@@ -149,12 +149,7 @@ fn regions(prog: &Program, events: &[Ev]) -> HashMap<usize, Option<Vec<usize>>> 
 fn dependent(prog: &Program, a: &Ev, b: &Ev, idx: &mut Option<Indices>) -> bool {
     let ta = prog.thread(a.thread).transition(a.trans);
     let tb = prog.thread(b.thread).transition(b.trans);
-    let spawns = |tr: &Transition, u: ThreadId| {
-        tr.ops
-            .iter()
-            .any(|o| matches!(o, Op::Spawn { thread, .. } if *thread == u))
-    };
-    if spawns(ta, b.thread) || spawns(tb, a.thread) {
+    if ta.spawned() == Some(b.thread) || tb.spawned() == Some(a.thread) {
         return true;
     }
     // Atomic regions exclude each other: their markers act on one lock.

@@ -35,7 +35,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use verifier::art::{Art, NodeId};
 use verifier::check::NodeFacts;
 use verifier::ir::{
-    ErrorKind, LocKind, Op, Program, SyncKind, ThreadId, TransId, TransKind, Transition,
+    ErrorKind, LocKind, Program, SyncKind, ThreadId, TransId, TransKind, Transition,
 };
 
 /// Why no schedule was made.
@@ -415,15 +415,7 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
                     .site_of(e.thread, e.trans)
                     .expect("every visible transition and arm has a site"),
                 step: e.step as u32,
-                child: prog
-                    .thread(e.thread)
-                    .transition(e.trans)
-                    .ops
-                    .iter()
-                    .find_map(|o| match o {
-                        Op::Spawn { thread, .. } => Some(*thread),
-                        _ => None,
-                    }),
+                child: prog.thread(e.thread).transition(e.trans).spawned(),
                 vc,
             })
             .collect();

@@ -42,6 +42,7 @@ pub struct ThreadId(pub u32);
 /// `ESRCH` at once. The runtime's creation writes the same value (`SYNTH_NO_THREAD` of
 /// `synth_enforcer.h`).
 pub const NO_THREAD: u64 = u64::MAX;
+
 /// Identifies a location of one thread's CFG.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct LocId(pub u32);
@@ -860,6 +861,14 @@ impl Transition {
     /// Whether the transition ends an atomic region.
     pub fn ends_atomic(&self) -> bool {
         self.ops.iter().any(|o| matches!(o, Op::AtomicEnd))
+    }
+
+    /// The thread the transition starts, if it creates one.
+    pub fn spawned(&self) -> Option<ThreadId> {
+        self.ops.iter().find_map(|o| match o {
+            Op::Spawn { thread, .. } => Some(*thread),
+            _ => None,
+        })
     }
 
     /// Every place the transition reads (guard and ops, in [`Transition::for_each_expr`]'s

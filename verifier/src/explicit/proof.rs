@@ -27,6 +27,8 @@ pub struct Labels<'p> {
     made: FxHashMap<u32, Term>,
     /// Each atom `x = c` once, shared by the labels that have it.
     atoms: FxHashMap<(u32, u32, i128), Term>,
+    /// Per forgotten variable of [`Space::intervals`]: the atoms of its interval.
+    intervals: FxHashMap<u32, Vec<Term>>,
 }
 
 impl<'p> Labels<'p> {
@@ -36,6 +38,7 @@ impl<'p> Labels<'p> {
             enc: Encoder::new(prog),
             made: FxHashMap::default(),
             atoms: FxHashMap::default(),
+            intervals: FxHashMap::default(),
         }
     }
 
@@ -56,28 +59,33 @@ impl<'p> Labels<'p> {
             }
         }
         let mut cs = Vec::new();
-        // A forgotten variable whose interval spared a seed: what the interval says (when
-        // narrower than its type).
-        for v in &space.irrelevant {
+        // A forgotten variable whose interval spared a seed: what the interval says.
+        for &(v, r) in &space.intervals {
             if dead[v.0 as usize] {
                 continue;
             }
+            let enc = &self.enc;
+            let atoms = self.intervals.entry(v.0).or_insert_with(|| {
+                let name = enc.var(v);
+                let array = enc.is_array(v);
+                (0..prog.var(v).len as i128)
+                    .flat_map(|i| {
+                        let x = if array {
+                            Term::select(name.clone(), Term::int(i))
+                        } else {
+                            name.clone()
+                        };
+                        [
+                            Term::le(Term::int(r.lo), x.clone()),
+                            Term::le(x, Term::int(r.hi)),
+                        ]
+                    })
+                    .collect()
+            });
+            cs.extend(atoms.iter().cloned());
+        }
+        for v in &space.irrelevant {
             dead[v.0 as usize] = true;
-            let var = prog.var(*v);
-            let (r, ty) = (space.ranges.of(*v), var.elem.ty());
-            if space.ranged[v.0 as usize] && r.fits(ty) && (r.lo > ty.min() || r.hi < ty.max()) {
-                let name = self.enc.var(*v);
-                let array = self.enc.is_array(*v);
-                for i in 0..var.len as usize {
-                    let x = if array {
-                        Term::select(name.clone(), Term::int(i as i128))
-                    } else {
-                        name.clone()
-                    };
-                    cs.push(Term::le(Term::int(r.lo), x.clone()));
-                    cs.push(Term::le(x, Term::int(r.hi)));
-                }
-            }
         }
         for v in &prog.vars {
             if dead[v.id.0 as usize] {
@@ -118,7 +126,7 @@ pub type Phase = (Option<ThreadId>, u32);
 /// round; a thread creation ends the turn (the new thread, next in the round robin after its
 /// creator, runs before the creator goes on).
 pub fn next_phase(phase: Phase, t: ThreadId, tr: &Transition, quantum: u32) -> Phase {
-    if tr.ops.iter().any(|o| matches!(o, Op::Spawn { .. })) {
+    if tr.spawned().is_some() {
         return (Some(t), quantum);
     }
     let back = tr.back_edge as u32;

@@ -10,7 +10,7 @@
 //! concrete state per node can represent: the search reports [`Stop::NotApplicable`].
 
 use super::liveness::Liveness;
-use super::ranges::Ranges;
+use super::ranges::{Range, Ranges};
 use super::relevance::Relevance;
 use crate::art::Control;
 use crate::interp::{Machine, Oracle, State, Status};
@@ -101,10 +101,9 @@ pub struct Space<'p> {
     /// Variables whose values never matter ([`super::relevance`]), forgotten like dead
     /// registers.
     pub irrelevant: Vec<VarId>,
-    /// The value ranges of the variables ([`super::ranges`]).
-    pub ranges: Ranges,
-    /// Per variable: whether its interval is needed ([`Relevance::is_ranged`]).
-    pub ranged: Vec<bool>,
+    /// The forgotten variables whose intervals ([`super::ranges`]) the labels state: those a
+    /// spared seed relies on ([`Relevance::is_ranged`]), where narrower than their types.
+    pub intervals: Vec<(VarId, Range)>,
     states: Vec<Rc<Key>>,
     index: FxHashMap<Rc<Key>, u32>,
     /// Whether some memory starts uninitialised (then [`Key::undef`] is kept).
@@ -165,10 +164,15 @@ impl<'p> Space<'p> {
             machine,
             live,
             irrelevant: relevance.irrelevant().collect(),
-            ranged: (0..prog.vars.len())
-                .map(|v| relevance.is_ranged(VarId(v as u32)))
+            intervals: relevance
+                .irrelevant()
+                .filter(|v| relevance.is_ranged(*v))
+                .filter_map(|v| {
+                    let (r, ty) = (ranges.of(v), prog.var(v).elem.ty());
+                    let narrow = r.fits(ty) && (r.lo > ty.min() || r.hi < ty.max());
+                    narrow.then_some((v, r))
+                })
                 .collect(),
-            ranges,
             states: Vec::new(),
             index: FxHashMap::default(),
             track_undef,

@@ -1050,16 +1050,9 @@ impl<'m> Lowerer<'m> {
             self.copy_block(d, s, len)?;
             return Ok(None);
         }
-        for (prefix, signed, op) in [
-            ("abs.", true, BinOp::Lt),
-            ("smax.", true, BinOp::Gt),
-            ("smin.", true, BinOp::Lt),
-            ("umax.", false, BinOp::Gt),
-            ("umin.", false, BinOp::Lt),
-        ] {
-            if !n.starts_with(prefix) || args.len() != 2 {
-                continue;
-            }
+        if n.starts_with("abs.") && args.len() == 2 {
+            // `abs(MIN)` is undefined when the flag says it is poison (C's `abs`), and wraps
+            // otherwise.
             let a = self.expr(args[0])?;
             let ty = a.ty();
             let (s, u) = (
@@ -1069,28 +1062,34 @@ impl<'m> Lowerer<'m> {
                     ..ty
                 },
             );
-            let v = if prefix == "abs." {
-                // `abs(MIN)` is undefined when the flag says it is poison (C's `abs`), and
-                // wraps otherwise.
-                let poison = self.expr(args[1])?.as_const() != Some(0);
-                let x = cast(a, s);
-                let neg = if poison {
-                    bin(BinOp::Sub, Expr::constant(0, s), x.clone(), s)
-                } else {
-                    cast(
-                        bin(BinOp::Sub, Expr::constant(0, u), cast(x.clone(), u), u),
-                        s,
-                    )
-                };
-                let lt = bin(BinOp::Lt, x.clone(), Expr::constant(0, s), Ty::INT);
-                super::lower::ite(lt, neg, x, s)
+            let x = cast(a, s);
+            let neg = if self.expr(args[1])?.as_const() != Some(0) {
+                bin(BinOp::Sub, Expr::constant(0, s), x.clone(), s)
             } else {
-                let t = if signed { s } else { u };
-                let (x, y) = (cast(a, t), cast(self.expr(args[1])?, t));
-                let pick = bin(op, x.clone(), y.clone(), Ty::INT);
-                super::lower::ite(pick, x, y, t)
+                cast(
+                    bin(BinOp::Sub, Expr::constant(0, u), cast(x.clone(), u), u),
+                    s,
+                )
             };
-            return Ok(Some(Val::E(cast(v, ty))));
+            let lt = bin(BinOp::Lt, x.clone(), Expr::constant(0, s), Ty::INT);
+            return Ok(Some(Val::E(cast(super::lower::ite(lt, neg, x, s), ty))));
+        }
+        let min_max = [
+            ("smax.", true, BinOp::Gt),
+            ("smin.", true, BinOp::Lt),
+            ("umax.", false, BinOp::Gt),
+            ("umin.", false, BinOp::Lt),
+        ];
+        if let Some(&(_, signed, op)) = min_max
+            .iter()
+            .find(|(p, ..)| n.starts_with(p) && args.len() == 2)
+        {
+            let (a, b) = (self.expr(args[0])?, self.expr(args[1])?);
+            let ty = a.ty();
+            let t = Ty { signed, ..ty };
+            let (x, y) = (cast(a, t), cast(b, t));
+            let pick = bin(op, x.clone(), y.clone(), Ty::INT);
+            return Ok(Some(Val::E(cast(super::lower::ite(pick, x, y, t), ty))));
         }
         if n.starts_with("memset.") {
             let d = self.val(args[0])?;

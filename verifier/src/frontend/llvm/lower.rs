@@ -1492,8 +1492,6 @@ impl<'m> Lowerer<'m> {
         }
     }
 
-    /// Binds the result of an instruction: substituted, or in a variable when the register
-    /// is used elsewhere.
     /// Notes that register `dest` of the current function holds the result of the refused
     /// creation `t`: reading it marks `t` ([`Refusal::ResultRead`]).
     pub fn note_refusal(&mut self, dest: &'m Name, t: TransId) {
@@ -1504,6 +1502,8 @@ impl<'m> Lowerer<'m> {
             .push(t);
     }
 
+    /// Binds the result of an instruction: substituted, or in a variable when the register
+    /// is used elsewhere.
     pub fn bind(&mut self, dest: &'m Name, v: Val, ty: Ty) {
         let needs = self.frames.last().expect("frame").needs_var.contains(dest);
         // Constants fold (a specialised loop counter's successor is a constant); addresses

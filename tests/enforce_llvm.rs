@@ -120,6 +120,7 @@ fn idioms_run_under_their_schedules_and_print_what_the_native_program_prints() {
         "atomic_counter",
         "condvar_broadcast",
         "errorcheck_mutex",
+        "function_pointer",
         "recursive_mutex",
         "rwlock_config",
         "self_equal",

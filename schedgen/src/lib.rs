@@ -247,6 +247,7 @@ fn left_waiting(
                         ErrorKind::AssertionFailed => "a failed assertion",
                         ErrorKind::ReachError => "reach_error()",
                         ErrorKind::InvalidFree => "an invalid free",
+                        ErrorKind::InvalidCall => "a call through an invalid pointer",
                     })
                 } else if th.locations[tr.dst.0 as usize].kind == LocKind::Error {
                     Some("the error location")

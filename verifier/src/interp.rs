@@ -1227,6 +1227,7 @@ impl Program {
                     ErrorKind::AssertionFailed => "assertion failed",
                     ErrorKind::ReachError => "error reached",
                     ErrorKind::InvalidFree => "free of memory that is not allocated",
+                    ErrorKind::InvalidCall => "call through a pointer to no function",
                 };
                 format!("{what} in {} {}{pos}", thread, t.name)
             }

@@ -752,6 +752,9 @@ pub enum ErrorKind {
     /// `free` of memory that is not allocated: freed already (double free), or not from
     /// `malloc`.
     InvalidFree,
+    /// A call through a pointer that points to no function of the program (or to one of
+    /// another type).
+    InvalidCall,
 }
 
 /// What a location is.

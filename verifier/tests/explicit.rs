@@ -487,3 +487,56 @@ int main(void) {
     let (r, _) = verify(&p, Engine::Explicit);
     assert_eq!(r.verdict, Verdict::Unsafe);
 }
+
+/// A call through a function pointer reaches the functions of the call's type (a thread
+/// function of another type taken by `pthread_create` is not one of them); a pointer to no
+/// function is a bug the counterexample names.
+#[test]
+fn a_call_through_a_pointer_reaches_the_functions_of_its_type_or_is_a_bug() {
+    let program = |bad: &str| {
+        format!(
+            r#"
+#include <assert.h>
+#include <pthread.h>
+#include <stdint.h>
+typedef int (*fn)(int);
+static int inc(int x) {{ return x + 1; }}
+static int dec(int x) {{ return x - 1; }}
+static uintptr_t where;
+static void *w(void *a) {{ fn f = (fn)where; assert(f(1) == 2); return 0; }}
+int main(void) {{
+  pthread_t t;
+  where = __VERIFIER_nondet_int() ? (uintptr_t)inc : {bad};
+  fn g = dec;
+  pthread_create(&t, 0, w, 0);
+  pthread_join(t, 0);
+  return g(1);
+}}
+"#
+        )
+    };
+    let p = lower("fp_ok.c", &program("(uintptr_t)inc"));
+    let (r, _) = verify(&p, Engine::Auto);
+    assert_eq!(r.verdict, Verdict::Safe);
+    let p = lower("fp_bad.c", &program("8"));
+    let (r, ivrs) = verify(&p, Engine::Auto);
+    assert_ne!(r.verdict, Verdict::Safe);
+    let bug = ivrs
+        .iter()
+        .find_map(|i| match &i.kind {
+            IvrKind::Counterexample(c) => Some(c),
+            _ => None,
+        })
+        .expect("a counterexample");
+    assert!(
+        matches!(
+            bug.execution.outcome,
+            Outcome::Error {
+                kind: verifier::ir::ErrorKind::InvalidCall,
+                ..
+            }
+        ),
+        "{:?}",
+        bug.execution.outcome
+    );
+}

@@ -98,15 +98,43 @@ impl<'m> Lowerer<'m> {
     fn indirect_call(&mut self, c: &'m Call, target: Val) -> R<()> {
         let p = self.addr_expr(&target);
         let nargs = c.arguments.len();
-        let candidates: Vec<&'m llvm_ir::Function> = self
-            .m
-            .functions
-            .iter()
-            .filter(|f| self.fn_objects.contains_key(&f.name))
+        let taken = || {
+            self.m
+                .functions
+                .iter()
+                .filter(|f| self.fn_objects.contains_key(&f.name))
+        };
+        // The functions of the call's type; where none has it (a call through a pointer of
+        // another, compatible-looking type, as unprototyped C has), those with as many
+        // parameters. A call of a function of another type is undefined.
+        let exact: Vec<&'m llvm_ir::Function> = taken()
             .filter(|f| {
-                f.parameters.len() == nargs || (f.is_var_arg && f.parameters.len() <= nargs)
+                let Type::FuncType {
+                    result_type,
+                    param_types,
+                    is_var_arg,
+                } = c.function_ty.as_ref()
+                else {
+                    return false;
+                };
+                *result_type == f.return_type
+                    && *is_var_arg == f.is_var_arg
+                    && param_types.len() == f.parameters.len()
+                    && param_types
+                        .iter()
+                        .zip(&f.parameters)
+                        .all(|(t, p)| *t == p.ty)
             })
             .collect();
+        let candidates: Vec<&'m llvm_ir::Function> = if exact.is_empty() {
+            taken()
+                .filter(|f| {
+                    f.parameters.len() == nargs || (f.is_var_arg && f.parameters.len() <= nargs)
+                })
+                .collect()
+        } else {
+            exact
+        };
         let ret = match (&c.dest, self.m.types.type_of(c).as_ref()) {
             (Some(d), t) => {
                 let ty = self.reg_ty(t)?;
@@ -147,23 +175,15 @@ impl<'m> Lowerer<'m> {
             self.edge(self.cur, join, Expr::tt(), ops, TransKind::Stmt)?;
         }
         // Another address (a function of another type, one without a definition, not a
-        // function): undefined; the write past the one byte of `&f` says so.
-        if let Some(&any) = self.fn_objects.values().min() {
-            let bad = self.new_loc(LocKind::Normal);
-            self.edge(
-                from,
-                bad,
-                none,
-                vec![Op::Assign {
-                    place: Place::Var {
-                        var: any,
-                        index: Some(Box::new(Expr::constant(1, Ty::LONG))),
-                    },
-                    value: Expr::constant(0, Ty::CHAR),
-                }],
-                TransKind::Branch,
-            )?;
-        }
+        // function) is undefined behaviour: an error of the call itself, not an access.
+        let err = self.special[1];
+        self.edge(
+            from,
+            err,
+            none,
+            vec![],
+            TransKind::Error(ErrorKind::InvalidCall),
+        )?;
         self.cur = join;
         if let (Some(d), Some((v, ty))) = (&c.dest, ret) {
             self.bind(d, Val::E(Expr::var(v, ty)), ty);

@@ -125,6 +125,7 @@ fn idioms_run_under_their_schedules_and_print_what_the_native_program_prints() {
         "rwlock_config",
         "self_equal",
         "sem_trywait_pool",
+        "server_table",
         "spinlock_sync",
         "tls_counter",
         "trylock_backoff",

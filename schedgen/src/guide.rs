@@ -19,8 +19,9 @@ use crate::sites::SiteKind;
 use verifier::explore::{Acc, Gate, Guide};
 use verifier::ir::{LocId, Program, ThreadId, TransId};
 
-/// A thread's events in a section: site and vector clock.
-type ThreadEvents = Vec<(u32, Vec<u32>)>;
+/// A thread's events in a section: site, vector clock and the outcome chosen for it
+/// ([`crate::schedule::Event::outcome`]).
+type ThreadEvents = Vec<(u32, Vec<u32>, Option<u32>)>;
 
 /// The guide of one schedule.
 pub struct ScheduleGuide<'a> {
@@ -29,6 +30,8 @@ pub struct ScheduleGuide<'a> {
     events: Vec<Vec<ThreadEvents>>,
     /// Per thread, per location: what the guide says about its visibility.
     invisible: Vec<Vec<Option<bool>>>,
+    /// Per thread, per transition: its position among its location's outgoing transitions.
+    arm: Vec<Vec<u32>>,
 }
 
 /// Where the protocol is.
@@ -67,7 +70,7 @@ impl<'a> ScheduleGuide<'a> {
                 let mut per = vec![Vec::new(); n];
                 for e in &s.events {
                     if let Some(v) = per.get_mut(e.thread.0 as usize) {
-                        v.push((e.site, e.vc.clone()));
+                        v.push((e.site, e.vc.clone(), e.outcome));
                     }
                 }
                 per
@@ -104,14 +107,20 @@ impl<'a> ScheduleGuide<'a> {
                     .collect()
             })
             .collect();
+        let arm = prog
+            .threads
+            .iter()
+            .map(|th| th.transitions.iter().map(|x| th.arm(x) as u32).collect())
+            .collect();
         ScheduleGuide {
             sched,
             events,
             invisible,
+            arm,
         }
     }
 
-    fn evs(&self, g: &Position, t: ThreadId) -> &[(u32, Vec<u32>)] {
+    fn evs(&self, g: &Position, t: ThreadId) -> &[(u32, Vec<u32>, Option<u32>)] {
         self.events[g.section as usize]
             .get(t.0 as usize)
             .map_or(&[], |v| v.as_slice())
@@ -233,7 +242,7 @@ impl Guide for ScheduleGuide<'_> {
         let pos = g.done[t.0 as usize] as usize;
         let sec = &self.sched.sections[g.section as usize];
         let branching = sec.end == End::Branch && sec.branch_thread == Some(t);
-        if let Some((next, vc)) = evs.get(pos) {
+        if let Some((next, vc, outcome)) = evs.get(pos) {
             let expected = if kind == SiteKind::ThreadExit {
                 self.sched.sites.sites[*next as usize].kind == SiteKind::ThreadExit
             } else {
@@ -247,7 +256,10 @@ impl Guide for ScheduleGuide<'_> {
                     self.site_text(*next)
                 ));
             }
-            return if self.holds(g, t, vc) {
+            // Another outcome than the schedule's choice does not happen in the deployed
+            // program, where the schedule performs the waits.
+            let chosen = outcome.is_none_or(|k| self.arm[t.0 as usize][tr.0 as usize] == k);
+            return if chosen && self.holds(g, t, vc) {
                 Gate::Go
             } else {
                 Gate::Wait
@@ -282,7 +294,7 @@ impl Guide for ScheduleGuide<'_> {
         self.entry_tokens(g, t, &mut out);
         let pos = g.done[t.0 as usize];
         match self.evs(g, t).get(pos as usize) {
-            Some((_, vc)) => {
+            Some((_, vc, _)) => {
                 out.push(Acc::token(
                     done_token(g.generation, t.0 as usize, pos),
                     true,

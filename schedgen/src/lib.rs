@@ -286,6 +286,16 @@ fn left_waiting(
     None
 }
 
+/// The outcome a condition signal step `tr` of `t` stands for, where its location has
+/// several (see [`schedule::Event::outcome`]).
+fn signal_outcome(prog: &Program, t: ThreadId, tr: TransId) -> Option<u32> {
+    let th = prog.thread(t);
+    let x = th.transition(tr);
+    let signal = TransKind::Sync(SyncKind::CondSignal);
+    (x.kind == signal && th.outgoing(x.src).filter(|o| o.kind == signal).count() > 1)
+        .then(|| th.arm(x) as u32)
+}
+
 /// The branch arms that select sections, and every other copy of the same branch (the same
 /// condition, inlined elsewhere or run by another thread): the instrumented code reports the
 /// arm in every copy, so every copy's arm is an event of the schedule too.
@@ -417,6 +427,7 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
                     .expect("every visible transition and arm has a site"),
                 step: e.step as u32,
                 child: prog.thread(e.thread).transition(e.trans).spawned(),
+                outcome: signal_outcome(prog, e.thread, e.trans),
                 vc,
             })
             .collect();

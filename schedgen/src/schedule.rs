@@ -57,6 +57,13 @@ pub struct Event {
     /// The thread it starts, when its step creates one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub child: Option<ThreadId>,
+    /// For a condition signal with several outcomes (which waiter it wakes), the one the
+    /// schedule chose: the position of its step among the outgoing transitions of its
+    /// location. The deployed program needs no record of it (the schedule performs the waits
+    /// and orders the chosen waiter's wake-up after the signal); exploration under the
+    /// schedule takes only this outcome.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<u32>,
     /// Vector clock: events of each thread that must happen before this one.
     pub vc: Vec<u32>,
 }

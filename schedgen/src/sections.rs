@@ -11,7 +11,9 @@
 //! Nodes labelled false are dropped. From the root, a *piece* follows the chosen edges until
 //! * a **branching node**: the chosen thread has several children (a control-flow branch on
 //!   data the label leaves open, a failing local assumption); the next pieces start at the
-//!   children, selected at run time by the branch arm the thread takes;
+//!   children, selected at run time by the branch arm the thread takes. The outcomes of a
+//!   condition signal (which waiter wakes) are not the program's choice: where one of them is
+//!   possible in every state of the node, the schedule takes only that one;
 //! * a **covered node**: the execution continues at the covering node, where the next piece
 //!   starts (and where every piece that reaches that node ends, so that loops become cycles of
 //!   pieces);
@@ -23,7 +25,7 @@ use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use verifier::art::{Art, NodeId};
 use verifier::check::NodeFacts;
-use verifier::ir::{LocKind, Program, ThreadId, TransId};
+use verifier::ir::{LocKind, Program, SyncKind, ThreadId, TransId, TransKind};
 
 /// How a piece ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -126,6 +128,18 @@ pub fn pieces(prog: &Program, art: &Art, facts: &mut NodeFacts) -> Result<Pieces
                 if has_states(e.child, facts) {
                     arms.push((e.transition, e.child));
                     next.push(e.child);
+                }
+            }
+            // Which waiter a signal wakes is the schedule's choice, not the program's (the
+            // schedule performs the waits): where one outcome is possible in every state of
+            // the node, the schedule commits to it instead of branching on it.
+            let signal = |tr: TransId| {
+                prog.thread(t).transition(tr).kind == TransKind::Sync(SyncKind::CondSignal)
+            };
+            if arms.len() > 1 && arms.iter().all(|a| signal(a.0)) {
+                if let Some(&a) = arms.iter().find(|a| facts.surely_takes(v, t, a.0)) {
+                    next.retain(|&w| w == a.1);
+                    arms = vec![a];
                 }
             }
             arms_of.insert(v, arms);

@@ -107,3 +107,103 @@ fn an_edited_site_is_a_deviation() {
     assert_eq!(b.kind, BugKind::Deviation, "{}", b.message);
     assert!(b.message.contains("expects site"), "{}", b.message);
 }
+
+/// Two workers wait on one condition variable and `main` signals it: which waiter wakes is
+/// the schedule's choice (it performs the waits), so the schedule takes one outcome instead
+/// of branching on it, and exploration under the schedule follows that choice. Another
+/// outcome than the recorded one is an execution the schedule does not have.
+#[test]
+fn a_signal_wakes_the_waiter_the_schedule_chose() {
+    let text = r#"
+#include <assert.h>
+#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+int items, done, served[2];
+void *worker(void *arg) {
+  int *me = arg;
+  pthread_mutex_lock(&m);
+  while (items == 0 && !done)
+    pthread_cond_wait(&c, &m);
+  if (items > 0) { items--; (*me)++; }
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t t[2];
+  for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, worker, &served[i]);
+  pthread_mutex_lock(&m);
+  items = 1;
+  pthread_cond_signal(&c);
+  pthread_mutex_unlock(&m);
+  pthread_mutex_lock(&m);
+  done = 1;
+  pthread_cond_broadcast(&c);
+  pthread_mutex_unlock(&m);
+  for (int i = 0; i < 2; i++) pthread_join(t[i], 0);
+  assert(served[0] + served[1] == 1);
+  return 0;
+}
+"#;
+    let p = verifier::frontend::llvm::load_str("signal.c", text, &Default::default()).unwrap();
+    let opts = verifier::imc::Options {
+        timeout: std::time::Duration::from_secs(60),
+        stop_at_first_safe: true,
+        ..Default::default()
+    };
+    let mut art = None;
+    verifier::engine::run_iterative(
+        &p,
+        opts,
+        verifier::engine::Engine::Auto,
+        usize::MAX,
+        None,
+        &mut |ivr| {
+            if let verifier::imc::IvrKind::Safe(a) = &ivr.kind {
+                art = Some(a.clone());
+            }
+        },
+    );
+    let art = art.expect("a safe IVR");
+    for opt in [Opt::O0, Opt::O1, Opt::O2] {
+        let s = generate(
+            &p,
+            &art,
+            Options {
+                opt,
+                ..Options::default()
+            },
+        )
+        .unwrap();
+        let chosen: Vec<(usize, usize)> = s
+            .sections
+            .iter()
+            .enumerate()
+            .flat_map(|(i, sec)| {
+                sec.events
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| e.outcome.is_some())
+                    .map(move |(k, _)| (i, k))
+            })
+            .collect();
+        // The first IVR lets both workers wait before main signals.
+        assert!(!chosen.is_empty(), "{opt:?}: no signal with a choice");
+        for dpor in [true, false] {
+            let r = check(&p, &s, dpor);
+            assert!(r.bugs.is_empty(), "{opt:?}: {:?}", r.bugs[0].message);
+            assert!(r.stats.complete);
+        }
+        // The other outcome (waking the other worker, or none) is not in the schedule.
+        for (i, k) in chosen {
+            let mut other = s.clone();
+            let e = &mut other.sections[i].events[k];
+            e.outcome = Some(e.outcome.unwrap() ^ 1);
+            let r = check(&p, &other, true);
+            assert!(
+                !r.bugs.is_empty(),
+                "{opt:?}: another outcome is checked too"
+            );
+        }
+    }
+}

@@ -508,6 +508,19 @@ impl<'a> NodeFacts<'a> {
         surely_enabled(p, a, &self.enc, &mut self.smt, &self.ranges, &self.id, v, t)
     }
 
+    /// Whether transition `tr` of thread `t` is enabled in every state of node `v` (its
+    /// guard holds for some input in each of them).
+    pub fn surely_takes(&mut self, v: NodeId, t: ThreadId, tr: TransId) -> bool {
+        let c = &self.art.node(v).control;
+        if !c.can_move(self.prog, t) {
+            return false;
+        }
+        let st = self.enc.step(self.prog.thread(t).transition(tr), &self.id);
+        let enabled = Term::exists(st.inputs, Term::and([st.guard, st.input_ranges]));
+        let prem = Term::and([self.ranges.clone(), self.art.node(v).label.clone()]);
+        self.smt.implies(&prem, &enabled) == Some(true)
+    }
+
     /// Whether thread `t` may be enabled in some state of node `v`.
     pub fn may_be_enabled(&mut self, v: NodeId, t: ThreadId) -> bool {
         let (p, a) = (self.prog, self.art);

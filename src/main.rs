@@ -178,6 +178,11 @@ pub(crate) struct Input {
     /// `c` (the C parser).
     #[arg(long, value_name = "NAME", default_value = "c", value_parser = ["c", "llvm"])]
     frontend: String,
+    /// The arguments `main` gets after the program's name (after `--`; LLVM front end). The
+    /// verdict holds for runs with these arguments, and the built program runs only with
+    /// them.
+    #[arg(last = true, value_name = "ARGS")]
+    args: Vec<String>,
 }
 
 impl Input {
@@ -189,6 +194,7 @@ impl Input {
             }
             return Ok(p);
         }
+        self.c_front_end_takes_no_arguments()?;
         verifier::frontend::load(&self.file, &self.options())
     }
 
@@ -200,7 +206,19 @@ impl Input {
             // The instrumentation works on the module the program carries.
             return Ok((self.load()?, String::new()));
         }
+        self.c_front_end_takes_no_arguments()?;
         verifier::frontend::load_preprocessed(&self.file, &self.options())
+    }
+
+    /// The C front end runs `main` without arguments.
+    fn c_front_end_takes_no_arguments(&self) -> Result<(), verifier::frontend::Error> {
+        if self.args.is_empty() {
+            return Ok(());
+        }
+        Err(verifier::frontend::Error::Unsupported {
+            position: self.file.display().to_string(),
+            construct: "arguments for `main` with the C front end (use --frontend llvm)".into(),
+        })
     }
 
     fn options(&self) -> verifier::frontend::Options {
@@ -208,6 +226,7 @@ impl Input {
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
             max_threads: self.max_threads,
+            arguments: self.args.clone(),
             ..Default::default()
         }
     }

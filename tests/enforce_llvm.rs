@@ -42,6 +42,11 @@ fn scratch(name: &str) -> PathBuf {
 /// `synth build --frontend llvm` of `source` at `opt` into `exe`; panics with synth's output
 /// when it fails.
 fn build(source: &str, opt: u8, exe: &Path, keep: Option<&Path>) {
+    build_with(source, opt, exe, keep, &[]);
+}
+
+/// [`build`] for runs with the command-line arguments `args`.
+fn build_with(source: &str, opt: u8, exe: &Path, keep: Option<&Path>, args: &[&str]) {
     runtime_library();
     let mut cmd = Command::new(synth_exe());
     cmd.args(["build", "--frontend", "llvm", "--timeout", "60", "--opt"])
@@ -51,6 +56,9 @@ fn build(source: &str, opt: u8, exe: &Path, keep: Option<&Path>) {
         .arg(exe);
     if let Some(k) = keep {
         cmd.arg("--keep").arg(k);
+    }
+    if !args.is_empty() {
+        cmd.arg("--").args(args);
     }
     let o = cmd.output().expect("synth runs");
     assert!(
@@ -277,4 +285,29 @@ fn code_shared_by_a_shared_and_a_local_access_is_refused_with_its_position() {
         "{err}"
     );
     assert!(!exe.exists());
+}
+
+/// The thread count comes from the command line: verified and built for the arguments after
+/// `--`, the program runs with them (under any name) and refuses others.
+#[test]
+fn a_program_built_for_its_arguments_runs_with_them_and_refuses_others() {
+    let dir = scratch("arguments");
+    let exe = dir.join("argv_threads");
+    build_with(&program("idioms/argv_threads.c"), 2, &exe, None, &["3"]);
+    let renamed = dir.join("renamed");
+    std::os::unix::fs::symlink(&exe, &renamed).unwrap();
+    for name in [&exe, &renamed] {
+        let o = Command::new(name).arg("3").output().expect("runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "sum of 1..12 = 78\n");
+    }
+    for other in [&[][..], &["4"][..], &["3", "3"][..]] {
+        let o = Command::new(&exe).args(other).output().expect("runs");
+        assert_eq!(o.status.code(), Some(78), "{other:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("verified for runs with the arguments: 3"),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
 }

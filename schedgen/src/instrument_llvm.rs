@@ -253,13 +253,31 @@ pub fn instrument(
         2 => "int synth_user_main(int, char **);",
         _ => "int synth_user_main(int, char **, char **);",
     };
-    // The verifier runs `main` without arguments: a run with arguments is not one the proof
-    // covers.
-    let no_arguments = if main_params > 0 {
+    // The verifier runs `main` with the argument vector it was given: a run with other
+    // arguments is not one the proof covers; `argv[0]` is the name it was verified with.
+    let arguments = if main_params > 0 {
+        let args = prog.arguments.get(1..).unwrap_or_default();
+        let list: String = args.iter().map(|a| format!("{}, ", c_string(a))).collect();
+        let shown = if args.is_empty() {
+            "without arguments".to_string()
+        } else {
+            format!("with the arguments: {}", args.join(" "))
+        };
+        let name = prog.arguments.first().map_or("a.out", String::as_str);
         format!(
-            "  if (argc > 1) {{\n    fprintf(stderr, \"synth: the schedule was verified for runs \
-             without arguments\\n\");\n    return {};\n  }}\n",
-            crate::instrument::REFUSED_EXIT_CODE
+            "  static const char *const verified[] = {{{list}0}};\n  \
+             static char name[] = {name};\n  \
+             int same = argc == {count};\n  \
+             for (int i = 1; same && i < argc; i++)\n    \
+             same = strcmp(argv[i], verified[i - 1]) == 0;\n  \
+             if (!same) {{\n    \
+             fprintf(stderr, \"synth: the schedule was verified for runs %s\\n\", {shown});\n    \
+             return {code};\n  }}\n  \
+             argv[0] = name;\n",
+            count = args.len() + 1,
+            name = c_string(name),
+            shown = c_string(&shown),
+            code = crate::instrument::REFUSED_EXIT_CODE,
         )
     } else {
         String::new()
@@ -267,10 +285,10 @@ pub fn instrument(
     let support = format!(
         "/* {src}: support of the module instrumented by synth to follow the program \
          schedule of {header}\n * (Opt{opt}, program SHA-256 {sha}). Do not edit. */\n\
-         #include <stdio.h>\n#include \"{header}\"\n#define SYNTH_BOUNDED {bounded}\n\
+         #include <stdio.h>\n#include <string.h>\n#include \"{header}\"\n#define SYNTH_BOUNDED {bounded}\n\
          {SUPPORT}\n{proto}\n\
          int main(int argc, char **argv, char **envp) {{\n  \
-         (void)argc;\n  (void)argv;\n  (void)envp;\n{no_arguments}  \
+         (void)argc;\n  (void)argv;\n  (void)envp;\n{arguments}  \
          if (synth_start(&synth_schedule, \"{sha}\") != 0)\n    return {code};\n  \
          return {call_main};\n}}\n",
         bounded = u8::from(prog.thread_bound.is_some()),
@@ -280,6 +298,23 @@ pub fn instrument(
         code = crate::instrument::REFUSED_EXIT_CODE,
     );
     Ok(Instrumented { support })
+}
+
+/// `s` as a C string literal.
+fn c_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for b in s.bytes() {
+        match b {
+            b'"' | b'\\' => {
+                out.push('\\');
+                out.push(b as char);
+            }
+            0x20..=0x7e if b != b'?' => out.push(b as char),
+            _ => out.push_str(&format!("\\{b:03o}")),
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// Whether `name` copies a block (`Some(false)`: `memcpy`, `memmove`) or fills one

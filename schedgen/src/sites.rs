@@ -96,10 +96,18 @@ impl SiteTable {
                     .unwrap_or(tr),
                 _ => tr,
             };
+            // An access of the LLVM module is one instruction however many cells it may
+            // reach (an element whose index the lowering left to the run time may be any
+            // field): only its kinds of access matter.
             let evs = if matches!(rep.kind, TransKind::Sync(_)) {
                 Vec::new()
             } else {
-                rep.events.iter().map(|e| e.access as u8).collect()
+                let mut evs: Vec<u8> = rep.events.iter().map(|e| e.access as u8).collect();
+                if prog.bitcode.is_some() && tr.at.is_some() {
+                    evs.sort_unstable();
+                    evs.dedup();
+                }
+                evs
             };
             let span = if tr.at.is_some() { None } else { tr.span };
             let key: Key = (tr.at, span, format!("{:?}/{kind:?}", rep.kind), arm, evs);

@@ -1068,6 +1068,11 @@ pub struct Program {
     /// (as POSIX allows). Every verdict then holds for runs with at most `N` threads.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thread_bound: Option<usize>,
+    /// The argument vector `main` is verified with (LLVM front end): the program's name
+    /// (the stem of its file), then the arguments. The built program runs only with these
+    /// arguments, and passes this name as `argv[0]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub arguments: Vec<String>,
     /// What the front end assumed of the program that the user should know (external
     /// functions it models by havoc).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -540,3 +540,39 @@ int main(void) {{
         bug.execution.outcome
     );
 }
+
+/// `main` gets the arguments it is verified with: `argv[1..argc]` hold them, `argv[argc]` is
+/// null, and `argv[0]` is the program's name (its file's stem).
+#[test]
+fn main_gets_the_arguments_it_is_verified_with() {
+    let text = r#"
+#include <assert.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+int n;
+void *w(void *a) { n += atoi(a); return 0; }
+int main(int argc, char **argv) {
+  assert(argc == 3 && argv[argc] == 0 && strcmp(argv[0], "args") == 0);
+  assert(strcmp(argv[1], "go") == 0);
+  pthread_t t;
+  pthread_create(&t, 0, w, argv[2]);
+  pthread_join(t, 0);
+  assert(n == 12);
+  return 0;
+}
+"#;
+    let with = |args: &[&str]| FOpts {
+        arguments: args.iter().map(|a| a.to_string()).collect(),
+        ..FOpts::default()
+    };
+    let p = load_str("args.c", text, &with(&["go", "12"])).expect("lowers");
+    assert_eq!(p.arguments, ["args", "go", "12"]);
+    let (r, _) = verify(&p, Engine::Auto);
+    assert_eq!(r.verdict, Verdict::Safe);
+    for other in [&["go", "13"][..], &["stop", "12"][..], &["go"][..], &[][..]] {
+        let p = load_str("args.c", text, &with(other)).expect("lowers");
+        let (r, _) = verify(&p, Engine::Auto);
+        assert_eq!(r.verdict, Verdict::Unsafe, "{other:?}");
+    }
+}

@@ -449,6 +449,7 @@ impl<'a> Lowerer<'a> {
             },
             objects: Vec::new(),
             thread_bound: None,
+            arguments: Vec::new(),
             warnings: Vec::new(),
 
             bitcode: None,

@@ -34,6 +34,8 @@ pub struct Options {
     pub max_threads: usize,
     /// Most transitions the whole program may have after lowering.
     pub max_transitions: usize,
+    /// The command-line arguments `main` gets after the program's name (LLVM front end).
+    pub arguments: Vec<String>,
 }
 
 impl Default for Options {
@@ -44,6 +46,7 @@ impl Default for Options {
             cc: std::env::var("CC").unwrap_or_else(|_| "cc".to_string()),
             max_threads: 64,
             max_transitions: 2_000_000,
+            arguments: Vec::new(),
         }
     }
 }

@@ -178,6 +178,8 @@ pub(super) struct FnFacts {
 pub(super) struct Lowerer<'m> {
     pub m: &'m Module,
     pub layout: Layout<'m>,
+    /// `argv` of `main`: the program's name, then the arguments it is verified with.
+    arguments: Vec<String>,
     pub opts: &'m Options,
     /// Source files by debug-info name; index 0 is the main file.
     pub files: Vec<String>,
@@ -245,6 +247,14 @@ pub(super) struct Lowerer<'m> {
 
 /// Lowers a module; [`crate::frontend::finalize`] completes the program.
 /// Also returns the source files spans refer to (index 0: the main file).
+/// The program's name, `argv[0]`: the stem of its main file.
+fn program_name(main_file: &str) -> String {
+    std::path::Path::new(main_file)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "a.out".into())
+}
+
 pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, Vec<String>)> {
     let creating = super::loops::creating_functions(m);
     let numbers = instruction_numbers(m);
@@ -267,6 +277,9 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         layout: Layout::new(&m.types),
         opts,
         files: vec![main_file.to_string()],
+        arguments: std::iter::once(program_name(main_file))
+            .chain(opts.arguments.iter().cloned())
+            .collect(),
         vars: Vec::new(),
         objects: HashMap::new(),
         heap_sites: HashSet::new(),
@@ -671,6 +684,84 @@ impl<'m> Lowerer<'m> {
         Ok(first)
     }
 
+    /// An array object of `len` cells of kind `elem`, `width` bytes each, visible to every
+    /// thread.
+    fn array_object(
+        &mut self,
+        name: &str,
+        elem: ElemKind,
+        width: u64,
+        len: u64,
+        init: Init,
+    ) -> VarId {
+        let id = self.new_var(
+            name.to_string(),
+            elem,
+            len as u32,
+            true,
+            VarScope::Global,
+            init,
+            Some(Placement {
+                object: VarId(u32::MAX),
+                offset: 0,
+                stride: width as u32,
+            }),
+        );
+        let leaf = Leaf {
+            offset: 0,
+            stride: width,
+            len,
+            elem,
+            width,
+            path: String::new(),
+        };
+        self.objects.insert(
+            id,
+            Cells {
+                leaves: vec![(leaf, id)],
+                size: len * width,
+            },
+        );
+        self.made.push(crate::ir::Object {
+            var: id,
+            name: name.to_string(),
+            size: len * width,
+        });
+        id
+    }
+
+    /// `main`'s argument vector (C11 5.1.2.2.1): the strings of [`Program::arguments`]
+    /// (writable), then a null pointer.
+    fn argument_vector(&mut self) -> VarId {
+        let mut strings = Vec::new();
+        for (k, a) in self.arguments.clone().iter().enumerate() {
+            let bytes = a.as_bytes();
+            let s = self.array_object(
+                &format!("argv[{k}]"),
+                ElemKind::Int(Ty::CHAR),
+                1,
+                bytes.len() as u64 + 1,
+                Init::Zero,
+            );
+            for (i, &b) in bytes.iter().enumerate() {
+                self.init_cell(s, i as u64, b as i8 as i128);
+            }
+            strings.push(s);
+        }
+        let argv = self.array_object(
+            "argv",
+            ElemKind::Ptr,
+            8,
+            strings.len() as u64 + 1,
+            Init::Zero,
+        );
+        for (k, s) in strings.into_iter().enumerate() {
+            let addr = self.vars[s.0 as usize].element_address(0);
+            self.init_cell(argv, 8 * k as u64, addr);
+        }
+        argv
+    }
+
     /// The variable and element a static pointer with access width `width` denotes.
     pub fn static_place(
         &self,
@@ -937,6 +1028,7 @@ impl<'m> Lowerer<'m> {
             local_reads: Vec::new(),
             objects: std::mem::take(&mut self.made),
             thread_bound: self.bounded.then_some(self.opts.max_threads),
+            arguments: std::mem::take(&mut self.arguments),
             warnings: std::mem::take(&mut self.warnings),
 
             bitcode: None,
@@ -1226,11 +1318,17 @@ impl<'m> Lowerer<'m> {
         let is_main = p.tid == ThreadId(0);
         let mut args = Vec::new();
         if is_main {
-            // main(argc, argv): the program runs without arguments.
-            for (k, _) in f.parameters.iter().enumerate() {
-                args.push(match k {
-                    0 => Val::E(Expr::int(1)),
-                    _ => Val::E(Expr::constant(0, Ty::ULONG)),
+            // main(argc, argv, envp): the arguments the program is verified with.
+            if !f.parameters.is_empty() {
+                let argc = self.arguments.len() as i128;
+                args.push(Val::E(Expr::int(argc)));
+            }
+            if f.parameters.len() > 1 {
+                let argv = self.argument_vector();
+                args.push(Val::P {
+                    obj: argv,
+                    off: 0,
+                    dyn_: vec![],
                 });
             }
         } else if let Some(a) = p.arg {

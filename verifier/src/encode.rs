@@ -528,15 +528,28 @@ impl Cx<'_, '_> {
                         val = Term::ite(inside, wrap(x, *ty), val);
                         continue;
                     }
+                    let cur = &s.vals[t.0 as usize];
+                    let cell_at = |idx: Term| {
+                        if self.enc.is_array(*t) {
+                            Term::select(cur.clone(), idx)
+                        } else {
+                            cur.clone()
+                        }
+                    };
+                    for (r, inside, idx) in self.sub_cell_targets(*t, &a, *ty) {
+                        // Bytes r.. of a wider cell.
+                        ok.push(inside.clone());
+                        let cell = self.enc.prog.var(*t).elem.ty();
+                        let u = Term::modulo(cell_at(idx), Term::int(pow2(cell.bits)));
+                        let part = Term::modulo(
+                            Term::div(u, Term::int(pow2(8 * r as u8))),
+                            Term::int(pow2(8 * cell_bytes_of(*ty) as u8)),
+                        );
+                        val = Term::ite(inside, wrap(part, *ty), val);
+                    }
                     let (inside, idx) = self.target(*t, &a, *ty);
                     ok.push(inside.clone());
-                    let cur = &s.vals[t.0 as usize];
-                    let x = if self.enc.is_array(*t) {
-                        Term::select(cur.clone(), idx)
-                    } else {
-                        cur.clone()
-                    };
-                    val = Term::ite(inside, x, val);
+                    val = Term::ite(inside, cell_at(idx), val);
                 }
                 self.ub.push(Term::not(Term::or(ok)));
                 val
@@ -569,6 +582,35 @@ impl Cx<'_, '_> {
             Term::int(0),
         ));
         (Term::and(inside), Term::div(rel, Term::int(stride)))
+    }
+
+    /// When the cells of variable `t` are integers wider than an access of `width`: per byte
+    /// offset `r` the access may have inside a cell, whether address `a` lies with all its
+    /// bytes in one cell at that offset, and the cell's index. The interpreter performs such
+    /// accesses on the cell's bytes, little-endian ([`crate::interp::Machine`]).
+    fn sub_cell_targets(&self, t: VarId, a: &Term, width: Ty) -> Vec<(u32, Term, Term)> {
+        let v = self.enc.prog.var(t);
+        let ElemKind::Int(cell) = v.elem else {
+            return Vec::new();
+        };
+        let (big, small) = (cell_bytes_of(cell), cell_bytes_of(width));
+        if v.placement.is_none() || small >= big {
+            return Vec::new();
+        }
+        let base = v.base_address();
+        let stride = v.placement().stride as i128;
+        let rel = Term::sub(a.clone(), Term::int(base));
+        (0..=big - small)
+            .map(|r| {
+                let at = Term::sub(rel.clone(), Term::int(r as i128));
+                let inside = Term::and([
+                    Term::le(Term::int(0), at.clone()),
+                    Term::lt(at.clone(), Term::int(v.len as i128 * stride)),
+                    Term::eq(Term::modulo(at.clone(), Term::int(stride)), Term::int(0)),
+                ]);
+                (r, inside, Term::div(at, Term::int(stride)))
+            })
+            .collect()
     }
 
     /// When variable `t` is a byte array and an access of `width` is wider than a byte:
@@ -675,6 +717,35 @@ impl Cx<'_, '_> {
                         });
                         s.vals[t.0 as usize] = Term::ite(inside, new, cur);
                         continue;
+                    }
+                    for (r, inside, idx) in self.sub_cell_targets(*t, &a, *ty) {
+                        // Bytes r.. of a wider cell: the others keep their values.
+                        ok.push(inside.clone());
+                        let cell = self.enc.prog.var(*t).elem.ty();
+                        let cur = s.vals[t.0 as usize].clone();
+                        let old = if self.enc.is_array(*t) {
+                            Term::select(cur.clone(), idx.clone())
+                        } else {
+                            cur.clone()
+                        };
+                        let u = Term::modulo(old.clone(), Term::int(pow2(cell.bits)));
+                        let (shift, span) = (
+                            Term::int(pow2(8 * r as u8)),
+                            Term::int(pow2(8 * cell_bytes_of(*ty) as u8)),
+                        );
+                        let was = Term::modulo(Term::div(u.clone(), shift.clone()), span.clone());
+                        let now = Term::modulo(v.clone(), span);
+                        let new_u = Term::add(
+                            Term::sub(u, Term::mul(was, shift.clone())),
+                            Term::mul(now, shift),
+                        );
+                        let new = wrap(new_u, cell);
+                        let new = if self.enc.is_array(*t) {
+                            Term::store(cur.clone(), idx, new)
+                        } else {
+                            new
+                        };
+                        s.vals[t.0 as usize] = Term::ite(inside, new, cur);
                     }
                     let (inside, idx) = self.target(*t, &a, *ty);
                     ok.push(inside.clone());

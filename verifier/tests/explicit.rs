@@ -576,3 +576,32 @@ int main(int argc, char **argv) {
         assert_eq!(r.verdict, Verdict::Unsafe, "{other:?}");
     }
 }
+
+/// Narrower members of a union over a wider one (a `short` or a byte of an `int`): the
+/// checker's encoding reads and writes the cell's bytes as the interpreter does, so the right
+/// value is proved and a wrong one is a replayed bug.
+#[test]
+fn narrow_members_of_a_union_are_bytes_of_the_wider_cell() {
+    let text = r#"
+#include <assert.h>
+#include <pthread.h>
+union word { int i; short s[2]; unsigned char b[4]; };
+union word w;
+void *t(void *a) { w.s[1] = 5; w.b[0] = 7; return 0; }
+int main(void) {
+  pthread_t x;
+  w.i = -1;
+  pthread_create(&x, 0, t, 0);
+  pthread_join(x, 0);
+  assert(w.i == (5 << 16) + 0xff00 + LOW);
+  assert(w.s[0] == (short)0xff07);
+  return 0;
+}
+"#;
+    let p = lower("union.c", &text.replace("LOW", "7"));
+    let (r, _) = verify(&p, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+    let p = lower("union.c", &text.replace("LOW", "8"));
+    let (r, _) = verify(&p, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Unsafe);
+}

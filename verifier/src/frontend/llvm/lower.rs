@@ -106,7 +106,8 @@ pub(super) struct Frame<'m> {
     index: HashMap<&'m Name, usize>,
     phi_ids: HashMap<&'m Name, usize>,
     phi_vars: HashMap<&'m Name, (VarId, Ty)>,
-    pub ret: Option<(VarId, Ty)>,
+    /// The return value's type and the variables of its scalars.
+    pub ret: Option<(TypeRef, Vec<(VarId, Ty)>)>,
     pub ret_loc: LocId,
     /// Registers that need a variable: used outside their block or by a phi.
     pub needs_var: &'m HashSet<Name>,
@@ -749,7 +750,7 @@ impl<'m> Lowerer<'m> {
             strings.push(s);
         }
         let argv = self.array_object(
-            "argv",
+            "argv[]",
             ElemKind::Ptr,
             8,
             strings.len() as u64 + 1,
@@ -1458,7 +1459,7 @@ impl<'m> Lowerer<'m> {
         let ret = match self.m.types.type_of(f).as_ref() {
             Type::FuncType { result_type, .. } => match result_type.as_ref() {
                 Type::VoidType => None,
-                t => Some(self.reg_ty(t)?),
+                _ => Some((result_type.clone(), self.scalar_cells(result_type)?)),
             },
             _ => None,
         };
@@ -1519,9 +1520,15 @@ impl<'m> Lowerer<'m> {
                 }
             }
         }
-        if let Some(t) = ret {
-            let v = self.temp(&format!("{}$ret", f.name), t);
-            self.frame().ret = Some((v, t));
+        if let Some((t, cells)) = ret {
+            let vars = match cells.as_slice() {
+                [(_, ty)] => vec![(self.temp(&format!("{}$ret", f.name), *ty), *ty)],
+                _ => cells
+                    .iter()
+                    .map(|&(o, ty)| (self.temp(&format!("{}$ret.{o}", f.name), ty), ty))
+                    .collect(),
+            };
+            self.frame().ret = Some((t, vars));
         }
         let at = self.at;
         let r = self.body(f);
@@ -1529,7 +1536,10 @@ impl<'m> Lowerer<'m> {
         let frame = self.frames.pop().expect("pushed");
         r?;
         self.cur = frame.ret_loc;
-        Ok(frame.ret.map(|(v, t)| Val::E(Expr::var(v, t))))
+        Ok(frame.ret.map(|(t, vars)| {
+            let mut parts = vars.into_iter().map(|(v, ty)| Expr::var(v, ty));
+            self.assemble(&t, &mut parts)
+        }))
     }
 
     pub fn frame(&mut self) -> &mut Frame<'m> {
@@ -1693,6 +1703,18 @@ impl<'m> Lowerer<'m> {
                 Val::E(Expr::constant(0, ty))
             }
             Constant::AggregateZero(_) => Val::E(Expr::int(0)),
+            Constant::Struct { values, .. } => Val::Tuple(
+                values
+                    .iter()
+                    .map(|v| self.const_val(v))
+                    .collect::<R<Vec<_>>>()?,
+            ),
+            Constant::Array { elements, .. } => Val::Tuple(
+                elements
+                    .iter()
+                    .map(|v| self.const_val(v))
+                    .collect::<R<Vec<_>>>()?,
+            ),
             Constant::GlobalReference { name, .. } => {
                 let n = name_str(name);
                 if let Some(obj) = self.globals.get(&n) {
@@ -1899,18 +1921,22 @@ impl<'m> Lowerer<'m> {
             I::CmpXchg(x) => self.cmpxchg(x),
             I::AtomicRMW(x) => self.atomicrmw(x),
             I::ExtractValue(x) => {
-                let v = self.val(&x.aggregate)?;
-                let Val::Tuple(parts) = v else {
-                    return self.unsupported("extractvalue of an aggregate held in a register");
-                };
-                let Some(p) = x.indices.first().and_then(|k| parts.get(*k as usize)) else {
-                    return self.unsupported("extractvalue of a nested aggregate");
-                };
-                let t = match p {
+                let mut p = self.val(&x.aggregate)?;
+                for &k in &x.indices {
+                    p = self.member(&p, k as usize)?;
+                }
+                let t = match &p {
                     Val::E(e) => e.ty(),
                     _ => Ty::ULONG,
                 };
-                self.bind(&x.dest, p.clone(), t);
+                self.bind(&x.dest, p, t);
+                Ok(())
+            }
+            I::InsertValue(x) => {
+                let t = self.m.types.type_of(&x.aggregate);
+                let (v, e) = (self.val(&x.aggregate)?, self.val(&x.element)?);
+                let r = self.insert(&v, &t, &x.indices, e)?;
+                self.frame().set_reg(&x.dest, r);
                 Ok(())
             }
             I::Call(c) => self.call(c),
@@ -2138,18 +2164,13 @@ impl<'m> Lowerer<'m> {
     }
 
     fn load(&mut self, x: &'m ins::Load) -> R<()> {
-        let (w, ty) = match self.access_ty(&x.loaded_ty) {
-            Ok(r) => r,
-            Err(_)
-                if matches!(
-                    x.loaded_ty.as_ref(),
-                    Type::StructType { .. } | Type::NamedStructType { .. } | Type::ArrayType { .. }
-                ) =>
-            {
-                return self.unsupported("load of a whole struct or array value");
-            }
-            Err(e) => return Err(e),
-        };
+        if self.members(&x.loaded_ty).is_some() {
+            let ptr = self.val(&x.address)?;
+            let v = self.load_aggregate(&ptr, &x.loaded_ty, &name_str(&x.dest))?;
+            self.frame().set_reg(&x.dest, v);
+            return Ok(());
+        }
+        let (w, ty) = self.access_ty(&x.loaded_ty)?;
         let ptr = self.val(&x.address)?;
         let place = self.place(&ptr, w, ty)?;
         let r = self.temp(&name_str(&x.dest), ty);
@@ -2166,10 +2187,11 @@ impl<'m> Lowerer<'m> {
 
     fn store(&mut self, x: &'m ins::Store) -> R<()> {
         let vt = self.m.types.type_of(&x.value);
-        let (w, ty) = match self.access_ty(&vt) {
-            Ok(r) => r,
-            Err(_) => return self.unsupported("store of a whole struct or array value"),
-        };
+        if self.members(&vt).is_some() {
+            let (ptr, v) = (self.val(&x.address)?, self.val(&x.value)?);
+            return self.store_aggregate(&ptr, &vt, &v);
+        }
+        let (w, ty) = self.access_ty(&vt)?;
         let ptr = self.val(&x.address)?;
         let place = self.place(&ptr, w, ty)?;
         let v = self.expr(&x.value)?;
@@ -2455,16 +2477,21 @@ impl<'m> Lowerer<'m> {
                 self.goto(block, &s.default_dest, g, vec![], kind)?;
             }
             Terminator::Ret(r) => {
-                let mut ops = std::mem::take(&mut self.pending);
-                if let (Some(o), Some((v, ty))) =
-                    (&r.return_operand, self.frames.last().expect("frame").ret)
-                {
-                    let e = self.expr(o)?;
-                    ops.push(Op::Assign {
-                        place: Place::scalar(v),
-                        value: cast(e, ty),
-                    });
+                let ret = self.frames.last().expect("frame").ret.clone();
+                if let (Some(o), Some((t, vars))) = (&r.return_operand, ret) {
+                    let v = self.val(o)?;
+                    let values = self.flatten(&v, &t)?;
+                    self.pending
+                        .extend(
+                            vars.into_iter()
+                                .zip(values)
+                                .map(|((var, ty), e)| Op::Assign {
+                                    place: Place::scalar(var),
+                                    value: cast(e, ty),
+                                }),
+                        );
                 }
+                let ops = std::mem::take(&mut self.pending);
                 let dst = self.frames.last().expect("frame").ret_loc;
                 self.edge(self.cur, dst, Expr::tt(), ops, TransKind::Stmt)?;
             }

@@ -8,6 +8,7 @@
 //! variables placed at their byte offsets, pointers as addresses into them. What the IR
 //! cannot express yet is reported as `file:line:col: unsupported <construct>`.
 
+mod aggregates;
 mod awaits;
 mod calls;
 mod canonical;

@@ -288,7 +288,7 @@ fn print_report(p: &verifier::ir::Program, a: &ExploreArgs, r: &Report) -> anyho
             }
             (None, false) => format!(
                 "no bug in any execution within the bounds{}",
-                p.bound_note(None)
+                p.bound_note(true, None)
             ),
             (Some(why), _) => format!("no bug found so far ({why})"),
         }

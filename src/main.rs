@@ -490,7 +490,10 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
         v => format!(
             "{}{}",
             v.word(),
-            p.bound_note(r.counterexample.as_ref().map(|c| &c.execution))
+            p.bound_note(
+                r.meets_bound,
+                r.counterexample.as_ref().map(|c| &c.execution)
+            )
         ),
     };
     if a.json {

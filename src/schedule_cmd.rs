@@ -311,7 +311,10 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                 v => format!(
                     "{}{}",
                     v.word(),
-                    p.bound_note(r.counterexample.as_ref().map(|c| &c.execution))
+                    p.bound_note(
+                        r.meets_bound,
+                        r.counterexample.as_ref().map(|c| &c.execution)
+                    )
                 ),
             };
             emit(&format!("verdict: {verdict}\n"));

@@ -558,3 +558,42 @@ int main(void) {
         assert_eq!(o.status.code(), Some(1), "{name}");
     }
 }
+
+/// A safe verdict carries the thread bound only when some run meets it: a creation loop whose
+/// count (from the command line) stays below the bound is `safe` without it.
+#[test]
+fn a_safe_verdict_names_the_thread_bound_only_when_a_run_meets_it() {
+    let text = r#"
+#include <pthread.h>
+#include <stdlib.h>
+int done[8];
+void *w(void *a) { done[(long)a] = 1; return 0; }
+int main(int argc, char **argv) {
+  int n = argc > 1 ? atoi(argv[1]) : 2;
+  if (n > 8) n = 8;
+  pthread_t t[8];
+  for (long i = 0; i < n; i++) pthread_create(&t[i], 0, w, (void *)i);
+  for (long i = 0; i < n; i++) pthread_join(t[i], 0);
+  return 0;
+}
+"#;
+    let p = write("bound_unmet.c", text);
+    for (n, verdict) in [
+        ("2", "verdict: safe\n"),
+        ("5", "verdict: safe with at most 4 threads\n"),
+    ] {
+        let o = synth(&[
+            "verify",
+            "--frontend",
+            "llvm",
+            "--max-threads",
+            "4",
+            p.to_str().unwrap(),
+            "--",
+            n,
+        ]);
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(out.contains(verdict), "{n}: {out}{}", stderr(&o));
+        assert_eq!(o.status.code(), Some(0), "{n}");
+    }
+}

@@ -166,6 +166,17 @@ impl Art {
         self.nodes.len()
     }
 
+    /// Whether some node not labelled `false` is entered by a thread creation refused for
+    /// the thread bound ([`crate::ir::Transition::refusal`]): in a complete ART, whether a run may meet
+    /// the bound.
+    pub fn refuses_creation(&self, prog: &Program) -> bool {
+        self.nodes.iter().any(|n| {
+            n.label != Term::False
+                && n.parent
+                    .is_some_and(|(_, t, tr)| prog.thread(t).transition(tr).refusal.is_some())
+        })
+    }
+
     /// Whether the ART has only its root.
     pub fn is_empty(&self) -> bool {
         self.nodes.len() <= 1

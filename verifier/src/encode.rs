@@ -510,6 +510,32 @@ impl Cx<'_, '_> {
             }
             Place::Deref { addr, ty, targets } => {
                 let a = self.expr(addr, s);
+                if let Some(cells) = match a {
+                    Term::Int(x) => self.spread_bytes(x, *ty),
+                    _ => None,
+                } {
+                    // Byte by byte, little-endian; padding reads as 0.
+                    let mut x = Term::int(0);
+                    for (b, c) in cells.into_iter().enumerate() {
+                        let Some((v, k, at)) = c else {
+                            continue;
+                        };
+                        let cell = self.enc.prog.var(v).elem.ty();
+                        let cur = &s.vals[v.0 as usize];
+                        let value = if self.enc.is_array(v) {
+                            Term::select(cur.clone(), Term::int(k))
+                        } else {
+                            cur.clone()
+                        };
+                        let u = Term::modulo(value, Term::int(pow2(cell.bits)));
+                        let byte = Term::modulo(
+                            Term::div(u, Term::int(pow2(8 * at as u8))),
+                            Term::int(256),
+                        );
+                        x = Term::add(x, Term::mul(byte, Term::int(pow2(8 * b as u8))));
+                    }
+                    return wrap(x, *ty);
+                }
                 let mut ok = Vec::new();
                 let mut val = self.over_approx(*ty);
                 for t in targets {
@@ -613,6 +639,43 @@ impl Cx<'_, '_> {
             .collect()
     }
 
+    /// For an access of `width` at the constant address `addr` that is not one cell of that
+    /// width (a `long` over two `int`s, a struct's bytes in a by-value copy): the cell that
+    /// holds each byte (variable, element, the byte's position in the cell; `None` for
+    /// padding), as the interpreter performs such accesses ([`crate::interp::Machine`]).
+    fn spread_bytes(&self, addr: i128, width: Ty) -> Option<Vec<Option<(VarId, i128, u32)>>> {
+        let (obj, _) = decode_address(addr)?;
+        let prog = self.enc.prog;
+        let members: Vec<&Var> = prog
+            .vars
+            .iter()
+            .filter(|v| v.placement().object == obj)
+            .collect();
+        let bytes = cell_bytes_of(width);
+        let at = |x: i128| {
+            members.iter().find_map(|v| {
+                let w = match v.elem {
+                    ElemKind::Int(t) => cell_bytes_of(t) as i128,
+                    ElemKind::Ptr => 8,
+                    _ => return None,
+                };
+                let (rel, stride) = (x - v.base_address(), v.placement().stride as i128);
+                let (k, within) = (rel.div_euclid(stride), rel.rem_euclid(stride));
+                (rel >= 0 && k < v.len as i128 && within < w).then_some((v.id, k, within as u32))
+            })
+        };
+        let cells: Vec<Option<(VarId, i128, u32)>> =
+            (0..bytes as i128).map(|b| at(addr + b)).collect();
+        let one_cell = cells.iter().enumerate().all(|(b, c)| {
+            c.is_some_and(|(v, k, w)| {
+                Some((v, k, 0)) == cells[0]
+                    && w == b as u32
+                    && cell_bytes(prog.var(v).elem) == bytes
+            })
+        });
+        (!one_cell && cells.iter().any(Option::is_some)).then_some(cells)
+    }
+
     /// When variable `t` is a byte array and an access of `width` is wider than a byte:
     /// whether address `a` lies with all its bytes in `t`, and the index of its first byte.
     /// The interpreter performs such accesses byte by byte ([`crate::interp::Machine`]).
@@ -700,6 +763,42 @@ impl Cx<'_, '_> {
             }
             Place::Deref { addr, targets, ty } => {
                 let a = self.expr(addr, s);
+                if let Some(cells) = match a {
+                    Term::Int(x) => self.spread_bytes(x, *ty),
+                    _ => None,
+                } {
+                    // Byte by byte into the cells that hold them; padding is dropped.
+                    for (b, c) in cells.into_iter().enumerate() {
+                        let Some((var, k, at)) = c else {
+                            continue;
+                        };
+                        let cell = self.enc.prog.var(var).elem.ty();
+                        let cur = s.vals[var.0 as usize].clone();
+                        let old = if self.enc.is_array(var) {
+                            Term::select(cur.clone(), Term::int(k))
+                        } else {
+                            cur.clone()
+                        };
+                        let u = Term::modulo(old, Term::int(pow2(cell.bits)));
+                        let shift = Term::int(pow2(8 * at as u8));
+                        let was = Term::modulo(Term::div(u.clone(), shift.clone()), Term::int(256));
+                        let now = Term::modulo(
+                            Term::div(v.clone(), Term::int(pow2(8 * b as u8))),
+                            Term::int(256),
+                        );
+                        let new_u = Term::add(
+                            Term::sub(u, Term::mul(was, shift.clone())),
+                            Term::mul(now, shift),
+                        );
+                        let new = wrap(new_u, cell);
+                        s.vals[var.0 as usize] = if self.enc.is_array(var) {
+                            Term::store(cur, Term::int(k), new)
+                        } else {
+                            new
+                        };
+                    }
+                    return;
+                }
                 let mut ok = Vec::new();
                 for t in targets {
                     if let Some((inside, rel)) = self.byte_target(*t, &a, *ty) {

@@ -71,6 +71,7 @@ pub fn run_iterative(
             ivrs: fallback.ivrs,
             first_safe_ivr: fallback.first_safe_ivr,
             counterexamples: vec![],
+            meets_bound: true,
         };
     }
     let spent = start.elapsed();

@@ -126,6 +126,10 @@ pub struct Report {
     pub first_safe_ivr: Option<Duration>,
     /// Every counterexample found (iterative mode), in order.
     pub counterexamples: Vec<Counterexample>,
+    /// Whether an execution the verdict covers may meet the thread bound (a creation refused
+    /// for it): false only where a complete proof shows none does, and then a `safe` verdict
+    /// holds without the bound.
+    pub meets_bound: bool,
 }
 
 /// What an iteration produced (seed 002, Alg. 1).
@@ -459,8 +463,10 @@ impl<'p> Verifier<'p> {
             Err(Stop::Bug(c)) => (Verdict::BugFound, Some(*c)),
             Err(Stop::Unknown(r)) => (Verdict::Unknown(r), None),
         };
+        let meets_bound = verdict != Verdict::Safe || self.art.refuses_creation(self.prog);
         Report {
             verdict,
+            meets_bound,
             counterexample: cex,
             nodes: self.art.len(),
             solver_calls: self.smt.stats.checks,
@@ -1153,8 +1159,10 @@ impl Verifier<'_> {
             }
             Err(r) => Verdict::Unknown(r),
         };
+        let meets_bound = verdict != Verdict::Safe || self.art.refuses_creation(self.prog);
         Report {
             verdict,
+            meets_bound,
             counterexample: cexs.first().cloned(),
             nodes: self.art.len(),
             solver_calls: self.smt.stats.checks,

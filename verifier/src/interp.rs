@@ -711,6 +711,19 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// The cells that hold the `width` bytes at `addr` (padding holds none).
+    pub fn cells_at(&self, addr: i128, width: u32) -> Vec<(VarId, usize)> {
+        let mut out: Vec<(VarId, usize)> = Vec::new();
+        for b in 0..width {
+            if let Some((v, i, _)) = self.byte_cell(addr + b as i128) {
+                if !out.contains(&(v, i)) {
+                    out.push((v, i));
+                }
+            }
+        }
+        out
+    }
+
     /// The cell holding byte `addr` of an object: variable, element and the byte's position
     /// in the cell (`None`: padding, or a synchronisation object's bytes).
     fn byte_cell(&self, addr: i128) -> Option<(VarId, usize, u32)> {

@@ -1147,11 +1147,17 @@ impl std::fmt::Debug for Bitcode {
 
 impl Program {
     /// The words a verdict about this program carries: ` with at most N threads` when the
-    /// thread bound applies (see [`Program::thread_bound`]), and, for a verdict with an
-    /// error found in `counterexample`, whether that error occurs without the bound too.
-    pub fn bound_note(&self, counterexample: Option<&crate::interp::Execution>) -> String {
+    /// thread bound applies (see [`Program::thread_bound`]) and an execution the verdict
+    /// covers may meet it (`meets_bound`), and, for a verdict with an error found in
+    /// `counterexample`, whether that error occurs without the bound too.
+    pub fn bound_note(
+        &self,
+        meets_bound: bool,
+        counterexample: Option<&crate::interp::Execution>,
+    ) -> String {
         match (self.thread_bound, counterexample) {
             (None, _) => String::new(),
+            (Some(_), None) if !meets_bound => String::new(),
             (Some(n), Some(c)) if !self.error_needs_bound(c) => {
                 format!(" with at most {n} threads; its error occurs without the bound too")
             }

@@ -134,7 +134,10 @@ pub fn run_iterative(
             opts.smt_timeout_ms,
             check_deadline,
         ) {
-            Ok(()) => Ok(run.report(Verdict::Safe, None, vec![])),
+            Ok(()) => Ok(Report {
+                meets_bound: art.refuses_creation(prog),
+                ..run.report(Verdict::Safe, None, vec![])
+            }),
             Err(r) => Err(run.fallback(run.rejected(r))),
         };
     };
@@ -382,6 +385,7 @@ impl Run<'_> {
             ivrs: self.ivrs,
             first_safe_ivr: self.first_safe,
             counterexamples,
+            meets_bound: true,
         }
     }
 }

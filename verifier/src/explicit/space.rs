@@ -42,6 +42,13 @@ impl Key {
             *w &= !(1 << (flat % 64));
         }
     }
+
+    /// Records that cell `flat` holds a value not known (a copy of an undefined cell).
+    fn undefine(&mut self, flat: usize) {
+        if let Some(w) = self.undef.get_mut(flat / 64) {
+            *w |= 1 << (flat % 64);
+        }
+    }
 }
 
 /// Where an edge leads.
@@ -115,6 +122,77 @@ pub struct Space<'p> {
     /// Whether a step read a cell before anything was written to it (its value in the
     /// search, 0, is one of many): then the graph is not the program's exact behaviour.
     pub read_undefined: std::cell::Cell<bool>,
+    /// The steps that only copy cells ([`copies`]): a copy of an undefined cell leaves its
+    /// destination undefined instead of reading it.
+    copies: FxHashMap<(ThreadId, TransId), Vec<Copy>>,
+}
+
+/// A cell: variable and element.
+type Cell = (VarId, usize);
+
+/// The cells of a copy: read, then written.
+type Copy = (Vec<Cell>, Vec<Cell>);
+
+/// The value of an address that reads no memory (`&x[k] + c`), if it is one.
+fn constant_address(prog: &Program, e: &Expr) -> Option<i128> {
+    match e {
+        Expr::Const { value, .. } => Some(*value),
+        Expr::AddrOf { var, index } => Some(
+            prog.var(*var)
+                .element_address(constant_address(prog, index)?),
+        ),
+        Expr::Cast { arg, .. } => constant_address(prog, arg),
+        Expr::Binary {
+            op: BinOp::Add,
+            lhs,
+            rhs,
+            ..
+        } => Some(constant_address(prog, lhs)? + constant_address(prog, rhs)?),
+        _ => None,
+    }
+}
+
+/// When `tr` only copies cells named without reading memory into others (a register loaded
+/// from a variable, the cells of a block copy, bytes of a struct copied by value), with
+/// conversions at most: per copy, the cells it reads and those it writes, in order.
+fn copies(prog: &Program, machine: &Machine, tr: &Transition) -> Option<Vec<Copy>> {
+    let cells = |p: &Place, ty: Ty| -> Option<Vec<Cell>> {
+        match p {
+            Place::Var { var, index: None } => Some(vec![(*var, 0)]),
+            Place::Var {
+                var,
+                index: Some(i),
+            } => Some(vec![(*var, usize::try_from(i.as_const()?).ok()?)]),
+            Place::Deref { addr, .. } => {
+                let a = constant_address(prog, addr)?;
+                let c = machine.cells_at(a, (ty.bits as u32).div_ceil(8));
+                (!c.is_empty()).then_some(c)
+            }
+        }
+    };
+    if tr.guard.as_const().is_none_or(|g| g == 0) || tr.ops.is_empty() {
+        return None;
+    }
+    tr.ops
+        .iter()
+        .map(|op| {
+            let Op::Assign { place, value } = op else {
+                return None;
+            };
+            let mut value = value;
+            while let Expr::Cast { arg, .. } = value {
+                value = arg;
+            }
+            let Expr::Load { place: from, ty } = value else {
+                return None;
+            };
+            let to_ty = match place {
+                Place::Deref { ty, .. } => *ty,
+                _ => *ty,
+            };
+            Some((cells(from, *ty)?, cells(place, to_ty)?))
+        })
+        .collect()
 }
 
 impl<'p> Space<'p> {
@@ -159,6 +237,15 @@ impl<'p> Space<'p> {
                 }
             }
         }
+        let copies = prog
+            .threads
+            .iter()
+            .flat_map(|t| {
+                t.transitions
+                    .iter()
+                    .filter_map(|tr| Some(((t.id, tr.id), copies(prog, &machine, tr)?)))
+            })
+            .collect();
         let mut space = Space {
             prog,
             machine,
@@ -179,6 +266,7 @@ impl<'p> Space<'p> {
             input_problem,
             bytes: 0,
             read_undefined: std::cell::Cell::new(false),
+            copies,
         };
         let key = space.canonical(Key {
             state,
@@ -282,7 +370,7 @@ impl<'p> Space<'p> {
         let k = &self.states[id as usize];
         self.start_recording(k);
         self.machine.enabled_of(&k.state, t, &mut out);
-        self.stop_recording(k, None);
+        self.stop_recording(k, None, None);
         out.into_iter().map(|(_, tr)| tr).collect()
     }
 
@@ -294,18 +382,45 @@ impl<'p> Space<'p> {
     }
 
     /// Stops recording: notes a read of a cell undefined in `k` ([`Space::read_undefined`]),
-    /// and the cells written as defined in `next`.
-    fn stop_recording(&self, k: &Key, next: Option<&mut Key>) {
+    /// and the cells written as defined in `next`; for a step that only copies cells
+    /// (`copies`), each destination is as defined as its source instead.
+    fn stop_recording(&self, k: &Key, next: Option<&mut Key>, copies: Option<&[Copy]>) {
         if !self.track_undef {
             return;
         }
         let rec = self.machine.stop_recording();
-        if rec.loads.iter().any(|&f| k.is_undef(f as usize)) {
-            self.read_undefined.set(true);
-        }
-        if let Some(next) = next {
-            for &f in &rec.writes {
-                next.define(f as usize);
+        match (copies, next) {
+            (Some(copies), Some(next)) => {
+                let mem = &k.state.mem;
+                let flat = |&(v, i): &Cell| mem.flat(v.0 as usize, i);
+                for (from, to) in copies {
+                    // Partly undefined sources leave the destination undefined as a whole.
+                    let undefined = from.iter().any(|c| next.is_undef(flat(c)));
+                    for c in to {
+                        if undefined {
+                            next.undefine(flat(c));
+                        } else {
+                            next.define(flat(c));
+                        }
+                    }
+                }
+            }
+            (_, next) => {
+                // What a step computes from an undefined cell is not known either (the labels
+                // leave it out); the search's value for it is one of many.
+                let undefined = rec.loads.iter().any(|&f| k.is_undef(f as usize));
+                if undefined {
+                    self.read_undefined.set(true);
+                }
+                if let Some(next) = next {
+                    for &f in &rec.writes {
+                        if undefined {
+                            next.undefine(f as usize);
+                        } else {
+                            next.define(f as usize);
+                        }
+                    }
+                }
             }
         }
     }
@@ -323,7 +438,8 @@ impl<'p> Space<'p> {
             let mut next = Key::clone(&k);
             self.start_recording(&k);
             let r = self.machine.execute(&mut next.state, t, tr, &mut Zero);
-            self.stop_recording(&k, Some(&mut next));
+            let copies = self.copies.get(&(t, tr)).map(Vec::as_slice);
+            self.stop_recording(&k, Some(&mut next), copies);
             let to = match r {
                 Err(_) => Target::Undefined,
                 Ok(_) => {

@@ -125,13 +125,20 @@ fn a_condition_variable_initialised_at_run_time_works_at_every_level() {
 fn idioms_run_under_their_schedules_and_print_what_the_native_program_prints() {
     let dir = scratch("idioms");
     let idioms = [
+        "argv_threads",
         "atomic_counter",
+        "bank",
+        "barrier_serial",
         "condvar_broadcast",
         "errorcheck_mutex",
         "function_pointer",
+        "gcc_atomics",
+        "linked_queue",
+        "once_init",
         "recursive_mutex",
         "rwlock_config",
         "self_equal",
+        "sem_pipeline",
         "sem_trywait_pool",
         "server_table",
         "spinlock_sync",

@@ -623,12 +623,22 @@ fn points_to(p: &mut Program) {
 }
 
 /// A variable is shared when two threads touch it (spawn parameter initialisation excluded:
-/// it happens before the new thread starts).
+/// it happens before the new thread starts) and some transition may write its object (memory
+/// no step writes, such as a string constant, keeps its initial values: reading it commutes
+/// with every step). A write through a pointer counts for every object it may reach, and a
+/// write to one cell of an object for all of the object's cells (accesses of other widths
+/// reach their bytes).
 fn shared(p: &mut Program) {
     let mut touched: HashMap<u32, BTreeSet<u32>> = HashMap::new();
+    let mut written: HashSet<VarId> = HashSet::new();
     for t in &p.threads {
         for tr in &t.transitions {
             let (r, w) = tr.accesses();
+            for pl in &w {
+                for v in pl.vars() {
+                    written.insert(p.vars[v.0 as usize].placement().object);
+                }
+            }
             for pl in r.into_iter().chain(w) {
                 for v in pl.vars() {
                     touched.entry(v.0).or_default().insert(t.id.0);
@@ -637,7 +647,8 @@ fn shared(p: &mut Program) {
         }
     }
     for v in &mut p.vars {
-        v.shared = touched.get(&v.id.0).is_some_and(|s| s.len() > 1);
+        v.shared = touched.get(&v.id.0).is_some_and(|s| s.len() > 1)
+            && written.contains(&v.placement().object);
     }
 }
 

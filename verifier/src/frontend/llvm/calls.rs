@@ -435,6 +435,7 @@ impl<'m> Lowerer<'m> {
                     if ty == Ty::ULONG { ty } else { rt },
                 ))))
             }
+            "snprintf" | "sprintf" if self.library_function(name) => self.format(name, args, c),
             n if NO_EFFECT.contains(&n) => Ok(self.ret0()),
             "malloc" => {
                 let size = self.expr(args[0])?;

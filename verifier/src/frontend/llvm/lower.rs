@@ -221,7 +221,7 @@ pub(super) struct Lowerer<'m> {
     /// Threads that wait on a condition variable.
     pub waiters: std::collections::BTreeSet<u32>,
     pub globals: HashMap<String, VarId>,
-    funcs: HashMap<&'m str, &'m Function>,
+    pub(super) funcs: HashMap<&'m str, &'m Function>,
     facts: &'m HashMap<&'m str, FnFacts>,
     threads: Vec<(Thread, ThreadB)>,
     queue: VecDeque<Pending>,
@@ -685,8 +685,14 @@ impl<'m> Lowerer<'m> {
         Ok(first)
     }
 
-    /// An array object of `len` cells of kind `elem`, `width` bytes each, visible to every
-    /// thread.
+    /// An array of `len` longs of the current thread.
+    pub(super) fn local_longs(&mut self, name: &str, len: u64) -> VarId {
+        let name = format!("{}::{name}", self.tid);
+        let scope = VarScope::Local(self.tid);
+        self.array_object(&name, ElemKind::Int(Ty::LONG), 8, len, Init::Zero, scope)
+    }
+
+    /// An array object of `len` cells of kind `elem`, `width` bytes each.
     fn array_object(
         &mut self,
         name: &str,
@@ -694,13 +700,14 @@ impl<'m> Lowerer<'m> {
         width: u64,
         len: u64,
         init: Init,
+        scope: VarScope,
     ) -> VarId {
         let id = self.new_var(
             name.to_string(),
             elem,
             len as u32,
             true,
-            VarScope::Global,
+            scope,
             init,
             Some(Placement {
                 object: VarId(u32::MAX),
@@ -743,6 +750,7 @@ impl<'m> Lowerer<'m> {
                 1,
                 bytes.len() as u64 + 1,
                 Init::Zero,
+                VarScope::Global,
             );
             for (i, &b) in bytes.iter().enumerate() {
                 self.init_cell(s, i as u64, b as i8 as i128);
@@ -755,6 +763,7 @@ impl<'m> Lowerer<'m> {
             8,
             strings.len() as u64 + 1,
             Init::Zero,
+            VarScope::Global,
         );
         for (k, s) in strings.into_iter().enumerate() {
             let addr = self.vars[s.0 as usize].element_address(0);

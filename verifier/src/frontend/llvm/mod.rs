@@ -14,6 +14,7 @@ mod calls;
 mod canonical;
 pub mod compile;
 pub mod edit;
+mod format;
 mod heap;
 mod layout;
 mod loops;

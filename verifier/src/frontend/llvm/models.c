@@ -262,3 +262,201 @@ static const int *__synth_ctype_tolower_ptr = __synth_ctype_tolower + 128;
 W const unsigned short **__ctype_b_loc(void) { return &__synth_ctype_b_ptr; }
 W const int **__ctype_toupper_loc(void) { return &__synth_ctype_toupper_ptr; }
 W const int **__ctype_tolower_loc(void) { return &__synth_ctype_tolower_ptr; }
+
+/* The formatting of snprintf and sprintf (C11 7.21.6.1) for integers, characters, strings
+ * and pointers: the front end passes the arguments after the format as longs (`args`; a
+ * pointer as its address) and rejects a format with other conversions. Writes at most
+ * `size - 1` characters and a null byte (when `size` is not 0); returns the length of the
+ * whole output. Pointers print as glibc prints them (`0x...`, `(nil)`). */
+W int __synth_format(char *buf, unsigned long size, const char *f, const long *args) {
+  unsigned long n = 0;
+  int k = 0;
+#define PUT(ch)                                                                                \
+  do {                                                                                         \
+    char put_ = (ch);                                                                          \
+    if (n + 1 < size)                                                                          \
+      buf[n] = put_;                                                                           \
+    n++;                                                                                       \
+  } while (0)
+  for (; *f; f++) {
+    if (*f != '%') {
+      PUT(*f);
+      continue;
+    }
+    f++;
+    int left = 0, zero = 0, plus = 0, space = 0, alt = 0;
+    for (;; f++) {
+      if (*f == '-')
+        left = 1;
+      else if (*f == '0')
+        zero = 1;
+      else if (*f == '+')
+        plus = 1;
+      else if (*f == ' ')
+        space = 1;
+      else if (*f == '#')
+        alt = 1;
+      else
+        break;
+    }
+    long width = 0;
+    if (*f == '*') {
+      width = (int)args[k++];
+      if (width < 0) {
+        left = 1;
+        width = -width;
+      }
+      f++;
+    } else
+      while (*f >= '0' && *f <= '9')
+        width = width * 10 + (*f++ - '0');
+    long prec = -1;
+    if (*f == '.') {
+      f++;
+      prec = 0;
+      if (*f == '*') {
+        prec = (int)args[k++];
+        f++;
+      } else
+        while (*f >= '0' && *f <= '9')
+          prec = prec * 10 + (*f++ - '0');
+    }
+    int len = 0; /* -2 hh, -1 h, 0, 1 l/z/j/t, 2 ll */
+    if (*f == 'h') {
+      len = -1;
+      if (*++f == 'h') {
+        len = -2;
+        f++;
+      }
+    } else if (*f == 'l') {
+      len = 1;
+      if (*++f == 'l') {
+        len = 2;
+        f++;
+      }
+    } else if (*f == 'z' || *f == 'j' || *f == 't') {
+      len = 1;
+      f++;
+    }
+    char c = *f;
+    if (c == '%') {
+      PUT('%');
+      continue;
+    }
+    char digits[24];
+    int nd = 0;
+    const char *prefix = "";
+    const char *s = 0;
+    long slen = 0;
+    if (c == 'c') {
+      digits[0] = (char)args[k++];
+      s = digits;
+      slen = 1;
+      prec = -1;
+    } else if (c == 's') {
+      s = (const char *)args[k++];
+      while ((prec < 0 || slen < prec) && s[slen])
+        slen++;
+      prec = -1;
+    } else {
+      long v = args[k++];
+      unsigned long u;
+      int neg = 0;
+      unsigned base = 10;
+      if (c == 'd' || c == 'i') {
+        if (len == -2)
+          v = (signed char)v;
+        else if (len == -1)
+          v = (short)v;
+        else if (len == 0)
+          v = (int)v;
+        neg = v < 0;
+        u = neg ? 0ul - (unsigned long)v : (unsigned long)v;
+        prefix = neg ? "-" : plus ? "+" : space ? " " : "";
+      } else {
+        u = (unsigned long)v;
+        if (c == 'p') {
+          len = 1;
+          if (u == 0) {
+            s = "(nil)";
+            slen = 5;
+            prec = -1;
+          } else {
+            prefix = "0x";
+          }
+          base = 16;
+        } else if (c == 'x' || c == 'X') {
+          base = 16;
+        } else if (c == 'o') {
+          base = 8;
+        }
+        if (len == -2)
+          u = (unsigned char)u;
+        else if (len == -1)
+          u = (unsigned short)u;
+        else if (len == 0)
+          u = (unsigned int)u;
+        if (alt && u != 0 && (c == 'x' || c == 'X'))
+          prefix = c == 'x' ? "0x" : "0X";
+      }
+      if (!s) {
+        const char *dig = c == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+        while (u != 0) {
+          digits[nd++] = dig[u % base];
+          u /= base;
+        }
+        if (prec < 0 && nd == 0)
+          digits[nd++] = '0';
+        if (alt && c == 'o' && (nd == 0 || digits[nd - 1] != '0'))
+          digits[nd++] = '0';
+      }
+    }
+    if (s) {
+      /* A string or a character: padding, then the text. */
+      long pad = width > slen ? width - slen : 0;
+      if (!left)
+        while (pad-- > 0)
+          PUT(' ');
+      for (long i = 0; i < slen; i++)
+        PUT(s[i]);
+      if (left)
+        while (pad-- > 0)
+          PUT(' ');
+      continue;
+    }
+    /* A number: sign or prefix, zeros up to the precision, the digits (kept reversed). */
+    long np = 0;
+    while (prefix[np])
+      np++;
+    long zeros = prec > nd ? prec - nd : 0;
+    long body = np + zeros + nd;
+    long pad = width > body ? width - body : 0;
+    if (zero && !left && prec < 0) {
+      zeros += pad;
+      pad = 0;
+    }
+    if (!left)
+      while (pad-- > 0)
+        PUT(' ');
+    for (long i = 0; i < np; i++)
+      PUT(prefix[i]);
+    while (zeros-- > 0)
+      PUT('0');
+    while (nd > 0)
+      PUT(digits[--nd]);
+    if (left)
+      while (pad-- > 0)
+        PUT(' ');
+  }
+  if (size > 0)
+    buf[n < size ? n : size - 1] = 0;
+#undef PUT
+  return (int)n;
+}
+
+/* Referenced here so that linking the models brings in __synth_format with them; calls of
+ * these are lowered by the front end, never this body. */
+W int snprintf(char *buf, unsigned long size, const char *f, ...) {
+  return __synth_format(buf, size, f, 0);
+}
+W int sprintf(char *buf, const char *f, ...) { return __synth_format(buf, ~0ul, f, 0); }

@@ -15,16 +15,21 @@ fn schedule(opt: Opt) -> (Program, ProgramSchedule) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/lost_update.c");
     let p = verifier::frontend::load(&path, &Default::default()).unwrap();
     let art = first_safe(&p, 60).expect("a safe IVR");
-    let s = generate(
-        &p,
-        &art,
+    let s = at_level(&p, &art, opt);
+    (p, s)
+}
+
+/// The program schedule of `art` at level `opt`.
+fn at_level(p: &Program, art: &verifier::art::Art, opt: Opt) -> ProgramSchedule {
+    generate(
+        p,
+        art,
         Options {
             opt,
             ..Options::default()
         },
     )
-    .unwrap();
-    (p, s)
+    .unwrap()
 }
 
 fn check(p: &Program, s: &ProgramSchedule, dpor: bool) -> Report {
@@ -166,15 +171,7 @@ int main(void) {
     );
     let art = art.expect("a safe IVR");
     for opt in [Opt::O0, Opt::O1, Opt::O2] {
-        let s = generate(
-            &p,
-            &art,
-            Options {
-                opt,
-                ..Options::default()
-            },
-        )
-        .unwrap();
+        let s = at_level(&p, &art, opt);
         let chosen: Vec<(usize, usize)> = s
             .sections
             .iter()

@@ -235,8 +235,51 @@ pub fn instrument(
         })?;
     let keep: HashSet<&str> = instrumented.iter().map(|&n| m.function_of(n)).collect();
     let keep: HashSet<String> = keep.into_iter().map(str::to_string).collect();
-    for f in m.functions_in_section(verifier::frontend::llvm::compile::MODEL_SECTION) {
-        m.set_definition(&f, keep.contains(&f));
+    let models: HashSet<String> = m
+        .functions_in_section(verifier::frontend::llvm::compile::MODEL_SECTION)
+        .into_iter()
+        .collect();
+    // A library model the schedule instruments must run in the built program: the program
+    // calls it, or an instrumented model does. Elsewhere the call goes to the system's
+    // library (a model's body replaced by it), and the model's sites would never be reached.
+    let mut calls: Vec<(String, String)> = Vec::new();
+    for n in (0..m.instruction_count()).filter(|&n| m.has(n)) {
+        if let InstrKind::Call {
+            callee: Some(callee),
+            ..
+        } = m.kind(n)
+        {
+            calls.push((m.function_of(n).to_string(), callee));
+        }
+    }
+    let kept_model = |f: &String| models.contains(f) && keep.contains(f);
+    let mut runs: HashSet<String> = HashSet::new();
+    loop {
+        let more: Vec<String> = calls
+            .iter()
+            .filter(|(caller, callee)| {
+                kept_model(callee)
+                    && !runs.contains(callee)
+                    && (!models.contains(caller) || runs.contains(caller))
+            })
+            .map(|(_, callee)| callee.clone())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        runs.extend(more);
+    }
+    if let Some(f) = models.iter().find(|f| kept_model(f) && !runs.contains(*f)) {
+        return Err(Error::Unsupported {
+            position: sched.source.clone(),
+            what: format!(
+                "the schedule orders accesses of the library model `{f}`, which the built \
+                 program does not run (its call goes to the system's library)"
+            ),
+        });
+    }
+    for f in &models {
+        m.set_definition(f, keep.contains(f));
     }
     m.verify()
         .map_err(|e| Error::Parse(format!("the instrumented module is not valid: {e}")))?;

@@ -511,7 +511,7 @@ impl Cx<'_, '_> {
             Place::Deref { addr, ty, targets } => {
                 let a = self.expr(addr, s);
                 if let Some(cells) = match a {
-                    Term::Int(x) => self.spread_bytes(x, *ty),
+                    Term::Int(x) => self.spread_bytes(x, *ty, targets),
                     _ => None,
                 } {
                     // Byte by byte, little-endian; padding reads as 0.
@@ -643,8 +643,13 @@ impl Cx<'_, '_> {
     /// width (a `long` over two `int`s, a struct's bytes in a by-value copy): the cell that
     /// holds each byte (variable, element, the byte's position in the cell; `None` for
     /// padding), as the interpreter performs such accesses ([`crate::interp::Machine`]).
-    fn spread_bytes(&self, addr: i128, width: Ty) -> Option<Vec<Option<(VarId, i128, u32)>>> {
-        let (obj, _) = decode_address(addr)?;
+    fn spread_bytes(
+        &self,
+        addr: i128,
+        width: Ty,
+        targets: &[VarId],
+    ) -> Option<Vec<Option<(VarId, i128, u32)>>> {
+        let (obj, at) = decode_address(addr)?;
         let prog = self.enc.prog;
         let members: Vec<&Var> = prog
             .vars
@@ -652,6 +657,16 @@ impl Cx<'_, '_> {
             .filter(|v| v.placement().object == obj)
             .collect();
         let bytes = cell_bytes_of(width);
+        // Only an object the access may reach, laid out in bytes, and only inside it (past
+        // its end the access is undefined, as in the interpreter).
+        let reachable = targets
+            .iter()
+            .any(|t| prog.var(*t).placement().object == obj);
+        let placed = members.iter().all(|v| v.placement.is_some());
+        let end = prog.object_bytes(&prog.object_members(), obj);
+        if !reachable || !placed || at < 0 || at + bytes as i128 > end {
+            return None;
+        }
         let at = |x: i128| {
             members.iter().find_map(|v| {
                 let w = match v.elem {
@@ -764,7 +779,7 @@ impl Cx<'_, '_> {
             Place::Deref { addr, targets, ty } => {
                 let a = self.expr(addr, s);
                 if let Some(cells) = match a {
-                    Term::Int(x) => self.spread_bytes(x, *ty),
+                    Term::Int(x) => self.spread_bytes(x, *ty, targets),
                     _ => None,
                 } {
                     // Byte by byte into the cells that hold them; padding is dropped.

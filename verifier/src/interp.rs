@@ -711,6 +711,34 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// Whether the `width` bytes at `addr` lie in one object laid out in bytes (padding
+    /// included); an access past its end is undefined. (The variables of the C front end,
+    /// each its own object, are accessed by elements.)
+    fn inside_object(&self, addr: i128, width: u32) -> Result<(), Fault> {
+        let Some((obj, at)) = decode_address(addr) else {
+            return Err(Fault::BadAddress(addr));
+        };
+        let placed = self
+            .members
+            .get(obj.0 as usize)
+            .is_some_and(|m| m.iter().all(|v| self.prog.var(*v).placement.is_some()));
+        if placed && (at < 0 || at + width as i128 > self.prog.object_bytes(&self.members, obj)) {
+            return Err(Fault::BadAddress(addr));
+        }
+        Ok(())
+    }
+
+    /// Whether every cell holding one of the `width` bytes at `addr` lies within them.
+    pub fn covers_whole_cells(&self, addr: i128, width: u32) -> bool {
+        (0..width).all(|b| {
+            self.byte_cell(addr + b as i128).is_none_or(|(v, _, at)| {
+                let w = cell_width(self.prog.var(v).elem) as i128;
+                let start = addr + b as i128 - at as i128;
+                start >= addr && start + w <= addr + width as i128
+            })
+        })
+    }
+
     /// The cells that hold the `width` bytes at `addr` (padding holds none).
     pub fn cells_at(&self, addr: i128, width: u32) -> Vec<(VarId, usize)> {
         let mut out: Vec<(VarId, usize)> = Vec::new();
@@ -751,6 +779,7 @@ impl<'p> Machine<'p> {
     /// Reads `width` bytes at `addr` (little-endian) from the cells that hold them; padding
     /// reads as 0.
     pub fn read_bytes(&self, s: &State, addr: i128, width: u32) -> Result<i128, Fault> {
+        self.inside_object(addr, width)?;
         let mut x: u128 = 0;
         for b in 0..width {
             if let Some((v, i, at)) = self.byte_cell(addr + b as i128) {
@@ -771,6 +800,7 @@ impl<'p> Machine<'p> {
         width: u32,
         x: i128,
     ) -> Result<(VarId, usize), Fault> {
+        self.inside_object(addr, width)?;
         let mut last = None;
         for b in 0..width {
             let Some((v, i, at)) = self.byte_cell(addr + b as i128) else {

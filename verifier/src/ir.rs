@@ -1217,6 +1217,31 @@ impl Program {
         m
     }
 
+    /// The bytes an object spans (its variables' cells, or its declared size if larger),
+    /// given [`Program::object_members`]: accesses outside them are undefined.
+    pub fn object_bytes(&self, members: &[Vec<VarId>], obj: VarId) -> i128 {
+        let cells = members.get(obj.0 as usize).map_or(0, |m| {
+            m.iter()
+                .map(|v| {
+                    let var = self.var(*v);
+                    let p = var.placement();
+                    let width = match var.elem {
+                        ElemKind::Int(t) => (t.bits as i128 + 7) / 8,
+                        _ => 8,
+                    };
+                    p.offset as i128 + (var.len as i128 - 1).max(0) * p.stride as i128 + width
+                })
+                .max()
+                .unwrap_or(0)
+        });
+        let declared = self
+            .objects
+            .iter()
+            .find(|o| o.var == obj)
+            .map_or(0, |o| o.size as i128);
+        cells.max(declared)
+    }
+
     /// The variable and element at an address, given [`Program::object_members`].
     pub fn locate(&self, members: &[Vec<VarId>], addr: i128) -> Option<(VarId, i128)> {
         let (obj, _) = decode_address(addr)?;

@@ -605,3 +605,51 @@ int main(void) {
     let (r, _) = verify(&p, Engine::Explicit);
     assert_eq!(r.verdict, Verdict::Unsafe);
 }
+
+/// An access at a constant address that runs past the end of its object is undefined in the
+/// interpreter and in the checker's encoding alike, never bytes of the next object.
+#[test]
+fn a_constant_address_past_the_end_of_its_object_is_undefined() {
+    let text = r#"
+extern void reach_error(void);
+int a[1];
+int flag;
+int main(void) {
+  *(long *)a = 0x100000000L;
+  if (flag) reach_error();
+  return 0;
+}
+"#;
+    let p = lower("past_end.c", text);
+    for engine in [Engine::Explicit, Engine::Impact] {
+        let (r, _) = verify(&p, engine);
+        assert_ne!(r.verdict, Verdict::Safe, "{engine:?}");
+    }
+}
+
+/// What the model cannot stand for is refused, not approximated: `main`'s environment, and
+/// formats whose output the model would not reproduce.
+#[test]
+fn environments_and_unknown_formats_are_refused() {
+    for (text, what) in [
+        (
+            "int main(int c, char **v, char **envp) { return envp != 0; }",
+            "third parameter",
+        ),
+        (
+            "#include <stdio.h>\nchar b[32]; int x;\nint main(void) { return snprintf(b, 32, \"%p\", (void *)&x); }",
+            "`%p`",
+        ),
+        (
+            "#include <stdio.h>\n#include <wchar.h>\nchar b[32];\nint main(void) { return snprintf(b, 32, \"%ls\", L\"ab\"); }",
+            "`%ls`",
+        ),
+        (
+            "#include <stdio.h>\nchar b[32];\nint main(void) { return snprintf(b, 32, \"%f\", 1.5); }",
+            "`%f`",
+        ),
+    ] {
+        let e = load_str("refused.c", text, &FOpts::default()).unwrap_err();
+        assert!(e.to_string().contains(what), "{e}");
+    }
+}

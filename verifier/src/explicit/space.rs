@@ -156,7 +156,9 @@ fn constant_address(prog: &Program, e: &Expr) -> Option<i128> {
 /// from a variable, the cells of a block copy, bytes of a struct copied by value), with
 /// conversions at most: per copy, the cells it reads and those it writes, in order.
 fn copies(prog: &Program, machine: &Machine, tr: &Transition) -> Option<Vec<Copy>> {
-    let cells = |p: &Place, ty: Ty| -> Option<Vec<Cell>> {
+    // The cells of a place; a destination must be written whole (a write of some bytes of a
+    // cell keeps the others, which may be undefined while the source is not).
+    let cells = |p: &Place, ty: Ty, written: bool| -> Option<Vec<Cell>> {
         match p {
             Place::Var { var, index: None } => Some(vec![(*var, 0)]),
             Place::Var {
@@ -165,7 +167,11 @@ fn copies(prog: &Program, machine: &Machine, tr: &Transition) -> Option<Vec<Copy
             } => Some(vec![(*var, usize::try_from(i.as_const()?).ok()?)]),
             Place::Deref { addr, .. } => {
                 let a = constant_address(prog, addr)?;
-                let c = machine.cells_at(a, (ty.bits as u32).div_ceil(8));
+                let width = (ty.bits as u32).div_ceil(8);
+                if written && !machine.covers_whole_cells(a, width) {
+                    return None;
+                }
+                let c = machine.cells_at(a, width);
                 (!c.is_empty()).then_some(c)
             }
         }
@@ -190,7 +196,7 @@ fn copies(prog: &Program, machine: &Machine, tr: &Transition) -> Option<Vec<Copy
                 Place::Deref { ty, .. } => *ty,
                 _ => *ty,
             };
-            Some((cells(from, *ty)?, cells(place, to_ty)?))
+            Some((cells(from, *ty, false)?, cells(place, to_ty, true)?))
         })
         .collect()
 }

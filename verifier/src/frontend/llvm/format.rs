@@ -1,6 +1,7 @@
 //! `snprintf` and `sprintf` (C11 7.21.6.1, 7.21.6.5, 7.21.6.6): the format must be a string
-//! constant whose conversions the library model knows (integers, characters, strings,
-//! pointers; no floating point, no `%n`), checked here; the arguments after it go into an
+//! constant whose conversions the library model knows (integers, narrow characters and
+//! strings; no floating point, no `%n`, no `%p`, whose digits would be the verifier's own
+//! addresses), checked here; the arguments after it go into an
 //! array of `long`s (a pointer as its address), and the model `__synth_format` of `models.c`
 //! formats them into the buffer like the C library. The model is lowered like the program's
 //! own code, so the verifier sees every byte written.
@@ -12,11 +13,11 @@ use llvm_ir::types::Type;
 use llvm_ir::Operand;
 
 /// The conversions the model performs.
-const KNOWN: &[u8] = b"diouxXcsp%";
+const KNOWN: &[u8] = b"diouxXcs%";
 
 /// The conversion characters of `format` (after its flags, width, precision and length), or
 /// the first one the model does not perform.
-fn conversions(format: &[u8]) -> Result<usize, char> {
+fn conversions(format: &[u8]) -> Result<usize, String> {
     let mut args = 0;
     let mut i = 0;
     while i < format.len() {
@@ -42,18 +43,21 @@ fn conversions(format: &[u8]) -> Result<usize, char> {
             i += 1;
             star(&mut i);
         }
+        let long = format.get(i) == Some(&b'l');
         while i < format.len() && b"hlzjt".contains(&format[i]) {
             i += 1;
         }
         match format.get(i) {
+            // `%lc` and `%ls` convert wide characters.
+            Some(&c) if long && (c == b'c' || c == b's') => return Err(format!("l{}", c as char)),
             Some(&c) if KNOWN.contains(&c) => {
                 if c != b'%' {
                     args += 1;
                 }
                 i += 1;
             }
-            Some(&c) => return Err(c as char),
-            None => return Err('\0'),
+            Some(&c) => return Err((c as char).to_string()),
+            None => return Err(String::new()),
         }
     }
     Ok(args)
@@ -170,10 +174,13 @@ mod tests {
     #[test]
     fn conversions_are_counted_and_unknown_ones_named() {
         assert_eq!(conversions(b"worker %d says %s"), Ok(2));
-        assert_eq!(conversions(b"%-*.*s|%05ld|%%|%p|%zu"), Ok(6));
+        assert_eq!(conversions(b"%-*.*s|%05ld|%%|%x|%zu"), Ok(6));
         assert_eq!(conversions(b"100%%"), Ok(0));
-        assert_eq!(conversions(b"%5.2f"), Err('f'));
-        assert_eq!(conversions(b"%n"), Err('n'));
-        assert_eq!(conversions(b"%"), Err('\0'));
+        assert_eq!(conversions(b"%5.2f"), Err("f".into()));
+        assert_eq!(conversions(b"%n"), Err("n".into()));
+        assert_eq!(conversions(b"%p"), Err("p".into()));
+        assert_eq!(conversions(b"%ls"), Err("ls".into()));
+        assert_eq!(conversions(b"%lc"), Err("lc".into()));
+        assert_eq!(conversions(b"%"), Err(String::new()));
     }
 }

@@ -1328,7 +1328,10 @@ impl<'m> Lowerer<'m> {
         let is_main = p.tid == ThreadId(0);
         let mut args = Vec::new();
         if is_main {
-            // main(argc, argv, envp): the arguments the program is verified with.
+            // main(argc, argv): the arguments the program is verified with.
+            if f.parameters.len() > 2 {
+                return self.unsupported("`main` with a third parameter (the environment)");
+            }
             if !f.parameters.is_empty() {
                 let argc = self.arguments.len() as i128;
                 args.push(Val::E(Expr::int(argc)));

@@ -265,9 +265,9 @@ W const int **__ctype_tolower_loc(void) { return &__synth_ctype_tolower_ptr; }
 
 /* The formatting of snprintf and sprintf (C11 7.21.6.1) for integers, characters, strings
  * and pointers: the front end passes the arguments after the format as longs (`args`; a
- * pointer as its address) and rejects a format with other conversions. Writes at most
- * `size - 1` characters and a null byte (when `size` is not 0); returns the length of the
- * whole output. Pointers print as glibc prints them (`0x...`, `(nil)`). */
+ * pointer as its address) and rejects a format with other conversions (`%p` among them: its
+ * digits would be the verifier's addresses, not the program's). Writes at most `size - 1`
+ * characters and a null byte (when `size` is not 0); returns the length of the whole output. */
 W int __synth_format(char *buf, unsigned long size, const char *f, const long *args) {
   unsigned long n = 0;
   int k = 0;

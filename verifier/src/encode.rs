@@ -41,6 +41,8 @@ pub struct SymStep {
 /// Encodes a program's IR.
 pub struct Encoder<'p> {
     prog: &'p Program,
+    /// The program's objects, for accesses by bytes.
+    objects: Objects,
     names: Vec<Rc<str>>,
     index: std::collections::HashMap<Rc<str>, usize>,
     fresh: std::cell::Cell<u64>,
@@ -102,6 +104,7 @@ impl<'p> Encoder<'p> {
             .collect();
         Encoder {
             prog,
+            objects: Objects::new(prog),
             names,
             index,
             fresh: std::cell::Cell::new(0),
@@ -521,17 +524,8 @@ impl Cx<'_, '_> {
                             continue;
                         };
                         let cell = self.enc.prog.var(v).elem.ty();
-                        let cur = &s.vals[v.0 as usize];
-                        let value = if self.enc.is_array(v) {
-                            Term::select(cur.clone(), Term::int(k))
-                        } else {
-                            cur.clone()
-                        };
-                        let u = Term::modulo(value, Term::int(pow2(cell.bits)));
-                        let byte = Term::modulo(
-                            Term::div(u, Term::int(pow2(8 * at as u8))),
-                            Term::int(256),
-                        );
+                        let value = self.element(s, v, Term::int(k));
+                        let byte = bytes_of_cell(value, cell, at, 1);
                         x = Term::add(x, Term::mul(byte, Term::int(pow2(8 * b as u8))));
                     }
                     return wrap(x, *ty);
@@ -554,32 +548,40 @@ impl Cx<'_, '_> {
                         val = Term::ite(inside, wrap(x, *ty), val);
                         continue;
                     }
-                    let cur = &s.vals[t.0 as usize];
-                    let cell_at = |idx: Term| {
-                        if self.enc.is_array(*t) {
-                            Term::select(cur.clone(), idx)
-                        } else {
-                            cur.clone()
-                        }
-                    };
                     for (r, inside, idx) in self.sub_cell_targets(*t, &a, *ty) {
                         // Bytes r.. of a wider cell.
                         ok.push(inside.clone());
                         let cell = self.enc.prog.var(*t).elem.ty();
-                        let u = Term::modulo(cell_at(idx), Term::int(pow2(cell.bits)));
-                        let part = Term::modulo(
-                            Term::div(u, Term::int(pow2(8 * r as u8))),
-                            Term::int(pow2(8 * cell_bytes_of(*ty) as u8)),
-                        );
+                        let part =
+                            bytes_of_cell(self.element(s, *t, idx), cell, r, cell_bytes_of(*ty));
                         val = Term::ite(inside, wrap(part, *ty), val);
                     }
                     let (inside, idx) = self.target(*t, &a, *ty);
                     ok.push(inside.clone());
-                    val = Term::ite(inside, cell_at(idx), val);
+                    val = Term::ite(inside, self.element(s, *t, idx), val);
                 }
                 self.ub.push(Term::not(Term::or(ok)));
                 val
             }
+        }
+    }
+
+    /// The value of element `idx` of variable `v` in `s`.
+    fn element(&self, s: &SymState, v: VarId, idx: Term) -> Term {
+        let cur = s.vals[v.0 as usize].clone();
+        if self.enc.is_array(v) {
+            Term::select(cur, idx)
+        } else {
+            cur
+        }
+    }
+
+    /// The value of variable `v` in `s` with element `idx` set to `x`.
+    fn with_element(&self, s: &SymState, v: VarId, idx: Term, x: Term) -> Term {
+        if self.enc.is_array(v) {
+            Term::store(s.vals[v.0 as usize].clone(), idx, x)
+        } else {
+            x
         }
     }
 
@@ -649,35 +651,22 @@ impl Cx<'_, '_> {
         width: Ty,
         targets: &[VarId],
     ) -> Option<Vec<Option<(VarId, i128, u32)>>> {
-        let (obj, at) = decode_address(addr)?;
+        let (obj, _) = decode_address(addr)?;
         let prog = self.enc.prog;
-        let members: Vec<&Var> = prog
-            .vars
-            .iter()
-            .filter(|v| v.placement().object == obj)
-            .collect();
         let bytes = cell_bytes_of(width);
         // Only an object the access may reach, laid out in bytes, and only inside it (past
         // its end the access is undefined, as in the interpreter).
         let reachable = targets
             .iter()
             .any(|t| prog.var(*t).placement().object == obj);
-        let placed = members.iter().all(|v| v.placement.is_some());
-        let end = prog.object_bytes(&prog.object_members(), obj);
-        if !reachable || !placed || at < 0 || at + bytes as i128 > end {
+        if !reachable || self.enc.objects.inside_bytes(addr, bytes) != Some(true) {
             return None;
         }
         let at = |x: i128| {
-            members.iter().find_map(|v| {
-                let w = match v.elem {
-                    ElemKind::Int(t) => cell_bytes_of(t) as i128,
-                    ElemKind::Ptr => 8,
-                    _ => return None,
-                };
-                let (rel, stride) = (x - v.base_address(), v.placement().stride as i128);
-                let (k, within) = (rel.div_euclid(stride), rel.rem_euclid(stride));
-                (rel >= 0 && k < v.len as i128 && within < w).then_some((v.id, k, within as u32))
-            })
+            self.enc
+                .objects
+                .byte_cell(prog, x)
+                .map(|(v, k, w)| (v, k as i128, w))
         };
         let cells: Vec<Option<(VarId, i128, u32)>> =
             (0..bytes as i128).map(|b| at(addr + b)).collect();
@@ -788,29 +777,10 @@ impl Cx<'_, '_> {
                             continue;
                         };
                         let cell = self.enc.prog.var(var).elem.ty();
-                        let cur = s.vals[var.0 as usize].clone();
-                        let old = if self.enc.is_array(var) {
-                            Term::select(cur.clone(), Term::int(k))
-                        } else {
-                            cur.clone()
-                        };
-                        let u = Term::modulo(old, Term::int(pow2(cell.bits)));
-                        let shift = Term::int(pow2(8 * at as u8));
-                        let was = Term::modulo(Term::div(u.clone(), shift.clone()), Term::int(256));
-                        let now = Term::modulo(
-                            Term::div(v.clone(), Term::int(pow2(8 * b as u8))),
-                            Term::int(256),
-                        );
-                        let new_u = Term::add(
-                            Term::sub(u, Term::mul(was, shift.clone())),
-                            Term::mul(now, shift),
-                        );
-                        let new = wrap(new_u, cell);
-                        s.vals[var.0 as usize] = if self.enc.is_array(var) {
-                            Term::store(cur, Term::int(k), new)
-                        } else {
-                            new
-                        };
+                        let byte = Term::div(v.clone(), Term::int(pow2(8 * b as u8)));
+                        let old = self.element(s, var, Term::int(k));
+                        let new = with_bytes_of_cell(old, cell, at, 1, byte);
+                        s.vals[var.0 as usize] = self.with_element(s, var, Term::int(k), new);
                     }
                     return;
                 }
@@ -836,29 +806,10 @@ impl Cx<'_, '_> {
                         // Bytes r.. of a wider cell: the others keep their values.
                         ok.push(inside.clone());
                         let cell = self.enc.prog.var(*t).elem.ty();
+                        let old = self.element(s, *t, idx.clone());
+                        let new = with_bytes_of_cell(old, cell, r, cell_bytes_of(*ty), v.clone());
+                        let new = self.with_element(s, *t, idx, new);
                         let cur = s.vals[t.0 as usize].clone();
-                        let old = if self.enc.is_array(*t) {
-                            Term::select(cur.clone(), idx.clone())
-                        } else {
-                            cur.clone()
-                        };
-                        let u = Term::modulo(old.clone(), Term::int(pow2(cell.bits)));
-                        let (shift, span) = (
-                            Term::int(pow2(8 * r as u8)),
-                            Term::int(pow2(8 * cell_bytes_of(*ty) as u8)),
-                        );
-                        let was = Term::modulo(Term::div(u.clone(), shift.clone()), span.clone());
-                        let now = Term::modulo(v.clone(), span);
-                        let new_u = Term::add(
-                            Term::sub(u, Term::mul(was, shift.clone())),
-                            Term::mul(now, shift),
-                        );
-                        let new = wrap(new_u, cell);
-                        let new = if self.enc.is_array(*t) {
-                            Term::store(cur.clone(), idx, new)
-                        } else {
-                            new
-                        };
                         s.vals[t.0 as usize] = Term::ite(inside, new, cur);
                     }
                     let (inside, idx) = self.target(*t, &a, *ty);
@@ -885,6 +836,32 @@ fn cell_bytes(k: ElemKind) -> u32 {
         ElemKind::Int(t) => cell_bytes_of(t),
         _ => 8,
     }
+}
+
+/// Bytes `at..at + n` of a cell of type `cell` holding `x`, little-endian, as an unsigned
+/// number (the interpreter's byte-wise accesses).
+fn bytes_of_cell(x: Term, cell: Ty, at: u32, n: u32) -> Term {
+    let u = Term::modulo(x, Term::int(pow2(cell.bits)));
+    Term::modulo(
+        Term::div(u, Term::int(pow2(8 * at as u8))),
+        Term::int(pow2(8 * n as u8)),
+    )
+}
+
+/// The value of a cell of type `cell` holding `x` with its bytes `at..at + n` replaced by the
+/// low `n` bytes of `v`.
+fn with_bytes_of_cell(x: Term, cell: Ty, at: u32, n: u32, v: Term) -> Term {
+    let u = Term::modulo(x, Term::int(pow2(cell.bits)));
+    let (shift, span) = (Term::int(pow2(8 * at as u8)), Term::int(pow2(8 * n as u8)));
+    let was = Term::modulo(Term::div(u.clone(), shift.clone()), span.clone());
+    let now = Term::modulo(v, span);
+    wrap(
+        Term::add(
+            Term::sub(u, Term::mul(was, shift.clone())),
+            Term::mul(now, shift),
+        ),
+        cell,
+    )
 }
 
 /// Bytes a value of a type takes in memory.

@@ -491,8 +491,8 @@ pub struct Machine<'p> {
     visible: Vec<bool>,
     /// Per variable: its number of elements and their type.
     meta: Vec<(u32, Ty)>,
-    /// Per object: its variables ([`Program::object_members`]).
-    members: Vec<Vec<VarId>>,
+    /// The objects: their variables and extents.
+    objects: Objects,
     /// Whether reads and writes are recorded ([`Machine::start_recording`]).
     recording: std::cell::Cell<bool>,
     rec: std::cell::RefCell<Recording>,
@@ -514,7 +514,7 @@ impl<'p> Machine<'p> {
             record_writes: std::cell::Cell::new(true),
             visible,
             meta,
-            members: prog.object_members(),
+            objects: Objects::new(prog),
             recording: std::cell::Cell::new(false),
             rec: std::cell::RefCell::default(),
         }
@@ -673,7 +673,7 @@ impl<'p> Machine<'p> {
             Place::Deref { addr, ty, .. } => {
                 let a = self.eval(s, addr)?;
                 let width = (ty.bits as u32).div_ceil(8);
-                let found = self.prog.locate(&self.members, a);
+                let found = self.prog.locate(&self.objects.members, a);
                 if let Some((var, i)) = found {
                     let v = self.prog.var(var);
                     // Variables without a placement count elements, not bytes; a
@@ -685,6 +685,7 @@ impl<'p> Machine<'p> {
                 }
                 if let Some((o, _)) = decode_address(a) {
                     let placed = self
+                        .objects
                         .members
                         .get(o.0 as usize)
                         .and_then(|m| m.first())
@@ -715,14 +716,7 @@ impl<'p> Machine<'p> {
     /// included); an access past its end is undefined. (The variables of the C front end,
     /// each its own object, are accessed by elements.)
     fn inside_object(&self, addr: i128, width: u32) -> Result<(), Fault> {
-        let Some((obj, at)) = decode_address(addr) else {
-            return Err(Fault::BadAddress(addr));
-        };
-        let placed = self
-            .members
-            .get(obj.0 as usize)
-            .is_some_and(|m| m.iter().all(|v| self.prog.var(*v).placement.is_some()));
-        if placed && (at < 0 || at + width as i128 > self.prog.object_bytes(&self.members, obj)) {
+        if decode_address(addr).is_none() || self.objects.inside_bytes(addr, width) == Some(false) {
             return Err(Fault::BadAddress(addr));
         }
         Ok(())
@@ -752,28 +746,9 @@ impl<'p> Machine<'p> {
         out
     }
 
-    /// The cell holding byte `addr` of an object: variable, element and the byte's position
-    /// in the cell (`None`: padding, or a synchronisation object's bytes).
+    /// The cell holding byte `addr` of an object ([`Objects::byte_cell`]).
     fn byte_cell(&self, addr: i128) -> Option<(VarId, usize, u32)> {
-        let (obj, _) = decode_address(addr)?;
-        for v in self.members.get(obj.0 as usize)? {
-            let var = self.prog.var(*v);
-            let w = cell_width(var.elem) as i128;
-            if w == 0 {
-                continue;
-            }
-            let p = var.placement();
-            let rel = addr - var.base_address();
-            let stride = p.stride as i128;
-            if rel < 0 {
-                continue;
-            }
-            let (k, within) = (rel / stride, rel % stride);
-            if k < var.len as i128 && within < w {
-                return Some((*v, k as usize, within as u32));
-            }
-        }
-        None
+        self.objects.byte_cell(self.prog, addr)
     }
 
     /// Reads `width` bytes at `addr` (little-endian) from the cells that hold them; padding
@@ -825,7 +800,11 @@ impl<'p> Machine<'p> {
         // Only padding: nothing to write (the object's first cell stands for the access).
         last.or_else(|| {
             let (o, _) = decode_address(addr)?;
-            self.members.get(o.0 as usize)?.first().map(|v| (*v, 0))
+            self.objects
+                .members
+                .get(o.0 as usize)?
+                .first()
+                .map(|v| (*v, 0))
         })
         .ok_or(Fault::BadAddress(addr))
     }
@@ -1312,14 +1291,5 @@ fn truncate(s: &str, n: usize) -> String {
         s.to_string()
     } else {
         s.chars().take(n - 1).chain(std::iter::once('…')).collect()
-    }
-}
-
-/// Bytes one cell of a kind holds, for accesses by bytes (0: not accessible by bytes).
-fn cell_width(k: ElemKind) -> u32 {
-    match k {
-        ElemKind::Int(t) => (t.bits as u32).div_ceil(8),
-        ElemKind::Ptr => 8,
-        ElemKind::Mutex | ElemKind::Cond | ElemKind::Barrier => 0,
     }
 }

@@ -1217,31 +1217,6 @@ impl Program {
         m
     }
 
-    /// The bytes an object spans (its variables' cells, or its declared size if larger),
-    /// given [`Program::object_members`]: accesses outside them are undefined.
-    pub fn object_bytes(&self, members: &[Vec<VarId>], obj: VarId) -> i128 {
-        let cells = members.get(obj.0 as usize).map_or(0, |m| {
-            m.iter()
-                .map(|v| {
-                    let var = self.var(*v);
-                    let p = var.placement();
-                    let width = match var.elem {
-                        ElemKind::Int(t) => (t.bits as i128 + 7) / 8,
-                        _ => 8,
-                    };
-                    p.offset as i128 + (var.len as i128 - 1).max(0) * p.stride as i128 + width
-                })
-                .max()
-                .unwrap_or(0)
-        });
-        let declared = self
-            .objects
-            .iter()
-            .find(|o| o.var == obj)
-            .map_or(0, |o| o.size as i128);
-        cells.max(declared)
-    }
-
     /// The variable and element at an address, given [`Program::object_members`].
     pub fn locate(&self, members: &[Vec<VarId>], addr: i128) -> Option<(VarId, i128)> {
         let (obj, _) = decode_address(addr)?;
@@ -1275,5 +1250,87 @@ mod tests {
             let small = v % 100_000;
             prop_assert_eq!(ty.wrap(small), ty.wrap_bits(small));
         }
+    }
+}
+
+/// The objects of a program as memory: each object's variables and the bytes it spans. The
+/// interpreter and the encoding both resolve byte-wise accesses through it.
+#[derive(Clone, Debug)]
+pub struct Objects {
+    /// Per object (by its first variable): its variables ([`Program::object_members`]).
+    pub members: Vec<Vec<VarId>>,
+    /// Per object: the bytes it spans (its variables' cells, or its declared size if
+    /// larger).
+    ends: Vec<i128>,
+    /// Per object: whether its variables are placed at byte offsets (the LLVM front end's);
+    /// the C front end's variables are each an object accessed by elements.
+    placed: Vec<bool>,
+}
+
+/// Bytes a cell of kind `k` holds (none for a synchronisation object's cell).
+pub fn cell_width(k: ElemKind) -> u32 {
+    match k {
+        ElemKind::Int(t) => (t.bits as u32).div_ceil(8),
+        ElemKind::Ptr => 8,
+        ElemKind::Mutex | ElemKind::Cond | ElemKind::Barrier => 0,
+    }
+}
+
+impl Objects {
+    /// The objects of `prog`.
+    pub fn new(prog: &Program) -> Objects {
+        let members = prog.object_members();
+        let mut ends = vec![0i128; members.len()];
+        let mut placed = vec![true; members.len()];
+        for v in &prog.vars {
+            let p = v.placement();
+            let o = p.object.0 as usize;
+            let width = match v.elem {
+                ElemKind::Int(t) => (t.bits as i128 + 7) / 8,
+                _ => 8,
+            };
+            let end = p.offset as i128 + (v.len as i128 - 1).max(0) * p.stride as i128 + width;
+            ends[o] = ends[o].max(end);
+            placed[o] &= v.placement.is_some();
+        }
+        for o in &prog.objects {
+            if let Some(e) = ends.get_mut(o.var.0 as usize) {
+                *e = (*e).max(o.size as i128);
+            }
+        }
+        Objects {
+            members,
+            ends,
+            placed,
+        }
+    }
+
+    /// Whether the object at `addr` is laid out in bytes and the `width` bytes lie in it
+    /// (padding included): `None` when the object is not laid out in bytes, or there is no
+    /// such object.
+    pub fn inside_bytes(&self, addr: i128, width: u32) -> Option<bool> {
+        let (obj, at) = decode_address(addr)?;
+        let o = obj.0 as usize;
+        self.placed
+            .get(o)?
+            .then(|| at >= 0 && at + width as i128 <= self.ends[o])
+    }
+
+    /// The cell holding byte `addr` of an object: variable, element and the byte's position
+    /// in the cell (`None`: padding, or a synchronisation object's bytes).
+    pub fn byte_cell(&self, prog: &Program, addr: i128) -> Option<(VarId, usize, u32)> {
+        let (obj, _) = decode_address(addr)?;
+        self.members.get(obj.0 as usize)?.iter().find_map(|v| {
+            let var = prog.var(*v);
+            let w = cell_width(var.elem) as i128;
+            let rel = addr - var.base_address();
+            let stride = var.placement().stride as i128;
+            let (k, within) = (rel.div_euclid(stride), rel.rem_euclid(stride));
+            (w > 0 && rel >= 0 && k < var.len as i128 && within < w).then_some((
+                *v,
+                k as usize,
+                within as u32,
+            ))
+        })
     }
 }

@@ -72,10 +72,13 @@ enum Command {
     )]
     Explore(explore_cmd::ExploreArgs),
     /// Check an IVR file against a program, independently of the verifier that wrote it.
+    // The program's arguments (`-- ARGS`) come after the IVR file.
+    #[command(mut_arg("args", |a| a.index(3)))]
     CheckIvr {
         #[command(flatten)]
         input: Input,
         /// The IVR file (JSON, as written by `synth verify --out`).
+        #[arg(index = 2)]
         ivr: PathBuf,
     },
     /// Execute a C program on the IR interpreter and print the trace and the outcome.
@@ -567,4 +570,16 @@ fn prepare_out_dir(dir: &std::path::Path) -> anyhow::Result<()> {
 
 pub(crate) fn indent(s: &str) -> String {
     s.lines().map(|l| format!("  {l}\n")).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// clap checks the command line's definition (positional order, indices) only in debug
+    /// builds and only for the subcommand parsed; this checks all of them.
+    #[test]
+    fn the_command_line_is_well_formed() {
+        super::Cli::command().debug_assert();
+    }
 }

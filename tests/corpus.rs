@@ -94,3 +94,45 @@ fn corpus_lowers_or_is_rejected_with_a_position() {
     );
     assert!(pct >= 90.0, "only {pct:.1}% lower");
 }
+
+/// The real applications of `apps/` lower with the LLVM front end, with the arguments their
+/// READMEs run them with, or are rejected with a named construct at a position; pfscan, the
+/// bounded buffers and qsort_mt's callers (libc models: file system, `ftw`, `mmap`, `sscanf`,
+/// `signal`, `strdup`, `asprintf`, `qsort`) lower.
+#[test]
+fn apps_lower_with_the_llvm_front_end() {
+    let apps = corpus().join("apps");
+    let cases: &[(&str, &[&str], bool)] = &[
+        ("pfscan/pfscan.c", &["-n", "2", "needle", "/tmp"], true),
+        ("bbuf/bbuf.c", &[], true),
+        ("boundedBuffer/boundedBuffer.c", &[], true),
+        (
+            "qsort_mt/qsort_mt.c",
+            &["-n", "32", "-f", "4", "-h", "2", "-v"],
+            false,
+        ),
+    ];
+    for (path, args, must_lower) in cases {
+        let out = Command::new(env!("CARGO_BIN_EXE_synth"))
+            .current_dir(&apps)
+            .args(["parse", "--frontend", "llvm", path, "--"])
+            .args(*args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        match out.status.code() {
+            Some(0) => {}
+            Some(4) if !must_lower => {
+                let line = stderr
+                    .lines()
+                    .find(|l| !l.starts_with("warning"))
+                    .unwrap_or("");
+                assert!(
+                    line.starts_with(&format!("{path}:")) && line.contains(": unsupported "),
+                    "{path}: {line}"
+                );
+            }
+            other => panic!("{path}: exit code {other:?}: {stderr}"),
+        }
+    }
+}

@@ -502,6 +502,7 @@ impl Cx<'_, '_> {
                         let i = self.expr(i, s);
                         self.ub.push(Term::not(Term::eq(i, Term::int(0))));
                     }
+                    self.allocated(s, *var, Term::bool(true), Term::int(0));
                     return t;
                 }
                 let i = match index {
@@ -509,6 +510,7 @@ impl Cx<'_, '_> {
                     None => Term::int(0),
                 };
                 self.bounds(*var, &i);
+                self.allocated(s, *var, Term::bool(true), i.clone());
                 Term::select(t, i)
             }
             Place::Deref { addr, ty, targets } => {
@@ -523,6 +525,7 @@ impl Cx<'_, '_> {
                         let Some((v, k, at)) = c else {
                             continue;
                         };
+                        self.allocated(s, v, Term::bool(true), Term::int(k));
                         let cell = self.enc.prog.var(v).elem.ty();
                         let value = self.element(s, v, Term::int(k));
                         let byte = bytes_of_cell(value, cell, at, 1);
@@ -536,6 +539,7 @@ impl Cx<'_, '_> {
                     if let Some((inside, rel)) = self.byte_target(*t, &a, *ty) {
                         // Bytes of a byte array, little-endian.
                         ok.push(inside.clone());
+                        self.allocated_bytes(s, *t, &inside, &rel, cell_bytes_of(*ty));
                         let cur = &s.vals[t.0 as usize];
                         let x = (0..cell_bytes_of(*ty)).fold(Term::int(0), |x, k| {
                             let byte = Term::select(
@@ -551,6 +555,7 @@ impl Cx<'_, '_> {
                     for (r, inside, idx) in self.sub_cell_targets(*t, &a, *ty) {
                         // Bytes r.. of a wider cell.
                         ok.push(inside.clone());
+                        self.allocated(s, *t, inside.clone(), idx.clone());
                         let cell = self.enc.prog.var(*t).elem.ty();
                         let part =
                             bytes_of_cell(self.element(s, *t, idx), cell, r, cell_bytes_of(*ty));
@@ -558,6 +563,7 @@ impl Cx<'_, '_> {
                     }
                     let (inside, idx) = self.target(*t, &a, *ty);
                     ok.push(inside.clone());
+                    self.allocated(s, *t, inside.clone(), idx.clone());
                     val = Term::ite(inside, self.element(s, *t, idx), val);
                 }
                 self.ub.push(Term::not(Term::or(ok)));
@@ -736,6 +742,39 @@ impl Cx<'_, '_> {
         Some((Term::and(inside), Term::sub(a.clone(), Term::int(base))))
     }
 
+    /// When variable `v` lies in a heap allocation site: accessing its element `idx` (where
+    /// `when` holds) is undefined unless the element's instance is allocated in `s`
+    /// ([`crate::ir::Var::allocation_status`]), as in the interpreter.
+    fn allocated(&mut self, s: &SymState, v: VarId, when: Term, idx: Term) {
+        let Some(status) = self.enc.objects.status_of(v) else {
+            return;
+        };
+        let prog = self.enc.prog;
+        let p = prog.var(v).placement();
+        let inst = prog.var(status).placement().stride as i128;
+        let at = Term::add(
+            Term::int(p.offset as i128),
+            Term::mul(idx, Term::int(p.stride as i128)),
+        );
+        let j = match at {
+            Term::Int(x) => Term::int(x.div_euclid(inst)),
+            at => Term::div(at, Term::int(inst)),
+        };
+        let st = self.element(s, status, j);
+        self.ub.push(Term::and([
+            when,
+            Term::lt(st, Term::int(crate::ir::ALLOCATED)),
+        ]));
+    }
+
+    /// [`Self::allocated`] for the `n` bytes from element `rel` of the byte array `v`.
+    fn allocated_bytes(&mut self, s: &SymState, v: VarId, when: &Term, rel: &Term, n: u32) {
+        for k in 0..n {
+            let idx = Term::add(rel.clone(), Term::int(k as i128));
+            self.allocated(s, v, when.clone(), idx);
+        }
+    }
+
     fn bounds(&mut self, var: VarId, i: &Term) {
         let len = self.enc.prog.var(var).len as i128;
         self.ub.push(Term::or([
@@ -754,6 +793,7 @@ impl Cx<'_, '_> {
                         let i = self.expr(i, s);
                         self.ub.push(Term::not(Term::eq(i, Term::int(0))));
                     }
+                    self.allocated(s, *var, Term::bool(true), Term::int(0));
                     s.vals[var.0 as usize] = v;
                     return;
                 }
@@ -762,6 +802,7 @@ impl Cx<'_, '_> {
                     None => Term::int(0),
                 };
                 self.bounds(*var, &i);
+                self.allocated(s, *var, Term::bool(true), i.clone());
                 let cur = s.vals[var.0 as usize].clone();
                 s.vals[var.0 as usize] = Term::store(cur, i, v);
             }
@@ -776,6 +817,7 @@ impl Cx<'_, '_> {
                         let Some((var, k, at)) = c else {
                             continue;
                         };
+                        self.allocated(s, var, Term::bool(true), Term::int(k));
                         let cell = self.enc.prog.var(var).elem.ty();
                         let byte = Term::div(v.clone(), Term::int(pow2(8 * b as u8)));
                         let old = self.element(s, var, Term::int(k));
@@ -789,6 +831,7 @@ impl Cx<'_, '_> {
                     if let Some((inside, rel)) = self.byte_target(*t, &a, *ty) {
                         // The value's bytes into a byte array, little-endian.
                         ok.push(inside.clone());
+                        self.allocated_bytes(s, *t, &inside, &rel, cell_bytes_of(*ty));
                         let cell = self.enc.prog.var(*t).elem.ty();
                         let cur = s.vals[t.0 as usize].clone();
                         let new = (0..cell_bytes_of(*ty)).fold(cur.clone(), |arr, k| {
@@ -805,6 +848,7 @@ impl Cx<'_, '_> {
                     for (r, inside, idx) in self.sub_cell_targets(*t, &a, *ty) {
                         // Bytes r.. of a wider cell: the others keep their values.
                         ok.push(inside.clone());
+                        self.allocated(s, *t, inside.clone(), idx.clone());
                         let cell = self.enc.prog.var(*t).elem.ty();
                         let old = self.element(s, *t, idx.clone());
                         let new = with_bytes_of_cell(old, cell, r, cell_bytes_of(*ty), v.clone());
@@ -814,6 +858,7 @@ impl Cx<'_, '_> {
                     }
                     let (inside, idx) = self.target(*t, &a, *ty);
                     ok.push(inside.clone());
+                    self.allocated(s, *t, inside.clone(), idx.clone());
                     let ty = self.enc.prog.var(*t).elem.ty();
                     let v = self.convert(v.clone(), vty, ty);
                     let cur = s.vals[t.0 as usize].clone();

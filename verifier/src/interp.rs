@@ -388,6 +388,11 @@ pub enum Fault {
     },
     /// A dereference of an address that is not an object.
     BadAddress(i128),
+    /// An access to heap memory whose instance is not allocated (freed or never allocated).
+    NotAllocated {
+        /// The variable accessed.
+        var: String,
+    },
     /// An access through a pointer that is not one cell of the object's layout (a byte of
     /// an `int`, a `long` over two `int`s): performed byte by byte
     /// ([`Machine::read_bytes`], [`Machine::write_bytes`]); never reported.
@@ -406,6 +411,7 @@ impl fmt::Display for Fault {
             Fault::OutOfBounds { var, index } => write!(f, "index {index} out of bounds of {var}"),
             Fault::BadAddress(0) => write!(f, "null pointer dereference"),
             Fault::BadAddress(a) => write!(f, "dereference of invalid address {a:#x}"),
+            Fault::NotAllocated { var } => write!(f, "access to freed memory ({var})"),
             Fault::Bytes { addr, width } => {
                 write!(f, "access of {width} bytes at {addr:#x} across cells")
             }
@@ -654,7 +660,30 @@ impl<'p> Machine<'p> {
         }
     }
 
+    /// The cell a place names, checked to be allocated when it is heap memory.
     fn slot(&self, s: &State, p: &Place) -> Result<(VarId, usize, Ty), Fault> {
+        let (v, i, ty) = self.cell_of(s, p)?;
+        self.allocated(s, v, i)?;
+        Ok((v, i, ty))
+    }
+
+    /// Whether element `i` of `v` may be accessed: when it lies in a heap allocation site,
+    /// its instance must be allocated (the status cell is read, [`Var::allocation_status`]).
+    fn allocated(&self, s: &State, v: VarId, i: usize) -> Result<(), Fault> {
+        let Some((status, j)) = self.objects.allocation(self.prog, v, i as i128) else {
+            return Ok(());
+        };
+        let st = self.read_cell(s, status, j as usize) as i128;
+        self.touch(status, j as usize, false, 0);
+        if st < crate::ir::ALLOCATED {
+            return Err(Fault::NotAllocated {
+                var: self.prog.var(v).name.clone(),
+            });
+        }
+        Ok(())
+    }
+
+    fn cell_of(&self, s: &State, p: &Place) -> Result<(VarId, usize, Ty), Fault> {
         match p {
             Place::Var { var, index } => {
                 let (len, ty) = self.meta[var.0 as usize];
@@ -758,6 +787,7 @@ impl<'p> Machine<'p> {
         let mut x: u128 = 0;
         for b in 0..width {
             if let Some((v, i, at)) = self.byte_cell(addr + b as i128) {
+                self.allocated(s, v, i)?;
                 self.touch(v, i, false, 0);
                 let cell = self.read_cell(s, v, i) as u64;
                 x |= (((cell >> (8 * at)) & 0xff) as u128) << (8 * b);
@@ -781,6 +811,7 @@ impl<'p> Machine<'p> {
             let Some((v, i, at)) = self.byte_cell(addr + b as i128) else {
                 continue;
             };
+            self.allocated(s, v, i)?;
             let ty = self.prog.var(v).elem.ty();
             if self.recording.get() && cell_width(self.prog.var(v).elem) > 1 {
                 // The bytes of the cell this write keeps are read.

@@ -263,7 +263,22 @@ pub struct Var {
     /// elements one address apart (see [`Placement`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub placement: Option<Placement>,
+    /// Whether this variable holds the allocation status of its object's instances (the
+    /// first variable of a heap allocation site): element `j` is [`NEVER_ALLOCATED`],
+    /// [`FREED`], or [`ALLOCATED`] plus the size; instance `j` spans the object's bytes
+    /// from `j * stride` to `(j + 1) * stride` (the placement's stride). An access to
+    /// another cell of the object is defined only while its instance is allocated: reading
+    /// or writing freed memory is undefined, and it reads the status cell.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allocation_status: bool,
 }
+
+/// Allocation status of a heap instance never allocated ([`Var::allocation_status`]).
+pub const NEVER_ALLOCATED: i128 = 0;
+/// Allocation status of a freed heap instance.
+pub const FREED: i128 = 2;
+/// Allocation status of an allocated heap instance of `n` bytes: `ALLOCATED + n`.
+pub const ALLOCATED: i128 = 3;
 
 /// Where a variable's elements lie in the address space: element `i` is at address
 /// `address(object, offset + i * stride)` (see [`address`]). The variables of one C object
@@ -1265,6 +1280,9 @@ pub struct Objects {
     /// Per object: whether its variables are placed at byte offsets (the LLVM front end's);
     /// the C front end's variables are each an object accessed by elements.
     placed: Vec<bool>,
+    /// Per variable: the variable holding the allocation status of its object's instances,
+    /// when it is another variable of a heap allocation site ([`Var::allocation_status`]).
+    status: Vec<Option<VarId>>,
 }
 
 /// Bytes a cell of kind `k` holds (none for a synchronisation object's cell).
@@ -1298,11 +1316,37 @@ impl Objects {
                 *e = (*e).max(o.size as i128);
             }
         }
+        let status = prog
+            .vars
+            .iter()
+            .map(|v| {
+                let first = prog.var(v.placement().object);
+                (first.allocation_status && first.id != v.id).then_some(first.id)
+            })
+            .collect();
         Objects {
             members,
             ends,
             placed,
+            status,
         }
+    }
+
+    /// For element `i` of variable `v` in a heap allocation site: the status variable and
+    /// the instance the element lies in ([`Var::allocation_status`]).
+    pub fn allocation(&self, prog: &Program, v: VarId, i: i128) -> Option<(VarId, i128)> {
+        let status = self.status[v.0 as usize]?;
+        let p = prog.var(v).placement();
+        let at = p.offset as i128 + i * p.stride as i128;
+        Some((
+            status,
+            at.div_euclid(prog.var(status).placement().stride as i128),
+        ))
+    }
+
+    /// The status variable of `v`'s allocation site, when `v` is a payload variable of one.
+    pub fn status_of(&self, v: VarId) -> Option<VarId> {
+        self.status[v.0 as usize]
     }
 
     /// Whether the object at `addr` is laid out in bytes and the `width` bytes lie in it

@@ -653,3 +653,59 @@ fn environments_and_unknown_formats_are_refused() {
         assert!(e.to_string().contains(what), "{e}");
     }
 }
+
+/// A worker reads a heap block that main frees after a handshake that does not wait for the
+/// read: the read may come after the free.
+const FREED_READ: &str = r#"
+#include <pthread.h>
+#include <stdlib.h>
+int *block;
+int ready, result;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *reader(void *a) {
+  pthread_mutex_lock(&m);
+  int go = ready;
+  pthread_mutex_unlock(&m);
+  if (go)
+    result = block[1];
+  return 0;
+}
+int main(void) {
+  block = malloc(4 * sizeof(int));
+  if (!block)
+    return 0;
+  block[1] = 7;
+  pthread_t t;
+  pthread_create(&t, 0, reader, 0);
+  pthread_mutex_lock(&m);
+  ready = 1;
+  pthread_mutex_unlock(&m);
+  FREE_POINT
+  pthread_join(t, 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn reading_freed_memory_is_never_safe() {
+    // Freed before the join: the read may follow the free.
+    let racy = FREED_READ.replace("FREE_POINT", "free(block);");
+    // Freed after the join: every read comes first.
+    let joined = FREED_READ.replace("FREE_POINT", "").replacen(
+        "  pthread_join(t, 0);\n  return 0;",
+        "  pthread_join(t, 0);\n  free(block);\n  return 0;",
+        1,
+    );
+    for engine in [Engine::Explicit, Engine::Impact] {
+        let (r, _) = verify(&lower("freed_read.c", &racy), engine);
+        assert_ne!(r.verdict, Verdict::Safe, "{engine:?}");
+    }
+    let (r, _) = verify(&lower("joined_read.c", &joined), Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+    // Single-threaded: a read after free.
+    let single = "#include <stdlib.h>\nint main(void) { char *b = malloc(4); if (!b) return 1; b[0] = 1; free(b); return b[0]; }\n";
+    for engine in [Engine::Explicit, Engine::Impact] {
+        let (r, _) = verify(&lower("single.c", single), engine);
+        assert_ne!(r.verdict, Verdict::Safe, "{engine:?}");
+    }
+}

@@ -996,6 +996,27 @@ impl<'a, G: Guide> Engine<'a, G> {
         format!("T{t} {}", self.prog.thread(ThreadId(t)).name)
     }
 
+    /// Whether some step reads more combinations of input values than the search runs.
+    fn samples_inputs(&self) -> bool {
+        self.prog
+            .threads
+            .iter()
+            .flat_map(|t| &t.transitions)
+            .any(|x| {
+                let domains: Vec<Vec<i128>> = x
+                    .ops
+                    .iter()
+                    .filter_map(|o| match o {
+                        crate::ir::Op::Havoc { ty, .. } => {
+                            Some(step::input_values(&self.opts.inputs, *ty, 0))
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                !step::input_combinations(&domains).1
+            })
+    }
+
     /// One depth-first search (with preemption bound `bound`, when bounding), of the whole
     /// tree or of the part a job names.
     fn search(&mut self, bound: Option<u32>, job: Option<Job>) {
@@ -1019,6 +1040,12 @@ impl<'a, G: Guide> Engine<'a, G> {
         self.report.stats.strategies = strategies.iter().map(|s| s.name().to_string()).collect();
         if sleep_sets {
             self.report.stats.strategies.push("sleep sets".into());
+        }
+        if self.samples_inputs() {
+            self.report.stats.strategies.push(format!(
+                "each value of each input once in steps with more than {} combinations",
+                step::MAX_INPUT_COMBINATIONS
+            ));
         }
         let mut init_vals = Vec::new();
         let state = self.m.initial(&mut ZeroInit, &mut init_vals);

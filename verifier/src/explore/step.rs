@@ -529,11 +529,15 @@ impl<G: Guide> Stepper<'_, '_, G> {
                     input_values(self.inputs, ty, salt)
                 })
                 .collect();
-            let combos: usize = domains.iter().map(|d| d.len()).product();
+            let (combos, every) = input_combinations(&domains);
             let mut v = Some(v);
             let mut combo = vec![0usize; domains.len()];
             for k in 0..combos {
-                let vals: Vec<i128> = combo.iter().zip(&domains).map(|(i, d)| d[*i]).collect();
+                let vals: Vec<i128> = if every {
+                    combo.iter().zip(&domains).map(|(i, d)| d[*i]).collect()
+                } else {
+                    domains.iter().map(|d| d[k % d.len()]).collect()
+                };
                 let mut w = if k + 1 == combos {
                     v.take().expect("the variant")
                 } else {
@@ -788,6 +792,24 @@ fn reads_input(x: &crate::ir::Transition) -> bool {
 }
 
 /// The next input combination.
+/// Most combinations of input values one step runs: a step that reads more inputs (a
+/// library call that fills a struct) runs each value of each input once instead.
+pub(crate) const MAX_INPUT_COMBINATIONS: usize = 256;
+
+/// How many variants a step with inputs of these domains runs, and whether they are every
+/// combination of the values (otherwise the `k`-th variant gives each input its
+/// `k mod size`-th value).
+pub(crate) fn input_combinations(domains: &[Vec<i128>]) -> (usize, bool) {
+    let every = domains
+        .iter()
+        .try_fold(1usize, |n, d| n.checked_mul(d.len()))
+        .filter(|&n| n <= MAX_INPUT_COMBINATIONS);
+    match every {
+        Some(n) => (n, true),
+        None => (domains.iter().map(Vec::len).max().unwrap_or(1), false),
+    }
+}
+
 fn continue_combos(combo: &mut [usize], domains: &[Vec<i128>]) {
     for (c, d) in combo.iter_mut().zip(domains) {
         *c += 1;

@@ -5,6 +5,7 @@
 
 use super::{Error, Options};
 use crate::ir::*;
+use fixedbitset::FixedBitSet;
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// `file:line:col` of a span (of the program's start for `None`), for messages.
@@ -366,160 +367,99 @@ fn place_exprs_mut(p: &mut Place, f: &mut impl FnMut(&mut Expr)) {
     }
 }
 
-/// Flow-insensitive points-to sets: which variables an expression's value may be the address
-/// of. Addresses only come from `&x` (and allocation sites), copies and pointer arithmetic.
+/// Flow-insensitive points-to sets (Andersen's analysis, without the call graph: functions
+/// are inlined): which objects an expression's value may be the address of. Addresses only
+/// come from `&x` (and allocation sites), copies and pointer arithmetic. A pointer into an
+/// object may reach all of its variables by pointer arithmetic (a struct's fields), so the
+/// sets are sets of objects, each a bit set over the objects whose address is taken, and a
+/// dereference's targets are the variables of the objects its address may point to.
 fn points_to(p: &mut Program) {
-    /// In a points-to set: the value may be the address of any object (made by arithmetic
-    /// that does not keep an address's object, such as `^`).
-    const ANY: u32 = u32::MAX;
-    let nv = p.vars.len();
-    let mut pts: Vec<BTreeSet<u32>> = vec![BTreeSet::new(); nv];
-    // An address of one variable of an object may reach the object's other variables by
-    // pointer arithmetic (a struct's fields): it points to all of them.
     let members = p.object_members();
-    let siblings: Vec<Vec<u32>> = p
+    // The objects, numbered densely; `any` stands for the address of any object whose address
+    // the program takes (made by arithmetic that does not keep an address's object, such as
+    // `^`).
+    let mut index = vec![u32::MAX; p.vars.len()];
+    let mut objects = Vec::new();
+    for (o, m) in members.iter().enumerate() {
+        if !m.is_empty() {
+            index[o] = objects.len() as u32;
+            objects.push(o);
+        }
+    }
+    let object_of: Vec<usize> = p
         .vars
         .iter()
-        .map(|v| {
-            members[v.placement().object.0 as usize]
-                .iter()
-                .map(|m| m.0)
-                .collect()
-        })
+        .map(|v| index[v.placement().object.0 as usize] as usize)
         .collect();
+    let an = Analysis {
+        any: objects.len(),
+        bits: objects.len() + 1,
+        object_of,
+    };
+    let mut sets = Sets {
+        pts: vec![FixedBitSet::with_capacity(an.bits); p.vars.len()],
+        held: vec![FixedBitSet::with_capacity(an.bits); an.any],
+        all: FixedBitSet::with_capacity(an.bits),
+    };
     // Pointers initialised with addresses (`int *p = &x;` at file scope).
     for v in &p.vars {
         if let (ElemKind::Ptr, Init::Values(vals)) = (&v.elem, &v.init) {
             for x in vals {
                 if let Some((t, _)) = decode_address(*x) {
-                    if (t.0 as usize) < nv {
-                        pts[v.id.0 as usize].extend(members[t.0 as usize].iter().map(|m| m.0));
+                    if (t.0 as usize) < p.vars.len() && !members[t.0 as usize].is_empty() {
+                        let o = an.object_of[t.0 as usize];
+                        sets.pts[v.id.0 as usize].insert(o);
+                        sets.held[an.object_of[v.id.0 as usize]].insert(o);
+                        sets.all.insert(o);
                     }
                 }
             }
         }
     }
-    // The objects whose address the program takes: what arithmetic that loses track of an
-    // address (`ANY`) may still point to.
-    let mut taken: BTreeSet<u32> = pts.iter().flatten().copied().collect();
+    // The objects whose address the program takes: what `any` stands for.
+    let mut taken = sets.all.clone();
     for tr in p.threads.iter().flat_map(|t| &t.transitions) {
         tr.for_each_expr(&mut |e| {
-            e.for_each_addr(&mut |v| {
-                taken.extend(siblings[v.0 as usize].iter().copied());
-            })
+            e.for_each_addr(&mut |v| taken.insert(an.object_of[v.0 as usize]))
         });
-    }
-    let taken: Vec<u32> = taken.into_iter().collect();
-    fn expr_pts(e: &Expr, pts: &[BTreeSet<u32>], sib: &[Vec<u32>], out: &mut BTreeSet<u32>) {
-        match e {
-            Expr::Const { .. } => {}
-            Expr::AddrOf { var, .. } => {
-                out.extend(sib[var.0 as usize].iter().copied());
-            }
-            Expr::Load { place, .. } => match place {
-                Place::Var { var, .. } => out.extend(pts[var.0 as usize].iter().copied()),
-                Place::Deref { addr, .. } => {
-                    let mut t = BTreeSet::new();
-                    expr_pts(addr, pts, sib, &mut t);
-                    if t.contains(&ANY) {
-                        // A load through any address: any address stored anywhere.
-                        for set in pts {
-                            out.extend(set.iter().copied());
-                        }
-                    } else {
-                        for v in t {
-                            out.extend(pts[v as usize].iter().copied());
-                        }
-                    }
-                }
-            },
-            Expr::Cast { arg, .. }
-            | Expr::Unary {
-                arg, op: UnOp::Not, ..
-            } => expr_pts(arg, pts, sib, out),
-            Expr::Unary { arg, .. } => {
-                // `-a`, `~a` of an address: no longer that object's address, but (bits
-                // turned back) possibly any object's.
-                let mut t = BTreeSet::new();
-                expr_pts(arg, pts, sib, &mut t);
-                if !t.is_empty() {
-                    out.insert(ANY);
-                }
-            }
-            Expr::Binary { lhs, rhs, op, .. } => {
-                let mut t = BTreeSet::new();
-                expr_pts(lhs, pts, sib, &mut t);
-                expr_pts(rhs, pts, sib, &mut t);
-                if matches!(op, BinOp::Add | BinOp::Sub | BinOp::BitAnd | BinOp::BitOr) {
-                    out.extend(t);
-                } else if !t.is_empty()
-                    && !matches!(
-                        op,
-                        BinOp::Lt
-                            | BinOp::Le
-                            | BinOp::Gt
-                            | BinOp::Ge
-                            | BinOp::Eq
-                            | BinOp::Ne
-                            | BinOp::And
-                            | BinOp::Or
-                    )
-                {
-                    // Other arithmetic on an address (`^` of XOR-linked lists, `*`, `/`,
-                    // shifts) may make the address of any object.
-                    out.insert(ANY);
-                }
-            }
-            Expr::Ite { then, els, .. } => {
-                expr_pts(then, pts, sib, out);
-                expr_pts(els, pts, sib, out);
-            }
-        }
-    }
-    fn targets(
-        place: &Place,
-        pts: &[BTreeSet<u32>],
-        sib: &[Vec<u32>],
-        taken: &[u32],
-    ) -> BTreeSet<u32> {
-        match place {
-            Place::Var { var, .. } => [var.0].into(),
-            Place::Deref { addr, .. } => {
-                let mut t = BTreeSet::new();
-                expr_pts(addr, pts, sib, &mut t);
-                if t.remove(&ANY) {
-                    t.extend(taken.iter().copied());
-                }
-                t
-            }
-        }
     }
     loop {
         let mut changed = false;
         for t in &p.threads {
             for tr in &t.transitions {
                 for op in &tr.ops {
-                    let mut flows: Vec<(BTreeSet<u32>, BTreeSet<u32>)> = vec![];
+                    let mut flows: Vec<(Vec<usize>, FixedBitSet)> = vec![];
                     match op {
                         Op::Assign { place, value } => {
-                            let mut v = BTreeSet::new();
-                            expr_pts(value, &pts, &siblings, &mut v);
-                            flows.push((targets(place, &pts, &siblings, &taken), v));
+                            let v = an.expr(value, &sets);
+                            let dst = match place {
+                                Place::Var { var, .. } => vec![var.0 as usize],
+                                Place::Deref { .. } => an
+                                    .targets(place, &sets, &taken)
+                                    .ones()
+                                    .flat_map(|o| members[objects[o]].iter().map(|m| m.0 as usize))
+                                    .collect(),
+                            };
+                            flows.push((dst, v));
                         }
                         Op::Spawn { args, .. } => {
                             for (var, e) in args {
-                                let mut v = BTreeSet::new();
-                                expr_pts(e, &pts, &siblings, &mut v);
-                                flows.push(([var.0].into(), v));
+                                flows.push((vec![var.0 as usize], an.expr(e, &sets)));
                             }
                         }
                         _ => {}
                     }
                     for (dst, v) in flows {
+                        if v.is_clear() {
+                            continue;
+                        }
                         for d in dst {
-                            let before = pts[d as usize].len();
-                            pts[d as usize].extend(v.iter().copied());
-                            changed |= pts[d as usize].len() != before;
+                            if !v.is_subset(&sets.pts[d]) {
+                                sets.pts[d].union_with(&v);
+                                sets.held[an.object_of[d]].union_with(&v);
+                                sets.all.union_with(&v);
+                                changed = true;
+                            }
                         }
                     }
                 }
@@ -530,14 +470,25 @@ fn points_to(p: &mut Program) {
         }
     }
     let sync_var: Vec<bool> = p.vars.iter().map(|v| v.elem.is_sync()).collect();
+    let resolve = |pl: &mut Place| {
+        if matches!(pl, Place::Deref { .. }) {
+            let mut ts: Vec<VarId> = an
+                .targets(pl, &sets, &taken)
+                .ones()
+                .flat_map(|o| members[objects[o]].iter().copied())
+                .collect();
+            ts.sort();
+            if let Place::Deref { targets, .. } = pl {
+                *targets = ts;
+            }
+        }
+    };
     for t in &mut p.threads {
         for tr in &mut t.transitions {
-            for_each_expr_mut(tr, &mut |e| resolve_expr(e, &pts, &siblings, &taken));
+            for_each_expr_mut(tr, &mut |e| resolve_expr(e, &resolve));
             for op in &mut tr.ops {
                 match op {
-                    Op::Assign { place, .. } | Op::Havoc { place, .. } => {
-                        resolve_place(place, &pts, &siblings, &taken)
-                    }
+                    Op::Assign { place, .. } | Op::Havoc { place, .. } => resolve(place),
                     _ => {}
                 }
             }
@@ -584,41 +535,139 @@ fn points_to(p: &mut Program) {
             Expr::Const { .. } => {}
         }
     }
-    fn resolve_place(pl: &mut Place, pts: &[BTreeSet<u32>], sib: &[Vec<u32>], taken: &[u32]) {
-        if let Place::Deref { addr, targets, .. } = pl {
-            let mut s = BTreeSet::new();
-            expr_pts(addr, pts, sib, &mut s);
-            if s.remove(&ANY) {
-                s.extend(taken.iter().copied());
-            }
-            *targets = s.into_iter().map(VarId).collect();
-        }
-    }
-    fn resolve_expr(e: &mut Expr, pts: &[BTreeSet<u32>], sib: &[Vec<u32>], taken: &[u32]) {
+    /// Resolves the targets of every dereference in `e` (innermost addresses first: a
+    /// place's address is resolved with the sets, not with its own targets).
+    fn resolve_expr(e: &mut Expr, resolve: &impl Fn(&mut Place)) {
         match e {
             Expr::Load { place, .. } => {
-                resolve_place(place, pts, sib, taken);
+                resolve(place);
                 match place {
-                    Place::Var { index: Some(i), .. } => resolve_expr(i, pts, sib, taken),
-                    Place::Deref { addr, .. } => resolve_expr(addr, pts, sib, taken),
+                    Place::Var { index: Some(i), .. } => resolve_expr(i, resolve),
+                    Place::Deref { addr, .. } => resolve_expr(addr, resolve),
                     _ => {}
                 }
             }
-            Expr::AddrOf { index, .. } => resolve_expr(index, pts, sib, taken),
-            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => resolve_expr(arg, pts, sib, taken),
+            Expr::AddrOf { index, .. } => resolve_expr(index, resolve),
+            Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => resolve_expr(arg, resolve),
             Expr::Binary { lhs, rhs, .. } => {
-                resolve_expr(lhs, pts, sib, taken);
-                resolve_expr(rhs, pts, sib, taken);
+                resolve_expr(lhs, resolve);
+                resolve_expr(rhs, resolve);
             }
             Expr::Ite {
                 cond, then, els, ..
             } => {
-                resolve_expr(cond, pts, sib, taken);
-                resolve_expr(then, pts, sib, taken);
-                resolve_expr(els, pts, sib, taken);
+                resolve_expr(cond, resolve);
+                resolve_expr(then, resolve);
+                resolve_expr(els, resolve);
             }
             Expr::Const { .. } => {}
         }
+    }
+}
+
+/// The sets of the points-to analysis ([`points_to`]).
+struct Sets {
+    /// Per variable: the objects the value it holds may be the address of.
+    pts: Vec<FixedBitSet>,
+    /// Per object: the union of its variables' sets.
+    held: Vec<FixedBitSet>,
+    /// The union of all sets.
+    all: FixedBitSet,
+}
+
+/// The points-to analysis's numbering of objects ([`points_to`]).
+struct Analysis {
+    /// The bit of "any object whose address is taken".
+    any: usize,
+    /// Bits per set: the objects and `any`.
+    bits: usize,
+    /// Per variable: the number of its object.
+    object_of: Vec<usize>,
+}
+
+impl Analysis {
+    /// The objects `e`'s value may be the address of.
+    fn expr(&self, e: &Expr, sets: &Sets) -> FixedBitSet {
+        let mut out = FixedBitSet::with_capacity(self.bits);
+        self.expr_into(e, sets, &mut out);
+        out
+    }
+
+    fn expr_into(&self, e: &Expr, sets: &Sets, out: &mut FixedBitSet) {
+        let Sets { pts, held, all } = sets;
+        match e {
+            Expr::Const { .. } => {}
+            Expr::AddrOf { var, .. } => out.insert(self.object_of[var.0 as usize]),
+            Expr::Load { place, .. } => match place {
+                Place::Var { var, .. } => out.union_with(&pts[var.0 as usize]),
+                Place::Deref { addr, .. } => {
+                    let t = self.expr(addr, sets);
+                    if t.contains(self.any) {
+                        // A load through any address: any address stored anywhere.
+                        out.union_with(all);
+                    } else {
+                        // What any variable of the objects it may point to holds.
+                        for o in t.ones() {
+                            out.union_with(&held[o]);
+                        }
+                    }
+                }
+            },
+            Expr::Cast { arg, .. }
+            | Expr::Unary {
+                arg, op: UnOp::Not, ..
+            } => self.expr_into(arg, sets, out),
+            Expr::Unary { arg, .. } => {
+                // `-a`, `~a` of an address: no longer that object's address, but (bits
+                // turned back) possibly any object's.
+                if !self.expr(arg, sets).is_clear() {
+                    out.insert(self.any);
+                }
+            }
+            Expr::Binary { lhs, rhs, op, .. } => {
+                let mut t = self.expr(lhs, sets);
+                self.expr_into(rhs, sets, &mut t);
+                if matches!(op, BinOp::Add | BinOp::Sub | BinOp::BitAnd | BinOp::BitOr) {
+                    out.union_with(&t);
+                } else if !t.is_clear()
+                    && !matches!(
+                        op,
+                        BinOp::Lt
+                            | BinOp::Le
+                            | BinOp::Gt
+                            | BinOp::Ge
+                            | BinOp::Eq
+                            | BinOp::Ne
+                            | BinOp::And
+                            | BinOp::Or
+                    )
+                {
+                    // Other arithmetic on an address (`^` of XOR-linked lists, `*`, `/`,
+                    // shifts) may make the address of any object.
+                    out.insert(self.any);
+                }
+            }
+            Expr::Ite { then, els, .. } => {
+                self.expr_into(then, sets, out);
+                self.expr_into(els, sets, out);
+            }
+        }
+    }
+
+    /// The objects a place may be in.
+    fn targets(&self, place: &Place, sets: &Sets, taken: &FixedBitSet) -> FixedBitSet {
+        let mut t = FixedBitSet::with_capacity(self.bits);
+        match place {
+            Place::Var { var, .. } => t.insert(self.object_of[var.0 as usize]),
+            Place::Deref { addr, .. } => {
+                self.expr_into(addr, sets, &mut t);
+                if t.contains(self.any) {
+                    t.set(self.any, false);
+                    t.union_with(taken);
+                }
+            }
+        }
+        t
     }
 }
 
@@ -628,9 +677,26 @@ fn points_to(p: &mut Program) {
 /// with every step). A write through a pointer counts for every object it may reach, and a
 /// write to one cell of an object for all of the object's cells (accesses of other widths
 /// reach their bytes).
+///
+/// A heap allocation site is shared as a whole: an access to its memory reads the status
+/// that `free` writes ([`Var::allocation_status`]), so each of its variables is touched by
+/// every thread that touches one of them.
 fn shared(p: &mut Program) {
     let mut touched: HashMap<u32, BTreeSet<u32>> = HashMap::new();
     let mut written: HashSet<VarId> = HashSet::new();
+    // Per variable: the key it is counted under (its object for heap sites).
+    let key: Vec<u32> = p
+        .vars
+        .iter()
+        .map(|v| {
+            let o = v.placement().object;
+            if p.vars[o.0 as usize].allocation_status {
+                o.0
+            } else {
+                v.id.0
+            }
+        })
+        .collect();
     for t in &p.threads {
         for tr in &t.transitions {
             let (r, w) = tr.accesses();
@@ -641,13 +707,15 @@ fn shared(p: &mut Program) {
             }
             for pl in r.into_iter().chain(w) {
                 for v in pl.vars() {
-                    touched.entry(v.0).or_default().insert(t.id.0);
+                    touched.entry(key[v.0 as usize]).or_default().insert(t.id.0);
                 }
             }
         }
     }
     for v in &mut p.vars {
-        v.shared = touched.get(&v.id.0).is_some_and(|s| s.len() > 1)
+        v.shared = touched
+            .get(&key[v.id.0 as usize])
+            .is_some_and(|s| s.len() > 1)
             && written.contains(&v.placement().object);
     }
 }
@@ -689,6 +757,19 @@ fn mark(t: &mut Thread, shared: &[bool], vars: &[Var]) {
             for v in pl.vars() {
                 if !shared[v.0 as usize] {
                     continue;
+                }
+                // An access to heap memory reads its allocation status (any instance's:
+                // the event names the whole status array).
+                let o = vars[v.0 as usize].placement().object;
+                if vars[o.0 as usize].allocation_status && o != v {
+                    let read = |e: &Event| e.var == o && e.index.is_none();
+                    if !events.iter().any(read) {
+                        events.push(Event {
+                            var: o,
+                            index: None,
+                            access: Access::Read,
+                        });
+                    }
                 }
                 let index = event_index(pl, &vars[v.0 as usize]);
                 if let Some(e) = events.iter_mut().find(|e| e.var == v && e.index == index) {

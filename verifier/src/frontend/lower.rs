@@ -735,6 +735,7 @@ impl<'a> Lowerer<'a> {
             c_path: String::new(),
             dims: Vec::new(),
             placement: None,
+            allocation_status: false,
         });
         id
     }

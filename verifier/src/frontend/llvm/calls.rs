@@ -17,7 +17,7 @@
 //!   `__VERIFIER_nondet_*` is an input; `__VERIFIER_atomic_*` functions and
 //!   `__VERIFIER_atomic_begin/end` are atomic regions.
 //! * Output functions (`printf`, `puts`, ...) and the attribute functions have no effect the
-//!   properties observe.
+//!   properties observe; neither has ignoring a signal or restoring its default (`signal`).
 
 use super::lower::{bin, cast, not, truth, Lowerer, Val, MAX_COND_THREADS, R};
 use crate::ir::*;
@@ -272,6 +272,38 @@ impl<'m> Lowerer<'m> {
         Some(Val::E(Expr::int(0)))
     }
 
+    /// `signal(sig, SIG_DFL)` or `signal(sig, SIG_IGN)`: the program's threads are all the
+    /// model runs, so a disposition changes nothing it observes; the previous disposition it
+    /// returns is either of the two (the one the process started with). A handler function
+    /// would run asynchronously, which the model does not represent: refused.
+    fn signal(&mut self, args: &[&'m Operand]) -> R<Option<Val>> {
+        match self.val(args[1])? {
+            Val::E(e) if matches!(e.as_const(), Some(0 | 1)) => {}
+            _ => return self.unsupported("a signal handler (signals are not modelled)"),
+        }
+        let r = self.temp("signal.previous", Ty::ULONG);
+        self.step(
+            Expr::tt(),
+            vec![
+                Op::Havoc {
+                    place: Place::scalar(r),
+                    ty: Ty::ULONG,
+                },
+                Op::Assign {
+                    place: Place::scalar(r),
+                    value: bin(
+                        BinOp::BitAnd,
+                        Expr::var(r, Ty::ULONG),
+                        Expr::constant(1, Ty::ULONG),
+                        Ty::ULONG,
+                    ),
+                },
+            ],
+            TransKind::Stmt,
+        )?;
+        Ok(Some(Val::E(Expr::var(r, Ty::ULONG))))
+    }
+
     /// One step of kind `kind` that clears the synchronisation cell (of kind `elem`, values
     /// of type `ty`) that `o` points to: a mutex free, a condition variable without waiters
     /// (its cell holds the set of waiting threads); returns 0.
@@ -435,7 +467,12 @@ impl<'m> Lowerer<'m> {
                     if ty == Ty::ULONG { ty } else { rt },
                 ))))
             }
-            "snprintf" | "sprintf" if self.library_function(name) => self.format(name, args, c),
+            "snprintf" | "sprintf" | "asprintf" | "sscanf" if self.library_function(name) => {
+                self.format(name, args, c)
+            }
+            // glibc's name for the C99 sscanf.
+            "__isoc99_sscanf" => self.format("sscanf", args, c),
+            "signal" if args.len() == 2 && self.library_function(name) => self.signal(args),
             n if NO_EFFECT.contains(&n) => Ok(self.ret0()),
             "malloc" => {
                 let size = self.expr(args[0])?;

@@ -10,8 +10,12 @@ use super::super::{Error, Options};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The C definitions of the libc functions the front end models by their code.
-const MODELS: &str = include_str!("models.c");
+/// The C definitions of the libc functions the front end models by their code: what the
+/// library computes (`models.c`) and what the environment answers (`environment.c`).
+const MODELS: &[(&str, &str)] = &[
+    ("models", include_str!("models.c")),
+    ("environment", include_str!("environment.c")),
+];
 
 /// The LLVM major version of clang, `opt` and the library the front end reads modules with.
 pub const LLVM_MAJOR: u32 = 19;
@@ -126,26 +130,30 @@ pub fn compile(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, Error
         }
     }
     // The libc models the program calls, linked weakly (the program's definitions win).
-    let models_c = dir.join("models.c");
-    std::fs::write(&models_c, MODELS).map_err(|e| Error::Io {
-        path: models_c.display().to_string(),
-        message: e.to_string(),
-    })?;
-    let models = dir.join("models.bc");
-    let mut cmd = Command::new(clang());
-    cmd.args(["-c", "-emit-llvm", "-O0", "-Xclang", "-disable-O0-optnone"])
-        .args(["-fno-builtin", "-fno-stack-protector", "-w", "-o"])
-        .arg(&models)
-        .arg(&models_c);
-    run(&mut cmd, "compiling the libc models")?;
-    let linked = dir.join("linked.bc");
-    let mut cmd = Command::new(tool("llvm-link"));
-    cmd.arg(&raw)
-        .arg("--only-needed")
-        .arg(&models)
-        .arg("-o")
-        .arg(&linked);
-    run(&mut cmd, "linking the libc models")?;
+    let mut linked = raw.clone();
+    for (name, text) in MODELS {
+        let source = dir.join(format!("{name}.c"));
+        std::fs::write(&source, text).map_err(|e| Error::Io {
+            path: source.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let models = dir.join(format!("{name}.bc"));
+        let mut cmd = Command::new(clang());
+        cmd.args(["-c", "-emit-llvm", "-O0", "-Xclang", "-disable-O0-optnone"])
+            .args(["-fno-builtin", "-fno-stack-protector", "-w", "-o"])
+            .arg(&models)
+            .arg(&source);
+        run(&mut cmd, "compiling the libc models")?;
+        let out = dir.join(format!("with-{name}.bc"));
+        let mut cmd = Command::new(tool("llvm-link"));
+        cmd.arg(&linked)
+            .arg("--only-needed")
+            .arg(&models)
+            .arg("-o")
+            .arg(&out);
+        run(&mut cmd, "linking the libc models")?;
+        linked = out;
+    }
     let opt_out = dir.join("mem2reg.bc");
     let mut cmd = Command::new(opt());
     cmd.arg("-passes=mem2reg")

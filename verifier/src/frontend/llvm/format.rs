@@ -1,10 +1,11 @@
-//! `snprintf` and `sprintf` (C11 7.21.6.1, 7.21.6.5, 7.21.6.6): the format must be a string
-//! constant whose conversions the library model knows (integers, narrow characters and
-//! strings; no floating point, no `%n`, no `%p`, whose digits would be the verifier's own
-//! addresses), checked here; the arguments after it go into an
-//! array of `long`s (a pointer as its address), and the model `__synth_format` of `models.c`
-//! formats them into the buffer like the C library. The model is lowered like the program's
-//! own code, so the verifier sees every byte written.
+//! The formatted input and output functions of C11 7.21.6 that work on strings: `snprintf`,
+//! `sprintf` and `asprintf` (GNU), and `sscanf`. The format must be a string constant whose
+//! conversions the library models know (integers, narrow characters and strings; no
+//! floating point, no `%n`, no `%p`, whose digits would be the verifier's own addresses, no
+//! scan sets), checked here; the arguments after it go into an array of `long`s (a pointer as
+//! its address), and the models `__synth_format`, `__synth_asprintf` and `__synth_scan` of
+//! `models.c` do what the C library does with them. The models are lowered like the
+//! program's own code, so the verifier sees every byte read and written.
 
 use super::lower::{cast, Lowerer, Val, R};
 use crate::ir::*;
@@ -12,12 +13,20 @@ use llvm_ir::instruction::Call;
 use llvm_ir::types::Type;
 use llvm_ir::Operand;
 
-/// The conversions the model performs.
+/// The conversions the models perform.
 const KNOWN: &[u8] = b"diouxXcs%";
 
-/// The conversion characters of `format` (after its flags, width, precision and length), or
-/// the first one the model does not perform.
-fn conversions(format: &[u8]) -> Result<usize, String> {
+/// Whether a format is read by `printf` (a `*` width takes an argument) or by `scanf` (a
+/// `*` suppresses the assignment, so its conversion takes none).
+#[derive(Clone, Copy, PartialEq)]
+enum Direction {
+    Print,
+    Scan,
+}
+
+/// The number of arguments `format` converts, or the first conversion the models do not
+/// perform.
+fn conversions(format: &[u8], dir: Direction) -> Result<usize, String> {
     let mut args = 0;
     let mut i = 0;
     while i < format.len() {
@@ -26,11 +35,16 @@ fn conversions(format: &[u8]) -> Result<usize, String> {
             continue;
         }
         i += 1;
-        while i < format.len() && b"-0+ #".contains(&format[i]) {
+        let mut assigns = true;
+        if dir == Direction::Scan && format.get(i) == Some(&b'*') {
+            assigns = false;
+            i += 1;
+        }
+        while dir == Direction::Print && i < format.len() && b"-0+ #".contains(&format[i]) {
             i += 1;
         }
         let mut star = |i: &mut usize| {
-            if format.get(*i) == Some(&b'*') {
+            if dir == Direction::Print && format.get(*i) == Some(&b'*') {
                 args += 1;
                 *i += 1;
             }
@@ -39,7 +53,7 @@ fn conversions(format: &[u8]) -> Result<usize, String> {
             }
         };
         star(&mut i);
-        if format.get(i) == Some(&b'.') {
+        if dir == Direction::Print && format.get(i) == Some(&b'.') {
             i += 1;
             star(&mut i);
         }
@@ -51,7 +65,7 @@ fn conversions(format: &[u8]) -> Result<usize, String> {
             // `%lc` and `%ls` convert wide characters.
             Some(&c) if long && (c == b'c' || c == b's') => return Err(format!("l{}", c as char)),
             Some(&c) if KNOWN.contains(&c) => {
-                if c != b'%' {
+                if c != b'%' && assigns {
                     args += 1;
                 }
                 i += 1;
@@ -101,35 +115,40 @@ impl<'m> Lowerer<'m> {
         None
     }
 
-    /// `snprintf(buf, size, format, ...)` or `sprintf(buf, format, ...)`.
+    /// `snprintf(buf, size, format, ...)`, `sprintf(buf, format, ...)`,
+    /// `asprintf(&out, format, ...)` or `sscanf(text, format, ...)`.
     pub(super) fn format(
         &mut self,
         name: &str,
         args: &[&'m Operand],
         _c: &'m Call,
     ) -> R<Option<Val>> {
-        let sized = name == "snprintf";
-        let (first, fixed) = if sized { (3, 3) } else { (2, 2) };
+        let (fixed, model, dir) = match name {
+            "snprintf" => (3, "__synth_format", Direction::Print),
+            "sprintf" => (2, "__synth_format", Direction::Print),
+            "asprintf" => (2, "__synth_asprintf", Direction::Print),
+            _ => (2, "__synth_scan", Direction::Scan),
+        };
         if args.len() < fixed {
             return self.invalid(format!("`{name}` without a format"));
         }
-        let fmt = self.val(args[first - 1])?;
+        let fmt = self.val(args[fixed - 1])?;
         let Some(text) = self.constant_string(&fmt) else {
             return self.unsupported(format!(
                 "`{name}` with a format that is not a string constant"
             ));
         };
-        let wanted = match conversions(&text) {
+        let wanted = match conversions(&text, dir) {
             Ok(n) => n,
             Err(c) => return self.unsupported(format!("`{name}` with the conversion `%{c}`")),
         };
-        let rest = &args[first..];
+        let rest = &args[fixed..];
         if rest.len() < wanted {
             return self.unsupported(format!(
                 "`{name}` with fewer arguments than its format converts"
             ));
         }
-        let Some(model) = self.funcs.get("__synth_format").copied() else {
+        let Some(model) = self.funcs.get(model).copied() else {
             return self.unsupported(format!("`{name}` without the library model"));
         };
         // The arguments, as longs, in an array of the calling thread.
@@ -152,27 +171,30 @@ impl<'m> Lowerer<'m> {
             });
         }
         self.step(Expr::tt(), ops, TransKind::Stmt)?;
-        let buf = self.val(args[0])?;
-        let size = if sized {
-            Val::E(cast(self.expr(args[1])?, Ty::ULONG))
-        } else {
-            Val::E(Expr::constant(i128::from(u64::MAX), Ty::ULONG))
-        };
         let array = Val::P {
             obj: array,
             off: 0,
             dyn_: vec![],
         };
-        self.inline(model, vec![buf, size, fmt, array])
+        let first = self.val(args[0])?;
+        let mut call = vec![first];
+        match name {
+            "snprintf" => call.push(Val::E(cast(self.expr(args[1])?, Ty::ULONG))),
+            "sprintf" => call.push(Val::E(Expr::constant(i128::from(u64::MAX), Ty::ULONG))),
+            _ => {}
+        }
+        call.extend([fmt, array]);
+        self.inline(model, call)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::conversions;
+    use super::{conversions, Direction};
 
     #[test]
     fn conversions_are_counted_and_unknown_ones_named() {
+        let conversions = |f: &[u8]| conversions(f, Direction::Print);
         assert_eq!(conversions(b"worker %d says %s"), Ok(2));
         assert_eq!(conversions(b"%-*.*s|%05ld|%%|%x|%zu"), Ok(6));
         assert_eq!(conversions(b"100%%"), Ok(0));
@@ -182,5 +204,16 @@ mod tests {
         assert_eq!(conversions(b"%ls"), Err("ls".into()));
         assert_eq!(conversions(b"%lc"), Err("lc".into()));
         assert_eq!(conversions(b"%"), Err(String::new()));
+    }
+
+    #[test]
+    fn scan_conversions_count_assignments() {
+        let scans = |f: &[u8]| conversions(f, Direction::Scan);
+        assert_eq!(scans(b"%u"), Ok(1));
+        assert_eq!(scans(b"%*d %5s %hhx %lu %%"), Ok(3));
+        assert_eq!(scans(b"%f"), Err("f".into()));
+        assert_eq!(scans(b"%[a-z]"), Err("[".into()));
+        assert_eq!(scans(b"%n"), Err("n".into()));
+        assert_eq!(scans(b"%ls"), Err("ls".into()));
     }
 }

@@ -13,7 +13,9 @@
 //! execution stops as undefined (an out-of-bounds index of the site's status cells).
 //!
 //! `realloc(p, n)` allocates at its own site, copies the bytes both blocks have and frees `p`.
-//! Not modelled yet: an access to freed memory is not reported.
+//! The site's status variable is marked ([`Var::allocation_status`]): an access to an
+//! instance that is not allocated (freed, or never allocated) is undefined, in the
+//! interpreter and in the encoding alike.
 
 use super::layout::Leaf;
 use super::lower::{and, bin, cast, Lowerer, Val, R};
@@ -29,7 +31,7 @@ pub(super) const ELEMENTS: u64 = 64;
 /// Bytes of the status cell before each instance's payload.
 const HEADER: u64 = 8;
 /// The status of an allocated instance of `n` bytes is `ALLOCATED + n`.
-const ALLOCATED: i128 = 3;
+const ALLOCATED: i128 = crate::ir::ALLOCATED;
 
 impl<'m> Lowerer<'m> {
     /// `malloc(size)` (`zero`: `calloc(n, size)`, whose size is `n * size`).
@@ -333,6 +335,7 @@ impl<'m> Lowerer<'m> {
                 stride: inst as u32,
             }),
         );
+        self.vars[status.0 as usize].allocation_status = true;
         let init = if zero { Init::Zero } else { Init::Nondet };
         let mut leaves: Vec<Leaf> = Vec::new();
         let ok = if evenly && elems == 1 {

@@ -580,6 +580,7 @@ impl<'m> Lowerer<'m> {
                 object: if p.object.0 == u32::MAX { id } else { p.object },
                 ..p
             }),
+            allocation_status: false,
         });
         id
     }
@@ -1465,7 +1466,9 @@ impl<'m> Lowerer<'m> {
         if self.frames.iter().any(|fr| std::ptr::eq(fr.func, f)) {
             return self.unsupported(format!("recursion ({} calls itself)", f.name));
         }
-        if f.is_var_arg {
+        // The variable arguments are unsupported where the body reads them (`va_start`);
+        // otherwise they are passed and ignored.
+        if f.is_var_arg && reads_variable_arguments(f) {
             return self.unsupported(format!("call of the variadic function `{}`", f.name));
         }
         let ret = match self.m.types.type_of(f).as_ref() {
@@ -1960,14 +1963,46 @@ impl<'m> Lowerer<'m> {
             | I::FNeg(_)
             | I::FPTrunc(_)
             | I::FPExt(_)
-            | I::FPToUI(_)
-            | I::FPToSI(_)
             | I::UIToFP(_)
             | I::SIToFP(_)
-            | I::FCmp(_) => self.unsupported("floating point arithmetic"),
+            | I::FCmp(_) => self.opaque_float(i),
+            I::FPToUI(_) | I::FPToSI(_) => {
+                self.unsupported("conversion of a floating point value to an integer")
+            }
             I::VAArg(_) => self.unsupported("va_arg"),
             other => self.unsupported(format!("instruction `{other}`")),
         }
+    }
+
+    /// Floating point arithmetic, conversions to floating point and comparisons compute an
+    /// arbitrary value of their result's type (an over-approximation: C gives them no
+    /// undefined behaviour under IEEE 754 arithmetic, Annex F); floating point values are
+    /// their bits otherwise (constants, loads and stores). The program records a warning.
+    fn opaque_float(&mut self, i: &'m Instruction) -> R<()> {
+        let dest = i
+            .try_get_result()
+            .expect("floating point arithmetic has a result");
+        let ty = match i {
+            Instruction::FCmp(_) => Ty::BOOL,
+            _ => self.reg_ty(&self.m.types.type_of(i))?,
+        };
+        let r = self.temp("float", ty);
+        self.step(
+            Expr::tt(),
+            vec![Op::Havoc {
+                place: Place::scalar(r),
+                ty,
+            }],
+            TransKind::Stmt,
+        )?;
+        self.bind(dest, Val::E(Expr::var(r, ty)), ty);
+        let msg = "floating point arithmetic modelled as computing arbitrary values (a bug \
+                   reported may depend on them)"
+            .to_string();
+        if !self.warnings.contains(&msg) {
+            self.warnings.push(msg);
+        }
+        Ok(())
     }
 
     /// The value of a pure instruction (arithmetic, comparison, conversion, `select`)
@@ -2622,4 +2657,14 @@ fn placeholder_thread(id: ThreadId, f: &str) -> (Thread, ThreadB) {
             transitions: vec![],
         },
     )
+}
+
+/// Whether `f` reads its variable arguments: its body calls `llvm.va_start`.
+fn reads_variable_arguments(f: &Function) -> bool {
+    f.basic_blocks.iter().flat_map(|b| &b.instrs).any(|i| {
+        matches!(i, Instruction::Call(c) if matches!(&c.function,
+            either::Either::Right(Operand::ConstantOperand(k))
+                if matches!(k.as_ref(), Constant::GlobalReference { name, .. }
+                    if name.to_string().contains("llvm.va_start"))))
+    })
 }

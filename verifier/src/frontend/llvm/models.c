@@ -5,6 +5,8 @@
 
 #include <stddef.h>
 
+void *malloc(size_t);
+
 /* The section marks them as models: `synth build` links the system library's definitions
  * instead, unless the schedule instruments a model's code. */
 #define W __attribute__((weak, section(".text.synth_model")))
@@ -454,9 +456,210 @@ W int __synth_format(char *buf, unsigned long size, const char *f, const long *a
   return (int)n;
 }
 
-/* Referenced here so that linking the models brings in __synth_format with them; calls of
- * these are lowered by the front end, never this body. */
+/* asprintf: the length first, then the text into a buffer of that size from malloc. */
+W int __synth_asprintf(char **out, const char *f, const long *args) {
+  int n = __synth_format(0, 0, f, args);
+  char *b = malloc((size_t)n + 1);
+  if (!b)
+    return -1;
+  __synth_format(b, (size_t)n + 1, f, args);
+  *out = b;
+  return n;
+}
+
+static int __synth_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+/* The value of digit `c` in `base`, or -1. */
+static int __synth_digit(char c, int base) {
+  int d = c >= '0' && c <= '9' ? c - '0'
+          : c >= 'a' && c <= 'z' ? c - 'a' + 10
+          : c >= 'A' && c <= 'Z' ? c - 'A' + 10
+                                 : 99;
+  return d < base ? d : -1;
+}
+
+/* sscanf (C11 7.21.6.2) with the conversions d, i, u, o, x, X, s, c and %%, widths, `*` and
+ * the length modifiers hh, h, l, ll, j, z, t: `args` holds the addresses of the objects the
+ * conversions store to. Integers convert as glibc converts them (strtol for d and i, strtoul
+ * for the others, saturating on overflow, then narrowed to the object's size). Returns the
+ * number of objects assigned, or -1 if the input ended before the first conversion. */
+W int __synth_scan(const char *s, const char *f, const long *args) {
+  int assigned = 0, converted = 0, k = 0;
+  while (*f) {
+    if (__synth_space(*f)) {
+      while (__synth_space(*s))
+        s++;
+      f++;
+      continue;
+    }
+    if (*f != '%' || f[1] == '%') {
+      if (*f == '%') {
+        f++;
+        while (__synth_space(*s))
+          s++;
+      }
+      if (!*s)
+        return converted ? assigned : -1;
+      if (*s != *f)
+        return assigned;
+      s++;
+      f++;
+      continue;
+    }
+    f++;
+    int skip = *f == '*';
+    if (skip)
+      f++;
+    long width = 0;
+    while (*f >= '0' && *f <= '9')
+      width = width * 10 + (*f++ - '0');
+    int size = 4;
+    if (*f == 'h') {
+      size = 2;
+      if (*++f == 'h') {
+        size = 1;
+        f++;
+      }
+    } else if (*f == 'l' || *f == 'j' || *f == 'z' || *f == 't') {
+      size = 8;
+      if (*f++ == 'l' && *f == 'l')
+        f++;
+    }
+    char c = *f++;
+    if (c != 'c')
+      while (__synth_space(*s))
+        s++;
+    if (!*s)
+      return converted ? assigned : -1;
+    if (c == 'c' || c == 's') {
+      if (width == 0)
+        width = c == 'c' ? 1 : -1;
+      char *d = skip ? 0 : (char *)args[k++];
+      long n = 0;
+      while (*s && n != width && (c == 'c' || !__synth_space(*s))) {
+        if (d)
+          d[n] = *s;
+        n++;
+        s++;
+      }
+      if (c == 'c' && n < width)
+        return converted ? assigned : -1;
+      if (d && c == 's')
+        d[n] = 0;
+      converted++;
+      assigned += !skip;
+      continue;
+    }
+    /* An integer: sign, base prefix, digits, at most `width` characters in all. */
+    int base = c == 'o' ? 8 : c == 'x' || c == 'X' ? 16 : c == 'i' ? 0 : 10;
+    long left = width ? width : -1;
+    int neg = 0;
+    if (left != 0 && (*s == '-' || *s == '+')) {
+      neg = *s++ == '-';
+      left--;
+    }
+    int digits = 0;
+    if ((base == 0 || base == 16) && left != 0 && *s == '0') {
+      s++;
+      left--;
+      digits = 1;
+      if (left != 0 && (*s == 'x' || *s == 'X') && __synth_digit(s[1], 16) >= 0) {
+        s++;
+        left--;
+        base = 16;
+        digits = 0;
+      } else if (base == 0) {
+        base = 8;
+      }
+    }
+    if (base == 0)
+      base = 10;
+    unsigned long u = 0;
+    int over = 0;
+    while (left != 0 && __synth_digit(*s, base) >= 0) {
+      unsigned long d = (unsigned long)__synth_digit(*s++, base);
+      if (u > (~0ul - d) / (unsigned long)base)
+        over = 1;
+      else
+        u = u * (unsigned long)base + d;
+      left--;
+      digits++;
+    }
+    if (!digits)
+      return assigned;
+    unsigned long v;
+    if (c == 'd' || c == 'i') {
+      /* strtol: saturates at LONG_MIN and LONG_MAX. */
+      unsigned long lim = neg ? 0x8000000000000000ul : 0x7ffffffffffffffful;
+      v = over || u > lim ? (neg ? 0x8000000000000000ul : 0x7ffffffffffffffful)
+                          : (neg ? 0 - u : u);
+    } else {
+      v = over ? ~0ul : neg ? 0 - u : u;
+    }
+    converted++;
+    if (skip)
+      continue;
+    void *d = (void *)args[k++];
+    if (size == 1)
+      *(unsigned char *)d = (unsigned char)v;
+    else if (size == 2)
+      *(unsigned short *)d = (unsigned short)v;
+    else if (size == 4)
+      *(unsigned int *)d = (unsigned int)v;
+    else
+      *(unsigned long *)d = v;
+    assigned++;
+  }
+  return assigned;
+}
+
+/* Referenced here so that linking the models brings in the formatting models with them;
+ * calls of these are lowered by the front end, never these bodies. */
 W int snprintf(char *buf, unsigned long size, const char *f, ...) {
   return __synth_format(buf, size, f, 0);
 }
 W int sprintf(char *buf, const char *f, ...) { return __synth_format(buf, ~0ul, f, 0); }
+W int asprintf(char **out, const char *f, ...) { return __synth_asprintf(out, f, 0); }
+W int sscanf(const char *s, const char *f, ...) { return __synth_scan(s, f, 0); }
+
+W char *strdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d)
+    for (size_t i = 0; i < n; i++)
+      d[i] = s[i];
+  return d;
+}
+
+W char *strndup(const char *s, size_t max) {
+  size_t n = strnlen(s, max);
+  char *d = malloc(n + 1);
+  if (d) {
+    for (size_t i = 0; i < n; i++)
+      d[i] = s[i];
+    d[n] = 0;
+  }
+  return d;
+}
+
+/* Linux threads have system scope only (PTHREAD_SCOPE_SYSTEM is 0): the other scope is not
+ * supported (ENOTSUP), any other value is invalid (EINVAL). */
+W int pthread_attr_setscope(void *attr, int scope) {
+  (void)attr;
+  return scope == 0 ? 0 : scope == 1 ? 95 : 22;
+}
+
+/* qsort: a stable insertion sort (C leaves the order of equal elements unspecified; glibc's
+ * merge sort keeps it too), calling the comparison as the library does, on the elements'
+ * bytes. */
+W void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+  char *b = base;
+  for (size_t i = 1; i < n; i++)
+    for (size_t j = i; j > 0 && cmp(b + (j - 1) * size, b + j * size) > 0; j--)
+      for (size_t k = 0; k < size; k++) {
+        char t = b[(j - 1) * size + k];
+        b[(j - 1) * size + k] = b[j * size + k];
+        b[j * size + k] = t;
+      }
+}
+W int __isoc99_sscanf(const char *s, const char *f, ...) { return __synth_scan(s, f, 0); }

@@ -743,8 +743,9 @@ impl Cx<'_, '_> {
     }
 
     /// When variable `v` lies in a heap allocation site: accessing its element `idx` (where
-    /// `when` holds) is undefined unless the element's instance is allocated in `s`
-    /// ([`crate::ir::Var::allocation_status`]), as in the interpreter.
+    /// `when` holds) is undefined unless the element's instance is allocated in `s` and the
+    /// element lies within the bytes allocated ([`crate::ir::Var::allocation_status`]), as
+    /// in the interpreter.
     fn allocated(&mut self, s: &SymState, v: VarId, when: Term, idx: Term) {
         let Some(status) = self.enc.objects.status_of(v) else {
             return;
@@ -756,14 +757,31 @@ impl Cx<'_, '_> {
             Term::int(p.offset as i128),
             Term::mul(idx, Term::int(p.stride as i128)),
         );
-        let j = match at {
-            Term::Int(x) => Term::int(x.div_euclid(inst)),
-            at => Term::div(at, Term::int(inst)),
+        let (j, within) = match at {
+            Term::Int(x) => (Term::int(x.div_euclid(inst)), Term::int(x.rem_euclid(inst))),
+            at => (
+                Term::div(at.clone(), Term::int(inst)),
+                Term::modulo(at, Term::int(inst)),
+            ),
         };
         let st = self.element(s, status, j);
+        // The bytes allocated (meaningful where `st` is an allocated status).
+        let mapped = Term::le(Term::int(crate::ir::MAPPED), st.clone());
+        let size = Term::ite(
+            mapped,
+            Term::sub(st.clone(), Term::int(crate::ir::MAPPED)),
+            Term::sub(st.clone(), Term::int(crate::ir::ALLOCATED)),
+        );
+        let end = Term::add(
+            Term::sub(within, Term::int(crate::ir::ALLOCATION_HEADER)),
+            Term::int(cell_bytes(prog.var(v).elem) as i128),
+        );
         self.ub.push(Term::and([
             when,
-            Term::lt(st, Term::int(crate::ir::ALLOCATED)),
+            Term::or([
+                Term::lt(st, Term::int(crate::ir::ALLOCATED)),
+                Term::lt(size, end),
+            ]),
         ]));
     }
 

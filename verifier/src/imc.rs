@@ -214,8 +214,13 @@ pub struct Verifier<'p> {
     iterative: bool,
     /// Nodes whose thread choice must be made again (a chosen thread was forbidden).
     pending: Vec<NodeId>,
-    /// Every choice at the root leads to a counterexample.
+    /// Every choice at the root leads to a counterexample (or to a node left undecided).
     root_lost: bool,
+    /// Why nodes were left undecided (the iterative mode): a question about a node that the
+    /// solver could not answer does not end the run; the schedule avoids the node, as it
+    /// avoids a bug, and the run goes on. No verdict then claims what such a node would
+    /// decide (`safe`, `unsafe`).
+    undecided: Vec<String>,
     /// Called now and then with the figures.
     progress: Option<ProgressFn>,
     /// When `progress` was last called.
@@ -251,6 +256,7 @@ impl<'p> Verifier<'p> {
             iterative: false,
             pending: Vec::new(),
             root_lost: false,
+            undecided: Vec::new(),
             progress: None,
             last_progress: Instant::now(),
             ivr_count: 0,
@@ -1133,7 +1139,17 @@ impl Verifier<'_> {
             }
         };
         let safe_ivr = first_safe.is_some();
+        let undecided = match self.undecided.first() {
+            None => None,
+            Some(first) => Some(format!(
+                "{} node(s) left undecided, which the schedules avoid (first: {first})",
+                self.undecided.len()
+            )),
+        };
         let verdict = match end {
+            Ok(_) if undecided.is_some() && cexs.is_empty() => {
+                Verdict::Unknown(undecided.clone().expect("some"))
+            }
             // Nothing left to explore.
             Ok(true) if cexs.is_empty() => {
                 match crate::check::check_complete(self.prog, &self.art, self.opts.smt_timeout_ms) {
@@ -1147,7 +1163,7 @@ impl Verifier<'_> {
             Ok(true) if safe_ivr && last_safe_is_final => Verdict::PartiallySafe,
             Ok(true) => Verdict::Unknown("bugs found; the final ART was not checked".into()),
             // Every choice at the root leads to a bug.
-            Ok(false) if self.deterministic() => Verdict::Unsafe,
+            Ok(false) if self.deterministic() && undecided.is_none() => Verdict::Unsafe,
             Ok(false) if safe_ivr => Verdict::PartiallySafe,
             Ok(false) => Verdict::Unknown(
                 "unsafe executions exist; no safe schedule was found (with inputs, that does not show that none exists)"
@@ -1157,7 +1173,10 @@ impl Verifier<'_> {
             Err(r) if !cexs.is_empty() => {
                 Verdict::Unknown(format!("unsafe executions exist; no safe schedule yet ({r})"))
             }
-            Err(r) => Verdict::Unknown(r),
+            Err(r) => Verdict::Unknown(match &undecided {
+                Some(u) => format!("{r}; {u}"),
+                None => r,
+            }),
         };
         let meets_bound = verdict != Verdict::Safe || self.art.refuses_creation(self.prog);
         Report {
@@ -1300,7 +1319,16 @@ impl Verifier<'_> {
                     self.opts.max_nodes
                 )));
             }
-            let found = self.visit(v, work)?;
+            let found = match self.visit(v, work) {
+                // A question the solver could not answer (or undefined behaviour it could not
+                // rule out): the schedule avoids this node; the run goes on.
+                Err(Stop::Unknown(r)) => {
+                    self.undecided.push(r);
+                    self.prune(v, work);
+                    None
+                }
+                other => other?,
+            };
             if found.is_some() || self.root_lost {
                 return Ok(found);
             }

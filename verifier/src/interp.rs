@@ -668,19 +668,26 @@ impl<'p> Machine<'p> {
     }
 
     /// Whether element `i` of `v` may be accessed: when it lies in a heap allocation site,
-    /// its instance must be allocated (the status cell is read, [`Var::allocation_status`]).
+    /// its instance must be allocated and the element within the size allocated (the
+    /// status cell is read, [`Var::allocation_status`]).
     fn allocated(&self, s: &State, v: VarId, i: usize) -> Result<(), Fault> {
-        let Some((status, j)) = self.objects.allocation(self.prog, v, i as i128) else {
+        let Some((status, j, at)) = self.objects.allocation(self.prog, v, i as i128) else {
             return Ok(());
         };
         let st = self.read_cell(s, status, j as usize) as i128;
         self.touch(status, j as usize, false, 0);
-        if st < crate::ir::ALLOCATED {
-            return Err(Fault::NotAllocated {
-                var: self.prog.var(v).name.clone(),
-            });
+        let var = &self.prog.var(v).name;
+        match crate::ir::allocated_bytes(st) {
+            None => Err(Fault::NotAllocated { var: var.clone() }),
+            // Past the end of the block allocated (the instance has room for more).
+            Some(n) if at < 0 || at + cell_width(self.prog.var(v).elem) as i128 > n => {
+                Err(Fault::OutOfBounds {
+                    var: var.clone(),
+                    index: i as i128,
+                })
+            }
+            Some(_) => Ok(()),
         }
-        Ok(())
     }
 
     fn cell_of(&self, s: &State, p: &Place) -> Result<(VarId, usize, Ty), Fault> {

@@ -265,10 +265,12 @@ pub struct Var {
     pub placement: Option<Placement>,
     /// Whether this variable holds the allocation status of its object's instances (the
     /// first variable of a heap allocation site): element `j` is [`NEVER_ALLOCATED`],
-    /// [`FREED`], or [`ALLOCATED`] plus the size; instance `j` spans the object's bytes
-    /// from `j * stride` to `(j + 1) * stride` (the placement's stride). An access to
-    /// another cell of the object is defined only while its instance is allocated: reading
-    /// or writing freed memory is undefined, and it reads the status cell.
+    /// [`FREED`], or [`ALLOCATED`] (or [`MAPPED`]) plus the size; instance `j` spans the
+    /// object's bytes from `j * stride` to `(j + 1) * stride` (the placement's stride), its
+    /// payload from [`ALLOCATION_HEADER`] bytes in. An access to another cell of the object
+    /// is defined only while its instance is allocated and within the size allocated:
+    /// reading or writing freed memory, or past the end of a block, is undefined, and it
+    /// reads the status cell.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allocation_status: bool,
 }
@@ -279,6 +281,22 @@ pub const NEVER_ALLOCATED: i128 = 0;
 pub const FREED: i128 = 2;
 /// Allocation status of an allocated heap instance of `n` bytes: `ALLOCATED + n`.
 pub const ALLOCATED: i128 = 3;
+/// Allocation status of an instance that holds a file mapping of `n` bytes (`mmap`):
+/// `MAPPED + n` (memory `free` must not release, and `munmap` must).
+pub const MAPPED: i128 = 1 << 40;
+/// Bytes of an instance before its payload (the status cell).
+pub const ALLOCATION_HEADER: i128 = 8;
+
+/// The bytes an instance with allocation status `status` holds, when it is allocated.
+pub fn allocated_bytes(status: i128) -> Option<i128> {
+    if status >= MAPPED {
+        Some(status - MAPPED)
+    } else if status >= ALLOCATED {
+        Some(status - ALLOCATED)
+    } else {
+        None
+    }
+}
 
 /// Where a variable's elements lie in the address space: element `i` is at address
 /// `address(object, offset + i * stride)` (see [`address`]). The variables of one C object
@@ -1332,15 +1350,18 @@ impl Objects {
         }
     }
 
-    /// For element `i` of variable `v` in a heap allocation site: the status variable and
-    /// the instance the element lies in ([`Var::allocation_status`]).
-    pub fn allocation(&self, prog: &Program, v: VarId, i: i128) -> Option<(VarId, i128)> {
+    /// For element `i` of variable `v` in a heap allocation site: the status variable, the
+    /// instance the element lies in, and the element's offset in the instance's payload
+    /// ([`Var::allocation_status`]).
+    pub fn allocation(&self, prog: &Program, v: VarId, i: i128) -> Option<(VarId, i128, i128)> {
         let status = self.status[v.0 as usize]?;
         let p = prog.var(v).placement();
         let at = p.offset as i128 + i * p.stride as i128;
+        let inst = prog.var(status).placement().stride as i128;
         Some((
             status,
-            at.div_euclid(prog.var(status).placement().stride as i128),
+            at.div_euclid(inst),
+            at.rem_euclid(inst) - ALLOCATION_HEADER,
         ))
     }
 

@@ -709,3 +709,80 @@ fn reading_freed_memory_is_never_safe() {
         assert_ne!(r.verdict, Verdict::Safe, "{engine:?}");
     }
 }
+
+/// Thread-specific data destructors run at a thread's exit, with the value set to null
+/// first, again while a round leaves values set (four rounds, as glibc), and not for `main`.
+const DESTRUCTORS: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+pthread_key_t key, other;
+int calls, again;
+void count(void *v) { calls++; }
+void rearm(void *v) {
+  again++;
+  pthread_setspecific(other, v);
+}
+void *worker(void *a) {
+  pthread_setspecific(key, a);
+  pthread_setspecific(other, a);
+  return 0;
+}
+int main(void) {
+  pthread_key_create(&key, count);
+  pthread_key_create(&other, rearm);
+  pthread_setspecific(key, &calls);
+  pthread_t t;
+  pthread_create(&t, 0, worker, &calls);
+  pthread_join(t, 0);
+  assert(CHECK);
+  return 0;
+}
+"#;
+
+#[test]
+fn thread_specific_data_destructors_run_at_thread_exit() {
+    let ok = DESTRUCTORS.replace("CHECK", "calls == 1 && again == 4");
+    let (r, _) = verify(&lower("destructors.c", &ok), Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+    for wrong in ["calls == 0", "calls == 2", "again == 3", "again == 5"] {
+        let bad = DESTRUCTORS.replace("CHECK", wrong);
+        let (r, _) = verify(&lower("destructors.c", &bad), Engine::Explicit);
+        assert_eq!(r.verdict, Verdict::Unsafe, "{wrong}");
+    }
+    // `free` as the destructor: the worker's block is freed at its exit.
+    let freed = r#"
+#include <pthread.h>
+#include <stdlib.h>
+pthread_key_t key;
+int *g;
+void *worker(void *a) {
+  int *p = malloc(sizeof *p);
+  if (!p) return 0;
+  *p = 5;
+  g = p;
+  pthread_setspecific(key, p);
+  return 0;
+}
+int main(void) {
+  pthread_key_create(&key, free);
+  pthread_t t;
+  pthread_create(&t, 0, worker, 0);
+  pthread_join(t, 0);
+  return READ;
+}
+"#;
+    let (r, _) = verify(
+        &lower("free_dtor.c", &freed.replace("READ", "0")),
+        Engine::Explicit,
+    );
+    assert_eq!(r.verdict, Verdict::Safe);
+    let (r, _) = verify(
+        &lower("free_dtor.c", &freed.replace("READ", "g ? *g : 0")),
+        Engine::Explicit,
+    );
+    assert!(
+        matches!(&r.verdict, Verdict::Unknown(w) if w.contains("freed memory")),
+        "{:?}",
+        r.verdict
+    );
+}

@@ -425,3 +425,47 @@ fn pair_turns_keep_two_threads_alternating_and_every_thread_running() {
     assert_eq!(looping_plain.len(), 4, "{looping_plain:?}");
     assert_eq!(looping_plain, looping_paired);
 }
+
+/// A node the engine cannot decide (here: undefined behaviour it cannot rule out, an index
+/// from an input) does not end the run: the schedules avoid it, as they avoid a bug, and a
+/// safe IVR that orders the other thread first is found; the verdict claims nothing the
+/// undecided node would decide.
+#[test]
+fn an_undecided_node_is_avoided_instead_of_ending_the_run() {
+    let src = r#"
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+int flag, a[4];
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *setter(void *arg) {
+  pthread_mutex_lock(&m);
+  flag = 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, setter, 0);
+  int i = __VERIFIER_nondet_int();
+  pthread_mutex_lock(&m);
+  int f = flag;
+  pthread_mutex_unlock(&m);
+  if (f == 0)
+    a[i] = 1;
+  pthread_join(t, 0);
+  return 0;
+}
+"#;
+    let p = load_str("undecided.c", src, &Options::default()).unwrap();
+    let (r, ivrs) = iterate(&p, usize::MAX, 30);
+    assert!(
+        ivrs.iter().any(|i| matches!(i.kind, IvrKind::Safe(_))),
+        "{:?}",
+        r.verdict
+    );
+    assert!(
+        matches!(&r.verdict, Verdict::Unknown(w) if w.contains("left undecided")),
+        "{:?}",
+        r.verdict
+    );
+}

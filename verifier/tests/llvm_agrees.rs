@@ -249,3 +249,76 @@ fn timed_waits_may_time_out() {
         "waiting again after a timeout is safe"
     );
 }
+
+/// The library's answers the models give where a call fails or memory ends, each found by a
+/// bounded exploration: `free` of a file mapping is an invalid free; `munmap` of memory from
+/// `malloc` fails; `signal` on `SIGKILL` returns `SIG_ERR`; a mapping read after `munmap`
+/// and a block of run-time size read past its end are undefined; the correct uses are not
+/// reported.
+#[test]
+fn library_models_fail_and_end_where_the_library_does() {
+    let mapped = |body: &str| {
+        format!(
+            r#"
+#include <assert.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+int main(void) {{
+  int fd = open("data", O_RDONLY);
+  if (fd < 0)
+    return 0;
+  unsigned char *b = mmap(0, 8, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (b == MAP_FAILED)
+    return 0;
+  {body}
+  return 0;
+}}
+"#
+        )
+    };
+    let cases: &[(&str, String, bool)] = &[
+        ("mapping freed", mapped("free(b);"), true),
+        ("mapping unmapped", mapped("munmap(b, 8); close(fd);"), false),
+        ("mapping read after munmap", mapped("munmap(b, 8); return b[1];"), true),
+        (
+            "munmap of malloc'd memory",
+            mapped("char *p = malloc(16); if (p) assert(munmap(p, 16) == 0);"),
+            true,
+        ),
+        (
+            "signal on SIGKILL",
+            mapped("assert(signal(SIGKILL, SIG_IGN) != SIG_ERR);"),
+            true,
+        ),
+        (
+            "signal on SIGPIPE",
+            mapped("assert(signal(SIGPIPE, SIG_IGN) != SIG_ERR);"),
+            false,
+        ),
+        (
+            "read past a block of run-time size",
+            mapped("int n = b[0] % 4 + 1; char *p = malloc(n); if (p) { p[n - 1] = 1; return p[n]; }"),
+            true,
+        ),
+        (
+            "read within a block of run-time size",
+            mapped("int n = b[0] % 4 + 1; char *p = malloc(n); if (p) { p[n - 1] = 1; return p[n - 1]; }"),
+            false,
+        ),
+    ];
+    let opts = FOpts::default();
+    for (what, text, bug) in cases {
+        let p = llvm::load_str("models.c", text, &opts).unwrap();
+        let r = search(&p);
+        let found = r.bugs.iter().any(|b| b.kind != BugKind::Deviation);
+        assert_eq!(
+            found,
+            *bug,
+            "{what}: {:?}",
+            r.bugs.first().map(|b| &b.message)
+        );
+    }
+}

@@ -670,6 +670,44 @@ where
     G: Guide + Sync,
     G::State: Send,
 {
+    let mut r = explore_all(prog, guide, opts, progress);
+    // Sampled input combinations leave executions within the bounds unexplored.
+    if samples_inputs(prog, &opts.inputs) && r.stats.stopped.is_none() {
+        r.stats.complete = false;
+        r.stats.stopped = Some(format!(
+            "the inputs of steps with more than {} combinations of values were sampled",
+            step::MAX_INPUT_COMBINATIONS
+        ));
+    }
+    r
+}
+
+/// Whether some step of `prog` reads more combinations of input values than a search runs.
+fn samples_inputs(prog: &Program, inputs: &Inputs) -> bool {
+    prog.threads.iter().flat_map(|t| &t.transitions).any(|x| {
+        let domains: Vec<Vec<i128>> = x
+            .ops
+            .iter()
+            .filter_map(|o| match o {
+                crate::ir::Op::Havoc { ty, .. } => Some(step::input_values(inputs, *ty, 0)),
+                _ => None,
+            })
+            .collect();
+        !step::input_combinations(&domains).1
+    })
+}
+
+/// [`explore`] before the check of sampled inputs.
+fn explore_all<G>(
+    prog: &Program,
+    guide: &G,
+    opts: &Options,
+    progress: Option<Progress<'_>>,
+) -> Report
+where
+    G: Guide + Sync,
+    G::State: Send,
+{
     let mut progress = progress;
     // Waiting on data (`__VERIFIER_assume` over shared state) is synchronisation through
     // data variables, which the race detector does not see (a blocked thread's reads are
@@ -996,27 +1034,6 @@ impl<'a, G: Guide> Engine<'a, G> {
         format!("T{t} {}", self.prog.thread(ThreadId(t)).name)
     }
 
-    /// Whether some step reads more combinations of input values than the search runs.
-    fn samples_inputs(&self) -> bool {
-        self.prog
-            .threads
-            .iter()
-            .flat_map(|t| &t.transitions)
-            .any(|x| {
-                let domains: Vec<Vec<i128>> = x
-                    .ops
-                    .iter()
-                    .filter_map(|o| match o {
-                        crate::ir::Op::Havoc { ty, .. } => {
-                            Some(step::input_values(&self.opts.inputs, *ty, 0))
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                !step::input_combinations(&domains).1
-            })
-    }
-
     /// One depth-first search (with preemption bound `bound`, when bounding), of the whole
     /// tree or of the part a job names.
     fn search(&mut self, bound: Option<u32>, job: Option<Job>) {
@@ -1041,7 +1058,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         if sleep_sets {
             self.report.stats.strategies.push("sleep sets".into());
         }
-        if self.samples_inputs() {
+        if samples_inputs(self.prog, &self.opts.inputs) {
             self.report.stats.strategies.push(format!(
                 "each value of each input once in steps with more than {} combinations",
                 step::MAX_INPUT_COMBINATIONS

@@ -5,14 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-int counts[12];
+int counts[18];
 int ints[12];
-unsigned int uints[4];
+unsigned int uints[8];
 long longs[3];
 unsigned char small[2];
 short shorts[2];
 char words[3][16];
-char chars[4];
+char chars[12];
 char copies[3][16];
 int lens[2];
 int sorted[9] = { 5, -3, 9, 0, 5, 2, -8, 7, 1 };
@@ -38,6 +38,15 @@ int main(void) {
   counts[9] = sscanf("xyz", "%c%2c", &chars[0], &chars[1]);
   counts[10] = sscanf("7 skip 8", "%d %*s %d", &ints[10], &ints[11]);
   counts[11] = sscanf("100% done", "%u%% %s", &uints[2], words[2]);
+  /* A 0x prefix without a hexadecimal digit after it is consumed (the number is the 0). */
+  counts[12] = sscanf("0xg", "%x%c", &uints[3], &chars[3]);
+  counts[13] = sscanf("0x1f", "%2x", &uints[4]);
+  /* %c with a width stores what there is. */
+  counts[14] = sscanf("ab", "%3c", &chars[4]);
+  /* EOF: the input ends before the first assignment. */
+  counts[15] = sscanf("5", "%*d%d", &ints[0]);
+  counts[16] = sscanf("x", "%*c%d", &ints[0]);
+  counts[17] = sscanf("0x", "%2i%c", &ints[1], &chars[8]);
   char *d = strdup("duplicate");
   strcpy(copies[0], d);
   free(d);

@@ -16,6 +16,9 @@
 //!   `abort` and `exit` end the program; `__VERIFIER_assume` is an assumption;
 //!   `__VERIFIER_nondet_*` is an input; `__VERIFIER_atomic_*` functions and
 //!   `__VERIFIER_atomic_begin/end` are atomic regions.
+//! * Thread-specific data (`pthread_key_create`, `pthread_setspecific`, `pthread_getspecific`):
+//!   each thread has its own values; at a thread's exit each key's destructor runs on a value
+//!   that is not null, for up to four rounds (`PTHREAD_DESTRUCTOR_ITERATIONS`).
 //! * Output functions (`printf`, `puts`, ...) and the attribute functions have no effect the
 //!   properties observe; neither has ignoring a signal or restoring its default (`signal`).
 
@@ -274,14 +277,35 @@ impl<'m> Lowerer<'m> {
 
     /// `signal(sig, SIG_DFL)` or `signal(sig, SIG_IGN)`: the program's threads are all the
     /// model runs, so a disposition changes nothing it observes; the previous disposition it
-    /// returns is either of the two (the one the process started with). A handler function
-    /// would run asynchronously, which the model does not represent: refused.
+    /// returns is either of the two (the one the process started with). A signal number
+    /// Linux does not let a program change (outside 1 to 64, `SIGKILL`, `SIGSTOP`) gives
+    /// `SIG_ERR` and `EINVAL`. A handler function would run asynchronously, which the model
+    /// does not represent: refused.
     fn signal(&mut self, args: &[&'m Operand]) -> R<Option<Val>> {
         match self.val(args[1])? {
             Val::E(e) if matches!(e.as_const(), Some(0 | 1)) => {}
             _ => return self.unsupported("a signal handler (signals are not modelled)"),
         }
+        let sig = cast(self.expr(args[0])?, Ty::INT);
+        let is = |k: i128| bin(BinOp::Eq, sig.clone(), Expr::int(k), Ty::INT);
+        let invalid = [
+            bin(BinOp::Lt, sig.clone(), Expr::int(1), Ty::INT),
+            bin(BinOp::Gt, sig.clone(), Expr::int(64), Ty::INT),
+            is(9),
+            is(19),
+        ]
+        .into_iter()
+        .reduce(|a, b| bin(BinOp::Or, a, b, Ty::INT))
+        .expect("conditions");
         let r = self.temp("signal.previous", Ty::ULONG);
+        let errno = self.errno_place()?;
+        let previous = bin(
+            BinOp::BitAnd,
+            Expr::var(r, Ty::ULONG),
+            Expr::constant(1, Ty::ULONG),
+            Ty::ULONG,
+        );
+        let err = Expr::constant(i128::from(u64::MAX), Ty::ULONG);
         self.step(
             Expr::tt(),
             vec![
@@ -290,13 +314,20 @@ impl<'m> Lowerer<'m> {
                     ty: Ty::ULONG,
                 },
                 Op::Assign {
-                    place: Place::scalar(r),
-                    value: bin(
-                        BinOp::BitAnd,
-                        Expr::var(r, Ty::ULONG),
-                        Expr::constant(1, Ty::ULONG),
-                        Ty::ULONG,
+                    place: errno.clone(),
+                    value: super::lower::ite(
+                        invalid.clone(),
+                        Expr::int(22),
+                        Expr::Load {
+                            place: errno,
+                            ty: Ty::INT,
+                        },
+                        Ty::INT,
                     ),
+                },
+                Op::Assign {
+                    place: Place::scalar(r),
+                    value: super::lower::ite(invalid, err, previous, Ty::ULONG),
                 },
             ],
             TransKind::Stmt,
@@ -484,6 +515,12 @@ impl<'m> Lowerer<'m> {
                 self.allocate(c, bin(BinOp::Mul, n, s, Ty::ULONG), true)
             }
             "free" => self.free(args[0]),
+            // The file mappings of environment.c's mmap and munmap.
+            "__synth_map" => {
+                let size = self.expr(args[0])?;
+                self.map(c, size)
+            }
+            "__synth_unmap" => self.unmap(args[0]),
             // glibc's generators return a value in [0, RAND_MAX], RAND_MAX = 2^31 - 1.
             "rand" | "random" | "lrand48"
                 if args.is_empty() && !self.m.functions.iter().any(|f| f.name == name) =>
@@ -901,10 +938,26 @@ impl<'m> Lowerer<'m> {
             }
             "pthread_once" => self.once(args),
             "pthread_key_create" => {
-                // Keys are numbered in creation order; each thread has its own values.
-                if !matches!(self.val(args[1])?, Val::E(e) if e.as_const() == Some(0)) {
-                    return self.unsupported("a thread-specific data key with a destructor");
-                }
+                // Keys are numbered in creation order; each thread has its own values. The
+                // key's destructor is recorded for the thread exits.
+                let dtor = match self.val(args[1])? {
+                    Val::E(e) if e.as_const() == Some(0) => 0,
+                    Val::F(f) => {
+                        let (names, _) = self.key_destructors();
+                        match names.iter().position(|n| *n == f) {
+                            Some(j) => j as i128 + 1,
+                            None => {
+                                return self.unsupported("a thread-specific data destructor here")
+                            }
+                        }
+                    }
+                    _ => {
+                        return self.unsupported(
+                            "a thread-specific data destructor that is not a named function",
+                        )
+                    }
+                };
+                let (_, table) = self.key_destructors();
                 let out = self.val(args[0])?;
                 let kp = self.place(&out, 4, Ty::UINT)?;
                 let n = self.key_counter();
@@ -915,6 +968,13 @@ impl<'m> Lowerer<'m> {
                         Op::Assign {
                             place: kp,
                             value: cast(nv.clone(), Ty::UINT),
+                        },
+                        Op::Assign {
+                            place: Place::Var {
+                                var: table,
+                                index: Some(Box::new(nv.clone())),
+                            },
+                            value: Expr::constant(dtor, Ty::LONG),
                         },
                         Op::Assign {
                             place: Place::scalar(n),
@@ -1383,6 +1443,196 @@ impl<'m> Lowerer<'m> {
         );
         self.keys = Some(v);
         v
+    }
+
+    /// The functions `pthread_key_create` calls in the module name as destructors, and the
+    /// ghost table of each key's destructor.
+    fn key_destructors(&mut self) -> (Vec<String>, VarId) {
+        if let Some(d) = &self.key_dtors {
+            return d.clone();
+        }
+        let mut names: Vec<String> = Vec::new();
+        for f in &self.m.functions {
+            for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
+                if super::loops::callee(i).as_deref() != Some("pthread_key_create") {
+                    continue;
+                }
+                let llvm_ir::Instruction::Call(c) = i else {
+                    continue;
+                };
+                if let Some((Operand::ConstantOperand(k), _)) = c.arguments.get(1) {
+                    if let llvm_ir::Constant::GlobalReference { name, .. } = k.as_ref() {
+                        let n = super::lower::name_str(name);
+                        if !names.contains(&n) {
+                            names.push(n);
+                        }
+                    }
+                }
+            }
+        }
+        let table = self.new_var(
+            "__pthread_key_destructors".into(),
+            ElemKind::Int(Ty::LONG),
+            super::lower::MAX_KEYS as u32,
+            true,
+            VarScope::Ghost,
+            Init::Zero,
+            None,
+        );
+        self.key_dtors = Some((names, table));
+        self.key_dtors.clone().expect("just set")
+    }
+
+    /// At a thread's exit (return from its function or `pthread_exit`), the destructors of
+    /// its thread-specific data, as POSIX runs them: for each key with a destructor and a
+    /// value that is not null, the value is set to null and the destructor called with the
+    /// old value; while a round leaves values set, again, for at most
+    /// `PTHREAD_DESTRUCTOR_ITERATIONS` (4, glibc's) rounds. `main`'s return calls `exit`,
+    /// which runs none.
+    pub(super) fn run_key_destructors(&mut self) -> R<()> {
+        if self.tid.0 == 0 {
+            return Ok(());
+        }
+        let (names, table) = self.key_destructors();
+        if names.is_empty() {
+            return Ok(());
+        }
+        let slots = self.key_slots()?;
+        let long = |v: VarId| Expr::var(v, Ty::LONG);
+        let (round, i, again) = (
+            self.temp("dtor.round", Ty::LONG),
+            self.temp("dtor.key", Ty::LONG),
+            self.temp("dtor.again", Ty::LONG),
+        );
+        let value = self.temp("dtor.value", Ty::ULONG);
+        let which = self.temp("dtor.which", Ty::LONG);
+        let set = |v: VarId, x: Expr| Op::Assign {
+            place: Place::scalar(v),
+            value: x,
+        };
+        let c = |x: i128| Expr::constant(x, Ty::LONG);
+        self.step(Expr::tt(), vec![set(round, c(0))], TransKind::Stmt)?;
+        let outer = self.cur;
+        self.step(
+            Expr::tt(),
+            vec![set(i, c(0)), set(again, c(0))],
+            TransKind::Stmt,
+        )?;
+        let inner = self.cur;
+        let (body, after) = (self.new_loc(LocKind::Normal), self.new_loc(LocKind::Normal));
+        let more = bin(
+            BinOp::Lt,
+            long(i),
+            c(super::lower::MAX_KEYS as i128),
+            Ty::INT,
+        );
+        self.edge(inner, body, more.clone(), vec![], TransKind::Branch)?;
+        self.edge(inner, after, not(more), vec![], TransKind::Branch)?;
+        self.cur = body;
+        let slot = Place::Var {
+            var: slots,
+            index: Some(Box::new(long(i))),
+        };
+        self.step(
+            Expr::tt(),
+            vec![
+                set(
+                    value,
+                    Expr::Load {
+                        place: slot.clone(),
+                        ty: Ty::ULONG,
+                    },
+                ),
+                set(
+                    which,
+                    Expr::Load {
+                        place: Place::Var {
+                            var: table,
+                            index: Some(Box::new(long(i))),
+                        },
+                        ty: Ty::LONG,
+                    },
+                ),
+            ],
+            TransKind::Stmt,
+        )?;
+        let check = self.cur;
+        let next = self.new_loc(LocKind::Normal);
+        let held = bin(
+            BinOp::Ne,
+            Expr::var(value, Ty::ULONG),
+            Expr::constant(0, Ty::ULONG),
+            Ty::INT,
+        );
+        let none = bin(
+            BinOp::Or,
+            not(held.clone()),
+            bin(BinOp::Eq, long(which), c(0), Ty::INT),
+            Ty::INT,
+        );
+        self.edge(check, next, none, vec![], TransKind::Branch)?;
+        for (j, name) in names.iter().enumerate() {
+            let g = bin(
+                BinOp::And,
+                held.clone(),
+                bin(BinOp::Eq, long(which), c(j as i128 + 1), Ty::INT),
+                Ty::INT,
+            );
+            let call = self.new_loc(LocKind::Normal);
+            self.edge(
+                check,
+                call,
+                g,
+                vec![
+                    Op::Assign {
+                        place: slot.clone(),
+                        value: Expr::constant(0, Ty::ULONG),
+                    },
+                    set(again, c(1)),
+                ],
+                TransKind::Stmt,
+            )?;
+            self.cur = call;
+            let arg = Val::E(Expr::var(value, Ty::ULONG));
+            match self.funcs.get(name.as_str()).copied() {
+                Some(f) => {
+                    self.inline(f, vec![arg])?;
+                }
+                None if name == "free" => {
+                    self.free_val(arg)?;
+                }
+                None => {
+                    return self
+                        .unsupported(format!("the thread-specific data destructor `{name}`"))
+                }
+            }
+            self.flush()?;
+            self.edge(self.cur, next, Expr::tt(), vec![], TransKind::Stmt)?;
+        }
+        self.edge(
+            next,
+            inner,
+            Expr::tt(),
+            vec![set(i, bin(BinOp::Add, long(i), c(1), Ty::LONG))],
+            TransKind::Stmt,
+        )?;
+        self.cur = after;
+        self.step(
+            Expr::tt(),
+            vec![set(round, bin(BinOp::Add, long(round), c(1), Ty::LONG))],
+            TransKind::Stmt,
+        )?;
+        let repeat = bin(
+            BinOp::And,
+            bin(BinOp::Ne, long(again), c(0), Ty::INT),
+            bin(BinOp::Lt, long(round), c(4), Ty::INT),
+            Ty::INT,
+        );
+        let done = self.new_loc(LocKind::Normal);
+        self.edge(self.cur, outer, repeat.clone(), vec![], TransKind::Branch)?;
+        self.edge(self.cur, done, not(repeat), vec![], TransKind::Branch)?;
+        self.cur = done;
+        Ok(())
     }
 
     /// The current thread's values of thread-specific data keys (null at the start).

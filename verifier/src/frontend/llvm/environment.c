@@ -18,6 +18,10 @@ char __VERIFIER_nondet_char(void);
 void __VERIFIER_assume(int);
 void *malloc(size_t);
 void free(void *);
+/* Heap memory for a mapping of n bytes (null when none is left), which free must not
+ * release; and its release (0, or -1 with EINVAL for a pointer that is not a mapping). */
+void *__synth_map(size_t n);
+int __synth_unmap(void *p);
 
 #define W __attribute__((weak, section(".text.synth_model")))
 
@@ -57,7 +61,7 @@ W ssize_t read(int fd, void *buf, size_t n) {
 }
 
 /* A private read-only mapping of `len` bytes of a file: fresh memory holding arbitrary
- * bytes (memory from malloc that nothing wrote), released by munmap. */
+ * bytes (memory nothing wrote), released by munmap, not by free. */
 W void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
   (void)addr;
   (void)prot;
@@ -68,7 +72,7 @@ W void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
     __synth_fail();
     return MAP_FAILED;
   }
-  void *b = malloc(len);
+  void *b = __synth_map(len);
   if (!b) {
     errno = ENOMEM;
     return MAP_FAILED;
@@ -79,8 +83,7 @@ W void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
 /* Unmaps a whole mapping that mmap returned. */
 W int munmap(void *addr, size_t len) {
   (void)len;
-  free(addr);
-  return 0;
+  return __synth_unmap(addr);
 }
 
 /* A walk of any number of paths, each of any length below PATH_MAX, with an arbitrary file

@@ -6,10 +6,11 @@
 //! payload: `E` elements of the
 //! type the program uses the memory as (from the `getelementptr`, load or store that uses the
 //! result; `E` from a constant size, [`ELEMENTS`] for a size computed at run time). An
-//! allocation takes the first instance never allocated, else the first freed one; `free`
+//! allocation takes the first instance never allocated (a freed instance is not taken again:
+//! pointers into its old block must stay dangling); `free`
 //! checks the status before the pointer (freeing memory that is not allocated, twice or not
-//! from `malloc`, goes to the error location) and marks it freed. More live instances than
-//! the site has, or a run-time size above [`ELEMENTS`] elements, is the model's limit: the
+//! from `malloc`, goes to the error location) and marks it freed. More allocations than the
+//! site has instances, or a run-time size above [`ELEMENTS`] elements, is the model's limit: the
 //! execution stops as undefined (an out-of-bounds index of the site's status cells).
 //!
 //! `realloc(p, n)` allocates at its own site, copies the bytes both blocks have and frees `p`.
@@ -36,6 +37,23 @@ const ALLOCATED: i128 = crate::ir::ALLOCATED;
 impl<'m> Lowerer<'m> {
     /// `malloc(size)` (`zero`: `calloc(n, size)`, whose size is `n * size`).
     pub(super) fn allocate(&mut self, c: &'m Call, size: Expr, zero: bool) -> R<Option<Val>> {
+        self.allocate_block(c, size, zero, ALLOCATED)
+    }
+
+    /// A file mapping of `size` bytes (`mmap`, through `__synth_map`): heap memory that
+    /// `free` must not release and `munmap` releases.
+    pub(super) fn map(&mut self, c: &'m Call, size: Expr) -> R<Option<Val>> {
+        self.allocate_block(c, size, false, crate::ir::MAPPED)
+    }
+
+    /// An allocation whose instance gets the status `status_base + size`.
+    fn allocate_block(
+        &mut self,
+        c: &'m Call,
+        size: Expr,
+        zero: bool,
+        status_base: i128,
+    ) -> R<Option<Val>> {
         let Some(dest) = &c.dest else {
             return Ok(None);
         };
@@ -116,8 +134,9 @@ impl<'m> Lowerer<'m> {
                 })
                 .fold(Expr::tt(), and)
         };
-        // Fresh instances first, then (not for calloc, whose memory must be zero) freed ones.
-        let passes: &[i128] = if zero { &[0] } else { &[0, 2] };
+        // Only instances never allocated: a freed one taken again would make the pointers
+        // into its old block valid again (their use after free would go unseen).
+        let passes: &[i128] = &[0];
         let mut seen_states: Vec<i128> = Vec::new();
         for &state in passes {
             for j in 0..k {
@@ -132,7 +151,7 @@ impl<'m> Lowerer<'m> {
                         value: bin(
                             BinOp::Add,
                             cast(size.clone(), Ty::LONG),
-                            Expr::constant(ALLOCATED, Ty::LONG),
+                            Expr::constant(status_base, Ty::LONG),
                             Ty::LONG,
                         ),
                     },
@@ -224,41 +243,111 @@ impl<'m> Lowerer<'m> {
         Ok(Some(new))
     }
 
-    /// `free` of a pointer value.
-    fn free_val(&mut self, p: Val) -> R<Option<Val>> {
-        let status = match &p {
+    /// The status cell of the block pointer `p` points to (the header before it): a place
+    /// in a known allocation site, or through the address at run time; `None` when `p`
+    /// points to an object that is no allocation site (`what`: the call, for messages).
+    fn status_place(&mut self, p: &Val, what: &str) -> R<Option<Place>> {
+        Ok(Some(match p {
             Val::P { obj, off, dyn_ } => {
                 if !self.heap_sites.contains(obj) {
-                    self.flush()?;
-                    let err = self.special[1];
-                    self.edge(
-                        self.cur,
-                        err,
-                        Expr::tt(),
-                        vec![],
-                        TransKind::Error(ErrorKind::InvalidFree),
-                    )?;
-                    self.cur = self.new_loc(LocKind::Normal);
                     return Ok(None);
                 }
                 match self.static_place(*obj, off - HEADER as i64, dyn_, HEADER) {
                     Some(pl) => pl,
-                    None => return self.unsupported("free of a pointer into an allocation"),
+                    None => {
+                        return self.unsupported(format!("{what} of a pointer into an allocation"))
+                    }
                 }
             }
-            v => {
-                let a = self.addr_expr(v);
-                Place::Deref {
-                    addr: Box::new(bin(
-                        BinOp::Sub,
-                        a,
-                        Expr::constant(HEADER as i128, Ty::ULONG),
-                        Ty::ULONG,
-                    )),
-                    ty: Ty::LONG,
-                    targets: Vec::new(),
-                }
-            }
+            Val::F(_) | Val::Tuple(_) => return Ok(None),
+            Val::E(a) => Place::Deref {
+                addr: Box::new(bin(
+                    BinOp::Sub,
+                    a.clone(),
+                    Expr::constant(HEADER as i128, Ty::ULONG),
+                    Ty::ULONG,
+                )),
+                ty: Ty::LONG,
+                targets: Vec::new(),
+            },
+        }))
+    }
+
+    /// `munmap` of a whole mapping (`__synth_unmap`): releases a block `mmap` made and
+    /// returns 0; null returns 0 (nothing is mapped there); another pointer (into memory
+    /// from `malloc`, a freed mapping, a variable) returns -1 with `EINVAL` (Linux's answer
+    /// for an address that is not page aligned, as memory from `malloc` is not).
+    pub(super) fn unmap(&mut self, o: &'m Operand) -> R<Option<Val>> {
+        let p = self.val(o)?;
+        let r = self.temp("munmap", Ty::INT);
+        let set = |v: i128| Op::Assign {
+            place: Place::scalar(r),
+            value: Expr::int(v),
+        };
+        let errno = self.tls_object("errno", 4)?;
+        let errno = self.place(&errno, 4, Ty::INT)?;
+        let einval = Op::Assign {
+            place: errno,
+            value: Expr::int(22),
+        };
+        let Some(status) = self.status_place(&p, "munmap")? else {
+            self.step(Expr::tt(), vec![set(-1), einval], TransKind::Stmt)?;
+            return Ok(Some(Val::E(Expr::var(r, Ty::INT))));
+        };
+        let addr = self.addr_expr(&p);
+        self.flush()?;
+        let from = self.cur;
+        let next = self.new_loc(LocKind::Normal);
+        let null = bin(BinOp::Eq, addr, Expr::constant(0, Ty::ULONG), Ty::INT);
+        let st = Expr::Load {
+            place: status.clone(),
+            ty: Ty::LONG,
+        };
+        let mapped = and(
+            super::lower::not(null.clone()),
+            bin(
+                BinOp::Ge,
+                st,
+                Expr::constant(crate::ir::MAPPED, Ty::LONG),
+                Ty::INT,
+            ),
+        );
+        self.edge(from, next, null.clone(), vec![set(0)], TransKind::Branch)?;
+        let t = self.edge(
+            from,
+            next,
+            mapped.clone(),
+            vec![
+                Op::Assign {
+                    place: status,
+                    value: Expr::constant(crate::ir::FREED, Ty::LONG),
+                },
+                set(0),
+            ],
+            TransKind::Stmt,
+        )?;
+        self.tb.transitions[t.0 as usize].memory_access = true;
+        let other = and(super::lower::not(null), super::lower::not(mapped));
+        let t = self.edge(from, next, other, vec![set(-1), einval], TransKind::Stmt)?;
+        self.tb.transitions[t.0 as usize].memory_access = true;
+        self.cur = next;
+        Ok(Some(Val::E(Expr::var(r, Ty::INT))))
+    }
+
+    /// `free` of a pointer value.
+    pub(super) fn free_val(&mut self, p: Val) -> R<Option<Val>> {
+        let Some(status) = self.status_place(&p, "free")? else {
+            self.flush()?;
+            let err = self.special[1];
+            self.edge(
+                self.cur,
+                err,
+                Expr::tt(),
+                vec![],
+                TransKind::Error(ErrorKind::InvalidFree),
+            )?;
+            self.cur = self.new_loc(LocKind::Normal);
+            return Ok(None);
         };
         let addr = self.addr_expr(&p);
         self.flush()?;
@@ -278,13 +367,22 @@ impl<'m> Lowerer<'m> {
             place: status.clone(),
             ty: Ty::LONG,
         };
-        let allocated = bin(
-            BinOp::Ge,
-            st.clone(),
-            Expr::constant(ALLOCATED, Ty::LONG),
-            Ty::INT,
+        // Allocated by malloc: not freed, never allocated, or a file mapping.
+        let allocated = and(
+            bin(
+                BinOp::Ge,
+                st.clone(),
+                Expr::constant(ALLOCATED, Ty::LONG),
+                Ty::INT,
+            ),
+            bin(
+                BinOp::Lt,
+                st.clone(),
+                Expr::constant(crate::ir::MAPPED, Ty::LONG),
+                Ty::INT,
+            ),
         );
-        let bad = bin(BinOp::Lt, st, Expr::constant(ALLOCATED, Ty::LONG), Ty::INT);
+        let bad = super::lower::not(allocated.clone());
         let t = self.edge(
             from,
             next,
@@ -441,14 +539,8 @@ impl<'m> Lowerer<'m> {
                 }
                 Instruction::Call(c) => {
                     // Passed to a string function: characters.
-                    let callee = match &c.function {
-                        either::Either::Right(Operand::ConstantOperand(k)) => match k.as_ref() {
-                            llvm_ir::Constant::GlobalReference { name, .. } => {
-                                super::lower::name_str(name)
-                            }
-                            _ => continue,
-                        },
-                        _ => continue,
+                    let Some(callee) = super::loops::callee(i) else {
+                        continue;
                     };
                     let strings = callee.starts_with("str") || callee.contains("printf");
                     if strings && c.arguments.iter().any(|(a, _)| is_reg(a, r)) {

@@ -95,7 +95,7 @@ pub(super) fn address_taken_functions(m: &Module) -> Vec<String> {
 }
 
 /// The name of the function a call instruction calls directly.
-fn callee(i: &Instruction) -> Option<String> {
+pub(super) fn callee(i: &Instruction) -> Option<String> {
     let Instruction::Call(c) = i else { return None };
     let either::Either::Right(Operand::ConstantOperand(k)) = &c.function else {
         return None;

@@ -207,6 +207,9 @@ pub(super) struct Lowerer<'m> {
     pub flows: HashMap<&'m str, std::rc::Rc<super::awaits::Flow<'m>>>,
     /// The ghost counter of `pthread_key_create`'s keys.
     pub keys: Option<VarId>,
+    /// The destructors `pthread_key_create` calls name (functions), in a fixed order, and
+    /// the ghost table of each key's destructor (its position there plus one; 0 for none).
+    pub key_dtors: Option<(Vec<String>, VarId)>,
     /// The variable whose out-of-bounds write marks a variable-length array too long.
     vla_limit: Option<VarId>,
     /// Whether a `pthread_create` met the thread bound (and fails with `EAGAIN`).
@@ -291,6 +294,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         refused_results: HashMap::new(),
         vla_limit: None,
         keys: None,
+        key_dtors: None,
         flows: HashMap::new(),
         const_objects: HashSet::new(),
         warnings: Vec::new(),
@@ -1397,9 +1401,11 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
-    /// The thread's final transition: publishes its return value (`__thread_ret[self]`, what
-    /// `pthread_join` hands over) and `__thread_done[self]`, and exits.
+    /// The thread's final transition, after the destructors of its thread-specific data:
+    /// publishes its return value (`__thread_ret[self]`, what `pthread_join` hands over) and
+    /// `__thread_done[self]`, and exits.
     pub fn thread_exit(&mut self, value: Expr) -> R<()> {
+        self.run_key_destructors()?;
         self.flush()?;
         let me = || Some(Box::new(Expr::int(self.tid.0 as i128)));
         let done = Place::Var {
@@ -2661,10 +2667,8 @@ fn placeholder_thread(id: ThreadId, f: &str) -> (Thread, ThreadB) {
 
 /// Whether `f` reads its variable arguments: its body calls `llvm.va_start`.
 fn reads_variable_arguments(f: &Function) -> bool {
-    f.basic_blocks.iter().flat_map(|b| &b.instrs).any(|i| {
-        matches!(i, Instruction::Call(c) if matches!(&c.function,
-            either::Either::Right(Operand::ConstantOperand(k))
-                if matches!(k.as_ref(), Constant::GlobalReference { name, .. }
-                    if name.to_string().contains("llvm.va_start"))))
-    })
+    f.basic_blocks
+        .iter()
+        .flat_map(|b| &b.instrs)
+        .any(|i| super::loops::callee(i).is_some_and(|n| n.starts_with("llvm.va_start")))
 }

@@ -482,9 +482,9 @@ static int __synth_digit(char c, int base) {
  * the length modifiers hh, h, l, ll, j, z, t: `args` holds the addresses of the objects the
  * conversions store to. Integers convert as glibc converts them (strtol for d and i, strtoul
  * for the others, saturating on overflow, then narrowed to the object's size). Returns the
- * number of objects assigned, or -1 if the input ended before the first conversion. */
+ * number of objects assigned, or -1 if the input ended before the first assignment. */
 W int __synth_scan(const char *s, const char *f, const long *args) {
-  int assigned = 0, converted = 0, k = 0;
+  int assigned = 0, k = 0;
   while (*f) {
     if (__synth_space(*f)) {
       while (__synth_space(*s))
@@ -499,7 +499,7 @@ W int __synth_scan(const char *s, const char *f, const long *args) {
           s++;
       }
       if (!*s)
-        return converted ? assigned : -1;
+        return assigned ? assigned : -1;
       if (*s != *f)
         return assigned;
       s++;
@@ -530,7 +530,7 @@ W int __synth_scan(const char *s, const char *f, const long *args) {
       while (__synth_space(*s))
         s++;
     if (!*s)
-      return converted ? assigned : -1;
+      return assigned ? assigned : -1;
     if (c == 'c' || c == 's') {
       if (width == 0)
         width = c == 'c' ? 1 : -1;
@@ -542,11 +542,8 @@ W int __synth_scan(const char *s, const char *f, const long *args) {
         n++;
         s++;
       }
-      if (c == 'c' && n < width)
-        return converted ? assigned : -1;
       if (d && c == 's')
         d[n] = 0;
-      converted++;
       assigned += !skip;
       continue;
     }
@@ -560,14 +557,15 @@ W int __synth_scan(const char *s, const char *f, const long *args) {
     }
     int digits = 0;
     if ((base == 0 || base == 16) && left != 0 && *s == '0') {
+      /* The 0 is a digit; an x after it is the prefix, consumed even when no hexadecimal
+       * digit follows (then the number is the 0), as glibc does. */
       s++;
       left--;
       digits = 1;
-      if (left != 0 && (*s == 'x' || *s == 'X') && __synth_digit(s[1], 16) >= 0) {
+      if (left != 0 && (*s == 'x' || *s == 'X')) {
         s++;
         left--;
         base = 16;
-        digits = 0;
       } else if (base == 0) {
         base = 8;
       }
@@ -596,7 +594,6 @@ W int __synth_scan(const char *s, const char *f, const long *args) {
     } else {
       v = over ? ~0ul : neg ? 0 - u : u;
     }
-    converted++;
     if (skip)
       continue;
     void *d = (void *)args[k++];

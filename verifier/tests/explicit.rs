@@ -786,3 +786,28 @@ int main(void) {
         r.verdict
     );
 }
+
+/// A recursive function is inlined up to three active calls; a deeper call is the model's
+/// limit (undefined, named), never a silent cut.
+#[test]
+fn recursion_is_inlined_three_calls_deep() {
+    let program = |n: u32, expect: u32| {
+        format!(
+            "#include <assert.h>\n#include <pthread.h>\n\
+             int fact(int n) {{ return n <= 1 ? 1 : n * fact(n - 1); }}\n\
+             int r;\nvoid *w(void *a) {{ r = fact({n}); return 0; }}\n\
+             int main(void) {{ pthread_t t; pthread_create(&t, 0, w, 0); \
+             pthread_join(t, 0); assert(r == {expect}); return 0; }}\n"
+        )
+    };
+    let (r, _) = verify(&lower("fact3.c", &program(3, 6)), Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+    let (r, _) = verify(&lower("fact3_bad.c", &program(3, 7)), Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Unsafe);
+    let (r, _) = verify(&lower("fact4.c", &program(4, 24)), Engine::Explicit);
+    assert!(
+        matches!(&r.verdict, Verdict::Unknown(w) if w.contains("recursion of fact deeper than 3")),
+        "{:?}",
+        r.verdict
+    );
+}

@@ -85,6 +85,9 @@ pub(super) const MAX_KEYS: usize = 16;
 
 /// Elements a variable-length array has room for.
 const VLA_ELEMENTS: u64 = 64;
+/// Calls of a function a thread may have active at once (recursion is inlined this deep; a
+/// deeper call is the model's limit: undefined).
+const RECURSION_DEPTH: usize = 3;
 
 /// Most contexts of one block (unrolled iterations of a loop that starts threads).
 const MAX_CONTEXTS: usize = 256;
@@ -1469,8 +1472,13 @@ impl<'m> Lowerer<'m> {
     /// Inlines a call of `f` with argument values `args` at the current location; the
     /// returned value (if any) is in a register variable.
     pub fn inline(&mut self, f: &'m Function, args: Vec<Val>) -> R<Option<Val>> {
-        if self.frames.iter().any(|fr| std::ptr::eq(fr.func, f)) {
-            return self.unsupported(format!("recursion ({} calls itself)", f.name));
+        let active = self
+            .frames
+            .iter()
+            .filter(|fr| std::ptr::eq(fr.func, f))
+            .count();
+        if active >= RECURSION_DEPTH {
+            return self.recursion_limit(f);
         }
         // The variable arguments are unsupported where the body reads them (`va_start`);
         // otherwise they are passed and ignored.
@@ -2160,6 +2168,46 @@ impl<'m> Lowerer<'m> {
             Ty::ULONG,
         );
         Ok(())
+    }
+
+    /// A recursive call deeper than [`RECURSION_DEPTH`]: the model's limit, undefined (a
+    /// write out of bounds of a ghost variable whose name says why); the lowering goes on
+    /// with an arbitrary result, which no execution reaches.
+    fn recursion_limit(&mut self, f: &'m Function) -> R<Option<Val>> {
+        let limit = self.new_var(
+            format!(
+                "<recursion of {} deeper than {RECURSION_DEPTH} calls>",
+                f.name
+            ),
+            ElemKind::Int(Ty::CHAR),
+            1,
+            true,
+            VarScope::Ghost,
+            Init::Zero,
+            None,
+        );
+        self.step(
+            Expr::tt(),
+            vec![Op::Assign {
+                place: Place::Var {
+                    var: limit,
+                    index: Some(Box::new(Expr::constant(1, Ty::LONG))),
+                },
+                value: Expr::constant(0, Ty::CHAR),
+            }],
+            TransKind::Stmt,
+        )?;
+        let ret = match self.m.types.type_of(f).as_ref() {
+            Type::FuncType { result_type, .. } => match result_type.as_ref() {
+                Type::VoidType => None,
+                t => {
+                    let ty = self.reg_ty(t).unwrap_or(Ty::ULONG);
+                    Some(Val::E(Expr::constant(0, ty)))
+                }
+            },
+            _ => None,
+        };
+        Ok(ret)
     }
 
     /// The check that a variable-length array of `count` elements fits the room the model

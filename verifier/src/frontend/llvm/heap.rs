@@ -210,16 +210,7 @@ impl<'m> Lowerer<'m> {
         let old_size = bin(
             BinOp::Sub,
             Expr::Load {
-                place: Place::Deref {
-                    addr: Box::new(bin(
-                        BinOp::Sub,
-                        pa.clone(),
-                        Expr::constant(HEADER as i128, Ty::ULONG),
-                        Ty::ULONG,
-                    )),
-                    ty: Ty::LONG,
-                    targets: Vec::new(),
-                },
+                place: header_at(pa.clone()),
                 ty: Ty::LONG,
             },
             Expr::constant(ALLOCATED, Ty::LONG),
@@ -260,16 +251,7 @@ impl<'m> Lowerer<'m> {
                 }
             }
             Val::F(_) | Val::Tuple(_) => return Ok(None),
-            Val::E(a) => Place::Deref {
-                addr: Box::new(bin(
-                    BinOp::Sub,
-                    a.clone(),
-                    Expr::constant(HEADER as i128, Ty::ULONG),
-                    Ty::ULONG,
-                )),
-                ty: Ty::LONG,
-                targets: Vec::new(),
-            },
+            Val::E(a) => header_at(a.clone()),
         }))
     }
 
@@ -888,5 +870,19 @@ impl<'m> Lowerer<'m> {
         )?;
         self.cur = done;
         Ok(())
+    }
+}
+
+/// The status cell before the block at run-time address `a` (its header).
+fn header_at(a: Expr) -> Place {
+    Place::Deref {
+        addr: Box::new(bin(
+            BinOp::Sub,
+            a,
+            Expr::constant(HEADER as i128, Ty::ULONG),
+            Ty::ULONG,
+        )),
+        ty: Ty::LONG,
+        targets: Vec::new(),
     }
 }

@@ -1139,13 +1139,12 @@ impl Verifier<'_> {
             }
         };
         let safe_ivr = first_safe.is_some();
-        let undecided = match self.undecided.first() {
-            None => None,
-            Some(first) => Some(format!(
+        let undecided = self.undecided.first().map(|first| {
+            format!(
                 "{} node(s) left undecided, which the schedules avoid (first: {first})",
                 self.undecided.len()
-            )),
-        };
+            )
+        });
         let verdict = match end {
             Ok(_) if undecided.is_some() && cexs.is_empty() => {
                 Verdict::Unknown(undecided.clone().expect("some"))

@@ -672,12 +672,18 @@ where
 {
     let mut r = explore_all(prog, guide, opts, progress);
     // Sampled input combinations leave executions within the bounds unexplored.
-    if samples_inputs(prog, &opts.inputs) && r.stats.stopped.is_none() {
-        r.stats.complete = false;
-        r.stats.stopped = Some(format!(
-            "the inputs of steps with more than {} combinations of values were sampled",
+    if samples_inputs(prog, &opts.inputs) {
+        r.stats.strategies.push(format!(
+            "each value of each input once in steps with more than {} combinations",
             step::MAX_INPUT_COMBINATIONS
         ));
+        if r.stats.stopped.is_none() {
+            r.stats.complete = false;
+            r.stats.stopped = Some(format!(
+                "the inputs of steps with more than {} combinations of values were sampled",
+                step::MAX_INPUT_COMBINATIONS
+            ));
+        }
     }
     r
 }
@@ -1057,12 +1063,6 @@ impl<'a, G: Guide> Engine<'a, G> {
         self.report.stats.strategies = strategies.iter().map(|s| s.name().to_string()).collect();
         if sleep_sets {
             self.report.stats.strategies.push("sleep sets".into());
-        }
-        if samples_inputs(self.prog, &self.opts.inputs) {
-            self.report.stats.strategies.push(format!(
-                "each value of each input once in steps with more than {} combinations",
-                step::MAX_INPUT_COMBINATIONS
-            ));
         }
         let mut init_vals = Vec::new();
         let state = self.m.initial(&mut ZeroInit, &mut init_vals);

@@ -791,7 +791,6 @@ fn reads_input(x: &crate::ir::Transition) -> bool {
     x.ops.iter().any(|o| matches!(o, Op::Havoc { .. }))
 }
 
-/// The next input combination.
 /// Most combinations of input values one step runs: a step that reads more inputs (a
 /// library call that fills a struct) runs each value of each input once instead.
 pub(crate) const MAX_INPUT_COMBINATIONS: usize = 256;
@@ -810,6 +809,7 @@ pub(crate) fn input_combinations(domains: &[Vec<i128>]) -> (usize, bool) {
     }
 }
 
+/// The next input combination.
 fn continue_combos(combo: &mut [usize], domains: &[Vec<i128>]) {
     for (c, d) in combo.iter_mut().zip(domains) {
         *c += 1;

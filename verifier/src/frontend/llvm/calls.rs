@@ -264,9 +264,7 @@ impl<'m> Lowerer<'m> {
             "external function `{name}` modelled as writing arbitrary values to what its \
              arguments point to and returning an arbitrary value"
         );
-        if !self.warnings.contains(&msg) {
-            self.warnings.push(msg);
-        }
+        self.warn_once(msg);
         self.access_step(ops, TransKind::Stmt)?;
         Ok(ret)
     }

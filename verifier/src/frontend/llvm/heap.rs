@@ -349,7 +349,7 @@ impl<'m> Lowerer<'m> {
             place: status.clone(),
             ty: Ty::LONG,
         };
-        // Allocated by malloc: not freed, never allocated, or a file mapping.
+        // Allocated by malloc (not freed, not never allocated, not a file mapping).
         let allocated = and(
             bin(
                 BinOp::Ge,

@@ -213,8 +213,9 @@ pub(super) struct Lowerer<'m> {
     /// The destructors `pthread_key_create` calls name (functions), in a fixed order, and
     /// the ghost table of each key's destructor (its position there plus one; 0 for none).
     pub key_dtors: Option<(Vec<String>, VarId)>,
-    /// The variable whose out-of-bounds write marks a variable-length array too long.
-    vla_limit: Option<VarId>,
+    /// Per limit of the model (by the name that says why): the ghost variable whose
+    /// out-of-bounds write marks an execution past it ([`Lowerer::model_limit`]).
+    limits: HashMap<String, VarId>,
     /// Whether a `pthread_create` met the thread bound (and fails with `EAGAIN`).
     pub bounded: bool,
     /// The refused creation the call being lowered made, if any.
@@ -295,7 +296,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         bounded: false,
         last_refusal: None,
         refused_results: HashMap::new(),
-        vla_limit: None,
+        limits: HashMap::new(),
         keys: None,
         key_dtors: None,
         flows: HashMap::new(),
@@ -1988,6 +1989,13 @@ impl<'m> Lowerer<'m> {
         }
     }
 
+    /// Records a warning about what the lowering assumed, once.
+    pub(super) fn warn_once(&mut self, msg: String) {
+        if !self.warnings.contains(&msg) {
+            self.warnings.push(msg);
+        }
+    }
+
     /// Floating point arithmetic, conversions to floating point and comparisons compute an
     /// arbitrary value of their result's type (an over-approximation: C gives them no
     /// undefined behaviour under IEEE 754 arithmetic, Annex F); floating point values are
@@ -2010,12 +2018,11 @@ impl<'m> Lowerer<'m> {
             TransKind::Stmt,
         )?;
         self.bind(dest, Val::E(Expr::var(r, ty)), ty);
-        let msg = "floating point arithmetic modelled as computing arbitrary values (a bug \
-                   reported may depend on them)"
-            .to_string();
-        if !self.warnings.contains(&msg) {
-            self.warnings.push(msg);
-        }
+        self.warn_once(
+            "floating point arithmetic modelled as computing arbitrary values (a bug reported \
+             may depend on them)"
+                .into(),
+        );
         Ok(())
     }
 
@@ -2170,33 +2177,15 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
-    /// A recursive call deeper than [`RECURSION_DEPTH`]: the model's limit, undefined (a
-    /// write out of bounds of a ghost variable whose name says why); the lowering goes on
-    /// with an arbitrary result, which no execution reaches.
+    /// A recursive call deeper than [`RECURSION_DEPTH`]: the model's limit
+    /// ([`Lowerer::model_limit`]); the lowering goes on with an arbitrary result, which no
+    /// execution reaches.
     fn recursion_limit(&mut self, f: &'m Function) -> R<Option<Val>> {
-        let limit = self.new_var(
-            format!(
-                "<recursion of {} deeper than {RECURSION_DEPTH} calls>",
-                f.name
-            ),
-            ElemKind::Int(Ty::CHAR),
-            1,
-            true,
-            VarScope::Ghost,
-            Init::Zero,
-            None,
+        let why = format!(
+            "<recursion of {} deeper than {RECURSION_DEPTH} calls>",
+            f.name
         );
-        self.step(
-            Expr::tt(),
-            vec![Op::Assign {
-                place: Place::Var {
-                    var: limit,
-                    index: Some(Box::new(Expr::constant(1, Ty::LONG))),
-                },
-                value: Expr::constant(0, Ty::CHAR),
-            }],
-            TransKind::Stmt,
-        )?;
+        self.model_limit(why, Expr::tt())?;
         let ret = match self.m.types.type_of(f).as_ref() {
             Type::FuncType { result_type, .. } => match result_type.as_ref() {
                 Type::VoidType => None,
@@ -2210,15 +2199,15 @@ impl<'m> Lowerer<'m> {
         Ok(ret)
     }
 
-    /// The check that a variable-length array of `count` elements fits the room the model
-    /// gives it: a longer one is undefined (a write out of bounds of a ghost variable of one
-    /// element, whose name says why).
-    fn vla_bound(&mut self, count: &Expr) -> R<()> {
-        let limit = match self.vla_limit {
-            Some(v) => v,
+    /// A limit of the model: where `past` holds, the execution is undefined (a write out of
+    /// bounds of a ghost variable of one element named `why`, which the verdict names); a
+    /// write of element 0 (harmless) otherwise.
+    fn model_limit(&mut self, why: String, past: Expr) -> R<()> {
+        let limit = match self.limits.get(&why) {
+            Some(v) => *v,
             None => {
                 let v = self.new_var(
-                    format!("<variable-length arrays longer than {VLA_ELEMENTS} elements>"),
+                    why.clone(),
                     ElemKind::Int(Ty::CHAR),
                     1,
                     true,
@@ -2226,35 +2215,45 @@ impl<'m> Lowerer<'m> {
                     Init::Zero,
                     None,
                 );
-                self.vla_limit = Some(v);
+                self.limits.insert(why, v);
                 v
             }
         };
-        let too_long = bin(
-            BinOp::Gt,
-            cast(count.clone(), Ty::ULONG),
-            Expr::constant(VLA_ELEMENTS as i128, Ty::ULONG),
-            Ty::INT,
-        );
-        // Writing element 1 of a one-element variable is out of bounds when too long, and
-        // element 0 (harmless) otherwise.
+        let index = if past.is_true() {
+            Expr::constant(1, Ty::LONG)
+        } else {
+            ite(
+                past,
+                Expr::constant(1, Ty::LONG),
+                Expr::constant(0, Ty::LONG),
+                Ty::LONG,
+            )
+        };
         self.step(
             Expr::tt(),
             vec![Op::Assign {
                 place: Place::Var {
                     var: limit,
-                    index: Some(Box::new(ite(
-                        too_long,
-                        Expr::constant(1, Ty::LONG),
-                        Expr::constant(0, Ty::LONG),
-                        Ty::LONG,
-                    ))),
+                    index: Some(Box::new(index)),
                 },
                 value: Expr::constant(0, Ty::CHAR),
             }],
             TransKind::Stmt,
         )?;
         Ok(())
+    }
+
+    /// The check that a variable-length array of `count` elements fits the room the model
+    /// gives it: a longer one is the model's limit ([`Lowerer::model_limit`]).
+    fn vla_bound(&mut self, count: &Expr) -> R<()> {
+        let too_long = bin(
+            BinOp::Gt,
+            cast(count.clone(), Ty::ULONG),
+            Expr::constant(VLA_ELEMENTS as i128, Ty::ULONG),
+            Ty::INT,
+        );
+        let why = format!("<variable-length arrays longer than {VLA_ELEMENTS} elements>");
+        self.model_limit(why, too_long)
     }
 
     /// Width in bytes and IR type of a loaded or stored LLVM type.

@@ -1,26 +1,10 @@
 //! Every program of the third-party corpus either lowers, or is rejected with exit code 4
 //! (`unknown`) and an error `file:line:col: unsupported <construct>`; at least 90% lower.
 
-use std::path::PathBuf;
-use std::process::Command;
+mod common;
 
-/// `../shared/corpus` next to the work tree (or `$SYNTH_CORPUS`).
-fn corpus() -> PathBuf {
-    if let Ok(p) = std::env::var("SYNTH_CORPUS") {
-        return PathBuf::from(p);
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [
-        root.join("../shared/corpus"),
-        PathBuf::from("/work/shared/corpus"),
-    ];
-    for c in &candidates {
-        if c.join("verdicts.tsv").exists() {
-            return c.clone();
-        }
-    }
-    panic!("corpus not found (looked in {candidates:?}); set SYNTH_CORPUS to the folder holding verdicts.tsv")
-}
+use common::corpus;
+use std::process::Command;
 
 fn programs() -> Vec<(String, String)> {
     let text = std::fs::read_to_string(corpus().join("verdicts.tsv")).unwrap();

@@ -1,6 +1,8 @@
 //! `synth build --frontend llvm`: the verified LLVM module instrumented and compiled with clang,
 //! real threads under the enforcer runtime (DESIGN.md, "Front end", "Enforcement protocol").
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
@@ -356,4 +358,48 @@ int main(void) {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(!o.status.success(), "{err}");
     assert!(err.contains("library model `__synth_format`"), "{err}");
+}
+
+/// Sorted lines of `out`: the order in which threads print is the schedule's (or the
+/// system's), what they print is the program's.
+fn sorted_lines(out: &[u8]) -> Vec<String> {
+    let mut lines: Vec<String> = String::from_utf8_lossy(out)
+        .lines()
+        .map(String::from)
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// The corpus's bounded buffer (one producer and one consumer of `rand()` characters, a
+/// mutex and two condition variables, the buffer in `malloc`ed memory), as its README says
+/// to run it: the enforced build prints what the native build prints.
+#[test]
+fn the_bounded_buffer_app_builds_and_prints_what_the_native_build_prints() {
+    let dir = scratch("bbuf");
+    let src = dir.join("bbuf.c");
+    std::fs::copy(common::corpus().join("apps/bbuf/bbuf.c"), &src).unwrap();
+    let native = dir.join("bbuf-native");
+    let st = Command::new("cc")
+        .args(["-pthread", "-w", "-o"])
+        .arg(&native)
+        .arg(&src)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let expected = sorted_lines(&run(&native).expect("the native build ends").stdout);
+    assert_eq!(expected.len(), 20);
+    for opt in 0..=2u8 {
+        let exe = dir.join(format!("bbuf{opt}"));
+        build(src.to_str().unwrap(), opt, &exe, None);
+        for _ in 0..3 {
+            let o = run(&exe).expect("the enforced program ends");
+            assert!(
+                o.status.success(),
+                "Opt{opt}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert_eq!(sorted_lines(&o.stdout), expected, "Opt{opt}");
+        }
+    }
 }

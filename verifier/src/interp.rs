@@ -448,6 +448,16 @@ pub struct Recording {
     /// The elements an evaluation read before any write of them, each once (unlike
     /// `reads`, without the values writes overwrite).
     pub loads: Vec<u32>,
+    /// With [`Machine::start_tainting`]: per element, whether its value is not known (a bit
+    /// set), updated by every write: a write is not known when its operation read an
+    /// element that was not known, or when an input ([`Op::Havoc`]) made it.
+    pub taint: Vec<u64>,
+    /// With [`Machine::start_tainting`]: whether a guard or an operation read an element
+    /// whose value was not known.
+    pub read_tainted: bool,
+    tainting: bool,
+    /// Whether the operation being executed read an element whose value was not known.
+    op_tainted: bool,
     /// Per element, the recording that last read or wrote it (so that each is listed once).
     read_in: Vec<u32>,
     written_in: Vec<u32>,
@@ -465,8 +475,17 @@ impl Recording {
         false
     }
 
+    /// Whether element `cell` is not known.
+    fn tainted(&self, cell: usize) -> bool {
+        self.taint[cell / 64] & (1 << (cell % 64)) != 0
+    }
+
     /// An evaluation's read.
     fn load(&mut self, cell: usize, value: i64) {
+        if self.tainting && self.tainted(cell) {
+            self.op_tainted = true;
+            self.read_tainted = true;
+        }
         if self.read(cell, value) {
             self.loads.push(cell as u32);
         }
@@ -474,7 +493,15 @@ impl Recording {
 
     /// A write over `old`: the value overwritten counts as read (what a step does may depend
     /// on it, as whether an unlock releases a mutex its thread holds).
-    fn write(&mut self, cell: usize, old: i64) {
+    fn write(&mut self, cell: usize, old: i64, input: bool) {
+        if self.tainting {
+            let bit = 1 << (cell % 64);
+            if self.op_tainted || input {
+                self.taint[cell / 64] |= bit;
+            } else {
+                self.taint[cell / 64] &= !bit;
+            }
+        }
         self.read(cell, old);
         if self.written_in[cell] != self.epoch {
             self.written_in[cell] = self.epoch;
@@ -502,6 +529,8 @@ pub struct Machine<'p> {
     /// Whether reads and writes are recorded ([`Machine::start_recording`]).
     recording: std::cell::Cell<bool>,
     rec: std::cell::RefCell<Recording>,
+    /// Whether the write being made is an input's ([`Recording::inputs`]).
+    writing_input: std::cell::Cell<bool>,
 }
 
 impl<'p> Machine<'p> {
@@ -523,6 +552,7 @@ impl<'p> Machine<'p> {
             objects: Objects::new(prog),
             recording: std::cell::Cell::new(false),
             rec: std::cell::RefCell::default(),
+            writing_input: std::cell::Cell::new(false),
         }
     }
 
@@ -533,6 +563,9 @@ impl<'p> Machine<'p> {
         r.reads.clear();
         r.writes.clear();
         r.loads.clear();
+        r.tainting = false;
+        r.read_tainted = false;
+        r.op_tainted = false;
         r.epoch = r.epoch.wrapping_add(1);
         if r.epoch == 0 || r.read_in.len() != cells {
             r.read_in.clear();
@@ -542,6 +575,17 @@ impl<'p> Machine<'p> {
             r.epoch = 1;
         }
         self.recording.set(true);
+    }
+
+    /// While recording, also tracks which elements hold values that are not known, from
+    /// `taint` (a bit per element of the memory, set where not known) on: the taint analysis
+    /// of dynamic information-flow tracking, as Valgrind's Memcheck tracks definedness. The
+    /// result is in [`Recording::taint`] and [`Recording::read_tainted`].
+    pub fn start_tainting(&self, taint: &[u64]) {
+        let mut r = self.rec.borrow_mut();
+        r.taint.clear();
+        r.taint.extend_from_slice(taint);
+        r.tainting = true;
     }
 
     /// Stops recording; the recording stays until the next start.
@@ -565,9 +609,12 @@ impl<'p> Machine<'p> {
     #[inline]
     fn wrote(&self, s: &State, v: VarId, i: usize) {
         if self.recording.get() {
-            self.rec
-                .borrow_mut()
-                .write(s.mem.flat(v.0 as usize, i), s.mem.cell(v.0 as usize, i));
+            let input = self.writing_input.get();
+            self.rec.borrow_mut().write(
+                s.mem.flat(v.0 as usize, i),
+                s.mem.cell(v.0 as usize, i),
+                input,
+            );
         }
     }
 
@@ -758,30 +805,6 @@ impl<'p> Machine<'p> {
         Ok(())
     }
 
-    /// Whether every cell holding one of the `width` bytes at `addr` lies within them.
-    pub fn covers_whole_cells(&self, addr: i128, width: u32) -> bool {
-        (0..width).all(|b| {
-            self.byte_cell(addr + b as i128).is_none_or(|(v, _, at)| {
-                let w = cell_width(self.prog.var(v).elem) as i128;
-                let start = addr + b as i128 - at as i128;
-                start >= addr && start + w <= addr + width as i128
-            })
-        })
-    }
-
-    /// The cells that hold the `width` bytes at `addr` (padding holds none).
-    pub fn cells_at(&self, addr: i128, width: u32) -> Vec<(VarId, usize)> {
-        let mut out: Vec<(VarId, usize)> = Vec::new();
-        for b in 0..width {
-            if let Some((v, i, _)) = self.byte_cell(addr + b as i128) {
-                if !out.contains(&(v, i)) {
-                    out.push((v, i));
-                }
-            }
-        }
-        out
-    }
-
     /// The cell holding byte `addr` of an object ([`Objects::byte_cell`]).
     fn byte_cell(&self, addr: i128) -> Option<(VarId, usize, u32)> {
         self.objects.byte_cell(self.prog, addr)
@@ -964,6 +987,9 @@ impl<'p> Machine<'p> {
             return Err(Fault::Arith(Undefined::DivisionByZero));
         }
         for op in &tr.ops {
+            if self.recording.get() {
+                self.rec.borrow_mut().op_tainted = false;
+            }
             match op {
                 Op::Assign { place, value } => {
                     let (v, i, x) = self.assign(s, place, value)?;
@@ -976,14 +1002,19 @@ impl<'p> Machine<'p> {
                     step.inputs.push(x);
                     let (v, i, vty) = match self.slot(s, place) {
                         Err(Fault::Bytes { addr, width }) => {
-                            self.write_bytes(s, addr, width, x)?;
+                            self.writing_input.set(true);
+                            let r = self.write_bytes(s, addr, width, x);
+                            self.writing_input.set(false);
+                            r?;
                             continue;
                         }
                         r => r?,
                     };
                     let x = vty.wrap(x);
                     self.touch(v, i, true, s.mem[v.0 as usize][i] as i128);
+                    self.writing_input.set(true);
                     self.wrote(s, v, i);
+                    self.writing_input.set(false);
                     s.mem[v.0 as usize][i] = x as i64;
                     if record {
                         step.writes.push((v, i as i128, x));

@@ -1,8 +1,8 @@
 //! The explicit-state engine (`verifier::explicit`) through `verifier::engine`, on programs
 //! lowered by the LLVM front end: each verdict is the expected one, every safe IVR passes the
-//! independent checks of its IVR file, every counterexample replays, a program the engine
-//! cannot represent is left to the symbolic engine, and a value it only assumed (memory
-//! never written) never yields `safe`.
+//! independent checks of its IVR file, every counterexample replays, a program whose inputs
+//! decide something is left to the symbolic engine, and a value it only assumed (an input,
+//! memory never written) never yields `safe`.
 
 use std::time::Duration;
 use verifier::engine::{run_iterative, Engine};
@@ -175,8 +175,57 @@ int main(void) {
         .all(|i| matches!(i.kind, IvrKind::Counterexample(_))));
 }
 
+/// An input the program carries around (into a heap buffer, out to `printf`) without
+/// deciding anything with it, and a loop that would `free` it if it ran.
+const CARRIED_INPUT: &str = r#"
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+void **buf;
+int n;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *producer(void *a) {
+  for (int i = 0; i < 3; i++) {
+    int ch = 'a' + abs(rand()) % 26;
+    pthread_mutex_lock(&m);
+    buf[i] = (void *)(long)ch;
+    n++;
+    pthread_mutex_unlock(&m);
+  }
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  buf = malloc(3 * sizeof(void *));
+  if (!buf) return 0;
+  pthread_create(&t, 0, producer, 0);
+  pthread_join(t, 0);
+  for (int i = 0; i < 3; i++) printf("%d\n", (int)(long)buf[i]);
+  for (int i = FIRST; i < 3; i++) free(buf[i]);
+  return 0;
+}
+"#;
+
 #[test]
-fn an_input_that_matters_is_left_to_the_symbolic_engine() {
+fn an_input_that_decides_nothing_is_proved_for_every_value() {
+    let p = lower("carried.c", &CARRIED_INPUT.replace("FIRST", "n"));
+    let (r, ivrs) = verify(&p, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+    assert!(matches!(ivrs[0].kind, IvrKind::Safe(_)));
+    // Here the loop frees a character: an invalid free whatever the input.
+    let p = lower("carried.c", &CARRIED_INPUT.replace("FIRST", "n - 1"));
+    for engine in [Engine::Explicit, Engine::Auto] {
+        let (r, _) = verify(&p, engine);
+        assert!(
+            !matches!(r.verdict, Verdict::Safe | Verdict::PartiallySafe),
+            "{engine:?}: {:?}",
+            r.verdict
+        );
+    }
+}
+
+#[test]
+fn an_input_that_decides_a_branch_is_left_to_the_symbolic_engine() {
     let text = r#"
 #include <pthread.h>
 #include <assert.h>
@@ -189,17 +238,30 @@ int main(void) {
   pthread_create(&t, 0, w, 0);
   pthread_join(t, 0);
   assert(n != 5 || g == 1);
+  assert(n != 0 || g == 1);
+  if (n == 3) g = 2;
+  assert(g == 1 || n == 3);
   return 0;
 }
 "#;
     let p = lower("input.c", text);
     let (r, _) = verify(&p, Engine::Explicit);
     match &r.verdict {
-        Verdict::Unknown(why) => assert!(why.contains("input"), "{why}"),
-        v => panic!("explicit alone decided a program with a live input: {v:?}"),
+        Verdict::Unknown(why) => assert!(why.contains("rejected"), "{why}"),
+        v => panic!("explicit alone decided a branch on an input it took to be 0: {v:?}"),
     }
     let (r, _) = verify(&p, Engine::Auto);
     assert_eq!(r.verdict, Verdict::Safe);
+    // A bug for one value of the input only: never safe.
+    let p = lower("input.c", &text.replace("g == 1 || n == 3", "g == 1"));
+    for engine in [Engine::Explicit, Engine::Auto] {
+        let (r, _) = verify(&p, engine);
+        assert!(
+            !matches!(r.verdict, Verdict::Safe),
+            "{engine:?}: {:?}",
+            r.verdict
+        );
+    }
 }
 
 #[test]
@@ -326,7 +388,7 @@ fn values_that_decide_nothing_do_not_split_states() {
     let p = lower("carried.c", &CARRIED.replace("USE", "if (v == 7) top = 0"));
     let (r, _) = verify(&p, Engine::Explicit);
     match &r.verdict {
-        Verdict::Unknown(why) => assert!(why.contains("input"), "{why}"),
+        Verdict::Unknown(why) => assert!(why.contains("rejected"), "{why}"),
         v => panic!("an input that decides a branch was forgotten: {v:?}"),
     }
 }

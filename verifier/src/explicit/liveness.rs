@@ -9,8 +9,6 @@ use crate::ir::{Expr, Op, Place, Program, ThreadId, VarId, VarScope};
 pub struct Liveness {
     /// `dead[t][l]`: the registers of thread `t` dead at location `l`.
     dead: Vec<Vec<Vec<VarId>>>,
-    /// Per variable: whether it is a register (a candidate for being dead).
-    register: Vec<bool>,
 }
 
 impl Liveness {
@@ -22,22 +20,17 @@ impl Liveness {
             .iter()
             .map(|t| dead_per_location(prog, t.id, &register))
             .collect();
-        Liveness { dead, register }
+        Liveness { dead }
     }
 
     /// The registers of thread `t` dead at location `l`.
     pub fn dead(&self, t: ThreadId, l: crate::ir::LocId) -> &[VarId] {
         &self.dead[t.0 as usize][l.0 as usize]
     }
-
-    /// Whether `v` is a register: a scalar of one thread that is only ever accessed by name
-    /// (its address is never taken, no pointer may point to it).
-    pub fn is_register(&self, v: VarId) -> bool {
-        self.register[v.0 as usize]
-    }
 }
 
-/// The variables that are registers ([`Liveness::is_register`]).
+/// The variables that are registers: scalars of one thread only ever accessed by name (their
+/// address is never taken, no pointer may point to them).
 fn registers(prog: &Program) -> Vec<bool> {
     let mut reg: Vec<bool> = prog
         .vars

@@ -2,6 +2,9 @@
 //! ART node, kept once each (state caching). Where a program has no input whose value
 //! matters, this decides it outright: the graph of its states is finite when every loop's
 //! state repeats, and a state is a point in the abstract domain, so nothing needs refining.
+//! Inputs take the value 0, and what is computed from them is not known: the labels leave it
+//! out (but for its interval), so an ART holds for every input value where the program
+//! only carries such values around, and the checker rejects it where one decides something.
 //! It is the explicit-value part of CPAchecker's value analysis and the stateful search of
 //! explicit-state model checkers, made to produce what seed 002 needs: IVRs (the schedule of
 //! the iterative algorithm's deterministic scheduler, steered around bugs by a search,
@@ -12,9 +15,9 @@
 //! ([`crate::check`]) before it is reported, and every bug is a replayed execution of the
 //! interpreter.
 //!
-//! Programs it cannot represent (an input whose value is live) or whose states exceed the
-//! budget are left to the symbolic engine ([`crate::imc`]): [`run_iterative`] then returns
-//! [`Fallback`].
+//! Programs whose ARTs the checker rejects (an input's value decides something), whose bugs
+//! may depend on the inputs' values, or whose states exceed the budget are left to the
+//! symbolic engine ([`crate::imc`]): [`run_iterative`] then returns [`Fallback`].
 
 mod liveness;
 mod proof;
@@ -158,7 +161,8 @@ pub fn run_iterative(
         let doomed =
             proof::doomed(&space, &graph, deadline).map_err(|s| run.fallback(stop_reason(s)))?;
         if doomed[0] {
-            // Inputs whose values are dead do not matter; a read of memory never written does.
+            // Where a value not known was read, the bug may need the values the search took
+            // (0): a scheduler may avoid it for others, which the symbolic engine can tell.
             let verdict = if undefined {
                 Verdict::Unknown(format!(
                     "undefined behaviour is reachable under every schedule: {}",
@@ -167,7 +171,10 @@ pub fn run_iterative(
             } else if !space.read_undefined.get() {
                 Verdict::Unsafe
             } else {
-                Verdict::Unknown("every schedule leads to a bug for some initial values".into())
+                return Err(run.fallback(
+                    "every schedule leads to a bug when the inputs and uninitialised memory are 0"
+                        .into(),
+                ));
             };
             return Ok(run.report(verdict, Some(cex), cexs));
         }
@@ -206,7 +213,7 @@ fn ub_reason(c: &Counterexample) -> String {
 
 fn stop_reason(s: Stop) -> String {
     match s {
-        Stop::NotApplicable(r) | Stop::Budget(r) => r,
+        Stop::Budget(r) => r,
     }
 }
 

@@ -29,6 +29,22 @@ pub struct Labels<'p> {
     atoms: FxHashMap<(u32, u32, i128), Term>,
     /// Per forgotten variable of [`Space::intervals`]: the atoms of its interval.
     intervals: FxHashMap<u32, Vec<Term>>,
+    /// Per cell whose value is not known: the atoms of its variable's interval.
+    cell_intervals: FxHashMap<(u32, u32), [Term; 2]>,
+}
+
+/// `lo <= x && x <= hi` for element `i` of variable `v`.
+fn interval(enc: &Encoder, v: VarId, i: usize, r: super::ranges::Range) -> [Term; 2] {
+    let name = enc.var(v);
+    let x = if enc.is_array(v) {
+        Term::select(name, Term::int(i as i128))
+    } else {
+        name
+    };
+    [
+        Term::le(Term::int(r.lo), x.clone()),
+        Term::le(x, Term::int(r.hi)),
+    ]
 }
 
 impl<'p> Labels<'p> {
@@ -39,6 +55,7 @@ impl<'p> Labels<'p> {
             made: FxHashMap::default(),
             atoms: FxHashMap::default(),
             intervals: FxHashMap::default(),
+            cell_intervals: FxHashMap::default(),
         }
     }
 
@@ -66,20 +83,8 @@ impl<'p> Labels<'p> {
             }
             let enc = &self.enc;
             let atoms = self.intervals.entry(v.0).or_insert_with(|| {
-                let name = enc.var(v);
-                let array = enc.is_array(v);
-                (0..prog.var(v).len as i128)
-                    .flat_map(|i| {
-                        let x = if array {
-                            Term::select(name.clone(), Term::int(i))
-                        } else {
-                            name.clone()
-                        };
-                        [
-                            Term::le(Term::int(r.lo), x.clone()),
-                            Term::le(x, Term::int(r.hi)),
-                        ]
-                    })
+                (0..prog.var(v).len as usize)
+                    .flat_map(|i| interval(enc, v, i, r))
                     .collect()
             });
             cs.extend(atoms.iter().cloned());
@@ -96,6 +101,15 @@ impl<'p> Labels<'p> {
             let array = self.enc.is_array(v.id);
             for i in 0..v.len as usize {
                 if key.is_undef(key.state.mem.flat(v.id.0 as usize, i)) {
+                    // Not known: only its interval, where that says something.
+                    if let Some(r) = space.narrow[v.id.0 as usize] {
+                        let enc = &self.enc;
+                        let atoms = self
+                            .cell_intervals
+                            .entry((v.id.0, i as u32))
+                            .or_insert_with(|| interval(enc, v.id, i, r));
+                        cs.extend(atoms.iter().cloned());
+                    }
                     continue;
                 }
                 let x = key.state.get(v.id, i, ty);

@@ -135,11 +135,6 @@ impl Relevance {
         self.ranged[v.0 as usize]
     }
 
-    /// Whether variable `v` is relevant.
-    pub fn is_relevant(&self, v: VarId) -> bool {
-        self.relevant[v.0 as usize]
-    }
-
     /// The variables that are not relevant.
     pub fn irrelevant(&self) -> impl Iterator<Item = VarId> + '_ {
         self.relevant

@@ -1,13 +1,14 @@
 //! The reachable state space of a program, explored state by state: each state is a concrete
 //! state of the interpreter ([`crate::interp::Machine`], the reference semantics) with the
-//! dead registers of every thread forgotten ([`super::liveness`]) and, for memory that starts
-//! uninitialised, which cells have not been written yet (their value is unknown: labels say
-//! nothing about them). States are kept once (state caching, as in explicit-state model
-//! checkers such as SPIN or CPAchecker's value analysis); an edge leads to a state, to an
-//! error, or to undefined behaviour.
-//!
-//! A step that reads an input whose value is still live afterwards is outside what one
-//! concrete state per node can represent: the search reports [`Stop::NotApplicable`].
+//! dead registers of every thread forgotten ([`super::liveness`]) and which cells hold values
+//! that are not known: memory not written since it started uninitialised, and every value an
+//! input made or that was computed from one (the search tracks them as Valgrind's Memcheck
+//! tracks definedness: [`Machine::start_tainting`]). The search takes 0 for every input and
+//! uninitialised cell, as the interpreter's replay of a bug does; the labels say of a cell
+//! not known only its interval, and the independent checker decides whether an ART holds for
+//! every value. States are kept once (state caching, as in explicit-state model checkers such
+//! as SPIN or CPAchecker's value analysis); an edge leads to a state, to an error, or to
+//! undefined behaviour.
 
 use super::liveness::Liveness;
 use super::ranges::{Range, Ranges};
@@ -24,12 +25,13 @@ use std::time::Instant;
 pub struct Key {
     /// The interpreter's state, dead registers set to 0.
     pub state: State,
-    /// Cells (positions in the memory) not written since they started uninitialised.
+    /// Cells (positions in the memory) whose values are not known: not written since they
+    /// started uninitialised, or computed from an input.
     pub undef: Box<[u64]>,
 }
 
 impl Key {
-    /// Whether cell `flat` still has its unknown initial value.
+    /// Whether the value of cell `flat` is not known.
     pub fn is_undef(&self, flat: usize) -> bool {
         self.undef
             .get(flat / 64)
@@ -40,13 +42,6 @@ impl Key {
     fn define(&mut self, flat: usize) {
         if let Some(w) = self.undef.get_mut(flat / 64) {
             *w &= !(1 << (flat % 64));
-        }
-    }
-
-    /// Records that cell `flat` holds a value not known (a copy of an undefined cell).
-    fn undefine(&mut self, flat: usize) {
-        if let Some(w) = self.undef.get_mut(flat / 64) {
-            *w |= 1 << (flat % 64);
         }
     }
 }
@@ -76,14 +71,12 @@ pub struct Edge {
 /// Why the search stopped early.
 #[derive(Clone, Debug)]
 pub enum Stop {
-    /// The program needs more than one concrete state per node (a live input).
-    NotApplicable(String),
     /// The state or time budget ran out.
     Budget(String),
 }
 
-/// The oracle of the search: every input and every uninitialised cell is 0 (inputs whose
-/// value matters are refused before a step reads them).
+/// The oracle of the search: every input and every uninitialised cell is 0 (and not known:
+/// [`Key::undef`]).
 struct Zero;
 
 impl Oracle for Zero {
@@ -111,94 +104,19 @@ pub struct Space<'p> {
     /// The forgotten variables whose intervals ([`super::ranges`]) the labels state: those a
     /// spared seed relies on ([`Relevance::is_ranged`]), where narrower than their types.
     pub intervals: Vec<(VarId, Range)>,
+    /// Per variable, its interval where narrower than its type: what the labels say of a
+    /// cell whose value is not known ([`Key::undef`]).
+    pub narrow: Vec<Option<Range>>,
     states: Vec<Rc<Key>>,
     index: FxHashMap<Rc<Key>, u32>,
     /// Whether some memory starts uninitialised (then [`Key::undef`] is kept).
     track_undef: bool,
-    /// Per transition (thread, transition): why its input cannot be handled, if it cannot.
-    input_problem: FxHashMap<(ThreadId, TransId), String>,
     /// Approximate bytes held by the states.
     pub bytes: usize,
-    /// Whether a step read a cell before anything was written to it (its value in the
-    /// search, 0, is one of many): then the graph is not the program's exact behaviour.
+    /// Whether a step read a cell whose value is not known (memory before anything was
+    /// written to it, or an input's value; 0 in the search, one of many): then the graph is
+    /// not the program's exact behaviour.
     pub read_undefined: std::cell::Cell<bool>,
-    /// The steps that only copy cells ([`copies`]): a copy of an undefined cell leaves its
-    /// destination undefined instead of reading it.
-    copies: FxHashMap<(ThreadId, TransId), Vec<Copy>>,
-}
-
-/// A cell: variable and element.
-type Cell = (VarId, usize);
-
-/// The cells of a copy: read, then written.
-type Copy = (Vec<Cell>, Vec<Cell>);
-
-/// The value of an address that reads no memory (`&x[k] + c`), if it is one.
-fn constant_address(prog: &Program, e: &Expr) -> Option<i128> {
-    match e {
-        Expr::Const { value, .. } => Some(*value),
-        Expr::AddrOf { var, index } => Some(
-            prog.var(*var)
-                .element_address(constant_address(prog, index)?),
-        ),
-        Expr::Cast { arg, .. } => constant_address(prog, arg),
-        Expr::Binary {
-            op: BinOp::Add,
-            lhs,
-            rhs,
-            ..
-        } => Some(constant_address(prog, lhs)? + constant_address(prog, rhs)?),
-        _ => None,
-    }
-}
-
-/// When `tr` only copies cells named without reading memory into others (a register loaded
-/// from a variable, the cells of a block copy, bytes of a struct copied by value), with
-/// conversions at most: per copy, the cells it reads and those it writes, in order.
-fn copies(prog: &Program, machine: &Machine, tr: &Transition) -> Option<Vec<Copy>> {
-    // The cells of a place; a destination must be written whole (a write of some bytes of a
-    // cell keeps the others, which may be undefined while the source is not).
-    let cells = |p: &Place, ty: Ty, written: bool| -> Option<Vec<Cell>> {
-        match p {
-            Place::Var { var, index: None } => Some(vec![(*var, 0)]),
-            Place::Var {
-                var,
-                index: Some(i),
-            } => Some(vec![(*var, usize::try_from(i.as_const()?).ok()?)]),
-            Place::Deref { addr, .. } => {
-                let a = constant_address(prog, addr)?;
-                let width = (ty.bits as u32).div_ceil(8);
-                if written && !machine.covers_whole_cells(a, width) {
-                    return None;
-                }
-                let c = machine.cells_at(a, width);
-                (!c.is_empty()).then_some(c)
-            }
-        }
-    };
-    if tr.guard.as_const().is_none_or(|g| g == 0) || tr.ops.is_empty() {
-        return None;
-    }
-    tr.ops
-        .iter()
-        .map(|op| {
-            let Op::Assign { place, value } = op else {
-                return None;
-            };
-            let mut value = value;
-            while let Expr::Cast { arg, .. } = value {
-                value = arg;
-            }
-            let Expr::Load { place: from, ty } = value else {
-                return None;
-            };
-            let to_ty = match place {
-                Place::Deref { ty, .. } => *ty,
-                _ => *ty,
-            };
-            Some((cells(from, *ty, false)?, cells(place, to_ty, true)?))
-        })
-        .collect()
 }
 
 impl<'p> Space<'p> {
@@ -209,47 +127,30 @@ impl<'p> Space<'p> {
         let ranges = Ranges::new(prog);
         let relevance = Relevance::new(prog, &ranges);
         let state = machine.initial(&mut Zero, &mut Vec::new());
-        let track_undef = prog.vars.iter().any(|v| v.init == Init::Nondet);
+        // Inputs and memory that starts uninitialised: the search takes 0 for them, like the
+        // interpreter's replay, and tracks which cells hold values computed from them (not
+        // known: the labels say nothing of them but their intervals, and the independent
+        // checker decides whether the ART holds for every value).
+        let has_inputs = prog.threads.iter().any(|t| {
+            t.transitions
+                .iter()
+                .any(|tr| tr.ops.iter().any(|o| matches!(o, Op::Havoc { .. })))
+        });
+        let track_undef = has_inputs || prog.vars.iter().any(|v| v.init == Init::Nondet);
         let cells = state.mem.cells().len();
         let mut undef = vec![0u64; if track_undef { cells.div_ceil(64) } else { 0 }];
-        if track_undef {
-            for v in prog.vars.iter().filter(|v| v.init == Init::Nondet) {
-                for i in 0..v.len as usize {
-                    let f = state.mem.flat(v.id.0 as usize, i);
-                    undef[f / 64] |= 1 << (f % 64);
-                }
+        for v in prog.vars.iter().filter(|v| v.init == Init::Nondet) {
+            for i in 0..v.len as usize {
+                let f = state.mem.flat(v.id.0 as usize, i);
+                undef[f / 64] |= 1 << (f % 64);
             }
         }
-        let mut input_problem = FxHashMap::default();
-        for t in &prog.threads {
-            for tr in &t.transitions {
-                for (k, op) in tr.ops.iter().enumerate() {
-                    let Op::Havoc { place, .. } = op else {
-                        continue;
-                    };
-                    // The input's value is dead: nothing later in the step reads it, and it is
-                    // dead after the step.
-                    let dead = match place {
-                        Place::Var { var, index: None } => {
-                            live.is_register(*var)
-                                && live.dead(t.id, tr.dst).contains(var)
-                                && !reads_after(&tr.ops[k + 1..], *var)
-                        }
-                        _ => false,
-                    } || place.vars().iter().all(|v| !relevance.is_relevant(*v));
-                    if !dead {
-                        input_problem.insert((t.id, tr.id), format!("an input{}", at(prog, tr)));
-                    }
-                }
-            }
-        }
-        let copies = prog
-            .threads
+        let narrow: Vec<Option<Range>> = prog
+            .vars
             .iter()
-            .flat_map(|t| {
-                t.transitions
-                    .iter()
-                    .filter_map(|tr| Some(((t.id, tr.id), copies(prog, &machine, tr)?)))
+            .map(|v| {
+                let (r, ty) = (ranges.of(v.id), v.elem.ty());
+                (r.fits(ty) && (r.lo > ty.min() || r.hi < ty.max())).then_some(r)
             })
             .collect();
         let mut space = Space {
@@ -260,19 +161,14 @@ impl<'p> Space<'p> {
             intervals: relevance
                 .irrelevant()
                 .filter(|v| relevance.is_ranged(*v))
-                .filter_map(|v| {
-                    let (r, ty) = (ranges.of(v), prog.var(v).elem.ty());
-                    let narrow = r.fits(ty) && (r.lo > ty.min() || r.hi < ty.max());
-                    narrow.then_some((v, r))
-                })
+                .filter_map(|v| Some((v, narrow[v.0 as usize]?)))
                 .collect(),
+            narrow,
             states: Vec::new(),
             index: FxHashMap::default(),
             track_undef,
-            input_problem,
             bytes: 0,
             read_undefined: std::cell::Cell::new(false),
-            copies,
         };
         let key = space.canonical(Key {
             state,
@@ -376,58 +272,30 @@ impl<'p> Space<'p> {
         let k = &self.states[id as usize];
         self.start_recording(k);
         self.machine.enabled_of(&k.state, t, &mut out);
-        self.stop_recording(k, None, None);
+        self.stop_recording(None);
         out.into_iter().map(|(_, tr)| tr).collect()
     }
 
-    /// Starts recording what a step reads and writes, when undefined cells are tracked.
+    /// Starts tracking which cells a step leaves not known, when undefined cells are tracked.
     fn start_recording(&self, k: &Key) {
         if self.track_undef {
             self.machine.start_recording(k.state.mem.cells().len());
+            self.machine.start_tainting(&k.undef);
         }
     }
 
-    /// Stops recording: notes a read of a cell undefined in `k` ([`Space::read_undefined`]),
-    /// and the cells written as defined in `next`; for a step that only copies cells
-    /// (`copies`), each destination is as defined as its source instead.
-    fn stop_recording(&self, k: &Key, next: Option<&mut Key>, copies: Option<&[Copy]>) {
+    /// Stops tracking: notes a read of a cell not known in `k` ([`Space::read_undefined`]),
+    /// and which cells are not known in `next`.
+    fn stop_recording(&self, next: Option<&mut Key>) {
         if !self.track_undef {
             return;
         }
         let rec = self.machine.stop_recording();
-        match (copies, next) {
-            (Some(copies), Some(next)) => {
-                let mem = &k.state.mem;
-                let flat = |&(v, i): &Cell| mem.flat(v.0 as usize, i);
-                for (from, to) in copies {
-                    // Partly undefined sources leave the destination undefined as a whole.
-                    let undefined = from.iter().any(|c| next.is_undef(flat(c)));
-                    for c in to {
-                        if undefined {
-                            next.undefine(flat(c));
-                        } else {
-                            next.define(flat(c));
-                        }
-                    }
-                }
-            }
-            (_, next) => {
-                // What a step computes from an undefined cell is not known either (the labels
-                // leave it out); the search's value for it is one of many.
-                let undefined = rec.loads.iter().any(|&f| k.is_undef(f as usize));
-                if undefined {
-                    self.read_undefined.set(true);
-                }
-                if let Some(next) = next {
-                    for &f in &rec.writes {
-                        if undefined {
-                            next.undefine(f as usize);
-                        } else {
-                            next.define(f as usize);
-                        }
-                    }
-                }
-            }
+        if rec.read_tainted {
+            self.read_undefined.set(true);
+        }
+        if let Some(next) = next {
+            next.undef.copy_from_slice(&rec.taint);
         }
     }
 
@@ -435,17 +303,11 @@ impl<'p> Space<'p> {
     pub fn successors(&mut self, id: u32, t: ThreadId) -> Result<Vec<Edge>, Stop> {
         let mut edges = Vec::new();
         for tr in self.enabled(id, t) {
-            if let Some(why) = self.input_problem.get(&(t, tr)) {
-                return Err(Stop::NotApplicable(format!(
-                    "{why} whose value matters (one concrete state per node cannot represent it)"
-                )));
-            }
             let k = self.states[id as usize].clone();
             let mut next = Key::clone(&k);
             self.start_recording(&k);
             let r = self.machine.execute(&mut next.state, t, tr, &mut Zero);
-            let copies = self.copies.get(&(t, tr)).map(Vec::as_slice);
-            self.stop_recording(&k, Some(&mut next), copies);
+            self.stop_recording(Some(&mut next));
             let to = match r {
                 Err(_) => Target::Undefined,
                 Ok(_) => {
@@ -465,37 +327,6 @@ impl<'p> Space<'p> {
         }
         Ok(edges)
     }
-}
-
-/// Whether one of `ops` reads register `v`.
-fn reads_after(ops: &[Op], v: VarId) -> bool {
-    let mut found = false;
-    let mut look = |e: &Expr| {
-        e.for_each_place(&mut |p| {
-            if matches!(p, Place::Var { var, .. } if *var == v) {
-                found = true;
-            }
-        })
-    };
-    for op in ops {
-        match op {
-            Op::Assign { place, value } => {
-                look(value);
-                place.for_each_subexpr(&mut look);
-            }
-            Op::Havoc { place, .. } => place.for_each_subexpr(&mut look),
-            Op::Spawn { args, .. } => args.iter().for_each(|(_, e)| look(e)),
-            Op::AtomicBegin | Op::AtomicEnd => {}
-        }
-    }
-    found
-}
-
-/// ` at file:line:col` of a transition, if it has a position.
-fn at(prog: &Program, tr: &Transition) -> String {
-    tr.span
-        .map(|s| format!(" at {}", prog.position(&s)))
-        .unwrap_or_default()
 }
 
 /// The explored graph: every state reachable from state 0 expanded. Arrays are indexed by

@@ -973,19 +973,43 @@ impl<'p> Machine<'p> {
         trid: TransId,
         oracle: &mut dyn Oracle,
     ) -> Result<Step, Fault> {
-        let t = self.prog.thread(tid);
-        let tr = t.transition(trid);
-        let record = self.record_writes.get();
-        let mut step = Step {
+        let tr = self.prog.thread(tid).transition(trid);
+        if self.eval(s, &tr.guard)? == 0 {
+            // Only reachable through a bad replay: treat as a fault-free no-op refusal.
+            return Err(Fault::Arith(Undefined::DivisionByZero));
+        }
+        self.execute_unguarded(s, tid, trid, oracle)
+    }
+
+    /// Executes the operations of transition `trid` of thread `tid` whatever its guard says
+    /// in `s`: a step of a search in which `s` stands for states where the guard may hold
+    /// (the explicit search's, where the guard reads a value that is not known).
+    pub fn execute_unguarded(
+        &self,
+        s: &mut State,
+        tid: ThreadId,
+        trid: TransId,
+        oracle: &mut dyn Oracle,
+    ) -> Result<Step, Fault> {
+        let step = Step {
             thread: tid,
             transition: trid,
             inputs: vec![],
             writes: vec![],
         };
-        if self.eval(s, &tr.guard)? == 0 {
-            // Only reachable through a bad replay: treat as a fault-free no-op refusal.
-            return Err(Fault::Arith(Undefined::DivisionByZero));
-        }
+        self.execute_ops(s, self.prog.thread(tid).transition(trid), step, oracle)
+    }
+
+    /// The operations of `tr`, in order, added to `step`.
+    fn execute_ops(
+        &self,
+        s: &mut State,
+        tr: &Transition,
+        mut step: Step,
+        oracle: &mut dyn Oracle,
+    ) -> Result<Step, Fault> {
+        let tid = step.thread;
+        let record = self.record_writes.get();
         for op in &tr.ops {
             if self.recording.get() {
                 self.rec.borrow_mut().op_tainted = false;
@@ -1035,7 +1059,9 @@ impl<'p> Machine<'p> {
             }
         }
         s.threads[tid.0 as usize] = Status::At(tr.dst);
-        if t.locations[tr.dst.0 as usize].kind == LocKind::Exit && s.atomic == Some(tid) {
+        if self.prog.thread(tid).locations[tr.dst.0 as usize].kind == LocKind::Exit
+            && s.atomic == Some(tid)
+        {
             s.atomic = None;
         }
         Ok(step)

@@ -4,9 +4,11 @@
 //! that are not known: memory not written since it started uninitialised, and every value an
 //! input made or that was computed from one (the search tracks them as Valgrind's Memcheck
 //! tracks definedness: [`Machine::start_tainting`]). The search takes 0 for every input and
-//! uninitialised cell, as the interpreter's replay of a bug does; the labels say of a cell
-//! not known only its interval, and the independent checker decides whether an ART holds for
-//! every value. States are kept once (state caching, as in explicit-state model checkers such
+//! uninitialised cell, as the interpreter's replay of a bug does; a guard that reads a value
+//! not known may hold either way, so both ways are explored (CPAchecker's value analysis
+//! does the same with values it does not track). The labels say of a cell not known only its
+//! interval, and the independent checker decides whether an ART holds for every value; a
+//! path to a bug counts only once the interpreter has replayed it. States are kept once (state caching, as in explicit-state model checkers such
 //! as SPIN or CPAchecker's value analysis); an edge leads to a state, to an error, or to
 //! undefined behaviour.
 
@@ -265,15 +267,27 @@ impl<'p> Space<'p> {
         movable
     }
 
-    /// The enabled transitions of thread `t` at state `id` (a guard that reads memory never
-    /// written counts as a read of it: [`Space::read_undefined`]).
-    pub fn enabled(&self, id: u32, t: ThreadId) -> Vec<TransId> {
-        let mut out = Vec::new();
+    /// The transitions of thread `t` enabled at state `id`, each with whether its guard is
+    /// false there but reads a value that is not known (then the transition stands for the
+    /// executions in which the guard holds: [`Space::read_undefined`]).
+    pub fn enabled(&self, id: u32, t: ThreadId) -> Vec<(TransId, bool)> {
         let k = &self.states[id as usize];
-        self.start_recording(k);
-        self.machine.enabled_of(&k.state, t, &mut out);
-        self.stop_recording(None);
-        out.into_iter().map(|(_, tr)| tr).collect()
+        let Status::At(l) = k.state.threads[t.0 as usize] else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for tr in self.prog.thread(t).outgoing(l) {
+            self.start_recording(k);
+            let g = self.machine.eval(&k.state, &tr.guard);
+            let unknown = self.stop_recording(None);
+            match g {
+                Ok(0) if unknown => out.push((tr.id, true)),
+                Ok(0) => {}
+                // An error is the step's undefined behaviour.
+                _ => out.push((tr.id, false)),
+            }
+        }
+        out
     }
 
     /// Starts tracking which cells a step leaves not known, when undefined cells are tracked.
@@ -285,10 +299,10 @@ impl<'p> Space<'p> {
     }
 
     /// Stops tracking: notes a read of a cell not known in `k` ([`Space::read_undefined`]),
-    /// and which cells are not known in `next`.
-    fn stop_recording(&self, next: Option<&mut Key>) {
+    /// and which cells are not known in `next`. Returns whether such a cell was read.
+    fn stop_recording(&self, next: Option<&mut Key>) -> bool {
         if !self.track_undef {
-            return;
+            return false;
         }
         let rec = self.machine.stop_recording();
         if rec.read_tainted {
@@ -297,16 +311,22 @@ impl<'p> Space<'p> {
         if let Some(next) = next {
             next.undef.copy_from_slice(&rec.taint);
         }
+        rec.read_tainted
     }
 
     /// The edges of thread `t` at state `id`, new states added.
     pub fn successors(&mut self, id: u32, t: ThreadId) -> Result<Vec<Edge>, Stop> {
         let mut edges = Vec::new();
-        for tr in self.enabled(id, t) {
+        for (tr, forced) in self.enabled(id, t) {
             let k = self.states[id as usize].clone();
             let mut next = Key::clone(&k);
             self.start_recording(&k);
-            let r = self.machine.execute(&mut next.state, t, tr, &mut Zero);
+            let r = if forced {
+                self.machine
+                    .execute_unguarded(&mut next.state, t, tr, &mut Zero)
+            } else {
+                self.machine.execute(&mut next.state, t, tr, &mut Zero)
+            };
             self.stop_recording(Some(&mut next));
             let to = match r {
                 Err(_) => Target::Undefined,

@@ -17,9 +17,10 @@
 
 use crate::art::{Art, Control, NodeId};
 use crate::encode::{Encoder, SymState, SymStep};
-use crate::interp::{self, Execution, Outcome, Replay};
+use crate::interp::{Execution, Outcome, Replay};
 use crate::ir::*;
 use crate::smt::{Answer, Smt, Term};
+use crate::witness::{self, Witness};
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -933,124 +934,26 @@ impl<'p> Verifier<'p> {
         None
     }
 
-    /// Finds inputs and initial values that drive the path to a bad state, and replays them.
+    /// Finds inputs and initial values that drive the path to a bad state, and replays them
+    /// ([`crate::witness`]).
     fn concretize(
         &mut self,
         path: &[(NodeId, Option<(ThreadId, TransId)>)],
         bad: &Term,
     ) -> Refined {
-        let s0 = self.enc.renamed("@0");
-        let mut cs = vec![self.enc.initial(&s0), self.enc.ranges(&s0)];
-        let mut s = s0.clone();
-        let mut inputs_per_step = Vec::new();
-        for (_, e) in path.iter().skip(1) {
-            let (t, tr) = e.expect("edge");
-            let trans = self.prog.thread(t).transition(tr);
-            let st = self.enc.step(trans, &s);
-            cs.push(st.guard);
-            cs.push(Term::not(st.undefined));
-            cs.push(st.input_ranges);
-            inputs_per_step.push(
-                st.inputs
-                    .iter()
-                    .map(|(n, srt)| Term::Var(n.clone(), *srt))
-                    .collect::<Vec<_>>(),
-            );
-            s = st.post;
-        }
-        // `bad` is over the current variables: evaluate it in the final state.
-        cs.push(self.enc.instantiate(bad, &s));
-        self.smt.push();
-        for c in &cs {
-            self.smt.assert(c);
-        }
-        let r = self.smt.check();
-        let model = if r == Answer::Sat {
-            let mut ask: Vec<(String, Term)> = Vec::new();
-            for (k, ins) in inputs_per_step.iter().enumerate() {
-                for (j, t) in ins.iter().enumerate() {
-                    ask.push((format!("in/{k}/{j}"), t.clone()));
+        let steps: Vec<(ThreadId, TransId)> =
+            path.iter().skip(1).map(|(_, e)| e.expect("edge")).collect();
+        match witness::witness(self.prog, &self.enc, &mut self.smt, &steps, bad) {
+            Witness::Replayed(c) => match &c.execution.outcome {
+                Outcome::Undefined { reason, .. } => {
+                    Refined::Unknown(format!("undefined behaviour is reachable: {reason}"))
                 }
-            }
-            for v in &self.prog.vars {
-                if v.init == Init::Nondet {
-                    for i in 0..v.len {
-                        let t = if self.enc.is_array(v.id) {
-                            Term::select(s0.vals[v.id.0 as usize].clone(), Term::int(i as i128))
-                        } else {
-                            s0.vals[v.id.0 as usize].clone()
-                        };
-                        ask.push((format!("init/{}/{i}", v.id.0), t));
-                    }
-                }
-            }
-            self.smt.model(&ask)
-        } else {
-            None
-        };
-        self.smt.pop();
-        match r {
-            Answer::Unsat => {
-                return Refined::Unknown(
-                    "the error path is infeasible but its weakest precondition did not show it"
-                        .into(),
-                )
-            }
-            Answer::Unknown(why) => return Refined::Unknown(format!("solver: {why}")),
-            Answer::Sat => {}
-        }
-        let Some(m) = model else {
-            return Refined::Unknown("no model for a feasible path".into());
-        };
-        let mut inputs = Vec::new();
-        for (k, ins) in inputs_per_step.iter().enumerate() {
-            let trans_has_havoc = {
-                let (t, tr) = path[k + 1].1.expect("edge");
-                self.prog
-                    .thread(t)
-                    .transition(tr)
-                    .ops
-                    .iter()
-                    .filter(|o| matches!(o, Op::Havoc { .. }))
-                    .count()
-            };
-            for j in 0..ins.len().min(trans_has_havoc) {
-                inputs.push(*m.ints.get(&format!("in/{k}/{j}")).unwrap_or(&0));
-            }
-        }
-        let mut initial = Vec::new();
-        for v in &self.prog.vars {
-            if v.init == Init::Nondet {
-                for i in 0..v.len {
-                    if let Some(x) = m.ints.get(&format!("init/{}/{i}", v.id.0)) {
-                        initial.push((v.id, i as i128, *x));
-                    }
-                }
-            }
-        }
-        let schedule = path
-            .iter()
-            .skip(1)
-            .map(|(_, e)| {
-                let (t, tr) = e.expect("edge");
-                (t, Some(tr))
-            })
-            .collect();
-        let mut replay = Replay::new(schedule, inputs);
-        replay.initial = initial;
-        let mut o = replay.clone();
-        // One more step than the path: a deadlock or error shows after its last transition.
-        let (execution, _) = interp::run(self.prog, &mut o, path.len() + 1);
-        match &execution.outcome {
-            Outcome::Error { .. } | Outcome::Deadlock { .. } => {
-                Refined::Bug(Counterexample { replay, execution })
-            }
-            Outcome::Undefined { reason, .. } => {
-                Refined::Unknown(format!("undefined behaviour is reachable: {reason}"))
-            }
-            other => Refined::Unknown(format!(
-                "a path to a bad state did not replay ({other:?}); its abstraction is too coarse"
-            )),
+                _ => Refined::Bug(c),
+            },
+            Witness::Infeasible => Refined::Unknown(
+                "the error path is infeasible but its weakest precondition did not show it".into(),
+            ),
+            Witness::Unknown(why) => Refined::Unknown(why),
         }
     }
 }

@@ -15,3 +15,4 @@ pub mod ivr;
 pub mod pretty;
 pub mod semantics;
 pub mod smt;
+pub mod witness;

@@ -27,9 +27,12 @@ mod relevance;
 mod space;
 mod strategy;
 
+use crate::encode::Encoder;
 use crate::imc::{Counterexample, Ivr, IvrKind, Options, Report, Verdict};
 use crate::interp::{self, Outcome, Replay};
 use crate::ir::*;
+use crate::smt::{Smt, Term};
+use crate::witness::{self, Witness};
 use proof::{Choice, Labels, NoSchedule};
 use space::{Graph, Space, Stop, Target};
 use std::time::{Duration, Instant};
@@ -111,7 +114,7 @@ pub fn run_iterative(
     }
     // With a safe schedule emitted, no scheduler is doomed: the first bug found decides
     // `partially safe`, and the rest of the graph is not needed.
-    let graph = space::explore(
+    let mut graph = space::explore(
         &mut space,
         budget.max_states,
         budget.max_bytes,
@@ -119,7 +122,8 @@ pub fn run_iterative(
         run.first_safe.is_some(),
     )
     .map_err(|s| run.fallback(stop_reason(s)))?;
-    let Some(bug) = first_bug(&space, &graph) else {
+    let found = bugs(&space, &graph, MAX_BUGS_TRIED);
+    if found.is_empty() {
         let edges: usize = graph.edges.iter().map(Vec::len).sum();
         if edges + 1 > budget.max_complete_nodes {
             return Err(run.fallback(format!(
@@ -145,10 +149,23 @@ pub fn run_iterative(
             Err(r) => Err(run.fallback(run.rejected(r))),
         };
     };
-    let cex = match bug.replay(prog, &graph) {
-        Ok(c) => c,
-        Err(why) => return Err(run.fallback(why)),
-    };
+    // The first bug that replays (a path through branches on values not known may be
+    // taken by no execution); where the search stopped at a bug that does not, the whole
+    // graph is searched for one that does.
+    let mut replayed = first_replayed(&space, &graph, &found, opts.smt_timeout_ms);
+    if replayed.is_err() && run.first_safe.is_some() {
+        graph = space::explore(
+            &mut space,
+            budget.max_states,
+            budget.max_bytes,
+            deadline,
+            false,
+        )
+        .map_err(|s| run.fallback(stop_reason(s)))?;
+        let found = bugs(&space, &graph, MAX_BUGS_TRIED);
+        replayed = first_replayed(&space, &graph, &found, opts.smt_timeout_ms);
+    }
+    let cex = replayed.map_err(|why| run.fallback(why))?;
     let undefined = matches!(cex.execution.outcome, Outcome::Undefined { .. });
     let cexs = if undefined {
         vec![]
@@ -227,41 +244,71 @@ struct Bug {
     edge: Option<(ThreadId, TransId)>,
 }
 
-/// The first bug in breadth-first order, errors and deadlocks before undefined behaviour.
-fn first_bug(space: &Space, g: &Graph) -> Option<Bug> {
-    let mut undefined = None;
+/// The bugs in breadth-first order, errors and deadlocks before undefined behaviour, at most
+/// `max` of them.
+fn bugs(space: &Space, g: &Graph, max: usize) -> Vec<Bug> {
+    let mut found = Vec::new();
+    let mut undefined = Vec::new();
     for &s in g.expanded_states() {
+        if found.len() >= max {
+            break;
+        }
         if g.is_deadlock(space, s) {
-            return Some(Bug {
+            found.push(Bug {
                 state: s,
                 edge: None,
             });
         }
         for e in &g.edges[s as usize] {
+            let bug = Bug {
+                state: s,
+                edge: Some((e.thread, e.trans)),
+            };
             match e.to {
-                Target::Error => {
-                    return Some(Bug {
-                        state: s,
-                        edge: Some((e.thread, e.trans)),
-                    })
-                }
-                Target::Undefined if undefined.is_none() => {
-                    undefined = Some(Bug {
-                        state: s,
-                        edge: Some((e.thread, e.trans)),
-                    })
-                }
-                _ => {}
+                Target::Error => found.push(bug),
+                Target::Undefined => undefined.push(bug),
+                Target::State(_) => {}
             }
         }
     }
-    undefined
+    found.extend(undefined);
+    found.truncate(max);
+    found
 }
 
+/// The replayed execution of the first of `found` that replays, or why none does.
+fn first_replayed(
+    space: &Space,
+    g: &Graph,
+    found: &[Bug],
+    smt_timeout_ms: u32,
+) -> Result<Counterexample, String> {
+    let mut why_not = None;
+    for bug in found {
+        match bug.replay(space, g, smt_timeout_ms) {
+            Ok(c) => return Ok(c),
+            Err(why) => {
+                why_not.get_or_insert(why);
+            }
+        }
+    }
+    Err(why_not.unwrap_or_default())
+}
+
+/// How many of the bugs in the graph are tried for one that replays.
+const MAX_BUGS_TRIED: usize = 16;
+
 impl Bug {
-    /// Replays the path to the bug on the interpreter (inputs and uninitialised cells 0, as
-    /// in the search).
-    fn replay(&self, prog: &Program, g: &Graph) -> Result<Counterexample, String> {
+    /// Replays the path to the bug on the interpreter: with inputs and uninitialised cells 0,
+    /// as in the search, or, where the path took branches on values the search did not know,
+    /// with the values the solver finds for it ([`crate::witness`]).
+    fn replay(
+        &self,
+        space: &Space,
+        g: &Graph,
+        smt_timeout_ms: u32,
+    ) -> Result<Counterexample, String> {
+        let prog = space.prog;
         let mut steps = Vec::new();
         let mut s = self.state;
         while let Some((p, k)) = g.parent[s as usize] {
@@ -274,13 +321,38 @@ impl Bug {
             steps.push((t, Some(tr)));
         }
         let bound = steps.len() + 1;
+        let path: Vec<(ThreadId, TransId)> = steps
+            .iter()
+            .map(|&(t, tr)| (t, tr.expect("a step")))
+            .collect();
         let replay = Replay::new(steps, vec![]);
         let (execution, _) = interp::run(prog, &mut replay.clone(), bound);
-        match &execution.outcome {
+        let other = match execution.outcome {
             Outcome::Error { .. } | Outcome::Deadlock { .. } | Outcome::Undefined { .. } => {
-                Ok(Counterexample { replay, execution })
+                return Ok(Counterexample { replay, execution })
             }
-            other => Err(format!("a path to a bug did not replay ({other:?})")),
+            other => other,
+        };
+        let enc = Encoder::new(prog);
+        let bad = match self.edge {
+            Some((t, tr)) => {
+                let kind = &prog.thread(t).transition(tr).kind;
+                if !matches!(kind, TransKind::Error(_)) {
+                    return Err(format!("a path to a bug did not replay ({other:?})"));
+                }
+                Term::True
+            }
+            None => witness::deadlocked(prog, &enc, &space.control(self.state).locs),
+        };
+        let mut smt = Smt::new(smt_timeout_ms);
+        match witness::witness(prog, &enc, &mut smt, &path, &bad) {
+            Witness::Replayed(c) => Ok(c),
+            Witness::Infeasible => Err(
+                "the paths to bugs the search found branch on values it did not know, and no \
+                 values take them"
+                    .into(),
+            ),
+            Witness::Unknown(why) => Err(why),
         }
     }
 }

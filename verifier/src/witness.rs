@@ -1,0 +1,139 @@
+//! Concrete witnesses of paths: the inputs and initial values that drive a sequence of
+//! transitions to a bad state, found by the solver from the path's strongest postcondition
+//! (the path formula of bounded model checking, Biere, Cimatti, Clarke and Zhu, "Symbolic
+//! Model Checking without BDDs"), and the execution they give replayed on the interpreter,
+//! the reference semantics. A bug is reported only as such a replayed execution: the symbolic
+//! engine ([`crate::imc`]) confirms its error paths this way, and the explicit engine
+//! ([`crate::explicit`]) the paths it found with inputs it did not know.
+
+use crate::encode::Encoder;
+use crate::imc::Counterexample;
+use crate::interp::{self, Outcome, Replay};
+use crate::ir::*;
+use crate::smt::{Answer, Smt, Term};
+
+/// What the search for a witness found.
+pub enum Witness {
+    /// The replayed execution ends in an error, a deadlock or undefined behaviour.
+    Replayed(Counterexample),
+    /// No inputs and initial values drive the path to the bad state.
+    Infeasible,
+    /// Cannot tell (the solver, or a replay that went elsewhere), and why.
+    Unknown(String),
+}
+
+/// The witness of `path` (each step a thread's transition, from the initial state) ending in
+/// a state where `bad` (over the current variables) holds; no step has undefined behaviour.
+pub fn witness(
+    prog: &Program,
+    enc: &Encoder,
+    smt: &mut Smt,
+    path: &[(ThreadId, TransId)],
+    bad: &Term,
+) -> Witness {
+    let s0 = enc.renamed("@0");
+    let mut cs = vec![enc.initial(&s0), enc.ranges(&s0)];
+    let mut s = s0.clone();
+    let mut inputs_per_step = Vec::new();
+    for &(t, tr) in path {
+        let st = enc.step(prog.thread(t).transition(tr), &s);
+        cs.push(st.guard);
+        cs.push(Term::not(st.undefined));
+        cs.push(st.input_ranges);
+        inputs_per_step.push(
+            st.inputs
+                .iter()
+                .map(|(n, srt)| Term::Var(n.clone(), *srt))
+                .collect::<Vec<_>>(),
+        );
+        s = st.post;
+    }
+    // `bad` is over the current variables: evaluate it in the final state.
+    cs.push(enc.instantiate(bad, &s));
+    smt.push();
+    for c in &cs {
+        smt.assert(c);
+    }
+    let r = smt.check();
+    let model = if r == Answer::Sat {
+        let mut ask: Vec<(String, Term)> = Vec::new();
+        for (k, ins) in inputs_per_step.iter().enumerate() {
+            for (j, t) in ins.iter().enumerate() {
+                ask.push((format!("in/{k}/{j}"), t.clone()));
+            }
+        }
+        for v in &prog.vars {
+            if v.init == Init::Nondet {
+                for i in 0..v.len {
+                    let t = if enc.is_array(v.id) {
+                        Term::select(s0.vals[v.id.0 as usize].clone(), Term::int(i as i128))
+                    } else {
+                        s0.vals[v.id.0 as usize].clone()
+                    };
+                    ask.push((format!("init/{}/{i}", v.id.0), t));
+                }
+            }
+        }
+        smt.model(&ask)
+    } else {
+        None
+    };
+    smt.pop();
+    match r {
+        Answer::Unsat => return Witness::Infeasible,
+        Answer::Unknown(why) => return Witness::Unknown(format!("solver: {why}")),
+        Answer::Sat => {}
+    }
+    let Some(m) = model else {
+        return Witness::Unknown("no model for a feasible path".into());
+    };
+    let mut inputs = Vec::new();
+    for (k, ins) in inputs_per_step.iter().enumerate() {
+        let (t, tr) = path[k];
+        let havocs = prog
+            .thread(t)
+            .transition(tr)
+            .ops
+            .iter()
+            .filter(|o| matches!(o, Op::Havoc { .. }))
+            .count();
+        for j in 0..ins.len().min(havocs) {
+            inputs.push(*m.ints.get(&format!("in/{k}/{j}")).unwrap_or(&0));
+        }
+    }
+    let mut initial = Vec::new();
+    for v in &prog.vars {
+        if v.init == Init::Nondet {
+            for i in 0..v.len {
+                if let Some(x) = m.ints.get(&format!("init/{}/{i}", v.id.0)) {
+                    initial.push((v.id, i as i128, *x));
+                }
+            }
+        }
+    }
+    let schedule = path.iter().map(|&(t, tr)| (t, Some(tr))).collect();
+    let mut replay = Replay::new(schedule, inputs);
+    replay.initial = initial;
+    let mut o = replay.clone();
+    // One more step than the path: a deadlock or error shows after its last transition.
+    let (execution, _) = interp::run(prog, &mut o, path.len() + 1);
+    match &execution.outcome {
+        Outcome::Error { .. } | Outcome::Deadlock { .. } | Outcome::Undefined { .. } => {
+            Witness::Replayed(Counterexample { replay, execution })
+        }
+        other => Witness::Unknown(format!("a path to a bad state did not replay ({other:?})")),
+    }
+}
+
+/// The condition of a deadlock where thread `t` is at `control[t]` (`None`: finished): no
+/// thread has an enabled transition, over the current variables.
+pub fn deadlocked(prog: &Program, enc: &Encoder, control: &[Option<LocId>]) -> Term {
+    let id = enc.identity();
+    Term::and(control.iter().enumerate().flat_map(|(t, l)| {
+        let t = prog.thread(ThreadId(t as u32));
+        l.into_iter()
+            .flat_map(move |&l| t.outgoing(l))
+            .map(|tr| Term::not(enc.step(tr, &id).guard))
+            .collect::<Vec<_>>()
+    }))
+}

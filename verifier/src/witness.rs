@@ -131,7 +131,7 @@ pub fn deadlocked(prog: &Program, enc: &Encoder, control: &[Option<LocId>]) -> T
     let id = enc.identity();
     Term::and(control.iter().enumerate().flat_map(|(t, l)| {
         let t = prog.thread(ThreadId(t as u32));
-        l.into_iter()
+        l.iter()
             .flat_map(move |&l| t.outgoing(l))
             .map(|tr| Term::not(enc.step(tr, &id).guard))
             .collect::<Vec<_>>()

@@ -43,7 +43,7 @@ pub(crate) struct ExploreArgs {
     /// Stop after this many executions.
     #[arg(long, value_name = "N")]
     max_executions: Option<u64>,
-    /// Stop after this many seconds.
+    /// Stop after this many seconds, the lowering included.
     #[arg(long, value_name = "SECS")]
     timeout: Option<f64>,
     /// Make every shared access a scheduling point. By default a DPOR search preempts only at
@@ -102,7 +102,21 @@ fn parse_range(s: &str) -> anyhow::Result<(i128, i128)> {
 
 pub(crate) fn explore(a: ExploreArgs) -> anyhow::Result<u8> {
     use std::io::IsTerminal;
-    let p = a.input.load()?;
+    let start = std::time::Instant::now();
+    let limit = a.timeout.map(std::time::Duration::from_secs_f64);
+    let p = match limit {
+        None => a.input.load()?,
+        Some(limit) => match a.input.load_within(limit)? {
+            Some(p) => p,
+            None => {
+                println!(
+                    "stopped: timeout after {} s while lowering the program",
+                    limit.as_secs_f64()
+                );
+                return Ok(4);
+            }
+        },
+    };
     let inputs = match a.sample_inputs {
         Some(0) => {
             return Err(BadInput(anyhow::anyhow!("--sample-inputs must be at least 1")).into())
@@ -131,7 +145,7 @@ pub(crate) fn explore(a: ExploreArgs) -> anyhow::Result<u8> {
         max_depth: a.max_depth,
         inputs,
         max_executions: a.max_executions,
-        timeout: a.timeout.map(std::time::Duration::from_secs_f64),
+        timeout: limit.map(|l| l.saturating_sub(start.elapsed())),
         stop_at_first_bug: !a.all,
         sync_points_only: !a.every_access,
         jobs: match (a.jobs, a.split_every) {

@@ -110,7 +110,7 @@ enum Command {
 struct VerifyArgs {
     #[command(flatten)]
     input: Input,
-    /// Give up after this many seconds (verdict unknown).
+    /// Give up after this many seconds, the lowering included (verdict unknown).
     #[arg(long, default_value_t = 60)]
     timeout: u64,
     /// Plain Impact for threads to a complete ART (the paper's ImparaC baseline).
@@ -188,29 +188,61 @@ pub(crate) struct Input {
     args: Vec<String>,
 }
 
+/// Prints the warnings of a lowered program.
+fn warn(p: verifier::ir::Program) -> verifier::ir::Program {
+    for w in &p.warnings {
+        eprintln!("warning: {w}");
+    }
+    p
+}
+
 impl Input {
     pub(crate) fn load(&self) -> Result<verifier::ir::Program, verifier::frontend::Error> {
         if self.frontend == "llvm" {
-            let p = verifier::frontend::llvm::load(&self.file, &self.options())?;
-            for w in &p.warnings {
-                eprintln!("warning: {w}");
-            }
-            return Ok(p);
+            return verifier::frontend::llvm::load(&self.file, &self.options()).map(warn);
         }
         self.c_front_end_takes_no_arguments()?;
         verifier::frontend::load(&self.file, &self.options())
     }
 
-    /// The program and its preprocessed source.
-    pub(crate) fn load_preprocessed(
+    /// [`Input::load`], given up after `limit` (`None`: the lowering took longer; a program
+    /// inlined into many threads can take minutes).
+    pub(crate) fn load_within(
         &self,
-    ) -> Result<(verifier::ir::Program, String), verifier::frontend::Error> {
+        limit: std::time::Duration,
+    ) -> Result<Option<verifier::ir::Program>, verifier::frontend::Error> {
+        use std::sync::mpsc::RecvTimeoutError;
+        if self.frontend != "llvm" {
+            return self.load().map(Some);
+        }
+        let (file, options) = (self.file.clone(), self.options());
+        let (tx, rx) = std::sync::mpsc::channel();
+        let lowering = std::thread::spawn(move || {
+            let _ = tx.send(verifier::frontend::llvm::load(&file, &options));
+        });
+        match rx.recv_timeout(limit) {
+            Ok(r) => r.map(|p| Some(warn(p))),
+            // The process ends without waiting for the lowering.
+            Err(RecvTimeoutError::Timeout) => Ok(None),
+            Err(RecvTimeoutError::Disconnected) => match lowering.join() {
+                Err(panic) => std::panic::resume_unwind(panic),
+                Ok(()) => unreachable!("the lowering sends its result before it ends"),
+            },
+        }
+    }
+
+    /// The program and its preprocessed source, given up after `limit` as
+    /// [`Input::load_within`].
+    pub(crate) fn load_preprocessed_within(
+        &self,
+        limit: std::time::Duration,
+    ) -> Result<Option<(verifier::ir::Program, String)>, verifier::frontend::Error> {
         if self.frontend == "llvm" {
             // The instrumentation works on the module the program carries.
-            return Ok((self.load()?, String::new()));
+            return Ok(self.load_within(limit)?.map(|p| (p, String::new())));
         }
         self.c_front_end_takes_no_arguments()?;
-        verifier::frontend::load_preprocessed(&self.file, &self.options())
+        verifier::frontend::load_preprocessed(&self.file, &self.options()).map(Some)
     }
 
     /// The C front end runs `main` without arguments.
@@ -385,12 +417,28 @@ impl std::error::Error for BadInput {}
 fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     use std::io::IsTerminal;
     use verifier::imc::{IvrKind, Verdict};
-    let p = a.input.load()?;
+    let start = std::time::Instant::now();
+    let limit = std::time::Duration::from_secs(a.timeout);
+    let Some(p) = a.input.load_within(limit)? else {
+        let why = format!("timeout after {} s while lowering the program", a.timeout);
+        if a.json {
+            let v = serde_json::json!({
+                "format": "synth-verdict/1",
+                "verdict": "unknown",
+                "reason": why,
+                "seconds": start.elapsed().as_secs_f64(),
+            });
+            println!("{v}");
+        } else {
+            println!("verdict: unknown ({why})");
+        }
+        return Ok(4);
+    };
     if let Some(dir) = &a.out {
         prepare_out_dir(dir).map_err(BadInput)?;
     }
     let opts = verifier::imc::Options {
-        timeout: std::time::Duration::from_secs(a.timeout),
+        timeout: limit.saturating_sub(start.elapsed()),
         max_nodes: a.max_nodes,
         quantum: a.quantum,
         pair_turns: a.pair_turns,

@@ -44,7 +44,7 @@ pub(crate) struct Common {
     /// Use this IVR file (from `synth verify --out`) instead of verifying.
     #[arg(long, value_name = "FILE")]
     ivr: Option<PathBuf>,
-    /// Give up verifying after this many seconds.
+    /// Give up after this many seconds, the lowering included.
     #[arg(long, default_value_t = 60)]
     timeout: u64,
     /// Loop rounds a thread runs in the proof's schedule before the next thread's turn.
@@ -240,7 +240,16 @@ pub(crate) fn schedule(a: ScheduleArgs) -> anyhow::Result<u8> {
 /// Verifies (or reads an IVR) and makes the schedule; `Err(code)` when there is none (the
 /// reason is printed).
 pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>> {
-    let (p, preprocessed) = input.load_preprocessed()?;
+    let start = std::time::Instant::now();
+    let limit = std::time::Duration::from_secs(a.timeout);
+    let Some((p, preprocessed)) = input.load_preprocessed_within(limit)? else {
+        emit(&format!(
+            "verdict: unknown (timeout after {} s while lowering the program)\n",
+            a.timeout
+        ));
+        eprintln!("no safe IVR within the budget; no header written");
+        return Ok(Err(4));
+    };
     // The proof: an IVR file, or verification to the first safe IVR.
     let art = match &a.ivr {
         Some(file) => {
@@ -283,7 +292,7 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
         }
         None => {
             let opts = verifier::imc::Options {
-                timeout: std::time::Duration::from_secs(a.timeout),
+                timeout: limit.saturating_sub(start.elapsed()),
                 stop_at_first_safe: a.ivrs.is_none(),
                 quantum: a.quantum,
                 pair_turns: a.pair_turns,

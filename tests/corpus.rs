@@ -125,3 +125,34 @@ fn apps_lower_with_the_llvm_front_end() {
         }
     }
 }
+
+/// `--timeout` covers the lowering too: qsort_mt inlined into 64 threads takes about a
+/// minute to lower, and each command ends at its limit with `unknown` (exit code 4).
+#[test]
+fn the_timeout_covers_a_long_lowering() {
+    let dir = corpus().join("apps/qsort_mt");
+    for cmd in ["verify", "build", "explore"] {
+        let started = std::time::Instant::now();
+        let mut c = Command::new(env!("CARGO_BIN_EXE_synth"));
+        c.current_dir(&dir)
+            .args([cmd, "--frontend", "llvm", "--timeout", "2", "qsort_mt.c"]);
+        if cmd == "build" {
+            c.args([
+                "-o",
+                std::env::temp_dir()
+                    .join("synth-never-built")
+                    .to_str()
+                    .unwrap(),
+            ]);
+        }
+        let out = c.output().unwrap();
+        let elapsed = started.elapsed();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(4), "{cmd}: {stdout}");
+        assert!(
+            stdout.contains("while lowering the program"),
+            "{cmd}: {stdout}"
+        );
+        assert!(elapsed.as_secs() < 20, "{cmd}: {elapsed:?}");
+    }
+}

@@ -880,3 +880,27 @@ fn recursion_is_inlined_three_calls_deep() {
         r.verdict
     );
 }
+
+/// A signed left shift of a negative value or past the type's range is undefined (C11
+/// 6.5.7p4), although LLVM's `shl` does not say the operand was signed; an unsigned shift
+/// wraps.
+#[test]
+fn a_signed_left_shift_past_the_range_is_undefined() {
+    let text = r#"
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+  int x = __VERIFIER_nondet_int();
+  if (x < 0 || x > LIMIT) return 0;
+  int r = x << 2;
+  unsigned u = (unsigned)__VERIFIER_nondet_int() << 31;
+  assert(r <= 4 * LIMIT);
+  return u == 5;
+}
+"#;
+    let p = lower("shift.c", &text.replace("LIMIT", "100"));
+    let (r, _) = verify(&p, Engine::Auto);
+    assert_eq!(r.verdict, Verdict::Safe);
+    let p = lower("shift.c", &text.replace("LIMIT", "0x7fffffff"));
+    never_safe(&p);
+}

@@ -114,6 +114,10 @@ pub fn compile(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, Error
         "-pthread",
         // Warnings are the compiler's business; errors still stop the front end.
         "-w",
+        // LLVM's `shl` does not say whether C's operand was signed: clang checks a signed
+        // left shift and calls `llvm.ubsantrap` where it is undefined.
+        "-fsanitize=shift-base",
+        "-fsanitize-trap=shift-base",
     ])
     .args(GCC_ACCEPTS);
     dialect_flags(&mut cmd, opts);

@@ -2202,7 +2202,7 @@ impl<'m> Lowerer<'m> {
     /// A limit of the model: where `past` holds, the execution is undefined (a write out of
     /// bounds of a ghost variable of one element named `why`, which the verdict names); a
     /// write of element 0 (harmless) otherwise.
-    fn model_limit(&mut self, why: String, past: Expr) -> R<()> {
+    pub(super) fn model_limit(&mut self, why: String, past: Expr) -> R<()> {
         let limit = match self.limits.get(&why) {
             Some(v) => *v,
             None => {

@@ -660,3 +660,84 @@ W void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const v
       }
 }
 W int __isoc99_sscanf(const char *s, const char *f, ...) { return __synth_scan(s, f, 0); }
+
+/* getopt (POSIX, with glibc's extensions `::` for an optional argument and a leading `+` or
+ * `:`): short options only. glibc moves a non-option argument after the options that follow
+ * it; where that would happen, or with a leading `-`, the model stops with undefined
+ * behaviour (a write through a null pointer) rather than parse differently from the
+ * library. Error messages go to stderr, which nothing observes. */
+char *optarg __attribute__((weak));
+int optind __attribute__((weak)) = 1;
+int opterr __attribute__((weak)) = 1;
+int optopt __attribute__((weak));
+/* Where the next option character is in argv[optind] (1: a new argument). */
+static int __synth_optpos = 1;
+
+static void __synth_getopt_unmodelled(void) { *(volatile int *)0 = 0; }
+
+W int getopt(int argc, char *const argv[], const char *opts) {
+  int posix = 0;
+  if (*opts == '+') {
+    posix = 1;
+    opts++;
+  } else if (*opts == '-') {
+    __synth_getopt_unmodelled();
+  }
+  int silent = *opts == ':';
+  if (silent)
+    opts++;
+  optarg = 0;
+  if (optind == 0) {
+    /* glibc's way to start over. */
+    optind = 1;
+    __synth_optpos = 1;
+  }
+  if (optind >= argc || !argv[optind])
+    return -1;
+  const char *arg = argv[optind];
+  if (__synth_optpos == 1) {
+    if (arg[0] != '-' || arg[1] == '\0') {
+      for (int i = optind + 1; !posix && i < argc; i++)
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+          __synth_getopt_unmodelled();
+      return -1;
+    }
+    if (arg[1] == '-' && arg[2] == '\0') {
+      optind++;
+      return -1;
+    }
+  }
+  int c = (unsigned char)arg[__synth_optpos];
+  const char *o = c == ':' ? 0 : strchr(opts, c);
+  __synth_optpos++;
+  int end = arg[__synth_optpos] == '\0';
+  if (!o) {
+    optopt = c;
+    if (end) {
+      optind++;
+      __synth_optpos = 1;
+    }
+    return '?';
+  }
+  if (o[1] != ':') {
+    if (end) {
+      optind++;
+      __synth_optpos = 1;
+    }
+    return c;
+  }
+  int pos = __synth_optpos;
+  __synth_optpos = 1;
+  optind++;
+  if (!end) {
+    optarg = (char *)arg + pos;
+  } else if (o[2] == ':') {
+    optarg = 0;
+  } else if (optind < argc) {
+    optarg = argv[optind++];
+  } else {
+    optopt = c;
+    return silent ? ':' : '?';
+  }
+  return c;
+}

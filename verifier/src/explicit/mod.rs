@@ -190,7 +190,9 @@ pub fn run_iterative(
                 Verdict::Unsafe
             } else {
                 return Err(run.fallback(
-                    "every schedule leads to a bug when the inputs and uninitialised memory are 0"
+                    "every schedule leads to a bug in the search, which read values it did not \
+                     know (inputs or uninitialised memory): with other values a schedule may \
+                     avoid it"
                         .into(),
                 ));
             };

@@ -1,6 +1,7 @@
 //! Every program of the third-party corpus either lowers, or is rejected with exit code 4
 //! (`unknown`) and an error `file:line:col: unsupported <construct>`; at least 90% lower.
 
+#[path = "../verifier/tests/common/mod.rs"]
 mod common;
 
 use common::corpus;

@@ -1,6 +1,7 @@
 //! `synth build --frontend llvm`: the verified LLVM module instrumented and compiled with clang,
 //! real threads under the enforcer runtime (DESIGN.md, "Front end", "Enforcement protocol").
 
+#[path = "../verifier/tests/common/mod.rs"]
 mod common;
 
 use std::path::{Path, PathBuf};

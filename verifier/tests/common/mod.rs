@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests (of this crate, and of the workspace's root
+//! package, which includes this file).
 
 use std::path::PathBuf;
 
@@ -7,8 +8,10 @@ pub fn corpus() -> PathBuf {
     if let Ok(p) = std::env::var("SYNTH_CORPUS") {
         return PathBuf::from(p);
     }
+    // The package is the work tree (the root package) or a folder of it (this crate).
     let here = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let candidates = [
+        here.join("../shared/corpus"),
         here.join("../../shared/corpus"),
         PathBuf::from("/work/shared/corpus"),
     ];

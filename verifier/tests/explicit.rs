@@ -904,3 +904,32 @@ int main(void) {
     let p = lower("shift.c", &text.replace("LIMIT", "0x7fffffff"));
     never_safe(&p);
 }
+
+/// More allocations at one site than the model keeps apart is the model's limit: never
+/// `safe`, and the verdict names the site.
+#[test]
+fn more_allocations_than_a_site_holds_name_the_limit() {
+    let p = lower(
+        "many.c",
+        r#"
+#include <stdlib.h>
+int *keep[20];
+int main(void) {
+  for (int i = 0; i < 20; i++) {
+    keep[i] = malloc(sizeof(int));
+    if (!keep[i]) return 0;
+  }
+  return 0;
+}
+"#,
+    );
+    never_safe(&p);
+    let (r, _) = verify(&p, Engine::Explicit);
+    match &r.verdict {
+        Verdict::Unknown(why) => assert!(
+            why.contains("more than 16 allocations at ") && why.contains("many.c:6:"),
+            "{why}"
+        ),
+        v => panic!("{v:?}"),
+    }
+}

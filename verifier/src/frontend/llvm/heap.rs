@@ -11,7 +11,7 @@
 //! checks the status before the pointer (freeing memory that is not allocated, twice or not
 //! from `malloc`, goes to the error location) and marks it freed. More allocations than the
 //! site has instances, or a run-time size above [`ELEMENTS`] elements, is the model's limit: the
-//! execution stops as undefined (an out-of-bounds index of the site's status cells).
+//! execution stops as undefined, and the verdict names the site.
 //!
 //! `realloc(p, n)` allocates at its own site, copies the bytes both blocks have and frees `p`.
 //! The site's status variable is marked ([`Var::allocation_status`]): an access to an
@@ -165,22 +165,30 @@ impl<'m> Lowerer<'m> {
             }
             seen_states.push(state);
         }
-        // No instance left, or too large: the status index `k` is out of bounds (undefined).
+        // No instance left, or too large: the model's limit (undefined, named in the verdict).
         let mut full = seen_states
             .iter()
             .map(|s| none(*s, k))
             .fold(Expr::tt(), and);
         full = bin(BinOp::Or, full, super::lower::not(fits), Ty::INT);
-        self.edge(
-            from,
-            next,
-            full,
-            vec![Op::Assign {
-                place: sp(Expr::constant(k as i128, Ty::LONG)),
-                value: Expr::constant(1, Ty::LONG),
-            }],
-            TransKind::Stmt,
-        )?;
+        let beyond = self.new_loc(LocKind::Normal);
+        self.edge(from, beyond, full, vec![], TransKind::Stmt)?;
+        self.cur = beyond;
+        let here = self.here();
+        let many = if k == 1 {
+            "more than one allocation".to_string()
+        } else {
+            format!("more than {k} allocations")
+        };
+        let why = match size_c {
+            Some(_) => format!("<{many} at {here} in one thread>"),
+            None => format!(
+                "<{many} at {here} in one thread, or one of more than {} bytes>",
+                ELEMENTS * s
+            ),
+        };
+        self.model_limit(why, Expr::tt())?;
+        // The step before is undefined in every execution: nothing goes on from here.
         self.cur = next;
         Ok(Some(if k == 1 {
             Val::P {

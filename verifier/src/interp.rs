@@ -588,6 +588,12 @@ impl<'p> Machine<'p> {
         r.tainting = true;
     }
 
+    /// Whether an evaluation read an element whose value was not known since the last call
+    /// (or since [`Machine::start_tainting`]); clears the mark.
+    pub fn take_read_tainted(&self) -> bool {
+        std::mem::take(&mut self.rec.borrow_mut().read_tainted)
+    }
+
     /// Stops recording; the recording stays until the next start.
     pub fn stop_recording(&self) -> std::cell::Ref<'_, Recording> {
         self.recording.set(false);

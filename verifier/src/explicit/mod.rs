@@ -286,8 +286,10 @@ fn first_replayed(
     smt_timeout_ms: u32,
 ) -> Result<Counterexample, String> {
     let mut why_not = None;
+    // The solver, made once where a path needs it.
+    let mut solver = None;
     for bug in found {
-        match bug.replay(space, g, smt_timeout_ms) {
+        match bug.replay(space, g, &mut solver, smt_timeout_ms) {
             Ok(c) => return Ok(c),
             Err(why) => {
                 why_not.get_or_insert(why);
@@ -304,10 +306,11 @@ impl Bug {
     /// Replays the path to the bug on the interpreter: with inputs and uninitialised cells 0,
     /// as in the search, or, where the path took branches on values the search did not know,
     /// with the values the solver finds for it ([`crate::witness`]).
-    fn replay(
+    fn replay<'p>(
         &self,
-        space: &Space,
+        space: &Space<'p>,
         g: &Graph,
+        solver: &mut Option<(Encoder<'p>, Smt)>,
         smt_timeout_ms: u32,
     ) -> Result<Counterexample, String> {
         let prog = space.prog;
@@ -335,7 +338,8 @@ impl Bug {
             }
             other => other,
         };
-        let enc = Encoder::new(prog);
+        let (enc, smt) =
+            solver.get_or_insert_with(|| (Encoder::new(prog), Smt::new(smt_timeout_ms)));
         let bad = match self.edge {
             Some((t, tr)) => {
                 let kind = &prog.thread(t).transition(tr).kind;
@@ -344,10 +348,9 @@ impl Bug {
                 }
                 Term::True
             }
-            None => witness::deadlocked(prog, &enc, &space.control(self.state).locs),
+            None => witness::deadlocked(prog, enc, &space.control(self.state).locs),
         };
-        let mut smt = Smt::new(smt_timeout_ms);
-        match witness::witness(prog, &enc, &mut smt, &path, &bad) {
+        match witness::witness(prog, enc, smt, &path, &bad) {
             Witness::Replayed(c) => Ok(c),
             Witness::Infeasible => Err(
                 "the paths to bugs the search found branch on values it did not know, and no \

@@ -276,10 +276,13 @@ impl<'p> Space<'p> {
             return Vec::new();
         };
         let mut out = Vec::new();
+        self.start_recording(k);
         for tr in self.prog.thread(t).outgoing(l) {
-            self.start_recording(k);
             let g = self.machine.eval(&k.state, &tr.guard);
-            let unknown = self.stop_recording(None);
+            let unknown = self.track_undef && self.machine.take_read_tainted();
+            if unknown {
+                self.read_undefined.set(true);
+            }
             match g {
                 Ok(0) if unknown => out.push((tr.id, true)),
                 Ok(0) => {}
@@ -287,6 +290,7 @@ impl<'p> Space<'p> {
                 _ => out.push((tr.id, false)),
             }
         }
+        self.stop_recording(None);
         out
     }
 
@@ -299,10 +303,10 @@ impl<'p> Space<'p> {
     }
 
     /// Stops tracking: notes a read of a cell not known in `k` ([`Space::read_undefined`]),
-    /// and which cells are not known in `next`. Returns whether such a cell was read.
-    fn stop_recording(&self, next: Option<&mut Key>) -> bool {
+    /// and which cells are not known in `next`.
+    fn stop_recording(&self, next: Option<&mut Key>) {
         if !self.track_undef {
-            return false;
+            return;
         }
         let rec = self.machine.stop_recording();
         if rec.read_tainted {
@@ -311,7 +315,6 @@ impl<'p> Space<'p> {
         if let Some(next) = next {
             next.undef.copy_from_slice(&rec.taint);
         }
-        rec.read_tainted
     }
 
     /// The edges of thread `t` at state `id`, new states added.

@@ -4,6 +4,9 @@
 #[path = "../verifier/tests/common/mod.rs"]
 mod common;
 
+#[path = "support/runtime.rs"]
+mod runtime;
+
 use common::corpus;
 use std::process::Command;
 
@@ -138,6 +141,7 @@ fn the_timeout_covers_a_long_lowering() {
         c.current_dir(&dir)
             .args([cmd, "--frontend", "llvm", "--timeout", "2", "qsort_mt.c"]);
         if cmd == "build" {
+            runtime::runtime_library();
             c.args([
                 "-o",
                 std::env::temp_dir()
@@ -149,7 +153,8 @@ fn the_timeout_covers_a_long_lowering() {
         let out = c.output().unwrap();
         let elapsed = started.elapsed();
         let stdout = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(out.status.code(), Some(4), "{cmd}: {stdout}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{cmd}: {stdout}{stderr}");
         assert!(
             stdout.contains("while lowering the program"),
             "{cmd}: {stdout}"

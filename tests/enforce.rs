@@ -3,33 +3,14 @@
 //! inputs come from the input functions there (`stop_after.c`, `items.c`), linked with
 //! `--cflag`.
 
+#[path = "support/runtime.rs"]
+mod runtime;
+use runtime::runtime_library;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 
 fn synth_exe() -> &'static str {
     env!("CARGO_BIN_EXE_synth")
-}
-
-/// `synth build` links `libenforcer_rt.a` from beside the `synth` executable; `cargo test`
-/// builds the runtime only as an rlib, so build the static library once, in the same profile.
-fn runtime_library() {
-    static BUILT: OnceLock<()> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        let profile_dir = Path::new(synth_exe())
-            .parent()
-            .and_then(|d| d.file_name())
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        let mut cmd = Command::new(env!("CARGO"));
-        cmd.args(["build", "--quiet", "-p", "enforcer-rt"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        if profile_dir == "release" {
-            cmd.arg("--release");
-        }
-        let st = cmd.status().expect("cargo runs");
-        assert!(st.success(), "building libenforcer_rt.a failed");
-    });
 }
 
 fn program(name: &str) -> String {

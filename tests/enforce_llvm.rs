@@ -4,31 +4,14 @@
 #[path = "../verifier/tests/common/mod.rs"]
 mod common;
 
+#[path = "support/runtime.rs"]
+mod runtime;
+use runtime::runtime_library;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::OnceLock;
 
 fn synth_exe() -> &'static str {
     env!("CARGO_BIN_EXE_synth")
-}
-
-/// `synth build` links `libenforcer_rt.a` from beside the `synth` executable; `cargo test`
-/// builds the runtime only as an rlib, so build the static library once, in the same profile.
-fn runtime_library() {
-    static BUILT: OnceLock<()> = OnceLock::new();
-    BUILT.get_or_init(|| {
-        let release = Path::new(synth_exe())
-            .parent()
-            .and_then(|d| d.file_name())
-            .is_some_and(|n| n == "release");
-        let mut cmd = Command::new(env!("CARGO"));
-        cmd.args(["build", "--quiet", "-p", "enforcer-rt"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"));
-        if release {
-            cmd.arg("--release");
-        }
-        assert!(cmd.status().expect("cargo runs").success());
-    });
 }
 
 fn program(name: &str) -> String {

@@ -62,6 +62,16 @@ impl Memory {
         &self.cells
     }
 
+    /// Replaces every element with `cells`, which has this memory's layout.
+    pub fn fill(&mut self, cells: Vec<i64>) {
+        assert_eq!(
+            Some(&cells.len()),
+            self.start.last(),
+            "a memory of another layout"
+        );
+        self.cells = cells;
+    }
+
     /// [`Memory::cells`], to write.
     #[inline]
     pub fn cells_mut(&mut self) -> &mut [i64] {

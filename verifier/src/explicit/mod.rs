@@ -25,6 +25,7 @@ mod proof;
 mod ranges;
 mod relevance;
 mod space;
+mod store;
 mod strategy;
 
 use crate::encode::Encoder;

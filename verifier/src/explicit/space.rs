@@ -15,10 +15,10 @@
 use super::liveness::Liveness;
 use super::ranges::{Range, Ranges};
 use super::relevance::Relevance;
+use super::store::Store;
 use crate::art::Control;
 use crate::interp::{Machine, Oracle, State, Status};
 use crate::ir::*;
-use rustc_hash::FxHashMap;
 use std::rc::Rc;
 use std::time::Instant;
 
@@ -109,12 +109,11 @@ pub struct Space<'p> {
     /// Per variable, its interval where narrower than its type: what the labels say of a
     /// cell whose value is not known ([`Key::undef`]).
     pub narrow: Vec<Option<Range>>,
-    states: Vec<Rc<Key>>,
-    index: FxHashMap<Rc<Key>, u32>,
+    states: Store,
+    /// The state unpacked last ([`Space::key`]).
+    last: std::cell::RefCell<Option<(u32, Rc<Key>)>>,
     /// Whether some memory starts uninitialised (then [`Key::undef`] is kept).
     track_undef: bool,
-    /// Approximate bytes held by the states.
-    pub bytes: usize,
     /// Whether a step read a cell whose value is not known (memory before anything was
     /// written to it, or an input's value; 0 in the search, one of many): then the graph is
     /// not the program's exact behaviour.
@@ -166,17 +165,16 @@ impl<'p> Space<'p> {
                 .filter_map(|v| Some((v, narrow[v.0 as usize]?)))
                 .collect(),
             narrow,
-            states: Vec::new(),
-            index: FxHashMap::default(),
+            states: Store::new(&state),
+            last: Default::default(),
             track_undef,
-            bytes: 0,
             read_undefined: std::cell::Cell::new(false),
         };
         let key = space.canonical(Key {
             state,
             undef: undef.into(),
         });
-        space.intern(key);
+        space.states.intern(&key);
         space
     }
 
@@ -185,32 +183,44 @@ impl<'p> Space<'p> {
         self.states.len()
     }
 
-    /// State `id`.
-    pub fn key(&self, id: u32) -> &Key {
-        &self.states[id as usize]
+    /// Approximate bytes held by the states.
+    pub fn bytes(&self) -> usize {
+        self.states.bytes
+    }
+
+    /// State `id` (unpacked once for the calls in a row that ask for the same state).
+    pub fn key(&self, id: u32) -> Rc<Key> {
+        let mut last = self.last.borrow_mut();
+        match &*last {
+            Some((i, k)) if *i == id => k.clone(),
+            _ => {
+                let k = Rc::new(self.states.key(id));
+                *last = Some((id, k.clone()));
+                k
+            }
+        }
     }
 
     /// The control state of state `id`.
     pub fn control(&self, id: u32) -> Control {
-        let k = &self.states[id as usize];
         Control {
-            locs: k
-                .state
-                .threads
+            locs: self
+                .states
+                .threads(id)
                 .iter()
                 .map(|s| match s {
                     Status::At(l) => Some(*l),
                     Status::NotStarted => None,
                 })
                 .collect(),
-            atomic: k.state.atomic,
+            atomic: self.states.atomic(id),
         }
     }
 
     /// How state `id` ends an execution, if it does: some thread halted or discarded it, or
     /// every thread has returned.
     pub fn is_end(&self, id: u32) -> bool {
-        let threads = &self.states[id as usize].state.threads;
+        let threads = self.states.threads(id);
         let kind = |t: usize| match threads[t] {
             Status::At(l) => Some(self.prog.threads[t].locations[l.0 as usize].kind),
             Status::NotStarted => None,
@@ -240,18 +250,6 @@ impl<'p> Space<'p> {
         k
     }
 
-    fn intern(&mut self, k: Key) -> u32 {
-        if let Some(&id) = self.index.get(&k) {
-            return id;
-        }
-        let id = self.states.len() as u32;
-        self.bytes += k.state.mem.cells().len() * 8 + k.undef.len() * 8 + 64;
-        let k = Rc::new(k);
-        self.states.push(k.clone());
-        self.index.insert(k, id);
-        id
-    }
-
     /// The threads to expand at state `id`: every thread that can move, or only one whose
     /// next step is invisible to the others and enabled (partial-order reduction, as the
     /// checker accepts it: such steps never close a loop).
@@ -271,7 +269,7 @@ impl<'p> Space<'p> {
     /// false there but reads a value that is not known (then the transition stands for the
     /// executions in which the guard holds: [`Space::read_undefined`]).
     pub fn enabled(&self, id: u32, t: ThreadId) -> Vec<(TransId, bool)> {
-        let k = &self.states[id as usize];
+        let k = &*self.key(id);
         let Status::At(l) = k.state.threads[t.0 as usize] else {
             return Vec::new();
         };
@@ -321,7 +319,7 @@ impl<'p> Space<'p> {
     pub fn successors(&mut self, id: u32, t: ThreadId) -> Result<Vec<Edge>, Stop> {
         let mut edges = Vec::new();
         for (tr, forced) in self.enabled(id, t) {
-            let k = self.states[id as usize].clone();
+            let k = self.key(id);
             let mut next = Key::clone(&k);
             self.start_recording(&k);
             let r = if forced {
@@ -338,7 +336,7 @@ impl<'p> Space<'p> {
                     if self.prog.thread(t).locations[dst.0 as usize].kind == LocKind::Error {
                         Target::Error
                     } else {
-                        Target::State(self.intern(self.canonical(next)))
+                        Target::State(self.states.intern(&self.canonical(next)))
                     }
                 }
             };
@@ -431,11 +429,11 @@ pub fn explore(
                 space.len()
             )));
         }
-        if space.len() > max_states || space.bytes > max_bytes {
+        if space.len() > max_states || space.bytes() > max_bytes {
             return Err(Stop::Budget(format!(
                 "more than {} states ({} MiB)",
                 max_states.min(space.len()),
-                space.bytes >> 20
+                space.bytes() >> 20
             )));
         }
         let threads = if space.is_end(s) {

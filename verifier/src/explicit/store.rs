@@ -1,0 +1,150 @@
+//! The states of the search, each kept once and compressed: a state's memory is cut into
+//! chunks of [`CHUNK`] cells, each distinct chunk is kept once, and a state is the list of its
+//! chunks' numbers (collapse compression, as Holzmann describes it for SPIN in "State
+//! Compression in SPIN: Recursive Indexing and Compression Training Runs"). A step changes a
+//! few cells, so a new state costs a few new chunks and one number per chunk, where a copy
+//! of the whole memory cost every cell: the memory of threads that never start, of buffers
+//! and of tables is shared by every state.
+
+use super::space::Key;
+use crate::interp::{State, Status};
+use crate::ir::ThreadId;
+use rustc_hash::FxHashMap;
+use std::rc::Rc;
+
+/// Cells per chunk.
+pub const CHUNK: usize = 64;
+
+/// Distinct chunks of one kind, each kept once and numbered.
+struct Chunks<T> {
+    all: Vec<Rc<[T]>>,
+    index: FxHashMap<Rc<[T]>, u32>,
+}
+
+impl<T: Clone + Eq + std::hash::Hash> Chunks<T> {
+    fn new() -> Chunks<T> {
+        Chunks {
+            all: Vec::new(),
+            index: FxHashMap::default(),
+        }
+    }
+
+    /// The numbers of `cells`' chunks, new chunks added; adds their bytes to `bytes`.
+    fn pack(&mut self, cells: &[T], bytes: &mut usize) -> Box<[u32]> {
+        cells
+            .chunks(CHUNK)
+            .map(|c| {
+                if let Some(&id) = self.index.get(c) {
+                    return id;
+                }
+                let id = self.all.len() as u32;
+                let c: Rc<[T]> = c.into();
+                *bytes += std::mem::size_of_val(&*c) + 48;
+                self.all.push(c.clone());
+                self.index.insert(c, id);
+                id
+            })
+            .collect()
+    }
+
+    /// The cells of chunks `ids`, in order, into `out`.
+    fn unpack(&self, ids: &[u32], out: &mut Vec<T>) {
+        out.clear();
+        for &id in ids {
+            out.extend_from_slice(&self.all[id as usize]);
+        }
+    }
+}
+
+/// A state, compressed.
+#[derive(PartialEq, Eq, Hash)]
+struct Packed {
+    /// The chunks of the memory.
+    mem: Box<[u32]>,
+    /// The chunks of the marks of cells not known ([`Key::undef`]).
+    undef: Box<[u32]>,
+    threads: Box<[Status]>,
+    atomic: Option<ThreadId>,
+}
+
+/// The states found, each kept once and numbered in the order found.
+pub struct Store {
+    /// A state with the layout of every state (its memory's contents are not used).
+    layout: State,
+    cells: Chunks<i64>,
+    marks: Chunks<u64>,
+    states: Vec<Rc<Packed>>,
+    index: FxHashMap<Rc<Packed>, u32>,
+    /// Approximate bytes held.
+    pub bytes: usize,
+}
+
+impl Store {
+    /// An empty store for states laid out as `like`.
+    pub fn new(like: &State) -> Store {
+        Store {
+            layout: like.hollow(),
+            cells: Chunks::new(),
+            marks: Chunks::new(),
+            states: Vec::new(),
+            index: FxHashMap::default(),
+            bytes: 0,
+        }
+    }
+
+    /// Number of states.
+    pub fn len(&self) -> usize {
+        self.states.len()
+    }
+
+    /// The number of state `k`, added if new.
+    pub fn intern(&mut self, k: &Key) -> u32 {
+        let mut bytes = 0;
+        let p = Packed {
+            mem: self.cells.pack(k.state.mem.cells(), &mut bytes),
+            undef: self.marks.pack(&k.undef, &mut bytes),
+            threads: k.state.threads.as_slice().into(),
+            atomic: k.state.atomic,
+        };
+        self.bytes += bytes;
+        if let Some(&id) = self.index.get(&p) {
+            return id;
+        }
+        let id = self.states.len() as u32;
+        self.bytes += (p.mem.len() + p.undef.len()) * 4
+            + std::mem::size_of_val(&*p.threads)
+            + std::mem::size_of::<Packed>()
+            + 48;
+        let p = Rc::new(p);
+        self.states.push(p.clone());
+        self.index.insert(p, id);
+        id
+    }
+
+    /// State `id`, unpacked.
+    pub fn key(&self, id: u32) -> Key {
+        let p = &self.states[id as usize];
+        let mut state = self.layout.hollow();
+        let mut cells = Vec::new();
+        self.cells.unpack(&p.mem, &mut cells);
+        state.mem.fill(cells);
+        state.threads = p.threads.to_vec();
+        state.atomic = p.atomic;
+        let mut undef = Vec::new();
+        self.marks.unpack(&p.undef, &mut undef);
+        Key {
+            state,
+            undef: undef.into(),
+        }
+    }
+
+    /// Where the threads of state `id` are.
+    pub fn threads(&self, id: u32) -> &[Status] {
+        &self.states[id as usize].threads
+    }
+
+    /// The thread inside an atomic region in state `id`, if any.
+    pub fn atomic(&self, id: u32) -> Option<ThreadId> {
+        self.states[id as usize].atomic
+    }
+}

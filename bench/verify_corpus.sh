@@ -5,15 +5,15 @@
 # `unsafe` for a safe one. A verdict that holds only under the thread bound (`with at most N
 # threads`) counts as `bounded`, not as decided.
 # Usage: bench/verify_corpus.sh [SECONDS] [CORPUS_DIR]
-# Environment: FRONTEND=llvm verifies through the clang/LLVM front end (default: the C front
-# end); LISTS="verdicts.tsv verdicts-more.tsv" goes over both lists (default: verdicts.tsv).
+# Environment: FRONTEND=c verifies through the older C parser (default: llvm, the clang/LLVM
+# front end); LISTS="verdicts.tsv verdicts-more.tsv" goes over both lists (default: verdicts.tsv).
 set -uo pipefail
 limit="${1:-60}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="${2:-${SYNTH_CORPUS:-$root/../shared/corpus}}"
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" --bin synth || exit 2
 synth="$root/target/release/synth"
-frontend="${FRONTEND:-c}"
+frontend="${FRONTEND:-llvm}"
 lists="${LISTS:-verdicts.tsv}"
 printf '%-62s %-8s %-15s %9s %s\n' program expected verdict first-ivr time
 wrong=0; decided=0; total=0

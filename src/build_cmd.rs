@@ -32,7 +32,9 @@ pub(crate) struct BuildArgs {
     /// The C compiler (default: $CC, else cc).
     #[arg(long, value_name = "CC")]
     cc: Option<String>,
-    /// Extra flags for the C compiler (repeatable), e.g. --cflag=-O3.
+    /// Extra flags for the C compiler (repeatable), e.g. --cflag=-O3, or a source or object
+    /// file to link. Those of code generation (-O…, -f…, -m…, -g…) also apply to the
+    /// instrumented module.
     #[arg(long = "cflag", value_name = "FLAG", allow_hyphen_values = true)]
     cflags: Vec<String>,
 }
@@ -66,6 +68,13 @@ fn enforcer_lib() -> anyhow::Result<PathBuf> {
         tried.join(", ")
     ))
     .into())
+}
+
+/// Whether a `--cflag` also applies to compiling the instrumented module: the flags of code
+/// generation (`-O…`, `-f…`, `-m…`, `-g…`). The rest (sources and objects to link, `-l`, `-D`)
+/// are for the C compiler's run that links the program.
+fn codegen_flag(flag: &str) -> bool {
+    ["-O", "-f", "-m", "-g"].iter().any(|p| flag.starts_with(p))
 }
 
 pub(crate) fn build(a: BuildArgs) -> anyhow::Result<u8> {
@@ -150,7 +159,7 @@ pub(crate) fn build(a: BuildArgs) -> anyhow::Result<u8> {
         let object = files.bitcode.with_extension("o");
         let mut c = Command::new(&clang);
         c.args(["-c", "-O2", "-w"])
-            .args(&a.cflags)
+            .args(a.cflags.iter().filter(|f| codegen_flag(f)))
             .arg(&files.bitcode)
             .arg("-o")
             .arg(&object);

@@ -178,8 +178,8 @@ pub(crate) struct Input {
     #[arg(long, default_value_t = 64)]
     max_threads: usize,
     /// The front end: `llvm` (clang compiles the program to LLVM IR, which is lowered) or
-    /// `c` (the C parser).
-    #[arg(long, value_name = "NAME", default_value = "c", value_parser = ["c", "llvm"])]
+    /// `c` (the older C parser, for C without pointers to structs, heap or library calls).
+    #[arg(long, value_name = "NAME", default_value = "llvm", value_parser = ["c", "llvm"])]
     frontend: String,
     /// The arguments `main` gets after the program's name (after `--`; LLVM front end). The
     /// verdict holds for runs with these arguments, and the built program runs only with

@@ -189,7 +189,7 @@ fn a_schedule_that_pairs_threads_loses_and_duplicates_no_item() {
 }
 
 /// Builds the double-lock program keeping its sources in `dir`; returns the paths of the
-/// schedule header and the instrumented source.
+/// schedule header and the support source of the instrumented module.
 fn kept_build(dir: &Path) -> (PathBuf, PathBuf) {
     let keep = dir.join("src");
     build(&[
@@ -207,7 +207,8 @@ fn kept_build(dir: &Path) -> (PathBuf, PathBuf) {
     )
 }
 
-/// Compiles a kept instrumented source as `synth build` does.
+/// Links a kept support source and the compiled instrumented module beside it
+/// (`BASE.enforced.o`) as `synth build` does.
 fn compile(source: &Path, exe: &Path) {
     let lib = Path::new(synth_exe())
         .parent()
@@ -217,6 +218,7 @@ fn compile(source: &Path, exe: &Path) {
         .args(["-std=gnu11", "-O2", "-pthread", "-I"])
         .arg(source.parent().unwrap())
         .arg(source)
+        .arg(source.with_extension("o"))
         .arg(program("stop_after.c"))
         .arg(lib)
         .args(["-lpthread", "-ldl", "-lm", "-o"])

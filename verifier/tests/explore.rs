@@ -4,7 +4,8 @@
 
 use std::path::Path;
 use verifier::explore::{explore, replay, BugKind, Inputs, Options, Report, Unguided};
-use verifier::frontend::{load, load_str, Options as FOpts};
+use verifier::frontend::llvm::{load, load_str};
+use verifier::frontend::Options as FOpts;
 use verifier::ir::Program;
 
 fn program(rel: &str, defines: &[&str]) -> Program {
@@ -198,7 +199,7 @@ int main(void) {
         let r = on_workers(&p, jobs);
         let why = r.stats.race.as_deref().unwrap_or("");
         assert!(
-            why.contains("mutex m released by T2 g#2, which does not hold it"),
+            why.contains("mutex m.lock released by T2 g#2, which does not hold it"),
             "{why:?}"
         );
         assert!(!r.stats.sync_points_only);

@@ -3,7 +3,8 @@
 
 use std::path::Path;
 use verifier::art::Art;
-use verifier::frontend::{load, load_str, Options};
+use verifier::frontend::llvm::{load, load_str};
+use verifier::frontend::Options;
 use verifier::imc::{Options as VOpts, Verdict, Verifier};
 use verifier::interp::Outcome;
 use verifier::ir::ThreadId;
@@ -127,18 +128,18 @@ fn the_checker_rejects_incomplete_and_unsafe_arts() {
 
 #[test]
 fn partial_order_reduction_expands_one_thread_at_local_steps_and_the_proof_is_checked() {
-    // Each worker does thread-local arithmetic between its shared accesses.
+    // Each worker runs a thread-local loop before its shared accesses.
     let src = r#"
         #include <assert.h>
         #include <pthread.h>
         int total = 0;
         pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
         void *worker(void *arg) {
-          int a = 1;
-          int b = a + 2;
-          int c = b * 2;
+          int c = 0;
+          for (int i = 0; i < 3; i++)
+            c = c + i;
           pthread_mutex_lock(&m);
-          total = total + c - 5;
+          total = total + c - 2;
           pthread_mutex_unlock(&m);
           return 0;
         }

@@ -2,7 +2,8 @@
 //! regions, assumptions, termination and deadlock, checked over many random schedules.
 
 use std::collections::BTreeSet;
-use verifier::frontend::{load_str, Options};
+use verifier::frontend::llvm::load_str;
+use verifier::frontend::Options;
 use verifier::interp::{run, Outcome, RandomOracle};
 
 /// The set of outcome kinds over `seeds` random runs.
@@ -51,6 +52,14 @@ fn double_lock_deadlocks_and_termination_is_not_deadlock() {
 fn atomic_function_with_leading_assume_waits_instead_of_deadlocking() {
     let src = format!("{PRELUDE}int lock; int in_cs;\nvoid __VERIFIER_atomic_acquire(void) {{ __VERIFIER_assume(lock == 0); lock = 1; }}\nvoid __VERIFIER_atomic_release(void) {{ lock = 0; }}\nvoid *f(void *a) {{ __VERIFIER_atomic_acquire(); in_cs++; if (in_cs != 1) reach_error(); in_cs--; __VERIFIER_atomic_release(); return 0; }}\nint main(void) {{ pthread_t s, t; pthread_create(&s, 0, f, 0); pthread_create(&t, 0, f, 0); pthread_join(s, 0); pthread_join(t, 0); return 0; }}\n");
     assert_eq!(outcomes(&src, 300), set(&["halted"]));
+    // The region has written what the assumption reads: it cannot wait before it begins,
+    // and inside it nothing else runs.
+    let late = src.replace(
+        "{ __VERIFIER_assume(lock == 0); lock = 1; }",
+        "{ lock = 1; __VERIFIER_assume(lock == 0); }",
+    );
+    assert_ne!(late, src);
+    assert_eq!(outcomes(&late, 300), set(&["deadlock"]));
 }
 
 #[test]

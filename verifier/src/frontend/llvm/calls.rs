@@ -419,32 +419,20 @@ impl<'m> Lowerer<'m> {
                     Some(c) => c,
                     None => self.expr(args[0])?,
                 };
-                self.step(truth(x), vec![], TransKind::Assume)?;
+                let guard = truth(x);
+                self.wait_to_begin_atomic(&guard);
+                self.step(guard, vec![], TransKind::Assume)?;
                 Ok(None)
             }
             "__VERIFIER_atomic_begin" => {
-                self.atomic_depth += 1;
-                if self.atomic_depth == 1 {
-                    self.step(
-                        Expr::tt(),
-                        vec![Op::AtomicBegin],
-                        TransKind::Sync(SyncKind::AtomicBegin),
-                    )?;
-                }
+                self.begin_atomic()?;
                 Ok(None)
             }
             "__VERIFIER_atomic_end" => {
                 if self.atomic_depth == 0 {
                     return self.invalid("__VERIFIER_atomic_end without __VERIFIER_atomic_begin");
                 }
-                self.atomic_depth -= 1;
-                if self.atomic_depth == 0 {
-                    self.step(
-                        Expr::tt(),
-                        vec![Op::AtomicEnd],
-                        TransKind::Sync(SyncKind::AtomicEnd),
-                    )?;
-                }
+                self.end_atomic()?;
                 Ok(None)
             }
             n if n.starts_with("__VERIFIER_nondet_") => {
@@ -1115,29 +1103,82 @@ impl<'m> Lowerer<'m> {
         }
         let atomic = f.name.starts_with("__VERIFIER_atomic_");
         if atomic {
-            self.atomic_depth += 1;
-            if self.atomic_depth == 1 {
-                self.step(
-                    Expr::tt(),
-                    vec![Op::AtomicBegin],
-                    TransKind::Sync(SyncKind::AtomicBegin),
-                )?;
-            }
+            self.begin_atomic()?;
         }
         let span = self.span;
         let r = self.inline(f, vals)?;
         self.span = span;
         if atomic {
-            self.atomic_depth -= 1;
-            if self.atomic_depth == 0 {
-                self.step(
-                    Expr::tt(),
-                    vec![Op::AtomicEnd],
-                    TransKind::Sync(SyncKind::AtomicEnd),
-                )?;
-            }
+            self.end_atomic()?;
         }
         Ok(r)
+    }
+
+    /// Enters an atomic region (nested ones are one region).
+    fn begin_atomic(&mut self) -> R<()> {
+        self.atomic_depth += 1;
+        if self.atomic_depth == 1 {
+            let t = self.step(
+                Expr::tt(),
+                vec![Op::AtomicBegin],
+                TransKind::Sync(SyncKind::AtomicBegin),
+            )?;
+            self.atomic_begin = Some(t);
+        }
+        Ok(())
+    }
+
+    /// Leaves an atomic region (the outermost one ends it).
+    fn end_atomic(&mut self) -> R<()> {
+        self.atomic_depth -= 1;
+        if self.atomic_depth == 0 {
+            self.atomic_begin = None;
+            self.step(
+                Expr::tt(),
+                vec![Op::AtomicEnd],
+                TransKind::Sync(SyncKind::AtomicEnd),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// An assumption `cond` at the start of an atomic region, before the region has written
+    /// anything `cond` reads, also guards the region's beginning: the thread waits until the
+    /// condition holds and then enters (SV-COMP's `__VERIFIER_atomic_acquire() {
+    /// __VERIFIER_assume(lock == 0); lock = 1; }`). Inside the region a false assumption
+    /// would block every thread: a deadlock the program does not have. Where the steps since
+    /// the beginning branch, wait, or may write what `cond` reads, nothing changes.
+    fn wait_to_begin_atomic(&mut self, cond: &Expr) {
+        let Some(b) = self.atomic_begin else {
+            return;
+        };
+        let mut read = Vec::new();
+        cond.for_each_place(&mut |p| read.extend(p.vars()));
+        let unseen = |ops: &[Op]| {
+            ops.iter().all(|op| match op {
+                Op::Assign { place, .. } | Op::Havoc { place, .. } => {
+                    place.vars().iter().all(|v| !read.contains(v))
+                }
+                Op::AtomicBegin => true,
+                Op::Spawn { .. } | Op::AtomicEnd => false,
+            })
+        };
+        let trs = &self.tb.transitions;
+        let begin = &trs[b.0 as usize];
+        if !begin.guard.is_true() || !unseen(&begin.ops) {
+            return;
+        }
+        let mut at = begin.dst;
+        for tr in &trs[b.0 as usize + 1..] {
+            if tr.src != at || !tr.guard.is_true() || !unseen(&tr.ops) {
+                return;
+            }
+            at = tr.dst;
+        }
+        if at != self.cur || !unseen(&self.pending) {
+            return;
+        }
+        self.tb.transitions[b.0 as usize].guard = cond.clone();
     }
 
     fn intrinsic(&mut self, n: &str, args: &[&'m Operand]) -> R<Option<Val>> {

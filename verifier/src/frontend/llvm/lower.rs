@@ -247,6 +247,8 @@ pub(super) struct Lowerer<'m> {
     pub at: Option<[u32; 2]>,
     pub frames: Vec<Frame<'m>>,
     pub atomic_depth: u32,
+    /// The transition that began the current atomic region ([`Lowerer::begin_atomic`]).
+    pub atomic_begin: Option<TransId>,
     /// Local assignments (registers only) waiting for the next transition.
     pub pending: Vec<Op>,
     total: usize,
@@ -325,6 +327,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         at: None,
         frames: Vec::new(),
         atomic_depth: 0,
+        atomic_begin: None,
         pending: Vec::new(),
         total: 0,
         temps: 0,
@@ -1331,6 +1334,7 @@ impl<'m> Lowerer<'m> {
         self.at = None;
         self.frames.clear();
         self.atomic_depth = 0;
+        self.atomic_begin = None;
         self.pending.clear();
         let f = self.funcs[p.func.as_str()];
         self.locate(f.debugloc.as_ref());

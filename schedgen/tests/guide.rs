@@ -13,7 +13,7 @@ use verifier::ir::Program;
 
 fn schedule(opt: Opt) -> (Program, ProgramSchedule) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/lost_update.c");
-    let p = verifier::frontend::load(&path, &Default::default()).unwrap();
+    let p = verifier::frontend::llvm::load(&path, &Default::default()).unwrap();
     let art = first_safe(&p, 60).expect("a safe IVR");
     let s = at_level(&p, &art, opt);
     (p, s)

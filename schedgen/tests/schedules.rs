@@ -2,8 +2,8 @@
 //! at Opt0, Opt1 and Opt2, the JSON round-trips, the header compiles with `cc -Wall -Werror`
 //! against `include/synth_enforcer.h`, and runs of the program under the schedule on the
 //! interpreter check Lemma 5 on every section (linear extensions end in the section path's
-//! state) and never reach an error; the instrumented source (`schedgen::instrument`)
-//! instruments every site and compiles with the header.
+//! state) and never reach an error; the instrumented module (`schedgen::instrument_llvm`)
+//! and its support file compile with the header.
 
 mod common;
 
@@ -36,16 +36,11 @@ fn corpus() -> PathBuf {
 }
 
 fn load(path: &Path, defines: &[&str]) -> Program {
-    load_preprocessed(path, defines).0
-}
-
-/// The program and its preprocessed source.
-fn load_preprocessed(path: &Path, defines: &[&str]) -> (Program, String) {
     let opts = verifier::frontend::Options {
         defines: defines.iter().map(|d| d.to_string()).collect(),
         ..Default::default()
     };
-    verifier::frontend::load_preprocessed(path, &opts)
+    verifier::frontend::llvm::load(path, &opts)
         .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
@@ -97,69 +92,41 @@ fn header_compiles(name: &str, s: &ProgramSchedule) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Instruments the program for `s` and compiles the result (to an object file: the program's
-/// own undefined functions are the linker's business) with the schedule header.
-fn instrumented_source_compiles(name: &str, p: &Program, pre: &str, s: &ProgramSchedule) {
-    let text = schedgen::instrument::instrument(
-        p,
-        pre,
-        s,
-        &schedgen::instrument::Options {
-            header: "prog.sched.h".into(),
-        },
-    );
-    // Programs the instrumentation refuses, and why (pinned, so that a change shows).
-    let refused = [
-        (
-            "bigshot_p.c",
-            "`strcpy` accesses shared memory several times in one call",
-        ),
-        (
-            "bigshot_s.c",
-            "`strcpy` accesses shared memory several times in one call",
-        ),
-    ];
-    if let Some((_, why)) = refused.iter().find(|(f, _)| name.ends_with(f)) {
-        match text {
-            Err(e) => assert!(e.to_string().contains(why), "{name}: {e}"),
-            Ok(_) => panic!("{name}: instrumented, but expected to be refused ({why})"),
-        }
-        return;
-    }
-    let text = text.unwrap_or_else(|e| panic!("{name} Opt{}: {e}", s.opt));
-    for site in &s.sites.sites {
-        let id = site.id;
-        let used = [format!("({id}u"), format!(" {id}u)"), format!(", {id}u,")];
-        let exit = site.kind == schedgen::sites::SiteKind::ThreadExit;
-        assert!(
-            exit || site.kind == schedgen::sites::SiteKind::Removed
-                || used.iter().any(|u| text.contains(u.as_str())),
-            "{name} Opt{}: site {id} ({}) is not instrumented",
-            s.opt,
-            site.text
-        );
-    }
+/// Instruments the program's module for `s` and compiles it and its support file (to object
+/// files: the program's own undefined functions are the linker's business) with the schedule
+/// header.
+fn instrumented_module_compiles(name: &str, p: &Program, s: &ProgramSchedule) {
     let dir = temp_dir();
+    let bc = dir.join("prog.enforced.bc");
+    let support = schedgen::instrument_llvm::instrument(p, s, "prog.sched.h", &bc)
+        .unwrap_or_else(|e| panic!("{name} Opt{}: {e}", s.opt))
+        .support;
     let guard = schedgen::emit::guard_for("prog.sched.h");
     std::fs::write(dir.join("prog.sched.h"), schedgen::emit::header(s, &guard)).unwrap();
-    std::fs::write(dir.join("prog.enforced.c"), &text).unwrap();
-    let out = Command::new("cc")
-        .args(["-std=gnu11", "-c", "-I"])
-        .arg(root().join("include"))
-        .arg("-I")
-        .arg(&dir)
-        .arg("-o")
-        .arg(dir.join("prog.o"))
-        .arg(dir.join("prog.enforced.c"))
-        .output()
-        .expect("cc runs");
-    assert!(
-        out.status.success(),
-        "{name} Opt{}: the instrumented source does not compile (kept in {}):\n{}",
-        s.opt,
-        dir.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
+    std::fs::write(dir.join("prog.enforced.c"), &support).unwrap();
+    let clang = verifier::frontend::llvm::compile::clang();
+    for (input, object) in [
+        ("prog.enforced.c", "support.o"),
+        ("prog.enforced.bc", "prog.o"),
+    ] {
+        let out = Command::new(&clang)
+            .args(["-std=gnu11", "-c", "-w", "-I"])
+            .arg(root().join("include"))
+            .arg("-I")
+            .arg(&dir)
+            .arg("-o")
+            .arg(dir.join(object))
+            .arg(dir.join(input))
+            .output()
+            .expect("clang runs");
+        assert!(
+            out.status.success(),
+            "{name} Opt{}: {input} does not compile (kept in {}):\n{}",
+            s.opt,
+            dir.display(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -186,7 +153,7 @@ fn explored_without_bugs(name: &str, p: &Program, s: &ProgramSchedule) {
 }
 
 /// Everything the issues ask of one program's schedules.
-fn check_program(name: &str, p: &Program, pre: &str, art: &Art) {
+fn check_program(name: &str, p: &Program, art: &Art) {
     for opt in [Opt::O0, Opt::O1, Opt::O2] {
         let s = generate(p, art, opts(opt))
             .unwrap_or_else(|e| panic!("{name} Opt{}: {e}", opt.level()));
@@ -196,7 +163,7 @@ fn check_program(name: &str, p: &Program, pre: &str, art: &Art) {
         assert_eq!(back.to_json(), text, "{name}: the JSON does not round-trip");
         assert_eq!(back.program_sha256, p.sha256);
         header_compiles(name, &s);
-        instrumented_source_compiles(name, p, pre, &s);
+        instrumented_module_compiles(name, p, &s);
         explored_without_bugs(name, p, &s);
         for seed in 0..3 {
             if let Err(d) = simulate::run(p, &s, seed, 40) {
@@ -224,9 +191,9 @@ fn examples_get_schedules_at_every_level() {
         ("filesystem.c", &[]),
     ];
     for (file, defs) in cases {
-        let (p, pre) = load_preprocessed(&root().join("examples").join(file), defs);
+        let p = load(&root().join("examples").join(file), defs);
         let art = first_safe(&p, 60).unwrap_or_else(|| panic!("{file}: no safe IVR"));
-        check_program(file, &p, &pre, &art);
+        check_program(file, &p, &art);
     }
 }
 
@@ -253,11 +220,11 @@ fn corpus_programs_with_safe_ivrs_get_schedules() {
     ];
     let mut checked = 0;
     for f in files {
-        let (p, pre) = load_preprocessed(&corpus().join(f), &[]);
+        let p = load(&corpus().join(f), &[]);
         let Some(art) = first_safe(&p, 30) else {
             panic!("{f}: no safe IVR within 30 s (the benchmark found one in a few seconds)");
         };
-        check_program(f, &p, &pre, &art);
+        check_program(f, &p, &art);
         checked += 1;
     }
     assert_eq!(checked, files.len());
@@ -271,9 +238,9 @@ fn corpus_programs_with_safe_ivrs_get_schedules() {
 fn a_proof_ending_in_a_loop_without_events_ends_the_schedule() {
     use schedgen::schedule::{End, Successor};
     let file = "worker_loops_for_ever.c";
-    let (p, pre) = load_preprocessed(&root().join("tests/programs").join(file), &[]);
+    let p = load(&root().join("tests/programs").join(file), &[]);
     let art = first_safe(&p, 60).expect("a safe IVR");
-    check_program(file, &p, &pre, &art);
+    check_program(file, &p, &art);
     let s = generate(&p, &art, opts(Opt::O2)).expect("a schedule");
     assert_eq!(s.idle_cycle(), None);
     let idle = s
@@ -358,9 +325,9 @@ fn no_schedule_ends_the_program_where_a_thread_waits_at_a_removed_lock() {
 #[test]
 fn atomic_regions_of_different_threads_keep_their_order() {
     let file = "atomic_alternation.c";
-    let (p, pre) = load_preprocessed(&root().join("tests/programs").join(file), &[]);
+    let p = load(&root().join("tests/programs").join(file), &[]);
     let art = first_safe(&p, 60).expect("a safe IVR");
-    check_program(file, &p, &pre, &art);
+    check_program(file, &p, &art);
 }
 
 /// Loops with events too: a thread that a loop of the schedule leaves where it is must stay

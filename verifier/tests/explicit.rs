@@ -455,7 +455,8 @@ int main(void) {{
 }}
 "#
         );
-        let p = verifier::frontend::load_str("lazy.c", &text, &FOpts::default()).expect("lowers");
+        let p =
+            verifier::frontend::llvm::load_str("lazy.c", &text, &FOpts::default()).expect("lowers");
         let (r, _) = verify(&p, Engine::Explicit);
         assert_ne!(r.verdict, Verdict::Unsafe, "{expr}");
     }

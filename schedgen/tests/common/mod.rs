@@ -1,10 +1,11 @@
 //! Helpers shared by schedgen's integration tests.
 
 use verifier::art::Art;
-use verifier::imc::{IvrKind, Verifier};
+use verifier::engine::{run_iterative, Engine};
+use verifier::imc::IvrKind;
 use verifier::ir::Program;
 
-/// The first safe IVR of `p` within `secs` seconds.
+/// The first safe IVR of `p` within `secs` seconds, from the default engine.
 pub fn first_safe(p: &Program, secs: u64) -> Option<Art> {
     let opts = verifier::imc::Options {
         timeout: std::time::Duration::from_secs(secs),
@@ -12,9 +13,9 @@ pub fn first_safe(p: &Program, secs: u64) -> Option<Art> {
         ..Default::default()
     };
     let mut art = None;
-    Verifier::new(p, opts).run_iterative(usize::MAX, &mut |ivr| {
+    run_iterative(p, opts, Engine::Auto, usize::MAX, None, &mut |ivr| {
         if let IvrKind::Safe(a) = &ivr.kind {
-            art = Some(a.clone());
+            art.get_or_insert_with(|| a.clone());
         }
     });
     art

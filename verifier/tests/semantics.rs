@@ -60,6 +60,20 @@ fn atomic_function_with_leading_assume_waits_instead_of_deadlocking() {
     );
     assert_ne!(late, src);
     assert_eq!(outcomes(&late, 300), set(&["deadlock"]));
+    // A condition of several parts (clang branches over `&&`) waits as one.
+    let both = src.replace("int lock;", "int lock, busy;").replace(
+        "__VERIFIER_assume(lock == 0);",
+        "__VERIFIER_assume(lock == 0 && busy == 0);",
+    );
+    assert_eq!(outcomes(&both, 300), set(&["halted"]));
+    // A path that leaves the region's start before the assumption (here to an error) keeps
+    // the assumption where it is: the error stays reachable.
+    let away = src.replace(
+        "{ __VERIFIER_assume(lock == 0); lock = 1; }",
+        "{ if (lock) reach_error(); __VERIFIER_assume(lock == 0); lock = 1; }",
+    );
+    assert_ne!(away, src);
+    assert!(outcomes(&away, 300).contains("error"));
 }
 
 #[test]

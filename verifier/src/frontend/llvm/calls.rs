@@ -1146,8 +1146,10 @@ impl<'m> Lowerer<'m> {
     /// anything `cond` reads, also guards the region's beginning: the thread waits until the
     /// condition holds and then enters (SV-COMP's `__VERIFIER_atomic_acquire() {
     /// __VERIFIER_assume(lock == 0); lock = 1; }`). Inside the region a false assumption
-    /// would block every thread: a deadlock the program does not have. Where the steps since
-    /// the beginning branch, wait, or may write what `cond` reads, nothing changes.
+    /// would block every thread: a deadlock the program does not have. The steps since the
+    /// beginning may branch (clang's `&&` and `||`), but each of their paths must reach the
+    /// assumption without a loop, and none may write what `cond` reads; otherwise nothing
+    /// changes.
     fn wait_to_begin_atomic(&mut self, cond: &Expr) {
         let Some(b) = self.atomic_begin else {
             return;
@@ -1165,17 +1167,33 @@ impl<'m> Lowerer<'m> {
         };
         let trs = &self.tb.transitions;
         let begin = &trs[b.0 as usize];
-        if !begin.guard.is_true() || !unseen(&begin.ops) {
+        if !begin.guard.is_true() || !unseen(&begin.ops) || !unseen(&self.pending) {
             return;
         }
-        let mut at = begin.dst;
+        // The locations since the beginning, and the steps between them.
+        let mut inside = vec![begin.dst];
+        let mut steps = Vec::new();
         for tr in &trs[b.0 as usize + 1..] {
-            if tr.src != at || !tr.guard.is_true() || !unseen(&tr.ops) {
+            if !inside.contains(&tr.src) || self.special.contains(&tr.dst) || !unseen(&tr.ops) {
                 return;
             }
-            at = tr.dst;
+            steps.push((tr.src, tr.dst));
+            inside.push(tr.dst);
         }
-        if at != self.cur || !unseen(&self.pending) {
+        // Every location but the assumption's is left by some step, and no step closes a
+        // loop (the locations can be taken away, each once no step leads to it).
+        if !inside.contains(&self.cur)
+            || inside
+                .iter()
+                .any(|l| *l != self.cur && !steps.iter().any(|s| s.0 == *l))
+        {
+            return;
+        }
+        while let Some(i) = (0..steps.len()).find(|&i| !steps.iter().any(|s| s.1 == steps[i].0)) {
+            let free = steps[i].0;
+            steps.retain(|s| s.0 != free);
+        }
+        if !steps.is_empty() {
             return;
         }
         self.tb.transitions[b.0 as usize].guard = cond.clone();

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs `synth build --frontend llvm` on every program of the corpus (verification to the first
+# Runs `synth build` on every program of the corpus (verification to the first
 # safe IVR with a per-program time limit), runs each built program once for up to 5 s, and
 # prints a table: program, expected verdict, outcome, and synth's or the program's last message.
 # Outcomes: `ran-to-end` (exit 0), `runs-on` (still running after 5 s: the program loops for
@@ -25,7 +25,7 @@ while IFS=$'\t' read -r prog expected _; do
   case "$prog" in \#*|"") continue ;; esac
   total=$((total + 1))
   exe="$out/prog$total"
-  msg=$(cd "$corpus" && timeout $((limit + 60)) "$synth" build --frontend llvm --timeout "$limit" \
+  msg=$(cd "$corpus" && timeout $((limit + 60)) "$synth" build --timeout "$limit" \
     "$prog" -o "$exe" 2>&1)
   rc=$?
   if [ $rc -ne 0 ]; then

@@ -4,7 +4,7 @@
 # mmap) for a string. This script makes a directory tree of FILES files (default 200) in
 # nested directories, some holding the searched string, then for 1 and 2 workers:
 #
-#   1. builds pfscan natively (cc -O2 -pthread) and with `synth build --frontend llvm` for the
+#   1. builds pfscan natively (cc -O2 -pthread) and with `synth build` for the
 #      same arguments (`-n WORKERS NEEDLE TREE`: the built program runs only with those);
 #   2. runs each RUNS times (default 5) and compares their outputs, sorted (pfscan prints its
 #      matches in a nondeterministic order);
@@ -75,7 +75,7 @@ printf '%-8s %-10s %-10s %-10s %-8s %s\n' workers native synth ratio matches out
 for workers in 1 2; do
   built="$work/pfscan-synth-$workers"
   tn=$(measure "$work/pfscan-native" "$work/native-$workers.out")
-  if ! "$synth" build --frontend llvm --timeout "$verify_timeout" -o "$built" "$src" \
+  if ! "$synth" build --timeout "$verify_timeout" -o "$built" "$src" \
       -- -n "$workers" "$needle" "$tree" > "$work/build-$workers.log" 2>&1; then
     printf '%-8s %-10s %-10s %-10s %-8s %s\n' "$workers" "$tn" - - \
       "$(wc -l < "$work/native-$workers.out")" "synth build failed:"

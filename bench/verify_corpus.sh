@@ -5,15 +5,14 @@
 # `unsafe` for a safe one. A verdict that holds only under the thread bound (`with at most N
 # threads`) counts as `bounded`, not as decided.
 # Usage: bench/verify_corpus.sh [SECONDS] [CORPUS_DIR]
-# Environment: FRONTEND=c verifies through the older C parser (default: llvm, the clang/LLVM
-# front end); LISTS="verdicts.tsv verdicts-more.tsv" goes over both lists (default: verdicts.tsv).
+# Environment: LISTS="verdicts.tsv verdicts-more.tsv" goes over both lists (default:
+# verdicts.tsv).
 set -uo pipefail
 limit="${1:-60}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
 corpus="${2:-${SYNTH_CORPUS:-$root/../shared/corpus}}"
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" --bin synth || exit 2
 synth="$root/target/release/synth"
-frontend="${FRONTEND:-llvm}"
 lists="${LISTS:-verdicts.tsv}"
 printf '%-62s %-8s %-15s %9s %s\n' program expected verdict first-ivr time
 wrong=0; decided=0; total=0
@@ -21,7 +20,7 @@ while IFS=$'\t' read -r prog expected _; do
   case "$prog" in \#*|"") continue ;; esac
   total=$((total + 1))
   start=$(date +%s%N)
-  out=$(cd "$corpus" && timeout $((limit + 30)) "$synth" verify --frontend "$frontend" "$prog" --timeout "$limit" 2>&1)
+  out=$(cd "$corpus" && timeout $((limit + 30)) "$synth" verify "$prog" --timeout "$limit" 2>&1)
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   line=$(printf '%s\n' "$out" | grep -m1 '^verdict: ')
   case "$line" in

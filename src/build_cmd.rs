@@ -1,6 +1,7 @@
-//! `synth build prog.c -o prog`: verify, make the schedule, instrument the source, and compile
-//! it with the system C compiler against the enforcer runtime (`libenforcer_rt.a`), so that the
-//! result runs as an ordinary executable whose threads follow the schedule.
+//! `synth build prog.c -o prog`: verify, make the schedule, instrument the program's LLVM
+//! module, compile it with clang and link it with its support file against the enforcer
+//! runtime (`libenforcer_rt.a`), so that the result runs as an ordinary executable whose
+//! threads follow the schedule.
 
 use crate::schedule_cmd::{file_name, make, writable, write, Common, Outputs};
 use crate::{emit, BadInput, Input};
@@ -26,10 +27,11 @@ pub(crate) struct BuildArgs {
     /// Overwrite an output file that synth did not build.
     #[arg(long)]
     force: bool,
-    /// Keep the generated sources (header, schedule, instrumented C) in this directory.
+    /// Keep the generated files (header, schedule, instrumented module and its support file)
+    /// in this directory.
     #[arg(long, value_name = "DIR")]
     keep: Option<PathBuf>,
-    /// The C compiler (default: $CC, else cc).
+    /// The C compiler that links the program (default: $CC, else clang).
     #[arg(long, value_name = "CC")]
     cc: Option<String>,
     /// Extra flags for the C compiler (repeatable), e.g. --cflag=-O3, or a source or object
@@ -141,41 +143,30 @@ pub(crate) fn build(a: BuildArgs) -> anyhow::Result<u8> {
         source,
         &format!("{text}__attribute__((used)) static const char synth_marker[] = \"{MARKER}\";\n"),
     )?;
-    let llvm = m.program.bitcode.is_some();
     let clang = verifier::frontend::llvm::compile::clang();
     let cc =
         a.cc.clone()
             .or_else(|| std::env::var("CC").ok())
-            .unwrap_or_else(|| {
-                if llvm {
-                    clang.display().to_string()
-                } else {
-                    "cc".into()
-                }
-            });
-    let mut objects = Vec::new();
-    if llvm {
-        // The instrumented module, compiled by the clang whose LLVM wrote it.
-        let object = files.bitcode.with_extension("o");
-        let mut c = Command::new(&clang);
-        c.args(["-c", "-O2", "-w"])
-            .args(a.cflags.iter().filter(|f| codegen_flag(f)))
-            .arg(&files.bitcode)
-            .arg("-o")
-            .arg(&object);
-        let status = c.status().map_err(|e| {
-            BadInput(anyhow::anyhow!(
-                "cannot run `{}`: {e}; scripts/setup installs it",
-                clang.display()
-            ))
-        })?;
-        if !status.success() {
-            return Err(anyhow::anyhow!(
-                "clang failed on the instrumented module {} ({status})",
-                files.bitcode.display()
-            ));
-        }
-        objects.push(object);
+            .unwrap_or_else(|| clang.display().to_string());
+    // The instrumented module, compiled by the clang whose LLVM wrote it.
+    let object = files.bitcode.with_extension("o");
+    let mut c = Command::new(&clang);
+    c.args(["-c", "-O2", "-w"])
+        .args(a.cflags.iter().filter(|f| codegen_flag(f)))
+        .arg(&files.bitcode)
+        .arg("-o")
+        .arg(&object);
+    let status = c.status().map_err(|e| {
+        BadInput(anyhow::anyhow!(
+            "cannot run `{}`: {e}; scripts/setup installs it",
+            clang.display()
+        ))
+    })?;
+    if !status.success() {
+        return Err(anyhow::anyhow!(
+            "clang failed on the instrumented module {} ({status})",
+            files.bitcode.display()
+        ));
     }
     let mut cmd = Command::new(&cc);
     cmd.arg("-std=gnu11")
@@ -185,7 +176,7 @@ pub(crate) fn build(a: BuildArgs) -> anyhow::Result<u8> {
         .arg("-I")
         .arg(&dir)
         .arg(source)
-        .args(&objects)
+        .arg(&object)
         .arg(&lib)
         .args(["-lpthread", "-ldl", "-lm"])
         .arg("-o")
@@ -195,7 +186,7 @@ pub(crate) fn build(a: BuildArgs) -> anyhow::Result<u8> {
         .map_err(|e| BadInput(anyhow::anyhow!("cannot run the C compiler `{cc}`: {e}")))?;
     if !status.success() {
         return Err(anyhow::anyhow!(
-            "the C compiler failed on the instrumented source {} ({status}){}",
+            "the C compiler failed on the support file {} of the instrumented module ({status}){}",
             source.display(),
             if a.keep.is_none() {
                 "; pass --keep DIR to keep it"

@@ -177,12 +177,7 @@ pub(crate) struct Input {
     /// Most threads the program may create.
     #[arg(long, default_value_t = 64)]
     max_threads: usize,
-    /// The front end: `llvm` (clang compiles the program to LLVM IR, which is lowered) or
-    /// `c` (the older C parser, for C without pointers to structs, heap or library calls).
-    #[arg(long, value_name = "NAME", default_value = "llvm", value_parser = ["c", "llvm"])]
-    frontend: String,
-    /// The arguments `main` gets after the program's name (after `--`; LLVM front end). The
-    /// verdict holds for runs with these arguments, and the built program runs only with
+    /// The arguments `main` gets after the program's name (after `--`). The verdict holds for runs with these arguments, and the built program runs only with
     /// them.
     #[arg(last = true, value_name = "ARGS")]
     args: Vec<String>,
@@ -197,12 +192,9 @@ fn warn(p: verifier::ir::Program) -> verifier::ir::Program {
 }
 
 impl Input {
+    /// Compiles the program with clang and lowers its module.
     pub(crate) fn load(&self) -> Result<verifier::ir::Program, verifier::frontend::Error> {
-        if self.frontend == "llvm" {
-            return verifier::frontend::llvm::load(&self.file, &self.options()).map(warn);
-        }
-        self.c_front_end_takes_no_arguments()?;
-        verifier::frontend::load(&self.file, &self.options())
+        verifier::frontend::load(&self.file, &self.options()).map(warn)
     }
 
     /// [`Input::load`], given up after `limit` (`None`: the lowering took longer; a program
@@ -212,13 +204,10 @@ impl Input {
         limit: std::time::Duration,
     ) -> Result<Option<verifier::ir::Program>, verifier::frontend::Error> {
         use std::sync::mpsc::RecvTimeoutError;
-        if self.frontend != "llvm" {
-            return self.load().map(Some);
-        }
         let (file, options) = (self.file.clone(), self.options());
         let (tx, rx) = std::sync::mpsc::channel();
         let lowering = std::thread::spawn(move || {
-            let _ = tx.send(verifier::frontend::llvm::load(&file, &options));
+            let _ = tx.send(verifier::frontend::load(&file, &options));
         });
         match rx.recv_timeout(limit) {
             Ok(r) => r.map(|p| Some(warn(p))),
@@ -229,31 +218,6 @@ impl Input {
                 Ok(()) => unreachable!("the lowering sends its result before it ends"),
             },
         }
-    }
-
-    /// The program and its preprocessed source, given up after `limit` as
-    /// [`Input::load_within`].
-    pub(crate) fn load_preprocessed_within(
-        &self,
-        limit: std::time::Duration,
-    ) -> Result<Option<(verifier::ir::Program, String)>, verifier::frontend::Error> {
-        if self.frontend == "llvm" {
-            // The instrumentation works on the module the program carries.
-            return Ok(self.load_within(limit)?.map(|p| (p, String::new())));
-        }
-        self.c_front_end_takes_no_arguments()?;
-        verifier::frontend::load_preprocessed(&self.file, &self.options()).map(Some)
-    }
-
-    /// The C front end runs `main` without arguments.
-    fn c_front_end_takes_no_arguments(&self) -> Result<(), verifier::frontend::Error> {
-        if self.args.is_empty() {
-            return Ok(());
-        }
-        Err(verifier::frontend::Error::Unsupported {
-            position: self.file.display().to_string(),
-            construct: "arguments for `main` with the C front end (use --frontend llvm)".into(),
-        })
     }
 
     fn options(&self) -> verifier::frontend::Options {

@@ -12,8 +12,8 @@ pub(crate) struct ScheduleArgs {
     input: Input,
     #[command(flatten)]
     common: Common,
-    /// Output base: writes BASE.sched.h, BASE.schedule.json and BASE.enforced.c (default: the
-    /// source file without `.c`).
+    /// Output base: writes BASE.sched.h, BASE.schedule.json, BASE.enforced.bc and
+    /// BASE.enforced.c (default: the source file without `.c`).
     #[arg(short = 'o', value_name = "BASE")]
     output: Option<PathBuf>,
     /// Overwrite output files that synth did not write.
@@ -83,15 +83,12 @@ pub(crate) fn write(path: &Path, text: &str) -> anyhow::Result<()> {
 /// A program schedule and what it was made from.
 pub(crate) struct Made {
     pub(crate) program: verifier::ir::Program,
-    /// The preprocessed source (what the instrumentation rewrites).
-    pub(crate) preprocessed: String,
     pub(crate) art: verifier::art::Art,
     pub(crate) schedule: schedgen::ProgramSchedule,
 }
 
-/// The files a schedule is written to: `BASE.sched.h`, `BASE.schedule.json`,
-/// `BASE.enforced.c` (the instrumented source, or with the LLVM front end the support file of
-/// the instrumented module `BASE.enforced.bc`).
+/// The files a schedule is written to: `BASE.sched.h`, `BASE.schedule.json`, the
+/// instrumented module `BASE.enforced.bc` and its support file `BASE.enforced.c`.
 pub(crate) struct Outputs {
     pub(crate) header: PathBuf,
     pub(crate) json: PathBuf,
@@ -130,26 +127,16 @@ impl Outputs {
 }
 
 impl Made {
-    /// The instrumented source, including the header of `o`; with the LLVM front end, the
-    /// support file of the instrumented module, which is written to `o.bitcode`.
+    /// Writes the instrumented module to `o.bitcode`; returns its support file, which
+    /// includes the header of `o`.
     pub(crate) fn instrumented(&self, o: &Outputs) -> Result<String, schedgen::instrument::Error> {
-        if self.program.bitcode.is_some() {
-            return schedgen::instrument_llvm::instrument(
-                &self.program,
-                &self.schedule,
-                &file_name(&o.header),
-                &o.bitcode,
-            )
-            .map(|i| i.support);
-        }
         schedgen::instrument::instrument(
             &self.program,
-            &self.preprocessed,
             &self.schedule,
-            &schedgen::instrument::Options {
-                header: file_name(&o.header),
-            },
+            &file_name(&o.header),
+            &o.bitcode,
         )
+        .map(|i| i.support)
     }
 
     /// Writes the schedule's header and JSON.
@@ -209,12 +196,11 @@ pub(crate) fn schedule(a: ScheduleArgs) -> anyhow::Result<u8> {
         out.header.display(),
         out.json.display(),
         match &enforced {
-            Some(_) if p.bitcode.is_some() => format!(
+            Some(_) => format!(
                 " and {} and {}",
                 out.enforced.display(),
                 out.bitcode.display()
             ),
-            Some(_) => format!(" and {}", out.enforced.display()),
             None => String::new(),
         }
     ));
@@ -242,7 +228,7 @@ pub(crate) fn schedule(a: ScheduleArgs) -> anyhow::Result<u8> {
 pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>> {
     let start = std::time::Instant::now();
     let limit = std::time::Duration::from_secs(a.timeout);
-    let Some((p, preprocessed)) = input.load_preprocessed_within(limit)? else {
+    let Some(p) = input.load_within(limit)? else {
         emit(&format!(
             "verdict: unknown (timeout after {} s while lowering the program)\n",
             a.timeout
@@ -362,7 +348,6 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
     match schedgen::generate(&p, &art, opts) {
         Ok(schedule) => Ok(Ok(Made {
             program: p,
-            preprocessed,
             art,
             schedule,
         })),

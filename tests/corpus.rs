@@ -106,7 +106,7 @@ fn apps_lower_with_the_llvm_front_end() {
     for (path, flags, args, must_lower) in cases {
         let out = Command::new(env!("CARGO_BIN_EXE_synth"))
             .current_dir(&apps)
-            .args(["parse", "--frontend", "llvm"])
+            .args(["parse"])
             .args(*flags)
             .args([path, "--"])
             .args(*args)
@@ -139,7 +139,7 @@ fn the_timeout_covers_a_long_lowering() {
         let started = std::time::Instant::now();
         let mut c = Command::new(env!("CARGO_BIN_EXE_synth"));
         c.current_dir(&dir)
-            .args([cmd, "--frontend", "llvm", "--timeout", "2", "qsort_mt.c"]);
+            .args([cmd, "--timeout", "2", "qsort_mt.c"]);
         if cmd == "build" {
             runtime::runtime_library();
             c.args([

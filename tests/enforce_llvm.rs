@@ -1,4 +1,4 @@
-//! `synth build --frontend llvm`: the verified LLVM module instrumented and compiled with clang,
+//! `synth build`: the verified LLVM module instrumented and compiled with clang,
 //! real threads under the enforcer runtime (DESIGN.md, "Front end", "Enforcement protocol").
 
 #[path = "../verifier/tests/common/mod.rs"]
@@ -25,7 +25,7 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
-/// `synth build --frontend llvm` of `source` at `opt` into `exe`; panics with synth's output
+/// `synth build` of `source` at `opt` into `exe`; panics with synth's output
 /// when it fails.
 fn build(source: &str, opt: u8, exe: &Path, keep: Option<&Path>) {
     build_with(source, opt, exe, keep, &[]);
@@ -35,7 +35,7 @@ fn build(source: &str, opt: u8, exe: &Path, keep: Option<&Path>) {
 fn build_with(source: &str, opt: u8, exe: &Path, keep: Option<&Path>, args: &[&str]) {
     runtime_library();
     let mut cmd = Command::new(synth_exe());
-    cmd.args(["build", "--frontend", "llvm", "--timeout", "60", "--opt"])
+    cmd.args(["build", "--timeout", "60", "--opt"])
         .arg(opt.to_string())
         .arg(source)
         .arg("-o")
@@ -225,7 +225,7 @@ fn runs_with_bounds(name: &str, runs: &[(usize, &str)]) {
         let exe = dir.join(format!("{name}{bound}"));
         runtime_library();
         let o = Command::new(synth_exe())
-            .args(["build", "--frontend", "llvm", "--max-threads"])
+            .args(["build", "--max-threads"])
             .arg(bound.to_string())
             .arg(program(&format!("{name}.c")))
             .arg("-o")
@@ -265,7 +265,7 @@ fn code_shared_by_a_shared_and_a_local_access_is_refused_with_its_position() {
     let exe = dir.join("refused");
     runtime_library();
     let o = Command::new(synth_exe())
-        .args(["build", "--frontend", "llvm"])
+        .args(["build"])
         .arg(program("shared_and_local_code.c"))
         .arg("-o")
         .arg(&exe)
@@ -333,7 +333,7 @@ int main(void) {
     .unwrap();
     runtime_library();
     let o = Command::new(synth_exe())
-        .args(["build", "--frontend", "llvm", "--timeout", "60"])
+        .args(["build", "--timeout", "60"])
         .arg(&src)
         .arg("-o")
         .arg(dir.join("format_shared"))

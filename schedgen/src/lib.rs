@@ -8,7 +8,9 @@
 //! * [`emit`]: the C header with the same schedule as static tables typed by
 //!   `include/synth_enforcer.h`; [`explain`]: readable sections and Graphviz DOT;
 //! * [`simulate`]: runs a program on the interpreter under a schedule, checking every
-//!   section's linear extension against the section path (Lemma 5).
+//!   section's linear extension against the section path (Lemma 5);
+//! * [`instrument`]: the program's LLVM module with the runtime calls that make its threads
+//!   follow the schedule.
 //!
 //! Optimisation levels: Opt0 keeps every visible step of the proof, synchronisation included;
 //! Opt1 drops the lock and barrier operations the schedule subsumes (objects used by nothing
@@ -21,7 +23,6 @@ pub mod emit;
 pub mod explain;
 pub mod guide;
 pub mod instrument;
-pub mod instrument_llvm;
 pub mod schedule;
 pub mod sections;
 pub mod simulate;

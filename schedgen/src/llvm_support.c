@@ -1,4 +1,4 @@
-/* Support functions of a module instrumented by synth (schedgen::instrument_llvm): the
+/* Support functions of a module instrumented by synth (schedgen::instrument): the
  * synchronisation the schedule performs itself, in the verifier's model of it, and the
  * verifier's built-ins. Included after the schedule header (synth_enforcer.h). */
 #include <errno.h>

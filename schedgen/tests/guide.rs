@@ -13,7 +13,7 @@ use verifier::ir::Program;
 
 fn schedule(opt: Opt) -> (Program, ProgramSchedule) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/lost_update.c");
-    let p = verifier::frontend::llvm::load(&path, &Default::default()).unwrap();
+    let p = verifier::frontend::load(&path, &Default::default()).unwrap();
     let art = first_safe(&p, 60).expect("a safe IVR");
     let s = at_level(&p, &art, opt);
     (p, s)
@@ -150,7 +150,7 @@ int main(void) {
   return 0;
 }
 "#;
-    let p = verifier::frontend::llvm::load_str("signal.c", text, &Default::default()).unwrap();
+    let p = verifier::frontend::load_str("signal.c", text, &Default::default()).unwrap();
     let opts = verifier::imc::Options {
         timeout: std::time::Duration::from_secs(60),
         stop_at_first_safe: true,

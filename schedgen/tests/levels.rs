@@ -44,7 +44,7 @@ fn producer_consumer_2_plus_2_levels_relax_the_order() {
         defines: vec!["THREADS=2".into()],
         ..Default::default()
     };
-    let p = verifier::frontend::llvm::load(&path, &fopts).unwrap();
+    let p = verifier::frontend::load(&path, &fopts).unwrap();
     let art = first_safe(&p);
     let s: Vec<ProgramSchedule> = [Opt::O0, Opt::O1, Opt::O2]
         .iter()
@@ -102,7 +102,7 @@ fn opt2_separates_accesses_to_different_array_elements() {
           pthread_join(t, 0);\n\
           return a[0] + a[1];\n\
         }\n";
-    let p = verifier::frontend::llvm::load_str("arrays.c", src, &Default::default()).unwrap();
+    let p = verifier::frontend::load_str("arrays.c", src, &Default::default()).unwrap();
     let art = first_safe(&p);
     // The pair of writes to `a` by the two threads: ordered at Opt1, not at Opt2.
     let ordered = |s: &ProgramSchedule| -> Vec<bool> {
@@ -142,7 +142,7 @@ fn spin_program() -> Program {
           while (!flag) { }\n\
           return 0;\n\
         }\n";
-    verifier::frontend::llvm::load_str("spin.c", src, &Default::default()).unwrap()
+    verifier::frontend::load_str("spin.c", src, &Default::default()).unwrap()
 }
 
 /// An ART that expands only `main`: labels `true`, a node whose control state was seen

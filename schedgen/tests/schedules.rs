@@ -2,7 +2,7 @@
 //! at Opt0, Opt1 and Opt2, the JSON round-trips, the header compiles with `cc -Wall -Werror`
 //! against `include/synth_enforcer.h`, and runs of the program under the schedule on the
 //! interpreter check Lemma 5 on every section (linear extensions end in the section path's
-//! state) and never reach an error; the instrumented module (`schedgen::instrument_llvm`)
+//! state) and never reach an error; the instrumented module (`schedgen::instrument`)
 //! and its support file compile with the header.
 
 mod common;
@@ -40,8 +40,7 @@ fn load(path: &Path, defines: &[&str]) -> Program {
         defines: defines.iter().map(|d| d.to_string()).collect(),
         ..Default::default()
     };
-    verifier::frontend::llvm::load(path, &opts)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    verifier::frontend::load(path, &opts).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 fn opts(opt: Opt) -> Options {
@@ -98,7 +97,7 @@ fn header_compiles(name: &str, s: &ProgramSchedule) {
 fn instrumented_module_compiles(name: &str, p: &Program, s: &ProgramSchedule) {
     let dir = temp_dir();
     let bc = dir.join("prog.enforced.bc");
-    let support = schedgen::instrument_llvm::instrument(p, s, "prog.sched.h", &bc)
+    let support = schedgen::instrument::instrument(p, s, "prog.sched.h", &bc)
         .unwrap_or_else(|e| panic!("{name} Opt{}: {e}", s.opt))
         .support;
     let guard = schedgen::emit::guard_for("prog.sched.h");

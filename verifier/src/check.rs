@@ -634,7 +634,7 @@ mod tests {
 
     #[test]
     fn a_conjunct_shared_with_the_parent_holds_after_a_step_only_if_the_step_leaves_it_alone() {
-        let prog = crate::frontend::llvm::load_str(
+        let prog = crate::frontend::load_str(
             "shared.c",
             "int x, y; int main(void) { x = 1; return 0; }",
             &Default::default(),

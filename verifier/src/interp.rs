@@ -812,8 +812,8 @@ impl<'p> Machine<'p> {
     }
 
     /// Whether the `width` bytes at `addr` lie in one object laid out in bytes (padding
-    /// included); an access past its end is undefined. (The variables of the C front end,
-    /// each its own object, are accessed by elements.)
+    /// included); an access past its end is undefined. (Variables that are not placed, each
+    /// its own object, are accessed by elements.)
     fn inside_object(&self, addr: i128, width: u32) -> Result<(), Fault> {
         if decode_address(addr).is_none() || self.objects.inside_bytes(addr, width) == Some(false) {
             return Err(Fault::BadAddress(addr));

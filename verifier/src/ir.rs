@@ -852,12 +852,9 @@ pub struct Transition {
     /// Source of the statement it comes from.
     pub span: Option<Span>,
     /// The code whose action it performs, which the instrumentation of `synth build` finds
-    /// again. C front end: byte offsets `[start, end)` into the preprocessed source of the
-    /// place read by a load, the assignment or increment for a store, the call for a
-    /// synchronisation operation, the condition for a branch arm (`schedgen::instrument`).
-    /// LLVM front end ([`Program::bitcode`] set): `[instruction, successor]`, the number of
-    /// the LLVM instruction in the module ([`Bitcode`]) and, for a branch arm, the number of
-    /// the successor it goes to (0 otherwise) (`schedgen::instrument_llvm`).
+    /// again (`schedgen::instrument`): `[instruction, successor]`, the number of the LLVM
+    /// instruction in the module ([`Program::bitcode`]) and, for a branch arm, the number of
+    /// the successor it goes to (0 otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub at: Option<[u32; 2]>,
     /// It is the load or store of the place `at` reads or writes (with events when the place
@@ -1088,8 +1085,7 @@ pub struct Program {
     pub thread_done: VarId,
     /// Code ([`Transition::at`]) that accesses a thread-local place in some lowered copy (a
     /// function inlined with a pointer to a local) without a transition of its own standing
-    /// for that access: a read the C front end folded into an expression, or an LLVM access
-    /// merged into the step after it.
+    /// for that access: an access merged into the step after it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub local_reads: Vec<[u32; 2]>,
     /// The objects variables are placed in (the LLVM front end's; empty when every
@@ -1295,8 +1291,9 @@ pub struct Objects {
     /// Per object: the bytes it spans (its variables' cells, or its declared size if
     /// larger).
     ends: Vec<i128>,
-    /// Per object: whether its variables are placed at byte offsets (the LLVM front end's);
-    /// the C front end's variables are each an object accessed by elements.
+    /// Per object: whether its variables are placed at byte offsets (the front end's); the
+    /// other variables (ghosts, programs written directly in the IR) are each an object
+    /// accessed by elements.
     placed: Vec<bool>,
     /// Per variable: the variable holding the allocation status of its object's instances,
     /// when it is another variable of a heap allocation site ([`Var::allocation_status`]).

@@ -1,5 +1,6 @@
-//! The verifier crate of synth: the C front end, the thread IR, and the concrete interpreter.
-//! Later issues add the ART verifier (`imc`) and stateless exploration (`explore`).
+//! The verifier crate of synth: the front end (C through clang's LLVM IR), the thread IR, the
+//! concrete interpreter, the verification engines (`explicit`, `imc`) with the independent
+//! IVR checker (`check`), and stateless exploration (`explore`).
 
 pub mod art;
 pub mod check;

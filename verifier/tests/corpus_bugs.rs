@@ -3,7 +3,7 @@
 
 mod common;
 use common::corpus;
-use verifier::frontend::llvm::load;
+use verifier::frontend::load;
 use verifier::frontend::Options;
 use verifier::interp::{run, Outcome, RandomOracle};
 

@@ -9,7 +9,7 @@ mod common;
 use common::corpus;
 use std::time::Duration;
 use verifier::engine::{run_iterative, Engine};
-use verifier::frontend::llvm::load;
+use verifier::frontend::load;
 use verifier::frontend::Options;
 use verifier::imc::{Options as VOpts, Verdict, Verifier};
 use verifier::interp::Outcome;

@@ -7,7 +7,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use verifier::frontend::llvm::load;
+use verifier::frontend::load;
 use verifier::frontend::Options;
 use verifier::interp::{run, Outcome, RandomOracle};
 use verifier::ir::{ElemKind, Program, VarScope};

@@ -7,7 +7,7 @@ mod common;
 use std::collections::HashMap;
 use std::path::Path;
 use verifier::encode::Encoder;
-use verifier::frontend::llvm::load;
+use verifier::frontend::load;
 use verifier::frontend::Options;
 use verifier::interp::{Machine, Oracle, RandomOracle, State};
 use verifier::ir::{Op, Program};

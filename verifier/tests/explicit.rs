@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 use verifier::engine::{run_iterative, Engine};
-use verifier::frontend::llvm::load_str;
+use verifier::frontend::load_str;
 use verifier::frontend::Options as FOpts;
 use verifier::imc::{Ivr, IvrKind, Options, Report, Verdict};
 use verifier::interp::Outcome;
@@ -455,8 +455,7 @@ int main(void) {{
 }}
 "#
         );
-        let p =
-            verifier::frontend::llvm::load_str("lazy.c", &text, &FOpts::default()).expect("lowers");
+        let p = verifier::frontend::load_str("lazy.c", &text, &FOpts::default()).expect("lowers");
         let (r, _) = verify(&p, Engine::Explicit);
         assert_ne!(r.verdict, Verdict::Unsafe, "{expr}");
     }

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 use verifier::explore::{explore, replay, BugKind, Inputs, Options, Report, Unguided};
-use verifier::frontend::llvm::{load, load_str};
 use verifier::frontend::Options as FOpts;
+use verifier::frontend::{load, load_str};
 use verifier::ir::Program;
 
 fn program(rel: &str, defines: &[&str]) -> Program {

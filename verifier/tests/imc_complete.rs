@@ -3,8 +3,8 @@
 
 use std::path::Path;
 use verifier::art::Art;
-use verifier::frontend::llvm::{load, load_str};
 use verifier::frontend::Options;
+use verifier::frontend::{load, load_str};
 use verifier::imc::{Options as VOpts, Verdict, Verifier};
 use verifier::interp::Outcome;
 use verifier::ir::ThreadId;

@@ -1,7 +1,7 @@
 //! The IR's JSON form (what `synth parse --json` prints) reads back to the same program.
 
 use std::path::Path;
-use verifier::frontend::llvm::load;
+use verifier::frontend::load;
 use verifier::frontend::Options;
 use verifier::ir::{Program, IR_FORMAT};
 
@@ -22,7 +22,7 @@ fn ir_json_round_trips() {
 fn each_thread_names_the_transition_that_spawns_it() {
     // Creation in an unrolled loop: four threads from two call sites, with transitions
     // renumbered when the CFG is compressed.
-    let p = verifier::frontend::llvm::load_str(
+    let p = verifier::frontend::load_str(
         "spawns.c",
         "#include <pthread.h>\n\
          int x;\n\

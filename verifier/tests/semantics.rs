@@ -2,7 +2,7 @@
 //! regions, assumptions, termination and deadlock, checked over many random schedules.
 
 use std::collections::BTreeSet;
-use verifier::frontend::llvm::load_str;
+use verifier::frontend::load_str;
 use verifier::frontend::Options;
 use verifier::interp::{run, Outcome, RandomOracle};
 

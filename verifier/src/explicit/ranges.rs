@@ -339,7 +339,7 @@ fn assign(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frontend::llvm::load_str;
+    use crate::frontend::load_str;
     use crate::frontend::Options;
 
     fn ranges_of(text: &str) -> (Program, Ranges) {

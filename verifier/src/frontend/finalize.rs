@@ -60,6 +60,9 @@ fn renumber(p: &mut Program) {
     }
 }
 
+/// Threads with an id below this may wait on condition variables (one waiting flag each).
+pub(super) const MAX_COND_THREADS: u32 = 64;
+
 /// `pthread_cond_signal` wakes one waiter, chosen by the scheduler: one transition per thread
 /// that ever waits, plus one for "nobody waits". `pthread_cond_broadcast` clears every flag.
 fn expand_signals(p: &mut Program, map: Position) -> Result<(), Error> {
@@ -73,10 +76,7 @@ fn expand_signals(p: &mut Program, map: Position) -> Result<(), Error> {
         })
         .map(|t| t.id.0)
         .collect();
-    if let Some(w) = waiters
-        .iter()
-        .find(|w| **w >= super::lower::MAX_COND_THREADS)
-    {
+    if let Some(w) = waiters.iter().find(|w| **w >= MAX_COND_THREADS) {
         return Err(Error::Unsupported {
             position: map(None),
             construct: format!("condition variable waited on by thread {w}"),

@@ -2,7 +2,7 @@
 //! instructions by the numbers the lowering gave them ([`crate::ir::Bitcode`],
 //! [`crate::ir::Transition::at`]), inserts calls around them, replaces or removes calls,
 //! renames functions, and writes the module back. `synth build` instruments the verified
-//! module with it (`schedgen::instrument_llvm`), so the deployed code is the verified code.
+//! module with it (`schedgen::instrument`), so the deployed code is the verified code.
 //!
 //! Besides [`super::canonical`], this is the only code that calls LLVM's C API; it is
 //! `unsafe` inside and safe to use.

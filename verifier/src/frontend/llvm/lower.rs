@@ -33,8 +33,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 pub(super) type R<T> = Result<T, Error>;
 
-/// Threads with an id below this may wait on condition variables (one waiting flag each).
-pub(super) const MAX_COND_THREADS: u32 = 64;
+pub(super) use super::super::finalize::MAX_COND_THREADS;
 
 /// An object: a global or `alloca`, flattened into variables.
 #[derive(Clone, Debug)]

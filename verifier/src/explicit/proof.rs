@@ -68,11 +68,11 @@ impl<'p> Labels<'p> {
         let prog = space.prog;
         let control = space.control(id);
         let mut dead = vec![false; prog.vars.len()];
+        // A thread not started yet reads no register before its entry does.
         for (t, l) in control.locs.iter().enumerate() {
-            if let Some(l) = l {
-                for v in space.live.dead(ThreadId(t as u32), *l) {
-                    dead[v.0 as usize] = true;
-                }
+            let l = l.unwrap_or(prog.threads[t].entry);
+            for v in space.live.dead(ThreadId(t as u32), l) {
+                dead[v.0 as usize] = true;
             }
         }
         let mut cs = Vec::new();

@@ -239,8 +239,10 @@ impl<'p> Space<'p> {
             }
         }
         for t in 0..k.state.threads.len() {
-            let Status::At(l) = k.state.threads[t] else {
-                continue;
+            let l = match k.state.threads[t] {
+                Status::At(l) => l,
+                // Not started: what its entry does not read.
+                Status::NotStarted => self.prog.threads[t].entry,
             };
             for v in self.live.dead(ThreadId(t as u32), l) {
                 *k.state.mem.cell_mut(v.0 as usize, 0) = 0;

@@ -177,6 +177,10 @@ pub(crate) struct Input {
     /// Most threads the program may create.
     #[arg(long, default_value_t = 64)]
     max_threads: usize,
+    /// Another C file of the program (repeatable): its translation unit is linked with
+    /// FILE's, as `cc FILE OTHER.c ...` links them.
+    #[arg(long = "with", value_name = "OTHER.c")]
+    with: Vec<PathBuf>,
     /// The arguments `main` gets after the program's name (after `--`). The verdict holds for runs with these arguments, and the built program runs only with
     /// them.
     #[arg(last = true, value_name = "ARGS")]
@@ -225,6 +229,7 @@ impl Input {
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
             max_threads: self.max_threads,
+            sources: self.with.clone(),
             arguments: self.args.clone(),
             ..Default::default()
         }

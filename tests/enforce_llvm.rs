@@ -387,3 +387,47 @@ fn the_bounded_buffer_app_builds_and_prints_what_the_native_build_prints() {
         }
     }
 }
+
+/// A program of several files (`--with OTHER.c`): verified as one module, with the bug of the
+/// file that lacks the mutex found there, and built into a program that prints what the
+/// native one prints.
+#[test]
+fn a_program_of_several_files_is_verified_and_built_as_one() {
+    let main = program("multi/main.c");
+    let verify = |other: &str| {
+        let o = Command::new(synth_exe())
+            .args(["verify", "--timeout", "30", &main, "--with"])
+            .arg(program(other))
+            .output()
+            .expect("synth runs");
+        String::from_utf8_lossy(&o.stdout).into_owned()
+    };
+    let safe = verify("multi/counter.c");
+    assert!(safe.contains("verdict: safe\n"), "{safe}");
+    let racy = verify("multi/counter_racy.c");
+    assert!(
+        racy.contains("verdict: partially safe") && racy.contains("main.c:"),
+        "{racy}"
+    );
+    runtime_library();
+    let dir = scratch("multi");
+    let exe = dir.join("counter");
+    let o = Command::new(synth_exe())
+        .args(["build", "--timeout", "60", &main, "--with"])
+        .arg(program("multi/counter.c"))
+        .arg("-o")
+        .arg(&exe)
+        .output()
+        .expect("synth runs");
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    for _ in 0..3 {
+        let o = run(&exe).expect("the built program ends");
+        assert!(o.status.success());
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "total 9\n");
+    }
+}

@@ -1072,8 +1072,8 @@ pub struct SourceFile {
 pub struct Program {
     /// Format tag of the JSON form.
     pub format: String,
-    /// SHA-256 (hex) of the preprocessed source without line markers: covers `-D` definitions
-    /// and headers ([`crate::frontend::program_hash`]).
+    /// SHA-256 (hex) of the preprocessed sources without line markers: covers `-D`
+    /// definitions and headers ([`crate::frontend::program_hash`]).
     pub sha256: String,
     /// Source files spans refer to; file 0 is the main source.
     pub files: Vec<SourceFile>,

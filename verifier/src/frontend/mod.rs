@@ -27,6 +27,9 @@ pub struct Options {
     pub max_threads: usize,
     /// Most transitions the whole program may have after lowering.
     pub max_transitions: usize,
+    /// The program's other C files: their translation units are linked with the main file's
+    /// into one module, as the C compiler links them.
+    pub sources: Vec<PathBuf>,
     /// The command-line arguments `main` gets after the program's name.
     pub arguments: Vec<String>,
 }
@@ -38,6 +41,7 @@ impl Default for Options {
             defines: Vec::new(),
             max_threads: 64,
             max_transitions: 2_000_000,
+            sources: Vec::new(),
             arguments: Vec::new(),
         }
     }
@@ -92,22 +96,24 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// The program's SHA-256: of the preprocessed source without its line markers and with the
-/// path of `main` (as `__FILE__` spells it) replaced by its file name, so that it covers `-D`
-/// definitions and included headers (what is compiled) but not how the file's path was
-/// spelled.
-pub fn program_hash(preprocessed: &str, main: &Path) -> String {
-    let spelled = format!("\"{}\"", main.display());
-    let name = format!(
-        "\"{}\"",
-        main.file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    );
-    let mut text = String::with_capacity(preprocessed.len());
-    for line in preprocessed.split_inclusive('\n') {
-        if !line.starts_with('#') {
-            text.push_str(&line.replace(&spelled, &name));
+/// The program's SHA-256: of the preprocessed source of each of its files, in order, without
+/// line markers and with the file's path (as `__FILE__` spells it) replaced by its name, so
+/// that it covers `-D` definitions and included headers (what is compiled) but not how the
+/// paths were spelled.
+pub fn program_hash(units: &[(String, &Path)]) -> String {
+    let mut text = String::new();
+    for (preprocessed, path) in units {
+        let spelled = format!("\"{}\"", path.display());
+        let name = format!(
+            "\"{}\"",
+            path.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        );
+        for line in preprocessed.split_inclusive('\n') {
+            if !line.starts_with('#') {
+                text.push_str(&line.replace(&spelled, &name));
+            }
         }
     }
     sha256_hex(text.as_bytes())

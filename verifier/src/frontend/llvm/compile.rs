@@ -84,7 +84,7 @@ fn run(cmd: &mut Command, what: &str) -> Result<Vec<u8>, Error> {
     Ok(out.stdout)
 }
 
-/// The preprocessed source (for the program's hash).
+/// The preprocessed source of `path` (for the program's hash).
 pub fn preprocess(path: &Path, opts: &Options) -> Result<String, Error> {
     let mut cmd = Command::new(clang());
     cmd.arg("-E");
@@ -96,9 +96,33 @@ pub fn preprocess(path: &Path, opts: &Options) -> Result<String, Error> {
     })
 }
 
-/// Compiles `path` to bitcode in `dir` after the fixed pass list; returns the bitcode's path.
+/// Compiles `path` and the program's other files ([`Options::sources`]) to one module in
+/// `dir` after the fixed pass list; returns the bitcode's path.
 pub fn compile(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, Error> {
-    let raw = dir.join("raw.bc");
+    let mut units = Vec::new();
+    for (i, p) in std::iter::once(path)
+        .chain(opts.sources.iter().map(PathBuf::as_path))
+        .enumerate()
+    {
+        let unit = dir.join(format!("unit{i}.bc"));
+        compile_unit(p, opts, &unit)?;
+        units.push(unit);
+    }
+    let raw = if units.len() == 1 {
+        units.pop().expect("one unit")
+    } else {
+        // As the C compiler links the translation units: one module.
+        let raw = dir.join("raw.bc");
+        let mut cmd = Command::new(tool("llvm-link"));
+        cmd.args(&units).arg("-o").arg(&raw);
+        run(&mut cmd, "linking the program's files")?;
+        raw
+    };
+    link_models_and_optimise(raw, dir)
+}
+
+/// Compiles one translation unit to bitcode at `out`.
+fn compile_unit(path: &Path, opts: &Options, out: &Path) -> Result<(), Error> {
     let mut cmd = Command::new(clang());
     cmd.args([
         "-c",
@@ -121,7 +145,7 @@ pub fn compile(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, Error
     ])
     .args(GCC_ACCEPTS);
     dialect_flags(&mut cmd, opts);
-    cmd.arg("-o").arg(&raw).arg(path);
+    cmd.arg("-o").arg(out).arg(path);
     if let Err(e) = run(&mut cmd, "compiling") {
         // clang rejects a `main` whose parameters have other types than the standard's, which
         // gcc accepts with a warning; a freestanding compilation does not check `main`.
@@ -133,6 +157,11 @@ pub fn compile(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, Error
             _ => return Err(e),
         }
     }
+    Ok(())
+}
+
+/// Links the libc models the module `raw` calls and runs the fixed pass list.
+fn link_models_and_optimise(raw: PathBuf, dir: &Path) -> Result<PathBuf, Error> {
     // The libc models the program calls, linked weakly (the program's definitions win).
     let mut linked = raw.clone();
     for (name, text) in MODELS {

@@ -26,20 +26,25 @@ use std::path::Path;
 
 pub use compile::LLVM_MAJOR;
 
-/// Compiles, reads and lowers the C file at `path`.
+/// Compiles, reads and lowers the C file at `path` (with the program's other files,
+/// [`Options::sources`]).
 pub fn load(path: &Path, opts: &Options) -> Result<Program, Error> {
-    std::fs::metadata(path).map_err(|e| Error::Io {
-        path: path.display().to_string(),
-        message: e.to_string(),
-    })?;
-    let pre = compile::preprocess(path, opts)?;
+    let mut units = Vec::new();
+    for p in std::iter::once(path).chain(opts.sources.iter().map(|p| p.as_path())) {
+        std::fs::metadata(p).map_err(|e| Error::Io {
+            path: p.display().to_string(),
+            message: e.to_string(),
+        })?;
+        units.push((compile::preprocess(p, opts)?, p));
+    }
+    let hash = program_hash(&units);
     let dir = super::scratch_dir("synth-llvm")?;
-    let r = load_in(path, opts, &dir, &pre);
+    let r = load_in(path, opts, &dir, hash);
     let _ = std::fs::remove_dir_all(&dir);
     r
 }
 
-fn load_in(path: &Path, opts: &Options, dir: &Path, pre: &str) -> Result<Program, Error> {
+fn load_in(path: &Path, opts: &Options, dir: &Path, hash: String) -> Result<Program, Error> {
     let bc = compile::compile(path, opts, dir)?;
     let module = llvm_ir::Module::from_bc_path(&bc).map_err(|e| Error::Compiler {
         message: format!("cannot read the LLVM module clang wrote: {e}"),
@@ -59,7 +64,7 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, pre: &str) -> Result<Program
         None => main_file.clone(),
     };
     super::finalize::finalize(&mut program, &position, opts, true)?;
-    program.sha256 = program_hash(pre, path);
+    program.sha256 = hash;
     let bytes = std::fs::read(&bc).map_err(|e| Error::Io {
         path: bc.display().to_string(),
         message: e.to_string(),

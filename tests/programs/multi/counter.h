@@ -1,0 +1,2 @@
+void counter_add(int k);
+int counter_get(void);

@@ -237,6 +237,7 @@ fn library_models_fail_and_end_where_the_library_does() {
             r#"
 #include <assert.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -272,6 +273,16 @@ int main(void) {{
             "signal on SIGPIPE",
             mapped("assert(signal(SIGPIPE, SIG_IGN) != SIG_ERR);"),
             false,
+        ),
+        (
+            "a signal mask blocked and restored",
+            mapped("sigset_t s, old; sigfillset(&s); assert(pthread_sigmask(SIG_BLOCK, &s, &old) == 0); assert(pthread_sigmask(SIG_SETMASK, &old, 0) == 0);"),
+            false,
+        ),
+        (
+            "a signal mask changed in no known way",
+            mapped("sigset_t s; sigemptyset(&s); assert(sigprocmask(7, &s, 0) == 0);"),
+            true,
         ),
         (
             "read past a block of run-time size",

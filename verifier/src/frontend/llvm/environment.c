@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stddef.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -113,4 +114,25 @@ W int ftw(const char *dir, int (*fn)(const char *, const struct stat *, int), in
       return r;
   }
   return __VERIFIER_nondet_int() ? __synth_fail() : 0;
+}
+
+/* Signals are not delivered in the model (installing a handler is refused), so a thread's
+ * signal mask changes nothing the model observes: pthread_sigmask and sigprocmask check `how`
+ * as POSIX does (it is ignored without a new set) and write an arbitrary previous mask. */
+W int pthread_sigmask(int how, const sigset_t *set, sigset_t *old) {
+  if (set && how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK)
+    return EINVAL;
+  if (old)
+    for (size_t i = 0; i < sizeof *old; i++)
+      ((char *)old)[i] = __VERIFIER_nondet_char();
+  return 0;
+}
+
+W int sigprocmask(int how, const sigset_t *set, sigset_t *old) {
+  int r = pthread_sigmask(how, set, old);
+  if (r) {
+    errno = r;
+    return -1;
+  }
+  return 0;
 }

@@ -933,3 +933,37 @@ int main(void) {
         v => panic!("{v:?}"),
     }
 }
+
+/// An atomic region whose assumption guards its beginning (the thread waits outside) only
+/// where nothing the region does before the assumption can tell: not where a step before it
+/// may fail (a null dereference while the condition is false), nor where it writes what the
+/// condition reads through a pointer. Both programs have a bug on some schedule.
+#[test]
+fn an_atomic_region_waits_for_its_assumption_only_where_nothing_before_it_can_tell() {
+    let null_window = r#"
+#include <pthread.h>
+extern void __VERIFIER_assume(int);
+int m = 1; int z; int *p = &z;
+void __VERIFIER_atomic_f(void) { int v = *p; __VERIFIER_assume(m == 0); m = v; }
+void *t(void *a) { __VERIFIER_atomic_f(); return 0; }
+int main(void) { pthread_t a; pthread_create(&a, 0, t, 0); p = 0; p = &z; m = 0; pthread_join(a, 0); return 0; }
+"#;
+    let write_through_pointer = r#"
+#include <pthread.h>
+extern void __VERIFIER_assume(int);
+extern void reach_error(void);
+struct S { int x; int y; } s = {1, 1};
+struct S *ps = &s;
+int flag = 0;
+void __VERIFIER_atomic_f(void) { ps->y = 0; __VERIFIER_assume(s.y == 0); if (flag == 0) reach_error(); }
+void *t(void *a) { __VERIFIER_atomic_f(); return 0; }
+int main(void) { pthread_t a; pthread_create(&a, 0, t, 0); flag = 1; s.y = 0; pthread_join(a, 0); return 0; }
+"#;
+    for (name, text) in [
+        ("null_window.c", null_window),
+        ("write_through_pointer.c", write_through_pointer),
+    ] {
+        let (r, _) = verify(&lower(name, text), Engine::Auto);
+        assert_ne!(r.verdict, Verdict::Safe, "{name}");
+    }
+}

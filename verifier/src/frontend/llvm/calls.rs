@@ -1142,39 +1142,69 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
-    /// An assumption `cond` at the start of an atomic region, before the region has written
-    /// anything `cond` reads, also guards the region's beginning: the thread waits until the
-    /// condition holds and then enters (SV-COMP's `__VERIFIER_atomic_acquire() {
-    /// __VERIFIER_assume(lock == 0); lock = 1; }`). Inside the region a false assumption
-    /// would block every thread: a deadlock the program does not have. The steps since the
-    /// beginning may branch (clang's `&&` and `||`), but each of their paths must reach the
-    /// assumption without a loop, and none may write what `cond` reads; otherwise nothing
-    /// changes.
+    /// An assumption `cond` at the start of an atomic region also guards the region's
+    /// beginning: the thread waits until the condition holds and then enters (SV-COMP's
+    /// `__VERIFIER_atomic_acquire() { __VERIFIER_assume(lock == 0); lock = 1; }`). Inside the
+    /// region a false assumption would block every thread: a deadlock the program does not
+    /// have. This holds only where the steps since the beginning cannot tell: `cond` reads
+    /// named variables only (no pointer), and the steps before it only compute registers that
+    /// `cond` does not read, from named variables, by operations that cannot fail (no
+    /// pointer, no computed index, no arithmetic that may overflow or divide by zero), along
+    /// paths (clang's branches over `&&`) that all reach the assumption without a loop.
+    /// Otherwise nothing changes.
     fn wait_to_begin_atomic(&mut self, cond: &Expr) {
         let Some(b) = self.atomic_begin else {
             return;
         };
+        let vars = &self.vars;
+        let named = |p: &Place| match p {
+            Place::Var { var, index } => {
+                let v = &vars[var.0 as usize];
+                !matches!(v.scope, VarScope::Heap)
+                    && !v.allocation_status
+                    && match index {
+                        None => true,
+                        Some(i) => i.as_const().is_some_and(|i| 0 <= i && i < v.len as i128),
+                    }
+            }
+            Place::Deref { .. } => false,
+        };
+        if !cannot_fail(cond, &named) {
+            return;
+        }
         let mut read = Vec::new();
         cond.for_each_place(&mut |p| read.extend(p.vars()));
-        let unseen = |ops: &[Op]| {
+        // Registers only: the thread's own scalars outside any object.
+        let register = |p: &Place| match p {
+            Place::Var { var, index: None } => {
+                let v = &vars[var.0 as usize];
+                matches!(v.scope, VarScope::Local(_))
+                    && v.placement.is_none()
+                    && !read.contains(var)
+            }
+            _ => false,
+        };
+        let quiet = |ops: &[Op]| {
             ops.iter().all(|op| match op {
-                Op::Assign { place, .. } | Op::Havoc { place, .. } => {
-                    place.vars().iter().all(|v| !read.contains(v))
-                }
+                Op::Assign { place, value } => register(place) && cannot_fail(value, &named),
                 Op::AtomicBegin => true,
-                Op::Spawn { .. } | Op::AtomicEnd => false,
+                Op::Havoc { .. } | Op::Spawn { .. } | Op::AtomicEnd => false,
             })
         };
         let trs = &self.tb.transitions;
         let begin = &trs[b.0 as usize];
-        if !begin.guard.is_true() || !unseen(&begin.ops) || !unseen(&self.pending) {
+        if !begin.guard.is_true() || !quiet(&begin.ops) || !quiet(&self.pending) {
             return;
         }
         // The locations since the beginning, and the steps between them.
         let mut inside = vec![begin.dst];
         let mut steps = Vec::new();
         for tr in &trs[b.0 as usize + 1..] {
-            if !inside.contains(&tr.src) || self.special.contains(&tr.dst) || !unseen(&tr.ops) {
+            if !inside.contains(&tr.src)
+                || self.special.contains(&tr.dst)
+                || !cannot_fail(&tr.guard, &named)
+                || !quiet(&tr.ops)
+            {
                 return;
             }
             steps.push((tr.src, tr.dst));
@@ -1965,5 +1995,30 @@ fn kind_name(k: ElemKind) -> &'static str {
         ElemKind::Cond => "condition variable",
         ElemKind::Barrier => "barrier",
         _ => "value",
+    }
+}
+
+/// Whether evaluating `e` cannot fail (no undefined behaviour): constants, reads of places
+/// `named` accepts, comparisons, bitwise and logical operations, conversions and choices.
+fn cannot_fail(e: &Expr, named: &impl Fn(&Place) -> bool) -> bool {
+    match e {
+        Expr::Const { .. } => true,
+        Expr::Load { place, .. } => named(place),
+        Expr::AddrOf { .. } => false,
+        Expr::Unary { op, arg, .. } => {
+            matches!(op, UnOp::BitNot | UnOp::Not) && cannot_fail(arg, named)
+        }
+        Expr::Binary { op, lhs, rhs, .. } => {
+            use BinOp::*;
+            matches!(
+                op,
+                BitAnd | BitOr | BitXor | Lt | Le | Gt | Ge | Eq | Ne | And | Or
+            ) && cannot_fail(lhs, named)
+                && cannot_fail(rhs, named)
+        }
+        Expr::Cast { arg, .. } => cannot_fail(arg, named),
+        Expr::Ite {
+            cond, then, els, ..
+        } => cannot_fail(cond, named) && cannot_fail(then, named) && cannot_fail(els, named),
     }
 }

@@ -43,5 +43,5 @@ while IFS=$'\t' read -r prog expected _; do
   case "$v" in safe|partially-safe|unsafe) decided=$((decided + 1)) ;; esac
   printf '%-62s %-8s %-15s %9s %6d.%01ds%s\n' "$prog" "$expected" "$v" "${first:--}" $((ms / 1000)) $((ms % 1000 / 100)) "$mark"
 done < <(for l in $lists; do cat "$corpus/$l"; done)
-echo "front end $frontend: decided $decided of $total within ${limit}s; wrong verdicts: $wrong"
+echo "decided $decided of $total within ${limit}s; wrong verdicts: $wrong"
 [ "$wrong" = 0 ]

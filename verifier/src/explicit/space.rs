@@ -174,7 +174,7 @@ impl<'p> Space<'p> {
             state,
             undef: undef.into(),
         });
-        space.states.intern(&key);
+        space.states.intern(&key, None);
         space
     }
 
@@ -338,7 +338,7 @@ impl<'p> Space<'p> {
                     if self.prog.thread(t).locations[dst.0 as usize].kind == LocKind::Error {
                         Target::Error
                     } else {
-                        Target::State(self.states.intern(&self.canonical(next)))
+                        Target::State(self.states.intern(&self.canonical(next), Some(id)))
                     }
                 }
             };

@@ -29,11 +29,19 @@ impl<T: Clone + Eq + std::hash::Hash> Chunks<T> {
         }
     }
 
-    /// The numbers of `cells`' chunks, new chunks added; adds their bytes to `bytes`.
-    fn pack(&mut self, cells: &[T], bytes: &mut usize) -> Box<[u32]> {
+    /// The numbers of `cells`' chunks, new chunks added; adds their bytes to `bytes`. A chunk
+    /// equal to the one at its position in `like` (the chunks of the state it was computed
+    /// from) is that one, without hashing it: a step changes few chunks.
+    fn pack(&mut self, cells: &[T], like: &[u32], bytes: &mut usize) -> Box<[u32]> {
         cells
             .chunks(CHUNK)
-            .map(|c| {
+            .enumerate()
+            .map(|(i, c)| {
+                if let Some(&id) = like.get(i) {
+                    if *self.all[id as usize] == *c {
+                        return id;
+                    }
+                }
                 if let Some(&id) = self.index.get(c) {
                     return id;
                 }
@@ -97,12 +105,18 @@ impl Store {
         self.states.len()
     }
 
-    /// The number of state `k`, added if new.
-    pub fn intern(&mut self, k: &Key) -> u32 {
+    /// The number of state `k`, added if new; `from` is the state it was computed from, if
+    /// any (most of their chunks are the same).
+    pub fn intern(&mut self, k: &Key, from: Option<u32>) -> u32 {
         let mut bytes = 0;
+        let from = from.map(|f| self.states[f as usize].clone());
+        let (mem, undef): (&[u32], &[u32]) = match &from {
+            Some(f) => (&f.mem, &f.undef),
+            None => (&[], &[]),
+        };
         let p = Packed {
-            mem: self.cells.pack(k.state.mem.cells(), &mut bytes),
-            undef: self.marks.pack(&k.undef, &mut bytes),
+            mem: self.cells.pack(k.state.mem.cells(), mem, &mut bytes),
+            undef: self.marks.pack(&k.undef, undef, &mut bytes),
             threads: k.state.threads.as_slice().into(),
             atomic: k.state.atomic,
         };

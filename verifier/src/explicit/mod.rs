@@ -153,7 +153,7 @@ pub fn run_iterative(
     // The first bug that replays (a path through branches on values not known may be
     // taken by no execution); where the search stopped at a bug that does not, the whole
     // graph is searched for one that does.
-    let mut replayed = first_replayed(&space, &graph, &found, opts.smt_timeout_ms);
+    let mut replayed = first_replayed(&space, &graph, &found, opts.smt_timeout_ms, deadline);
     if replayed.is_err() && run.first_safe.is_some() {
         graph = space::explore(
             &mut space,
@@ -164,7 +164,7 @@ pub fn run_iterative(
         )
         .map_err(|s| run.fallback(stop_reason(s)))?;
         let found = bugs(&space, &graph, MAX_BUGS_TRIED);
-        replayed = first_replayed(&space, &graph, &found, opts.smt_timeout_ms);
+        replayed = first_replayed(&space, &graph, &found, opts.smt_timeout_ms, deadline);
     }
     let cex = replayed.map_err(|why| run.fallback(why))?;
     let undefined = matches!(cex.execution.outcome, Outcome::Undefined { .. });
@@ -279,18 +279,23 @@ fn bugs(space: &Space, g: &Graph, max: usize) -> Vec<Bug> {
     found
 }
 
-/// The replayed execution of the first of `found` that replays, or why none does.
+/// The replayed execution of the first of `found` that replays, or why none does (no solver
+/// question runs past `deadline`).
 fn first_replayed(
     space: &Space,
     g: &Graph,
     found: &[Bug],
     smt_timeout_ms: u32,
+    deadline: Instant,
 ) -> Result<Counterexample, String> {
     let mut why_not = None;
     // The solver, made once where a path needs it.
     let mut solver = None;
     for bug in found {
-        match bug.replay(space, g, &mut solver, smt_timeout_ms) {
+        if Instant::now() >= deadline {
+            return Err("time ran out while replaying the paths to bugs".into());
+        }
+        match bug.replay(space, g, &mut solver, smt_timeout_ms, deadline) {
             Ok(c) => return Ok(c),
             Err(why) => {
                 why_not.get_or_insert(why);
@@ -313,6 +318,7 @@ impl Bug {
         g: &Graph,
         solver: &mut Option<(Encoder<'p>, Smt)>,
         smt_timeout_ms: u32,
+        deadline: Instant,
     ) -> Result<Counterexample, String> {
         let prog = space.prog;
         let mut steps = Vec::new();
@@ -339,8 +345,11 @@ impl Bug {
             }
             other => other,
         };
-        let (enc, smt) =
-            solver.get_or_insert_with(|| (Encoder::new(prog), Smt::new(smt_timeout_ms)));
+        let (enc, smt) = solver.get_or_insert_with(|| {
+            let mut smt = Smt::new(smt_timeout_ms);
+            smt.set_deadline(deadline);
+            (Encoder::new(prog), smt)
+        });
         let bad = match self.edge {
             Some((t, tr)) => {
                 let kind = &prog.thread(t).transition(tr).kind;

@@ -458,9 +458,11 @@ pub struct Recording {
     /// The elements an evaluation read before any write of them, each once (unlike
     /// `reads`, without the values writes overwrite).
     pub loads: Vec<u32>,
-    /// With [`Machine::start_tainting`]: per element, whether its value is not known (a bit
-    /// set), updated by every write: a write is not known when its operation read an
-    /// element that was not known, or when an input ([`Op::Havoc`]) made it.
+    /// With [`Machine::start_tainting`]: per element, which of its bytes hold values that
+    /// are not known ([`unknown_bytes`]), updated by every write: a write is not known when
+    /// its operation read a byte that was not known, or when an input ([`Op::Havoc`]) made
+    /// it; a write of some bytes of an element (through a pointer of another type, or
+    /// `memcpy`) changes only theirs.
     pub taint: Vec<u64>,
     /// With [`Machine::start_tainting`]: whether a guard or an operation read an element
     /// whose value was not known.
@@ -468,10 +470,48 @@ pub struct Recording {
     tainting: bool,
     /// Whether the operation being executed read an element whose value was not known.
     op_tainted: bool,
+    /// While an assignment stores its value ([`Machine::assign`]): which bytes of the value
+    /// are not known ([`Machine::unknown_of`]), so that a copy of some known and some unknown
+    /// bytes (a union, or a struct moved through an integer register) keeps them apart.
+    copied: Option<u8>,
     /// Per element, the recording that last read or wrote it (so that each is listed once).
     read_in: Vec<u32>,
     written_in: Vec<u32>,
     epoch: u32,
+}
+
+/// Every byte of an element (an element has at most 8).
+pub const ALL_BYTES: u8 = 0xff;
+
+/// The mask of the bytes of a value of type `ty` ([`unknown_bytes`]).
+pub fn width_bytes(ty: Ty) -> u8 {
+    match ty.bits.div_ceil(8) {
+        n @ 0..=7 => ((1u16 << n) - 1) as u8,
+        _ => ALL_BYTES,
+    }
+}
+
+/// Words of a mask of unknown bytes ([`unknown_bytes`]) for `cells` elements.
+pub fn unknown_words(cells: usize) -> usize {
+    cells.div_ceil(8)
+}
+
+/// Which bytes of element `cell` are not known in `marks` (a byte per element, bit `b` for
+/// its byte `b`; 0: all known).
+#[inline]
+pub fn unknown_bytes(marks: &[u64], cell: usize) -> u8 {
+    marks
+        .get(cell / 8)
+        .map_or(0, |w| (w >> (8 * (cell % 8))) as u8)
+}
+
+/// Sets which bytes of element `cell` are not known in `marks` ([`unknown_bytes`]).
+#[inline]
+pub fn set_unknown_bytes(marks: &mut [u64], cell: usize, bytes: u8) {
+    if let Some(w) = marks.get_mut(cell / 8) {
+        let shift = 8 * (cell % 8);
+        *w = (*w & !(0xff << shift)) | ((bytes as u64) << shift);
+    }
 }
 
 impl Recording {
@@ -485,14 +525,17 @@ impl Recording {
         false
     }
 
-    /// Whether element `cell` is not known.
-    fn tainted(&self, cell: usize) -> bool {
-        self.taint[cell / 64] & (1 << (cell % 64)) != 0
+    /// The bytes of element `cell` that a write of some of its bytes keeps: read, but what
+    /// is not known among them stays theirs.
+    fn keep(&mut self, cell: usize, value: i64) {
+        if self.read(cell, value) {
+            self.loads.push(cell as u32);
+        }
     }
 
-    /// An evaluation's read.
-    fn load(&mut self, cell: usize, value: i64) {
-        if self.tainting && self.tainted(cell) {
+    /// An evaluation's read of the bytes `bytes` (a mask) of element `cell`.
+    fn load(&mut self, cell: usize, value: i64, bytes: u8) {
+        if self.tainting && unknown_bytes(&self.taint, cell) & bytes != 0 {
             self.op_tainted = true;
             self.read_tainted = true;
         }
@@ -501,16 +544,24 @@ impl Recording {
         }
     }
 
-    /// A write over `old`: the value overwritten counts as read (what a step does may depend
-    /// on it, as whether an unlock releases a mutex its thread holds).
-    fn write(&mut self, cell: usize, old: i64, input: bool) {
+    /// A write of the bytes `bytes` (a mask) of element `cell` over `old`: the value
+    /// overwritten counts as read (what a step does may depend on it, as whether an unlock
+    /// releases a mutex its thread holds). With `value_byte`, the write is of that byte of
+    /// the value (else of the whole value).
+    fn write(&mut self, cell: usize, old: i64, input: bool, bytes: u8, value_byte: Option<u32>) {
         if self.tainting {
-            let bit = 1 << (cell % 64);
-            if self.op_tainted || input {
-                self.taint[cell / 64] |= bit;
-            } else {
-                self.taint[cell / 64] &= !bit;
-            }
+            let was = unknown_bytes(&self.taint, cell);
+            let now = match (input, self.copied, value_byte) {
+                (true, _, _) => was | bytes,
+                // A byte of a copied value: as it was where it came from.
+                (false, Some(m), Some(b)) if m >> b & 1 != 0 => was | bytes,
+                (false, Some(_), Some(_)) => was & !bytes,
+                // A whole copied value: its bytes as they were.
+                (false, Some(m), None) => (was & !bytes) | (m & bytes),
+                (false, None, _) if self.op_tainted => was | bytes,
+                (false, None, _) => was & !bytes,
+            };
+            set_unknown_bytes(&mut self.taint, cell, now);
         }
         self.read(cell, old);
         if self.written_in[cell] != self.epoch {
@@ -614,9 +665,18 @@ impl<'p> Machine<'p> {
     /// recording; not logged).
     #[inline]
     pub fn read_cell(&self, s: &State, v: VarId, i: usize) -> i64 {
+        self.read_cell_bytes(s, v, i, ALL_BYTES)
+    }
+
+    /// [`Machine::read_cell`] of the bytes `bytes` (a mask) of the element only: whether the
+    /// others are known does not matter.
+    #[inline]
+    fn read_cell_bytes(&self, s: &State, v: VarId, i: usize, bytes: u8) -> i64 {
         let x = s.mem.cell(v.0 as usize, i);
         if self.recording.get() {
-            self.rec.borrow_mut().load(s.mem.flat(v.0 as usize, i), x);
+            self.rec
+                .borrow_mut()
+                .load(s.mem.flat(v.0 as usize, i), x, bytes);
         }
         x
     }
@@ -624,12 +684,21 @@ impl<'p> Machine<'p> {
     /// Records a write of element `i` of variable `v` (before it), when recording.
     #[inline]
     fn wrote(&self, s: &State, v: VarId, i: usize) {
+        self.wrote_bytes(s, v, i, ALL_BYTES, None);
+    }
+
+    /// Records a write of the bytes `bytes` (a mask) of element `i` of variable `v` (before
+    /// it), when recording: of byte `value_byte` of the value written, or of all of it.
+    #[inline]
+    fn wrote_bytes(&self, s: &State, v: VarId, i: usize, bytes: u8, value_byte: Option<u32>) {
         if self.recording.get() {
             let input = self.writing_input.get();
             self.rec.borrow_mut().write(
                 s.mem.flat(v.0 as usize, i),
                 s.mem.cell(v.0 as usize, i),
                 input,
+                bytes,
+                value_byte,
             );
         }
     }
@@ -835,7 +904,7 @@ impl<'p> Machine<'p> {
             if let Some((v, i, at)) = self.byte_cell(addr + b as i128) {
                 self.allocated(s, v, i)?;
                 self.touch(v, i, false, 0);
-                let cell = self.read_cell(s, v, i) as u64;
+                let cell = self.read_cell_bytes(s, v, i, 1 << at) as u64;
                 x |= (((cell >> (8 * at)) & 0xff) as u128) << (8 * b);
             }
         }
@@ -862,9 +931,9 @@ impl<'p> Machine<'p> {
             if self.recording.get() && cell_width(self.prog.var(v).elem) > 1 {
                 // The bytes of the cell this write keeps are read.
                 let f = s.mem.flat(v.0 as usize, i);
-                self.rec.borrow_mut().load(f, s.mem.cell(v.0 as usize, i));
+                self.rec.borrow_mut().keep(f, s.mem.cell(v.0 as usize, i));
             }
-            self.wrote(s, v, i);
+            self.wrote_bytes(s, v, i, 1 << at, Some(b));
             let cell = s.mem.cell_mut(v.0 as usize, i);
             let old = *cell as i128;
             let byte = ((x >> (8 * b)) & 0xff) as u64;
@@ -1091,8 +1160,217 @@ impl<'p> Machine<'p> {
         place: &Place,
         value: &Expr,
     ) -> Result<(VarId, usize, i128), Fault> {
+        if !self.tainting() {
+            let x = self.eval(s, value)?;
+            let slot = self.slot(s, place);
+            return self.store(s, slot, x);
+        }
+        let read_before = self.rec.borrow().read_tainted;
         let x = self.eval(s, value)?;
-        let (v, i, ty) = match self.slot(s, place) {
+        // Which bytes of the value are not known goes with them, unless where it goes to is
+        // not known.
+        let read_unknown = std::mem::take(&mut self.rec.borrow_mut().op_tainted);
+        let (mut unknown, decided) = if read_unknown {
+            (self.unknown_of(s, value), self.decides(s, value))
+        } else {
+            (0, false)
+        };
+        let slot = self.slot(s, place);
+        {
+            let mut r = self.rec.borrow_mut();
+            if r.op_tainted {
+                unknown = ALL_BYTES;
+            } else if read_unknown && !decided {
+                // Values not known, moved to a known place by operations defined for all
+                // of them: nothing was decided on them (the step is exact for every value).
+                r.read_tainted = read_before;
+            }
+            r.op_tainted |= read_unknown;
+            r.copied = Some(unknown);
+        }
+        let r = self.store(s, slot, x);
+        self.rec.borrow_mut().copied = None;
+        r
+    }
+
+    /// Whether a recording tracks which values are not known ([`Machine::start_tainting`]).
+    fn tainting(&self) -> bool {
+        self.recording.get() && self.rec.borrow().tainting
+    }
+
+    /// Which bytes of the value of `e` in `s` are not known, while tracking them: from the
+    /// marks of the bytes it reads, byte by byte through copies, conversions, bitwise
+    /// operations and shifts by constants, and all of them through any other operation on
+    /// one that is not known (the definedness propagation of Valgrind's Memcheck, a byte at
+    /// a time; Seward and Nethercote, "Using Valgrind to detect undefined value errors with
+    /// bit-precision"). Nothing is recorded or logged.
+    fn unknown_of(&self, s: &State, e: &Expr) -> u8 {
+        let (recording, logging) = (self.recording.replace(false), self.logging.replace(false));
+        let m = self.unknown_in(s, e);
+        self.recording.set(recording);
+        self.logging.set(logging);
+        m & width_bytes(e.ty())
+    }
+
+    /// Whether evaluating `e` in `s` may go another way for other values of what is not
+    /// known in it: an address not known, an operation undefined for some operands, a
+    /// condition not known choosing between values.
+    fn decides(&self, s: &State, e: &Expr) -> bool {
+        let (recording, logging) = (self.recording.replace(false), self.logging.replace(false));
+        let d = self.decides_in(s, e);
+        self.recording.set(recording);
+        self.logging.set(logging);
+        d
+    }
+
+    /// [`Machine::decides`] with recording and logging off.
+    fn decides_in(&self, s: &State, e: &Expr) -> bool {
+        let address = |a: &Expr| self.unknown_in(s, a) != 0 || self.decides_in(s, a);
+        match e {
+            Expr::Const { .. } => false,
+            Expr::Load { place, .. } => match place {
+                Place::Var { index: None, .. } => false,
+                Place::Var {
+                    index: Some(ix), ..
+                } => address(ix),
+                Place::Deref { addr, .. } => address(addr),
+            },
+            Expr::AddrOf { index, .. } => self.decides_in(s, index),
+            Expr::Unary { op, arg, ty } => {
+                (semantics::unop_may_be_undefined(*op, *ty) && self.unknown_in(s, arg) != 0)
+                    || self.decides_in(s, arg)
+            }
+            Expr::Binary { op, lhs, rhs, ty } => {
+                let shift_in_range = matches!(op, BinOp::Shl | BinOp::Shr)
+                    && rhs
+                        .as_const()
+                        .is_some_and(|k| (0..ty.bits.max(32) as i128).contains(&k));
+                let undefined = semantics::binop_may_be_undefined(*op, *ty) && !shift_in_range;
+                (undefined && (self.unknown_in(s, lhs) | self.unknown_in(s, rhs)) != 0)
+                    // Whether the right operand is evaluated at all.
+                    || (matches!(op, BinOp::And | BinOp::Or) && self.unknown_in(s, lhs) != 0)
+                    || self.decides_in(s, lhs)
+                    || self.decides_in(s, rhs)
+            }
+            Expr::Cast { arg, .. } => self.decides_in(s, arg),
+            Expr::Ite {
+                cond, then, els, ..
+            } => {
+                self.unknown_in(s, cond) != 0
+                    || self.decides_in(s, cond)
+                    || self.decides_in(s, then)
+                    || self.decides_in(s, els)
+            }
+        }
+    }
+
+    /// [`Machine::unknown_of`] with recording and logging off.
+    fn unknown_in(&self, s: &State, e: &Expr) -> u8 {
+        let rec = self.rec.borrow();
+        let cell = |v: VarId, i: usize| unknown_bytes(&rec.taint, s.mem.flat(v.0 as usize, i));
+        let any = |m: u8, ty: Ty| if m != 0 { width_bytes(ty) } else { 0 };
+        match e {
+            Expr::Const { .. } => 0,
+            Expr::Load { place, ty } => {
+                let address = match place {
+                    Place::Var { index: None, .. } => 0,
+                    Place::Var {
+                        index: Some(ix), ..
+                    } => self.unknown_in(s, ix),
+                    Place::Deref { addr, .. } => self.unknown_in(s, addr),
+                };
+                if address != 0 {
+                    return width_bytes(*ty);
+                }
+                match self.slot(s, place) {
+                    Ok((v, i, _)) => cell(v, i) & width_bytes(*ty),
+                    Err(Fault::Bytes { addr, width }) => (0..width.min(8))
+                        .filter(|&b| {
+                            self.byte_cell(addr + b as i128)
+                                .is_some_and(|(v, i, at)| cell(v, i) >> at & 1 != 0)
+                        })
+                        .fold(0, |m, b| m | 1 << b),
+                    Err(_) => width_bytes(*ty),
+                }
+            }
+            Expr::AddrOf { index, .. } => any(self.unknown_in(s, index), Ty::ULONG),
+            Expr::Unary { op, arg, ty } => {
+                let m = self.unknown_in(s, arg);
+                match op {
+                    UnOp::BitNot => m & width_bytes(*ty),
+                    UnOp::Neg | UnOp::Not => any(m, *ty),
+                }
+            }
+            Expr::Cast { arg, ty } => {
+                let from = arg.ty();
+                let m = self.unknown_in(s, arg) & width_bytes(from);
+                let (nf, nt) = (from.bits.div_ceil(8), ty.bits.div_ceil(8));
+                // A sign extension copies the top bit (of a top byte not known) upwards.
+                let high = if nt > nf && from.signed && nf > 0 && m >> (nf - 1) & 1 != 0 {
+                    width_bytes(*ty) & !width_bytes(from)
+                } else {
+                    0
+                };
+                if from.bits == 1 || ty.bits == 1 {
+                    return any(m, *ty);
+                }
+                (m | high) & width_bytes(*ty)
+            }
+            Expr::Binary { op, lhs, rhs, ty } => {
+                let (a, b) = (self.unknown_in(s, lhs), self.unknown_in(s, rhs));
+                match (op, rhs.as_const()) {
+                    (BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor, _) => (a | b) & width_bytes(*ty),
+                    (BinOp::Shl | BinOp::Shr, Some(k)) if (0..64).contains(&k) && b == 0 => {
+                        // Bit by bit: each byte's 8 bits, shifted, then back to bytes.
+                        let bits = (0..8).fold(0u64, |w, j| {
+                            if a >> j & 1 != 0 {
+                                w | 0xff << (8 * j)
+                            } else {
+                                w
+                            }
+                        });
+                        let width = ty.bits.min(64) as u32;
+                        let top = width.checked_sub(1).map_or(0, |t| bits >> t & 1);
+                        let shifted = match op {
+                            BinOp::Shl => bits << k,
+                            _ if ty.signed && top != 0 => {
+                                (bits >> k) | (!0u64 << width.saturating_sub(k as u32))
+                            }
+                            _ => bits >> k,
+                        };
+                        (0..8).fold(0u8, |m, j| {
+                            if shifted >> (8 * j) & 0xff != 0 {
+                                m | 1 << j
+                            } else {
+                                m
+                            }
+                        }) & width_bytes(*ty)
+                    }
+                    _ => any(a | b, *ty),
+                }
+            }
+            Expr::Ite {
+                cond,
+                then,
+                els,
+                ty,
+            } => {
+                if self.unknown_in(s, cond) != 0 {
+                    return width_bytes(*ty);
+                }
+                (self.unknown_in(s, then) | self.unknown_in(s, els)) & width_bytes(*ty)
+            }
+        }
+    }
+
+    /// Stores `x` at `slot`, the place's [`Machine::slot`].
+    fn store(
+        &self,
+        s: &mut State,
+        slot: Result<(VarId, usize, Ty), Fault>,
+        x: i128,
+    ) -> Result<(VarId, usize, i128), Fault> {
+        let (v, i, ty) = match slot {
             Err(Fault::Bytes { addr, width }) => {
                 let (v, i) = self.write_bytes(s, addr, width, x)?;
                 return Ok((v, i, x));

@@ -354,8 +354,19 @@ impl Term {
         }
     }
 
-    /// Euclidean `a div b`.
+    /// Euclidean `a div b`. With a constant `b > 0`, the multiples of `b` in the sum `a`
+    /// come out of the division (`(x + 256·y) div 256 = x div 256 + y`).
     pub fn div(a: Term, b: Term) -> Term {
+        if let Term::Int(d) = b {
+            if d == 1 {
+                return a;
+            }
+            if d > 0 && !matches!(a, Term::Int(_)) {
+                if let Some(t) = Term::div_sum(&a, d) {
+                    return t;
+                }
+            }
+        }
         match (&a, &b) {
             (Term::Int(x), Term::Int(y)) if x.checked_div_euclid(*y).is_some() => {
                 Term::Int(x.div_euclid(*y))
@@ -364,13 +375,125 @@ impl Term {
         }
     }
 
-    /// Euclidean `a mod b`.
+    /// Euclidean `a mod b`. With a constant `b > 0`, the parts of `a` that are multiples of
+    /// `b` are left out (`(x + 2^32·y) mod 2^16 = x mod 2^16`, `(x mod 2^32) mod 2^16 = x mod
+    /// 2^16`): the bytes of a value composed of bytes are then the solver's to see at once.
     pub fn modulo(a: Term, b: Term) -> Term {
+        let a = match &b {
+            Term::Int(m) if *m > 0 => Term::congruent(&a, *m).unwrap_or(a),
+            _ => a,
+        };
         match (&a, &b) {
             (Term::Int(x), Term::Int(y)) if x.checked_rem_euclid(*y).is_some() => {
                 Term::Int(x.rem_euclid(*y))
             }
             _ => Term::Mod(Rc::new(a), Rc::new(b)),
+        }
+    }
+
+    /// `a div d` for `d > 0` with the summands of `a` that are multiples of `d` taken out,
+    /// if there are some: `floor((r + d·k) / d) = floor(r / d) + k`.
+    fn div_sum(a: &Term, d: i128) -> Option<Term> {
+        let mut parts = Vec::new();
+        Term::summands(a, false, &mut parts);
+        let mut rest = Term::Int(0);
+        let mut out = Term::Int(0);
+        let mut taken = false;
+        for (neg, x) in parts {
+            let q = match &x {
+                Term::Int(c) if c % d == 0 => Some(Term::Int(c / d)),
+                Term::Mul(p, q) => match (&**p, &**q) {
+                    (Term::Int(c), t) | (t, Term::Int(c)) if c % d == 0 => {
+                        Some(Term::mul(Term::Int(c / d), t.clone()))
+                    }
+                    _ => None,
+                },
+                _ => None,
+            };
+            match q {
+                Some(q) => {
+                    taken = true;
+                    out = if neg {
+                        Term::sub(out, q)
+                    } else {
+                        Term::add(out, q)
+                    };
+                }
+                None => {
+                    rest = if neg {
+                        Term::sub(rest, x)
+                    } else {
+                        Term::add(rest, x)
+                    }
+                }
+            }
+        }
+        taken.then(|| {
+            let r = match rest {
+                Term::Int(c) => Term::Int(c.div_euclid(d)),
+                r => Term::Div(Rc::new(r), Rc::new(Term::Int(d))),
+            };
+            Term::add(r, out)
+        })
+    }
+
+    /// The summands of `t` through sums and differences, each with whether it is subtracted.
+    fn summands(t: &Term, neg: bool, out: &mut Vec<(bool, Term)>) {
+        match t {
+            Term::Add(xs) => xs.iter().for_each(|x| Term::summands(x, neg, out)),
+            Term::Sub(a, b) => {
+                Term::summands(a, neg, out);
+                Term::summands(b, !neg, out);
+            }
+            _ => out.push((neg, t.clone())),
+        }
+    }
+
+    /// A simpler term congruent to `t` modulo `m > 0`, if there is one: constants reduced,
+    /// multiples of `m` and `mod`s by multiples of `m` dropped, through sums, differences,
+    /// negations and products with constants.
+    fn congruent(t: &Term, m: i128) -> Option<Term> {
+        let keep = |x: &Term| Term::congruent(x, m).unwrap_or_else(|| x.clone());
+        match t {
+            Term::Int(c) => (c.rem_euclid(m) != *c).then(|| Term::Int(c.rem_euclid(m))),
+            Term::Mod(z, k) => match &**k {
+                Term::Int(k) if *k > 0 && k % m == 0 => Some(keep(z)),
+                _ => None,
+            },
+            Term::Add(xs) => {
+                let ys: Vec<Option<Term>> = xs.iter().map(|x| Term::congruent(x, m)).collect();
+                ys.iter().any(Option::is_some).then(|| {
+                    xs.iter()
+                        .zip(ys)
+                        .map(|(x, y)| y.unwrap_or_else(|| x.clone()))
+                        .fold(Term::Int(0), Term::add)
+                })
+            }
+            Term::Sub(a, b) => {
+                let (x, y) = (Term::congruent(a, m), Term::congruent(b, m));
+                (x.is_some() || y.is_some()).then(|| {
+                    Term::sub(
+                        x.unwrap_or_else(|| (**a).clone()),
+                        y.unwrap_or_else(|| (**b).clone()),
+                    )
+                })
+            }
+            Term::Neg(a) => Term::congruent(a, m).map(Term::neg),
+            // (x mod M) div d ≡ x div d (mod m) where d·m divides M.
+            Term::Div(a, d) => match (&**a, &**d) {
+                (Term::Mod(x, k), Term::Int(d)) if matches!(**k, Term::Int(k) if *d > 0 && d.checked_mul(m).is_some_and(|dm| k % dm == 0)) => {
+                    Some(Term::div((**x).clone(), Term::Int(*d)))
+                }
+                _ => None,
+            },
+            Term::Mul(a, b) => match (&**a, &**b) {
+                (Term::Int(c), _) | (_, Term::Int(c)) if c % m == 0 => Some(Term::Int(0)),
+                (Term::Int(c), x) | (x, Term::Int(c)) => {
+                    Term::congruent(x, m).map(|y| Term::mul(Term::Int(*c), y))
+                }
+                _ => None,
+            },
+            _ => None,
         }
     }
 
@@ -1425,6 +1548,110 @@ mod tests {
     }
     fn y() -> Term {
         Term::var("y", Sort::Int)
+    }
+
+    /// The simplifying `mod` and `div` against the plain operators: equal for every value
+    /// of the variables (the solver finds no counterexample), and simpler where a part is a
+    /// multiple of the divisor.
+    #[test]
+    fn mod_and_div_by_constants_leave_out_multiples_exactly() {
+        let raw_mod = |a: Term, m: i128| Term::Mod(Rc::new(a), Rc::new(Term::int(m)));
+        let raw_div = |a: Term, d: i128| Term::Div(Rc::new(a), Rc::new(Term::int(d)));
+        let k = |c: i128| Term::int(c);
+        // A signed 32-bit wrap of a sum of bytes, as the encoding reads four byte cells.
+        let wrap32 = |t: Term| Term::sub(raw_mod(Term::add(t, k(1 << 31)), 1 << 32), k(1 << 31));
+        let bytes = Term::add(
+            Term::add(x(), Term::mul(y(), k(256))),
+            Term::mul(Term::var("z", Sort::Int), k(65536)),
+        );
+        let cases: Vec<(Term, Term)> = vec![
+            (
+                raw_mod(wrap32(bytes.clone()), 65536),
+                Term::modulo(wrap32(bytes.clone()), k(65536)),
+            ),
+            (
+                raw_mod(wrap32(bytes.clone()), 256),
+                Term::modulo(wrap32(bytes.clone()), k(256)),
+            ),
+            (
+                raw_div(bytes.clone(), 256),
+                Term::div(bytes.clone(), k(256)),
+            ),
+            (
+                raw_div(Term::sub(bytes.clone(), k(512)), 256),
+                Term::div(Term::sub(bytes.clone(), k(512)), k(256)),
+            ),
+            (
+                raw_mod(raw_div(raw_mod(x(), 1 << 32), 256), 256),
+                Term::modulo(Term::div(raw_mod(x(), 1 << 32), k(256)), k(256)),
+            ),
+            // Not a multiple: kept.
+            (
+                raw_mod(raw_div(raw_mod(x(), 1 << 16), 256), 512),
+                Term::modulo(Term::div(raw_mod(x(), 1 << 16), k(256)), k(512)),
+            ),
+            (
+                raw_mod(Term::neg(Term::mul(k(-768), y())), 256),
+                Term::modulo(Term::neg(Term::mul(k(-768), y())), k(256)),
+            ),
+            (
+                raw_div(Term::add(x(), k(-7)), 4),
+                Term::div(Term::add(x(), k(-7)), k(4)),
+            ),
+        ];
+        // Evaluated on values of every sign and size (the solver cannot always tell at once:
+        // that is why the terms are simplified).
+        fn eval(t: &Term, env: &[(&str, i128)]) -> i128 {
+            match t {
+                Term::Int(c) => *c,
+                Term::Var(n, _) => env.iter().find(|(m, _)| **m == **n).unwrap().1,
+                Term::Add(xs) => xs.iter().map(|x| eval(x, env)).sum(),
+                Term::Sub(a, b) => eval(a, env) - eval(b, env),
+                Term::Neg(a) => -eval(a, env),
+                Term::Mul(a, b) => eval(a, env) * eval(b, env),
+                Term::Div(a, b) => eval(a, env).div_euclid(eval(b, env)),
+                Term::Mod(a, b) => eval(a, env).rem_euclid(eval(b, env)),
+                other => panic!("not an integer term: {other:?}"),
+            }
+        }
+        let values = [
+            0,
+            1,
+            -1,
+            255,
+            256,
+            -257,
+            65_535,
+            -65_536,
+            (1 << 31) - 1,
+            -(1 << 31),
+            (1 << 32) + 77,
+            -(1 << 40) - 3,
+            123_456_789_012,
+        ];
+        for (plain, simple) in &cases {
+            for &a in &values {
+                for &b in &values {
+                    for &c in &values[..6] {
+                        let env = [("x", a), ("y", b), ("z", c)];
+                        assert_eq!(
+                            eval(plain, &env),
+                            eval(simple, &env),
+                            "{plain:?} and {simple:?} at {env:?}"
+                        );
+                    }
+                }
+            }
+        }
+        // Where the parts were multiples, they are gone.
+        assert_eq!(
+            Term::modulo(wrap32(bytes.clone()), k(256)),
+            Term::modulo(x(), k(256))
+        );
+        assert_eq!(
+            Term::div(Term::mul(y(), k(512)), k(256)),
+            Term::mul(k(2), y())
+        );
     }
 
     #[test]

@@ -675,6 +675,43 @@ int main(void) {
     assert_eq!(r.verdict, Verdict::Unsafe);
 }
 
+/// A struct whose union is written in part (two of its four bytes) and copied whole: the
+/// bytes written stay known through the copy, byte by byte, and the others stay unknown.
+#[test]
+fn bytes_written_stay_known_through_a_copy_of_a_partly_written_union() {
+    let text = r#"
+#include <assert.h>
+#include <pthread.h>
+union word { int i; char c[4]; };
+struct msg { int kind; union word w; };
+struct msg box, got;
+void *t(void *a) { got = box; return 0; }
+int main(void) {
+  struct msg m;
+  m.kind = 1;
+  m.w.c[0] = 'h';
+  m.w.c[1] = 'i';
+  box = m;
+  pthread_t x;
+  pthread_create(&x, 0, t, 0);
+  pthread_join(x, 0);
+  assert(got.kind == 1 && got.w.c[0] == 'h');
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let p = lower("partial.c", &text.replace("CHECK", "got.w.c[1] == 'i'"));
+    let (r, _) = verify(&p, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+    // Every run fails, whatever the bytes never written hold: moving them decided nothing.
+    let p = lower("partial.c", &text.replace("CHECK", "got.w.c[1] == 'j'"));
+    let (r, _) = verify(&p, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Unsafe);
+    // A byte never written is not known.
+    let p = lower("partial.c", &text.replace("CHECK", "got.w.c[3] != 9"));
+    never_safe(&p);
+}
+
 /// An access at a constant address that runs past the end of its object is undefined in the
 /// interpreter and in the checker's encoding alike, never bytes of the next object.
 #[test]

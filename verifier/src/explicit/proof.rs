@@ -1,6 +1,7 @@
 //! ARTs from the explored states, labelled with the states themselves (point labels): the
-//! conjunction `x = c` over every cell whose value is known (registers that are dead and cells
-//! not written since they started uninitialised are left out). An ART whose nodes are
+//! conjunction `x = c` over every cell whose value is known, and the known bytes of a cell
+//! known in part (registers that are dead and cells not written since they started
+//! uninitialised are left out). An ART whose nodes are
 //! concrete states is an ART in the sense of seed 002 (Definition 3) like any other, and the
 //! independent checker ([`crate::check`]) accepts or rejects it in the same way.
 //!
@@ -31,6 +32,25 @@ pub struct Labels<'p> {
     intervals: FxHashMap<u32, Vec<Term>>,
     /// Per cell whose value is not known: the atoms of its variable's interval.
     cell_intervals: FxHashMap<(u32, u32), [Term; 2]>,
+    /// Per cell some of whose bytes are known (variable, element, value, bytes not known):
+    /// the atoms of the known ones.
+    known_bytes: FxHashMap<(u32, u32, i128, u8), Vec<Term>>,
+}
+
+/// The atoms saying that the bytes of `x` outside `unknown` ([`crate::interp::unknown_bytes`])
+/// are those of `value`: per known byte `k`, `(x div 2^8k) mod 2^8` (the byte of its two's
+/// complement, whatever its sign, as the encoding reads bytes of a cell).
+fn known_bytes(x: &Term, value: i128, unknown: u8, width: u32) -> Vec<Term> {
+    (0..width)
+        .filter(|b| unknown >> b & 1 == 0)
+        .map(|b| {
+            let shifted = Term::div(x.clone(), Term::int(1i128 << (8 * b)));
+            Term::eq(
+                Term::modulo(shifted, Term::int(256)),
+                Term::int((value >> (8 * b)).rem_euclid(256)),
+            )
+        })
+        .collect()
 }
 
 /// `lo <= x && x <= hi` for element `i` of variable `v`.
@@ -56,6 +76,7 @@ impl<'p> Labels<'p> {
             atoms: FxHashMap::default(),
             intervals: FxHashMap::default(),
             cell_intervals: FxHashMap::default(),
+            known_bytes: FxHashMap::default(),
         }
     }
 
@@ -99,8 +120,28 @@ impl<'p> Labels<'p> {
             let ty = v.elem.ty();
             let name = self.enc.var(v.id);
             let array = self.enc.is_array(v.id);
+            let width = ty.bits.div_ceil(8) as u32;
             for i in 0..v.len as usize {
-                if key.is_undef(key.state.mem.flat(v.id.0 as usize, i)) {
+                let flat = key.state.mem.flat(v.id.0 as usize, i);
+                let unknown =
+                    crate::interp::unknown_bytes(&key.undef, flat) & crate::interp::width_bytes(ty);
+                if unknown != 0 && unknown != crate::interp::width_bytes(ty) {
+                    // Some bytes known: theirs.
+                    let x = key.state.get(v.id, i, ty);
+                    let atoms = self
+                        .known_bytes
+                        .entry((v.id.0, i as u32, x, unknown))
+                        .or_insert_with(|| {
+                            let cell = if array {
+                                Term::select(name.clone(), Term::int(i as i128))
+                            } else {
+                                name.clone()
+                            };
+                            known_bytes(&cell, x, unknown, width)
+                        });
+                    cs.extend(atoms.iter().cloned());
+                }
+                if unknown != 0 {
                     // Not known: only its interval, where that says something.
                     if let Some(r) = space.narrow[v.id.0 as usize] {
                         let enc = &self.enc;

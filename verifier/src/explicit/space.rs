@@ -1,9 +1,10 @@
 //! The reachable state space of a program, explored state by state: each state is a concrete
 //! state of the interpreter ([`crate::interp::Machine`], the reference semantics) with the
-//! dead registers of every thread forgotten ([`super::liveness`]) and which cells hold values
-//! that are not known: memory not written since it started uninitialised, and every value an
-//! input made or that was computed from one (the search tracks them as Valgrind's Memcheck
-//! tracks definedness: [`Machine::start_tainting`]). The search takes 0 for every input and
+//! dead registers of every thread forgotten ([`super::liveness`]) and which bytes of its cells
+//! hold values that are not known: memory not written since it started uninitialised, and
+//! every value an input made or that was computed from one (the search tracks them as
+//! Valgrind's Memcheck tracks definedness, a byte at a time: [`Machine::start_tainting`]; a
+//! copy of a partly written union keeps its written bytes known). The search takes 0 for every input and
 //! uninitialised cell, as the interpreter's replay of a bug does; a guard that reads a value
 //! not known may hold either way, so both ways are explored (CPAchecker's value analysis
 //! does the same with values it does not track). The labels say of a cell not known only its
@@ -17,7 +18,7 @@ use super::ranges::{Range, Ranges};
 use super::relevance::Relevance;
 use super::store::Store;
 use crate::art::Control;
-use crate::interp::{Machine, Oracle, State, Status};
+use crate::interp::{self, Machine, Oracle, State, Status};
 use crate::ir::*;
 use std::rc::Rc;
 use std::time::Instant;
@@ -27,24 +28,16 @@ use std::time::Instant;
 pub struct Key {
     /// The interpreter's state, dead registers set to 0.
     pub state: State,
-    /// Cells (positions in the memory) whose values are not known: not written since they
-    /// started uninitialised, or computed from an input.
+    /// The bytes of cells (positions in the memory) whose values are not known
+    /// ([`interp::unknown_bytes`]): not written since they started uninitialised, or
+    /// computed from an input.
     pub undef: Box<[u64]>,
 }
 
 impl Key {
-    /// Whether the value of cell `flat` is not known.
-    pub fn is_undef(&self, flat: usize) -> bool {
-        self.undef
-            .get(flat / 64)
-            .is_some_and(|w| w & (1 << (flat % 64)) != 0)
-    }
-
     /// Records that cell `flat` holds a known value (when undefined cells are tracked).
     fn define(&mut self, flat: usize) {
-        if let Some(w) = self.undef.get_mut(flat / 64) {
-            *w &= !(1 << (flat % 64));
-        }
+        interp::set_unknown_bytes(&mut self.undef, flat, 0);
     }
 }
 
@@ -139,11 +132,16 @@ impl<'p> Space<'p> {
         });
         let track_undef = has_inputs || prog.vars.iter().any(|v| v.init == Init::Nondet);
         let cells = state.mem.cells().len();
-        let mut undef = vec![0u64; if track_undef { cells.div_ceil(64) } else { 0 }];
+        let words = if track_undef {
+            interp::unknown_words(cells)
+        } else {
+            0
+        };
+        let mut undef = vec![0u64; words];
         for v in prog.vars.iter().filter(|v| v.init == Init::Nondet) {
             for i in 0..v.len as usize {
                 let f = state.mem.flat(v.id.0 as usize, i);
-                undef[f / 64] |= 1 << (f % 64);
+                interp::set_unknown_bytes(&mut undef, f, interp::ALL_BYTES);
             }
         }
         let narrow: Vec<Option<Range>> = prog

@@ -945,9 +945,11 @@ impl<'p> Verifier<'p> {
             path.iter().skip(1).map(|(_, e)| e.expect("edge")).collect();
         match witness::witness(self.prog, &self.enc, &mut self.smt, &steps, bad) {
             Witness::Replayed(c) => match &c.execution.outcome {
-                Outcome::Undefined { reason, .. } => {
-                    Refined::Unknown(format!("undefined behaviour is reachable: {reason}"))
-                }
+                Outcome::Undefined {
+                    reason,
+                    memory: false,
+                    ..
+                } => Refined::Unknown(format!("undefined behaviour is reachable: {reason}")),
                 _ => Refined::Bug(c),
             },
             Witness::Infeasible => Refined::Unknown(

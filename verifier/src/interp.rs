@@ -203,6 +203,10 @@ pub enum Outcome {
         transition: TransId,
         /// What happened.
         reason: String,
+        /// Whether it is a memory-safety violation ([`Fault::is_memory_error`]): a bug of the
+        /// program like an error, not a limit of the model nor arithmetic without a defined
+        /// result.
+        memory: bool,
     },
     /// The step bound was reached.
     StepBound,
@@ -412,6 +416,21 @@ pub enum Fault {
         /// Bytes accessed.
         width: u32,
     },
+}
+
+impl Fault {
+    /// Whether this is a memory-safety violation of the program: an access to heap memory
+    /// freed or never allocated, past the end of its object or block, or through an address
+    /// that is no object's (null). A limit of the model is not (its ghost variables are named
+    /// `<...>`, [`crate::ir::Program`]'s model limits), nor is arithmetic without a defined
+    /// result.
+    pub fn is_memory_error(&self) -> bool {
+        match self {
+            Fault::NotAllocated { .. } | Fault::BadAddress(_) => true,
+            Fault::OutOfBounds { var, .. } => !var.starts_with('<'),
+            Fault::Arith(_) | Fault::Bytes { .. } => false,
+        }
+    }
 }
 
 impl fmt::Display for Fault {
@@ -1486,6 +1505,7 @@ pub fn run(prog: &Program, oracle: &mut dyn Oracle, max_steps: usize) -> (Execut
                     thread: tid,
                     transition: trid,
                     reason: f.to_string(),
+                    memory: f.is_memory_error(),
                 }
             }
         }
@@ -1656,6 +1676,7 @@ impl Program {
                 thread,
                 transition,
                 reason,
+                memory,
             } => {
                 let pos = self
                     .thread(*thread)
@@ -1664,7 +1685,12 @@ impl Program {
                     .as_ref()
                     .map(|s| format!(" at {}", self.position(s)))
                     .unwrap_or_default();
-                format!("undefined behaviour in {thread}: {reason}{pos}")
+                let what = if *memory {
+                    "memory-safety violation"
+                } else {
+                    "undefined behaviour"
+                };
+                format!("{what} in {thread}: {reason}{pos}")
             }
             Outcome::StepBound => "step bound reached".into(),
             Outcome::ScheduleEnd => "the given schedule ended".into(),

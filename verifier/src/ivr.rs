@@ -110,7 +110,9 @@ pub fn verify_file(prog: &Program, text: &str, timeout_ms: u32) -> Result<Checke
             let steps = replay.schedule.len() + 1;
             let (exec, _) = interp::run(prog, &mut replay, steps);
             match &exec.outcome {
-                Outcome::Error { .. } | Outcome::Deadlock { .. } => Ok(Checked::Counterexample {
+                Outcome::Error { .. }
+                | Outcome::Deadlock { .. }
+                | Outcome::Undefined { memory: true, .. } => Ok(Checked::Counterexample {
                     outcome: prog.show_outcome(&exec.outcome),
                 }),
                 other => Err(format!(

@@ -167,7 +167,12 @@ pub fn run_iterative(
         replayed = first_replayed(&space, &graph, &found, opts.smt_timeout_ms, deadline);
     }
     let cex = replayed.map_err(|why| run.fallback(why))?;
-    let undefined = matches!(cex.execution.outcome, Outcome::Undefined { .. });
+    // Undefined behaviour other than a memory-safety violation (a limit of the model,
+    // arithmetic without a defined result) is not a bug to report, but no verdict either.
+    let undefined = matches!(
+        cex.execution.outcome,
+        Outcome::Undefined { memory: false, .. }
+    );
     let cexs = if undefined {
         vec![]
     } else {

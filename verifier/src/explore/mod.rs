@@ -1624,6 +1624,7 @@ impl<'a, G: Guide> Engine<'a, G> {
                     thread: t,
                     transition: *tr,
                     reason: why.clone(),
+                    memory: false,
                 };
                 (BugKind::Undefined, self.prog.show_outcome(&o), None)
             }

@@ -822,8 +822,25 @@ impl<'p> Machine<'p> {
     /// its instance must be allocated and the element within the size allocated (the
     /// status cell is read, [`Var::allocation_status`]).
     fn allocated(&self, s: &State, v: VarId, i: usize) -> Result<(), Fault> {
+        self.allocated_bytes(s, v, i, None)
+    }
+
+    /// [`Machine::allocated`] of byte `byte` of the element only, or of all of it (`None`):
+    /// a byte access (a `char` of a block whose size is no multiple of the element's) needs
+    /// only its own byte inside the block.
+    fn allocated_bytes(
+        &self,
+        s: &State,
+        v: VarId,
+        i: usize,
+        byte: Option<u32>,
+    ) -> Result<(), Fault> {
         let Some((status, j, at)) = self.objects.allocation(self.prog, v, i as i128) else {
             return Ok(());
+        };
+        let (at, width) = match byte {
+            Some(b) => (at + b as i128, 1),
+            None => (at, cell_width(self.prog.var(v).elem) as i128),
         };
         let st = self.read_cell(s, status, j as usize) as i128;
         self.touch(status, j as usize, false, 0);
@@ -831,12 +848,10 @@ impl<'p> Machine<'p> {
         match crate::ir::allocated_bytes(st) {
             None => Err(Fault::NotAllocated { var: var.clone() }),
             // Past the end of the block allocated (the instance has room for more).
-            Some(n) if at < 0 || at + cell_width(self.prog.var(v).elem) as i128 > n => {
-                Err(Fault::OutOfBounds {
-                    var: var.clone(),
-                    index: i as i128,
-                })
-            }
+            Some(n) if at < 0 || at + width > n => Err(Fault::OutOfBounds {
+                var: var.clone(),
+                index: i as i128,
+            }),
             Some(_) => Ok(()),
         }
     }
@@ -921,7 +936,7 @@ impl<'p> Machine<'p> {
         let mut x: u128 = 0;
         for b in 0..width {
             if let Some((v, i, at)) = self.byte_cell(addr + b as i128) {
-                self.allocated(s, v, i)?;
+                self.allocated_bytes(s, v, i, Some(at))?;
                 self.touch(v, i, false, 0);
                 let cell = self.read_cell_bytes(s, v, i, 1 << at) as u64;
                 x |= (((cell >> (8 * at)) & 0xff) as u128) << (8 * b);
@@ -945,7 +960,7 @@ impl<'p> Machine<'p> {
             let Some((v, i, at)) = self.byte_cell(addr + b as i128) else {
                 continue;
             };
-            self.allocated(s, v, i)?;
+            self.allocated_bytes(s, v, i, Some(at))?;
             let ty = self.prog.var(v).elem.ty();
             if self.recording.get() && cell_width(self.prog.var(v).elem) > 1 {
                 // The bytes of the cell this write keeps are read.

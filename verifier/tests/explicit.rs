@@ -1044,3 +1044,31 @@ fn buggy_idioms_are_bugs_with_replayed_traces() {
     }
     assert!(checked >= 7, "only {checked} buggy idioms");
 }
+
+/// A byte of a block whose size is no multiple of the element the memory is laid out in
+/// (a `char` flexible array member after an `int`) is inside the block up to its last byte:
+/// no memory-safety bug there, and one past it.
+#[test]
+fn a_byte_access_is_inside_its_block_up_to_the_last_byte() {
+    let text = r#"
+#include <stdlib.h>
+#include <assert.h>
+struct F { int n; char d[]; };
+int main(void) {
+  struct F *f = malloc(sizeof(struct F) + 5);
+  if (!f) return 0;
+  f->d[IDX] = 1;
+  assert(f->d[IDX] == 1);
+  free(f);
+  return 0;
+}
+"#;
+    let (r, _) = verify(&lower("fam.c", &text.replace("IDX", "4")), Engine::Explicit);
+    assert!(
+        !matches!(r.verdict, Verdict::PartiallySafe | Verdict::Unsafe),
+        "{:?}",
+        r.verdict
+    );
+    let (r, _) = verify(&lower("fam.c", &text.replace("IDX", "5")), Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Unsafe);
+}

@@ -1072,3 +1072,28 @@ int main(void) {
     let (r, _) = verify(&lower("fam.c", &text.replace("IDX", "5")), Engine::Explicit);
     assert_eq!(r.verdict, Verdict::Unsafe);
 }
+
+/// A local read before any write (an `undef` value after `mem2reg`) is any value, a new one
+/// at each use: never folded to 0, so never `safe` where another value fails, and never
+/// `unsafe` where another value passes.
+#[test]
+fn a_local_read_before_any_write_is_any_value() {
+    let p = lower(
+        "undef.c",
+        "#include <assert.h>\nint main(void) { int x; assert(x == 0); return 0; }\n",
+    );
+    never_safe(&p);
+    let p = lower(
+        "undef2.c",
+        "#include <assert.h>\nint main(void) { int x, y; assert(x == y); return 0; }\n",
+    );
+    never_safe(&p);
+    let p = lower(
+        "undef3.c",
+        "#include <assert.h>\nint main(void) { int x; assert(x != 7); return 0; }\n",
+    );
+    for engine in [Engine::Explicit, Engine::Auto] {
+        let (r, _) = verify(&p, engine);
+        assert_ne!(r.verdict, Verdict::Unsafe, "{engine:?}");
+    }
+}

@@ -1706,7 +1706,26 @@ impl<'m> Lowerer<'m> {
                     )),
                 }
             }
-            Operand::ConstantOperand(c) => self.const_val(c),
+            Operand::ConstantOperand(c) => match c.as_ref() {
+                // An uninitialised value (a local read before any write, after `mem2reg`):
+                // any value, a new one at each use, as the compiled program may materialise
+                // it differently each time.
+                Constant::Undef(t) | Constant::Poison(t)
+                    if matches!(
+                        t.as_ref(),
+                        Type::IntegerType { .. } | Type::PointerType { .. }
+                    ) =>
+                {
+                    let ty = self.reg_ty(t)?;
+                    let r = self.temp("undef", ty);
+                    self.pending.push(Op::Havoc {
+                        place: Place::scalar(r),
+                        ty,
+                    });
+                    Ok(Val::E(Expr::var(r, ty)))
+                }
+                _ => self.const_val(c),
+            },
             Operand::MetadataOperand => Ok(Val::E(Expr::int(0))),
         }
     }

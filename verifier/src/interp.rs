@@ -1239,22 +1239,23 @@ impl<'p> Machine<'p> {
     /// a time; Seward and Nethercote, "Using Valgrind to detect undefined value errors with
     /// bit-precision"). Nothing is recorded or logged.
     fn unknown_of(&self, s: &State, e: &Expr) -> u8 {
+        self.unrecorded(|| self.unknown_in(s, e)) & width_bytes(e.ty())
+    }
+
+    /// `f` with recording and logging off (an evaluation that is not a step's).
+    fn unrecorded<T>(&self, f: impl FnOnce() -> T) -> T {
         let (recording, logging) = (self.recording.replace(false), self.logging.replace(false));
-        let m = self.unknown_in(s, e);
+        let x = f();
         self.recording.set(recording);
         self.logging.set(logging);
-        m & width_bytes(e.ty())
+        x
     }
 
     /// Whether evaluating `e` in `s` may go another way for other values of what is not
     /// known in it: an address not known, an operation undefined for some operands, a
     /// condition not known choosing between values.
     fn decides(&self, s: &State, e: &Expr) -> bool {
-        let (recording, logging) = (self.recording.replace(false), self.logging.replace(false));
-        let d = self.decides_in(s, e);
-        self.recording.set(recording);
-        self.logging.set(logging);
-        d
+        self.unrecorded(|| self.decides_in(s, e))
     }
 
     /// [`Machine::decides`] with recording and logging off.

@@ -431,3 +431,11 @@ fn a_program_of_several_files_is_verified_and_built_as_one() {
         assert_eq!(String::from_utf8_lossy(&o.stdout), "total 9\n");
     }
 }
+
+/// `memmove` of overlapping shared memory, expanded into the schedule's cell steps (every
+/// cell read before any is written) at every level: the window of samples ends as the
+/// native program leaves it.
+#[test]
+fn an_overlapping_memmove_of_shared_memory_moves_the_old_bytes_at_every_level() {
+    runs_at_every_level("shift_window", 3, "4 samples, 1 1 left\n");
+}

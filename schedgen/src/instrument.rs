@@ -210,8 +210,9 @@ pub fn instrument(
             }
             InstrKind::Call { callee, args } => {
                 let name = callee.unwrap_or_default();
-                if let Some(fill) = block_operation(&name) {
-                    let cells = block_cells(prog, n, roles).map_err(unsupported)?;
+                if let Some(op) = block_operation(&name) {
+                    let cells = block_cells(prog, n, roles, op).map_err(unsupported)?;
+                    let fill = op == Block::Fill;
                     m.expand_block(n, fill, &cells, "synth_before", "synth_after");
                 } else {
                     call(&mut m, n, &name, args, roles, multi).map_err(unsupported)?;
@@ -379,25 +380,37 @@ fn c_string(s: &str) -> String {
     out
 }
 
-/// Whether `name` copies a block (`Some(false)`: `memcpy`, `memmove`) or fills one
-/// (`Some(true)`: `memset`), as the library's function or LLVM's intrinsic.
-fn block_operation(name: &str) -> Option<bool> {
+/// A block operation of the library or LLVM's intrinsics.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Block {
+    /// `memcpy`: cell by cell, each read before its write.
+    Copy,
+    /// `memmove`: every cell read before any is written.
+    Move,
+    /// `memset`.
+    Fill,
+}
+
+/// The block operation `name` performs, as the library's function or LLVM's intrinsic.
+fn block_operation(name: &str) -> Option<Block> {
     let base = name.strip_prefix("llvm.").unwrap_or(name);
     let base = base.split('.').next().unwrap_or(base);
     match base {
-        "memcpy" | "memmove" => Some(false),
-        "memset" => Some(true),
+        "memcpy" => Some(Block::Copy),
+        "memmove" => Some(Block::Move),
+        "memset" => Some(Block::Fill),
         _ => None,
     }
 }
 
-/// The cells of the block copy or fill `n`, in the order the IR performs them, each with its
-/// site: every step of every copy of the instruction in the IR must be a cell step, and the
-/// copies must agree on the cells.
+/// The cells of the block operation `n` (`op`), in the order the IR performs them, each with
+/// its site: every step of every copy of the instruction in the IR must be a cell step, and
+/// the copies must agree on the cells.
 fn block_cells(
     prog: &Program,
     n: u32,
     roles: &[Role],
+    op: Block,
 ) -> Result<Vec<(CellStep, Option<u32>)>, String> {
     let mut cells: Vec<CellStep> = Vec::new();
     // The block operation's steps: its transitions, and its accesses of a thread's own memory
@@ -424,7 +437,6 @@ fn block_cells(
             cells.push(c);
         }
     }
-    // The IR's order: cell by cell, the read before the write.
     cells.sort_by_key(|c| (c.offset, c.write));
     for w in cells.windows(2) {
         if w[0].offset == w[1].offset && w[0].width != w[1].width
@@ -435,6 +447,18 @@ fn block_cells(
                 list(roles)
             ));
         }
+    }
+    // The IR's order: cell by cell, the read before the write; for `memmove` every read
+    // before the writes.
+    if op == Block::Move {
+        cells.sort_by_key(|c| (c.write, c.offset));
+    }
+    let read = |w: &CellStep| cells.iter().any(|r| !r.write && r.offset == w.offset);
+    if op != Block::Fill && !cells.iter().all(|c| !c.write || read(c)) {
+        return Err(format!(
+            "a copy of a block writes a cell it does not read (sites {})",
+            list(roles)
+        ));
     }
     let mut out = Vec::new();
     for c in cells {

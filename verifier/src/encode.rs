@@ -766,12 +766,18 @@ impl Cx<'_, '_> {
         };
         let st = self.element(s, status, j);
         // The bytes allocated (meaningful where `st` is an allocated status).
-        let mapped = Term::le(Term::int(crate::ir::MAPPED), st.clone());
-        let size = Term::ite(
-            mapped,
-            Term::sub(st.clone(), Term::int(crate::ir::MAPPED)),
-            Term::sub(st.clone(), Term::int(crate::ir::ALLOCATED)),
-        );
+        let bases = crate::ir::ALLOCATED_BASES;
+        let (last, higher) = bases.split_last().expect("bases");
+        let size = higher
+            .iter()
+            .rev()
+            .fold(Term::sub(st.clone(), Term::int(*last)), |below, b| {
+                Term::ite(
+                    Term::le(Term::int(*b), st.clone()),
+                    Term::sub(st.clone(), Term::int(*b)),
+                    below,
+                )
+            });
         let end = Term::add(
             Term::sub(within, Term::int(crate::ir::ALLOCATION_HEADER)),
             Term::int(cell_bytes(prog.var(v).elem) as i128),

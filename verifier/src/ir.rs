@@ -284,18 +284,21 @@ pub const ALLOCATED: i128 = 3;
 /// Allocation status of an instance that holds a file mapping of `n` bytes (`mmap`):
 /// `MAPPED + n` (memory `free` must not release, and `munmap` must).
 pub const MAPPED: i128 = 1 << 40;
+/// Allocation status of a variable-length array of `n` bytes (a local `char b[n]`):
+/// `STACK + n` (memory that neither `free` nor `munmap` releases).
+pub const STACK: i128 = 1 << 41;
+/// The bases of the statuses of allocated instances, highest first: an instance whose status
+/// is at least one of them (and below the ones before it) holds `status - base` bytes.
+pub const ALLOCATED_BASES: [i128; 3] = [STACK, MAPPED, ALLOCATED];
 /// Bytes of an instance before its payload (the status cell).
 pub const ALLOCATION_HEADER: i128 = 8;
 
 /// The bytes an instance with allocation status `status` holds, when it is allocated.
 pub fn allocated_bytes(status: i128) -> Option<i128> {
-    if status >= MAPPED {
-        Some(status - MAPPED)
-    } else if status >= ALLOCATED {
-        Some(status - ALLOCATED)
-    } else {
-        None
-    }
+    ALLOCATED_BASES
+        .iter()
+        .find(|b| status >= **b)
+        .map(|b| status - b)
 }
 
 /// Where a variable's elements lie in the address space: element `i` is at address

@@ -1097,3 +1097,38 @@ fn a_local_read_before_any_write_is_any_value() {
         assert_ne!(r.verdict, Verdict::Unsafe, "{engine:?}");
     }
 }
+
+/// A variable-length array has the length it was given: its last element is inside it and
+/// the one after it is a memory-safety bug, also when the array is made again, shorter, in a
+/// later round of a loop; `free` of it is an invalid free.
+#[test]
+fn a_variable_length_array_ends_at_its_length() {
+    let text = r#"
+#include <stdlib.h>
+#include <assert.h>
+int len = 3;
+int main(void) {
+  for (int r = 0; r < 2; r++) {
+    int n = len - r;
+    int b[n];
+    b[n - 1] = r;
+    assert(b[n - 1] == r);
+    b[IDX] = 1;
+    FREE;
+  }
+  return 0;
+}
+"#;
+    let program =
+        |idx: &str, free: &str| lower("vla.c", &text.replace("IDX", idx).replace("FREE", free));
+    let (r, _) = verify(&program("0", "(void)0"), Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+    // In the second round the array has two elements: b[2] is past its end.
+    for p in [program("2", "(void)0"), program("0", "free(b)")] {
+        let (r, ivrs) = verify(&p, Engine::Explicit);
+        assert_eq!(r.verdict, Verdict::Unsafe);
+        assert!(ivrs
+            .iter()
+            .any(|i| matches!(i.kind, IvrKind::Counterexample(_))));
+    }
+}

@@ -7,8 +7,9 @@
 //!
 //! This is the cone of influence of model checking (Clarke, Grumberg and Peled, "Model
 //! Checking", the cone-of-influence reduction), computed over the whole program: the seeds
-//! are every guard, every address and index, and the operands of every operation that may be
-//! undefined (signed arithmetic, division, shifts); then each assignment to a relevant place
+//! are every guard, every address and index, the operands of every operation that may be
+//! undefined (signed arithmetic, division, shifts) and the allocation status of every block;
+//! then each assignment to a relevant place
 //! makes what its value reads relevant, until nothing changes. The projection of the states
 //! onto the relevant variables is a bisimulation: a relevant value is computed from relevant
 //! values only, and control depends on relevant values only. The independent checker needs
@@ -39,6 +40,11 @@ impl Relevance {
             ranges,
             ranged: std::cell::RefCell::new(vec![false; prog.vars.len()]),
         };
+        // An allocation status decides whether an access to its block is defined; every such
+        // access reads it, though no expression names it ([`crate::ir::Var::allocation_status`]).
+        for v in prog.vars.iter().filter(|v| v.allocation_status) {
+            r.mark(v.id);
+        }
         for t in &prog.threads {
             for tr in &t.transitions {
                 if r.zero_allowed(&tr.guard) && ranges.truth(prog, &tr.guard).is_some() {

@@ -676,7 +676,8 @@ impl Analysis {
 /// no step writes, such as a string constant, keeps its initial values: reading it commutes
 /// with every step). A write through a pointer counts for every object it may reach, and a
 /// write to one cell of an object for all of the object's cells (accesses of other widths
-/// reach their bytes).
+/// reach their bytes). A variable of its own (no object's field) that no step reads is not
+/// shared: its writes commute with every step.
 ///
 /// A heap allocation site is shared as a whole: an access to its memory reads the status
 /// that `free` writes ([`Var::allocation_status`]), so each of its variables is touched by
@@ -684,6 +685,7 @@ impl Analysis {
 fn shared(p: &mut Program) {
     let mut touched: HashMap<u32, BTreeSet<u32>> = HashMap::new();
     let mut written: HashSet<VarId> = HashSet::new();
+    let mut read: HashSet<VarId> = HashSet::new();
     // Per variable: the key it is counted under (its object for heap sites).
     let key: Vec<u32> = p
         .vars
@@ -705,6 +707,9 @@ fn shared(p: &mut Program) {
                     written.insert(p.vars[v.0 as usize].placement().object);
                 }
             }
+            for pl in &r {
+                read.extend(pl.vars());
+            }
             for pl in r.into_iter().chain(w) {
                 for v in pl.vars() {
                     touched.entry(key[v.0 as usize]).or_default().insert(t.id.0);
@@ -713,10 +718,13 @@ fn shared(p: &mut Program) {
         }
     }
     for v in &mut p.vars {
+        // Such as a ghost that marks the model's limit.
+        let unread = v.placement.is_none() && !read.contains(&v.id);
         v.shared = touched
             .get(&key[v.id.0 as usize])
             .is_some_and(|s| s.len() > 1)
-            && written.contains(&v.placement().object);
+            && written.contains(&v.placement().object)
+            && !unread;
     }
 }
 

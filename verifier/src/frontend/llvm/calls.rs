@@ -551,7 +551,7 @@ impl<'m> Lowerer<'m> {
             "memcpy" | "memmove" => {
                 let (d, s) = (self.val(args[0])?, self.val(args[1])?);
                 let len = self.expr(args[2])?;
-                self.copy_block(d.clone(), s, len)?;
+                self.copy_block(d.clone(), s, len, name == "memmove")?;
                 Ok(Some(d))
             }
             "memset" => {
@@ -1160,8 +1160,11 @@ impl<'m> Lowerer<'m> {
         let named = |p: &Place| match p {
             Place::Var { var, index } => {
                 let v = &vars[var.0 as usize];
+                // Not in a block with an allocation status (heap memory, a variable-length
+                // array): an access may be out of its bounds.
+                let block = vars[v.placement().object.0 as usize].allocation_status;
                 !matches!(v.scope, VarScope::Heap)
-                    && !v.allocation_status
+                    && !block
                     && match index {
                         None => true,
                         Some(i) => i.as_const().is_some_and(|i| 0 <= i && i < v.len as i128),
@@ -1261,7 +1264,7 @@ impl<'m> Lowerer<'m> {
         if n.starts_with("memcpy.") || n.starts_with("memmove.") {
             let (d, s) = (self.val(args[0])?, self.val(args[1])?);
             let len = self.expr(args[2])?;
-            self.copy_block(d, s, len)?;
+            self.copy_block(d, s, len, n.starts_with("memmove."))?;
             return Ok(None);
         }
         if n.starts_with("abs.") && args.len() == 2 {

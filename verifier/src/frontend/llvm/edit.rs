@@ -359,9 +359,9 @@ impl Module {
     }
 
     /// Replaces the block copy or fill `n` (`memcpy`/`memmove`/`memset`, the library's or
-    /// LLVM's intrinsic) by its cells in order, each a load of the source and a store to the
-    /// destination (or a store of the fill byte), with `void before(site)` and
-    /// `void after(site)` around the steps that are sites.
+    /// LLVM's intrinsic) by its cells in order, each a load of the source or a store to the
+    /// destination (of the value loaded from the same offset, or of the fill byte), with
+    /// `void before(site)` and `void after(site)` around the steps that are sites.
     pub fn expand_block(
         &mut self,
         n: u32,
@@ -386,7 +386,7 @@ impl Module {
                 let mut idx = [LLVMConstInt(i64t, off as u64, 0)];
                 LLVMBuildGEP2(self.builder, i8t, base, idx.as_mut_ptr(), 1, c"".as_ptr())
             };
-            let mut value: LLVMValueRef = std::ptr::null_mut();
+            let mut values: Vec<(u32, LLVMValueRef)> = Vec::new();
             for &(c, site) in cells {
                 let ty = LLVMIntTypeInContext(self.ctx, 8 * c.width);
                 if let Some(s) = site {
@@ -395,7 +395,7 @@ impl Module {
                 if !c.write {
                     let l = LLVMBuildLoad2(self.builder, ty, at(src, c.offset), c"".as_ptr());
                     LLVMSetAlignment(l, 1);
-                    value = l;
+                    values.push((c.offset, l));
                 } else {
                     let v = if fill {
                         let byte = LLVMBuildZExtOrBitCast(
@@ -407,7 +407,10 @@ impl Module {
                         let ones: u64 = (0..c.width as u64).map(|k| 1u64 << (8 * k)).sum();
                         LLVMBuildMul(self.builder, byte, LLVMConstInt(ty, ones, 0), c"".as_ptr())
                     } else {
-                        value
+                        let k = values.iter().position(|(o, _)| *o == c.offset);
+                        values
+                            .swap_remove(k.expect("a cell is read before it is written"))
+                            .1
                     };
                     let st = LLVMBuildStore(self.builder, v, at(dst, c.offset));
                     LLVMSetAlignment(st, 1);

@@ -201,6 +201,66 @@ impl<'m> Lowerer<'m> {
         }))
     }
 
+    /// A variable-length array (`T b[n]`, an `alloca` of `count` elements of `elem`) named
+    /// `name`: a block of the thread's own, with room for [`ELEMENTS`] elements, whose status
+    /// says how many bytes it has (`STACK + count * size`), so that an access past its end
+    /// is out of bounds as for memory from `malloc`. Each execution of the `alloca` sets the
+    /// size again (the array of a loop's previous round is gone); a longer array is the
+    /// model's limit.
+    pub(super) fn variable_array(&mut self, name: String, elem: &TypeRef, count: Expr) -> R<Val> {
+        let Some(s) = self.layout.size(elem).filter(|s| *s > 0) else {
+            return self.unsupported(format!("variable-length array of {elem}"));
+        };
+        let mut probe = Vec::new();
+        let fits = self
+            .layout
+            .flatten_array(elem, 0, s, ELEMENTS, &mut probe)
+            .is_some();
+        let (ty, es, elems) = if fits {
+            (elem.clone(), s, ELEMENTS)
+        } else {
+            (self.m.types.int(8), 1, ELEMENTS * s)
+        };
+        let tid = self.tid;
+        let (obj, _) = self.block_object(name, VarScope::Local(tid), &ty, es, elems, 1, false)?;
+        let count = cast(count, Ty::ULONG);
+        let too_long = bin(
+            BinOp::Gt,
+            count.clone(),
+            Expr::constant(ELEMENTS as i128, Ty::ULONG),
+            Ty::INT,
+        );
+        let why = format!("<variable-length arrays longer than {ELEMENTS} elements>");
+        self.model_limit(why, too_long)?;
+        let size = bin(
+            BinOp::Mul,
+            count,
+            Expr::constant(s as i128, Ty::ULONG),
+            Ty::ULONG,
+        );
+        self.step(
+            Expr::tt(),
+            vec![Op::Assign {
+                place: Place::Var {
+                    var: obj,
+                    index: Some(Box::new(Expr::constant(0, Ty::LONG))),
+                },
+                value: bin(
+                    BinOp::Add,
+                    cast(size, Ty::LONG),
+                    Expr::constant(crate::ir::STACK, Ty::LONG),
+                    Ty::LONG,
+                ),
+            }],
+            TransKind::Stmt,
+        )?;
+        Ok(Val::P {
+            obj,
+            off: HEADER as i64,
+            dyn_: vec![],
+        })
+    }
+
     /// `free(p)`.
     pub(super) fn free(&mut self, o: &'m Operand) -> R<Option<Val>> {
         let p = self.val(o)?;
@@ -237,7 +297,7 @@ impl<'m> Lowerer<'m> {
             common,
             Ty::LONG,
         );
-        self.byte_loop(new.clone(), Some(p.clone()), None, len)?;
+        self.byte_loop(new.clone(), Some(p.clone()), None, len, None)?;
         self.free_val(p)?;
         Ok(Some(new))
     }
@@ -295,11 +355,19 @@ impl<'m> Lowerer<'m> {
         };
         let mapped = and(
             super::lower::not(null.clone()),
-            bin(
-                BinOp::Ge,
-                st,
-                Expr::constant(crate::ir::MAPPED, Ty::LONG),
-                Ty::INT,
+            and(
+                bin(
+                    BinOp::Ge,
+                    st.clone(),
+                    Expr::constant(crate::ir::MAPPED, Ty::LONG),
+                    Ty::INT,
+                ),
+                bin(
+                    BinOp::Lt,
+                    st,
+                    Expr::constant(crate::ir::STACK, Ty::LONG),
+                    Ty::INT,
+                ),
             ),
         );
         self.edge(from, next, null.clone(), vec![set(0)], TransKind::Branch)?;
@@ -408,6 +476,22 @@ impl<'m> Lowerer<'m> {
     ) -> R<(VarId, u64)> {
         let here = self.here();
         let name = format!("heap@{here}#{}", self.tid);
+        self.block_object(name, VarScope::Heap, ty, s, elems, k, zero)
+    }
+
+    /// The object of `k` instances of blocks of `elems` elements of `ty` (`s` bytes each),
+    /// each after its status cell, named `name`, in `scope`.
+    #[allow(clippy::too_many_arguments)]
+    fn block_object(
+        &mut self,
+        name: String,
+        scope: VarScope,
+        ty: &TypeRef,
+        s: u64,
+        elems: u64,
+        k: u64,
+        zero: bool,
+    ) -> R<(VarId, u64)> {
         let evenly = elems == 1 || (s <= HEADER && HEADER.is_multiple_of(s));
         let inst = HEADER + elems * s;
         let status = self.new_var(
@@ -415,7 +499,7 @@ impl<'m> Lowerer<'m> {
             ElemKind::Int(Ty::LONG),
             k as u32,
             true,
-            VarScope::Heap,
+            scope.clone(),
             Init::Zero,
             Some(Placement {
                 object: VarId(u32::MAX),
@@ -449,7 +533,7 @@ impl<'m> Lowerer<'m> {
                 leaf.elem,
                 leaf.len as u32,
                 true,
-                VarScope::Heap,
+                scope.clone(),
                 init.clone(),
                 Some(Placement {
                     object: status,
@@ -687,9 +771,10 @@ impl<'m> Lowerer<'m> {
         }
     }
 
-    /// `memcpy`/`memmove(dst, src, n)` of a constant length, cell by cell (each a read and a
-    /// write); the cells are those of whichever side's object is known.
-    pub(super) fn copy_block(&mut self, dst: Val, src: Val, n: Expr) -> R<()> {
+    /// `memcpy(dst, src, n)` of a constant length, cell by cell (each a read and a write); the
+    /// cells are those of whichever side's object is known. `memmove` (`overlap`) reads every
+    /// cell before it writes any, so that blocks that overlap are copied as they were.
+    pub(super) fn copy_block(&mut self, dst: Val, src: Val, n: Expr, overlap: bool) -> R<()> {
         let known = self
             .const_eval(&n)
             .and_then(|k| {
@@ -700,11 +785,19 @@ impl<'m> Lowerer<'m> {
         let Some(cells) = known else {
             // A length computed at run time, or objects whose layout is not known here: byte
             // by byte.
-            return self.byte_loop(dst, Some(src), None, n);
+            let order = overlap.then(|| {
+                bin(
+                    BinOp::Gt,
+                    self.addr_expr(&dst),
+                    self.addr_expr(&src),
+                    Ty::INT,
+                )
+            });
+            return self.byte_loop(dst, Some(src), None, n, order);
         };
-        for (k, w, ty) in cells {
+        let mut read = Vec::new();
+        for &(k, w, ty) in &cells {
             let from = self.place(&self.offset_by(&src, k), w, ty)?;
-            let to = self.place(&self.offset_by(&dst, k), w, ty)?;
             let t = self.temp("memcpy", ty);
             self.cell_step(k, w, false)?;
             self.access_step(
@@ -714,16 +807,32 @@ impl<'m> Lowerer<'m> {
                 }],
                 TransKind::Stmt,
             )?;
-            self.cell_step(k, w, true)?;
-            self.access_step(
-                vec![Op::Assign {
-                    place: to,
-                    value: Expr::var(t, ty),
-                }],
-                TransKind::Stmt,
-            )?;
+            read.push((k, w, ty, t));
+            if overlap {
+                continue;
+            }
+            for (k, w, ty, t) in read.drain(..) {
+                self.write_cell(&dst, k, w, ty, t)?;
+            }
+        }
+        for (k, w, ty, t) in read {
+            self.write_cell(&dst, k, w, ty, t)?;
         }
         self.cell_done();
+        Ok(())
+    }
+
+    /// The write of a copied cell: `dst + k` (`w` bytes of `ty`) gets register `t`.
+    fn write_cell(&mut self, dst: &Val, k: u64, w: u64, ty: Ty, t: VarId) -> R<()> {
+        let to = self.place(&self.offset_by(dst, k), w, ty)?;
+        self.cell_step(k, w, true)?;
+        self.access_step(
+            vec![Op::Assign {
+                place: to,
+                value: Expr::var(t, ty),
+            }],
+            TransKind::Stmt,
+        )?;
         Ok(())
     }
 
@@ -734,7 +843,7 @@ impl<'m> Lowerer<'m> {
             .and_then(|k| self.cells_in(&dst, k as u64))
             .or_else(|| self.chunks(&n));
         let Some(cells) = known else {
-            return self.byte_loop(dst, None, Some(byte), n);
+            return self.byte_loop(dst, None, Some(byte), n, None);
         };
         let b = cast(
             cast(
@@ -800,8 +909,17 @@ impl<'m> Lowerer<'m> {
     }
 
     /// `memcpy(dst, src, n)` (with `src`) or `memset(dst, byte, n)` (with `byte`) as a loop over
-    /// the bytes: each iteration one read and one write of a byte, or one write.
-    fn byte_loop(&mut self, dst: Val, src: Option<Val>, byte: Option<Expr>, n: Expr) -> R<()> {
+    /// the bytes: each iteration one read and one write of a byte, or one write. Where
+    /// `backward` holds (`memmove` to a higher address), the loop goes from the last byte to
+    /// the first.
+    fn byte_loop(
+        &mut self,
+        dst: Val,
+        src: Option<Val>,
+        byte: Option<Expr>,
+        n: Expr,
+        backward: Option<Expr>,
+    ) -> R<()> {
         let u8t = Ty {
             bits: 8,
             signed: false,
@@ -809,8 +927,40 @@ impl<'m> Lowerer<'m> {
         let i = self.temp("block.i", Ty::ULONG);
         let n = cast(n, Ty::ULONG);
         let iv = Expr::var(i, Ty::ULONG);
+        // The byte of round `i`: `i`, or `n - 1 - i` going backward.
+        let byte_at = match backward {
+            None => iv.clone(),
+            Some(b) => {
+                let back = self.temp("block.back", Ty::INT);
+                self.step(
+                    Expr::tt(),
+                    vec![Op::Assign {
+                        place: Place::scalar(back),
+                        value: b,
+                    }],
+                    TransKind::Stmt,
+                )?;
+                let last = bin(
+                    BinOp::Sub,
+                    bin(
+                        BinOp::Sub,
+                        n.clone(),
+                        Expr::constant(1, Ty::ULONG),
+                        Ty::ULONG,
+                    ),
+                    iv.clone(),
+                    Ty::ULONG,
+                );
+                super::lower::ite(Expr::var(back, Ty::INT), last, iv.clone(), Ty::ULONG)
+            }
+        };
         let at = |base: &Val, me: &Self| Place::Deref {
-            addr: Box::new(bin(BinOp::Add, me.addr_expr(base), iv.clone(), Ty::ULONG)),
+            addr: Box::new(bin(
+                BinOp::Add,
+                me.addr_expr(base),
+                byte_at.clone(),
+                Ty::ULONG,
+            )),
             ty: u8t,
             targets: Vec::new(),
         };

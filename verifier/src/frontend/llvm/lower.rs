@@ -82,8 +82,6 @@ pub(super) type Env = Vec<(usize, i128)>;
 /// Thread-specific data keys a program may create (`pthread_key_create`).
 pub(super) const MAX_KEYS: usize = 16;
 
-/// Elements a variable-length array has room for.
-const VLA_ELEMENTS: u64 = 64;
 /// Calls of a function a thread may have active at once (recursion is inlined this deep; a
 /// deeper call is the model's limit: undefined).
 const RECURSION_DEPTH: usize = 3;
@@ -2171,21 +2169,18 @@ impl<'m> Lowerer<'m> {
             Val::E(e) => e,
             _ => return self.unsupported("an allocation of a pointer's number of elements"),
         };
+        let func = self.frames.last().expect("frame").func.name.clone();
+        let name = format!("{}::{}::{}", self.tid, func, name_str(&x.dest));
         let ty = match self.const_eval(&count) {
             Some(1) => x.allocated_type.clone(),
             Some(k) if k > 1 => self.m.types.array_of(x.allocated_type.clone(), k as usize),
             Some(_) => return self.invalid("an array of no elements"),
             None => {
-                // A variable-length array: room for [`VLA_ELEMENTS`] elements; a longer one is
-                // beyond the model (undefined: its last element is out of bounds).
-                self.vla_bound(&count)?;
-                self.m
-                    .types
-                    .array_of(x.allocated_type.clone(), VLA_ELEMENTS as usize)
+                let p = self.variable_array(name, &x.allocated_type, count)?;
+                self.bind(&x.dest, p, Ty::ULONG);
+                return Ok(());
             }
         };
-        let func = self.frames.last().expect("frame").func.name.clone();
-        let name = format!("{}::{}::{}", self.tid, func, name_str(&x.dest));
         let obj = self.new_object(&name, &ty, VarScope::Local(self.tid), Init::Nondet)?;
         self.bind(
             &x.dest,
@@ -2263,19 +2258,6 @@ impl<'m> Lowerer<'m> {
             TransKind::Stmt,
         )?;
         Ok(())
-    }
-
-    /// The check that a variable-length array of `count` elements fits the room the model
-    /// gives it: a longer one is the model's limit ([`Lowerer::model_limit`]).
-    fn vla_bound(&mut self, count: &Expr) -> R<()> {
-        let too_long = bin(
-            BinOp::Gt,
-            cast(count.clone(), Ty::ULONG),
-            Expr::constant(VLA_ELEMENTS as i128, Ty::ULONG),
-            Ty::INT,
-        );
-        let why = format!("<variable-length arrays longer than {VLA_ELEMENTS} elements>");
-        self.model_limit(why, too_long)
     }
 
     /// Width in bytes and IR type of a loaded or stored LLVM type.

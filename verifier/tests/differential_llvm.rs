@@ -62,6 +62,11 @@ fn interpreted(p: &Program) -> Result<Vec<Image>, String> {
             let ElemKind::Int(ty) = var.elem else {
                 continue;
             };
+            // A struct's padding (cells the front end names `.padN`) holds whatever a copy
+            // left there, which C does not fix.
+            if var.name.contains(".pad") {
+                continue;
+            }
             let width = (ty.bits as usize).div_ceil(8);
             let pl = var.placement();
             for k in 0..var.len as usize {

@@ -295,15 +295,58 @@ impl<'m> Layout<'m> {
             }
             Type::StructType { .. } | Type::NamedStructType { .. } => {
                 let (fields, packed) = self.struct_fields(t)?;
-                let (offsets, _, _) = self.struct_layout(&fields, packed)?;
+                let (offsets, size, _) = self.struct_layout(&fields, packed)?;
+                let mut end = 0;
                 for (i, (f, o)) in fields.iter().zip(offsets).enumerate() {
+                    self.padding(base, end, o, outer, &path, out);
                     self.flatten_into(f, base + o, outer, format!("{path}.{i}"), out)?;
+                    end = o + self.size(f)?;
                 }
+                self.padding(base, end, size, outer, &path, out);
             }
             Type::VectorType { .. } => return None,
             _ => return None,
         }
         Some(())
+    }
+}
+
+impl Layout<'_> {
+    /// The bytes `from..to` of a struct at byte `base` that no field holds (padding): bytes
+    /// of memory like any other, which a copy of the struct copies and an access through a
+    /// character pointer reads and writes.
+    fn padding(
+        &self,
+        base: u64,
+        from: u64,
+        to: u64,
+        outer: Option<(u64, u64)>,
+        path: &str,
+        out: &mut Vec<Leaf>,
+    ) {
+        let byte = ElemKind::Int(Ty {
+            bits: 8,
+            signed: false,
+        });
+        match outer {
+            None if to > from => out.push(Leaf {
+                offset: base + from,
+                stride: 1,
+                len: to - from,
+                elem: byte,
+                width: 1,
+                path: format!("{path}.pad{from}"),
+            }),
+            None => {}
+            Some((stride, len)) => out.extend((from..to).map(|k| Leaf {
+                offset: base + k,
+                stride,
+                len,
+                elem: byte,
+                width: 1,
+                path: format!("{path}.pad{k}"),
+            })),
+        }
     }
 }
 
@@ -343,6 +386,23 @@ mod tests {
     }
 
     #[test]
+    fn the_padding_of_a_struct_is_bytes_of_memory() {
+        let types = Types::blank_for_testing();
+        let (i8t, i64t) = (types.int(8), types.int(64));
+        // struct { char c; long l; char d; }: bytes 1..8 and 17..24 are padding.
+        let s = types.struct_of(vec![i8t.clone(), i64t, i8t], false);
+        let leaves = Layout::new(&types).flatten(&s).unwrap();
+        let spans: Vec<(u64, u64, u64)> = leaves
+            .iter()
+            .map(|l| (l.offset, l.len * l.stride, l.width))
+            .collect();
+        assert_eq!(
+            spans,
+            vec![(0, 1, 1), (1, 7, 1), (8, 8, 8), (16, 1, 1), (17, 7, 1)]
+        );
+    }
+
+    #[test]
     fn arrays_of_structs_flatten_into_one_family_per_field() {
         let types = Types::blank_for_testing();
         let (i32t, ptr) = (types.int(32), types.pointer());
@@ -352,13 +412,20 @@ mod tests {
         let a = types.array_of(row, 3);
         let l = Layout::new(&types);
         let leaves = l.flatten(&arr).unwrap();
-        assert_eq!(leaves.len(), 2);
+        // The int, its four bytes of padding (a family of bytes each), the pointer.
+        assert_eq!(leaves.len(), 6);
         assert_eq!(
             (leaves[0].offset, leaves[0].stride, leaves[0].len),
             (0, 16, 5)
         );
+        for (k, pad) in leaves[1..5].iter().enumerate() {
+            assert_eq!(
+                (pad.offset, pad.stride, pad.len, pad.width),
+                (4 + k as u64, 16, 5, 1)
+            );
+        }
         assert_eq!(
-            (leaves[1].offset, leaves[1].stride, leaves[1].len),
+            (leaves[5].offset, leaves[5].stride, leaves[5].len),
             (8, 16, 5)
         );
         // int a[3][4]: one family of 12 cells.

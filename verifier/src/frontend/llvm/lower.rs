@@ -790,9 +790,18 @@ impl<'m> Lowerer<'m> {
         width: u64,
     ) -> Option<Place> {
         let o = self.objects.get(&obj)?;
+        // A character at an index known only at run time may be any byte of the object (a
+        // `char *` over a struct reads its representation): one family of cells holds it
+        // only when the object has no other (an allocation's status aside).
+        let bytes = width == 1 && !dyn_.is_empty();
+        let others = |var: &VarId| {
+            o.leaves
+                .iter()
+                .any(|(_, v)| v != var && !self.vars[v.0 as usize].allocation_status)
+        };
         for (leaf, var) in &o.leaves {
             let rel = off - leaf.offset as i64;
-            if rel < 0 || leaf.width != width {
+            if rel < 0 || leaf.width != width || bytes && others(var) {
                 continue;
             }
             let t = leaf.stride as i64;

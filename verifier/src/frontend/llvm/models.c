@@ -41,6 +41,27 @@ W int strncmp(const char *a, const char *b, size_t n) {
   return 0;
 }
 
+W int memcmp(const void *a, const void *b, size_t n) {
+  const unsigned char *x = a, *y = b;
+  for (; n > 0; n--, x++, y++) {
+    if (*x != *y)
+      return *x - *y;
+  }
+  return 0;
+}
+
+/* What clang makes of a `memcmp` whose result is only compared with 0. */
+W int bcmp(const void *a, const void *b, size_t n) { return memcmp(a, b, n); }
+
+W void *memchr(const void *s, int c, size_t n) {
+  const unsigned char *p = s;
+  for (; n > 0; n--, p++) {
+    if (*p == (unsigned char)c)
+      return (void *)p;
+  }
+  return 0;
+}
+
 W char *strcpy(char *d, const char *s) {
   char *r = d;
   while ((*d++ = *s++))

@@ -1050,7 +1050,12 @@ impl Verifier<'_> {
                 self.undecided.len()
             )
         });
+        // A bug no scheduler avoids (for the inputs it was found with).
+        let unavoidable = cexs
+            .iter()
+            .any(|c| crate::interp::unavoidable(self.prog, &c.replay));
         let verdict = match end {
+            _ if unavoidable => Verdict::Unsafe,
             Ok(_) if undecided.is_some() && cexs.is_empty() => {
                 Verdict::Unknown(undecided.clone().expect("some"))
             }

@@ -1132,3 +1132,41 @@ int main(void) {
             .any(|i| matches!(i.kind, IvrKind::Counterexample(_))));
     }
 }
+
+/// A bug that an input leads to while one thread alone can move at each step is one no
+/// scheduler avoids: `unsafe`, in both engines. Where the scheduler can run the check before
+/// the other thread's write, it is not.
+#[test]
+fn a_bug_an_input_forces_on_every_scheduler_is_unsafe() {
+    let text = r#"
+#include <assert.h>
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+int x;
+void *t(void *a) { x = 1; return 0; }
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  pthread_t th;
+  pthread_create(&th, 0, t, 0);
+  JOIN1;
+  if (n == 5) assert(x == 0);
+  JOIN2;
+  return 0;
+}
+"#;
+    let join = "pthread_join(th, 0)";
+    let forced = lower(
+        "forced.c",
+        &text.replace("JOIN1", join).replace("JOIN2", "0"),
+    );
+    let avoidable = lower(
+        "avoidable.c",
+        &text.replace("JOIN1", "0").replace("JOIN2", join),
+    );
+    for engine in [Engine::Auto, Engine::Impact] {
+        let (r, _) = verify(&forced, engine);
+        assert_eq!(r.verdict, Verdict::Unsafe, "{engine:?}");
+        let (r, _) = verify(&avoidable, engine);
+        assert_ne!(r.verdict, Verdict::Unsafe, "{engine:?}");
+    }
+}

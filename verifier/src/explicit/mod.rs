@@ -192,7 +192,7 @@ pub fn run_iterative(
                     "undefined behaviour is reachable under every schedule: {}",
                     ub_reason(&cex)
                 ))
-            } else if !space.read_undefined.get() {
+            } else if !space.read_undefined.get() || interp::unavoidable(prog, &cex.replay) {
                 Verdict::Unsafe
             } else {
                 return Err(run.fallback(

@@ -375,54 +375,61 @@ fn place_exprs_mut(p: &mut Place, f: &mut impl FnMut(&mut Expr)) {
 /// dereference's targets are the variables of the objects its address may point to.
 fn points_to(p: &mut Program) {
     let members = p.object_members();
-    // The objects, numbered densely; `any` stands for the address of any object whose address
-    // the program takes (made by arithmetic that does not keep an address's object, such as
-    // `^`).
-    let mut index = vec![u32::MAX; p.vars.len()];
-    let mut objects = Vec::new();
-    for (o, m) in members.iter().enumerate() {
-        if !m.is_empty() {
-            index[o] = objects.len() as u32;
+    // The objects whose address the program takes (by `&`, or in an initial value), numbered
+    // densely: only they can be pointed to, and the sets stay as small as they are (a
+    // program inlined into many threads has 100,000 objects and a few dozen taken). `any`
+    // stands for the address of any of them (made by arithmetic that does not keep an
+    // address's object, such as `^`).
+    let mut index = vec![NONE; p.vars.len()];
+    let mut objects: Vec<usize> = Vec::new();
+    let mut take = |o: usize| {
+        if index[o] == NONE && !members[o].is_empty() {
+            index[o] = objects.len();
             objects.push(o);
         }
-    }
-    let object_of: Vec<usize> = p
-        .vars
-        .iter()
-        .map(|v| index[v.placement().object.0 as usize] as usize)
-        .collect();
-    let an = Analysis {
-        any: objects.len(),
-        bits: objects.len() + 1,
-        object_of,
     };
-    let mut sets = Sets {
-        pts: vec![FixedBitSet::with_capacity(an.bits); p.vars.len()],
-        held: vec![FixedBitSet::with_capacity(an.bits); an.any],
-        all: FixedBitSet::with_capacity(an.bits),
-    };
-    // Pointers initialised with addresses (`int *p = &x;` at file scope).
+    let object = |v: VarId| p.vars[v.0 as usize].placement().object.0 as usize;
+    let mut initial: Vec<(usize, usize)> = Vec::new();
     for v in &p.vars {
         if let (ElemKind::Ptr, Init::Values(vals)) = (&v.elem, &v.init) {
             for x in vals {
                 if let Some((t, _)) = decode_address(*x) {
-                    if (t.0 as usize) < p.vars.len() && !members[t.0 as usize].is_empty() {
-                        let o = an.object_of[t.0 as usize];
-                        sets.pts[v.id.0 as usize].insert(o);
-                        sets.held[an.object_of[v.id.0 as usize]].insert(o);
-                        sets.all.insert(o);
+                    if (t.0 as usize) < p.vars.len() {
+                        take(t.0 as usize);
+                        initial.push((v.id.0 as usize, t.0 as usize));
                     }
                 }
             }
         }
     }
-    // The objects whose address the program takes: what `any` stands for.
-    let mut taken = sets.all.clone();
     for tr in p.threads.iter().flat_map(|t| &t.transitions) {
-        tr.for_each_expr(&mut |e| {
-            e.for_each_addr(&mut |v| taken.insert(an.object_of[v.0 as usize]))
-        });
+        tr.for_each_expr(&mut |e| e.for_each_addr(&mut |v| take(object(v))));
     }
+    let object_of: Vec<usize> = p.vars.iter().map(|v| index[object(v.id)]).collect();
+    let an = Analysis {
+        any: objects.len(),
+        object_of,
+    };
+    let mut sets = Sets {
+        pts: vec![FixedBitSet::new(); p.vars.len()],
+        held: vec![FixedBitSet::new(); an.any],
+        all: FixedBitSet::new(),
+    };
+    // Pointers initialised with addresses (`int *p = &x;` at file scope).
+    for (v, t) in initial {
+        let o = index[t];
+        if o == NONE {
+            continue;
+        }
+        put(&mut sets.pts[v], o);
+        if let Some(h) = sets.held.get_mut(an.object_of[v]) {
+            put(h, o);
+        }
+        put(&mut sets.all, o);
+    }
+    // What `any` stands for: every object numbered.
+    let mut taken = FixedBitSet::with_capacity(an.any);
+    taken.insert_range(..);
     loop {
         let mut changed = false;
         for t in &p.threads {
@@ -456,7 +463,9 @@ fn points_to(p: &mut Program) {
                         for d in dst {
                             if !v.is_subset(&sets.pts[d]) {
                                 sets.pts[d].union_with(&v);
-                                sets.held[an.object_of[d]].union_with(&v);
+                                if let Some(h) = sets.held.get_mut(an.object_of[d]) {
+                                    h.union_with(&v);
+                                }
                                 sets.all.union_with(&v);
                                 changed = true;
                             }
@@ -565,6 +574,17 @@ fn points_to(p: &mut Program) {
     }
 }
 
+/// No object's number: an object whose address the program never takes.
+const NONE: usize = usize::MAX;
+
+/// Adds `bit` to `set`, growing it (sets start empty: most variables hold no address).
+fn put(set: &mut FixedBitSet, bit: usize) {
+    if bit >= set.len() {
+        set.grow(bit + 1);
+    }
+    set.insert(bit);
+}
+
 /// The sets of the points-to analysis ([`points_to`]).
 struct Sets {
     /// Per variable: the objects the value it holds may be the address of.
@@ -579,8 +599,6 @@ struct Sets {
 struct Analysis {
     /// The bit of "any object whose address is taken".
     any: usize,
-    /// Bits per set: the objects and `any`.
-    bits: usize,
     /// Per variable: the number of its object.
     object_of: Vec<usize>,
 }
@@ -588,7 +606,7 @@ struct Analysis {
 impl Analysis {
     /// The objects `e`'s value may be the address of.
     fn expr(&self, e: &Expr, sets: &Sets) -> FixedBitSet {
-        let mut out = FixedBitSet::with_capacity(self.bits);
+        let mut out = FixedBitSet::new();
         self.expr_into(e, sets, &mut out);
         out
     }
@@ -597,7 +615,7 @@ impl Analysis {
         let Sets { pts, held, all } = sets;
         match e {
             Expr::Const { .. } => {}
-            Expr::AddrOf { var, .. } => out.insert(self.object_of[var.0 as usize]),
+            Expr::AddrOf { var, .. } => put(out, self.object_of[var.0 as usize]),
             Expr::Load { place, .. } => match place {
                 Place::Var { var, .. } => out.union_with(&pts[var.0 as usize]),
                 Place::Deref { addr, .. } => {
@@ -621,7 +639,7 @@ impl Analysis {
                 // `-a`, `~a` of an address: no longer that object's address, but (bits
                 // turned back) possibly any object's.
                 if !self.expr(arg, sets).is_clear() {
-                    out.insert(self.any);
+                    put(out, self.any);
                 }
             }
             Expr::Binary { lhs, rhs, op, .. } => {
@@ -644,7 +662,7 @@ impl Analysis {
                 {
                     // Other arithmetic on an address (`^` of XOR-linked lists, `*`, `/`,
                     // shifts) may make the address of any object.
-                    out.insert(self.any);
+                    put(out, self.any);
                 }
             }
             Expr::Ite { then, els, .. } => {
@@ -656,9 +674,13 @@ impl Analysis {
 
     /// The objects a place may be in.
     fn targets(&self, place: &Place, sets: &Sets, taken: &FixedBitSet) -> FixedBitSet {
-        let mut t = FixedBitSet::with_capacity(self.bits);
+        let mut t = FixedBitSet::new();
         match place {
-            Place::Var { var, .. } => t.insert(self.object_of[var.0 as usize]),
+            Place::Var { var, .. } => {
+                if self.object_of[var.0 as usize] != NONE {
+                    put(&mut t, self.object_of[var.0 as usize])
+                }
+            }
             Place::Deref { addr, .. } => {
                 self.expr_into(addr, sets, &mut t);
                 if t.contains(self.any) {

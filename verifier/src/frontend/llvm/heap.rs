@@ -715,6 +715,11 @@ impl<'m> Lowerer<'m> {
         }
         let (lo, hi) = (*off as u64, *off as u64 + n);
         let cells = self.objects.get(obj)?;
+        // A block past the object's end: through its addresses, where the access past the
+        // end is a memory-safety bug (the cells alone would leave those bytes out).
+        if hi > cells.size {
+            return None;
+        }
         let mut out = Vec::new();
         for (leaf, var) in &cells.leaves {
             let ty = self.vars[var.0 as usize].elem.ty();

@@ -1050,12 +1050,7 @@ impl Verifier<'_> {
                 self.undecided.len()
             )
         });
-        // A bug no scheduler avoids (for the inputs it was found with).
-        let unavoidable = cexs
-            .iter()
-            .any(|c| crate::interp::unavoidable(self.prog, &c.replay));
         let verdict = match end {
-            _ if unavoidable => Verdict::Unsafe,
             Ok(_) if undecided.is_some() && cexs.is_empty() => {
                 Verdict::Unknown(undecided.clone().expect("some"))
             }
@@ -1072,8 +1067,18 @@ impl Verifier<'_> {
             Ok(true) if safe_ivr && last_safe_is_final => Verdict::PartiallySafe,
             Ok(true) => Verdict::Unknown("bugs found; the final ART was not checked".into()),
             // Every choice at the root leads to a bug.
-            Ok(false) if self.deterministic() && undecided.is_none() => Verdict::Unsafe,
+            Ok(false)
+                if self.deterministic()
+                    && undecided.is_none()
+                    && !self.prog.signal_chooses_waiter() =>
+            {
+                Verdict::Unsafe
+            }
             Ok(false) if safe_ivr => Verdict::PartiallySafe,
+            Ok(false) if self.prog.signal_chooses_waiter() => Verdict::Unknown(
+                "unsafe executions exist; no safe schedule was found (the search lets the program                  choose the thread a signal wakes, which a scheduler may choose otherwise)"
+                    .into(),
+            ),
             Ok(false) => Verdict::Unknown(
                 "unsafe executions exist; no safe schedule was found (with inputs, that does not show that none exists)"
                     .into(),

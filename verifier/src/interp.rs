@@ -1537,39 +1537,6 @@ pub fn run(prog: &Program, oracle: &mut dyn Oracle, max_steps: usize) -> (Execut
     )
 }
 
-/// Whether no scheduler avoids the bug that `replay` runs into: at each of its steps one
-/// thread alone could move, so its inputs and initial values (the program's choices, as are
-/// the transitions a thread takes) lead every scheduler along it. Then the program is
-/// unsafe: for every scheduler some input reaches a bug.
-pub fn unavoidable(prog: &Program, replay: &Replay) -> bool {
-    /// The replay, watching whether a step had threads to choose from.
-    struct Watch {
-        replay: Replay,
-        choice: bool,
-    }
-    impl Oracle for Watch {
-        fn pick(&mut self, step: usize, enabled: &[(ThreadId, TransId)]) -> Choice {
-            if enabled.iter().any(|e| e.0 != enabled[0].0) {
-                self.choice = true;
-            }
-            self.replay.pick(step, enabled)
-        }
-        fn input(&mut self, ty: Ty) -> i128 {
-            self.replay.input(ty)
-        }
-        fn initial(&mut self, var: VarId, index: usize, ty: Ty) -> i128 {
-            self.replay.initial(var, index, ty)
-        }
-    }
-    let mut w = Watch {
-        replay: replay.clone(),
-        choice: false,
-    };
-    let (e, _) = run(prog, &mut w, replay.schedule.len() + 1);
-    let bug = e.outcome.is_bug() || matches!(e.outcome, Outcome::Undefined { memory: true, .. });
-    bug && !w.choice && !prog.error_needs_bound(&e)
-}
-
 impl Program {
     /// Whether the bug `e` ends with needs the thread bound ([`Program::thread_bound`]): true
     /// when a creation refused for the bound ([`Transition::refusal`]) is on its

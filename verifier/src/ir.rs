@@ -1178,6 +1178,23 @@ impl std::fmt::Debug for Bitcode {
 }
 
 impl Program {
+    /// Whether some `pthread_cond_signal` may choose among threads that wait (a location with
+    /// signal transitions for two waiters or more, besides "nobody waits"). POSIX leaves the
+    /// choice open and the schedule may make it; the search leaves it to the program, as it
+    /// does a thread's other choices. A bug every search path reaches may then be one a
+    /// scheduler avoids by waking another thread: no `unsafe` verdict rests on that.
+    pub fn signal_chooses_waiter(&self) -> bool {
+        self.threads.iter().any(|t| {
+            t.locations.iter().any(|l| {
+                let signals = l
+                    .out
+                    .iter()
+                    .filter(|x| t.transition(**x).kind == TransKind::Sync(SyncKind::CondSignal));
+                signals.count() > 2
+            })
+        })
+    }
+
     /// The words a verdict about this program carries: ` with at most N threads` when the
     /// thread bound applies (see [`Program::thread_bound`]) and an execution the verdict
     /// covers may meet it (`meets_bound`), and, for a verdict with an error found in

@@ -192,7 +192,12 @@ pub fn run_iterative(
                     "undefined behaviour is reachable under every schedule: {}",
                     ub_reason(&cex)
                 ))
-            } else if !space.read_undefined.get() || interp::unavoidable(prog, &cex.replay) {
+            } else if prog.signal_chooses_waiter() {
+                return Err(run.fallback(
+                    "every schedule leads to a bug in the search, which lets the program choose                      the thread a signal wakes: a scheduler may avoid it by waking another"
+                        .into(),
+                ));
+            } else if !space.read_undefined.get() {
                 Verdict::Unsafe
             } else {
                 return Err(run.fallback(

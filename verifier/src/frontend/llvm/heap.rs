@@ -34,6 +34,20 @@ const HEADER: u64 = 8;
 /// The status of an allocated instance of `n` bytes is `ALLOCATED + n`.
 const ALLOCATED: i128 = crate::ir::ALLOCATED;
 
+/// The layout of the blocks of an allocation site or a variable-length array.
+struct Block {
+    /// The type of an element.
+    ty: TypeRef,
+    /// Bytes of an element.
+    size: u64,
+    /// Elements of a block.
+    elems: u64,
+    /// Blocks the site holds (one per allocation it may make).
+    instances: u64,
+    /// Whether the elements start zeroed (`calloc`) rather than uninitialised.
+    zero: bool,
+}
+
 impl<'m> Lowerer<'m> {
     /// `malloc(size)` (`zero`: `calloc(n, size)`, whose size is `n * size`).
     pub(super) fn allocate(&mut self, c: &'m Call, size: Expr, zero: bool) -> R<Option<Val>> {
@@ -78,7 +92,13 @@ impl<'m> Lowerer<'m> {
         } else {
             (self.m.types.int(8), 1, elems * s)
         };
-        let (obj, inst) = self.heap_object(&ty, s, elems, k, zero)?;
+        let (obj, inst) = self.heap_object(Block {
+            ty,
+            size: s,
+            elems,
+            instances: k,
+            zero,
+        })?;
         let status = obj;
         let sp = |j: Expr| Place::Var {
             var: status,
@@ -222,7 +242,14 @@ impl<'m> Lowerer<'m> {
             (self.m.types.int(8), 1, ELEMENTS * s)
         };
         let tid = self.tid;
-        let (obj, _) = self.block_object(name, VarScope::Local(tid), &ty, es, elems, 1, false)?;
+        let block = Block {
+            ty,
+            size: es,
+            elems,
+            instances: 1,
+            zero: false,
+        };
+        let (obj, _) = self.block_object(name, VarScope::Local(tid), block)?;
         let count = cast(count, Ty::ULONG);
         let too_long = bin(
             BinOp::Gt,
@@ -466,32 +493,23 @@ impl<'m> Lowerer<'m> {
 
     /// The object of an allocation site: its status cells (the object's first variable) and
     /// the payload's variables; returns it and the distance between instances.
-    fn heap_object(
-        &mut self,
-        ty: &TypeRef,
-        s: u64,
-        elems: u64,
-        k: u64,
-        zero: bool,
-    ) -> R<(VarId, u64)> {
+    fn heap_object(&mut self, block: Block) -> R<(VarId, u64)> {
         let here = self.here();
         let name = format!("heap@{here}#{}", self.tid);
-        self.block_object(name, VarScope::Heap, ty, s, elems, k, zero)
+        self.block_object(name, VarScope::Heap, block)
     }
 
-    /// The object of `k` instances of blocks of `elems` elements of `ty` (`s` bytes each),
-    /// each after its status cell, named `name`, in `scope`.
-    #[allow(clippy::too_many_arguments)]
-    fn block_object(
-        &mut self,
-        name: String,
-        scope: VarScope,
-        ty: &TypeRef,
-        s: u64,
-        elems: u64,
-        k: u64,
-        zero: bool,
-    ) -> R<(VarId, u64)> {
+    /// The object of the instances of `block`, each after its status cell, named `name`, in
+    /// `scope`; returns it and the distance between instances.
+    fn block_object(&mut self, name: String, scope: VarScope, block: Block) -> R<(VarId, u64)> {
+        let Block {
+            ty,
+            size: s,
+            elems,
+            instances: k,
+            zero,
+        } = block;
+        let ty = &ty;
         let evenly = elems == 1 || (s <= HEADER && HEADER.is_multiple_of(s));
         let inst = HEADER + elems * s;
         let status = self.new_var(

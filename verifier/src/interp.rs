@@ -929,6 +929,18 @@ impl<'p> Machine<'p> {
         self.objects.byte_cell(self.prog, addr)
     }
 
+    /// A part of an allocation's status cell is no memory of the program (the model reads and
+    /// writes the whole cell): an access there, just before a block, is out of its bounds.
+    fn not_status(&self, v: VarId, i: usize) -> Result<(), Fault> {
+        if self.prog.var(v).allocation_status {
+            return Err(Fault::OutOfBounds {
+                var: self.prog.var(v).name.clone(),
+                index: i as i128,
+            });
+        }
+        Ok(())
+    }
+
     /// Reads `width` bytes at `addr` (little-endian) from the cells that hold them; padding
     /// reads as 0.
     pub fn read_bytes(&self, s: &State, addr: i128, width: u32) -> Result<i128, Fault> {
@@ -936,6 +948,7 @@ impl<'p> Machine<'p> {
         let mut x: u128 = 0;
         for b in 0..width {
             if let Some((v, i, at)) = self.byte_cell(addr + b as i128) {
+                self.not_status(v, i)?;
                 self.allocated_bytes(s, v, i, Some(at))?;
                 self.touch(v, i, false, 0);
                 let cell = self.read_cell_bytes(s, v, i, 1 << at) as u64;
@@ -960,6 +973,7 @@ impl<'p> Machine<'p> {
             let Some((v, i, at)) = self.byte_cell(addr + b as i128) else {
                 continue;
             };
+            self.not_status(v, i)?;
             self.allocated_bytes(s, v, i, Some(at))?;
             let ty = self.prog.var(v).elem.ty();
             if self.recording.get() && cell_width(self.prog.var(v).elem) > 1 {

@@ -1195,3 +1195,22 @@ int main(void) {
         }
     }
 }
+
+/// The bytes just before a heap block or a variable-length array (where the model keeps its
+/// allocation status) are no memory of the program: an access there is out of bounds.
+#[test]
+fn an_access_just_before_a_block_is_out_of_bounds() {
+    let programs = [
+        "int g = 3;\nint main(void) { int n = g; int b[n]; int i = -1; b[i] = 0; return 0; }\n",
+        "#include <stdlib.h>\nint main(void) { int *b = malloc(12); if (!b) return 0; \
+         b[-1] = 0; free(b); return 0; }\n",
+        "#include <stdlib.h>\nint main(void) { int *b = malloc(12); if (!b) return 0; \
+         int v = b[-1]; free(b); return v; }\n",
+        "#include <stdlib.h>\nint main(void) { char *b = malloc(4); if (!b) return 0; \
+         b[-4] = 1; free(b); return 0; }\n",
+    ];
+    for text in programs {
+        let (r, _) = verify(&lower("before.c", text), Engine::Auto);
+        assert_eq!(r.verdict, Verdict::Unsafe, "{text}");
+    }
+}

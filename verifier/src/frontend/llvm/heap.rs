@@ -338,7 +338,7 @@ impl<'m> Lowerer<'m> {
                 if !self.heap_sites.contains(obj) {
                     return Ok(None);
                 }
-                match self.static_place(*obj, off - HEADER as i64, dyn_, HEADER) {
+                match self.place_in(*obj, off - HEADER as i64, dyn_, HEADER, true) {
                     Some(pl) => pl,
                     None => {
                         return self.unsupported(format!("{what} of a pointer into an allocation"))

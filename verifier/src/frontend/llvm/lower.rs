@@ -781,13 +781,27 @@ impl<'m> Lowerer<'m> {
         argv
     }
 
-    /// The variable and element a static pointer with access width `width` denotes.
+    /// The variable and element a static pointer with access width `width` denotes: never
+    /// an allocation's status cell, which only the model's own steps access (a program's
+    /// access there, just before a block, goes through its address and is out of bounds).
     pub fn static_place(
         &self,
         obj: VarId,
         off: i64,
         dyn_: &[(Expr, u64)],
         width: u64,
+    ) -> Option<Place> {
+        self.place_in(obj, off, dyn_, width, false)
+    }
+
+    /// [`Lowerer::static_place`], status cells included where `status`.
+    pub(super) fn place_in(
+        &self,
+        obj: VarId,
+        off: i64,
+        dyn_: &[(Expr, u64)],
+        width: u64,
+        status: bool,
     ) -> Option<Place> {
         let o = self.objects.get(&obj)?;
         // A character at an index known only at run time may be any byte of the object (a
@@ -802,6 +816,9 @@ impl<'m> Lowerer<'m> {
         for (leaf, var) in &o.leaves {
             let rel = off - leaf.offset as i64;
             if rel < 0 || leaf.width != width || bytes && others(var) {
+                continue;
+            }
+            if self.vars[var.0 as usize].allocation_status != status {
                 continue;
             }
             let t = leaf.stride as i64;

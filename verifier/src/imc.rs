@@ -1050,6 +1050,7 @@ impl Verifier<'_> {
                 self.undecided.len()
             )
         });
+        let waiter_choice = self.prog.signal_chooses_waiter();
         let verdict = match end {
             Ok(_) if undecided.is_some() && cexs.is_empty() => {
                 Verdict::Unknown(undecided.clone().expect("some"))
@@ -1067,15 +1068,11 @@ impl Verifier<'_> {
             Ok(true) if safe_ivr && last_safe_is_final => Verdict::PartiallySafe,
             Ok(true) => Verdict::Unknown("bugs found; the final ART was not checked".into()),
             // Every choice at the root leads to a bug.
-            Ok(false)
-                if self.deterministic()
-                    && undecided.is_none()
-                    && !self.prog.signal_chooses_waiter() =>
-            {
+            Ok(false) if self.deterministic() && undecided.is_none() && !waiter_choice => {
                 Verdict::Unsafe
             }
             Ok(false) if safe_ivr => Verdict::PartiallySafe,
-            Ok(false) if self.prog.signal_chooses_waiter() => Verdict::Unknown(
+            Ok(false) if waiter_choice => Verdict::Unknown(
                 "unsafe executions exist; no safe schedule was found (the search lets the program                  choose the thread a signal wakes, which a scheduler may choose otherwise)"
                     .into(),
             ),

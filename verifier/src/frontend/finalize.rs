@@ -427,9 +427,6 @@ fn points_to(p: &mut Program) {
         }
         put(&mut sets.all, o);
     }
-    // What `any` stands for: every object numbered.
-    let mut taken = FixedBitSet::with_capacity(an.any);
-    taken.insert_range(..);
     loop {
         let mut changed = false;
         for t in &p.threads {
@@ -442,7 +439,7 @@ fn points_to(p: &mut Program) {
                             let dst = match place {
                                 Place::Var { var, .. } => vec![var.0 as usize],
                                 Place::Deref { .. } => an
-                                    .targets(place, &sets, &taken)
+                                    .targets(place, &sets)
                                     .ones()
                                     .flat_map(|o| members[objects[o]].iter().map(|m| m.0 as usize))
                                     .collect(),
@@ -482,7 +479,7 @@ fn points_to(p: &mut Program) {
     let resolve = |pl: &mut Place| {
         if matches!(pl, Place::Deref { .. }) {
             let mut ts: Vec<VarId> = an
-                .targets(pl, &sets, &taken)
+                .targets(pl, &sets)
                 .ones()
                 .flat_map(|o| members[objects[o]].iter().copied())
                 .collect();
@@ -673,7 +670,7 @@ impl Analysis {
     }
 
     /// The objects a place may be in.
-    fn targets(&self, place: &Place, sets: &Sets, taken: &FixedBitSet) -> FixedBitSet {
+    fn targets(&self, place: &Place, sets: &Sets) -> FixedBitSet {
         let mut t = FixedBitSet::new();
         match place {
             Place::Var { var, .. } => {
@@ -684,8 +681,9 @@ impl Analysis {
             Place::Deref { addr, .. } => {
                 self.expr_into(addr, sets, &mut t);
                 if t.contains(self.any) {
+                    // Any object numbered (every one whose address is taken).
                     t.set(self.any, false);
-                    t.union_with(taken);
+                    t.insert_range(..self.any);
                 }
             }
         }

@@ -81,24 +81,7 @@ impl<'m> Lowerer<'m> {
             None => ELEMENTS,
         };
         let k = if self.in_loop() { INSTANCES } else { 1 };
-        // A type with too many cells to keep apart: bytes (accessed byte by byte).
-        let mut probe = Vec::new();
-        let fits = self
-            .layout
-            .flatten_array(&ty, 0, s, k * elems, &mut probe)
-            .is_some();
-        let (ty, s, elems) = if fits {
-            (ty, s, elems)
-        } else {
-            (self.m.types.int(8), 1, elems * s)
-        };
-        let (obj, inst) = self.heap_object(Block {
-            ty,
-            size: s,
-            elems,
-            instances: k,
-            zero,
-        })?;
+        let (obj, inst) = self.heap_object(self.block(ty, s, elems, k, zero))?;
         let status = obj;
         let sp = |j: Expr| Place::Var {
             var: status,
@@ -231,25 +214,8 @@ impl<'m> Lowerer<'m> {
         let Some(s) = self.layout.size(elem).filter(|s| *s > 0) else {
             return self.unsupported(format!("variable-length array of {elem}"));
         };
-        let mut probe = Vec::new();
-        let fits = self
-            .layout
-            .flatten_array(elem, 0, s, ELEMENTS, &mut probe)
-            .is_some();
-        let (ty, es, elems) = if fits {
-            (elem.clone(), s, ELEMENTS)
-        } else {
-            (self.m.types.int(8), 1, ELEMENTS * s)
-        };
-        let tid = self.tid;
-        let block = Block {
-            ty,
-            size: es,
-            elems,
-            instances: 1,
-            zero: false,
-        };
-        let (obj, _) = self.block_object(name, VarScope::Local(tid), block)?;
+        let block = self.block(elem.clone(), s, ELEMENTS, 1, false);
+        let (obj, _) = self.block_object(name, VarScope::Local(self.tid), block)?;
         let count = cast(count, Ty::ULONG);
         let too_long = bin(
             BinOp::Gt,
@@ -286,6 +252,28 @@ impl<'m> Lowerer<'m> {
             off: HEADER as i64,
             dyn_: vec![],
         })
+    }
+
+    /// The layout of `k` blocks of `elems` elements of `ty` (`s` bytes each); a type with too
+    /// many cells to keep apart is laid out as bytes (accessed byte by byte).
+    fn block(&self, ty: TypeRef, s: u64, elems: u64, k: u64, zero: bool) -> Block {
+        let mut probe = Vec::new();
+        let fits = self
+            .layout
+            .flatten_array(&ty, 0, s, k * elems, &mut probe)
+            .is_some();
+        let (ty, size, elems) = if fits {
+            (ty, s, elems)
+        } else {
+            (self.m.types.int(8), 1, elems * s)
+        };
+        Block {
+            ty,
+            size,
+            elems,
+            instances: k,
+            zero,
+        }
     }
 
     /// `free(p)`.

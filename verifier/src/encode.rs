@@ -513,10 +513,15 @@ impl Cx<'_, '_> {
                 self.allocated(s, *var, Term::bool(true), i.clone());
                 Term::select(t, i)
             }
-            Place::Deref { addr, ty, targets } => {
+            Place::Deref {
+                addr,
+                ty,
+                targets,
+                header,
+            } => {
                 let a = self.expr(addr, s);
                 if let Some(cells) = match a {
-                    Term::Int(x) => self.spread_bytes(x, *ty, targets),
+                    Term::Int(x) if !header => self.spread_bytes(x, *ty, targets),
                     _ => None,
                 } {
                     // Byte by byte, little-endian; padding reads as 0.
@@ -534,7 +539,12 @@ impl Cx<'_, '_> {
                     return wrap(x, *ty);
                 }
                 let mut ok = Vec::new();
-                let mut val = self.over_approx(*ty);
+                let mut val = if *header {
+                    // No block starts at the address: nothing was allocated there.
+                    Term::int(crate::ir::NEVER_ALLOCATED)
+                } else {
+                    self.over_approx(*ty)
+                };
                 for t in targets {
                     if let Some((inside, rel)) = self.byte_target(*t, &a, *ty) {
                         // Bytes of a byte array, little-endian.
@@ -566,7 +576,9 @@ impl Cx<'_, '_> {
                     self.allocated(s, *t, inside.clone(), idx.clone());
                     val = Term::ite(inside, self.element(s, *t, idx), val);
                 }
-                self.ub.push(Term::not(Term::or(ok)));
+                if !header {
+                    self.ub.push(Term::not(Term::or(ok)));
+                }
                 val
             }
         }
@@ -676,6 +688,14 @@ impl Cx<'_, '_> {
         };
         let cells: Vec<Option<(VarId, i128, u32)>> =
             (0..bytes as i128).map(|b| at(addr + b)).collect();
+        // A status cell is no memory of the program: an access of it is undefined.
+        if cells
+            .iter()
+            .flatten()
+            .any(|(v, _, _)| prog.var(*v).allocation_status)
+        {
+            return None;
+        }
         let one_cell = cells.iter().enumerate().all(|(b, c)| {
             c.is_some_and(|(v, k, w)| {
                 Some((v, k, 0)) == cells[0]
@@ -830,10 +850,15 @@ impl Cx<'_, '_> {
                 let cur = s.vals[var.0 as usize].clone();
                 s.vals[var.0 as usize] = Term::store(cur, i, v);
             }
-            Place::Deref { addr, targets, ty } => {
+            Place::Deref {
+                addr,
+                targets,
+                ty,
+                header,
+            } => {
                 let a = self.expr(addr, s);
                 if let Some(cells) = match a {
-                    Term::Int(x) => self.spread_bytes(x, *ty, targets),
+                    Term::Int(x) if !header => self.spread_bytes(x, *ty, targets),
                     _ => None,
                 } {
                     // Byte by byte into the cells that hold them; padding is dropped.

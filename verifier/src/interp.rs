@@ -416,6 +416,10 @@ pub enum Fault {
         /// Bytes accessed.
         width: u32,
     },
+    /// The model's read of a block's status cell ([`Place::Deref`]'s `header`) at an address
+    /// that is no status cell: no block starts after it, and the read is
+    /// [`crate::ir::NEVER_ALLOCATED`]. A write there is a memory error.
+    NoBlock(i128),
 }
 
 impl Fault {
@@ -426,7 +430,7 @@ impl Fault {
     /// result.
     pub fn is_memory_error(&self) -> bool {
         match self {
-            Fault::NotAllocated { .. } | Fault::BadAddress(_) => true,
+            Fault::NotAllocated { .. } | Fault::BadAddress(_) | Fault::NoBlock(_) => true,
             Fault::OutOfBounds { var, .. } => !var.starts_with('<'),
             Fault::Arith(_) | Fault::Bytes { .. } => false,
         }
@@ -444,6 +448,7 @@ impl fmt::Display for Fault {
             Fault::Bytes { addr, width } => {
                 write!(f, "access of {width} bytes at {addr:#x} across cells")
             }
+            Fault::NoBlock(a) => write!(f, "no allocated block after address {a:#x}"),
         }
     }
 }
@@ -872,10 +877,27 @@ impl<'p> Machine<'p> {
                 }
                 Ok((*var, i as usize, ty))
             }
-            Place::Deref { addr, ty, .. } => {
+            Place::Deref {
+                addr, ty, header, ..
+            } => {
                 let a = self.eval(s, addr)?;
                 let width = (ty.bits as u32).div_ceil(8);
                 let found = self.prog.locate(&self.objects.members, a);
+                let status = found.map(|(v, i)| (v, i, self.prog.var(v).allocation_status));
+                match status {
+                    Some((var, i, true)) if *header => {
+                        return Ok((var, i as usize, self.prog.var(var).elem.ty()))
+                    }
+                    _ if *header => return Err(Fault::NoBlock(a)),
+                    // The status cell before a block is no memory of the program.
+                    Some((var, i, true)) => {
+                        return Err(Fault::OutOfBounds {
+                            var: self.prog.var(var).name.clone(),
+                            index: i as i128,
+                        })
+                    }
+                    _ => {}
+                }
                 if let Some((var, i)) = found {
                     let v = self.prog.var(var);
                     // Variables without a placement count elements, not bytes; a
@@ -1031,6 +1053,7 @@ impl<'p> Machine<'p> {
                     ty.wrap(self.read_cell(s, v, i) as i128)
                 }
                 Err(Fault::Bytes { addr, width }) => ty.wrap(self.read_bytes(s, addr, width)?),
+                Err(Fault::NoBlock(_)) => crate::ir::NEVER_ALLOCATED,
                 Err(e) => return Err(e),
             },
             Expr::AddrOf { var, index } => {
@@ -1339,6 +1362,7 @@ impl<'p> Machine<'p> {
                                 .is_some_and(|(v, i, at)| cell(v, i) >> at & 1 != 0)
                         })
                         .fold(0, |m, b| m | 1 << b),
+                    Err(Fault::NoBlock(_)) => 0,
                     Err(_) => width_bytes(*ty),
                 }
             }

@@ -486,6 +486,12 @@ pub enum Place {
         ty: Ty,
         /// Variables the address may point to.
         targets: Vec<VarId>,
+        /// The model's access of the status cell before a heap block or variable-length
+        /// array (its header: `free`, `realloc`, `munmap`), which reaches status cells only;
+        /// an address with no block after it reads as [`NEVER_ALLOCATED`]. A program's
+        /// dereference (`false`) never reaches a status cell: there it is out of bounds.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        header: bool,
     },
 }
 

@@ -1208,9 +1208,31 @@ fn an_access_just_before_a_block_is_out_of_bounds() {
          int v = b[-1]; free(b); return v; }\n",
         "#include <stdlib.h>\nint main(void) { char *b = malloc(4); if (!b) return 0; \
          b[-4] = 1; free(b); return 0; }\n",
+        // The whole 8 bytes before a block, through a pointer known at run time only.
+        "#include <stdlib.h>\nint main(void) { long *b = malloc(16); if (!b) return 0; \
+         long v = b[-1]; free(b); return (int)v; }\n",
+        "#include <stdlib.h>\nint main(void) { long *b = malloc(16); if (!b) return 0; \
+         b[-1] = 9; free(b); return 0; }\n",
     ];
     for text in programs {
         let (r, _) = verify(&lower("before.c", text), Engine::Auto);
         assert_eq!(r.verdict, Verdict::Unsafe, "{text}");
     }
+}
+
+#[test]
+fn free_of_a_pointer_into_a_block_is_a_bug_and_munmap_of_one_fails() {
+    let head = "#include <stdlib.h>\n#include <sys/mman.h>\n#include <assert.h>\nint g = 8;\n";
+    let free = format!(
+        "{head}int main(void) {{ char *b = malloc(16); if (!b) return 0; \
+         free(b + g); return 0; }}\n"
+    );
+    let (r, _) = verify(&lower("free_inside.c", &free), Engine::Auto);
+    assert_eq!(r.verdict, Verdict::Unsafe);
+    let unmap = format!(
+        "{head}int main(void) {{ char *b = malloc(16); if (!b) return 0; \
+         assert(munmap(b + g, 8) == -1); free(b); return 0; }}\n"
+    );
+    let (r, _) = verify(&lower("unmap_inside.c", &unmap), Engine::Auto);
+    assert_eq!(r.verdict, Verdict::Safe);
 }

@@ -476,6 +476,7 @@ fn points_to(p: &mut Program) {
         }
     }
     let sync_var: Vec<bool> = p.vars.iter().map(|v| v.elem.is_sync()).collect();
+    let status_var: Vec<bool> = p.vars.iter().map(|v| v.allocation_status).collect();
     let resolve = |pl: &mut Place| {
         if matches!(pl, Place::Deref { .. }) {
             let mut ts: Vec<VarId> = an
@@ -484,7 +485,12 @@ fn points_to(p: &mut Program) {
                 .flat_map(|o| members[objects[o]].iter().copied())
                 .collect();
             ts.sort();
-            if let Place::Deref { targets, .. } = pl {
+            if let Place::Deref {
+                targets, header, ..
+            } = pl
+            {
+                // The model's header access reaches status cells only, a program's none.
+                ts.retain(|v| status_var[v.0 as usize] == *header);
                 *targets = ts;
             }
         }

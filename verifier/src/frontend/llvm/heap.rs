@@ -319,8 +319,8 @@ impl<'m> Lowerer<'m> {
 
     /// The status cell of the block pointer `p` points to (the header before it): a place
     /// in a known allocation site, or through the address at run time; `None` when `p`
-    /// points to an object that is no allocation site (`what`: the call, for messages).
-    fn status_place(&mut self, p: &Val, what: &str) -> R<Option<Place>> {
+    /// points to an object that is no allocation site.
+    fn status_place(&mut self, p: &Val) -> R<Option<Place>> {
         Ok(Some(match p {
             Val::P { obj, off, dyn_ } => {
                 if !self.heap_sites.contains(obj) {
@@ -328,9 +328,8 @@ impl<'m> Lowerer<'m> {
                 }
                 match self.place_in(*obj, off - HEADER as i64, dyn_, HEADER, true) {
                     Some(pl) => pl,
-                    None => {
-                        return self.unsupported(format!("{what} of a pointer into an allocation"))
-                    }
+                    // Known at run time only (a pointer into a block: no block after it).
+                    None => header_at(self.addr_expr(p)),
                 }
             }
             Val::F(_) | Val::Tuple(_) => return Ok(None),
@@ -355,7 +354,7 @@ impl<'m> Lowerer<'m> {
             place: errno,
             value: Expr::int(22),
         };
-        let Some(status) = self.status_place(&p, "munmap")? else {
+        let Some(status) = self.status_place(&p)? else {
             self.step(Expr::tt(), vec![set(-1), einval], TransKind::Stmt)?;
             return Ok(Some(Val::E(Expr::var(r, Ty::INT))));
         };
@@ -409,7 +408,7 @@ impl<'m> Lowerer<'m> {
 
     /// `free` of a pointer value.
     pub(super) fn free_val(&mut self, p: Val) -> R<Option<Val>> {
-        let Some(status) = self.status_place(&p, "free")? else {
+        let Some(status) = self.status_place(&p)? else {
             self.flush()?;
             let err = self.special[1];
             self.edge(
@@ -974,6 +973,7 @@ impl<'m> Lowerer<'m> {
             )),
             ty: u8t,
             targets: Vec::new(),
+            header: false,
         };
         self.step(
             Expr::tt(),
@@ -1053,5 +1053,6 @@ fn header_at(a: Expr) -> Place {
         )),
         ty: Ty::LONG,
         targets: Vec::new(),
+        header: true,
     }
 }

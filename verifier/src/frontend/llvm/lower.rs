@@ -898,6 +898,7 @@ impl<'m> Lowerer<'m> {
             addr: Box::new(self.addr_expr(ptr)),
             ty,
             targets: Vec::new(),
+            header: false,
         })
     }
 

@@ -249,6 +249,8 @@ fn left_waiting(
                         ErrorKind::ReachError => "reach_error()",
                         ErrorKind::InvalidFree => "an invalid free",
                         ErrorKind::InvalidCall => "a call through an invalid pointer",
+                        ErrorKind::ArrayBounds => "an array index out of bounds",
+                        ErrorKind::VlaLength => "a variable-length array of length not positive",
                     })
                 } else if th.locations[tr.dst.0 as usize].kind == LocKind::Error {
                     Some("the error location")

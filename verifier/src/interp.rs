@@ -1713,6 +1713,8 @@ impl Program {
                     ErrorKind::ReachError => "error reached",
                     ErrorKind::InvalidFree => "free of memory that is not allocated",
                     ErrorKind::InvalidCall => "call through a pointer to no function",
+                    ErrorKind::ArrayBounds => "array index out of bounds",
+                    ErrorKind::VlaLength => "variable-length array of length not positive",
                 };
                 format!("{what} in {} {}{pos}", thread, t.name)
             }

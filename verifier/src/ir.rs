@@ -797,6 +797,12 @@ pub enum ErrorKind {
     /// A call through a pointer that points to no function of the program (or to one of
     /// another type).
     InvalidCall,
+    /// An array indexed outside its bounds, as clang's check of C11 6.5.6p8 sees it
+    /// (`-fsanitize=array-bounds`): also an array inside a struct, within the struct's bytes.
+    ArrayBounds,
+    /// A variable-length array whose length is not positive (C11 6.7.6.2p5;
+    /// `-fsanitize=vla-bound`).
+    VlaLength,
 }
 
 /// What a location is.

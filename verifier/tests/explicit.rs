@@ -1221,6 +1221,29 @@ fn an_access_just_before_a_block_is_out_of_bounds() {
 }
 
 #[test]
+fn an_index_past_an_array_in_a_struct_or_a_vla_of_no_length_is_a_bug() {
+    let head = "struct rec { char name[8]; int x; };\nstruct rec g;\nint k = 8;\nint m = -1;\n";
+    let bugs = [
+        // Past the member array, still inside the struct's bytes.
+        "int main(void) { g.name[k] = 1; return g.x; }\n",
+        "int main(void) { struct rec r = {0}; int i = k; r.name[i] = 1; return r.x; }\n",
+        // A variable-length array of negative length, never accessed.
+        "int main(void) { int n = m; int v[n]; return 0; }\n",
+    ];
+    for bug in bugs {
+        let text = format!("{head}{bug}");
+        let (r, _) = verify(&lower("subobject.c", &text), Engine::Auto);
+        assert_eq!(r.verdict, Verdict::Unsafe, "{text}");
+    }
+    let ok = format!(
+        "{head}int main(void) {{ for (int i = 0; i < k; i++) g.name[i] = 'a' + i; \
+         int n = k; char v[n]; v[n - 1] = g.name[7]; return v[n - 1] - 'h'; }}\n"
+    );
+    let (r, _) = verify(&lower("subobject_ok.c", &ok), Engine::Auto);
+    assert_eq!(r.verdict, Verdict::Safe);
+}
+
+#[test]
 fn free_of_a_pointer_into_a_block_is_a_bug_and_munmap_of_one_fails() {
     let head = "#include <stdlib.h>\n#include <sys/mman.h>\n#include <assert.h>\nint g = 8;\n";
     let free = format!(

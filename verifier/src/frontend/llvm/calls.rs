@@ -1246,8 +1246,26 @@ impl<'m> Lowerer<'m> {
             return Ok(Some(self.val(args[0])?));
         }
         if n == "ubsantrap" {
-            // clang's check of a signed left shift (compiled with `-fsanitize=shift-base`,
-            // trapping): LLVM's `shl` has no sign, C11 6.5.7p4 makes the shift undefined.
+            // clang's checks (compiled trapping, `compile.rs`); the argument says which
+            // (clang's `SanitizerHandler` numbering of LLVM 19).
+            let kind = match args.first().map(|a| self.val(a)).transpose()? {
+                Some(Val::E(e)) => e.as_const(),
+                _ => None,
+            };
+            let error = match kind {
+                Some(18) => Some(ErrorKind::ArrayBounds),
+                Some(24) => Some(ErrorKind::VlaLength),
+                _ => None,
+            };
+            if let Some(error) = error {
+                self.flush()?;
+                let err = self.special[1];
+                self.edge(self.cur, err, Expr::tt(), vec![], TransKind::Error(error))?;
+                self.cur = self.new_loc(LocKind::Normal);
+                return Ok(None);
+            }
+            // A signed left shift: LLVM's `shl` has no sign, C11 6.5.7p4 makes the shift
+            // undefined. Undefined arithmetic is a limit of the model, no bug it reports.
             self.model_limit(
                 "<left shift of a negative value, or whose result does not fit its type>".into(),
                 Expr::tt(),

@@ -428,9 +428,9 @@ fn pair_turns_keep_two_threads_alternating_and_every_thread_running() {
 }
 
 /// A node the engine cannot decide (here: undefined behaviour it cannot rule out, an index
-/// from an input) does not end the run: the schedules avoid it, as they avoid a bug, and a
-/// safe IVR that orders the other thread first is found; the verdict claims nothing the
-/// undecided node would decide.
+/// from an input, through a pointer) does not end the run: the schedules avoid it, as they
+/// avoid a bug, and a safe IVR that orders the other thread first is found; the verdict
+/// claims nothing the undecided node would decide.
 #[test]
 fn an_undecided_node_is_avoided_instead_of_ending_the_run() {
     let src = r#"
@@ -451,8 +451,9 @@ int main(void) {
   pthread_mutex_lock(&m);
   int f = flag;
   pthread_mutex_unlock(&m);
+  int *p = a;
   if (f == 0)
-    a[i] = 1;
+    p[i] = 1;
   pthread_join(t, 0);
   return 0;
 }

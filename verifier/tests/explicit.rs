@@ -10,7 +10,7 @@ use verifier::frontend::load_str;
 use verifier::frontend::Options as FOpts;
 use verifier::imc::{Ivr, IvrKind, Options, Report, Verdict};
 use verifier::interp::Outcome;
-use verifier::ir::Program;
+use verifier::ir::{Program, SyncKind, TransKind};
 use verifier::ivr::{verify_file, Checked, IvrFile};
 
 fn lower(name: &str, text: &str) -> Program {
@@ -1194,6 +1194,52 @@ int main(void) {
             assert_ne!(r.verdict, Verdict::Unsafe, "{engine:?}: {text}");
         }
     }
+}
+
+/// A signal wakes only threads that may wait on its condition variable: when one thread
+/// alone may, the signal chooses nobody, and a deadlock every schedule reaches is `unsafe`.
+#[test]
+fn a_signal_chooses_among_the_threads_that_wait_on_its_condition_variable_only() {
+    let text = r#"
+#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t room = PTHREAD_COND_INITIALIZER, item = PTHREAD_COND_INITIALIZER;
+int items = 1;
+void *producer(void *a) {
+  pthread_mutex_lock(&m);
+  while (items > 0) pthread_cond_wait(&room, &m);
+  items++;
+  pthread_mutex_unlock(&m); pthread_cond_signal(&item); return 0;
+}
+void *consumer(void *a) {
+  pthread_mutex_lock(&m);
+  while (items == 0) pthread_cond_wait(&item, &m);
+  pthread_mutex_unlock(&m); pthread_cond_signal(&room); return 0;
+}
+int main(void) {
+  pthread_t p, c;
+  pthread_create(&p, 0, producer, 0); pthread_create(&c, 0, consumer, 0);
+  pthread_join(p, 0); pthread_join(c, 0);
+  return 0;
+}
+"#;
+    let p = lower("one_waiter.c", text);
+    // Per signal: "nobody waits" and the one thread that waits there.
+    for t in &p.threads {
+        let signals = t
+            .transitions
+            .iter()
+            .filter(|x| x.kind == TransKind::Sync(SyncKind::CondSignal))
+            .count();
+        assert!(
+            signals == 0 || signals == 2,
+            "{}: {signals} signal transitions",
+            t.name
+        );
+    }
+    assert!(!p.signal_chooses_waiter());
+    let (r, _) = verify(&p, Engine::Auto);
+    assert_eq!(r.verdict, Verdict::Unsafe);
 }
 
 /// The bytes just before a heap block or a variable-length array (where the model keeps its

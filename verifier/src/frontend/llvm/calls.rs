@@ -1781,7 +1781,7 @@ impl<'m> Lowerer<'m> {
         }
         let c = self.sync_place(args[0], ElemKind::Cond)?;
         let m = self.sync_place(args[1], ElemKind::Mutex)?;
-        self.waiters.insert(self.tid.0);
+        self.waits.push((self.tid.0, c.clone()));
         let bit = Expr::constant(1i128 << self.tid.0, Ty::ULONG);
         let cv = Expr::Load {
             place: c.clone(),

@@ -222,8 +222,8 @@ pub(super) struct Lowerer<'m> {
     /// Whether the program gives mutexes a type (recursive, error-checking): then locking
     /// reads the mutex's kind.
     pub typed_mutexes: bool,
-    /// Threads that wait on a condition variable.
-    pub waiters: std::collections::BTreeSet<u32>,
+    /// The waits on condition variables: the thread, and the cell it waits on.
+    pub waits: Vec<(u32, Place)>,
     pub globals: HashMap<String, VarId>,
     pub(super) funcs: HashMap<&'m str, &'m Function>,
     facts: &'m HashMap<&'m str, FnFacts>,
@@ -304,7 +304,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         fn_objects: HashMap::new(),
         tls_globals: HashMap::new(),
         tls: HashMap::new(),
-        waiters: Default::default(),
+        waits: Vec::new(),
         made: Vec::new(),
         globals: HashMap::new(),
         funcs: m.functions.iter().map(|f| (f.name.as_str(), f)).collect(),
@@ -1084,7 +1084,6 @@ impl<'m> Lowerer<'m> {
     /// `pthread_cond_signal` wakes one waiting thread, chosen by the scheduler: one transition
     /// per thread that ever waits (its bit set: cleared), and one for none of them waiting.
     fn expand_signals(&mut self) {
-        let waiters: Vec<u32> = self.waiters.iter().copied().collect();
         let bit = |k: u32| Expr::constant(1i128 << k, Ty::ULONG);
         for (tid, t) in std::mem::take(&mut self.signals) {
             let tb = &mut self.threads[tid.0 as usize].1;
@@ -1092,6 +1091,16 @@ impl<'m> Lowerer<'m> {
             let Some(Op::Assign { place: c, .. }) = tr.ops.first().cloned() else {
                 continue;
             };
+            // The threads that may wait on this cell: no signal wakes a thread that never
+            // waits there (nor chooses among threads, when one alone may wait).
+            let mut waiters: Vec<u32> = self
+                .waits
+                .iter()
+                .filter(|(_, w)| may_be_same_cell(w, &c))
+                .map(|(k, _)| *k)
+                .collect();
+            waiters.sort_unstable();
+            waiters.dedup();
             let cv = Expr::Load {
                 place: c.clone(),
                 ty: Ty::ULONG,
@@ -2749,4 +2758,19 @@ fn reads_variable_arguments(f: &Function) -> bool {
         .iter()
         .flat_map(|b| &b.instrs)
         .any(|i| super::loops::callee(i).is_some_and(|n| n.starts_with("llvm.va_start")))
+}
+
+/// Whether places `a` and `b` may be the same cell: always, unless both name variables and
+/// differ in the variable or in a constant index.
+fn may_be_same_cell(a: &Place, b: &Place) -> bool {
+    let index = |i: &Option<Box<Expr>>| match i {
+        None => Some(0),
+        Some(e) => e.as_const(),
+    };
+    match (a, b) {
+        (Place::Var { var: x, index: i }, Place::Var { var: y, index: j }) => {
+            x == y && !matches!((index(i), index(j)), (Some(k), Some(l)) if k != l)
+        }
+        _ => true,
+    }
 }

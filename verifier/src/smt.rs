@@ -34,7 +34,7 @@ pub enum Sort {
 
 /// A formula or term. Cheap to clone (shared children). Written to files through a
 /// [`TermTable`].
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Debug, Eq, PartialOrd, Ord)]
 pub enum Term {
     True,
     False,
@@ -61,6 +61,152 @@ pub enum Term {
     Store(Rc<Term>, Rc<Term>, Rc<Term>),
     Forall(Rc<[(Rc<str>, Sort)]>, Rc<Term>),
     Exists(Rc<[(Rc<str>, Sort)]>, Rc<Term>),
+}
+
+/// Structural, as equality is, but computed once per shared subterm: a term built by
+/// substitutions shares its subterms, and hashing it as a tree takes time exponential in its
+/// depth (the cache of implications hashes whole labels).
+impl std::hash::Hash for Term {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // (The map allocates only when a term has operands.)
+        state.write_u64(self.structural_hash(&mut FxHashMap::default()))
+    }
+}
+
+/// Structural, comparing each pair of shared operands once (as [`Term`]'s hash).
+impl PartialEq for Term {
+    fn eq(&self, other: &Term) -> bool {
+        self.structural_eq(other, &mut rustc_hash::FxHashSet::default())
+    }
+}
+
+impl Term {
+    /// Whether this term and `other` have the same structure; `same` holds the pairs of
+    /// operands (by address) found equal so far in this call.
+    fn structural_eq(
+        &self,
+        other: &Term,
+        same: &mut rustc_hash::FxHashSet<(usize, usize)>,
+    ) -> bool {
+        fn one(
+            a: &Rc<Term>,
+            b: &Rc<Term>,
+            same: &mut rustc_hash::FxHashSet<(usize, usize)>,
+        ) -> bool {
+            if Rc::ptr_eq(a, b) {
+                return true;
+            }
+            let key = (Rc::as_ptr(a) as usize, Rc::as_ptr(b) as usize);
+            if !same.is_empty() && same.contains(&key) {
+                return true;
+            }
+            let eq = a.structural_eq(b, same);
+            if eq {
+                same.insert(key);
+            }
+            eq
+        }
+        fn many(
+            a: &Rc<[Term]>,
+            b: &Rc<[Term]>,
+            same: &mut rustc_hash::FxHashSet<(usize, usize)>,
+        ) -> bool {
+            Rc::ptr_eq(a, b)
+                || (a.len() == b.len()
+                    && a.iter()
+                        .zip(b.iter())
+                        .all(|(x, y)| x.structural_eq(y, same)))
+        }
+        match (self, other) {
+            (Term::True, Term::True) | (Term::False, Term::False) => true,
+            (Term::Int(x), Term::Int(y)) => x == y,
+            (Term::Var(n, s), Term::Var(m, t)) => n == m && s == t,
+            (Term::Not(a), Term::Not(b)) | (Term::Neg(a), Term::Neg(b)) => one(a, b, same),
+            (Term::And(a), Term::And(b))
+            | (Term::Or(a), Term::Or(b))
+            | (Term::Add(a), Term::Add(b)) => many(a, b, same),
+            (Term::Implies(a, b), Term::Implies(c, d))
+            | (Term::Eq(a, b), Term::Eq(c, d))
+            | (Term::Le(a, b), Term::Le(c, d))
+            | (Term::Lt(a, b), Term::Lt(c, d))
+            | (Term::Sub(a, b), Term::Sub(c, d))
+            | (Term::Mul(a, b), Term::Mul(c, d))
+            | (Term::Div(a, b), Term::Div(c, d))
+            | (Term::Mod(a, b), Term::Mod(c, d))
+            | (Term::Select(a, b), Term::Select(c, d)) => one(a, c, same) && one(b, d, same),
+            (Term::Ite(a, b, c), Term::Ite(d, e, f))
+            | (Term::Store(a, b, c), Term::Store(d, e, f)) => {
+                one(a, d, same) && one(b, e, same) && one(c, f, same)
+            }
+            (Term::Forall(v, a), Term::Forall(w, b)) | (Term::Exists(v, a), Term::Exists(w, b)) => {
+                v == w && one(a, b, same)
+            }
+            _ => false,
+        }
+    }
+
+    /// The hash of this term's structure; `memo` holds the hashes of shared operands found so
+    /// far in this call, by address (alive for the whole call).
+    fn structural_hash(&self, memo: &mut FxHashMap<(usize, bool), u64>) -> u64 {
+        use std::hash::{Hash, Hasher};
+        fn one(t: &Rc<Term>, memo: &mut FxHashMap<(usize, bool), u64>) -> u64 {
+            let key = (Rc::as_ptr(t) as usize, false);
+            if let Some(&h) = memo.get(&key) {
+                return h;
+            }
+            let h = t.structural_hash(memo);
+            memo.insert(key, h);
+            h
+        }
+        fn many(ts: &Rc<[Term]>, memo: &mut FxHashMap<(usize, bool), u64>) -> u64 {
+            let key = (ts.as_ptr() as usize, true);
+            if let Some(&h) = memo.get(&key) {
+                return h;
+            }
+            let mut s = rustc_hash::FxHasher::default();
+            ts.len().hash(&mut s);
+            for t in ts.iter() {
+                s.write_u64(t.structural_hash(memo));
+            }
+            let h = s.finish();
+            memo.insert(key, h);
+            h
+        }
+        let mut s = rustc_hash::FxHasher::default();
+        std::mem::discriminant(self).hash(&mut s);
+        match self {
+            Term::True | Term::False => {}
+            Term::Int(x) => x.hash(&mut s),
+            Term::Var(n, sort) => {
+                n.hash(&mut s);
+                sort.hash(&mut s);
+            }
+            Term::Not(a) | Term::Neg(a) => s.write_u64(one(a, memo)),
+            Term::And(xs) | Term::Or(xs) | Term::Add(xs) => s.write_u64(many(xs, memo)),
+            Term::Implies(a, b)
+            | Term::Eq(a, b)
+            | Term::Le(a, b)
+            | Term::Lt(a, b)
+            | Term::Sub(a, b)
+            | Term::Mul(a, b)
+            | Term::Div(a, b)
+            | Term::Mod(a, b)
+            | Term::Select(a, b) => {
+                s.write_u64(one(a, memo));
+                s.write_u64(one(b, memo));
+            }
+            Term::Ite(a, b, c) | Term::Store(a, b, c) => {
+                s.write_u64(one(a, memo));
+                s.write_u64(one(b, memo));
+                s.write_u64(one(c, memo));
+            }
+            Term::Forall(vs, b) | Term::Exists(vs, b) => {
+                vs.hash(&mut s);
+                s.write_u64(one(b, memo));
+            }
+        }
+        s.finish()
+    }
 }
 
 /// [`Term::identity`]: an operator and up to three operand addresses.
@@ -1548,6 +1694,28 @@ mod tests {
     }
     fn y() -> Term {
         Term::var("y", Sort::Int)
+    }
+
+    /// Hashing follows equality, and a term that shares its subterms hashes in time linear
+    /// in its distinct subterms: the cache of implications hashes labels built by
+    /// substitutions (as a tree, this one would take 2^64 steps).
+    #[test]
+    fn a_term_hashes_by_structure_once_per_shared_subterm() {
+        use std::hash::BuildHasher;
+        let hash =
+            |t: &Term| std::hash::BuildHasherDefault::<rustc_hash::FxHasher>::default().hash_one(t);
+        let deep = |leaf: Term| {
+            (0..64).fold(leaf, |t, _| {
+                let t = Rc::new(t);
+                Term::Mul(t.clone(), t)
+            })
+        };
+        assert_eq!(hash(&deep(x())), hash(&deep(x())));
+        assert_ne!(hash(&deep(x())), hash(&deep(y())));
+        let mut cache = FxHashMap::default();
+        cache.insert((deep(x()), Term::True), true);
+        assert_eq!(cache.get(&(deep(x()), Term::True)), Some(&true));
+        assert_eq!(cache.get(&(deep(y()), Term::True)), None);
     }
 
     /// The simplifying `mod` and `div` against the plain operators: equal for every value

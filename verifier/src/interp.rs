@@ -893,7 +893,7 @@ impl<'p> Machine<'p> {
                     Some((var, i, true)) => {
                         return Err(Fault::OutOfBounds {
                             var: self.prog.var(var).name.clone(),
-                            index: i as i128,
+                            index: i,
                         })
                     }
                     _ => {}

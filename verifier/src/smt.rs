@@ -1060,10 +1060,9 @@ struct Premise {
     term: Term,
     /// What it fixes.
     known: Known,
-    /// The premise with its values replaced.
-    folded: Term,
-    /// `folded` with every integer 0.
-    zero: Term,
+    /// The premise with its values replaced, and that with every integer 0: made when a goal
+    /// needs them (a goal the values fold to true does not).
+    folded: Option<(Term, Term)>,
 }
 
 impl Smt {
@@ -1303,26 +1302,29 @@ impl Smt {
             .as_ref()
             .is_some_and(|p| p.term.identity() == a.identity());
         if !same {
-            self.last_premise = known_values(a).map(|known| {
-                let folded = a.substitute_known(&known, &mut self.scratch);
-                let zero = folded.substitute(&zero_ints);
-                Premise {
-                    term: a.clone(),
-                    known,
-                    folded,
-                    zero,
-                }
+            self.last_premise = known_values(a).map(|known| Premise {
+                term: a.clone(),
+                known,
+                folded: None,
             });
         }
-        let Some(p) = &self.last_premise else {
+        let Some(p) = &mut self.last_premise else {
             return self.implies_cached(a.clone(), b.clone());
         };
-        let (a2, b2) = (
-            p.folded.clone(),
-            b.substitute_known(&p.known, &mut self.scratch),
-        );
+        let b2 = b.substitute_known(&p.known, &mut self.scratch);
         // (A premise that fixes every value a goal reads folds it to a constant.)
-        if b2 == Term::True || a2 == Term::False {
+        if b2 == Term::True {
+            return Some(true);
+        }
+        let (a2, zero) = p
+            .folded
+            .get_or_insert_with(|| {
+                let folded = p.term.substitute_known(&p.known, &mut self.scratch);
+                let zero = folded.substitute(&zero_ints);
+                (folded, zero)
+            })
+            .clone();
+        if a2 == Term::False {
             return Some(true);
         }
         if a2 == Term::True && b2 == Term::False {
@@ -1330,7 +1332,7 @@ impl Smt {
         }
         // A counterexample where every integer is 0 (what is left of a concrete state's
         // premise is often only the ranges of the values it does not fix).
-        if p.zero == Term::True && b2.substitute(&zero_ints) == Term::False {
+        if zero == Term::True && b2.substitute(&zero_ints) == Term::False {
             return Some(false);
         }
         self.implies_cached(a2, b2)

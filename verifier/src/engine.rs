@@ -60,7 +60,10 @@ pub fn run_iterative(
         Ok(r) => return r,
         Err(f) => f,
     };
-    if engine == Engine::Explicit || fallback.ivrs >= max_ivrs {
+    let spent = start.elapsed();
+    // The explicit search (or its checker) may have used the whole time limit.
+    let out_of_time = spent >= opts.timeout;
+    if engine == Engine::Explicit || fallback.ivrs >= max_ivrs || out_of_time {
         return Report {
             verdict: Verdict::Unknown(fallback.reason),
             counterexample: None,
@@ -74,12 +77,8 @@ pub fn run_iterative(
             meets_bound: true,
         };
     }
-    let spent = start.elapsed();
     let rest = Options {
-        timeout: opts
-            .timeout
-            .saturating_sub(spent)
-            .max(Duration::from_secs(1)),
+        timeout: opts.timeout.saturating_sub(spent),
         ..opts
     };
     let offset = fallback.ivrs;

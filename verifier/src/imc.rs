@@ -553,10 +553,7 @@ impl<'p> Verifier<'p> {
         while let Some(v) = work.pop() {
             self.tick(start);
             if start.elapsed() > self.opts.timeout {
-                return Err(Stop::Unknown(format!(
-                    "timeout after {:?}",
-                    self.opts.timeout
-                )));
+                return Err(Stop::Unknown("the time limit was reached".into()));
             }
             if self.art.len() > self.opts.max_nodes {
                 return Err(Stop::Unknown(format!(
@@ -1219,10 +1216,7 @@ impl Verifier<'_> {
             self.tick(start);
             if start.elapsed() > self.opts.timeout {
                 work.push(v);
-                return Err(Stop::Unknown(format!(
-                    "timeout after {:?}",
-                    self.opts.timeout
-                )));
+                return Err(Stop::Unknown("the time limit was reached".into()));
             }
             if self.art.len() > self.opts.max_nodes {
                 return Err(Stop::Unknown(format!(

@@ -1240,6 +1240,36 @@ int main(void) {
     assert!(!p.signal_chooses_waiter());
     let (r, _) = verify(&p, Engine::Auto);
     assert_eq!(r.verdict, Verdict::Unsafe);
+    // A signal right after a local computation wakes its waiter, and the computation runs.
+    let after_local = r#"
+#include <pthread.h>
+extern void reach_error(void);
+extern unsigned __VERIFIER_nondet_uint(void);
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t c = PTHREAD_COND_INITIALIZER;
+int ready;
+void *waiter(void *a) {
+  pthread_mutex_lock(&m);
+  while (!ready) pthread_cond_wait(&c, &m);
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t w;
+  pthread_create(&w, 0, waiter, 0);
+  unsigned k = __VERIFIER_nondet_uint();
+  pthread_mutex_lock(&m);
+  ready = 1;
+  unsigned j = k + 1;
+  pthread_cond_signal(&c);
+  pthread_mutex_unlock(&m);
+  pthread_join(w, 0);
+  if (ready == 1 && j != k + 1) reach_error();
+  return 0;
+}
+"#;
+    let (r, _) = verify(&lower("signal_after_local.c", after_local), Engine::Auto);
+    assert_eq!(r.verdict, Verdict::Safe);
 }
 
 /// The bytes just before a heap block or a variable-length array (where the model keeps its

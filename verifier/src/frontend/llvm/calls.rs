@@ -630,8 +630,10 @@ impl<'m> Lowerer<'m> {
             "pthread_cond_timedwait" => self.cond_wait(args, true),
             "pthread_cond_signal" => {
                 // One transition per thread that may wait, made when all threads are known
-                // ([`Lowerer::expand_signals`]).
+                // ([`Lowerer::expand_signals`]): guarded, so the pending local assignments
+                // (the cell's address may be one) run before, and its only op is the signal's.
                 let c = self.sync_place(args[0], ElemKind::Cond)?;
+                self.flush()?;
                 let t = self.step(
                     Expr::tt(),
                     vec![Op::Assign {

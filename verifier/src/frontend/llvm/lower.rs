@@ -1088,9 +1088,10 @@ impl<'m> Lowerer<'m> {
         for (tid, t) in std::mem::take(&mut self.signals) {
             let tb = &mut self.threads[tid.0 as usize].1;
             let tr = tb.transitions[t.0 as usize].clone();
-            let Some(Op::Assign { place: c, .. }) = tr.ops.first().cloned() else {
-                continue;
+            let [Op::Assign { place: c, .. }] = &tr.ops[..] else {
+                unreachable!("a signal's transition has its own op only");
             };
+            let c = c.clone();
             // The threads that may wait on this cell: no signal wakes a thread that never
             // waits there (nor chooses among threads, when one alone may wait).
             let mut waiters: Vec<u32> = self

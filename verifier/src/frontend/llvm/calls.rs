@@ -1248,15 +1248,18 @@ impl<'m> Lowerer<'m> {
             return Ok(Some(self.val(args[0])?));
         }
         if n == "ubsantrap" {
-            // clang's checks (compiled trapping, `compile.rs`); the argument says which
-            // (clang's `SanitizerHandler` numbering of LLVM 19).
+            // clang's checks (compiled trapping, `compile.rs`); the argument says which, in
+            // the `SanitizerHandler` numbering of the pinned clang
+            // ([`super::compile::LLVM_MAJOR`]).
+            const OUT_OF_BOUNDS: i128 = 18;
+            const VLA_BOUND_NOT_POSITIVE: i128 = 24;
             let kind = match args.first().map(|a| self.val(a)).transpose()? {
                 Some(Val::E(e)) => e.as_const(),
                 _ => None,
             };
             let error = match kind {
-                Some(18) => Some(ErrorKind::ArrayBounds),
-                Some(24) => Some(ErrorKind::VlaLength),
+                Some(OUT_OF_BOUNDS) => Some(ErrorKind::ArrayBounds),
+                Some(VLA_BOUND_NOT_POSITIVE) => Some(ErrorKind::VlaLength),
                 _ => None,
             };
             if let Some(error) = error {

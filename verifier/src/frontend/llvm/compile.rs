@@ -46,7 +46,8 @@ fn tool(name: &str) -> PathBuf {
     }
 }
 
-/// The clang the front end runs (`$SYNTH_CLANG`, else the pinned version's).
+/// The clang the front end runs (`$SYNTH_CLANG`, else the pinned version's). It must be of
+/// the pinned version: the lowering reads its bitcode and its check numbers.
 pub fn clang() -> PathBuf {
     std::env::var_os("SYNTH_CLANG")
         .map(PathBuf::from)

@@ -1070,7 +1070,8 @@ impl Verifier<'_> {
             }
             Ok(false) if safe_ivr => Verdict::PartiallySafe,
             Ok(false) if waiter_choice => Verdict::Unknown(
-                "unsafe executions exist; no safe schedule was found (the search lets the program                  choose the thread a signal wakes, which a scheduler may choose otherwise)"
+                "unsafe executions exist; no safe schedule was found (the search lets the program \
+                 choose the thread a signal wakes, which a scheduler may choose otherwise)"
                     .into(),
             ),
             Ok(false) => Verdict::Unknown(

@@ -145,65 +145,29 @@ impl Term {
         }
     }
 
-    /// The hash of this term's structure; `memo` holds the hashes of shared operands found so
+    /// The hash of this term's structure; `memo` holds the hashes of the operands found so
     /// far in this call, by address (alive for the whole call).
-    fn structural_hash(&self, memo: &mut FxHashMap<(usize, bool), u64>) -> u64 {
+    fn structural_hash(&self, memo: &mut FxHashMap<usize, u64>) -> u64 {
         use std::hash::{Hash, Hasher};
-        fn one(t: &Rc<Term>, memo: &mut FxHashMap<(usize, bool), u64>) -> u64 {
-            let key = (Rc::as_ptr(t) as usize, false);
-            if let Some(&h) = memo.get(&key) {
-                return h;
-            }
-            let h = t.structural_hash(memo);
-            memo.insert(key, h);
-            h
-        }
-        fn many(ts: &Rc<[Term]>, memo: &mut FxHashMap<(usize, bool), u64>) -> u64 {
-            let key = (ts.as_ptr() as usize, true);
-            if let Some(&h) = memo.get(&key) {
-                return h;
-            }
-            let mut s = rustc_hash::FxHasher::default();
-            ts.len().hash(&mut s);
-            for t in ts.iter() {
-                s.write_u64(t.structural_hash(memo));
-            }
-            let h = s.finish();
-            memo.insert(key, h);
-            h
-        }
         let mut s = rustc_hash::FxHasher::default();
         std::mem::discriminant(self).hash(&mut s);
         match self {
-            Term::True | Term::False => {}
             Term::Int(x) => x.hash(&mut s),
-            Term::Var(n, sort) => {
-                n.hash(&mut s);
-                sort.hash(&mut s);
-            }
-            Term::Not(a) | Term::Neg(a) => s.write_u64(one(a, memo)),
-            Term::And(xs) | Term::Or(xs) | Term::Add(xs) => s.write_u64(many(xs, memo)),
-            Term::Implies(a, b)
-            | Term::Eq(a, b)
-            | Term::Le(a, b)
-            | Term::Lt(a, b)
-            | Term::Sub(a, b)
-            | Term::Mul(a, b)
-            | Term::Div(a, b)
-            | Term::Mod(a, b)
-            | Term::Select(a, b) => {
-                s.write_u64(one(a, memo));
-                s.write_u64(one(b, memo));
-            }
-            Term::Ite(a, b, c) | Term::Store(a, b, c) => {
-                s.write_u64(one(a, memo));
-                s.write_u64(one(b, memo));
-                s.write_u64(one(c, memo));
-            }
-            Term::Forall(vs, b) | Term::Exists(vs, b) => {
-                vs.hash(&mut s);
-                s.write_u64(one(b, memo));
-            }
+            Term::Var(n, sort) => (n, sort).hash(&mut s),
+            Term::Forall(vs, _) | Term::Exists(vs, _) => vs.hash(&mut s),
+            _ => {}
+        }
+        for c in self.children() {
+            let key = c as *const Term as usize;
+            let h = match memo.get(&key) {
+                Some(&h) => h,
+                None => {
+                    let h = c.structural_hash(memo);
+                    memo.insert(key, h);
+                    h
+                }
+            };
+            s.write_u64(h);
         }
         s.finish()
     }

@@ -439,10 +439,11 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
             if live {
                 eprint!("\r\x1b[K");
             }
-            let file = verifier::ivr::IvrFile::new(&p, ivr);
+            // (Made only when written: it lists every label.)
+            let file = || verifier::ivr::IvrFile::new(&p, ivr);
             if let Some(dir) = &a.out {
                 let path = dir.join(format!("ivr-{:03}.json", ivr.index));
-                if let Err(e) = serde_json::to_string(&file)
+                if let Err(e) = serde_json::to_string(&file())
                     .map_err(anyhow::Error::from)
                     .and_then(|t| std::fs::write(&path, t + "\n").map_err(Into::into))
                 {
@@ -450,7 +451,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                 }
             }
             if a.json {
-                let line = match serde_json::to_string(&file) {
+                let line = match serde_json::to_string(&file()) {
                     Ok(l) => l,
                     Err(e) => format!("{{\"error\":\"{e}\"}}"),
                 };

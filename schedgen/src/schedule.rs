@@ -250,7 +250,7 @@ impl ProgramSchedule {
                 }
             }
         }
-        petgraph::algo::tarjan_scc(&g)
+        petgraph::algo::kosaraju_scc(&g)
             .into_iter()
             .filter(|c| c.len() > 1 || g.contains_edge(c[0], c[0]))
             .map(|c| c.iter().map(|&n| g[n]).collect())

@@ -236,7 +236,7 @@ fn fair(
                 g.add_edge(idx[a], idx[b], ());
             }
         }
-        for scc in petgraph::algo::tarjan_scc(&g) {
+        for scc in petgraph::algo::kosaraju_scc(&g) {
             if scc.len() < 2 {
                 continue;
             }

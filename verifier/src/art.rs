@@ -287,6 +287,32 @@ impl Art {
         false
     }
 
+    /// [`Art::is_covered`] of every node, by node number, in one pass.
+    pub fn covered(&self) -> Vec<bool> {
+        let mut known: Vec<Option<bool>> = vec![None; self.len()];
+        let mut path = Vec::new();
+        for v in self.ids() {
+            let mut x = Some(v);
+            // Up to a node whose answer is known (or the root), then down again.
+            let answer = loop {
+                let Some(n) = x else { break false };
+                if let Some(c) = known[n.0 as usize] {
+                    break c;
+                }
+                if self.node(n).covered_by.is_some() {
+                    known[n.0 as usize] = Some(true);
+                    break true;
+                }
+                path.push(n);
+                x = self.node(n).parent.map(|p| p.0);
+            };
+            for n in path.drain(..) {
+                known[n.0 as usize] = Some(answer);
+            }
+        }
+        known.into_iter().map(|c| c.unwrap_or(false)).collect()
+    }
+
     /// Whether `a` is an ancestor of `b` (or `b` itself).
     pub fn is_ancestor(&self, a: NodeId, b: NodeId) -> bool {
         let mut x = Some(b);

@@ -23,7 +23,10 @@
 use crate::art::{Art, Control, NodeId};
 use crate::encode::Encoder;
 use crate::ir::*;
-use crate::smt::{Smt, Term};
+use crate::smt::{Identity, Smt, Term};
+use rustc_hash::{FxHashMap, FxHashSet};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Why an ART was rejected.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -122,8 +125,9 @@ fn check(
     let ranges = enc.ranges(&id);
     let reject = |node, reason: String| Err(Rejection { node, reason });
     // Each transition executed from the identity state, once, with the variables it writes
-    // (their identity terms: those whose value after the step is another term).
-    type Step = std::rc::Rc<(crate::encode::SymStep, Vec<Term>)>;
+    // (their identity terms: those whose value after the step is another term) and their
+    // values after it.
+    type Step = std::rc::Rc<(crate::encode::SymStep, Vec<(Term, Term)>)>;
     let steps: std::cell::RefCell<std::collections::HashMap<(usize, TransId), Step>> =
         Default::default();
     let step = |t: usize, tr: &Transition| -> Step {
@@ -134,7 +138,7 @@ fn check(
                 let st = enc.step(tr, &id);
                 let written = (st.post.vals.iter().zip(&id.vals))
                     .filter(|(p, x)| p != x)
-                    .map(|(_, x)| x.clone())
+                    .map(|(p, x)| (x.clone(), p.clone()))
                     .collect();
                 std::rc::Rc::new((st, written))
             })
@@ -160,6 +164,8 @@ fn check(
     let kind =
         |c: &Control, t: usize| c.locs[t].map(|l| prog.threads[t].locations[l.0 as usize].kind);
     let late = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
+    let mentioned = Mentioned::default();
+    let covered = art.covered();
     for v in art.ids() {
         if late() {
             return reject(v, "time ran out while checking".into());
@@ -168,7 +174,16 @@ fn check(
         let pre = premise(&n.label);
         // The conjuncts of the label, by identity: a conjunct of a child's label that is one
         // of them, over variables the step leaves alone, holds after the step.
-        let kept: rustc_hash::FxHashSet<_> = conjuncts(&n.label).map(Term::identity).collect();
+        // (Labels of a parent and its child list most conjuncts at the same positions: those
+        // are compared first, and the set is made only when one is not.)
+        let own: Vec<&Term> = conjuncts(&n.label).collect();
+        let kept: std::cell::OnceCell<FxHashSet<_>> = std::cell::OnceCell::new();
+        let is_kept = |k: usize, a: &Term| {
+            own.get(k).is_some_and(|b| b.identity() == a.identity())
+                || kept
+                    .get_or_init(|| own.iter().map(|b| b.identity()).collect())
+                    .contains(&a.identity())
+        };
         // Tree edges are Hoare triples and lead to the right control state.
         for e in &n.children {
             let tr = prog.thread(e.thread).transition(e.transition);
@@ -183,22 +198,59 @@ fn check(
             }
             let step = step(e.thread.0 as usize, tr);
             let (st, written) = &*step;
-            let rest: Vec<Term> = conjuncts(&art.node(e.child).label)
-                .filter(|a| !kept.contains(&a.identity()) || mentions(a, written))
-                .cloned()
+            // The conjuncts of the child's label to show after the step: those not in the
+            // node's label, and those in it over variables the step writes. A block of cells
+            // of an array the step stores into is shown where a store may hit it: that every
+            // store misses it (a condition over the state before the step) is asked first.
+            let mut stored_into = Vec::new();
+            let mut rest: Vec<Term> = conjuncts(&art.node(e.child).label)
+                .enumerate()
+                .filter(|(k, a)| {
+                    if !is_kept(*k, a) {
+                        return true;
+                    }
+                    let vars = mentioned.vars(a);
+                    let hit: Vec<_> = written.iter().filter(|(x, _)| vars.contains(x)).collect();
+                    match hit[..] {
+                        [] => false,
+                        [(x, after)] => match (mentioned.block(a), stores_over(after, x)) {
+                            (Some((lo, hi)), Some(indexes)) => {
+                                stored_into.push(((*a).clone(), lo, hi, indexes));
+                                false
+                            }
+                            _ => true,
+                        },
+                        _ => true,
+                    }
+                })
+                .map(|(_, a)| a.clone())
                 .collect();
-            let post = enc.instantiate(&Term::and(rest), &st.post);
-            let goal = Term::forall(
-                st.inputs.clone(),
-                Term::implies(
-                    Term::and([
-                        st.guard.clone(),
-                        Term::not(st.undefined.clone()),
-                        st.input_ranges.clone(),
-                    ]),
-                    post,
-                ),
-            );
+            // `∀ inputs. guard ∧ ¬undefined ⇒ post`.
+            let after_step = |post: Term| {
+                Term::forall(
+                    st.inputs.clone(),
+                    Term::implies(
+                        Term::and([
+                            st.guard.clone(),
+                            Term::not(st.undefined.clone()),
+                            st.input_ranges.clone(),
+                        ]),
+                        post,
+                    ),
+                )
+            };
+            for (block, lo, hi, indexes) in stored_into {
+                let misses = Term::and(indexes.into_iter().map(|i| {
+                    Term::or([
+                        Term::lt(i.clone(), Term::int(lo)),
+                        Term::lt(Term::int(hi), i),
+                    ])
+                }));
+                if valid(&mut smt, &pre, after_step(misses)) != Some(true) {
+                    rest.push(block);
+                }
+            }
+            let goal = after_step(enc.instantiate(&Term::and(rest), &st.post));
             if valid(&mut smt, &pre, goal) != Some(true) {
                 return reject(
                     e.child,
@@ -213,7 +265,7 @@ fn check(
             }
         }
         if let Some(w) = n.covered_by {
-            if art.is_covered(w) {
+            if covered[w.0 as usize] {
                 return reject(
                     v,
                     format!("covered by node {} which is itself covered", w.0),
@@ -253,7 +305,7 @@ fn check(
             }
             continue;
         }
-        if !label_sat || art.is_covered(v) {
+        if !label_sat || covered[v.0 as usize] {
             continue;
         }
         if (0..c.locs.len()).any(|t| matches!(kind(c, t), Some(LocKind::Halt | LocKind::Discard))) {
@@ -347,7 +399,7 @@ fn check(
     if complete {
         cycle_proviso(art, &reduced)?;
     } else {
-        fair(prog, art, &enc, &mut smt, &ranges, &has_states)?;
+        fair(prog, art, &enc, &mut smt, &ranges, &has_states, &covered)?;
     }
     Ok(())
 }
@@ -360,12 +412,55 @@ fn conjuncts(t: &Term) -> Box<dyn Iterator<Item = &Term> + '_> {
     }
 }
 
-/// Whether `t` mentions one of the variables `vars`.
-fn mentions(t: &Term, vars: &[Term]) -> bool {
-    match t {
-        Term::Var(..) => vars.contains(t),
-        _ => t.children().into_iter().any(|c| mentions(c, vars)),
+/// What the checks need to know of the conjuncts of labels, found once per conjunct (by
+/// identity: labels share their conjuncts, and live as long as the check).
+#[derive(Default)]
+struct Mentioned {
+    /// The variables each mentions.
+    vars: RefCell<FxHashMap<Identity, Rc<[Term]>>>,
+    /// For a block of cells ([`Term::cell_block`]), its lowest and highest index.
+    blocks: RefCell<FxHashMap<Identity, Option<(i128, i128)>>>,
+}
+
+impl Mentioned {
+    /// The variables `t` mentions.
+    fn vars(&self, t: &Term) -> Rc<[Term]> {
+        let mut memo = self.vars.borrow_mut();
+        memo.entry(t.identity())
+            .or_insert_with(|| {
+                fn walk(t: &Term, out: &mut Vec<Term>) {
+                    match t {
+                        Term::Var(..) if !out.contains(t) => out.push(t.clone()),
+                        _ => t.children().into_iter().for_each(|c| walk(c, out)),
+                    }
+                }
+                let mut out = Vec::new();
+                walk(t, &mut out);
+                out.into()
+            })
+            .clone()
     }
+
+    /// The lowest and highest index of `t`, if it is a block of cells.
+    fn block(&self, t: &Term) -> Option<(i128, i128)> {
+        *self
+            .blocks
+            .borrow_mut()
+            .entry(t.identity())
+            .or_insert_with(|| t.cell_block().map(|b| (b.lo(), b.hi())))
+    }
+}
+
+/// The indexes of the stores that make `after` from array `x` (outermost first), when it is
+/// made so.
+fn stores_over(after: &Term, x: &Term) -> Option<Vec<Term>> {
+    let mut indexes = Vec::new();
+    let mut t = after;
+    while let Term::Store(a, i, _) = t {
+        indexes.push((**i).clone());
+        t = a;
+    }
+    (t == x).then_some(indexes)
 }
 
 /// The cycle proviso of partial-order reduction: every cycle of tree and covering edges
@@ -384,7 +479,7 @@ fn cycle_proviso(art: &Art, reduced: &[NodeId]) -> Result<(), Rejection> {
     for (v, w) in art.coverings() {
         g.add_edge(idx[v.0 as usize], idx[w.0 as usize], ());
     }
-    for scc in petgraph::algo::tarjan_scc(&g) {
+    for scc in petgraph::algo::kosaraju_scc(&g) {
         let v = g[scc[0]];
         if scc.len() > 1 || g.contains_edge(scc[0], scc[0]) {
             return Err(Rejection {
@@ -408,6 +503,7 @@ fn fair(
     smt: &mut Smt,
     ranges: &Term,
     has_states: &[bool],
+    covered: &[bool],
 ) -> Result<(), Rejection> {
     use petgraph::graph::{DiGraph, NodeIndex};
     let id = enc.identity();
@@ -422,22 +518,42 @@ fn fair(
             edges.push((v, w));
             continue;
         }
-        if art.is_covered(v) {
+        if covered[v.0 as usize] {
             continue;
         }
         for e in &n.children {
             edges.push((v, e.child));
         }
     }
-    for t in 0..prog.threads.len() {
-        let t = ThreadId(t as u32);
+    // Only nodes on a cycle of the whole graph can be on a cycle without some of them.
+    let on_cycle = {
         let mut g: DiGraph<NodeId, ()> = DiGraph::with_capacity(art.len(), edges.len());
         let idx: Vec<NodeIndex> = art.ids().map(|v| g.add_node(v)).collect();
+        for &(a, b) in &edges {
+            g.add_edge(idx[a.0 as usize], idx[b.0 as usize], ());
+        }
+        let mut on = vec![false; art.len()];
+        for scc in petgraph::algo::kosaraju_scc(&g) {
+            if scc.len() > 1 || g.contains_edge(scc[0], scc[0]) {
+                scc.iter().for_each(|&i| on[g[i].0 as usize] = true);
+            }
+        }
+        on
+    };
+    let cyclic: Vec<NodeId> = art.ids().filter(|v| on_cycle[v.0 as usize]).collect();
+    edges.retain(|(a, b)| on_cycle[a.0 as usize] && on_cycle[b.0 as usize]);
+    for t in 0..prog.threads.len() {
+        let t = ThreadId(t as u32);
+        let mut g: DiGraph<NodeId, ()> = DiGraph::with_capacity(cyclic.len(), edges.len());
+        let mut idx: Vec<NodeIndex> = vec![NodeIndex::end(); art.len()];
+        for &v in &cyclic {
+            idx[v.0 as usize] = g.add_node(v);
+        }
         // Without the nodes that schedule t: t is expanded there and enabled in every state
         // of the node (a covered node schedules nothing itself; a thread expanded where it may
         // be blocked does not make a cycle fair to it).
         let mut expands = vec![false; art.len()];
-        for v in art.ids() {
+        for &v in &cyclic {
             let n = art.node(v);
             if n.covered_by.is_none() && n.expanded.contains(&t) {
                 expands[v.0 as usize] = surely_enabled(prog, art, enc, smt, ranges, &id, v, t);
@@ -448,7 +564,7 @@ fn fair(
                 g.add_edge(idx[a.0 as usize], idx[b.0 as usize], ());
             }
         }
-        for scc in petgraph::algo::tarjan_scc(&g) {
+        for scc in petgraph::algo::kosaraju_scc(&g) {
             if scc.len() < 2 {
                 continue;
             }

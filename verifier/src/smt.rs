@@ -15,6 +15,9 @@
 //! Used by the ART verifier (seed 002, "Iterative model checking": labels, coverings,
 //! enabledness) and the IVR checker.
 
+mod known;
+
+use known::{Blocks, Known};
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
 use std::fmt;
@@ -653,12 +656,12 @@ impl Term {
 
     /// [`Term::substitute`] of the values a [`Known`] fixes: scalars by their values, arrays
     /// by their known cells stored over themselves, where an element at a constant index is
-    /// looked up directly.
+    /// looked up directly; a block of cells the premise has holds.
     /// `done` is empty scratch space, kept by the caller so that its capacity is reused (and
     /// left empty).
     fn substitute_known(&self, known: &Known, done: &mut FxHashMap<Identity, Term>) -> Term {
-        let f = |n: &str, _: Sort| known.vars.get(n).cloned();
-        let t = self.substitute_in(&f, Some(&known.cells), done);
+        let f = |n: &str, so: Sort| known.var(n, so);
+        let t = self.substitute_in(&f, Some(known), done);
         // (The identities name operands of `self` only while it is borrowed here.)
         done.clear();
         t
@@ -702,7 +705,7 @@ impl Term {
     fn substitute_in(
         &self,
         f: &dyn Fn(&str, Sort) -> Option<Term>,
-        cells: Option<&FxHashMap<(Rc<str>, i128), i128>>,
+        known: Option<&Known>,
         done: &mut FxHashMap<Identity, Term>,
     ) -> Term {
         match self {
@@ -714,10 +717,11 @@ impl Term {
         if let Some(t) = done.get(&key) {
             return t.clone();
         }
-        let mut s = |t: &Term| t.substitute_in(f, cells, done);
+        let mut s = |t: &Term| t.substitute_in(f, known, done);
         let out = match self {
             Term::True | Term::False | Term::Int(_) | Term::Var(..) => unreachable!(),
             Term::Not(a) => Term::not(s(a)),
+            Term::And(xs) if known.is_some_and(|k| k.holds(xs)) => Term::True,
             Term::And(xs) => Term::and(xs.iter().map(&mut s).collect::<Vec<_>>()),
             Term::Or(xs) => Term::or(xs.iter().map(&mut s).collect::<Vec<_>>()),
             Term::Implies(a, b) => Term::implies(s(a), s(b)),
@@ -737,12 +741,27 @@ impl Term {
             Term::Mod(a, b) => Term::modulo(s(a), s(b)),
             Term::Select(a, i) => {
                 let i = s(i);
-                match (&**a, &i, cells) {
-                    // (What selecting from the stored cells would give, without the walk.)
-                    (Term::Var(n, Sort::Array), Term::Int(k), Some(cells)) => {
-                        match cells.get(&(n.clone(), *k)) {
-                            Some(c) => Term::Int(*c),
-                            None => Term::select((**a).clone(), i),
+                match (&i, known) {
+                    // (What selecting from the replacement of the array would give, without
+                    // making it: past stores at other constant indexes to the array itself,
+                    // whose known cell is looked up.)
+                    (Term::Int(k), Some(known)) => {
+                        let mut arr: &Term = a;
+                        loop {
+                            match arr {
+                                Term::Store(b, j, v) => match s(j) {
+                                    Term::Int(j) if j == *k => break s(v),
+                                    Term::Int(_) => arr = b,
+                                    _ => break Term::select(s(a), i.clone()),
+                                },
+                                Term::Var(n, Sort::Array) => {
+                                    break match known.cell(n, *k) {
+                                        Some(c) => Term::Int(c),
+                                        None => Term::select(arr.clone(), i.clone()),
+                                    }
+                                }
+                                _ => break Term::select(s(a), i.clone()),
+                            }
                         }
                     }
                     _ => Term::select(s(a), i),
@@ -947,6 +966,8 @@ pub struct Smt {
     last_premise: Option<Premise>,
     /// Scratch space of [`Term::substitute_known`].
     scratch: FxHashMap<Identity, Term>,
+    /// The blocks of cells met in premises.
+    blocks: Blocks,
     /// The Z3 constants of the free variables met so far (making one from its name costs
     /// more than looking it up).
     consts: std::cell::RefCell<FxHashMap<(Rc<str>, Sort), Dynamic<'static>>>,
@@ -962,54 +983,6 @@ pub struct Smt {
     pub last_unknown: String,
     /// No query may run past this instant.
     deadline: Option<std::time::Instant>,
-}
-
-/// The values a conjunction fixes: for `x = c` among its conjuncts, `x ↦ c`; for
-/// `a[i] = c` (constant `i`), `a ↦ a` with those cells stored. Replacing them in both sides of
-/// an implication whose premise is the conjunction keeps its validity (the premise implies
-/// each variable equals its replacement) and lets the terms fold: a premise that fixes every
-/// value (a concrete state) leaves the solver little to do.
-struct Known {
-    /// Replacements of variables.
-    vars: FxHashMap<Rc<str>, Term>,
-    /// Known cells of arrays.
-    cells: FxHashMap<(Rc<str>, i128), i128>,
-}
-
-/// [`Known`] of a conjunction; `None` when it fixes nothing.
-fn known_values(a: &Term) -> Option<Known> {
-    let Term::And(xs) = a else { return None };
-    let mut vars: FxHashMap<Rc<str>, Term> = FxHashMap::default();
-    let mut cells: FxHashMap<(Rc<str>, i128), i128> = FxHashMap::default();
-    let mut order: Vec<(Rc<str>, i128, i128)> = Vec::new();
-    for x in xs.iter() {
-        let Term::Eq(l, r) = x else { continue };
-        match (&**l, &**r) {
-            (Term::Var(n, Sort::Int), Term::Int(c)) | (Term::Int(c), Term::Var(n, Sort::Int)) => {
-                vars.entry(n.clone()).or_insert(Term::Int(*c));
-            }
-            (Term::Select(arr, i), Term::Int(c)) | (Term::Int(c), Term::Select(arr, i)) => {
-                if let (Term::Var(n, Sort::Array), Term::Int(i)) = (&**arr, &**i) {
-                    if let std::collections::hash_map::Entry::Vacant(e) =
-                        cells.entry((n.clone(), *i))
-                    {
-                        e.insert(*c);
-                        order.push((n.clone(), *i, *c));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    let mut chains: FxHashMap<Rc<str>, Term> = FxHashMap::default();
-    for (n, i, c) in order {
-        let arr = chains
-            .remove(&n)
-            .unwrap_or_else(|| Term::Var(n.clone(), Sort::Array));
-        chains.insert(n, Term::store(arr, Term::Int(i), Term::Int(c)));
-    }
-    vars.extend(chains);
-    (!vars.is_empty()).then_some(Known { vars, cells })
 }
 
 /// Every integer variable is 0 (for [`Term::substitute`]).
@@ -1053,6 +1026,7 @@ impl Smt {
             implies_cache: FxHashMap::default(),
             last_premise: None,
             scratch: FxHashMap::default(),
+            blocks: Blocks::default(),
             consts: Default::default(),
             numerals: Default::default(),
             kept: Default::default(),
@@ -1266,7 +1240,7 @@ impl Smt {
             .as_ref()
             .is_some_and(|p| p.term.identity() == a.identity());
         if !same {
-            self.last_premise = known_values(a).map(|known| Premise {
+            self.last_premise = Known::of(a, &mut self.blocks).map(|known| Premise {
                 term: a.clone(),
                 known,
                 folded: None,

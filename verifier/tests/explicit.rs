@@ -1335,3 +1335,86 @@ fn free_of_a_pointer_into_a_block_is_a_bug_and_munmap_of_one_fails() {
     let (r, _) = verify(&lower("unmap_inside.c", &unmap), Engine::Auto);
     assert_eq!(r.verdict, Verdict::Safe);
 }
+
+/// A large array is stated in the labels by blocks of cells that labels share: the checker
+/// takes a block the step leaves alone, or writes only outside of, as it was, and checks a
+/// block that a step writes into. A child label that keeps its parent's block where the step
+/// wrote into it is rejected.
+#[test]
+fn a_large_array_is_labelled_in_shared_blocks_that_the_checker_checks_where_written() {
+    use verifier::smt::Term;
+    let p = lower(
+        "blocks.c",
+        r#"
+#include <pthread.h>
+#include <assert.h>
+int a[200];
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *w(void *arg) {
+  pthread_mutex_lock(&m);
+  a[150] = a[150] + 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  for (int i = 0; i < 200; i++) a[i] = i;
+  pthread_t t;
+  pthread_create(&t, 0, w, 0);
+  pthread_mutex_lock(&m);
+  int v = a[150];
+  pthread_mutex_unlock(&m);
+  pthread_join(t, 0);
+  assert(a[150] == 151 && a[70] == 70);
+  assert(v == 150 || v == 151);
+  return 0;
+}
+"#,
+    );
+    let (r, ivrs) = verify(&p, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+    let IvrKind::Safe(art) = &ivrs[0].kind else {
+        panic!("first IVR is a schedule")
+    };
+    assert_eq!(verifier::check::check_ivr(&p, art, 10_000), Ok(()));
+    let blocks = |t: &Term| -> Vec<Term> {
+        match t {
+            Term::And(xs) => xs
+                .iter()
+                .filter(|x| x.cell_block().is_some())
+                .cloned()
+                .collect(),
+            _ => vec![],
+        }
+    };
+    // An edge that writes into a block: the child's block differs from its parent's over
+    // the same indexes.
+    let (child, old, new) = art
+        .ids()
+        .find_map(|c| {
+            let parent = art.node(c).parent?.0;
+            let mine = blocks(&art.node(c).label);
+            let theirs = blocks(&art.node(parent).label);
+            mine.iter().find_map(|b| {
+                let bb = b.cell_block()?;
+                let old = theirs.iter().find(|o| {
+                    let ob = o.cell_block().expect("a block");
+                    ob.array == bb.array && ob.lo() <= bb.hi() && bb.lo() <= ob.hi() && *o != b
+                })?;
+                Some((c, old.clone(), b.clone()))
+            })
+        })
+        .expect("a step writes into a block of cells");
+    assert!(
+        blocks(&art.node(art.root()).label).len() >= 3,
+        "200 cells in blocks"
+    );
+    let Term::And(xs) = &art.node(child).label else {
+        unreachable!()
+    };
+    let stale: Vec<Term> = (xs.iter())
+        .map(|x| if *x == new { old.clone() } else { x.clone() })
+        .collect();
+    let mut bad = art.clone();
+    bad.set_label(child, Term::And(stale.into()));
+    assert!(verifier::check::check_ivr(&p, &bad, 10_000).is_err());
+}

@@ -35,7 +35,16 @@ pub struct Labels<'p> {
     /// Per cell some of whose bytes are known (variable, element, value, bytes not known):
     /// the atoms of the known ones.
     known_bytes: FxHashMap<(u32, u32, i128, u8), Vec<Term>>,
+    /// Per block of a large array's known cells (variable, block, its cells' offsets in the
+    /// block and values): their conjunction, shared by the labels that have it.
+    blocks: FxHashMap<(u32, u32, Box<[(u32, i128)]>), Term>,
 }
+
+/// Cells per block of a large array's label: an array longer than this states its known
+/// cells in blocks, one conjunction each, which a step that leaves them alone leaves to the
+/// next label as they are (the checker and the solver boundary take such a block whole,
+/// [`Term::cell_block`]).
+const BLOCK: usize = 64;
 
 /// The atoms saying that the bytes of `x` outside `unknown` ([`crate::interp::unknown_bytes`])
 /// are those of `value`: per known byte `k`, `(x div 2^8k) mod 2^8` (the byte of its two's
@@ -77,6 +86,7 @@ impl<'p> Labels<'p> {
             intervals: FxHashMap::default(),
             cell_intervals: FxHashMap::default(),
             known_bytes: FxHashMap::default(),
+            blocks: FxHashMap::default(),
         }
     }
 
@@ -113,10 +123,14 @@ impl<'p> Labels<'p> {
         for v in &space.irrelevant {
             dead[v.0 as usize] = true;
         }
+        // The known cells of the current block of a large array, and the blocks made.
+        let mut block = Vec::new();
+        let mut blocks = Vec::new();
         for v in &prog.vars {
             if dead[v.id.0 as usize] {
                 continue;
             }
+            let mut current = 0;
             let ty = v.elem.ty();
             let name = self.enc.var(v.id);
             let array = self.enc.is_array(v.id);
@@ -154,21 +168,66 @@ impl<'p> Labels<'p> {
                     continue;
                 }
                 let x = key.state.get(v.id, i, ty);
-                let atom = self.atoms.entry((v.id.0, i as u32, x)).or_insert_with(|| {
-                    if array {
-                        Term::eq(
-                            Term::select(name.clone(), Term::int(i as i128)),
-                            Term::int(x),
-                        )
-                    } else {
-                        Term::eq(name.clone(), Term::int(x))
+                if array && v.len as usize > BLOCK {
+                    let b = (i / BLOCK) as u32;
+                    if b != current && !block.is_empty() {
+                        blocks.push(self.block(v.id, current, std::mem::take(&mut block)));
                     }
-                });
-                cs.push(atom.clone());
+                    current = b;
+                    block.push(((i % BLOCK) as u32, x));
+                    continue;
+                }
+                cs.push(self.atom(v.id, i, x));
+            }
+            if !block.is_empty() {
+                blocks.push(self.block(v.id, current, std::mem::take(&mut block)));
             }
         }
-        let t = Term::and(cs);
+        // (The blocks stay conjunctions of their own: not flattened into the label.)
+        let t = match (Term::and(cs), blocks.len()) {
+            (t, 0) => t,
+            (Term::True, 1) => blocks.pop().expect("one"),
+            (Term::True, _) => Term::And(blocks.into()),
+            (Term::False, _) => Term::False,
+            (Term::And(xs), _) => Term::And(xs.iter().cloned().chain(blocks).collect()),
+            (t, _) => Term::And(std::iter::once(t).chain(blocks).collect()),
+        };
         self.made.insert(id, t.clone());
+        t
+    }
+
+    /// `x = c` for element `i` of `v`, made once.
+    fn atom(&mut self, v: VarId, i: usize, x: i128) -> Term {
+        let enc = &self.enc;
+        self.atoms
+            .entry((v.0, i as u32, x))
+            .or_insert_with(|| {
+                let name = enc.var(v);
+                if enc.is_array(v) {
+                    Term::eq(Term::select(name, Term::int(i as i128)), Term::int(x))
+                } else {
+                    Term::eq(name, Term::int(x))
+                }
+            })
+            .clone()
+    }
+
+    /// The conjunction of `v[BLOCK·b + k] = x` over `cells` (offset `k`, value `x`), made
+    /// once.
+    fn block(&mut self, v: VarId, b: u32, cells: Vec<(u32, i128)>) -> Term {
+        let key = (v.0, b, cells.into_boxed_slice());
+        if let Some(t) = self.blocks.get(&key) {
+            return t.clone();
+        }
+        let base = b as usize * BLOCK;
+        let atoms: Vec<Term> = (key.2.iter())
+            .map(|&(k, x)| self.atom(v, base + k as usize, x))
+            .collect();
+        let t = match atoms.len() {
+            1 => atoms[0].clone(),
+            _ => Term::And(atoms.into()),
+        };
+        self.blocks.insert(key, t.clone());
         t
     }
 }

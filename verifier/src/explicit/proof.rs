@@ -37,8 +37,12 @@ pub struct Labels<'p> {
     known_bytes: FxHashMap<(u32, u32, i128, u8), Vec<Term>>,
     /// Per block of a large array's known cells (variable, block, its cells' offsets in the
     /// block and values): their conjunction, shared by the labels that have it.
-    blocks: FxHashMap<(u32, u32, Box<[(u32, i128)]>), Term>,
+    blocks: FxHashMap<BlockKey, Term>,
 }
+
+/// A block of a large array's known cells: variable, block, and its cells' offsets in the
+/// block with their values.
+type BlockKey = (u32, u32, Box<[(u32, i128)]>);
 
 /// Cells per block of a large array's label: an array longer than this states its known
 /// cells in blocks, one conjunction each, which a step that leaves them alone leaves to the

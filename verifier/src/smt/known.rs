@@ -120,6 +120,9 @@ impl Blocks {
     }
 }
 
+/// A block among a premise's conjuncts: its lowest and highest index, the block, its address.
+type Placed = (i128, i128, Rc<Block>, usize);
+
 /// The values a conjunction fixes.
 pub(super) struct Known {
     /// Scalar variables' values.
@@ -131,7 +134,7 @@ pub(super) struct Known {
     /// Per array, the blocks among the conjuncts, by increasing index: (lowest index,
     /// highest index, block, address). Their index ranges are disjoint, and no cell of
     /// `cells` lies in one.
-    blocks: FxHashMap<Rc<str>, Vec<(i128, i128, Rc<Block>, usize)>>,
+    blocks: FxHashMap<Rc<str>, Vec<Placed>>,
     /// The addresses of those blocks.
     block_ids: FxHashSet<usize>,
     /// Per array with known cells, those cells stored over the array itself; made when a
@@ -221,7 +224,7 @@ impl Known {
     }
 
     /// The block of `bs` whose index range holds `k`.
-    fn find(bs: &[(i128, i128, Rc<Block>, usize)], k: i128) -> Option<&Rc<Block>> {
+    fn find(bs: &[Placed], k: i128) -> Option<&Rc<Block>> {
         let i = bs.partition_point(|b| b.1 < k);
         bs.get(i).filter(|b| b.0 <= k).map(|b| &b.2)
     }

@@ -985,9 +985,64 @@ pub struct Smt {
     deadline: Option<std::time::Instant>,
 }
 
-/// Every integer variable is 0 (for [`Term::substitute`]).
-fn zero_ints(_: &str, sort: Sort) -> Option<Term> {
-    (sort == Sort::Int).then_some(Term::Int(0))
+/// A value of a term ([`at_zero`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Value {
+    Bool(bool),
+    Int(i128),
+}
+
+/// The value of `t` where every integer variable is 0, when that decides it (no boolean
+/// variable, array or quantifier does, and no arithmetic leaves the range of `i128`).
+fn at_zero(t: &Term) -> Option<Value> {
+    use Value::{Bool, Int};
+    let int = |t: &Term| match at_zero(t)? {
+        Int(v) => Some(v),
+        Bool(_) => None,
+    };
+    let bool = |t: &Term| match at_zero(t)? {
+        Bool(b) => Some(b),
+        Int(_) => None,
+    };
+    // A junction: its zero decides it, otherwise every operand must be decided.
+    let junction = |xs: &[Term], zero: bool| {
+        let mut all = true;
+        for x in xs {
+            match bool(x) {
+                Some(b) if b == zero => return Some(Bool(zero)),
+                Some(_) => {}
+                None => all = false,
+            }
+        }
+        all.then_some(Bool(!zero))
+    };
+    Some(match t {
+        Term::True => Bool(true),
+        Term::False => Bool(false),
+        Term::Int(v) => Int(*v),
+        Term::Var(_, Sort::Int) => Int(0),
+        Term::Var(..) | Term::Select(..) | Term::Store(..) => return None,
+        Term::Forall(..) | Term::Exists(..) => return None,
+        Term::Not(a) => Bool(!bool(a)?),
+        Term::And(xs) => return junction(xs, false),
+        Term::Or(xs) => return junction(xs, true),
+        Term::Implies(a, b) => match (bool(a), bool(b)) {
+            (Some(false), _) | (_, Some(true)) => Bool(true),
+            (Some(true), Some(false)) => Bool(false),
+            _ => return None,
+        },
+        Term::Ite(c, a, b) => return if bool(c)? { at_zero(a) } else { at_zero(b) },
+        Term::Eq(a, b) => Bool(at_zero(a)? == at_zero(b)?),
+        Term::Le(a, b) => Bool(int(a)? <= int(b)?),
+        Term::Lt(a, b) => Bool(int(a)? < int(b)?),
+        Term::Add(xs) => Int(xs.iter().try_fold(0i128, |s, x| s.checked_add(int(x)?))?),
+        Term::Sub(a, b) => Int(int(a)?.checked_sub(int(b)?)?),
+        Term::Neg(a) => Int(int(a)?.checked_neg()?),
+        Term::Mul(a, b) => Int(int(a)?.checked_mul(int(b)?)?),
+        // (SMT-LIB's `div` and `mod` are Euclidean; by 0 they are not decided here.)
+        Term::Div(a, b) => Int(int(a)?.checked_div_euclid(int(b)?)?),
+        Term::Mod(a, b) => Int(int(a)?.checked_rem_euclid(int(b)?)?),
+    })
 }
 
 /// A premise of [`Smt::implies`] with what it fixes, kept for the next call with the same
@@ -997,9 +1052,9 @@ struct Premise {
     term: Term,
     /// What it fixes.
     known: Known,
-    /// The premise with its values replaced, and that with every integer 0: made when a goal
-    /// needs them (a goal the values fold to true does not).
-    folded: Option<(Term, Term)>,
+    /// The premise with its values replaced, and whether that holds where every integer is
+    /// 0: made when a goal needs them (a goal the values fold to true does not).
+    folded: Option<(Term, bool)>,
 }
 
 impl Smt {
@@ -1257,8 +1312,8 @@ impl Smt {
         let (a2, zero) = p
             .folded
             .get_or_insert_with(|| {
-                let folded = p.term.substitute_known(&p.known, &mut self.scratch);
-                let zero = folded.substitute(&zero_ints);
+                let folded = p.known.fold(&p.term, &mut self.scratch);
+                let zero = at_zero(&folded) == Some(Value::Bool(true));
                 (folded, zero)
             })
             .clone();
@@ -1270,7 +1325,7 @@ impl Smt {
         }
         // A counterexample where every integer is 0 (what is left of a concrete state's
         // premise is often only the ranges of the values it does not fix).
-        if zero == Term::True && b2.substitute(&zero_ints) == Term::False {
+        if zero && at_zero(&b2) == Some(Value::Bool(false)) {
             return Some(false);
         }
         self.implies_cached(a2, b2)
@@ -1634,6 +1689,44 @@ mod tests {
     }
     fn y() -> Term {
         Term::var("y", Sort::Int)
+    }
+
+    /// Where every integer is 0 decides a term, that is its value; where it does not
+    /// (booleans, arrays, division by 0), there is none.
+    #[test]
+    fn a_term_where_every_integer_is_zero() {
+        let v = |t: &Term| at_zero(t);
+        let le = Term::le(Term::int(-5), x());
+        assert_eq!(v(&le), Some(Value::Bool(true)));
+        assert_eq!(v(&Term::lt(x(), y())), Some(Value::Bool(false)));
+        let sum = Term::Add(vec![x(), Term::int(3), Term::neg(Term::int(1))].into());
+        assert_eq!(v(&Term::eq(sum, Term::int(2))), Some(Value::Bool(true)));
+        assert_eq!(
+            v(&Term::div(Term::int(-7), Term::int(2))),
+            Some(Value::Int(-4))
+        );
+        assert_eq!(
+            v(&Term::modulo(Term::int(-7), Term::int(2))),
+            Some(Value::Int(1))
+        );
+        assert_eq!(v(&Term::div(Term::int(1), x())), None);
+        let b = Term::var("b", Sort::Bool);
+        assert_eq!(v(&Term::and([b.clone(), le.clone()])), None);
+        assert_eq!(v(&Term::or([b, le])), Some(Value::Bool(true)));
+        let a = Term::var("a", Sort::Array);
+        assert_eq!(v(&Term::eq(Term::select(a, x()), Term::int(0))), None);
+        // A premise of ranges of values not fixed: satisfiable, without the solver.
+        let mut smt = Smt::new(5_000);
+        let premise = Term::And(
+            vec![
+                Term::eq(y(), Term::int(3)),
+                Term::le(Term::int(-10), x()),
+                Term::le(x(), Term::int(10)),
+            ]
+            .into(),
+        );
+        assert_eq!(smt.implies(&premise, &Term::False), Some(false));
+        assert_eq!(smt.stats.checks, 0);
     }
 
     /// Hashing follows equality, and a term that shares its subterms hashes in time linear

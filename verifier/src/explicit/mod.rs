@@ -21,6 +21,7 @@
 //! symbolic engine ([`crate::imc`]): [`run_iterative`] then returns [`Fallback`].
 
 mod liveness;
+mod probe;
 mod proof;
 mod ranges;
 mod relevance;
@@ -99,6 +100,7 @@ pub fn run_iterative(
         max_ivrs,
         sink,
         deadline,
+        schedule: Vec::new(),
     };
     let mut space = Space::new(prog);
     let mut labels = Labels::new(prog);
@@ -114,7 +116,16 @@ pub fn run_iterative(
         ));
     }
     // With a safe schedule emitted, no scheduler is doomed: the first bug found decides
-    // `partially safe`, and the rest of the graph is not needed.
+    // `partially safe`, and the rest of the graph is not needed. Bugs one preemption away
+    // from the schedule are tried first, for a third of the time left.
+    if run.first_safe.is_some() {
+        let now = Instant::now();
+        let until = now + deadline.saturating_duration_since(now) / 3;
+        let max_steps = 2 * run.schedule.len() + 10_000;
+        if let Some(cex) = probe::bug(prog, &run.schedule, max_steps, until) {
+            return Ok(run.partially_safe(cex));
+        }
+    }
     let mut graph = space::explore(
         &mut space,
         budget.max_states,
@@ -394,6 +405,8 @@ struct Run<'a> {
     sink: &'a mut dyn FnMut(&Ivr),
     /// When the explicit search gives up.
     deadline: Instant,
+    /// The steps of the first safe schedule emitted, from the initial state.
+    schedule: Vec<(ThreadId, TransId)>,
 }
 
 impl Run<'_> {
@@ -452,9 +465,28 @@ impl Run<'_> {
         crate::check::check_ivr_until(self.prog, &art, self.opts.smt_timeout_ms, self.deadline)
             .map_err(|r| self.fallback(self.rejected(r)))?;
         self.nodes = self.nodes.max(art.len());
-        self.first_safe.get_or_insert(self.start.elapsed());
+        if self.first_safe.is_none() {
+            self.first_safe = Some(self.start.elapsed());
+            let mut v = art.root();
+            while let Some(e) = art.node(v).children.first() {
+                self.schedule.push((e.thread, e.transition));
+                v = e.child;
+            }
+        }
         self.emit(IvrKind::Safe(art));
         Ok(true)
+    }
+
+    /// The report of a bug found after a safe schedule was emitted: the bug is emitted, and
+    /// the program is partially safe (or the verdict is unknown, where the bug is undefined
+    /// behaviour that is no memory-safety violation).
+    fn partially_safe(&mut self, cex: Counterexample) -> Report {
+        if let Outcome::Undefined { memory: false, .. } = cex.execution.outcome {
+            let why = format!("undefined behaviour is reachable: {}", ub_reason(&cex));
+            return self.report(Verdict::Unknown(why), Some(cex), vec![]);
+        }
+        self.emit(IvrKind::Counterexample(Box::new(cex.clone())));
+        self.report(Verdict::PartiallySafe, Some(cex.clone()), vec![cex])
     }
 
     /// Why the checker rejected an ART (or that time ran out while it checked).

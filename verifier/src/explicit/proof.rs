@@ -20,6 +20,7 @@ use crate::encode::Encoder;
 use crate::ir::*;
 use crate::smt::Term;
 use rustc_hash::FxHashMap;
+use std::rc::Rc;
 use std::time::Instant;
 
 /// Point labels of states, each made once.
@@ -38,6 +39,20 @@ pub struct Labels<'p> {
     /// Per block of a large array's known cells (variable, block, its cells' offsets in the
     /// block and values): their conjunction, shared by the labels that have it.
     blocks: FxHashMap<BlockKey, Term>,
+    /// The blocks of large arrays met, by a hash of their contents.
+    windows: FxHashMap<u64, Vec<Window>>,
+}
+
+/// Block `block` of variable `var` as a state has it (its cells and their marks of bytes
+/// not known), and what its label says: the atoms of cells not known, and the block of the
+/// known ones.
+struct Window {
+    var: u32,
+    block: usize,
+    cells: Box<[i64]>,
+    marks: Box<[u8]>,
+    extra: Rc<[Term]>,
+    made: Option<Term>,
 }
 
 /// A block of a large array's known cells: variable, block, and its cells' offsets in the
@@ -91,6 +106,7 @@ impl<'p> Labels<'p> {
             cell_intervals: FxHashMap::default(),
             known_bytes: FxHashMap::default(),
             blocks: FxHashMap::default(),
+            windows: FxHashMap::default(),
         }
     }
 
@@ -127,64 +143,24 @@ impl<'p> Labels<'p> {
         for v in &space.irrelevant {
             dead[v.0 as usize] = true;
         }
-        // The known cells of the current block of a large array, and the blocks made.
-        let mut block = Vec::new();
+        // The blocks of large arrays' known cells.
         let mut blocks = Vec::new();
         for v in &prog.vars {
             if dead[v.id.0 as usize] {
                 continue;
             }
-            let mut current = 0;
-            let ty = v.elem.ty();
-            let name = self.enc.var(v.id);
-            let array = self.enc.is_array(v.id);
-            let width = ty.bits.div_ceil(8) as u32;
-            for i in 0..v.len as usize {
-                let flat = key.state.mem.flat(v.id.0 as usize, i);
-                let unknown =
-                    crate::interp::unknown_bytes(&key.undef, flat) & crate::interp::width_bytes(ty);
-                if unknown != 0 && unknown != crate::interp::width_bytes(ty) {
-                    // Some bytes known: theirs.
-                    let x = key.state.get(v.id, i, ty);
-                    let atoms = self
-                        .known_bytes
-                        .entry((v.id.0, i as u32, x, unknown))
-                        .or_insert_with(|| {
-                            let cell = if array {
-                                Term::select(name.clone(), Term::int(i as i128))
-                            } else {
-                                name.clone()
-                            };
-                            known_bytes(&cell, x, unknown, width)
-                        });
-                    cs.extend(atoms.iter().cloned());
+            if self.enc.is_array(v.id) && v.len as usize > BLOCK {
+                for b in 0..(v.len as usize).div_ceil(BLOCK) {
+                    let (extra, block) = self.window(space, &key, v, b);
+                    cs.extend(extra.iter().cloned());
+                    blocks.extend(block);
                 }
-                if unknown != 0 {
-                    // Not known: only its interval, where that says something.
-                    if let Some(r) = space.narrow[v.id.0 as usize] {
-                        let enc = &self.enc;
-                        let atoms = self
-                            .cell_intervals
-                            .entry((v.id.0, i as u32))
-                            .or_insert_with(|| interval(enc, v.id, i, r));
-                        cs.extend(atoms.iter().cloned());
-                    }
-                    continue;
-                }
-                let x = key.state.get(v.id, i, ty);
-                if array && v.len as usize > BLOCK {
-                    let b = (i / BLOCK) as u32;
-                    if b != current && !block.is_empty() {
-                        blocks.push(self.block(v.id, current, std::mem::take(&mut block)));
-                    }
-                    current = b;
-                    block.push(((i % BLOCK) as u32, x));
-                    continue;
-                }
-                cs.push(self.atom(v.id, i, x));
+                continue;
             }
-            if !block.is_empty() {
-                blocks.push(self.block(v.id, current, std::mem::take(&mut block)));
+            for i in 0..v.len as usize {
+                if let Some(x) = self.cell(space, &key, v, i, &mut cs) {
+                    cs.push(self.atom(v.id, i, x));
+                }
             }
         }
         // (The blocks stay conjunctions of their own: not flattened into the label.)
@@ -198,6 +174,108 @@ impl<'p> Labels<'p> {
         };
         self.made.insert(id, t.clone());
         t
+    }
+
+    /// The value of element `i` of `v` in `key`, if it is known; if not, the atoms that say
+    /// what is known of it (its known bytes, its interval) go to `out`.
+    fn cell(
+        &mut self,
+        space: &Space,
+        key: &super::space::Key,
+        v: &Var,
+        i: usize,
+        out: &mut Vec<Term>,
+    ) -> Option<i128> {
+        let ty = v.elem.ty();
+        let flat = key.state.mem.flat(v.id.0 as usize, i);
+        let all = crate::interp::width_bytes(ty);
+        let unknown = crate::interp::unknown_bytes(&key.undef, flat) & all;
+        let x = key.state.get(v.id, i, ty);
+        if unknown == 0 {
+            return Some(x);
+        }
+        if unknown != all {
+            // Some bytes known: theirs.
+            let enc = &self.enc;
+            let atoms = self
+                .known_bytes
+                .entry((v.id.0, i as u32, x, unknown))
+                .or_insert_with(|| {
+                    let name = enc.var(v.id);
+                    let cell = if enc.is_array(v.id) {
+                        Term::select(name, Term::int(i as i128))
+                    } else {
+                        name
+                    };
+                    known_bytes(&cell, x, unknown, ty.bits.div_ceil(8) as u32)
+                });
+            out.extend(atoms.iter().cloned());
+        }
+        // Not known: only its interval, where that says something.
+        if let Some(r) = space.narrow[v.id.0 as usize] {
+            let enc = &self.enc;
+            let atoms = self
+                .cell_intervals
+                .entry((v.id.0, i as u32))
+                .or_insert_with(|| interval(enc, v.id, i, r));
+            out.extend(atoms.iter().cloned());
+        }
+        None
+    }
+
+    /// Block `b` of large array `v` in `key`: the atoms of its cells that are not known, and
+    /// the block of the known ones. Found by the cells' contents and marks, made once.
+    fn window(
+        &mut self,
+        space: &Space,
+        key: &super::space::Key,
+        v: &Var,
+        b: usize,
+    ) -> (Rc<[Term]>, Option<Term>) {
+        let (lo, hi) = (b * BLOCK, ((b + 1) * BLOCK).min(v.len as usize));
+        let start = key.state.mem.flat(v.id.0 as usize, lo);
+        let cells = &key.state.mem.cells()[start..start + hi - lo];
+        let all = crate::interp::width_bytes(v.elem.ty());
+        let mut marks = [0u8; BLOCK];
+        for (k, m) in marks[..hi - lo].iter_mut().enumerate() {
+            *m = crate::interp::unknown_bytes(&key.undef, start + k) & all;
+        }
+        let marks = &marks[..hi - lo];
+        let hash = {
+            use std::hash::{Hash, Hasher};
+            let mut h = rustc_hash::FxHasher::default();
+            (v.id.0, b, cells, marks).hash(&mut h);
+            h.finish()
+        };
+        let same = |w: &Window| {
+            w.var == v.id.0 && w.block == b && *w.cells == *cells && *w.marks == *marks
+        };
+        if let Some(w) = self
+            .windows
+            .get(&hash)
+            .and_then(|ws| ws.iter().find(|w| same(w)))
+        {
+            return (w.extra.clone(), w.made.clone());
+        }
+        let mut extra = Vec::new();
+        let mut known = Vec::new();
+        for i in lo..hi {
+            if let Some(x) = self.cell(space, key, v, i, &mut extra) {
+                known.push(((i - lo) as u32, x));
+            }
+        }
+        let made = (!known.is_empty()).then(|| self.block(v.id, b as u32, known));
+        let w = Window {
+            var: v.id.0,
+            block: b,
+            cells: cells.into(),
+            marks: marks.into(),
+            extra: extra.into(),
+            made,
+        };
+        let out = (w.extra.clone(), w.made.clone());
+        self.windows.entry(hash).or_default().push(w);
+        out
     }
 
     /// `x = c` for element `i` of `v`, made once.

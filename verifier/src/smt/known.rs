@@ -12,7 +12,7 @@
 //! cells the premise states; a label of ten thousand cells that a step leaves alone is not
 //! read again.
 
-use super::{Sort, Term};
+use super::{Identity, Sort, Term};
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -137,6 +137,8 @@ pub(super) struct Known {
     blocks: FxHashMap<Rc<str>, Vec<Placed>>,
     /// The addresses of those blocks.
     block_ids: FxHashSet<usize>,
+    /// The arrays with known cells.
+    arrays: FxHashSet<Rc<str>>,
     /// Per array with known cells, those cells stored over the array itself; made when a
     /// term needs one.
     chains: RefCell<FxHashMap<Rc<str>, Term>>,
@@ -152,6 +154,7 @@ impl Known {
             order: Vec::new(),
             blocks: FxHashMap::default(),
             block_ids: FxHashSet::default(),
+            arrays: FxHashSet::default(),
             chains: RefCell::default(),
         };
         for x in xs.iter() {
@@ -185,6 +188,9 @@ impl Known {
             }
         }
         known.settle_blocks();
+        known.arrays = (known.order.iter().map(|c| c.0.clone()))
+            .chain(known.blocks.keys().cloned())
+            .collect();
         let fixes = !known.vars.is_empty() || !known.cells.is_empty() || !known.blocks.is_empty();
         fixes.then_some(known)
     }
@@ -235,6 +241,59 @@ impl Known {
             return Some(*c);
         }
         Self::find(self.blocks.get(a)?, k)?.get(k)
+    }
+
+    /// `premise` (the conjunction this was made of) with its values replaced: each of its
+    /// conjuncts that states a value this has, or bounds one by a constant, is decided
+    /// without a term made for it, the others are replaced in.
+    pub(super) fn fold(&self, premise: &Term, done: &mut FxHashMap<Identity, Term>) -> Term {
+        let Term::And(xs) = premise else {
+            return premise.substitute_known(self, done);
+        };
+        let mut rest = Vec::new();
+        for x in xs.iter() {
+            match self.decide(x) {
+                Some(true) => {}
+                Some(false) => return Term::False,
+                None if !self.reads_known(x) => rest.push(x.clone()),
+                None => rest.push(x.substitute_known(self, done)),
+            }
+        }
+        Term::and(rest)
+    }
+
+    /// Whether `t` mentions a variable this replaces (so that replacing changes it).
+    fn reads_known(&self, t: &Term) -> bool {
+        match t {
+            Term::Var(n, Sort::Array) => self.arrays.contains(n),
+            Term::Var(n, _) => self.vars.contains_key(n),
+            Term::Forall(..) | Term::Exists(..) => true,
+            _ => t.children().into_iter().any(|c| self.reads_known(c)),
+        }
+    }
+
+    /// What a conjunct of the premise says of the values this has, when it is `x = c`,
+    /// `a[k] = c`, a block, or a comparison of a value with a constant.
+    fn decide(&self, x: &Term) -> Option<bool> {
+        let int = |t: &Term| match t {
+            Term::Int(c) => Some(*c),
+            Term::Var(n, Sort::Int) => match self.vars.get(n) {
+                Some(Term::Int(c)) => Some(*c),
+                _ => None,
+            },
+            Term::Select(a, k) => match (&**a, &**k) {
+                (Term::Var(n, Sort::Array), Term::Int(k)) => self.cell(n, *k),
+                _ => None,
+            },
+            _ => None,
+        };
+        match x {
+            Term::And(ys) if self.holds(ys) => Some(true),
+            Term::Eq(a, b) => Some(int(a)? == int(b)?),
+            Term::Le(a, b) => Some(int(a)? <= int(b)?),
+            Term::Lt(a, b) => Some(int(a)? < int(b)?),
+            _ => None,
+        }
     }
 
     /// Whether the conjunction of `xs` is one of the premise's blocks (so it holds).

@@ -122,8 +122,11 @@ pub fn run_iterative(
         let now = Instant::now();
         let until = now + deadline.saturating_duration_since(now) / 3;
         let max_steps = 2 * run.schedule.len() + 10_000;
-        if let Some(cex) = probe::bug(prog, &run.schedule, max_steps, until) {
-            return Ok(run.partially_safe(cex));
+        if let Some(path) = probe::bug(&space, &run.schedule, max_steps, until) {
+            let end = Bug::replay_path(&space, path, None, opts.smt_timeout_ms, deadline);
+            if let Ok(cex) = end {
+                return Ok(run.partially_safe(cex));
+            }
         }
     }
     let mut graph = space::explore(
@@ -341,23 +344,55 @@ impl Bug {
         smt_timeout_ms: u32,
         deadline: Instant,
     ) -> Result<Counterexample, String> {
-        let prog = space.prog;
-        let mut steps = Vec::new();
+        let mut path = Vec::new();
         let mut s = self.state;
         while let Some((p, k)) = g.parent[s as usize] {
             let e = &g.edges[p as usize][k as usize];
-            steps.push((e.thread, Some(e.trans)));
+            path.push((e.thread, e.trans));
             s = p;
         }
-        steps.reverse();
-        if let Some((t, tr)) = self.edge {
-            steps.push((t, Some(tr)));
-        }
+        path.reverse();
+        let deadlock = match self.edge {
+            Some(e) => {
+                path.push(e);
+                None
+            }
+            None => Some(self.state),
+        };
+        let (enc, smt) = solver.get_or_insert_with(|| {
+            let mut smt = Smt::new(smt_timeout_ms);
+            smt.set_deadline(deadline);
+            (Encoder::new(space.prog), smt)
+        });
+        Bug::replay_with(space, path, deadlock, enc, smt)
+    }
+
+    /// [`Bug::replay`] of `path`, a path of the search from the initial state that ends
+    /// with a step into an error location, or, with `deadlock`, at that deadlocked state.
+    fn replay_path(
+        space: &Space,
+        path: Vec<(ThreadId, TransId)>,
+        deadlock: Option<u32>,
+        smt_timeout_ms: u32,
+        deadline: Instant,
+    ) -> Result<Counterexample, String> {
+        let mut smt = Smt::new(smt_timeout_ms);
+        smt.set_deadline(deadline);
+        Bug::replay_with(space, path, deadlock, &Encoder::new(space.prog), &mut smt)
+    }
+
+    /// [`Bug::replay_path`] with a solver.
+    fn replay_with(
+        space: &Space,
+        path: Vec<(ThreadId, TransId)>,
+        deadlock: Option<u32>,
+        enc: &Encoder,
+        smt: &mut Smt,
+    ) -> Result<Counterexample, String> {
+        let prog = space.prog;
+        let steps: Vec<(ThreadId, Option<TransId>)> =
+            path.iter().map(|&(t, tr)| (t, Some(tr))).collect();
         let bound = steps.len() + 1;
-        let path: Vec<(ThreadId, TransId)> = steps
-            .iter()
-            .map(|&(t, tr)| (t, tr.expect("a step")))
-            .collect();
         let replay = Replay::new(steps, vec![]);
         let (execution, _) = interp::run(prog, &mut replay.clone(), bound);
         let other = match execution.outcome {
@@ -366,20 +401,16 @@ impl Bug {
             }
             other => other,
         };
-        let (enc, smt) = solver.get_or_insert_with(|| {
-            let mut smt = Smt::new(smt_timeout_ms);
-            smt.set_deadline(deadline);
-            (Encoder::new(prog), smt)
-        });
-        let bad = match self.edge {
-            Some((t, tr)) => {
+        let bad = match deadlock {
+            None => {
+                let &(t, tr) = path.last().ok_or("an empty path to a bug")?;
                 let kind = &prog.thread(t).transition(tr).kind;
                 if !matches!(kind, TransKind::Error(_)) {
                     return Err(format!("a path to a bug did not replay ({other:?})"));
                 }
                 Term::True
             }
-            None => witness::deadlocked(prog, enc, &space.control(self.state).locs),
+            Some(state) => witness::deadlocked(prog, enc, &space.control(state).locs),
         };
         match witness::witness(prog, enc, smt, &path, &bad) {
             Witness::Replayed(c) => Ok(c),

@@ -4,122 +4,118 @@
 //! thread cannot move, the first thread that can). This is the first round of iterative
 //! context bounding (Musuvathi and Qadeer, "Iterative Context Bounding for Systematic Testing
 //! of Multithreaded Programs": most bugs need few preemptions), with its choices of where to
-//! preempt taken from the schedule instead of enumerated: one execution per step of the
-//! schedule and thread that could take it.
+//! preempt taken from the schedule instead of enumerated: a run per step of the schedule,
+//! thread that could take it, and way of the branches on inputs.
 //!
-//! The executions run on the interpreter, in place, at a cost per step that does not grow
-//! with the program's memory; the state search ([`super::space`]) pays for every state it
-//! keeps and is breadth first, so a bug behind a long loop (a thread preempted in the middle
-//! of its access while `main` creates ten thousand threads, then checks) is out of its reach,
-//! and one execution here. A bug found is an execution of the interpreter, replayed from its
-//! schedule, like every other.
+//! The runs step the search's states in place and keep none: the state search
+//! ([`super::space`]) pays for every state it keeps and is breadth first, so a bug behind a
+//! long loop (a thread preempted in the middle of its access while `main` creates ten
+//! thousand threads, then checks) is out of its reach, and one run here. A bug found is a
+//! path like those of the search, replayed to an execution of the interpreter (with the
+//! inputs that take it) before it is reported.
 
-use crate::imc::Counterexample;
-use crate::interp::{self, Machine, Outcome, Replay};
-use crate::ir::{Program, ThreadId, TransId};
+use super::space::{Key, Space};
+use crate::ir::{LocKind, ThreadId, TransId};
 use std::time::Instant;
 
-/// The first bug (an error, a deadlock, or a memory-safety violation) of an execution one
-/// preemption away from `schedule` (the steps of a safe IVR, from the initial state),
-/// trying the steps in order; `None` when there is none or at `deadline`. Inputs and memory
-/// never written are 0, as in the state search. No execution runs for more than
+/// Which of a thread's enabled transitions a run takes where it has more than one (a branch
+/// on a value the search does not know, an input's): the first or the last. The schedule
+/// took one way; runs after a preemption try both, so that one thread may take one way and
+/// another the other.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Way {
+    First,
+    Last,
+}
+
+/// The steps of an execution one preemption away from `schedule` (the steps of a safe IVR,
+/// from the initial state) whose last step enters an error location, trying the steps of
+/// the schedule in order; `None` when there is none or at `deadline`. Values the search does
+/// not know (inputs) are taken as it takes them: a branch on one may go either way, so the
+/// steps are a path for some inputs, which its replay finds. No run is longer than
 /// `max_steps` steps.
 pub fn bug(
-    prog: &Program,
+    space: &Space,
     schedule: &[(ThreadId, TransId)],
     max_steps: usize,
     deadline: Instant,
-) -> Option<Counterexample> {
-    let m = Machine::new(prog);
-    let mut inputs = Replay::default();
-    let mut s = m.initial(&mut inputs, &mut Vec::new());
+) -> Option<Vec<(ThreadId, TransId)>> {
+    let mut k = Key::clone(&space.key(0));
     for (at, &(next, next_tr)) in schedule.iter().enumerate() {
-        let enabled = m.enabled(&s);
-        let mut others: Vec<ThreadId> = (enabled.iter())
-            .map(|e| e.0)
-            .filter(|&t| t != next)
-            .collect();
-        others.dedup();
-        for t in others {
-            if Instant::now() >= deadline {
-                return None;
-            }
-            let mut run = s.clone();
-            let Some(steps) = run_without_preemption(&m, &mut run, t, max_steps) else {
+        let threads = space.prog.threads.len() as u32;
+        for t in (0..threads).map(ThreadId).filter(|&t| t != next) {
+            if k.state.atomic.is_some_and(|a| a != t) || space.enabled_at(&k, t).is_empty() {
                 continue;
-            };
-            let mut replay: Vec<(ThreadId, Option<TransId>)> = schedule[..at]
-                .iter()
-                .map(|&(t, tr)| (t, Some(tr)))
-                .collect();
-            replay.extend(steps.into_iter().map(|(t, tr)| (t, Some(tr))));
-            let replay = Replay::new(replay, vec![]);
-            let bound = replay.schedule.len() + 1;
-            let (execution, _) = interp::run(prog, &mut replay.clone(), bound);
-            if found(&execution.outcome) {
-                return Some(Counterexample { replay, execution });
+            }
+            for way in [Way::First, Way::Last] {
+                if Instant::now() >= deadline {
+                    return None;
+                }
+                let mut run = k.clone();
+                let ran = run_without_preemption(space, &mut run, (t, next), way, max_steps);
+                if let Some(steps) = ran {
+                    let mut path = schedule[..at].to_vec();
+                    path.extend(steps);
+                    return Some(path);
+                }
             }
         }
-        if !enabled.contains(&(next, next_tr))
-            || m.execute(&mut s, next, next_tr, &mut inputs).is_err()
-        {
-            // (The schedule went where these values do not.)
-            return None;
-        }
+        let forced = space
+            .enabled_at(&k, next)
+            .into_iter()
+            .find(|e| e.0 == next_tr)?
+            .1;
+        space.step_at(&mut k, next, next_tr, forced).ok()?;
     }
     None
 }
 
-/// Whether an execution that ends so shows a bug worth reporting.
-fn found(o: &Outcome) -> bool {
-    o.is_bug() || matches!(o, Outcome::Undefined { memory: true, .. })
-}
-
-/// Runs from `s`: thread `first` first, then each thread until it cannot move, then the
-/// first that can. The steps taken, when the run ends in a bug; `None` otherwise.
+/// Runs from `k`: thread `first` first (preempting `preempted`), then each thread until it
+/// cannot move, then the first that can, `preempted` last (its preemption is what the run
+/// is for: whatever it was in the middle of stays so as long as possible), taking the `way`
+/// of a branch. The steps taken, when the last one enters an error location; `None` when the
+/// run ends otherwise.
 fn run_without_preemption(
-    m: &Machine,
-    s: &mut interp::State,
-    first: ThreadId,
+    space: &Space,
+    k: &mut Key,
+    (first, preempted): (ThreadId, ThreadId),
+    way: Way,
     max_steps: usize,
 ) -> Option<Vec<(ThreadId, TransId)>> {
-    let mut inputs = Replay::default();
-    let mut steps: Vec<(ThreadId, TransId)> = Vec::new();
+    let prog = space.prog;
+    let mut steps = Vec::new();
     let mut current = first;
-    let mut mine = Vec::new();
-    loop {
-        if steps.len() >= max_steps {
+    while steps.len() < max_steps {
+        if let Some(a) = k.state.atomic {
+            current = a;
+        }
+        let mut enabled = space.enabled_at(k, current);
+        if enabled.is_empty() && steps.is_empty() {
             return None;
         }
-        mine.clear();
-        m.enabled_of(s, current, &mut mine);
-        if s.atomic.is_some_and(|a| a != current) {
-            mine.clear();
+        if enabled.is_empty() {
+            let threads = prog.threads.len() as u32;
+            let order = (0..threads).map(ThreadId).filter(|&t| t != preempted);
+            let other = order.chain([preempted]).find_map(|t| {
+                let e = space.enabled_at(k, t);
+                (!e.is_empty()).then_some((t, e))
+            });
+            (current, enabled) = other?;
         }
-        let step = match mine.first() {
-            Some(&e) => e,
-            None => {
-                let enabled = m.enabled(s);
-                if let Some(o) = m.verdict(s, &enabled, steps.last().copied()) {
-                    return found(&o).then_some(steps);
-                }
-                current = enabled[0].0;
-                enabled[0]
-            }
+        let (tr, forced) = match way {
+            Way::First => enabled[0],
+            Way::Last => enabled[enabled.len() - 1],
         };
-        if steps.is_empty() && step.0 != first {
-            return None;
+        steps.push((current, tr));
+        let dst = prog.thread(current).transition(tr).dst;
+        match prog.thread(current).locations[dst.0 as usize].kind {
+            LocKind::Error => return Some(steps),
+            LocKind::Halt | LocKind::Discard => return None,
+            _ => {}
         }
-        let failed = m.execute(s, step.0, step.1, &mut inputs).is_err();
-        steps.push(step);
-        if failed {
-            // (Undefined behaviour: the replay tells which.)
-            return Some(steps);
-        }
-        if let Some(o) = m.verdict(s, &[step], Some(step)) {
-            return found(&o).then_some(steps);
-        }
+        space.step_at(k, current, tr, forced).ok()?;
     }
+    None
 }
 
 #[cfg(test)]
@@ -127,6 +123,8 @@ mod tests {
     use super::*;
     use crate::frontend::{load_str, Options};
     use crate::imc::{IvrKind, Options as VOpts};
+    use crate::interp::{self, Outcome};
+    use crate::ir::Program;
     use std::time::Duration;
 
     /// The steps of the first safe schedule the explicit engine emits for `text`.
@@ -185,10 +183,34 @@ int main(void) {
     fn a_bug_one_preemption_away_from_the_schedule_is_found() {
         let (p, steps) = schedule(RACY);
         let far = Instant::now() + Duration::from_secs(30);
-        let cex = bug(&p, &steps, 100_000, far).expect("a bug");
+        let space = Space::new(&p);
+        let path = bug(&space, &steps, 100_000, far).expect("a bug");
+        let cex = super::super::Bug::replay_path(&space, path, None, 10_000, far).expect("replays");
         assert!(matches!(cex.execution.outcome, Outcome::Error { .. }));
         let (again, _) = interp::run(&p, &mut cex.replay.clone(), usize::MAX);
         assert_eq!(again.outcome, cex.execution.outcome);
+    }
+
+    /// Workers that choose by an input between updating and checking: the bug needs one
+    /// to update (preempted in between) and another to check; the inputs that take the
+    /// path are found for its replay.
+    #[test]
+    fn a_bug_that_needs_branches_on_inputs_both_ways_is_found() {
+        let text = RACY
+            .replace("void *worker(void *a) {\n", "void *worker(void *a) {\n  if (__VERIFIER_nondet_int()) {\n")
+            .replace("  global--;\n  pthread_mutex_unlock(&m);\n  return 0;", "  global--;\n  pthread_mutex_unlock(&m);\n  } else {\n  pthread_mutex_lock(&m);\n  assert(global == 0);\n  pthread_mutex_unlock(&m);\n  }\n  return 0;")
+            .replace("  pthread_mutex_lock(&m);\n  assert(global == 0);\n  pthread_mutex_unlock(&m);\n  for", "  for")
+            .replace("#include <assert.h>", "#include <assert.h>\nextern int __VERIFIER_nondet_int(void);");
+        assert!(
+            text.contains("} else {")
+                && !text.contains("assert(global == 0);\n  pthread_mutex_unlock(&m);\n  for")
+        );
+        let (p, steps) = schedule(&text);
+        let far = Instant::now() + Duration::from_secs(30);
+        let space = Space::new(&p);
+        let path = bug(&space, &steps, 100_000, far).expect("a bug");
+        let cex = super::super::Bug::replay_path(&space, path, None, 10_000, far).expect("replays");
+        assert!(matches!(cex.execution.outcome, Outcome::Error { .. }));
     }
 
     /// Where every worker's update is one critical section, no execution is a bug.
@@ -201,6 +223,6 @@ int main(void) {
         assert_ne!(safe, RACY);
         let (p, steps) = schedule(&safe);
         let far = Instant::now() + Duration::from_secs(30);
-        assert!(bug(&p, &steps, 100_000, far).is_none());
+        assert!(bug(&Space::new(&p), &steps, 100_000, far).is_none());
     }
 }

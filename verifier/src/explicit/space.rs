@@ -269,7 +269,11 @@ impl<'p> Space<'p> {
     /// false there but reads a value that is not known (then the transition stands for the
     /// executions in which the guard holds: [`Space::read_undefined`]).
     pub fn enabled(&self, id: u32, t: ThreadId) -> Vec<(TransId, bool)> {
-        let k = &*self.key(id);
+        self.enabled_at(&self.key(id), t)
+    }
+
+    /// [`Space::enabled`] at a state that is not kept.
+    pub fn enabled_at(&self, k: &Key, t: ThreadId) -> Vec<(TransId, bool)> {
         let Status::At(l) = k.state.threads[t.0 as usize] else {
             return Vec::new();
         };
@@ -315,21 +319,27 @@ impl<'p> Space<'p> {
         }
     }
 
+    /// Takes transition `tr` of thread `t` (enabled at `k`, `forced` as
+    /// [`Space::enabled_at`] says) at `k`, in place; `Err` where it has undefined behaviour.
+    pub fn step_at(&self, k: &mut Key, t: ThreadId, tr: TransId, forced: bool) -> Result<(), ()> {
+        // (The recording keeps the marks of `k` before the step.)
+        self.start_recording(k);
+        let r = if forced {
+            self.machine
+                .execute_unguarded(&mut k.state, t, tr, &mut Zero)
+        } else {
+            self.machine.execute(&mut k.state, t, tr, &mut Zero)
+        };
+        self.stop_recording(Some(k));
+        r.map(|_| ()).map_err(|_| ())
+    }
+
     /// The edges of thread `t` at state `id`, new states added.
     pub fn successors(&mut self, id: u32, t: ThreadId) -> Result<Vec<Edge>, Stop> {
         let mut edges = Vec::new();
         for (tr, forced) in self.enabled(id, t) {
-            let k = self.key(id);
-            let mut next = Key::clone(&k);
-            self.start_recording(&k);
-            let r = if forced {
-                self.machine
-                    .execute_unguarded(&mut next.state, t, tr, &mut Zero)
-            } else {
-                self.machine.execute(&mut next.state, t, tr, &mut Zero)
-            };
-            self.stop_recording(Some(&mut next));
-            let to = match r {
+            let mut next = Key::clone(&self.key(id));
+            let to = match self.step_at(&mut next, t, tr, forced) {
                 Err(_) => Target::Undefined,
                 Ok(_) => {
                     let dst = self.prog.thread(t).transition(tr).dst;

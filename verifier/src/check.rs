@@ -146,7 +146,9 @@ fn check(
     };
     // The premise of a node's checks, made once per node (the solver keeps what it learns
     // of the last premise).
-    let premise = |label: &Term| Term::and([ranges.clone(), label.clone()]);
+    // (Not flattened: the solver boundary reads nested conjunctions, and the label and the
+    // ranges are shared as they are.)
+    let premise = |label: &Term| Term::And([ranges.clone(), label.clone()].into());
     let valid =
         |smt: &mut Smt, premise: &Term, goal: Term| -> Option<bool> { smt.implies(premise, &goal) };
     let root = art.root();

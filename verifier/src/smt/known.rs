@@ -157,42 +157,47 @@ impl Known {
             arrays: FxHashSet::default(),
             chains: RefCell::default(),
         };
-        for x in xs.iter() {
-            if let Some(b) = memo.of(x) {
-                let Term::And(ys) = x else {
-                    unreachable!("a block is a conjunction")
-                };
-                known.block_ids.insert(address(ys));
-                known.blocks.entry(b.array.clone()).or_default().push((
-                    b.lo(),
-                    b.hi(),
-                    b,
-                    address(ys),
-                ));
-                continue;
-            }
-            if let Some((n, k, c)) = cell_atom(x) {
-                if let std::collections::hash_map::Entry::Vacant(e) =
-                    known.cells.entry((n.clone(), k))
-                {
-                    e.insert(c);
-                    known.order.push((n.clone(), k, c));
-                }
-                continue;
-            }
-            let Term::Eq(l, r) = x else { continue };
-            if let (Term::Var(n, Sort::Int), Term::Int(c))
-            | (Term::Int(c), Term::Var(n, Sort::Int)) = (&**l, &**r)
-            {
-                known.vars.entry(n.clone()).or_insert(Term::Int(*c));
-            }
-        }
+        known.add(xs, memo);
         known.settle_blocks();
         known.arrays = (known.order.iter().map(|c| c.0.clone()))
             .chain(known.blocks.keys().cloned())
             .collect();
         let fixes = !known.vars.is_empty() || !known.cells.is_empty() || !known.blocks.is_empty();
         fixes.then_some(known)
+    }
+
+    /// Adds what conjuncts `xs` fix (and those of a conjunction among them).
+    fn add(&mut self, xs: &[Term], memo: &mut Blocks) {
+        for x in xs.iter() {
+            if let Some(b) = memo.of(x) {
+                let Term::And(ys) = x else {
+                    unreachable!("a block is a conjunction")
+                };
+                self.block_ids.insert(address(ys));
+                let placed = (b.lo(), b.hi(), b.clone(), address(ys));
+                self.blocks.entry(b.array.clone()).or_default().push(placed);
+                continue;
+            }
+            if let Some((n, k, c)) = cell_atom(x) {
+                if let std::collections::hash_map::Entry::Vacant(e) =
+                    self.cells.entry((n.clone(), k))
+                {
+                    e.insert(c);
+                    self.order.push((n.clone(), k, c));
+                }
+                continue;
+            }
+            if let Term::And(ys) = x {
+                self.add(ys, memo);
+                continue;
+            }
+            let Term::Eq(l, r) = x else { continue };
+            if let (Term::Var(n, Sort::Int), Term::Int(c))
+            | (Term::Int(c), Term::Var(n, Sort::Int)) = (&**l, &**r)
+            {
+                self.vars.entry(n.clone()).or_insert(Term::Int(*c));
+            }
+        }
     }
 
     /// Sorts each array's blocks; an array whose blocks overlap each other or a cell stated
@@ -251,15 +256,35 @@ impl Known {
             return premise.substitute_known(self, done);
         };
         let mut rest = Vec::new();
+        if self.fold_into(xs, &mut rest, done) {
+            Term::and(rest)
+        } else {
+            Term::False
+        }
+    }
+
+    /// [`Known::fold`] of conjuncts `xs` (and of those of a conjunction among them that is
+    /// not a block) into `rest`; `false` where one folds to false.
+    fn fold_into(
+        &self,
+        xs: &[Term],
+        rest: &mut Vec<Term>,
+        done: &mut FxHashMap<Identity, Term>,
+    ) -> bool {
         for x in xs.iter() {
-            match self.decide(x) {
-                Some(true) => {}
-                Some(false) => return Term::False,
-                None if !self.reads_known(x) => rest.push(x.clone()),
-                None => rest.push(x.substitute_known(self, done)),
+            match (self.decide(x), x) {
+                (Some(true), _) => {}
+                (Some(false), _) => return false,
+                (None, Term::And(ys)) => {
+                    if !self.fold_into(ys, rest, done) {
+                        return false;
+                    }
+                }
+                (None, x) if !self.reads_known(x) => rest.push(x.clone()),
+                (None, x) => rest.push(x.substitute_known(self, done)),
             }
         }
-        Term::and(rest)
+        true
     }
 
     /// Whether `t` mentions a variable this replaces (so that replacing changes it).
@@ -370,6 +395,37 @@ mod tests {
         let same = Term::eq(Term::store(a.clone(), Term::int(0), Term::int(5)), a);
         assert_eq!(implies(same), Some(true));
         assert_eq!(implies(Term::False), Some(false));
+    }
+
+    /// A conjunction inside the premise is read as its conjuncts: what they fix is known,
+    /// and one that is false makes the premise false.
+    #[test]
+    fn a_nested_conjunction_is_read_as_its_conjuncts() {
+        let x = Term::var("x", Sort::Int);
+        let ranges = Term::And(
+            vec![
+                Term::le(Term::int(0), x.clone()),
+                Term::le(x.clone(), Term::int(9)),
+            ]
+            .into(),
+        );
+        let label =
+            Term::And(vec![Term::eq(x.clone(), Term::int(4)), block(&[(0, 1), (1, 2)])].into());
+        let premise = Term::And(vec![ranges.clone(), label].into());
+        let mut smt = Smt::new(5_000);
+        assert_eq!(
+            smt.implies(&premise, &Term::eq(x.clone(), Term::int(4))),
+            Some(true)
+        );
+        assert_eq!(
+            smt.implies(&premise, &Term::eq(cell(1), Term::int(2))),
+            Some(true)
+        );
+        assert_eq!(smt.implies(&premise, &Term::False), Some(false));
+        let outside = Term::And(vec![Term::eq(x, Term::int(12)), block(&[(0, 1), (1, 2)])].into());
+        let premise = Term::And(vec![ranges, outside].into());
+        assert_eq!(smt.implies(&premise, &Term::False), Some(true));
+        assert_eq!(smt.stats.checks, 0);
     }
 
     /// Blocks that state a cell twice are read cell by cell: with two values for it the

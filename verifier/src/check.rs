@@ -425,20 +425,14 @@ struct Mentioned {
 }
 
 impl Mentioned {
-    /// The variables `t` mentions.
+    /// The variables `t` mentions ([`Term::free_vars`]).
     fn vars(&self, t: &Term) -> Rc<[Term]> {
         let mut memo = self.vars.borrow_mut();
         memo.entry(t.identity())
             .or_insert_with(|| {
-                fn walk(t: &Term, out: &mut Vec<Term>) {
-                    match t {
-                        Term::Var(..) if !out.contains(t) => out.push(t.clone()),
-                        _ => t.children().into_iter().for_each(|c| walk(c, out)),
-                    }
-                }
-                let mut out = Vec::new();
-                walk(t, &mut out);
-                out.into()
+                let mut free = Vec::new();
+                t.free_vars(&mut free);
+                free.into_iter().map(|(n, s)| Term::Var(n, s)).collect()
             })
             .clone()
     }

@@ -125,7 +125,8 @@ pub fn run_iterative(
         if let Some(path) = probe::bug(&space, &run.schedule, max_steps, until) {
             let end = Bug::replay_path(&space, path, None, opts.smt_timeout_ms, deadline);
             if let Ok(cex) = end {
-                return Ok(run.partially_safe(cex));
+                let cexs = run.emit_bug(&cex);
+                return Ok(run.report(run.bug_verdict(&cex), Some(cex), cexs));
             }
         }
     }
@@ -181,18 +182,7 @@ pub fn run_iterative(
         replayed = first_replayed(&space, &graph, &found, opts.smt_timeout_ms, deadline);
     }
     let cex = replayed.map_err(|why| run.fallback(why))?;
-    // Undefined behaviour other than a memory-safety violation (a limit of the model,
-    // arithmetic without a defined result) is not a bug to report, but no verdict either.
-    let undefined = matches!(
-        cex.execution.outcome,
-        Outcome::Undefined { memory: false, .. }
-    );
-    let cexs = if undefined {
-        vec![]
-    } else {
-        run.emit(IvrKind::Counterexample(Box::new(cex.clone())));
-        vec![cex.clone()]
-    };
+    let cexs = run.emit_bug(&cex);
     // With a safe schedule emitted, the program is not unsafe: a checked schedule avoids
     // every bug. Without one, the whole graph says whether some scheduler avoids them.
     if run.first_safe.is_none() {
@@ -201,14 +191,15 @@ pub fn run_iterative(
         if doomed[0] {
             // Where a value not known was read, the bug may need the values the search took
             // (0): a scheduler may avoid it for others, which the symbolic engine can tell.
-            let verdict = if undefined {
+            let verdict = if not_a_bug(&cex) {
                 Verdict::Unknown(format!(
                     "undefined behaviour is reachable under every schedule: {}",
                     ub_reason(&cex)
                 ))
             } else if prog.signal_chooses_waiter() {
                 return Err(run.fallback(
-                    "every schedule leads to a bug in the search, which lets the program choose                      the thread a signal wakes: a scheduler may avoid it by waking another"
+                    "every schedule leads to a bug in the search, which lets the program choose \
+                     the thread a signal wakes: a scheduler may avoid it by waking another"
                         .into(),
                 ));
             } else if !space.read_undefined.get() {
@@ -232,17 +223,17 @@ pub fn run_iterative(
             return Err(run.fallback("the scheduler met a state without a safe choice".into()));
         }
     }
-    let verdict = if undefined {
-        Verdict::Unknown(format!(
-            "undefined behaviour is reachable: {}",
-            ub_reason(&cex)
-        ))
-    } else if run.first_safe.is_some() {
-        Verdict::PartiallySafe
-    } else {
-        Verdict::Unknown("bugs found; no safe IVR was emitted".into())
-    };
-    Ok(run.report(verdict, Some(cex), cexs))
+    Ok(run.report(run.bug_verdict(&cex), Some(cex), cexs))
+}
+
+/// Whether the execution ends in undefined behaviour other than a memory-safety violation
+/// (a limit of the model, arithmetic without a defined result): no bug to report, but no
+/// verdict either.
+fn not_a_bug(cex: &Counterexample) -> bool {
+    matches!(
+        cex.execution.outcome,
+        Outcome::Undefined { memory: false, .. }
+    )
 }
 
 /// What the undefined behaviour of a replayed execution is, and where.
@@ -508,16 +499,29 @@ impl Run<'_> {
         Ok(true)
     }
 
-    /// The report of a bug found after a safe schedule was emitted: the bug is emitted, and
-    /// the program is partially safe (or the verdict is unknown, where the bug is undefined
-    /// behaviour that is no memory-safety violation).
-    fn partially_safe(&mut self, cex: Counterexample) -> Report {
-        if let Outcome::Undefined { memory: false, .. } = cex.execution.outcome {
-            let why = format!("undefined behaviour is reachable: {}", ub_reason(&cex));
-            return self.report(Verdict::Unknown(why), Some(cex), vec![]);
+    /// Emits the replayed execution `cex` as a counterexample, unless it is
+    /// [`not_a_bug`]; the counterexamples emitted.
+    fn emit_bug(&mut self, cex: &Counterexample) -> Vec<Counterexample> {
+        if not_a_bug(cex) {
+            return vec![];
         }
         self.emit(IvrKind::Counterexample(Box::new(cex.clone())));
-        self.report(Verdict::PartiallySafe, Some(cex.clone()), vec![cex])
+        vec![cex.clone()]
+    }
+
+    /// The verdict where `cex` was found and no initial state is doomed: partially safe
+    /// with a safe schedule emitted; unknown without one, or where `cex` is [`not_a_bug`].
+    fn bug_verdict(&self, cex: &Counterexample) -> Verdict {
+        if not_a_bug(cex) {
+            Verdict::Unknown(format!(
+                "undefined behaviour is reachable: {}",
+                ub_reason(cex)
+            ))
+        } else if self.first_safe.is_some() {
+            Verdict::PartiallySafe
+        } else {
+            Verdict::Unknown("bugs found; no safe IVR was emitted".into())
+        }
     }
 
     /// Why the checker rejected an ART (or that time ran out while it checked).

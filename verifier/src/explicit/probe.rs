@@ -41,8 +41,8 @@ pub fn bug(
     deadline: Instant,
 ) -> Option<Vec<(ThreadId, TransId)>> {
     let mut k = Key::clone(&space.key(0));
+    let threads = space.prog.threads.len() as u32;
     for (at, &(next, next_tr)) in schedule.iter().enumerate() {
-        let threads = space.prog.threads.len() as u32;
         for t in (0..threads).map(ThreadId).filter(|&t| t != next) {
             if k.state.atomic.is_some_and(|a| a != t) || space.enabled_at(&k, t).is_empty() {
                 continue;

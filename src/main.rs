@@ -201,6 +201,19 @@ impl Input {
         verifier::frontend::load(&self.file, &self.options()).map(warn)
     }
 
+    /// The program lowered with at most `k` threads per start function (a small scope,
+    /// [`verifier::scope`]), quietly: its warnings are the program's.
+    pub(crate) fn load_scope(
+        &self,
+        k: usize,
+    ) -> Result<verifier::ir::Program, verifier::frontend::Error> {
+        let options = verifier::frontend::Options {
+            max_threads_per_function: Some(k),
+            ..self.options()
+        };
+        verifier::frontend::load(&self.file, &options)
+    }
+
     /// [`Input::load`], given up after `limit` (`None`: the lowering took longer; a program
     /// inlined into many threads can take minutes).
     pub(crate) fn load_within(
@@ -300,10 +313,14 @@ fn run(cli: Cli, default: Option<schedule_cmd::ScheduleArgs>) -> anyhow::Result<
         }
         Command::Verify(a) => verify(a),
         Command::CheckIvr { input, ivr } => {
-            let p = input.load()?;
             let text = std::fs::read_to_string(&ivr)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", ivr.display()))
                 .map_err(BadInput)?;
+            // A counterexample found in a small scope replays on that program.
+            let p = match verifier::ivr::scope_of(&text) {
+                Some(k) => input.load_scope(k)?,
+                None => input.load()?,
+            };
             match verifier::ivr::verify_file(&p, &text, 30_000) {
                 Ok(verifier::ivr::Checked::Safe { nodes }) => {
                     emit(&format!(
@@ -468,23 +485,29 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                 IvrKind::Counterexample(c) => {
                     // Each distinct bug once, in full; the same bug found again (while the
                     // search removes unsafe schedules) is only counted.
-                    let outcome = p.show_outcome(&c.execution.outcome);
+                    let q = c.program(&p);
+                    let outcome = q.show_outcome(&c.execution.outcome);
                     if let Some(b) = bugs.iter_mut().find(|b| b.0 == outcome) {
                         b.1 += 1;
                         return;
                     }
                     bugs.push((outcome.clone(), 1));
                     emit(&format!(
-                        "IVR {}: counterexample at {t:.2} s ({} steps): {outcome}\n{}",
+                        "IVR {}: counterexample at {t:.2} s ({} steps): {outcome}{}\n{}",
                         ivr.index,
                         c.execution.steps.len(),
-                        indent(&p.show_execution(&c.execution)),
+                        scope_note(c),
+                        indent(&q.show_execution(&c.execution)),
                     ))
                 }
             }
         };
-        verifier::engine::run_iterative(
+        // Bugs of a program whose threads the bound limits are looked for in small scopes too.
+        let lower = |k: usize| a.input.load_scope(k).ok();
+        let scopes: Option<verifier::scope::Lower<'_>> = p.thread_bound.is_some().then_some(&lower);
+        verifier::engine::run_iterative_scoped(
             &p,
+            scopes,
             opts,
             a.engine.into(),
             a.ivrs.unwrap_or(usize::MAX),
@@ -513,7 +536,9 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
             v.word(),
             p.bound_note(
                 r.meets_bound,
-                r.counterexample.as_ref().map(|c| &c.execution)
+                r.counterexample
+                    .as_ref()
+                    .map(|c| (c.program(&p), &c.execution))
             )
         ),
     };
@@ -538,7 +563,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     if a.complete {
         if let Some(c) = &r.counterexample {
             out.push_str("counterexample:\n");
-            out.push_str(&indent(&p.show_execution(&c.execution)));
+            out.push_str(&indent(&c.program(&p).show_execution(&c.execution)));
         }
     }
     let first = match r.first_safe_ivr {
@@ -584,6 +609,18 @@ fn prepare_out_dir(dir: &std::path::Path) -> anyhow::Result<()> {
         return Ok(());
     }
     std::fs::create_dir_all(dir).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))
+}
+
+/// Where a counterexample found in a small scope was found, for the line that shows it.
+pub(crate) fn scope_note(c: &verifier::imc::Counterexample) -> String {
+    match c.threads_per_function {
+        Some(k) => format!(
+            " (found with at most {k} thread{} per start function; it occurs without that \
+             bound too)",
+            if k == 1 { "" } else { "s" }
+        ),
+        None => String::new(),
+    }
 }
 
 pub(crate) fn indent(s: &str) -> String {

@@ -308,16 +308,20 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                     v.word(),
                     p.bound_note(
                         r.meets_bound,
-                        r.counterexample.as_ref().map(|c| &c.execution)
+                        r.counterexample
+                            .as_ref()
+                            .map(|c| (c.program(&p), &c.execution))
                     )
                 ),
             };
             emit(&format!("verdict: {verdict}\n"));
             if let Some(c) = &r.counterexample {
+                let q = c.program(&p);
                 emit(&format!(
-                    "counterexample ({}):\n{}",
-                    p.show_outcome(&c.execution.outcome),
-                    indent(&p.show_execution(&c.execution))
+                    "counterexample ({}{}):\n{}",
+                    q.show_outcome(&c.execution.outcome),
+                    crate::scope_note(c),
+                    indent(&q.show_execution(&c.execution))
                 ));
             }
             match last_safe {

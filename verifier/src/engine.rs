@@ -8,6 +8,7 @@
 use crate::explicit::{self, Budget};
 use crate::imc::{Ivr, Options, ProgressFn, Report, Verdict, Verifier};
 use crate::ir::Program;
+use crate::scope;
 use std::time::{Duration, Instant};
 
 /// The engines.
@@ -35,6 +36,21 @@ pub fn run_iterative(
     progress: Option<ProgressFn>,
     sink: &mut dyn FnMut(&Ivr),
 ) -> Report {
+    run_iterative_scoped(prog, None, opts, engine, max_ivrs, progress, sink)
+}
+
+/// [`run_iterative`], where `scopes` lowers the program in small scopes ([`crate::scope`]):
+/// once the explicit search has a safe schedule, it looks there for bugs of the program
+/// without its thread bound.
+pub fn run_iterative_scoped(
+    prog: &Program,
+    scopes: Option<scope::Lower<'_>>,
+    opts: Options,
+    engine: Engine,
+    max_ivrs: usize,
+    progress: Option<ProgressFn>,
+    sink: &mut dyn FnMut(&Ivr),
+) -> Report {
     let start = Instant::now();
     let impact = |opts: Options, progress: Option<ProgressFn>, sink: &mut dyn FnMut(&Ivr)| {
         let mut v = Verifier::new(prog, opts);
@@ -56,7 +72,7 @@ pub fn run_iterative(
         check_time: opts.timeout.saturating_sub(Duration::from_millis(500)),
         ..Budget::default()
     };
-    let fallback = match explicit::run_iterative(prog, &opts, &budget, max_ivrs, sink) {
+    let fallback = match explicit::run_iterative(prog, scopes, &opts, &budget, max_ivrs, sink) {
         Ok(r) => return r,
         Err(f) => f,
     };

@@ -104,6 +104,31 @@ pub struct Counterexample {
     pub replay: Replay,
     /// The interpreter's run of it.
     pub execution: Execution,
+    /// Where the bug was found, when not in the program verified: the program lowered with
+    /// at most this many threads per start function ([`crate::scope`]). The bug occurs in
+    /// the program without any thread bound too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads_per_function: Option<usize>,
+    /// That program (not in the file form: lowered again from the source).
+    #[serde(skip)]
+    pub scope: Option<std::sync::Arc<Program>>,
+}
+
+impl Counterexample {
+    /// A bug of the program verified.
+    pub fn new(replay: Replay, execution: Execution) -> Counterexample {
+        Counterexample {
+            replay,
+            execution,
+            threads_per_function: None,
+            scope: None,
+        }
+    }
+
+    /// The program the execution runs on: its small scope, or `verified`.
+    pub fn program<'a>(&'a self, verified: &'a Program) -> &'a Program {
+        self.scope.as_deref().unwrap_or(verified)
+    }
 }
 
 /// The result of a run.

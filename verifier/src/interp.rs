@@ -1630,6 +1630,83 @@ impl Program {
         false
     }
 
+    /// The steps of `e`, which ends at an error, that the error depends on, replayed: the
+    /// error's step, and before it every step of a thread that has a step kept after it,
+    /// every step that writes an element a kept step after it reads or overwrites, and the
+    /// creation of every thread with a step kept (Mazurkiewicz's traces: the causal past of
+    /// an event is a prefix of an execution equivalent to `e`). The steps left out (a join
+    /// of a thread a bounded creation refused, say) are ones the error does not need. `None`
+    /// unless `e` ends at an error and its causal past replays to the same error.
+    pub fn causal_past(&self, e: &Execution) -> Option<Execution> {
+        let Outcome::Error { thread, .. } = e.outcome else {
+            return None;
+        };
+        let m = Machine::new(self);
+        m.set_record_writes(false);
+        let mut replay = Replay::of(e);
+        let mut s = m.initial(&mut replay, &mut Vec::new());
+        let cells = s.mem.cells().len();
+        // Per step: the elements it reads (with those it overwrites) and those it writes.
+        let mut touched = Vec::with_capacity(e.steps.len());
+        for st in &e.steps {
+            m.start_recording(cells);
+            let done = m.execute(&mut s, st.thread, st.transition, &mut replay);
+            let rec = m.stop_recording();
+            let reads: Vec<u32> = rec
+                .reads
+                .iter()
+                .map(|r| r.0)
+                .chain(rec.loads.iter().copied())
+                .collect();
+            touched.push((reads, rec.writes.clone()));
+            drop(rec);
+            if done.is_err() {
+                return None;
+            }
+        }
+        let mut keep = vec![false; e.steps.len()];
+        let mut active = vec![false; self.threads.len()];
+        let mut needed = vec![false; cells];
+        for (i, st) in e.steps.iter().enumerate().rev() {
+            let creates = |t: &crate::ir::Thread| {
+                active[t.id.0 as usize] && t.created_by == Some((st.thread, st.transition))
+            };
+            let kept = i + 1 == e.steps.len()
+                || active[st.thread.0 as usize]
+                || touched[i].1.iter().any(|&c| needed[c as usize])
+                || self.threads.iter().any(creates);
+            if kept {
+                keep[i] = true;
+                active[st.thread.0 as usize] = true;
+                for &c in &touched[i].0 {
+                    needed[c as usize] = true;
+                }
+            }
+        }
+        let kept: Vec<&Step> = e
+            .steps
+            .iter()
+            .zip(&keep)
+            .filter(|x| *x.1)
+            .map(|x| x.0)
+            .collect();
+        let mut replay = Replay {
+            initial: e.initial.clone(),
+            ..Replay::new(
+                kept.iter()
+                    .map(|st| (st.thread, Some(st.transition)))
+                    .collect(),
+                kept.iter()
+                    .flat_map(|st| st.inputs.iter().copied())
+                    .collect(),
+            )
+        };
+        let (past, _) = run(self, &mut replay, kept.len() + 1);
+        let same = matches!(past.outcome, Outcome::Error { thread: t, .. } if t == thread)
+            && past.steps.len() == kept.len();
+        same.then_some(past)
+    }
+
     /// A readable trace: one line per step with thread, source position, source text and the
     /// values written, then the outcome.
     pub fn show_execution(&self, e: &Execution) -> String {

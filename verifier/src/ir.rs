@@ -1210,16 +1210,17 @@ impl Program {
     /// The words a verdict about this program carries: ` with at most N threads` when the
     /// thread bound applies (see [`Program::thread_bound`]) and an execution the verdict
     /// covers may meet it (`meets_bound`), and, for a verdict with an error found in
-    /// `counterexample`, whether that error occurs without the bound too.
+    /// `counterexample` (an execution of this program, or of one of its small scopes,
+    /// [`crate::scope`], with that program), whether that error occurs without the bound too.
     pub fn bound_note(
         &self,
         meets_bound: bool,
-        counterexample: Option<&crate::interp::Execution>,
+        counterexample: Option<(&Program, &crate::interp::Execution)>,
     ) -> String {
         match (self.thread_bound, counterexample) {
             (None, _) => String::new(),
             (Some(_), None) if !meets_bound => String::new(),
-            (Some(n), Some(c)) if !self.error_needs_bound(c) => {
+            (Some(n), Some((p, c))) if !p.error_needs_bound(c) => {
                 format!(" with at most {n} threads; its error occurs without the bound too")
             }
             (Some(n), _) => format!(" with at most {n} threads"),

@@ -83,6 +83,16 @@ pub enum Checked {
     Counterexample { outcome: String },
 }
 
+/// The small scope an IVR file's counterexample was found in ([`Counterexample`]'s
+/// `threads_per_function`): the program to check it against is lowered with it.
+pub fn scope_of(text: &str) -> Option<usize> {
+    let f: IvrFile = serde_json::from_str(text).ok()?;
+    match f.body {
+        Body::Counterexample { counterexample } => counterexample.threads_per_function,
+        Body::Safe { .. } => None,
+    }
+}
+
 /// Checks an IVR file's text against a program; `Err` says why it is rejected.
 pub fn verify_file(prog: &Program, text: &str, timeout_ms: u32) -> Result<Checked, String> {
     let f: IvrFile = serde_json::from_str(text).map_err(|e| format!("not an IVR file: {e}"))?;

@@ -14,6 +14,7 @@ pub mod interp;
 pub mod ir;
 pub mod ivr;
 pub mod pretty;
+pub mod scope;
 pub mod semantics;
 pub mod smt;
 pub mod witness;

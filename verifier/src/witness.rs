@@ -119,7 +119,7 @@ pub fn witness(
     let (execution, _) = interp::run(prog, &mut o, path.len() + 1);
     match &execution.outcome {
         Outcome::Error { .. } | Outcome::Deadlock { .. } | Outcome::Undefined { .. } => {
-            Witness::Replayed(Counterexample { replay, execution })
+            Witness::Replayed(Counterexample::new(replay, execution))
         }
         other => Witness::Unknown(format!("a path to a bad state did not replay ({other:?})")),
     }

@@ -83,6 +83,7 @@ pub struct Fallback {
 /// the whole state space was explored.
 pub fn run_iterative(
     prog: &Program,
+    scopes: Option<crate::scope::Lower<'_>>,
     opts: &Options,
     budget: &Budget,
     max_ivrs: usize,
@@ -125,6 +126,18 @@ pub fn run_iterative(
         if let Some(path) = probe::bug(&space, &run.schedule, max_steps, until) {
             let end = Bug::replay_path(&space, path, None, opts.smt_timeout_ms, deadline);
             if let Ok(cex) = end {
+                let cexs = run.emit_bug(&cex);
+                return Ok(run.report(run.bug_verdict(&cex), Some(cex), cexs));
+            }
+        }
+        // Then bugs of the program without its thread bound, in small scopes, for half of
+        // the run's time left (not only the explicit search's: the other engines search the
+        // bounded program, whose many threads they rarely get through either).
+        if let Some(lower) = scopes {
+            let now = Instant::now();
+            let end = start + opts.timeout;
+            let until = now + end.saturating_duration_since(now) / 2;
+            if let Some(cex) = crate::scope::bug(lower, until) {
                 let cexs = run.emit_bug(&cex);
                 return Ok(run.report(run.bug_verdict(&cex), Some(cex), cexs));
             }
@@ -388,7 +401,7 @@ impl Bug {
         let (execution, _) = interp::run(prog, &mut replay.clone(), bound);
         let other = match execution.outcome {
             Outcome::Error { .. } | Outcome::Deadlock { .. } | Outcome::Undefined { .. } => {
-                return Ok(Counterexample { replay, execution })
+                return Ok(Counterexample::new(replay, execution))
             }
             other => other,
         };

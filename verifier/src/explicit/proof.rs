@@ -40,7 +40,10 @@ pub struct Labels<'p> {
     /// block and values): their conjunction, shared by the labels that have it.
     blocks: FxHashMap<BlockKey, Term>,
     /// The blocks of large arrays met, by a hash of their contents.
-    windows: FxHashMap<u64, Vec<Window>>,
+    windows: FxHashMap<u64, Vec<Rc<Window>>>,
+    /// Per large array and block: the window last found there (the next state's block is
+    /// most often the same, and comparing it is cheaper than hashing it).
+    last: FxHashMap<(u32, usize), Rc<Window>>,
 }
 
 /// Block `block` of variable `var` as a state has it (its cells and their marks of bytes
@@ -107,6 +110,7 @@ impl<'p> Labels<'p> {
             known_bytes: FxHashMap::default(),
             blocks: FxHashMap::default(),
             windows: FxHashMap::default(),
+            last: FxHashMap::default(),
         }
     }
 
@@ -241,6 +245,11 @@ impl<'p> Labels<'p> {
             *m = crate::interp::unknown_bytes(&key.undef, start + k) & all;
         }
         let marks = &marks[..hi - lo];
+        if let Some(w) = self.last.get(&(v.id.0, b)) {
+            if *w.cells == *cells && *w.marks == *marks {
+                return (w.extra.clone(), w.made.clone());
+            }
+        }
         let hash = {
             use std::hash::{Hash, Hasher};
             let mut h = rustc_hash::FxHasher::default();
@@ -255,7 +264,9 @@ impl<'p> Labels<'p> {
             .get(&hash)
             .and_then(|ws| ws.iter().find(|w| same(w)))
         {
-            return (w.extra.clone(), w.made.clone());
+            let out = (w.extra.clone(), w.made.clone());
+            self.last.insert((v.id.0, b), w.clone());
+            return out;
         }
         let mut extra = Vec::new();
         let mut known = Vec::new();
@@ -274,6 +285,8 @@ impl<'p> Labels<'p> {
             made,
         };
         let out = (w.extra.clone(), w.made.clone());
+        let w = Rc::new(w);
+        self.last.insert((v.id.0, b), w.clone());
         self.windows.entry(hash).or_default().push(w);
         out
     }

@@ -25,6 +25,11 @@ pub struct Options {
     pub defines: Vec<String>,
     /// Most threads (including `main`) a program may create.
     pub max_threads: usize,
+    /// Most threads that may run one start function, when set: a creation beyond it fails
+    /// as one beyond [`Options::max_threads`] does. The program lowered so is a small scope in
+    /// which to look for bugs ([`crate::ir::Program::error_needs_bound`] tells whether a bug
+    /// found there is one of the program without the bounds).
+    pub max_threads_per_function: Option<usize>,
     /// Most transitions the whole program may have after lowering.
     pub max_transitions: usize,
     /// The program's other C files: their translation units are linked with the main file's
@@ -40,6 +45,7 @@ impl Default for Options {
             include_dirs: Vec::new(),
             defines: Vec::new(),
             max_threads: 64,
+            max_threads_per_function: None,
             max_transitions: 2_000_000,
             sources: Vec::new(),
             arguments: Vec::new(),

@@ -1486,7 +1486,11 @@ impl<'m> Lowerer<'m> {
         if !self.funcs.contains_key(func) {
             return self.invalid(format!("thread function `{func}` is not defined"));
         }
-        if self.threads.len() >= self.opts.max_threads {
+        let per_function =
+            |k: usize| self.threads.iter().filter(|t| t.0.function == func).count() >= k;
+        if self.threads.len() >= self.opts.max_threads
+            || self.opts.max_threads_per_function.is_some_and(per_function)
+        {
             // Beyond the bound the creation fails (`EAGAIN`).
             self.bounded = true;
             return Ok(None);

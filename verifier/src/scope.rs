@@ -1,0 +1,92 @@
+//! Bugs in a small scope. A program that starts threads in a loop is verified with at most
+//! `--max-threads` of them (creation beyond fails, [`Program::thread_bound`]): many threads,
+//! whose executions the searches of the bounded program cannot cover in time, while its bugs
+//! rarely need more than one or two threads of each kind (the small scope hypothesis of
+//! Jackson's "Software Abstractions"). This module looks for them in the same program lowered
+//! with at most one, then two, threads per start function
+//! ([`crate::frontend::Options::max_threads_per_function`]): the stateless search of
+//! [`crate::explore`] (DPOR, as Flanagan and Godefroid's "Dynamic partial-order reduction for
+//! model checking software"), with inputs 0 and 1, explores it far sooner.
+//!
+//! A bug found is replayed on the interpreter, and kept only where it does not depend on the
+//! creations the small scope refuses ([`Program::error_needs_bound`]): its steps are then the
+//! start of an execution of the program without any bound, in which those creations succeed
+//! and the threads they start have not run yet. A bug not found says nothing.
+
+use crate::explore::{self, BugKind, Inputs, Unguided};
+use crate::imc::Counterexample;
+use crate::interp::{self, Replay};
+use crate::ir::Program;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Lowers the program with at most the given number of threads per start function (`None`
+/// where it cannot).
+pub type Lower<'a> = &'a dyn Fn(usize) -> Option<Program>;
+
+/// The scopes searched, in order: threads per start function.
+const SCOPES: [usize; 2] = [1, 2];
+
+/// Most steps of one execution of a small scope (a creation loop the scope refuses still
+/// runs each of its rounds).
+const MAX_DEPTH: usize = 1_000_000;
+
+/// Looks for a bug of the program without the thread bound in its small scopes until
+/// `deadline`, the time split evenly between them.
+pub fn bug(lower: Lower<'_>, deadline: Instant) -> Option<Counterexample> {
+    for (i, &k) in SCOPES.iter().enumerate() {
+        let now = Instant::now();
+        let left = deadline.saturating_duration_since(now);
+        if left.is_zero() {
+            return None;
+        }
+        let share = left / (SCOPES.len() - i) as u32;
+        let prog = lower(k)?;
+        if let Some(cex) = bug_in(prog, k, share) {
+            return Some(cex);
+        }
+    }
+    None
+}
+
+/// A bug of `prog`, the program with at most `k` threads per start function, found within
+/// `time`, that does not depend on a refused creation.
+fn bug_in(prog: Program, k: usize, time: Duration) -> Option<Counterexample> {
+    let opts = explore::Options {
+        max_depth: MAX_DEPTH,
+        inputs: Inputs::Range { lo: 0, hi: 1 },
+        timeout: Some(time),
+        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        ..explore::Options::default()
+    };
+    let report = explore::explore(&prog, &Unguided, &opts, None);
+    let bug = report
+        .bugs
+        .into_iter()
+        .find(|b| matches!(b.kind, BugKind::Error | BugKind::Deadlock))?;
+    let mut replay = Replay::new(
+        bug.steps
+            .iter()
+            .map(|s| (s.thread, Some(s.transition)))
+            .collect(),
+        bug.steps.iter().flat_map(|s| s.inputs.clone()).collect(),
+    );
+    let (execution, _) = interp::run(&prog, &mut replay, bug.steps.len() + 1);
+    if !execution.outcome.is_bug() {
+        return None;
+    }
+    // Where the whole execution needs a refused creation (a join of the thread it would
+    // have started, say), the steps its error depends on may not.
+    let execution = if prog.error_needs_bound(&execution) {
+        prog.causal_past(&execution)
+            .filter(|past| !prog.error_needs_bound(past))?
+    } else {
+        execution
+    };
+    Some(Counterexample {
+        replay: Replay::of(&execution),
+        execution,
+        threads_per_function: Some(k),
+        scope: Some(Arc::new(prog)),
+    })
+}

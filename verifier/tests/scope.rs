@@ -1,0 +1,139 @@
+//! Bugs in small scopes (`verifier::scope`): a bug of the program without its thread bound,
+//! found in the program lowered with at most one or two threads per start function, decides
+//! `partially safe` where the bounded program has no bug; its IVR file replays on that
+//! scope; and a bug that needs a creation the scope refuses is not reported.
+
+use std::time::{Duration, Instant};
+use verifier::engine::{run_iterative, run_iterative_scoped, Engine};
+use verifier::explore::{self, Unguided};
+use verifier::frontend::{load_str, Options as FOpts};
+use verifier::imc::{Ivr, IvrKind, Options, Verdict};
+use verifier::ir::Program;
+use verifier::ivr::{scope_of, verify_file, Checked, IvrFile};
+
+fn lower(text: &str, max_threads: usize, per_function: Option<usize>) -> Option<Program> {
+    let opts = FOpts {
+        max_threads,
+        max_threads_per_function: per_function,
+        ..FOpts::default()
+    };
+    load_str("scope.c", text, &opts).ok()
+}
+
+fn opts() -> Options {
+    Options {
+        timeout: Duration::from_secs(30),
+        ..Options::default()
+    }
+}
+
+/// Writers start before readers, as many of each as the bound allows: with at most four
+/// threads, no reader starts, and the bounded program is safe. Without the bound, a reader
+/// that runs after a writer fails.
+const WRITERS_THEN_READERS: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+#define N 8
+int x;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *writer(void *arg) {
+  pthread_mutex_lock(&m);
+  x = 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+void *reader(void *arg) {
+  pthread_mutex_lock(&m);
+  assert(x == 0);
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t w[N], r[N];
+  for (int i = 0; i < N; i++) pthread_create(&w[i], 0, writer, 0);
+  for (int i = 0; i < N; i++) pthread_create(&r[i], 0, reader, 0);
+  for (int i = 0; i < N; i++) pthread_join(w[i], 0);
+  for (int i = 0; i < N; i++) pthread_join(r[i], 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_bug_that_needs_threads_the_bound_refuses_is_found_in_a_small_scope() {
+    let p = lower(WRITERS_THEN_READERS, 4, None).expect("lowers");
+    assert_eq!(p.thread_bound, Some(4));
+    // The bounded program: no reader, no bug.
+    let r = run_iterative(&p, opts(), Engine::Auto, usize::MAX, None, &mut |_| {});
+    assert_eq!(r.verdict, Verdict::Safe);
+    assert_eq!(p.bound_note(r.meets_bound, None), " with at most 4 threads");
+    // With its small scopes.
+    let scope = |k: usize| lower(WRITERS_THEN_READERS, 4, Some(k));
+    let mut ivrs: Vec<Ivr> = Vec::new();
+    let r = run_iterative_scoped(
+        &p,
+        Some(&scope),
+        opts(),
+        Engine::Auto,
+        usize::MAX,
+        None,
+        &mut |i| ivrs.push(i.clone()),
+    );
+    assert_eq!(r.verdict, Verdict::PartiallySafe, "{:?}", r.verdict);
+    let c = r.counterexample.as_ref().expect("a counterexample");
+    let k = c.threads_per_function.expect("found in a small scope");
+    let q = c.program(&p);
+    assert!(q.threads.iter().all(|t| {
+        q.threads
+            .iter()
+            .filter(|u| u.function == t.function)
+            .count()
+            <= k
+    }));
+    assert!(q.threads.iter().any(|t| t.function == "reader"));
+    assert_eq!(
+        p.bound_note(true, Some((q, &c.execution))),
+        " with at most 4 threads; its error occurs without the bound too"
+    );
+    // Its IVR file names the scope, replays there, and not on the bounded program.
+    let cex = ivrs
+        .iter()
+        .find(|i| matches!(i.kind, IvrKind::Counterexample(_)))
+        .expect("emitted");
+    let text = serde_json::to_string(&IvrFile::new(&p, cex)).unwrap();
+    assert_eq!(scope_of(&text), Some(k));
+    let scoped = lower(WRITERS_THEN_READERS, 4, Some(k)).unwrap();
+    assert!(matches!(
+        verify_file(&scoped, &text, 30_000),
+        Ok(Checked::Counterexample { .. })
+    ));
+    assert!(verify_file(&p, &text, 30_000).is_err());
+}
+
+/// Main fails where a creation fails: in a scope of one thread per function, the second
+/// creation does.
+const EVERY_CREATION_SUCCEEDS: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+#define N 8
+int x;
+void *f(void *arg) { return 0; }
+int main(void) {
+  pthread_t t[N];
+  for (int i = 0; i < N; i++)
+    if (pthread_create(&t[i], 0, f, 0) != 0) assert(0);
+  for (int i = 0; i < N; i++) pthread_join(t[i], 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_bug_that_needs_a_refused_creation_is_not_reported() {
+    let scope = |k: usize| lower(EVERY_CREATION_SUCCEEDS, 64, Some(k));
+    // The scope has the bug...
+    let small = scope(1).expect("lowers");
+    let found = explore::explore(&small, &Unguided, &explore::Options::default(), None);
+    assert!(!found.bugs.is_empty());
+    // ...which needs the refused creation: no bug of the program.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    assert!(verifier::scope::bug(&scope, deadline).is_none());
+}

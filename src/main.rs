@@ -164,7 +164,7 @@ impl From<EngineArg> for verifier::engine::Engine {
     }
 }
 
-#[derive(Args)]
+#[derive(Args, Clone)]
 pub(crate) struct Input {
     /// The C source file.
     pub(crate) file: PathBuf,
@@ -503,8 +503,10 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
             }
         };
         // Bugs of a program whose threads the bound limits are looked for in small scopes too.
-        let lower = |k: usize| a.input.load_scope(k).ok();
-        let scopes: Option<verifier::scope::Lower<'_>> = p.thread_bound.is_some().then_some(&lower);
+        let scopes: Option<verifier::scope::Lower> = p.thread_bound.is_some().then(|| {
+            let input = a.input.clone();
+            std::sync::Arc::new(move |k: usize| input.load_scope(k).ok()) as verifier::scope::Lower
+        });
         verifier::engine::run_iterative_scoped(
             &p,
             scopes,

@@ -6,7 +6,7 @@
 //! threads) goes on with the time left.
 
 use crate::explicit::{self, Budget};
-use crate::imc::{Ivr, Options, ProgressFn, Report, Verdict, Verifier};
+use crate::imc::{Ivr, IvrKind, Options, ProgressFn, Report, Verdict, Verifier};
 use crate::ir::Program;
 use crate::scope;
 use std::time::{Duration, Instant};
@@ -26,6 +26,13 @@ pub enum Engine {
 /// The explicit search's share of the time limit in [`Engine::Auto`].
 const EXPLICIT_SHARE: f64 = 0.5;
 
+/// The share of the time limit the search of small scopes may take ([`crate::scope`]).
+const HUNT_SHARE: f64 = 0.9;
+
+/// The share of the time limit in [`Engine::Auto`] the explicit search may spend on its
+/// first safe schedule (see [`Budget::first_schedule_time`]).
+const FIRST_SCHEDULE_SHARE: f64 = 0.75;
+
 /// Runs the iterative algorithm with `engine`: IVRs go to `sink`, numbered from 1 across the
 /// engines.
 pub fn run_iterative(
@@ -40,11 +47,11 @@ pub fn run_iterative(
 }
 
 /// [`run_iterative`], where `scopes` lowers the program in small scopes ([`crate::scope`]):
-/// once the explicit search has a safe schedule, it looks there for bugs of the program
-/// without its thread bound.
+/// a search there for bugs of the program without its thread bound runs beside the engines,
+/// and a bug it finds decides `partially safe` once they have a safe schedule.
 pub fn run_iterative_scoped(
     prog: &Program,
-    scopes: Option<scope::Lower<'_>>,
+    scopes: Option<scope::Lower>,
     opts: Options,
     engine: Engine,
     max_ivrs: usize,
@@ -52,6 +59,8 @@ pub fn run_iterative_scoped(
     sink: &mut dyn FnMut(&Ivr),
 ) -> Report {
     let start = Instant::now();
+    let hunt =
+        scopes.map(|lower| scope::Hunt::start(lower, start + opts.timeout.mul_f64(HUNT_SHARE)));
     let impact = |opts: Options, progress: Option<ProgressFn>, sink: &mut dyn FnMut(&Ivr)| {
         let mut v = Verifier::new(prog, opts);
         if let Some(p) = progress {
@@ -68,19 +77,22 @@ pub fn run_iterative_scoped(
             Engine::Explicit => opts.timeout,
             _ => opts.timeout.mul_f64(EXPLICIT_SHARE),
         },
+        // Its search for the first safe schedule may go on longer.
+        first_schedule_time: opts.timeout.mul_f64(FIRST_SCHEDULE_SHARE),
         // A state space found safe is checked with the whole time limit.
         check_time: opts.timeout.saturating_sub(Duration::from_millis(500)),
         ..Budget::default()
     };
-    let fallback = match explicit::run_iterative(prog, scopes, &opts, &budget, max_ivrs, sink) {
-        Ok(r) => return r,
-        Err(f) => f,
-    };
+    let fallback =
+        match explicit::run_iterative(prog, hunt.as_ref(), &opts, &budget, max_ivrs, sink) {
+            Ok(r) => return r,
+            Err(f) => f,
+        };
     let spent = start.elapsed();
     // The explicit search (or its checker) may have used the whole time limit.
     let out_of_time = spent >= opts.timeout;
     if engine == Engine::Explicit || fallback.ivrs >= max_ivrs || out_of_time {
-        return Report {
+        let r = Report {
             verdict: Verdict::Unknown(fallback.reason),
             counterexample: None,
             nodes: 0,
@@ -92,6 +104,7 @@ pub fn run_iterative_scoped(
             counterexamples: vec![],
             meets_bound: true,
         };
+        return with_hunt(r, hunt.as_ref(), start, max_ivrs, sink);
     }
     let rest = Options {
         timeout: opts.timeout.saturating_sub(spent),
@@ -110,5 +123,37 @@ pub fn run_iterative_scoped(
     r.first_safe_ivr = fallback
         .first_safe_ivr
         .or(r.first_safe_ivr.map(|d| d + spent));
+    with_hunt(r, hunt.as_ref(), start, max_ivrs, sink)
+}
+
+/// `r`, unless it is `unknown` with a safe schedule emitted and `hunt` has found a bug by
+/// now: then `partially safe` with that bug, emitted as the last IVR.
+fn with_hunt(
+    mut r: Report,
+    hunt: Option<&scope::Hunt>,
+    start: Instant,
+    max_ivrs: usize,
+    sink: &mut dyn FnMut(&Ivr),
+) -> Report {
+    if !matches!(r.verdict, Verdict::Unknown(_)) || r.first_safe_ivr.is_none() {
+        return r;
+    }
+    let Some(cex) = hunt.and_then(|h| h.wait(Instant::now())) else {
+        return r;
+    };
+    if r.ivrs < max_ivrs {
+        r.ivrs += 1;
+        sink(&Ivr {
+            index: r.ivrs,
+            kind: IvrKind::Counterexample(Box::new(cex.clone())),
+            time: start.elapsed(),
+            art_nodes: r.nodes,
+            solver_calls: r.solver_calls,
+        });
+    }
+    r.verdict = Verdict::PartiallySafe;
+    r.counterexamples.push(cex.clone());
+    r.counterexample = Some(cex);
+    r.time = start.elapsed();
     r
 }

@@ -12,17 +12,52 @@
 //! creations the small scope refuses ([`Program::error_needs_bound`]): its steps are then the
 //! start of an execution of the program without any bound, in which those creations succeed
 //! and the threads they start have not run yet. A bug not found says nothing.
+//!
+//! The search runs on a thread of its own ([`Hunt`]), beside the engines that look for a safe
+//! schedule of the bounded program: the two cores each do one.
 
 use crate::explore::{self, BugKind, Inputs, Unguided};
 use crate::imc::Counterexample;
 use crate::interp::{self, Replay};
 use crate::ir::Program;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// Lowers the program with at most the given number of threads per start function (`None`
 /// where it cannot).
-pub type Lower<'a> = &'a dyn Fn(usize) -> Option<Program>;
+pub type Lower = Arc<dyn Fn(usize) -> Option<Program> + Send + Sync>;
+
+/// A search of the small scopes on a thread of its own; dropped, it stops.
+pub struct Hunt {
+    found: mpsc::Receiver<Option<Counterexample>>,
+    cancel: Arc<AtomicBool>,
+}
+
+impl Hunt {
+    /// Starts looking for a bug (as [`bug`]) until `deadline`.
+    pub fn start(lower: Lower, deadline: Instant) -> Hunt {
+        let (tx, found) = mpsc::channel();
+        let cancel = Arc::new(AtomicBool::new(false));
+        let stop = cancel.clone();
+        std::thread::spawn(move || {
+            let _ = tx.send(bug(&*lower, deadline, Some(stop)));
+        });
+        Hunt { found, cancel }
+    }
+
+    /// The bug found, waiting for the search until `until` at most.
+    pub fn wait(&self, until: Instant) -> Option<Counterexample> {
+        let left = until.saturating_duration_since(Instant::now());
+        self.found.recv_timeout(left).ok().flatten()
+    }
+}
+
+impl Drop for Hunt {
+    fn drop(&mut self) {
+        self.cancel.store(true, Ordering::Relaxed);
+    }
+}
 
 /// The scopes searched, in order: threads per start function.
 const SCOPES: [usize; 2] = [1, 2];
@@ -32,9 +67,16 @@ const SCOPES: [usize; 2] = [1, 2];
 const MAX_DEPTH: usize = 1_000_000;
 
 /// Looks for a bug of the program without the thread bound in its small scopes until
-/// `deadline`, the time split evenly between them.
-pub fn bug(lower: Lower<'_>, deadline: Instant) -> Option<Counterexample> {
+/// `deadline` (or until `cancel` is set), the time split evenly between them.
+pub fn bug(
+    lower: &dyn Fn(usize) -> Option<Program>,
+    deadline: Instant,
+    cancel: Option<Arc<AtomicBool>>,
+) -> Option<Counterexample> {
     for (i, &k) in SCOPES.iter().enumerate() {
+        if cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
+            return None;
+        }
         let now = Instant::now();
         let left = deadline.saturating_duration_since(now);
         if left.is_zero() {
@@ -42,7 +84,7 @@ pub fn bug(lower: Lower<'_>, deadline: Instant) -> Option<Counterexample> {
         }
         let share = left / (SCOPES.len() - i) as u32;
         let prog = lower(k)?;
-        if let Some(cex) = bug_in(prog, k, share) {
+        if let Some(cex) = bug_in(prog, k, share, cancel.clone()) {
             return Some(cex);
         }
     }
@@ -51,12 +93,20 @@ pub fn bug(lower: Lower<'_>, deadline: Instant) -> Option<Counterexample> {
 
 /// A bug of `prog`, the program with at most `k` threads per start function, found within
 /// `time`, that does not depend on a refused creation.
-fn bug_in(prog: Program, k: usize, time: Duration) -> Option<Counterexample> {
+fn bug_in(
+    prog: Program,
+    k: usize,
+    time: Duration,
+    cancel: Option<Arc<AtomicBool>>,
+) -> Option<Counterexample> {
     let opts = explore::Options {
         max_depth: MAX_DEPTH,
         inputs: Inputs::Range { lo: 0, hi: 1 },
         timeout: Some(time),
-        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
+        cancel,
+        // One worker: the split of a search between workers re-executes paths, and a
+        // search this short gains little from it (and varies from run to run with it).
+        jobs: 1,
         ..explore::Options::default()
     };
     let report = explore::explore(&prog, &Unguided, &opts, None);

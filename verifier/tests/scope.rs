@@ -3,6 +3,7 @@
 //! `partially safe` where the bounded program has no bug; its IVR file replays on that
 //! scope; and a bug that needs a creation the scope refuses is not reported.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use verifier::engine::{run_iterative, run_iterative_scoped, Engine};
 use verifier::explore::{self, Unguided};
@@ -10,6 +11,7 @@ use verifier::frontend::{load_str, Options as FOpts};
 use verifier::imc::{Ivr, IvrKind, Options, Verdict};
 use verifier::ir::Program;
 use verifier::ivr::{scope_of, verify_file, Checked, IvrFile};
+use verifier::scope::Lower;
 
 fn lower(text: &str, max_threads: usize, per_function: Option<usize>) -> Option<Program> {
     let opts = FOpts {
@@ -67,11 +69,11 @@ fn a_bug_that_needs_threads_the_bound_refuses_is_found_in_a_small_scope() {
     assert_eq!(r.verdict, Verdict::Safe);
     assert_eq!(p.bound_note(r.meets_bound, None), " with at most 4 threads");
     // With its small scopes.
-    let scope = |k: usize| lower(WRITERS_THEN_READERS, 4, Some(k));
+    let scope: Lower = Arc::new(|k: usize| lower(WRITERS_THEN_READERS, 4, Some(k)));
     let mut ivrs: Vec<Ivr> = Vec::new();
     let r = run_iterative_scoped(
         &p,
-        Some(&scope),
+        Some(scope),
         opts(),
         Engine::Auto,
         usize::MAX,
@@ -135,5 +137,5 @@ fn a_bug_that_needs_a_refused_creation_is_not_reported() {
     assert!(!found.bugs.is_empty());
     // ...which needs the refused creation: no bug of the program.
     let deadline = Instant::now() + Duration::from_secs(10);
-    assert!(verifier::scope::bug(&scope, deadline).is_none());
+    assert!(verifier::scope::bug(&scope, deadline, None).is_none());
 }

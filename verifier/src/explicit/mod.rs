@@ -44,6 +44,11 @@ use std::time::{Duration, Instant};
 pub struct Budget {
     /// Give up after this long.
     pub time: Duration,
+    /// How long the search for the first safe schedule may run, when longer than `time`:
+    /// the first IVR is what a user waits for, and the other engines rarely find one where
+    /// this search is still on its way (the later phases then have the time left of `time`,
+    /// if any).
+    pub first_schedule_time: Duration,
     /// How long the check of a complete ART may run on after `time`, when every state was
     /// found safe (no other engine is likely to decide such a program sooner).
     pub check_time: Duration,
@@ -59,6 +64,7 @@ impl Default for Budget {
     fn default() -> Self {
         Budget {
             time: Duration::from_secs(30),
+            first_schedule_time: Duration::from_secs(30),
             check_time: Duration::from_secs(30),
             max_states: 2_000_000,
             max_bytes: 2 << 30,
@@ -83,7 +89,7 @@ pub struct Fallback {
 /// the whole state space was explored.
 pub fn run_iterative(
     prog: &Program,
-    scopes: Option<crate::scope::Lower<'_>>,
+    hunt: Option<&crate::scope::Hunt>,
     opts: &Options,
     budget: &Budget,
     max_ivrs: usize,
@@ -91,6 +97,11 @@ pub fn run_iterative(
 ) -> Result<Report, Fallback> {
     let start = Instant::now();
     let deadline = start + budget.time.min(opts.timeout);
+    let first_deadline = start
+        + budget
+            .first_schedule_time
+            .max(budget.time)
+            .min(opts.timeout);
     let mut run = Run {
         prog,
         start,
@@ -100,16 +111,16 @@ pub fn run_iterative(
         nodes: 0,
         max_ivrs,
         sink,
-        deadline,
+        deadline: first_deadline,
         schedule: Vec::new(),
     };
     let mut space = Space::new(prog);
     let mut labels = Labels::new(prog);
     // The deterministic scheduler's schedule, before the whole graph is known (it is stuck
     // only where a bug is reachable).
-    if run.schedule(&mut space, None, &mut labels, budget.max_states)?
-        && (opts.stop_at_first_safe || run.ivrs >= max_ivrs)
-    {
+    let first = run.schedule(&mut space, None, &mut labels, budget.max_states)?;
+    run.deadline = deadline;
+    if first && (opts.stop_at_first_safe || run.ivrs >= max_ivrs) {
         return Ok(run.report(
             Verdict::Unknown("stopped at the first safe IVR".into()),
             None,
@@ -130,14 +141,15 @@ pub fn run_iterative(
                 return Ok(run.report(run.bug_verdict(&cex), Some(cex), cexs));
             }
         }
-        // Then bugs of the program without its thread bound, in small scopes, for half of
-        // the run's time left (not only the explicit search's: the other engines search the
-        // bounded program, whose many threads they rarely get through either).
-        if let Some(lower) = scopes {
+        // Then bugs of the program without its thread bound, found in small scopes: waited
+        // for up to half of the run's time left (not only the explicit search's: the other
+        // engines search the bounded program, whose many threads they rarely get through
+        // either).
+        if let Some(hunt) = hunt {
             let now = Instant::now();
             let end = start + opts.timeout;
             let until = now + end.saturating_duration_since(now) / 2;
-            if let Some(cex) = crate::scope::bug(lower, until) {
+            if let Some(cex) = hunt.wait(until) {
                 let cexs = run.emit_bug(&cex);
                 return Ok(run.report(run.bug_verdict(&cex), Some(cex), cexs));
             }

@@ -58,6 +58,8 @@ impl<T: Clone + Eq + std::hash::Hash> Chunks<T> {
     /// The cells of chunks `ids`, in order, into `out`.
     fn unpack(&self, ids: &[u32], out: &mut Vec<T>) {
         out.clear();
+        // (At once: growing it step by step copies it again and again.)
+        out.reserve(ids.len() * CHUNK);
         for &id in ids {
             out.extend_from_slice(&self.all[id as usize]);
         }

@@ -98,6 +98,8 @@ pub struct Options {
     pub max_executions: Option<u64>,
     /// Stop after this long.
     pub timeout: Option<Duration>,
+    /// Stop once this is set (by another thread).
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Stop at the first bug (else collect up to [`Options::max_bugs`]).
     pub stop_at_first_bug: bool,
     /// Most bugs collected.
@@ -148,6 +150,7 @@ impl Default for Options {
             inputs: Inputs::default(),
             max_executions: None,
             timeout: None,
+            cancel: None,
             stop_at_first_bug: true,
             max_bugs: 10,
             max_local_steps: 10_000,
@@ -1802,6 +1805,11 @@ impl<'a, G: Guide> Engine<'a, G> {
         if let Some(t) = self.opts.timeout {
             if self.start.elapsed() >= t {
                 self.set_stop(format!("time limit of {} s reached", t.as_secs_f64()));
+            }
+        }
+        if let Some(c) = &self.opts.cancel {
+            if c.load(Ordering::Relaxed) {
+                self.set_stop("cancelled".into());
             }
         }
         if self.progress.is_some() && self.last_progress.elapsed() >= Duration::from_millis(200) {

@@ -502,11 +502,16 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                 }
             }
         };
-        // Bugs of a program whose threads the bound limits are looked for in small scopes too.
-        let scopes: Option<verifier::scope::Lower> = p.thread_bound.is_some().then(|| {
+        // Bugs are also looked for by the stateless search, beside the engines: in small
+        // scopes where the thread bound limits the program.
+        let scopes: Option<verifier::scope::Lower> = {
             let input = a.input.clone();
-            std::sync::Arc::new(move |k: usize| input.load_scope(k).ok()) as verifier::scope::Lower
-        });
+            let itself = p.clone();
+            Some(std::sync::Arc::new(move |k: Option<usize>| match k {
+                Some(k) => input.load_scope(k).ok(),
+                None => Some(itself.clone()),
+            }))
+        };
         verifier::engine::run_iterative_scoped(
             &p,
             scopes,

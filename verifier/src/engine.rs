@@ -47,8 +47,9 @@ pub fn run_iterative(
 }
 
 /// [`run_iterative`], where `scopes` lowers the program in small scopes ([`crate::scope`]):
-/// a search there for bugs of the program without its thread bound runs beside the engines,
-/// and a bug it finds decides `partially safe` once they have a safe schedule.
+/// a search there for bugs of the program without its thread bound (of the program itself,
+/// where it has none) runs beside the engines, and a bug it finds decides `partially safe`
+/// once they have a safe schedule.
 pub fn run_iterative_scoped(
     prog: &Program,
     scopes: Option<scope::Lower>,
@@ -59,8 +60,14 @@ pub fn run_iterative_scoped(
     sink: &mut dyn FnMut(&Ivr),
 ) -> Report {
     let start = Instant::now();
-    let hunt =
-        scopes.map(|lower| scope::Hunt::start(lower, start + opts.timeout.mul_f64(HUNT_SHARE)));
+    let hunt = scopes.map(|lower| {
+        let deadline = start + opts.timeout.mul_f64(HUNT_SHARE);
+        let scopes = match prog.thread_bound {
+            Some(_) => &scope::SMALL[..],
+            None => &scope::ITSELF[..],
+        };
+        scope::Hunt::start(lower, scopes, deadline)
+    });
     let impact = |opts: Options, progress: Option<ProgressFn>, sink: &mut dyn FnMut(&Ivr)| {
         let mut v = Verifier::new(prog, opts);
         if let Some(p) = progress {

@@ -14,7 +14,10 @@
 //! and the threads they start have not run yet. A bug not found says nothing.
 //!
 //! The search runs on a thread of its own ([`Hunt`]), beside the engines that look for a safe
-//! schedule of the bounded program: the two cores each do one.
+//! schedule of the bounded program: the two cores each do one. A program without a thread
+//! bound is its own only scope: the same search then looks for its bugs beside the engines
+//! (a portfolio of the stateless search, which finds bugs fast, and the engines, which find
+//! safe schedules).
 
 use crate::explore::{self, BugKind, Inputs, Unguided};
 use crate::imc::Counterexample;
@@ -24,9 +27,16 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
-/// Lowers the program with at most the given number of threads per start function (`None`
-/// where it cannot).
-pub type Lower = Arc<dyn Fn(usize) -> Option<Program> + Send + Sync>;
+/// Lowers the program with at most the given number of threads per start function, or
+/// as it is (`None`); `None` where it cannot.
+pub type Lower = Arc<dyn Fn(Option<usize>) -> Option<Program> + Send + Sync>;
+
+/// The small scopes of a program the thread bound limits, in the order they are searched:
+/// threads per start function.
+pub const SMALL: [Option<usize>; 2] = [Some(1), Some(2)];
+
+/// The scope of a program without a thread bound: itself.
+pub const ITSELF: [Option<usize>; 1] = [None];
 
 /// A search of the small scopes on a thread of its own; dropped, it stops.
 pub struct Hunt {
@@ -35,13 +45,13 @@ pub struct Hunt {
 }
 
 impl Hunt {
-    /// Starts looking for a bug (as [`bug`]) until `deadline`.
-    pub fn start(lower: Lower, deadline: Instant) -> Hunt {
+    /// Starts looking for a bug (as [`bug`]) in `scopes` until `deadline`.
+    pub fn start(lower: Lower, scopes: &'static [Option<usize>], deadline: Instant) -> Hunt {
         let (tx, found) = mpsc::channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let stop = cancel.clone();
         std::thread::spawn(move || {
-            let _ = tx.send(bug(&*lower, deadline, Some(stop)));
+            let _ = tx.send(bug(&*lower, scopes, deadline, Some(stop)));
         });
         Hunt { found, cancel }
     }
@@ -59,21 +69,19 @@ impl Drop for Hunt {
     }
 }
 
-/// The scopes searched, in order: threads per start function.
-const SCOPES: [usize; 2] = [1, 2];
-
 /// Most steps of one execution of a small scope (a creation loop the scope refuses still
 /// runs each of its rounds).
 const MAX_DEPTH: usize = 1_000_000;
 
-/// Looks for a bug of the program without the thread bound in its small scopes until
-/// `deadline` (or until `cancel` is set), the time split evenly between them.
+/// Looks for a bug of the program without the thread bound in `scopes` (lowered by
+/// `lower`) until `deadline` (or until `cancel` is set), the time split evenly between them.
 pub fn bug(
-    lower: &dyn Fn(usize) -> Option<Program>,
+    lower: &dyn Fn(Option<usize>) -> Option<Program>,
+    scopes: &[Option<usize>],
     deadline: Instant,
     cancel: Option<Arc<AtomicBool>>,
 ) -> Option<Counterexample> {
-    for (i, &k) in SCOPES.iter().enumerate() {
+    for (i, &k) in scopes.iter().enumerate() {
         if cancel.as_ref().is_some_and(|c| c.load(Ordering::Relaxed)) {
             return None;
         }
@@ -82,7 +90,7 @@ pub fn bug(
         if left.is_zero() {
             return None;
         }
-        let share = left / (SCOPES.len() - i) as u32;
+        let share = left / (scopes.len() - i) as u32;
         let prog = lower(k)?;
         if let Some(cex) = bug_in(prog, k, share, cancel.clone()) {
             return Some(cex);
@@ -91,11 +99,11 @@ pub fn bug(
     None
 }
 
-/// A bug of `prog`, the program with at most `k` threads per start function, found within
-/// `time`, that does not depend on a refused creation.
+/// A bug of `prog`, the program with at most `k` threads per start function (or the
+/// program itself), found within `time`, that does not depend on a refused creation.
 fn bug_in(
     prog: Program,
-    k: usize,
+    k: Option<usize>,
     time: Duration,
     cancel: Option<Arc<AtomicBool>>,
 ) -> Option<Counterexample> {
@@ -136,7 +144,7 @@ fn bug_in(
     Some(Counterexample {
         replay: Replay::of(&execution),
         execution,
-        threads_per_function: Some(k),
-        scope: Some(Arc::new(prog)),
+        threads_per_function: k,
+        scope: k.map(|_| Arc::new(prog)),
     })
 }

@@ -69,7 +69,7 @@ fn a_bug_that_needs_threads_the_bound_refuses_is_found_in_a_small_scope() {
     assert_eq!(r.verdict, Verdict::Safe);
     assert_eq!(p.bound_note(r.meets_bound, None), " with at most 4 threads");
     // With its small scopes.
-    let scope: Lower = Arc::new(|k: usize| lower(WRITERS_THEN_READERS, 4, Some(k)));
+    let scope: Lower = Arc::new(|k: Option<usize>| lower(WRITERS_THEN_READERS, 4, k));
     let mut ivrs: Vec<Ivr> = Vec::new();
     let r = run_iterative_scoped(
         &p,
@@ -130,12 +130,93 @@ int main(void) {
 
 #[test]
 fn a_bug_that_needs_a_refused_creation_is_not_reported() {
-    let scope = |k: usize| lower(EVERY_CREATION_SUCCEEDS, 64, Some(k));
+    let scope = |k: Option<usize>| lower(EVERY_CREATION_SUCCEEDS, 64, k);
     // The scope has the bug...
-    let small = scope(1).expect("lowers");
+    let small = scope(Some(1)).expect("lowers");
     let found = explore::explore(&small, &Unguided, &explore::Options::default(), None);
     assert!(!found.bugs.is_empty());
     // ...which needs the refused creation: no bug of the program.
     let deadline = Instant::now() + Duration::from_secs(10);
-    assert!(verifier::scope::bug(&scope, deadline, None).is_none());
+    let small_scopes = verifier::scope::SMALL;
+    assert!(verifier::scope::bug(&scope, &small_scopes, deadline, None).is_none());
+}
+
+/// Two threads increment a counter without a lock; main checks it after joining both.
+const LOST_UPDATE: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+int x;
+void *inc(void *arg) { int t = x; x = t + 1; return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, inc, 0);
+  pthread_create(&b, 0, inc, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(x == 2);
+  return 0;
+}
+"#;
+
+/// The same with a lock: safe.
+const NO_LOST_UPDATE: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+int x;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *inc(void *arg) { pthread_mutex_lock(&m); int t = x; x = t + 1; pthread_mutex_unlock(&m); return 0; }
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, inc, 0);
+  pthread_create(&b, 0, inc, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  assert(x == 2);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_program_without_a_bound_is_its_own_scope() {
+    let p = lower(LOST_UPDATE, 64, None).expect("lowers");
+    assert_eq!(p.thread_bound, None);
+    let itself = p.clone();
+    let scope = move |k: Option<usize>| k.is_none().then(|| itself.clone());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let c = verifier::scope::bug(&scope, &verifier::scope::ITSELF, deadline, None)
+        .expect("the lost update is found");
+    assert_eq!(c.threads_per_function, None);
+    assert!(c.scope.is_none());
+    let ivr = Ivr {
+        index: 1,
+        kind: IvrKind::Counterexample(Box::new(c)),
+        time: Duration::ZERO,
+        art_nodes: 0,
+        solver_calls: 0,
+    };
+    let text = serde_json::to_string(&IvrFile::new(&p, &ivr)).unwrap();
+    assert_eq!(scope_of(&text), None);
+    assert!(matches!(
+        verify_file(&p, &text, 30_000),
+        Ok(Checked::Counterexample { .. })
+    ));
+    // With the search beside the engines, the verdicts stand.
+    for (text, verdict) in [
+        (LOST_UPDATE, Verdict::PartiallySafe),
+        (NO_LOST_UPDATE, Verdict::Safe),
+    ] {
+        let p = lower(text, 64, None).expect("lowers");
+        let itself = p.clone();
+        let scope: Lower = Arc::new(move |k: Option<usize>| k.is_none().then(|| itself.clone()));
+        let r = run_iterative_scoped(
+            &p,
+            Some(scope),
+            opts(),
+            Engine::Auto,
+            usize::MAX,
+            None,
+            &mut |_| {},
+        );
+        assert_eq!(r.verdict, verdict);
+    }
 }

@@ -92,7 +92,7 @@ pub fn run_iterative_scoped(
     };
     let fallback =
         match explicit::run_iterative(prog, hunt.as_ref(), &opts, &budget, max_ivrs, sink) {
-            Ok(r) => return r,
+            Ok(r) => return with_hunt(r, hunt.as_ref(), start, max_ivrs, sink),
             Err(f) => f,
         };
     let spent = start.elapsed();
@@ -133,8 +133,10 @@ pub fn run_iterative_scoped(
     with_hunt(r, hunt.as_ref(), start, max_ivrs, sink)
 }
 
-/// `r`, unless it is `unknown` with a safe schedule emitted and `hunt` has found a bug by
-/// now: then `partially safe` with that bug, emitted as the last IVR.
+/// `r`, unless it is `unknown` or `safe` with a safe schedule emitted, room for another IVR,
+/// and `hunt` has found a bug by now: then `partially safe` with that bug, emitted as the
+/// last IVR. (A `safe` the bug contradicts is one of the bounded program, and the bug one
+/// without the bound; or else an engine was wrong, and the replayed bug is what holds.)
 fn with_hunt(
     mut r: Report,
     hunt: Option<&scope::Hunt>,
@@ -142,22 +144,21 @@ fn with_hunt(
     max_ivrs: usize,
     sink: &mut dyn FnMut(&Ivr),
 ) -> Report {
-    if !matches!(r.verdict, Verdict::Unknown(_)) || r.first_safe_ivr.is_none() {
+    let open = matches!(r.verdict, Verdict::Unknown(_) | Verdict::Safe);
+    if !open || r.first_safe_ivr.is_none() || r.ivrs >= max_ivrs {
         return r;
     }
     let Some(cex) = hunt.and_then(|h| h.wait(Instant::now())) else {
         return r;
     };
-    if r.ivrs < max_ivrs {
-        r.ivrs += 1;
-        sink(&Ivr {
-            index: r.ivrs,
-            kind: IvrKind::Counterexample(Box::new(cex.clone())),
-            time: start.elapsed(),
-            art_nodes: r.nodes,
-            solver_calls: r.solver_calls,
-        });
-    }
+    r.ivrs += 1;
+    sink(&Ivr {
+        index: r.ivrs,
+        kind: IvrKind::Counterexample(Box::new(cex.clone())),
+        time: start.elapsed(),
+        art_nodes: r.nodes,
+        solver_calls: r.solver_calls,
+    });
     r.verdict = Verdict::PartiallySafe;
     r.counterexamples.push(cex.clone());
     r.counterexample = Some(cex);

@@ -69,9 +69,11 @@ impl Drop for Hunt {
     }
 }
 
-/// Most steps of one execution of a small scope (a creation loop the scope refuses still
-/// runs each of its rounds).
-const MAX_DEPTH: usize = 1_000_000;
+/// Most scheduling points of one execution (a creation loop a small scope refuses still
+/// runs each of its rounds). The search keeps a copy of the state per point of the
+/// execution it is in: the bound is also one on its memory, about 3.5 GB where a state
+/// holds 20,000 thread ids (goblint's programs with 10,000 threads), and little where a state is small.
+const MAX_DEPTH: usize = 20_000;
 
 /// Looks for a bug of the program without the thread bound in `scopes` (lowered by
 /// `lower`) until `deadline` (or until `cancel` is set), the time split evenly between them.

@@ -142,39 +142,10 @@ fn a_bug_that_needs_a_refused_creation_is_not_reported() {
 }
 
 /// Two threads increment a counter without a lock; main checks it after joining both.
-const LOST_UPDATE: &str = r#"
-#include <pthread.h>
-#include <assert.h>
-int x;
-void *inc(void *arg) { int t = x; x = t + 1; return 0; }
-int main(void) {
-  pthread_t a, b;
-  pthread_create(&a, 0, inc, 0);
-  pthread_create(&b, 0, inc, 0);
-  pthread_join(a, 0);
-  pthread_join(b, 0);
-  assert(x == 2);
-  return 0;
-}
-"#;
+const LOST_UPDATE: &str = include_str!("../../examples/lost_update.c");
 
 /// The same with a lock: safe.
-const NO_LOST_UPDATE: &str = r#"
-#include <pthread.h>
-#include <assert.h>
-int x;
-pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-void *inc(void *arg) { pthread_mutex_lock(&m); int t = x; x = t + 1; pthread_mutex_unlock(&m); return 0; }
-int main(void) {
-  pthread_t a, b;
-  pthread_create(&a, 0, inc, 0);
-  pthread_create(&b, 0, inc, 0);
-  pthread_join(a, 0);
-  pthread_join(b, 0);
-  assert(x == 2);
-  return 0;
-}
-"#;
+const NO_LOST_UPDATE: &str = include_str!("../../examples/locked_counter.c");
 
 #[test]
 fn a_program_without_a_bound_is_its_own_scope() {

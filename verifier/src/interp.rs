@@ -1630,6 +1630,40 @@ impl Program {
         false
     }
 
+    /// Whether a step of `e` other than a join reads a thread id a creation wrote (before
+    /// something else overwrote it): a value that depends on how threads are numbered.
+    pub fn reads_thread_ids(&self, e: &Execution) -> bool {
+        let m = Machine::new(self);
+        m.set_record_writes(false);
+        let mut replay = Replay::of(e);
+        let mut s = m.initial(&mut replay, &mut Vec::new());
+        let cells = s.mem.cells().len();
+        let mut ids = vec![false; cells];
+        for st in &e.steps {
+            let tr = self.thread(st.thread).transition(st.transition);
+            let child = self
+                .threads
+                .iter()
+                .find(|c| c.created_by == Some((st.thread, st.transition)));
+            m.start_recording(cells);
+            let done = m.execute(&mut s, st.thread, st.transition, &mut replay);
+            let rec = m.stop_recording();
+            let join = tr.kind == TransKind::Sync(SyncKind::Join);
+            if !join && rec.loads.iter().any(|&c| ids[c as usize]) {
+                return true;
+            }
+            for &c in &rec.writes {
+                let v = s.mem.cells()[c as usize] as i128;
+                ids[c as usize] = child.is_some_and(|c| c.id.0 as i128 == v);
+            }
+            drop(rec);
+            if done.is_err() {
+                break;
+            }
+        }
+        false
+    }
+
     /// The steps of `e`, which ends at an error, that the error depends on, replayed: the
     /// error's step, and before it every step of a thread that has a step kept after it,
     /// every step that writes an element a kept step after it reads or overwrites, and the

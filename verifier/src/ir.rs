@@ -1112,6 +1112,12 @@ pub struct Program {
     /// (as POSIX allows). Every verdict then holds for runs with at most `N` threads.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thread_bound: Option<usize>,
+    /// The program can tell how threads and objects are numbered (it calls `pthread_self`,
+    /// converts a pointer to an integer or compares pointers by order): a program lowered
+    /// with fewer threads numbers them differently, so its bugs are not known to be the
+    /// program's ([`crate::scope`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub observes_numbering: bool,
     /// The argument vector `main` is verified with (LLVM front end): the program's name
     /// (the stem of its file), then the arguments. The built program runs only with these
     /// arguments, and passes this name as `argv[0]`.
@@ -1220,7 +1226,7 @@ impl Program {
         match (self.thread_bound, counterexample) {
             (None, _) => String::new(),
             (Some(_), None) if !meets_bound => String::new(),
-            (Some(n), Some((p, c))) if !p.error_needs_bound(c) => {
+            (Some(n), Some((p, c))) if crate::scope::holds_without_bound(p, c) => {
                 format!(" with at most {n} threads; its error occurs without the bound too")
             }
             (Some(n), _) => format!(" with at most {n} threads"),

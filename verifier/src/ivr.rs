@@ -119,6 +119,17 @@ pub fn verify_file(prog: &Program, text: &str, timeout_ms: u32) -> Result<Checke
             let mut replay = counterexample.replay.clone();
             let steps = replay.schedule.len() + 1;
             let (exec, _) = interp::run(prog, &mut replay, steps);
+            // One found in a small scope (`prog` is the program lowered so) claims to be a
+            // bug without the bound too.
+            if let Some(k) = counterexample.threads_per_function {
+                if !crate::scope::holds_without_bound(prog, &exec) {
+                    return Err(format!(
+                        "the counterexample, found with at most {k} thread(s) per start \
+                         function, is not shown to occur without that bound (it needs a \
+                         refused creation, or depends on how threads are numbered)"
+                    ));
+                }
+            }
             match &exec.outcome {
                 Outcome::Error { .. }
                 | Outcome::Deadlock { .. }

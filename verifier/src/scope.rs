@@ -11,7 +11,12 @@
 //! A bug found is replayed on the interpreter, and kept only where it does not depend on the
 //! creations the small scope refuses ([`Program::error_needs_bound`]): its steps are then the
 //! start of an execution of the program without any bound, in which those creations succeed
-//! and the threads they start have not run yet. A bug not found says nothing.
+//! and the threads they start have not run yet. That argument also needs the steps not to
+//! depend on how threads and objects are numbered, which differs once a creation is refused
+//! (the later threads and their objects come sooner): the program must not be able to tell
+//! ([`Program::observes_numbering`]), and no step but a join may read a thread id a creation
+//! wrote ([`Program::reads_thread_ids`]). [`holds_without_bound`] is that check, for the
+//! search and for the IVR checker alike. A bug not found says nothing.
 //!
 //! The search runs on a thread of its own ([`Hunt`]), beside the engines that look for a safe
 //! schedule of the bounded program: the two cores each do one. A program without a thread
@@ -75,6 +80,16 @@ impl Drop for Hunt {
 /// holds 20,000 thread ids (goblint's programs with 10,000 threads), and little where a state is small.
 const MAX_DEPTH: usize = 20_000;
 
+/// Whether the bug `e` of `prog`, a small scope of a program, is one of that program
+/// without any thread bound: it needs no refused creation, and its steps cannot tell how
+/// threads and objects are numbered.
+pub fn holds_without_bound(prog: &Program, e: &crate::interp::Execution) -> bool {
+    e.outcome.is_bug()
+        && !prog.observes_numbering
+        && !prog.error_needs_bound(e)
+        && !prog.reads_thread_ids(e)
+}
+
 /// Looks for a bug of the program without the thread bound in `scopes` (lowered by
 /// `lower`) until `deadline` (or until `cancel` is set), the time split evenly between them.
 pub fn bug(
@@ -137,9 +152,9 @@ fn bug_in(
     }
     // Where the whole execution needs a refused creation (a join of the thread it would
     // have started, say), the steps its error depends on may not.
-    let execution = if prog.error_needs_bound(&execution) {
+    let execution = if k.is_some() && !holds_without_bound(&prog, &execution) {
         prog.causal_past(&execution)
-            .filter(|past| !prog.error_needs_bound(past))?
+            .filter(|past| holds_without_bound(&prog, past))?
     } else {
         execution
     };

@@ -191,3 +191,72 @@ fn a_program_without_a_bound_is_its_own_scope() {
         assert_eq!(r.verdict, verdict);
     }
 }
+
+/// `g` is the fourth thread created; with one thread per start function it is the third.
+/// Its check holds without the bound, and fails only in the scope's numbering.
+const SELF_ID: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+void *f(void *a) { return 0; }
+void *g(void *a) { assert(pthread_self() != 2); return 0; }
+void *h(void *a) { return 0; }
+int main(void) {
+  pthread_t t[2], u, w[8];
+  pthread_create(&t[0], 0, f, 0);
+  pthread_create(&t[1], 0, f, 0);
+  pthread_create(&u, 0, g, 0);
+  for (int i = 0; i < 8; i++) pthread_create(&w[i], 0, h, 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_bug_that_depends_on_how_threads_are_numbered_is_not_reported() {
+    let scope = |k: Option<usize>| lower(SELF_ID, 4, k);
+    let small = scope(Some(1)).expect("lowers");
+    assert!(small.observes_numbering);
+    // The scope has the bug...
+    let found = explore::explore(&small, &Unguided, &explore::Options::default(), None);
+    assert!(!found.bugs.is_empty());
+    // ...which the program without the bound has not.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let small_scopes = verifier::scope::SMALL;
+    assert!(verifier::scope::bug(&scope, &small_scopes, deadline, None).is_none());
+    let big = lower(SELF_ID, 64, None).expect("lowers");
+    let r = run_iterative(&big, opts(), Engine::Auto, usize::MAX, None, &mut |_| {});
+    assert_eq!(r.verdict, Verdict::Safe);
+}
+
+#[test]
+fn the_ivr_checker_rejects_a_scope_counterexample_that_needs_the_scope() {
+    // The bug of the scope of one thread per start function: main fails where its second
+    // creation does.
+    let small = lower(EVERY_CREATION_SUCCEEDS, 64, Some(1)).expect("lowers");
+    let found = explore::explore(&small, &Unguided, &explore::Options::default(), None);
+    let bug = found.bugs.first().expect("a bug");
+    let mut replay = verifier::interp::Replay::new(
+        bug.steps
+            .iter()
+            .map(|s| (s.thread, Some(s.transition)))
+            .collect(),
+        vec![],
+    );
+    let (execution, _) = verifier::interp::run(&small, &mut replay, bug.steps.len() + 1);
+    assert!(execution.outcome.is_bug());
+    let mut c = verifier::imc::Counterexample::new(replay, execution);
+    c.threads_per_function = Some(1);
+    let ivr = Ivr {
+        index: 1,
+        kind: IvrKind::Counterexample(Box::new(c)),
+        time: Duration::ZERO,
+        art_nodes: 0,
+        solver_calls: 0,
+    };
+    let text = serde_json::to_string(&IvrFile::new(&small, &ivr)).unwrap();
+    assert_eq!(scope_of(&text), Some(1));
+    let why = verify_file(&small, &text, 30_000).expect_err("rejected");
+    assert!(
+        why.contains("not shown to occur without that bound"),
+        "{why}"
+    );
+}

@@ -1074,6 +1074,7 @@ impl<'m> Lowerer<'m> {
             local_reads: Vec::new(),
             objects: std::mem::take(&mut self.made),
             thread_bound: self.bounded.then_some(self.opts.max_threads),
+            observes_numbering: super::numbering::observes_numbering(self.m),
             arguments: std::mem::take(&mut self.arguments),
             warnings: std::mem::take(&mut self.warnings),
 

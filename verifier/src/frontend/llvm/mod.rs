@@ -19,6 +19,7 @@ mod heap;
 mod layout;
 mod loops;
 mod lower;
+mod numbering;
 
 use super::{program_hash, Error, Options};
 use crate::ir::{Bitcode, Program, SourceFile, Span};

@@ -29,6 +29,11 @@ const EXPLICIT_SHARE: f64 = 0.5;
 /// The share of the time limit the search of small scopes may take ([`crate::scope`]).
 const HUNT_SHARE: f64 = 0.9;
 
+/// The share of the time limit the stateless search of a program without a thread bound may
+/// take beside the engines: the bugs it finds that they miss, it finds soon, and it slows
+/// an explicit search of many states on the other core (both are bound by memory).
+const HUNT_SHARE_ITSELF: f64 = 0.2;
+
 /// The share of the time limit in [`Engine::Auto`] the explicit search may spend on its
 /// first safe schedule (see [`Budget::first_schedule_time`]).
 const FIRST_SCHEDULE_SHARE: f64 = 0.75;
@@ -61,12 +66,11 @@ pub fn run_iterative_scoped(
 ) -> Report {
     let start = Instant::now();
     let hunt = scopes.map(|lower| {
-        let deadline = start + opts.timeout.mul_f64(HUNT_SHARE);
-        let scopes = match prog.thread_bound {
-            Some(_) => &scope::SMALL[..],
-            None => &scope::ITSELF[..],
+        let (scopes, share) = match prog.thread_bound {
+            Some(_) => (&scope::SMALL[..], HUNT_SHARE),
+            None => (&scope::ITSELF[..], HUNT_SHARE_ITSELF),
         };
-        scope::Hunt::start(lower, scopes, deadline)
+        scope::Hunt::start(lower, scopes, start + opts.timeout.mul_f64(share))
     });
     let impact = |opts: Options, progress: Option<ProgressFn>, sink: &mut dyn FnMut(&Ivr)| {
         let mut v = Verifier::new(prog, opts);

@@ -141,14 +141,18 @@ pub fn run_iterative(
                 return Ok(run.report(run.bug_verdict(&cex), Some(cex), cexs));
             }
         }
-        // Then bugs of the program without its thread bound, found in small scopes: waited
-        // for up to half of the run's time left (not only the explicit search's: the other
-        // engines search the bounded program, whose many threads they rarely get through
-        // either).
+        // Then a bug the stateless search has found. For a program the thread bound limits,
+        // it is waited for, up to half of the run's time left (not only the explicit
+        // search's: the other engines search the bounded program, whose many threads they
+        // rarely get through either); otherwise only taken if found by now, and the search
+        // of the states goes on (which often decides sooner).
         if let Some(hunt) = hunt {
             let now = Instant::now();
             let end = start + opts.timeout;
-            let until = now + end.saturating_duration_since(now) / 2;
+            let until = match prog.thread_bound {
+                Some(_) => now + end.saturating_duration_since(now) / 2,
+                None => now,
+            };
             if let Some(cex) = hunt.wait(until) {
                 let cexs = run.emit_bug(&cex);
                 return Ok(run.report(run.bug_verdict(&cex), Some(cex), cexs));

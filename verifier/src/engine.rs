@@ -36,7 +36,7 @@ const HUNT_SHARE_ITSELF: f64 = 0.2;
 
 /// The share of the time limit in [`Engine::Auto`] the explicit search may spend on its
 /// first safe schedule (see [`Budget::first_schedule_time`]).
-const FIRST_SCHEDULE_SHARE: f64 = 0.75;
+const FIRST_SCHEDULE_SHARE: f64 = 0.85;
 
 /// Runs the iterative algorithm with `engine`: IVRs go to `sink`, numbered from 1 across the
 /// engines.

@@ -1575,6 +1575,22 @@ pub fn run(prog: &Program, oracle: &mut dyn Oracle, max_steps: usize) -> (Execut
     )
 }
 
+/// A step of an execution replayed with what it read and wrote ([`Program::recorded`]).
+struct Recorded {
+    thread: ThreadId,
+    transition: TransId,
+    /// Elements of the memory.
+    cells: usize,
+    /// Elements read before being written.
+    loads: Vec<u32>,
+    /// Elements read, with those overwritten.
+    reads: Vec<u32>,
+    /// Elements written, with the values after the step.
+    writes: Vec<(u32, i64)>,
+    /// The step failed (undefined behaviour).
+    failed: bool,
+}
+
 impl Program {
     /// Whether the bug `e` ends with needs the thread bound ([`Program::thread_bound`]): true
     /// when a creation refused for the bound ([`Transition::refusal`]) is on its
@@ -1604,27 +1620,15 @@ impl Program {
             } => Some((*thread, *transition)),
             _ => return true,
         };
-        let m = Machine::new(self);
-        m.set_record_writes(false);
-        let mut replay = Replay::of(e);
-        let mut s = m.initial(&mut replay, &mut Vec::new());
-        let cells = s.mem.cells().len();
-        let mut tainted = vec![false; cells];
-        let steps = e.steps.iter().map(|st| (st.thread, st.transition));
-        for (t, tr) in steps.chain(last) {
-            m.start_recording(cells);
-            let done = m.execute(&mut s, t, tr, &mut replay);
-            let rec = m.stop_recording();
-            if rec.loads.iter().any(|&c| tainted[c as usize]) {
+        let steps = self.recorded(e, last);
+        let mut tainted = vec![false; steps.first().map_or(0, |r| r.cells)];
+        for r in &steps {
+            if r.loads.iter().any(|&c| tainted[c as usize]) {
                 return true;
             }
-            let taint = refuses(t, tr);
-            for &c in &rec.writes {
+            let taint = refuses(r.thread, r.transition);
+            for &(c, _) in &r.writes {
                 tainted[c as usize] = taint;
-            }
-            drop(rec);
-            if done.is_err() {
-                break;
             }
         }
         false
@@ -1633,35 +1637,59 @@ impl Program {
     /// Whether a step of `e` other than a join reads a thread id a creation wrote (before
     /// something else overwrote it): a value that depends on how threads are numbered.
     pub fn reads_thread_ids(&self, e: &Execution) -> bool {
+        let steps = self.recorded(e, None);
+        let mut ids = vec![false; steps.first().map_or(0, |r| r.cells)];
+        for r in &steps {
+            let tr = self.thread(r.thread).transition(r.transition);
+            let child = self
+                .threads
+                .iter()
+                .find(|c| c.created_by == Some((r.thread, r.transition)));
+            let join = tr.kind == TransKind::Sync(SyncKind::Join);
+            if !join && r.loads.iter().any(|&c| ids[c as usize]) {
+                return true;
+            }
+            for &(c, v) in &r.writes {
+                ids[c as usize] = child.is_some_and(|c| c.id.0 as i128 == v as i128);
+            }
+        }
+        false
+    }
+
+    /// The steps of `e`, then `last`, replayed with what each reads and writes (with the
+    /// values written), up to the first that fails (included, `failed` set).
+    fn recorded(&self, e: &Execution, last: Option<(ThreadId, TransId)>) -> Vec<Recorded> {
         let m = Machine::new(self);
         m.set_record_writes(false);
         let mut replay = Replay::of(e);
         let mut s = m.initial(&mut replay, &mut Vec::new());
         let cells = s.mem.cells().len();
-        let mut ids = vec![false; cells];
-        for st in &e.steps {
-            let tr = self.thread(st.thread).transition(st.transition);
-            let child = self
-                .threads
-                .iter()
-                .find(|c| c.created_by == Some((st.thread, st.transition)));
+        let mut out = Vec::with_capacity(e.steps.len() + 1);
+        let steps = e.steps.iter().map(|st| (st.thread, st.transition));
+        for (thread, transition) in steps.chain(last) {
             m.start_recording(cells);
-            let done = m.execute(&mut s, st.thread, st.transition, &mut replay);
+            let done = m.execute(&mut s, thread, transition, &mut replay);
             let rec = m.stop_recording();
-            let join = tr.kind == TransKind::Sync(SyncKind::Join);
-            if !join && rec.loads.iter().any(|&c| ids[c as usize]) {
-                return true;
-            }
-            for &c in &rec.writes {
-                let v = s.mem.cells()[c as usize] as i128;
-                ids[c as usize] = child.is_some_and(|c| c.id.0 as i128 == v);
-            }
+            let writes = rec
+                .writes
+                .iter()
+                .map(|&c| (c, s.mem.cells()[c as usize]))
+                .collect();
+            out.push(Recorded {
+                thread,
+                transition,
+                cells,
+                loads: rec.loads.clone(),
+                reads: rec.reads.iter().map(|r| r.0).collect(),
+                writes,
+                failed: done.is_err(),
+            });
             drop(rec);
             if done.is_err() {
                 break;
             }
         }
-        false
+        out
     }
 
     /// The steps of `e`, which ends at an error, that the error depends on, replayed: the
@@ -1675,29 +1703,19 @@ impl Program {
         let Outcome::Error { thread, .. } = e.outcome else {
             return None;
         };
-        let m = Machine::new(self);
-        m.set_record_writes(false);
-        let mut replay = Replay::of(e);
-        let mut s = m.initial(&mut replay, &mut Vec::new());
-        let cells = s.mem.cells().len();
         // Per step: the elements it reads (with those it overwrites) and those it writes.
-        let mut touched = Vec::with_capacity(e.steps.len());
-        for st in &e.steps {
-            m.start_recording(cells);
-            let done = m.execute(&mut s, st.thread, st.transition, &mut replay);
-            let rec = m.stop_recording();
-            let reads: Vec<u32> = rec
-                .reads
-                .iter()
-                .map(|r| r.0)
-                .chain(rec.loads.iter().copied())
-                .collect();
-            touched.push((reads, rec.writes.clone()));
-            drop(rec);
-            if done.is_err() {
-                return None;
-            }
+        let steps = self.recorded(e, None);
+        if steps.len() != e.steps.len() || steps.iter().any(|r| r.failed) {
+            return None;
         }
+        let cells = steps.first().map_or(0, |r| r.cells);
+        let touched: Vec<(Vec<u32>, Vec<u32>)> = steps
+            .iter()
+            .map(|r| {
+                let reads = r.reads.iter().chain(&r.loads).copied().collect();
+                (reads, r.writes.iter().map(|w| w.0).collect())
+            })
+            .collect();
         let mut keep = vec![false; e.steps.len()];
         let mut active = vec![false; self.threads.len()];
         let mut needed = vec![false; cells];

@@ -128,17 +128,21 @@ int main(void) {
 }
 "#;
 
-#[test]
-fn a_bug_that_needs_a_refused_creation_is_not_reported() {
-    let scope = |k: Option<usize>| lower(EVERY_CREATION_SUCCEEDS, 64, k);
-    // The scope has the bug...
+/// The scope of one thread per start function of `text` (lowered with at most
+/// `max_threads`) has a bug, which the search of small scopes does not report.
+fn scope_bug_is_not_reported(text: &str, max_threads: usize) {
+    let scope = |k: Option<usize>| lower(text, max_threads, k);
     let small = scope(Some(1)).expect("lowers");
     let found = explore::explore(&small, &Unguided, &explore::Options::default(), None);
     assert!(!found.bugs.is_empty());
-    // ...which needs the refused creation: no bug of the program.
     let deadline = Instant::now() + Duration::from_secs(10);
     let small_scopes = verifier::scope::SMALL;
     assert!(verifier::scope::bug(&scope, &small_scopes, deadline, None).is_none());
+}
+
+#[test]
+fn a_bug_that_needs_a_refused_creation_is_not_reported() {
+    scope_bug_is_not_reported(EVERY_CREATION_SUCCEEDS, 64);
 }
 
 /// Two threads increment a counter without a lock; main checks it after joining both.
@@ -212,16 +216,9 @@ int main(void) {
 
 #[test]
 fn a_bug_that_depends_on_how_threads_are_numbered_is_not_reported() {
-    let scope = |k: Option<usize>| lower(SELF_ID, 4, k);
-    let small = scope(Some(1)).expect("lowers");
-    assert!(small.observes_numbering);
-    // The scope has the bug...
-    let found = explore::explore(&small, &Unguided, &explore::Options::default(), None);
-    assert!(!found.bugs.is_empty());
-    // ...which the program without the bound has not.
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let small_scopes = verifier::scope::SMALL;
-    assert!(verifier::scope::bug(&scope, &small_scopes, deadline, None).is_none());
+    assert!(lower(SELF_ID, 4, Some(1)).unwrap().observes_numbering);
+    scope_bug_is_not_reported(SELF_ID, 4);
+    // The program without the bound has none.
     let big = lower(SELF_ID, 64, None).expect("lowers");
     let r = run_iterative(&big, opts(), Engine::Auto, usize::MAX, None, &mut |_| {});
     assert_eq!(r.verdict, Verdict::Safe);

@@ -22,6 +22,18 @@ fn lower(text: &str, max_threads: usize, per_function: Option<usize>) -> Option<
     load_str("scope.c", text, &opts).ok()
 }
 
+/// The IVR file of counterexample `c` of `p`.
+fn file_of(p: &Program, c: verifier::imc::Counterexample) -> String {
+    let ivr = Ivr {
+        index: 1,
+        kind: IvrKind::Counterexample(Box::new(c)),
+        time: Duration::ZERO,
+        art_nodes: 0,
+        solver_calls: 0,
+    };
+    serde_json::to_string(&IvrFile::new(p, &ivr)).unwrap()
+}
+
 fn opts() -> Options {
     Options {
         timeout: Duration::from_secs(30),
@@ -162,14 +174,7 @@ fn a_program_without_a_bound_is_its_own_scope() {
         .expect("the lost update is found");
     assert_eq!(c.threads_per_function, None);
     assert!(c.scope.is_none());
-    let ivr = Ivr {
-        index: 1,
-        kind: IvrKind::Counterexample(Box::new(c)),
-        time: Duration::ZERO,
-        art_nodes: 0,
-        solver_calls: 0,
-    };
-    let text = serde_json::to_string(&IvrFile::new(&p, &ivr)).unwrap();
+    let text = file_of(&p, c);
     assert_eq!(scope_of(&text), None);
     assert!(matches!(
         verify_file(&p, &text, 30_000),
@@ -242,14 +247,7 @@ fn the_ivr_checker_rejects_a_scope_counterexample_that_needs_the_scope() {
     assert!(execution.outcome.is_bug());
     let mut c = verifier::imc::Counterexample::new(replay, execution);
     c.threads_per_function = Some(1);
-    let ivr = Ivr {
-        index: 1,
-        kind: IvrKind::Counterexample(Box::new(c)),
-        time: Duration::ZERO,
-        art_nodes: 0,
-        solver_calls: 0,
-    };
-    let text = serde_json::to_string(&IvrFile::new(&small, &ivr)).unwrap();
+    let text = file_of(&small, c);
     assert_eq!(scope_of(&text), Some(1));
     let why = verify_file(&small, &text, 30_000).expect_err("rejected");
     assert!(

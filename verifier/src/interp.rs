@@ -1634,23 +1634,53 @@ impl Program {
         false
     }
 
-    /// Whether a step of `e` other than a join reads a thread id a creation wrote (before
-    /// something else overwrote it): a value that depends on how threads are numbered.
+    /// Whether a step of `e` other than a join depends on a thread id a creation wrote: a
+    /// value that depends on how threads are numbered. Copies of an id (a load into a
+    /// register, a store into an array) carry it on, as the interpreter's tracking of values
+    /// not known does ([`Machine::start_tainting`]); a step depends on one where it decides
+    /// something on it (a guard, an address, an operation not defined for every value).
     pub fn reads_thread_ids(&self, e: &Execution) -> bool {
-        let steps = self.recorded(e, None);
-        let mut ids = vec![false; steps.first().map_or(0, |r| r.cells)];
-        for r in &steps {
-            let tr = self.thread(r.thread).transition(r.transition);
-            let child = self
-                .threads
+        let m = Machine::new(self);
+        m.set_record_writes(false);
+        let mut replay = Replay::of(e);
+        let mut s = m.initial(&mut replay, &mut Vec::new());
+        let cells = s.mem.cells().len();
+        let mut ids = vec![0u64; unknown_words(cells)];
+        for st in &e.steps {
+            let tr = self.thread(st.thread).transition(st.transition);
+            // Inputs the step makes are known here (the replay's): only ids are tracked.
+            let inputs: Vec<usize> = tr
+                .ops
                 .iter()
-                .find(|c| c.created_by == Some((r.thread, r.transition)));
-            let join = tr.kind == TransKind::Sync(SyncKind::Join);
-            if !join && r.loads.iter().any(|&c| ids[c as usize]) {
+                .filter_map(|o| match o {
+                    Op::Havoc { place, .. } => m.place(&s, place).ok(),
+                    _ => None,
+                })
+                .map(|(v, i)| s.mem.flat(v.0 as usize, i))
+                .collect();
+            m.start_recording(cells);
+            m.start_tainting(&ids);
+            let done = m.execute(&mut s, st.thread, st.transition, &mut replay);
+            let rec = m.stop_recording();
+            if rec.read_tainted && tr.kind != TransKind::Sync(SyncKind::Join) {
                 return true;
             }
-            for &(c, v) in &r.writes {
-                ids[c as usize] = child.is_some_and(|c| c.id.0 as i128 == v as i128);
+            ids.copy_from_slice(&rec.taint);
+            for f in inputs {
+                set_unknown_bytes(&mut ids, f, 0);
+            }
+            // The id a creation writes (not the parameters of the thread it starts).
+            if let Some(child) = tr.spawned() {
+                for &c in &rec.writes {
+                    let var = s.mem.starts().partition_point(|&x| x <= c as usize) - 1;
+                    if self.vars[var].scope != VarScope::Local(child) {
+                        set_unknown_bytes(&mut ids, c as usize, ALL_BYTES);
+                    }
+                }
+            }
+            drop(rec);
+            if done.is_err() {
+                break;
             }
         }
         false

@@ -108,7 +108,9 @@ pub fn bug(
             return None;
         }
         let share = left / (scopes.len() - i) as u32;
-        let prog = lower(k)?;
+        let Some(prog) = lower(k) else {
+            continue;
+        };
         if let Some(cex) = bug_in(prog, k, share, cancel.clone()) {
             return Some(cex);
         }
@@ -124,6 +126,7 @@ fn bug_in(
     time: Duration,
     cancel: Option<Arc<AtomicBool>>,
 ) -> Option<Counterexample> {
+    let end = Instant::now() + time;
     let opts = explore::Options {
         max_depth: MAX_DEPTH,
         inputs: Inputs::Range { lo: 0, hi: 1 },
@@ -135,10 +138,31 @@ fn bug_in(
         ..explore::Options::default()
     };
     let report = explore::explore(&prog, &Unguided, &opts, None);
-    let bug = report
-        .bugs
-        .into_iter()
-        .find(|b| matches!(b.kind, BugKind::Error | BugKind::Deadlock))?;
+    let first = report.bugs.into_iter().find_map(|b| kept(&prog, k, b));
+    if first.is_some() || k.is_none() {
+        return first;
+    }
+    // The first bug needs the scope: the search goes on for others, with the time left.
+    let opts = explore::Options {
+        timeout: Some(end.saturating_duration_since(Instant::now())),
+        stop_at_first_bug: false,
+        max_bugs: MAX_BUGS,
+        ..opts
+    };
+    let report = explore::explore(&prog, &Unguided, &opts, None);
+    report.bugs.into_iter().find_map(|b| kept(&prog, k, b))
+}
+
+/// Most bugs the search of a scope collects when the first needs the scope.
+const MAX_BUGS: usize = 10;
+
+/// Bug `bug` of `prog` (the program with at most `k` threads per start function, or the
+/// program itself) as a replayed counterexample, where it does not depend on a refused
+/// creation.
+fn kept(prog: &Program, k: Option<usize>, bug: explore::Bug) -> Option<Counterexample> {
+    if !matches!(bug.kind, BugKind::Error | BugKind::Deadlock) {
+        return None;
+    }
     let mut replay = Replay::new(
         bug.steps
             .iter()
@@ -146,15 +170,15 @@ fn bug_in(
             .collect(),
         bug.steps.iter().flat_map(|s| s.inputs.clone()).collect(),
     );
-    let (execution, _) = interp::run(&prog, &mut replay, bug.steps.len() + 1);
+    let (execution, _) = interp::run(prog, &mut replay, bug.steps.len() + 1);
     if !execution.outcome.is_bug() {
         return None;
     }
     // Where the whole execution needs a refused creation (a join of the thread it would
     // have started, say), the steps its error depends on may not.
-    let execution = if k.is_some() && !holds_without_bound(&prog, &execution) {
+    let execution = if k.is_some() && !holds_without_bound(prog, &execution) {
         prog.causal_past(&execution)
-            .filter(|past| holds_without_bound(&prog, past))?
+            .filter(|past| holds_without_bound(prog, past))?
     } else {
         execution
     };
@@ -162,6 +186,6 @@ fn bug_in(
         replay: Replay::of(&execution),
         execution,
         threads_per_function: k,
-        scope: k.map(|_| Arc::new(prog)),
+        scope: k.map(|_| Arc::new(prog.clone())),
     })
 }

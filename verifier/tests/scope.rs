@@ -255,3 +255,59 @@ fn the_ivr_checker_rejects_a_scope_counterexample_that_needs_the_scope() {
         "{why}"
     );
 }
+
+/// Threads whose ids main keeps in an array and joins, then a failed check: the ids are
+/// loaded into registers and handed to the joins, which decides nothing on their values.
+const JOINS_FROM_AN_ARRAY: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+int x;
+void *f(void *arg) { x = 1; return 0; }
+int main(void) {
+  pthread_t t[2];
+  for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, f, 0);
+  for (int i = 0; i < 2; i++) pthread_join(t[i], 0);
+  assert(x == 0);
+  return 0;
+}
+"#;
+
+/// The same check, made only where the second id is the greater number.
+const ORDERS_IDS: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+int x;
+void *f(void *arg) { x = 1; return 0; }
+int main(void) {
+  pthread_t t[2];
+  for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, f, 0);
+  for (int i = 0; i < 2; i++) pthread_join(t[i], 0);
+  if (t[1] > t[0]) assert(x == 0);
+  return 0;
+}
+"#;
+
+/// The first bug of `p` the stateless search finds, replayed.
+fn first_bug(p: &Program) -> verifier::interp::Execution {
+    let found = explore::explore(p, &Unguided, &explore::Options::default(), None);
+    let bug = found.bugs.first().expect("a bug");
+    let mut replay = verifier::interp::Replay::new(
+        bug.steps
+            .iter()
+            .map(|s| (s.thread, Some(s.transition)))
+            .collect(),
+        bug.steps.iter().flat_map(|s| s.inputs.clone()).collect(),
+    );
+    let (e, _) = verifier::interp::run(p, &mut replay, bug.steps.len() + 1);
+    assert!(e.outcome.is_bug());
+    e
+}
+
+#[test]
+fn copies_of_thread_ids_decide_nothing_and_comparisons_of_them_do() {
+    let p = lower(JOINS_FROM_AN_ARRAY, 64, None).expect("lowers");
+    assert!(!p.reads_thread_ids(&first_bug(&p)));
+    let p = lower(ORDERS_IDS, 64, None).expect("lowers");
+    assert!(!p.observes_numbering);
+    assert!(p.reads_thread_ids(&first_bug(&p)));
+}

@@ -134,12 +134,17 @@ pub fn run_iterative(
         let now = Instant::now();
         let until = now + deadline.saturating_duration_since(now) / 3;
         let max_steps = 2 * run.schedule.len() + 10_000;
-        if let Some(path) = probe::bug(&space, &run.schedule, max_steps, until) {
-            let end = Bug::replay_path(&space, path, None, opts.smt_timeout_ms, deadline);
-            if let Ok(cex) = end {
-                let cexs = run.emit_bug(&cex);
-                return Ok(run.report(run.bug_verdict(&cex), Some(cex), cexs));
-            }
+        let probed = probe::bug(&space, &run.schedule, max_steps, until).and_then(|path| {
+            Bug::replay_path(&space, path, None, opts.smt_timeout_ms, deadline).ok()
+        });
+        // A bug of the bounded program that may not occur without the bound waits for the
+        // stateless search of the small scopes, which may find one that does.
+        let bounded_only = |c: &Counterexample| {
+            prog.thread_bound.is_some() && !crate::scope::holds_without_bound(prog, &c.execution)
+        };
+        if let Some(cex) = probed.as_ref().filter(|c| hunt.is_none() || !bounded_only(c)) {
+            let cexs = run.emit_bug(cex);
+            return Ok(run.report(run.bug_verdict(cex), Some(cex.clone()), cexs));
         }
         // Then a bug the stateless search has found. For a program the thread bound limits,
         // it is waited for, up to half of the run's time left (not only the explicit
@@ -157,6 +162,10 @@ pub fn run_iterative(
                 let cexs = run.emit_bug(&cex);
                 return Ok(run.report(run.bug_verdict(&cex), Some(cex), cexs));
             }
+        }
+        if let Some(cex) = probed {
+            let cexs = run.emit_bug(&cex);
+            return Ok(run.report(run.bug_verdict(&cex), Some(cex), cexs));
         }
     }
     let mut graph = space::explore(

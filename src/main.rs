@@ -562,6 +562,11 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
             "art_nodes": r.nodes,
             "solver_calls": r.solver_calls,
             "counterexample": if a.complete { r.counterexample.as_ref() } else { None },
+            "any_thread_count": r.any_thread_count.as_ref().map(|p| serde_json::json!({
+                "views": p.views,
+                "guarantees": p.guarantees,
+                "replicated": p.replicated,
+            })),
         });
         emit(&(v.to_string() + "\n"));
         return Ok(code);
@@ -587,6 +592,21 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
         for (outcome, n) in &bugs {
             out.push_str(&format!("  {n} × {outcome}\n"));
         }
+    }
+    if let Some(proof) = &r.any_thread_count {
+        out.push_str(&format!(
+            "any number of threads: a thread-modular proof ({} views, {} changes of shared \
+             memory) shows the program safe and free of deadlocks for any number of threads \
+             of {}\n",
+            proof.views,
+            proof.guarantees,
+            proof
+                .replicated
+                .iter()
+                .map(|f| format!("`{f}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
     }
     out.push_str(&format!(
         "verdict: {word}\nfirst safe IVR: {first}, IVRs: {}, ART nodes: {}, solver calls: {}, refinements: {}, time: {:.2} s\n",

@@ -38,6 +38,13 @@ const HUNT_SHARE_ITSELF: f64 = 0.2;
 /// first safe schedule (see [`Budget::first_schedule_time`]).
 const FIRST_SCHEDULE_SHARE: f64 = 0.85;
 
+/// The share of the time limit the thread-modular proof of a program the thread bound limits
+/// may take ([`crate::explicit::modular`]).
+const MODULAR_SHARE: f64 = 0.25;
+
+/// Most views of the thread-modular proof.
+const MODULAR_VIEWS: usize = 2_000_000;
+
 /// Runs the iterative algorithm with `engine`: IVRs go to `sink`, numbered from 1 across the
 /// engines.
 pub fn run_iterative(
@@ -65,6 +72,7 @@ pub fn run_iterative_scoped(
     sink: &mut dyn FnMut(&Ivr),
 ) -> Report {
     let start = Instant::now();
+    let lower = scopes.clone();
     let hunt = scopes.map(|lower| {
         let (scopes, share) = match prog.thread_bound {
             Some(_) => (&scope::SMALL[..], HUNT_SHARE),
@@ -72,6 +80,9 @@ pub fn run_iterative_scoped(
         };
         scope::Hunt::start(lower, scopes, start + opts.timeout.mul_f64(share))
     });
+    if let Some(r) = any_thread_count(prog, lower.as_ref(), &opts, start) {
+        return r;
+    }
     let impact = |opts: Options, progress: Option<ProgressFn>, sink: &mut dyn FnMut(&Ivr)| {
         let mut v = Verifier::new(prog, opts);
         if let Some(p) = progress {
@@ -114,6 +125,7 @@ pub fn run_iterative_scoped(
             first_safe_ivr: fallback.first_safe_ivr,
             counterexamples: vec![],
             meets_bound: true,
+            any_thread_count: None,
         };
         return with_hunt(r, hunt.as_ref(), start, max_ivrs, sink);
     }
@@ -135,6 +147,33 @@ pub fn run_iterative_scoped(
         .first_safe_ivr
         .or(r.first_safe_ivr.map(|d| d + spent));
     with_hunt(r, hunt.as_ref(), start, max_ivrs, sink)
+}
+
+/// `safe` for any number of threads, where the program's thread bound limits it and a
+/// thread-modular proof of its smallest scope shows that.
+fn any_thread_count(
+    prog: &Program,
+    lower: Option<&scope::Lower>,
+    opts: &Options,
+    start: Instant,
+) -> Option<Report> {
+    prog.thread_bound?;
+    let one = lower?(Some(1))?;
+    let deadline = start + opts.timeout.mul_f64(MODULAR_SHARE);
+    let proof = crate::explicit::modular::prove(&one, deadline, MODULAR_VIEWS).ok()?;
+    Some(Report {
+        verdict: Verdict::Safe,
+        counterexample: None,
+        nodes: 0,
+        solver_calls: 0,
+        refinements: 0,
+        time: start.elapsed(),
+        ivrs: 0,
+        first_safe_ivr: None,
+        counterexamples: vec![],
+        meets_bound: false,
+        any_thread_count: Some(proof),
+    })
 }
 
 /// `r`, unless it is `unknown` or `safe` with a safe schedule emitted, room for another IVR,

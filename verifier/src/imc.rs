@@ -156,6 +156,9 @@ pub struct Report {
     /// for it): false only where a complete proof shows none does, and then a `safe` verdict
     /// holds without the bound.
     pub meets_bound: bool,
+    /// The thread-modular proof that the verdict `safe` holds for any number of threads
+    /// ([`crate::explicit::modular`]), where one decided it.
+    pub any_thread_count: Option<crate::explicit::modular::Proof>,
 }
 
 /// What an iteration produced (seed 002, Alg. 1).
@@ -499,6 +502,7 @@ impl<'p> Verifier<'p> {
         Report {
             verdict,
             meets_bound,
+            any_thread_count: None,
             counterexample: cex,
             nodes: self.art.len(),
             solver_calls: self.smt.stats.checks,
@@ -1116,6 +1120,7 @@ impl Verifier<'_> {
         Report {
             verdict,
             meets_bound,
+            any_thread_count: None,
             counterexample: cexs.first().cloned(),
             nodes: self.art.len(),
             solver_calls: self.smt.stats.checks,

@@ -880,6 +880,21 @@ pub struct Transition {
     /// execution through it is one of the bounded program only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub refusal: Option<Refusal>,
+    /// It is a `pthread_create` (the one that starts a thread or one refused for the thread
+    /// bound): what it starts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub starts: Option<Start>,
+}
+
+/// What a `pthread_create` starts: its start function and argument.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Start {
+    /// The start function.
+    pub function: String,
+    /// The argument where it is the same in every execution (a constant, or the address of
+    /// a fixed element of an object), written so that equal arguments are equal strings, or
+    /// where the function takes no parameter; `None` where it is computed.
+    pub arg: Option<String>,
 }
 
 /// A `pthread_create` refused for the thread bound, by whether the program reads what it

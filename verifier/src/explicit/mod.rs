@@ -21,6 +21,7 @@
 //! symbolic engine ([`crate::imc`]): [`run_iterative`] then returns [`Fallback`].
 
 mod liveness;
+pub mod modular;
 mod probe;
 mod proof;
 mod ranges;
@@ -142,7 +143,10 @@ pub fn run_iterative(
         let bounded_only = |c: &Counterexample| {
             prog.thread_bound.is_some() && !crate::scope::holds_without_bound(prog, &c.execution)
         };
-        if let Some(cex) = probed.as_ref().filter(|c| hunt.is_none() || !bounded_only(c)) {
+        if let Some(cex) = probed
+            .as_ref()
+            .filter(|c| hunt.is_none() || !bounded_only(c))
+        {
             let cexs = run.emit_bug(cex);
             return Ok(run.report(run.bug_verdict(cex), Some(cex.clone()), cexs));
         }
@@ -198,6 +202,7 @@ pub fn run_iterative(
         ) {
             Ok(()) => Ok(Report {
                 meets_bound: art.refuses_creation(prog),
+                any_thread_count: None,
                 ..run.report(Verdict::Safe, None, vec![])
             }),
             Err(r) => Err(run.fallback(run.rejected(r))),
@@ -596,6 +601,7 @@ impl Run<'_> {
             first_safe_ivr: self.first_safe,
             counterexamples,
             meets_bound: true,
+            any_thread_count: None,
         }
     }
 }

@@ -176,6 +176,11 @@ impl<'p> Space<'p> {
         space
     }
 
+    /// The interpreter the search steps with.
+    pub(super) fn machine(&self) -> &Machine<'p> {
+        &self.machine
+    }
+
     /// Number of states found.
     pub fn len(&self) -> usize {
         self.states.len()
@@ -228,7 +233,7 @@ impl<'p> Space<'p> {
     }
 
     /// Forgets dead registers and irrelevant variables.
-    fn canonical(&self, mut k: Key) -> Key {
+    pub(super) fn canonical(&self, mut k: Key) -> Key {
         for &v in &self.irrelevant {
             let len = self.prog.var(v).len as usize;
             for i in 0..len {

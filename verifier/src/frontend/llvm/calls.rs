@@ -1927,6 +1927,20 @@ impl<'m> Lowerer<'m> {
             return self.unsupported("thread start routine that is not a function name");
         };
         let child = self.new_thread(&f)?;
+        let takes_param = self
+            .m
+            .functions
+            .iter()
+            .find(|g| g.name == f)
+            .is_some_and(|g| !g.parameters.is_empty());
+        let start = Start {
+            function: f.clone(),
+            arg: match self.val(args[3]) {
+                _ if !takes_param => Some("unused".into()),
+                Ok(v) => fixed_arg(&v),
+                Err(_) => None,
+            },
+        };
         let mut ops = Vec::new();
         let tv = self.val(args[0])?;
         let is_null = matches!(&tv, Val::E(e) if e.as_const() == Some(0));
@@ -1946,6 +1960,7 @@ impl<'m> Lowerer<'m> {
             self.flush()?;
             let t = self.step(Expr::tt(), ops, TransKind::Stmt)?;
             self.tb.transitions[t.0 as usize].refusal = Some(Refusal::ResultUnread);
+            self.tb.transitions[t.0 as usize].starts = Some(start);
             self.last_refusal = Some(t);
             return Ok(Some(Val::E(Expr::int(11))));
         };
@@ -2010,8 +2025,26 @@ impl<'m> Lowerer<'m> {
             args: spawn_args,
         });
         let t = self.step(Expr::tt(), ops, TransKind::Sync(SyncKind::Spawn))?;
+        self.tb.transitions[t.0 as usize].starts = Some(start);
         self.queue_thread(child, &f, param, t);
         Ok(self.ret0())
+    }
+}
+
+/// A thread argument that is the same in every execution, as a string equal for equal
+/// arguments ([`Start::arg`]): a constant, or an address with a fixed offset into an object.
+fn fixed_arg(v: &Val) -> Option<String> {
+    match v {
+        Val::E(e) => e.as_const().map(|c| c.to_string()),
+        Val::P { obj, off, dyn_ } => {
+            let mut at = *off as i128;
+            for (e, stride) in dyn_ {
+                at += e.as_const()? * *stride as i128;
+            }
+            Some(format!("&{}+{at}", obj.0))
+        }
+        Val::F(name) => Some(format!("@{name}")),
+        Val::Tuple(_) => None,
     }
 }
 

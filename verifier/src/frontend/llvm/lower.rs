@@ -943,6 +943,7 @@ impl<'m> Lowerer<'m> {
             at: self.at,
             memory_access: false,
             refusal: None,
+            starts: None,
         });
         self.tb.locations[src.0 as usize].out.push(id);
         Ok(id)

@@ -208,8 +208,34 @@ int main(void) {
 }
 "#;
 
+/// The same with the mutexes in heap blocks.
+const EITHER_ORDER_HEAP: &str = r#"
+#include <pthread.h>
+#include <stdlib.h>
+extern int __VERIFIER_nondet_int(void);
+pthread_mutex_t *a, *b;
+void *worker(void *arg) {
+  if (__VERIFIER_nondet_int()) {
+    pthread_mutex_lock(a); pthread_mutex_lock(b);
+  } else {
+    pthread_mutex_lock(b); pthread_mutex_lock(a);
+  }
+  pthread_mutex_unlock(b); pthread_mutex_unlock(a);
+  return 0;
+}
+int main(void) {
+  a = malloc(sizeof *a); b = malloc(sizeof *b);
+  pthread_mutex_init(a, 0); pthread_mutex_init(b, 0);
+  pthread_t t[10];
+  for (int i = 0; i < 10; i++) pthread_create(&t[i], 0, worker, 0);
+  for (int i = 0; i < 10; i++) pthread_join(t[i], 0);
+  return 0;
+}
+"#;
+
 #[test]
 fn programs_that_may_deadlock_are_not_proved() {
+    assert!(proof_of(EITHER_ORDER_HEAP).is_err());
     let why = proof_of(EITHER_ORDER).expect_err("a deadlock");
     assert!(why.contains("cyclic"), "{why}");
     let why = proof_of(ENDS_HOLDING).expect_err("a deadlock");

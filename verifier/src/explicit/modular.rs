@@ -74,6 +74,8 @@ struct Stepped {
     key: Key,
     /// It read or wrote shared memory.
     visible: bool,
+    /// The cells it wrote.
+    written: Vec<u32>,
 }
 
 /// An input oracle with given values for the inputs of a step, in order; uninitialised memory
@@ -746,6 +748,9 @@ impl<'a, 'p> Modular<'a, 'p> {
             let tr = th.transition(tr);
             for next in self.step(from, t, tr.id)? {
                 out.visible |= next.visible;
+                if matches!(tr.kind, TransKind::Sync(_)) {
+                    self.owners_typed(&next.key, t, &next.written)?;
+                }
                 let dst = th.transition(tr.id).dst;
                 if th.locations[dst.0 as usize].kind == LocKind::Error {
                     return Err(format!("a view of `{}` reaches an error", th.name));
@@ -827,7 +832,7 @@ impl<'a, 'p> Modular<'a, 'p> {
             }
             next.undef.copy_from_slice(&rec.taint);
             let visible = self.touches(t, &rec.reads, &rec.writes, spawned)?;
-            let written: Vec<u32> = rec.writes.clone();
+            let written = rec.writes.clone();
             drop(rec);
             for (var, _) in havocs.iter().flatten() {
                 let f = next.state.mem.flat(var.0 as usize, 0);
@@ -844,7 +849,11 @@ impl<'a, 'p> Modular<'a, 'p> {
                     interp::set_unknown_bytes(&mut next.undef, f as usize, interp::ALL_BYTES);
                 }
             }
-            out.push(Stepped { key: next, visible });
+            out.push(Stepped {
+                key: next,
+                visible,
+                written,
+            });
         }
         Ok(out)
     }
@@ -1070,6 +1079,29 @@ impl<'a, 'p> Modular<'a, 'p> {
             }
         }
         Ok(shared)
+    }
+
+    /// Checks that a synchronisation step of `t` that made `t` a mutex's owner wrote that in
+    /// a mutex variable: the views tell owners apart there only (a mutex in memory the front
+    /// end does not type, a heap block, is not covered).
+    fn owners_typed(&self, k: &Key, t: ThreadId, written: &[u32]) -> Result<(), String> {
+        let (me, _) = Self::me(t);
+        let starts = k.state.mem.starts();
+        for &f in written {
+            let f = f as usize;
+            let var = starts.partition_point(|&s| s <= f) - 1;
+            if self.owner[f] == Owner::Shared
+                && self.prog.vars[var].elem != ElemKind::Mutex
+                && k.state.mem.cells()[f] == me
+            {
+                return Err(format!(
+                    "`{}` may hold a mutex outside a mutex variable (`{}`)",
+                    self.prog.thread(t).name,
+                    self.prog.vars[var].name
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Checks what a step of `t` wrote: no address of a thread's own memory in shared memory,

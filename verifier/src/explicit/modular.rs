@@ -243,17 +243,17 @@ fn enumerated_inputs(prog: &Program) -> FxHashMap<VarId, Vec<i128>> {
     }
     let mut bad = FxHashSet::default();
     for tr in prog.threads.iter().flat_map(|t| &t.transitions) {
-        uses(&tr.guard, true, &mut candidates, &mut bad);
+        uses(prog, &tr.guard, true, &mut candidates, &mut bad);
         for op in &tr.ops {
             match op {
                 Op::Assign { place, value } => {
-                    uses(value, false, &mut candidates, &mut bad);
-                    place_uses(place, &mut candidates, &mut bad);
+                    uses(prog, value, false, &mut candidates, &mut bad);
+                    place_uses(prog, place, &mut candidates, &mut bad);
                 }
-                Op::Havoc { place, .. } => place_uses(place, &mut candidates, &mut bad),
+                Op::Havoc { place, .. } => place_uses(prog, place, &mut candidates, &mut bad),
                 Op::Spawn { args, .. } => {
                     for (_, e) in args {
-                        uses(e, false, &mut candidates, &mut bad);
+                        uses(prog, e, false, &mut candidates, &mut bad);
                     }
                 }
                 Op::AtomicBegin | Op::AtomicEnd => {}
@@ -277,13 +277,14 @@ fn enumerated_inputs(prog: &Program) -> FxHashMap<VarId, Vec<i128>> {
         .collect()
 }
 
-/// The candidate read by `e` directly (a load of the whole scalar in its own type).
-fn loaded(e: &Expr, candidates: &FxHashMap<VarId, Vec<i128>>) -> Option<VarId> {
+/// The candidate read by `e` directly (a load of the whole scalar in its own type: a
+/// narrower load would tell apart values the constants do not).
+fn loaded(prog: &Program, e: &Expr, candidates: &FxHashMap<VarId, Vec<i128>>) -> Option<VarId> {
     match e {
         Expr::Load {
             place: Place::Var { var, index: None },
             ty,
-        } if candidates.contains_key(var) => Some(*var).filter(|_| ty.bits > 0),
+        } if candidates.contains_key(var) && *ty == prog.var(*var).elem.ty() => Some(*var),
         _ => None,
     }
 }
@@ -291,12 +292,13 @@ fn loaded(e: &Expr, candidates: &FxHashMap<VarId, Vec<i128>>) -> Option<VarId> {
 /// Records how `e` uses the candidates: `zero_test` says that `e`'s value is only tested for
 /// zero. A use other than a test for zero or an equality with a constant marks it `bad`.
 fn uses(
+    prog: &Program,
     e: &Expr,
     zero_test: bool,
     candidates: &mut FxHashMap<VarId, Vec<i128>>,
     bad: &mut FxHashSet<VarId>,
 ) {
-    if let Some(v) = loaded(e, candidates) {
+    if let Some(v) = loaded(prog, e, candidates) {
         if zero_test {
             candidates.get_mut(&v).expect("candidate").push(0);
         } else {
@@ -306,42 +308,47 @@ fn uses(
     }
     match e {
         Expr::Const { .. } => {}
-        Expr::Load { place, .. } => place_uses(place, candidates, bad),
+        Expr::Load { place, .. } => place_uses(prog, place, candidates, bad),
         Expr::AddrOf { var, index } => {
             bad.insert(*var);
-            uses(index, false, candidates, bad);
+            uses(prog, index, false, candidates, bad);
         }
-        Expr::Unary { op, arg, .. } => uses(arg, *op == UnOp::Not, candidates, bad),
+        Expr::Unary { op, arg, .. } => uses(prog, arg, *op == UnOp::Not, candidates, bad),
         Expr::Binary { op, lhs, rhs, .. } => {
             if matches!(op, BinOp::Eq | BinOp::Ne) {
                 for (a, b) in [(lhs, rhs), (rhs, lhs)] {
-                    if let (Some(v), Some(c)) = (loaded(a, candidates), b.as_const()) {
+                    if let (Some(v), Some(c)) = (loaded(prog, a, candidates), b.as_const()) {
                         candidates.get_mut(&v).expect("candidate").push(c);
                         return;
                     }
                 }
             }
             let logical = matches!(op, BinOp::And | BinOp::Or);
-            uses(lhs, logical, candidates, bad);
-            uses(rhs, logical, candidates, bad);
+            uses(prog, lhs, logical, candidates, bad);
+            uses(prog, rhs, logical, candidates, bad);
         }
-        Expr::Cast { arg, .. } => uses(arg, false, candidates, bad),
+        Expr::Cast { arg, .. } => uses(prog, arg, false, candidates, bad),
         Expr::Ite {
             cond, then, els, ..
         } => {
-            uses(cond, true, candidates, bad);
-            uses(then, false, candidates, bad);
-            uses(els, false, candidates, bad);
+            uses(prog, cond, true, candidates, bad);
+            uses(prog, then, false, candidates, bad);
+            uses(prog, els, false, candidates, bad);
         }
     }
 }
 
 /// The uses of the candidates in a place's index and address expressions.
-fn place_uses(p: &Place, candidates: &mut FxHashMap<VarId, Vec<i128>>, bad: &mut FxHashSet<VarId>) {
+fn place_uses(
+    prog: &Program,
+    p: &Place,
+    candidates: &mut FxHashMap<VarId, Vec<i128>>,
+    bad: &mut FxHashSet<VarId>,
+) {
     let mut subs = Vec::new();
     p.for_each_subexpr(&mut |e| subs.push(e));
     for e in subs {
-        uses(e, false, candidates, bad);
+        uses(prog, e, false, candidates, bad);
     }
 }
 

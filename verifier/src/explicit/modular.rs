@@ -59,6 +59,10 @@ enum Owner {
     Local(ThreadId),
 }
 
+/// The value of an input whose value is not known (it decides nothing, or the proof ends): one
+/// that is no thread id, so that a join of an id computed from it is seen.
+const NOT_KNOWN: i128 = 0x5eed_5eed_5eed;
+
 /// Most steps of a run that touches nothing shared followed without keeping a view.
 const MAX_RUN: usize = 4096;
 
@@ -204,6 +208,40 @@ impl Shape {
                     .or_insert_with(|| start.arg.clone());
                 if *e != start.arg {
                     *e = None;
+                }
+            }
+        }
+        // A thread started by a thread of a function started many times is started as
+        // often.
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for th in &prog.threads {
+                if let Some((creator, _)) = th.created_by {
+                    if replicated[creator.0 as usize] && !replicated[th.id.0 as usize] {
+                        replicated[th.id.0 as usize] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        // The memory of a function's thread stands for every thread of the function's: its
+        // address, once taken, may reach another of them.
+        let mut taken = FxHashSet::default();
+        for tr in prog.threads.iter().flat_map(|t| &t.transitions) {
+            tr.for_each_expr(&mut |e| {
+                e.for_each_addr(&mut |v| {
+                    taken.insert(v);
+                })
+            });
+        }
+        for v in taken {
+            if let VarScope::Local(t) = prog.var(v).scope {
+                if replicated[t.0 as usize] {
+                    return Err(format!(
+                        "the address of `{}` is taken in a thread started many times",
+                        prog.var(v).name
+                    ));
                 }
             }
         }
@@ -709,6 +747,14 @@ impl<'a, 'p> Modular<'a, 'p> {
                 TransKind::Sync(SyncKind::Lock) => {
                     blocking = true;
                     if let Some(target) = self.lock_target(&k, t, tr.id)? {
+                        // A thread waiting for a mutex waits for its owner, a live thread.
+                        let owner = k.state.mem.cells()[target].unsigned_abs();
+                        if owner > self.prog.threads.len() as u64 {
+                            return Err(format!(
+                                "`{}` may wait for a mutex that holds no thread's id",
+                                th.name
+                            ));
+                        }
                         for &h in &held {
                             self.taken_while_held(h, target)?;
                         }
@@ -719,6 +765,7 @@ impl<'a, 'p> Modular<'a, 'p> {
                     if !held.is_empty() {
                         return Err(format!("`{}` may join holding a mutex", th.name));
                     }
+                    self.joins_a_thread(&k, t, tr.id)?;
                 }
                 _ => {}
             }
@@ -755,7 +802,12 @@ impl<'a, 'p> Modular<'a, 'p> {
             let tr = th.transition(tr);
             for next in self.step(from, t, tr.id)? {
                 out.visible |= next.visible;
-                if matches!(tr.kind, TransKind::Sync(_)) {
+                if matches!(
+                    tr.kind,
+                    TransKind::Sync(
+                        SyncKind::Lock | SyncKind::TryLock | SyncKind::Unlock | SyncKind::Atomic
+                    )
+                ) {
                     self.owners_typed(&next.key, t, &next.written)?;
                 }
                 let dst = th.transition(tr.id).dst;
@@ -801,7 +853,7 @@ impl<'a, 'p> Modular<'a, 'p> {
         for h in &havocs {
             let vals: &[i128] = match h {
                 Some((_, vals)) => vals,
-                None => &[0],
+                None => &[NOT_KNOWN],
             };
             choices = choices
                 .iter()
@@ -1086,6 +1138,38 @@ impl<'a, 'p> Modular<'a, 'p> {
             }
         }
         Ok(shared)
+    }
+
+    /// Checks that join `tr` of `t` in view `k` joins a thread a creation started or one it
+    /// refused (`NO_THREAD`): not an id from memory never written or an input (the only
+    /// values not known a join may read are the ids creations wrote).
+    fn joins_a_thread(&self, k: &Key, t: ThreadId, tr: TransId) -> Result<(), String> {
+        let trans = self.prog.thread(t).transition(tr);
+        let mut index = None;
+        trans.guard.for_each_place(&mut |p| {
+            if let Place::Var {
+                var,
+                index: Some(i),
+            } = p
+            {
+                if self.prog.var(*var).name == "__thread_done" {
+                    index = Some(i);
+                }
+            }
+        });
+        let Some(index) = index else {
+            return Err("a join the proof does not know".into());
+        };
+        let id = self.space.machine().eval(&k.state, index);
+        let n = self.prog.threads.len() as i128;
+        match id {
+            Ok(v) if v == -1 || v == i128::from(crate::ir::NO_THREAD) => Ok(()),
+            Ok(v) if (1..n).contains(&v) => Ok(()),
+            _ => Err(format!(
+                "`{}` may join a thread id that no creation wrote",
+                self.prog.thread(t).name
+            )),
+        }
     }
 
     /// Checks that a synchronisation step of `t` that made `t` a mutex's owner wrote that in

@@ -1669,16 +1669,20 @@ impl Program {
             for f in inputs {
                 set_unknown_bytes(&mut ids, f, 0);
             }
-            // The id a creation writes (not the parameters of the thread it starts).
+            drop(rec);
+            // The id a creation writes (its assignment of the new thread's number; the step
+            // also runs the assignments pending before it).
             if let Some(child) = tr.spawned() {
-                for &c in &rec.writes {
-                    let var = s.mem.starts().partition_point(|&x| x <= c as usize) - 1;
-                    if self.vars[var].scope != VarScope::Local(child) {
-                        set_unknown_bytes(&mut ids, c as usize, ALL_BYTES);
+                for op in &tr.ops {
+                    if let Op::Assign { place, value } = op {
+                        if value.as_const() == Some(child.0 as i128) {
+                            if let Ok((v, i)) = m.place(&s, place) {
+                                set_unknown_bytes(&mut ids, s.mem.flat(v.0 as usize, i), ALL_BYTES);
+                            }
+                        }
                     }
                 }
             }
-            drop(rec);
             if done.is_err() {
                 break;
             }

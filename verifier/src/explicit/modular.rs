@@ -899,13 +899,23 @@ impl<'a, 'p> Modular<'a, 'p> {
             }
             self.check_writes(&next, t, &written)?;
             // A thread id a creation writes is not known: only a join may depend on it.
+            // (Its assignment of the new thread's number, or of `NO_THREAD` where the scope
+            // refuses it; the step also runs the assignments pending before it.)
             if trans.starts.is_some() {
-                for &f in &written {
-                    // (But the parameters of the thread it starts.)
-                    if spawned.is_some_and(|c| self.owner[f as usize] == Owner::Local(c)) {
-                        continue;
+                let id = match spawned {
+                    Some(c) => c.0 as i128,
+                    None => i128::from(crate::ir::NO_THREAD),
+                };
+                for op in &trans.ops {
+                    if let Op::Assign { place, value } = op {
+                        if value.as_const() == Some(id) {
+                            let Ok((v, i)) = self.space.machine().place(&next.state, place) else {
+                                return Err("a thread id written where it cannot be".into());
+                            };
+                            let f = next.state.mem.flat(v.0 as usize, i);
+                            interp::set_unknown_bytes(&mut next.undef, f, interp::ALL_BYTES);
+                        }
                     }
-                    interp::set_unknown_bytes(&mut next.undef, f as usize, interp::ALL_BYTES);
                 }
             }
             out.push(Stepped {

@@ -22,6 +22,15 @@ fn lower(text: &str, max_threads: usize, per_function: Option<usize>) -> Program
     load_str("modular.c", text, &opts).expect("lowers")
 }
 
+/// `threads`, then a `main` that starts `n` threads of `worker` in a loop and joins them.
+fn pool(threads: &str, n: usize) -> String {
+    format!(
+        "{threads}int main(void) {{\n  pthread_t t[{n}];\n  \
+         for (int i = 0; i < {n}; i++) pthread_create(&t[i], 0, worker, 0);\n  \
+         for (int i = 0; i < {n}; i++) pthread_join(t[i], 0);\n  return 0;\n}}\n"
+    )
+}
+
 /// `prove` on the scope of one thread per start function of `text`.
 fn proof_of(text: &str) -> Result<verifier::explicit::modular::Proof, String> {
     let one = lower(text, 64, Some(1));
@@ -151,20 +160,14 @@ void *worker(void *arg) {
   pthread_mutex_unlock(&m);
   return 0;
 }
-int main(void) {
-  pthread_t t[8];
-  for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, worker, 0);
-  for (int i = 0; i < 8; i++) pthread_join(t[i], 0);
-  return 0;
-}
 "#;
 
 #[test]
 fn a_program_safe_only_up_to_some_number_of_threads_keeps_its_qualification() {
-    assert!(proof_of(AT_MOST_FOUR).is_err());
+    assert!(proof_of(&pool(AT_MOST_FOUR, 8)).is_err());
     // Four workers and main: the bound allows no fifth worker, and the small scopes have
     // fewer; the fifth fails.
-    let (v, note, modular) = verdict(AT_MOST_FOUR, 5);
+    let (v, note, modular) = verdict(&pool(AT_MOST_FOUR, 8), 5);
     assert_eq!(v, Verdict::Safe);
     assert!(!modular);
     assert_eq!(note, " with at most 5 threads");
@@ -184,12 +187,6 @@ void *worker(void *arg) {
   pthread_mutex_unlock(&b); pthread_mutex_unlock(&a);
   return 0;
 }
-int main(void) {
-  pthread_t t[10];
-  for (int i = 0; i < 10; i++) pthread_create(&t[i], 0, worker, 0);
-  for (int i = 0; i < 10; i++) pthread_join(t[i], 0);
-  return 0;
-}
 "#;
 
 /// A worker that returns holding a mutex, which the next one waits for forever.
@@ -200,45 +197,28 @@ void *worker(void *arg) {
   pthread_mutex_lock(&m);
   return 0;
 }
-int main(void) {
-  pthread_t t[10];
-  for (int i = 0; i < 10; i++) pthread_create(&t[i], 0, worker, 0);
-  for (int i = 0; i < 10; i++) pthread_join(t[i], 0);
-  return 0;
-}
-"#;
-
-/// The same with the mutexes in heap blocks.
-const EITHER_ORDER_HEAP: &str = r#"
-#include <pthread.h>
-#include <stdlib.h>
-extern int __VERIFIER_nondet_int(void);
-pthread_mutex_t *a, *b;
-void *worker(void *arg) {
-  if (__VERIFIER_nondet_int()) {
-    pthread_mutex_lock(a); pthread_mutex_lock(b);
-  } else {
-    pthread_mutex_lock(b); pthread_mutex_lock(a);
-  }
-  pthread_mutex_unlock(b); pthread_mutex_unlock(a);
-  return 0;
-}
-int main(void) {
-  a = malloc(sizeof *a); b = malloc(sizeof *b);
-  pthread_mutex_init(a, 0); pthread_mutex_init(b, 0);
-  pthread_t t[10];
-  for (int i = 0; i < 10; i++) pthread_create(&t[i], 0, worker, 0);
-  for (int i = 0; i < 10; i++) pthread_join(t[i], 0);
-  return 0;
-}
 "#;
 
 #[test]
 fn programs_that_may_deadlock_are_not_proved() {
-    assert!(proof_of(EITHER_ORDER_HEAP).is_err());
-    let why = proof_of(EITHER_ORDER).expect_err("a deadlock");
+    // The same with the mutexes in heap blocks.
+    let heap = pool(EITHER_ORDER, 10)
+        .replace(
+            "pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;",
+            "#include <stdlib.h>\npthread_mutex_t *a, *b;",
+        )
+        .replace("(&a)", "(a)")
+        .replace("(&b)", "(b)")
+        .replace(
+            "int main(void) {\n",
+            "int main(void) {\n  a = malloc(sizeof *a); b = malloc(sizeof *b);\n  \
+             pthread_mutex_init(a, 0); pthread_mutex_init(b, 0);\n",
+        );
+    assert!(heap.contains("malloc") && !heap.contains("&a"));
+    assert!(proof_of(&heap).is_err());
+    let why = proof_of(&pool(EITHER_ORDER, 10)).expect_err("a deadlock");
     assert!(why.contains("cyclic"), "{why}");
-    let why = proof_of(ENDS_HOLDING).expect_err("a deadlock");
+    let why = proof_of(&pool(ENDS_HOLDING, 10)).expect_err("a deadlock");
     assert!(why.contains("holding"), "{why}");
 }
 
@@ -275,12 +255,6 @@ void *worker(void *arg) {
   pthread_mutex_unlock(&m);
   return 0;
 }
-int main(void) {
-  pthread_t t[10];
-  for (int i = 0; i < 10; i++) pthread_create(&t[i], 0, worker, 0);
-  for (int i = 0; i < 10; i++) pthread_join(t[i], 0);
-  return 0;
-}
 "#;
 
 /// A worker that publishes the address of its own variable for the next to write.
@@ -308,7 +282,7 @@ int main(void) {
 fn programs_outside_what_the_proof_covers_are_not_proved() {
     let why = proof_of(OWN_ELEMENT).expect_err("differing arguments");
     assert!(why.contains("arguments"), "{why}");
-    let why = proof_of(BY_ID).expect_err("thread ids");
+    let why = proof_of(&pool(BY_ID, 10)).expect_err("thread ids");
     assert!(why.contains("numbered"), "{why}");
     let why = proof_of(PUBLISHES_A_LOCAL).expect_err("a thread's own memory published");
     assert!(why.contains("address"), "{why}");
@@ -371,12 +345,6 @@ void *worker(void *a) {
   pthread_mutex_unlock(&m);
   return 0;
 }
-int main(void) {
-  pthread_t t[100];
-  for (int i = 0; i < 100; i++) pthread_create(&t[i], 0, worker, 0);
-  for (int i = 0; i < 100; i++) pthread_join(t[i], 0);
-  return 0;
-}
 "#;
 
 /// A mutex whose bytes are all set (no thread's id as its owner) before workers take it.
@@ -401,12 +369,12 @@ int main(void) {
 #[test]
 fn the_holes_found_in_review_stay_closed() {
     for (text, why) in [
-        (STARTED_BY_MANY, "error"),
-        (JOINS_UNWRITTEN_IDS, "join"),
-        (BYTES_OF_AN_ADDRESS, "address"),
-        (MUTEX_OF_ONES, "no thread's id"),
+        (STARTED_BY_MANY.to_string(), "error"),
+        (JOINS_UNWRITTEN_IDS.to_string(), "join"),
+        (pool(BYTES_OF_AN_ADDRESS, 100), "address"),
+        (MUTEX_OF_ONES.to_string(), "no thread's id"),
     ] {
-        let e = proof_of(text).expect_err(why);
+        let e = proof_of(&text).expect_err(why);
         assert!(e.contains(why), "{why}: {e}");
     }
 }

@@ -234,17 +234,8 @@ fn the_ivr_checker_rejects_a_scope_counterexample_that_needs_the_scope() {
     // The bug of the scope of one thread per start function: main fails where its second
     // creation does.
     let small = lower(EVERY_CREATION_SUCCEEDS, 64, Some(1)).expect("lowers");
-    let found = explore::explore(&small, &Unguided, &explore::Options::default(), None);
-    let bug = found.bugs.first().expect("a bug");
-    let mut replay = verifier::interp::Replay::new(
-        bug.steps
-            .iter()
-            .map(|s| (s.thread, Some(s.transition)))
-            .collect(),
-        vec![],
-    );
-    let (execution, _) = verifier::interp::run(&small, &mut replay, bug.steps.len() + 1);
-    assert!(execution.outcome.is_bug());
+    let execution = first_bug(&small);
+    let replay = verifier::interp::Replay::of(&execution);
     let mut c = verifier::imc::Counterexample::new(replay, execution);
     c.threads_per_function = Some(1);
     let text = file_of(&small, c);

@@ -73,6 +73,8 @@ pub fn run_iterative_scoped(
 ) -> Report {
     let start = Instant::now();
     let lower = scopes.clone();
+    // The search of small scopes starts first: on the other core, it goes on while the
+    // thread-modular proof is tried, and is dropped (stopped) where that holds.
     let hunt = scopes.map(|lower| {
         let (scopes, share) = match prog.thread_bound {
             Some(_) => (&scope::SMALL[..], HUNT_SHARE),
@@ -115,17 +117,9 @@ pub fn run_iterative_scoped(
     let out_of_time = spent >= opts.timeout;
     if engine == Engine::Explicit || fallback.ivrs >= max_ivrs || out_of_time {
         let r = Report {
-            verdict: Verdict::Unknown(fallback.reason),
-            counterexample: None,
-            nodes: 0,
-            solver_calls: 0,
-            refinements: 0,
-            time: start.elapsed(),
             ivrs: fallback.ivrs,
             first_safe_ivr: fallback.first_safe_ivr,
-            counterexamples: vec![],
-            meets_bound: true,
-            any_thread_count: None,
+            ..without_art(Verdict::Unknown(fallback.reason), start)
         };
         return with_hunt(r, hunt.as_ref(), start, max_ivrs, sink);
     }
@@ -162,7 +156,17 @@ fn any_thread_count(
     let deadline = start + opts.timeout.mul_f64(MODULAR_SHARE);
     let proof = crate::explicit::modular::prove(&one, deadline, MODULAR_VIEWS).ok()?;
     Some(Report {
-        verdict: Verdict::Safe,
+        meets_bound: false,
+        any_thread_count: Some(proof),
+        ..without_art(Verdict::Safe, start)
+    })
+}
+
+/// A report of `verdict` reached without an ART of the engines' and without IVRs, at the time
+/// since `start`.
+fn without_art(verdict: Verdict, start: Instant) -> Report {
+    Report {
+        verdict,
         counterexample: None,
         nodes: 0,
         solver_calls: 0,
@@ -171,9 +175,9 @@ fn any_thread_count(
         ivrs: 0,
         first_safe_ivr: None,
         counterexamples: vec![],
-        meets_bound: false,
-        any_thread_count: Some(proof),
-    })
+        meets_bound: true,
+        any_thread_count: None,
+    }
 }
 
 /// `r`, unless it is `unknown` or `safe` with a safe schedule emitted, room for another IVR,

@@ -434,8 +434,10 @@ struct Modular<'a, 'p> {
     prog: &'p Program,
     space: &'a Space<'p>,
     shape: Shape,
-    /// Per flat cell: whose it is.
-    owner: Vec<Owner>,
+    /// Per flat cell: its variable.
+    var_of: Vec<VarId>,
+    /// Flat cells of every mutex (shared or a thread's own).
+    mutexes: Vec<usize>,
     /// Per thread: the flat cells of its own memory, as ranges.
     locals: Vec<Vec<std::ops::Range<usize>>>,
     /// The flat cells of shared memory, in order.
@@ -458,18 +460,27 @@ impl<'a, 'p> Modular<'a, 'p> {
         let cells = initial.state.mem.cells().len();
         // Uninitialised memory is not known, whatever the explicit search tracks.
         let mut undef = vec![0u64; interp::unknown_words(cells)];
-        let mut owner = vec![Owner::Shared; cells];
+        let mut var_of = vec![VarId(0); cells];
+        let mut mutexes = Vec::new();
+        let mut locals = vec![Vec::new(); prog.threads.len()];
         let mut shared = Vec::new();
         let mut mutex_at = Vec::new();
         for v in &prog.vars {
-            for i in 0..v.len as usize {
-                let f = initial.state.mem.flat(v.id.0 as usize, i);
-                if v.init == crate::ir::Init::Nondet {
+            let first = initial.state.mem.flat(v.id.0 as usize, 0);
+            let cells = first..first + v.len as usize;
+            var_of[cells.clone()].fill(v.id);
+            if v.init == crate::ir::Init::Nondet {
+                for f in cells.clone() {
                     interp::set_unknown_bytes(&mut undef, f, interp::ALL_BYTES);
                 }
-                match v.scope {
-                    VarScope::Local(t) => owner[f] = Owner::Local(t),
-                    _ => {
+            }
+            if v.elem == ElemKind::Mutex {
+                mutexes.extend(cells.clone());
+            }
+            match v.scope {
+                VarScope::Local(t) => locals[t.0 as usize].push(cells),
+                _ => {
+                    for f in cells {
                         if v.elem == ElemKind::Mutex {
                             mutex_at.push(shared.len());
                         }
@@ -479,13 +490,6 @@ impl<'a, 'p> Modular<'a, 'p> {
             }
         }
         initial.undef = undef.into();
-        let mut locals = vec![Vec::new(); prog.threads.len()];
-        for v in &prog.vars {
-            if let VarScope::Local(t) = v.scope {
-                let f = initial.state.mem.flat(v.id.0 as usize, 0);
-                locals[t.0 as usize].push(f..f + v.len as usize);
-            }
-        }
         let views = prog
             .threads
             .iter()
@@ -501,7 +505,8 @@ impl<'a, 'p> Modular<'a, 'p> {
             prog,
             space,
             shape,
-            owner,
+            var_of,
+            mutexes,
             locals,
             shared,
             mutex_at,
@@ -510,6 +515,14 @@ impl<'a, 'p> Modular<'a, 'p> {
             guarantee,
             recorded: 0,
             lock_order: Default::default(),
+        }
+    }
+
+    /// Whose flat cell `f` is.
+    fn owner(&self, f: usize) -> Owner {
+        match self.prog.var(self.var_of[f]).scope {
+            VarScope::Local(t) => Owner::Local(t),
+            _ => Owner::Shared,
         }
     }
 
@@ -551,7 +564,7 @@ impl<'a, 'p> Modular<'a, 'p> {
     }
 
     /// The shared memory of a view: values, then which bytes are not known.
-    fn shared_of(&self, k: &Key) -> Box<[i64]> {
+    fn shared_of(&self, k: &Key) -> Shared {
         let cells = k.state.mem.cells();
         let values = self.shared.iter().map(|&f| cells[f]);
         let marks = self
@@ -725,7 +738,9 @@ impl<'a, 'p> Modular<'a, 'p> {
         let kind = th.locations[l.0 as usize].kind;
         let (me, _) = Self::me(t);
         let held: Vec<usize> = self
-            .mutex_cells()
+            .mutexes
+            .iter()
+            .copied()
             .filter(|&f| k.state.mem.cells()[f] == me)
             .collect();
         match kind {
@@ -1011,10 +1026,10 @@ impl<'a, 'p> Modular<'a, 'p> {
     /// Shared memory `g` of a view of `t` as another thread of function `actor` may see it:
     /// the mutex owners told apart as that thread does (one memory for each reading of an
     /// owner value that stands for several threads).
-    fn as_seen_by(&self, g: &[i64], t: ThreadId, actor: ThreadId) -> Vec<Box<[i64]>> {
+    fn as_seen_by(&self, g: &[i64], t: ThreadId, actor: ThreadId) -> Vec<Shared> {
         let (mt, ot) = Self::me(t);
         let (ma, oa) = Self::me(actor);
-        let mut out: Vec<Box<[i64]>> = vec![g.into()];
+        let mut out: Vec<Shared> = vec![g.into()];
         for &p in &self.mutex_at {
             let v = g[p];
             let readings: &[i64] = if actor == t {
@@ -1058,10 +1073,10 @@ impl<'a, 'p> Modular<'a, 'p> {
         after: &[i64],
         t: ThreadId,
         actor: ThreadId,
-    ) -> Result<Box<[i64]>, String> {
+    ) -> Result<Shared, String> {
         let (_, ot) = Self::me(t);
         let (ma, _) = Self::me(actor);
-        let mut out: Box<[i64]> = g.into();
+        let mut out: Shared = g.into();
         let mut mutex = self.mutex_at.iter().peekable();
         for p in 0..after.len() {
             let is_mutex = mutex.next_if(|&&q| q == p).is_some();
@@ -1081,17 +1096,6 @@ impl<'a, 'p> Modular<'a, 'p> {
             };
         }
         Ok(out)
-    }
-
-    /// Flat cells of every mutex (shared or a thread's own).
-    fn mutex_cells(&self) -> impl Iterator<Item = usize> + '_ {
-        self.prog
-            .vars
-            .iter()
-            .filter(|v| v.elem == ElemKind::Mutex)
-            .flat_map(move |v| {
-                (0..v.len as usize).map(move |i| self.initial.state.mem.flat(v.id.0 as usize, i))
-            })
     }
 
     /// The mutex cell lock step `tr` of `t` takes in view `k`, if it names one.
@@ -1134,7 +1138,7 @@ impl<'a, 'p> Modular<'a, 'p> {
             .map(|r| (r.0, false))
             .chain(writes.iter().map(|&w| (w, true)));
         for (f, write) in cells {
-            match self.owner[f as usize] {
+            match self.owner(f as usize) {
                 Owner::Shared => shared = true,
                 Owner::Local(u) if u == t => {}
                 Owner::Local(u) if write && Some(u) == child => {}
@@ -1187,11 +1191,10 @@ impl<'a, 'p> Modular<'a, 'p> {
     /// end does not type, a heap block, is not covered).
     fn owners_typed(&self, k: &Key, t: ThreadId, written: &[u32]) -> Result<(), String> {
         let (me, _) = Self::me(t);
-        let starts = k.state.mem.starts();
         for &f in written {
             let f = f as usize;
-            let var = starts.partition_point(|&s| s <= f) - 1;
-            if self.owner[f] == Owner::Shared
+            let var = self.var_of[f].0 as usize;
+            if self.owner(f) == Owner::Shared
                 && self.prog.vars[var].elem != ElemKind::Mutex
                 && k.state.mem.cells()[f] == me
             {
@@ -1208,13 +1211,12 @@ impl<'a, 'p> Modular<'a, 'p> {
     /// Checks what a step of `t` wrote: no address of a thread's own memory in shared memory,
     /// and no allocation by a function's thread that stands for many.
     fn check_writes(&self, k: &Key, t: ThreadId, written: &[u32]) -> Result<(), String> {
-        let starts = k.state.mem.starts();
         for &f in written {
             let f = f as usize;
-            if self.owner[f] != Owner::Shared {
+            if self.owner(f) != Owner::Shared {
                 continue;
             }
-            let var = starts.partition_point(|&s| s <= f) - 1;
+            let var = self.var_of[f].0 as usize;
             if self.prog.vars[var].allocation_status && self.shape.replicated[t.0 as usize] {
                 return Err(format!(
                     "`{}`, started many times, allocates or frees memory",

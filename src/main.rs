@@ -565,6 +565,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
             "any_thread_count": r.any_thread_count.as_ref().map(|p| serde_json::json!({
                 "views": p.views,
                 "guarantees": p.guarantees,
+                "guarded_cells": p.guarded,
                 "replicated": p.replicated,
             })),
         });
@@ -596,10 +597,11 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     if let Some(proof) = &r.any_thread_count {
         out.push_str(&format!(
             "any number of threads: a thread-modular proof ({} views, {} changes of shared \
-             memory) shows the program safe and free of deadlocks for any number of threads \
-             of {}\n",
+             memory, {} cells seen through the mutex that guards them) shows the program safe \
+             and free of deadlocks for any number of threads of {}\n",
             proof.views,
             proof.guarantees,
+            proof.guarded,
             proof
                 .replicated
                 .iter()

@@ -154,7 +154,15 @@ fn any_thread_count(
     prog.thread_bound?;
     let one = lower?(Some(1))?;
     let deadline = start + opts.timeout.mul_f64(MODULAR_SHARE);
-    let proof = crate::explicit::modular::prove(&one, deadline, MODULAR_VIEWS).ok()?;
+    let proof = crate::explicit::modular::prove(&one, deadline, MODULAR_VIEWS);
+    // (For diagnosing a program the proof does not cover: why, on standard error.)
+    if std::env::var_os("SYNTH_DEBUG_MODULAR").is_some() {
+        eprintln!(
+            "thread-modular proof: {:?}",
+            proof.as_ref().map(|p| p.views)
+        );
+    }
+    let proof = proof.ok()?;
     Some(Report {
         meets_bound: false,
         any_thread_count: Some(proof),

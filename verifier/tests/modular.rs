@@ -378,3 +378,220 @@ fn the_holes_found_in_review_stay_closed() {
         assert!(e.contains(why), "{why}: {e}");
     }
 }
+
+/// A bug of the program with at most `n` threads per start function, by the stateless
+/// search: the program the proof must not show safe is not.
+fn bug_with(text: &str, n: usize) {
+    let p = lower(text, 64, Some(n));
+    let r = explore::explore(&p, &Unguided, &explore::Options::default(), None);
+    assert!(!r.bugs.is_empty(), "{n} threads: no bug found");
+}
+
+/// Ten cache entries, each with its own mutex and reference count; every worker and `main`
+/// count a reference to each in turn, in two sections of a statistics lock inside the
+/// entry's (goblint's `access` macro), or check that none is counted. With the ten mutexes
+/// held by others in every combination, the views of a proof that tracked them would
+/// multiply by 3^10; through the entries' invariants they do not.
+const CACHE: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+#define N 10
+extern int __VERIFIER_nondet_int(void);
+struct entry { int refs; pthread_mutex_t lock; } cache[N];
+pthread_mutex_t stats = PTHREAD_MUTEX_INITIALIZER;
+void visit(struct entry *e) {
+  pthread_mutex_lock(&e->lock);
+  if (__VERIFIER_nondet_int()) {
+    pthread_mutex_lock(&stats); e->refs++; pthread_mutex_unlock(&stats);
+    pthread_mutex_lock(&stats); e->refs--; pthread_mutex_unlock(&stats);
+  } else {
+    pthread_mutex_lock(&stats); assert(e->refs == 0); pthread_mutex_unlock(&stats);
+  }
+  pthread_mutex_unlock(&e->lock);
+}
+void *worker(void *arg) {
+  for (int i = 0; i < N; i++) visit(&cache[i]);
+  return 0;
+}
+int main(void) {
+  for (int i = 0; i < N; i++) pthread_mutex_init(&cache[i].lock, 0);
+  pthread_t t[100];
+  for (int i = 0; i < 100; i++) pthread_create(&t[i], 0, worker, 0);
+  for (int i = 0; i < N; i++) visit(&cache[i]);
+  LAST
+  for (int i = 0; i < 100; i++) pthread_join(t[i], 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn cells_guarded_by_their_own_mutexes_are_seen_through_them() {
+    let safe = CACHE.replace("LAST", "");
+    let proof = proof_of(&safe).expect("proved");
+    assert_eq!(proof.guarded, 10, "each count guarded by its entry's mutex");
+    // (The search of every interleaving, with two entries.)
+    let two = |text: &str| text.replace("#define N 10", "#define N 2");
+    no_bug_with(&two(&safe), 1);
+    // `main` checks the second count holding the first entry's mutex: not guarded any more,
+    // and a worker may be between its two sections.
+    let racing = CACHE.replace(
+        "LAST",
+        "pthread_mutex_lock(&cache[0].lock);\n  pthread_mutex_lock(&stats);\n  \
+         assert(cache[1].refs == 0);\n  pthread_mutex_unlock(&stats);\n  \
+         pthread_mutex_unlock(&cache[0].lock);",
+    );
+    bug_with(&two(&racing), 1);
+    let why = proof_of(&racing).expect_err("racing");
+    assert!(why.contains("error"), "{why}");
+}
+
+/// Workers that take a mutex when they can (`trylock`), and count the attempts that find it
+/// taken: `main` checks that none did, which fails once two workers try at once.
+const TRIES: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+int busy, inside;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t g = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {
+  if (pthread_mutex_trylock(&m) == 0) {
+    inside = 1;
+    assert(inside == 1);
+    inside = 0;
+    pthread_mutex_unlock(&m);
+  } else {
+    pthread_mutex_lock(&g); busy = 1; pthread_mutex_unlock(&g);
+  }
+  pthread_mutex_lock(&g);
+  assert(busy == 0);
+  pthread_mutex_unlock(&g);
+  return 0;
+}
+"#;
+
+/// A worker that releases a mutex it never took, while another is inside its section.
+const RELEASES_ANOTHERS: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+int x;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {
+  pthread_mutex_unlock(&m);
+  pthread_mutex_lock(&m);
+  x = 1;
+  assert(x == 1);
+  x = 0;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+"#;
+
+/// Workers count under a mutex, and `main`, after starting them, reads the count without
+/// it.
+const READS_UNLOCKED: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+int count;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {
+  pthread_mutex_lock(&m); count++; count--; pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t t[10];
+  for (int i = 0; i < 10; i++) pthread_create(&t[i], 0, worker, 0);
+  assert(count == 0);
+  for (int i = 0; i < 10; i++) pthread_join(t[i], 0);
+  return 0;
+}
+"#;
+
+/// A cell written under one mutex and read under another.
+const TWO_MUTEXES: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+int x;
+pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {
+  pthread_mutex_lock(&a); x = 1; x = 0; pthread_mutex_unlock(&a);
+  pthread_mutex_lock(&b); assert(x == 0); pthread_mutex_unlock(&b);
+  return 0;
+}
+"#;
+
+/// A mutex initialised again while workers may hold it.
+const INITIALISED_AGAIN: &str = r#"
+#include <pthread.h>
+int x;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {
+  pthread_mutex_lock(&m); x = 1; x = 0; pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t t[10];
+  for (int i = 0; i < 10; i++) {
+    pthread_create(&t[i], 0, worker, 0);
+    pthread_mutex_init(&m, 0);
+  }
+  for (int i = 0; i < 10; i++) pthread_join(t[i], 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn views_that_forget_others_mutexes_miss_no_bug() {
+    for (text, why, n) in [
+        (pool(TRIES, 10), "error", 2),
+        (pool(RELEASES_ANOTHERS, 10), "does not hold", 2),
+        (READS_UNLOCKED.to_string(), "error", 1),
+        (pool(TWO_MUTEXES, 10), "error", 2),
+    ] {
+        bug_with(&text, n);
+        let e = proof_of(&text).expect_err(why);
+        assert!(e.contains(why), "{why}: {e}");
+    }
+    // (Refused where it reads the mutex, before it writes it.)
+    let e = proof_of(INITIALISED_AGAIN).expect_err("initialised");
+    assert!(e.contains("mutex"), "{e}");
+}
+
+/// An input that picks which of two structures `main` works on, and is then counted up:
+/// the branch on it is taken both ways, and the sum of it decides nothing.
+const PICKS: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+struct s { int datum; pthread_mutex_t m; } A, B;
+void *worker(void *arg) {
+  pthread_mutex_lock(&A.m); A.datum++; A.datum--; pthread_mutex_unlock(&A.m);
+  return 0;
+}
+int main(void) {
+  pthread_mutex_init(&A.m, 0);
+  pthread_mutex_init(&B.m, 0);
+  int x = __VERIFIER_nondet_int();
+  struct s *s;
+  if (x) { s = &A; x++; } else { s = &B; x++; }
+  pthread_t t[10];
+  for (int i = 0; i < 10; i++) pthread_create(&t[i], 0, worker, 0);
+  pthread_mutex_lock(&s->m);
+  assert(s->datum == 0);
+  pthread_mutex_unlock(&s->m);
+  for (int i = 0; i < 10; i++) pthread_join(t[i], 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_branch_on_an_input_is_taken_both_ways() {
+    proof_of(PICKS).expect("proved");
+    no_bug_with(PICKS, 2);
+    // Picking `A`'s datum with `B`'s mutex races with the workers.
+    let racing = PICKS
+        .replace("pthread_mutex_lock(&s->m)", "pthread_mutex_lock(&B.m)")
+        .replace("pthread_mutex_unlock(&s->m)", "pthread_mutex_unlock(&B.m)");
+    bug_with(&racing, 1);
+    let why = proof_of(&racing).expect_err("racing");
+    assert!(why.contains("error"), "{why}");
+}

@@ -21,6 +21,7 @@
 //! symbolic engine ([`crate::imc`]): [`run_iterative`] then returns [`Fallback`].
 
 mod liveness;
+mod lockset;
 pub mod modular;
 mod probe;
 mod proof;

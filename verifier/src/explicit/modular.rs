@@ -12,25 +12,38 @@
 //! *views*: the shared memory and one thread's own memory and location. Each thread's views
 //! are closed under its own steps and under the *guarantee* of the threads around it: every
 //! change of the shared memory a step of a thread of a function makes in one of its views
-//! (replicas included: a replica's steps are those of its function's views). In views, a
-//! mutex held by the thread itself, by another thread of its function, or by a thread of
-//! another function are told apart, so that a replica cannot release the lock its viewer
-//! holds. A step that reads nothing shared needs no interleaving with the others' changes
-//! (they commute with it), so only views at a shared access are closed under them.
+//! (replicas included: a replica's steps are those of its function's views), with the
+//! mutexes the thread held; a change made holding a mutex the viewing thread holds is not
+//! applied to its view (no two threads hold one mutex). Of the mutexes, a view keeps only
+//! which ones its thread holds (a Cartesian abstraction of the lock state: the states of ten
+//! locks held by others do not multiply the views); where its thread takes, tests or releases
+//! one it does not hold, the view is split into the mutex free and held by another thread.
+//! Cells that a mutex guards are not in the guarantees at all: a thread sees them through the
+//! mutex's invariant ([`super::lockset`]). A step that reads nothing shared needs no
+//! interleaving with the others' changes (they commute with it), so only views at a shared
+//! access are closed under them.
 //!
 //! Every execution of the program, with any number of threads started, projects to views of
 //! each of its threads, so no view reaching the error location means no execution does. The
 //! views also show the program free of deadlocks: a thread only ever waits for a mutex or a
 //! join; no thread ends holding a mutex, none joins holding one, only `main` joins, and the
 //! order in which threads take mutexes (a mutex held while another is taken) has no cycle.
+//! A mutex holds 0 or the id of the thread that holds it: none releases one it does not
+//! hold, and none initialises one after `main` has started a thread.
+//!
+//! A value not known (an input, uninitialised memory) is carried as such (its bytes marked,
+//! as the explicit search marks them); a guard that reads one may hold either way, and any
+//! other decision on one ends the proof, except for an input only compared for equality with
+//! constants, which takes each of them and one value none of them is.
 //!
 //! Where the program is outside what this covers (condition variables, barriers, atomic
 //! regions, threads that read their own id or an address as a number, a thread id used other
 //! than to join, a replicated thread that allocates or is started with varying arguments, a
-//! thread's own memory reached by another thread, an input whose value decides more than
-//! equalities with constants, a view at the error location), the answer is the reason it
-//! cannot show safety; that says nothing about the program.
+//! thread's own memory reached by another thread, a value not known as an address, a view at
+//! the error location), the answer is the reason it cannot show safety; that says nothing
+//! about the program.
 
+use super::lockset::{self, Invariant, Learned};
 use super::space::{Key, Space};
 use super::store::Store;
 use crate::interp::{self, Choice, Oracle, Status};
@@ -39,6 +52,7 @@ use crate::ir::{
     ThreadId, TransId, TransKind, Ty, UnOp, VarId, VarScope,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
+use std::cell::{Cell, RefCell};
 use std::time::Instant;
 
 /// What the proof found: it holds for any number of threads of the functions named.
@@ -50,6 +64,8 @@ pub struct Proof {
     pub guarantees: usize,
     /// The start functions the program may start any number of threads of.
     pub replicated: Vec<String>,
+    /// Shared cells seen only through the mutex that guards them ([`super::lockset`]).
+    pub guarded: usize,
 }
 
 /// Who a cell belongs to.
@@ -63,8 +79,19 @@ enum Owner {
 /// that is no thread id, so that a join of an id computed from it is seen.
 const NOT_KNOWN: i128 = 0x5eed_5eed_5eed;
 
+/// The value of a mutex another thread holds, in a view of a thread that reads it (views
+/// keep only the mutexes their thread holds: [`Modular::owner_variants`]).
+const ANOTHERS: i64 = -1;
+
 /// Most steps of a run that touches nothing shared followed without keeping a view.
 const MAX_RUN: usize = 4096;
+
+/// Views after which a proof stops to start again if the locksets it learned guard more
+/// cells (the next such point after twice as many).
+const FIRST_CHECKPOINT: usize = 1_000;
+
+/// Views of one thread expanded before those of the next.
+const BATCH: usize = 256;
 
 /// The views one thread's steps lead to from one view.
 struct Successors {
@@ -84,6 +111,7 @@ struct Stepped {
 
 /// An input oracle with given values for the inputs of a step, in order; uninitialised memory
 /// reads 0 (and is not known: the marks say so).
+#[derive(Default)]
 struct Given {
     values: Vec<i128>,
     next: usize,
@@ -109,16 +137,29 @@ impl Oracle for Given {
 pub fn prove(prog: &Program, deadline: Instant, max_views: usize) -> Result<Proof, String> {
     let shape = Shape::of(prog)?;
     let space = Space::new(prog);
-    let mut m = Modular::new(prog, &space, shape);
-    m.run(deadline, max_views)?;
-    Ok(Proof {
-        views: m.views.iter().map(|v| v.store.len()).sum(),
-        guarantees: m.guarantee.iter().map(|g| g.pairs.len()).sum(),
-        replicated: (0..prog.threads.len())
-            .filter(|&t| m.shape.replicated[t])
-            .map(|t| prog.threads[t].function.clone())
-            .collect(),
-    })
+    let mut learned = Learned::new(space.key(0).state.mem.cells().len());
+    loop {
+        let mut m = Modular::new(prog, &space, &shape, learned);
+        let r = m.run(deadline, max_views);
+        // A guard broken, or locksets learned that guard more cells: again, with them.
+        let again = m.violated.get() || (r.is_err() && m.regroups());
+        if !again || Instant::now() >= deadline {
+            if m.violated.get() {
+                return Err("time ran out learning which mutexes guard which cells".into());
+            }
+            r?;
+            return Ok(Proof {
+                views: m.views.iter().map(|v| v.store.len()).sum(),
+                guarantees: m.guarantee.iter().map(|g| g.pairs.len()).sum(),
+                replicated: (0..prog.threads.len())
+                    .filter(|&t| m.shape.replicated[t])
+                    .map(|t| prog.threads[t].function.clone())
+                    .collect(),
+                guarded: m.guard.iter().filter(|g| g.is_some()).count(),
+            });
+        }
+        learned = m.learned();
+    }
 }
 
 /// What the program must be for the proof, and what it takes from it.
@@ -390,6 +431,15 @@ fn place_uses(
     }
 }
 
+/// Whether a transition of this kind takes, releases or tests a mutex (a view that does not
+/// hold it has it free or another thread's: [`Modular::owner_variants`]).
+fn splits_owners(kind: &TransKind) -> bool {
+    matches!(
+        kind,
+        TransKind::Sync(SyncKind::Lock | SyncKind::TryLock | SyncKind::Unlock | SyncKind::Atomic)
+    )
+}
+
 /// Marks the cells `r` known in `marks` ([`interp::unknown_bytes`]: a byte per cell, eight
 /// cells a word).
 fn clear_marks(marks: &mut [u64], r: std::ops::Range<usize>) {
@@ -421,29 +471,50 @@ struct Views {
 /// A view's shared memory: the values of its cells, then which of their bytes are not known.
 type Shared = Box<[i64]>;
 
-/// The changes of the shared memory one thread's steps make, seen from that thread.
+/// The changes of the shared memory one thread's steps make.
 #[derive(Default)]
 struct Guarantee {
-    /// Shared memory before a step, to the shared memories after it, each with the number
-    /// of changes recorded (of all threads) before it ([`Modular::recorded`]).
-    after: FxHashMap<Shared, Vec<(Shared, u64)>>,
-    pairs: FxHashSet<(Shared, Shared)>,
+    /// Shared memory before a step, to the shared memories after it, each with the mutexes
+    /// the thread held before or after it, and the number of changes recorded (of all
+    /// threads) before it ([`Modular::recorded`]).
+    after: FxHashMap<Shared, Vec<Change>>,
+    pairs: FxHashSet<(Shared, Shared, Held)>,
 }
+
+/// Mutexes (their flat cells) a thread holds, in order.
+type Held = Box<[usize]>;
+
+/// A change of the shared memory in a guarantee: the memory after it, the mutexes the thread
+/// held before or after it, and the number of changes recorded before it.
+type Change = (Shared, Held, u64);
 
 struct Modular<'a, 'p> {
     prog: &'p Program,
     space: &'a Space<'p>,
-    shape: Shape,
+    shape: &'a Shape,
     /// Per flat cell: its variable.
     var_of: Vec<VarId>,
-    /// Flat cells of every mutex (shared or a thread's own).
+    /// Flat cells of every mutex (shared or a thread's own), in order.
     mutexes: Vec<usize>,
+    /// Per flat cell: whether it is a mutex's.
+    is_mutex: Vec<bool>,
+    /// Per flat cell: the mutex that guards it in this proof.
+    guard: Vec<Option<usize>>,
+    /// Per mutex that guards cells: they, and the values threads left them with.
+    invariants: std::collections::BTreeMap<usize, Invariant>,
+    /// Per location of `main`: whether it is the only thread there.
+    alone: Vec<bool>,
+    /// The locksets learned so far (this proof's and the ones before).
+    learned: RefCell<Learned>,
+    /// An access of a guarded cell did not hold its mutex: the proof does not hold.
+    violated: Cell<bool>,
+    /// Views after which the locksets learned are looked at again.
+    checkpoint: usize,
     /// Per thread: the flat cells of its own memory, as ranges.
     locals: Vec<Vec<std::ops::Range<usize>>>,
-    /// The flat cells of shared memory, in order.
+    /// The flat cells of shared memory that guarantees change: neither mutexes (a view
+    /// knows only which ones its thread holds) nor guarded cells, in order.
     shared: Vec<usize>,
-    /// Positions in `shared` of mutex cells (they hold thread ids: owner + 1).
-    mutex_at: Vec<usize>,
     /// The initial state (each thread's memory before it starts).
     initial: Key,
     views: Vec<Views>,
@@ -455,7 +526,7 @@ struct Modular<'a, 'p> {
 }
 
 impl<'a, 'p> Modular<'a, 'p> {
-    fn new(prog: &'p Program, space: &'a Space<'p>, shape: Shape) -> Self {
+    fn new(prog: &'p Program, space: &'a Space<'p>, shape: &'a Shape, learned: Learned) -> Self {
         let mut initial = space.key(0).as_ref().clone();
         let cells = initial.state.mem.cells().len();
         // Uninitialised memory is not known, whatever the explicit search tracks.
@@ -464,7 +535,9 @@ impl<'a, 'p> Modular<'a, 'p> {
         let mut mutexes = Vec::new();
         let mut locals = vec![Vec::new(); prog.threads.len()];
         let mut shared = Vec::new();
-        let mut mutex_at = Vec::new();
+        let guard = learned.guards();
+        let mut is_mutex = vec![false; cells];
+        let mut invariants = std::collections::BTreeMap::new();
         for v in &prog.vars {
             let first = initial.state.mem.flat(v.id.0 as usize, 0);
             let cells = first..first + v.len as usize;
@@ -476,20 +549,27 @@ impl<'a, 'p> Modular<'a, 'p> {
             }
             if v.elem == ElemKind::Mutex {
                 mutexes.extend(cells.clone());
+                is_mutex[cells.clone()].fill(true);
             }
             match v.scope {
                 VarScope::Local(t) => locals[t.0 as usize].push(cells),
                 _ => {
                     for f in cells {
-                        if v.elem == ElemKind::Mutex {
-                            mutex_at.push(shared.len());
+                        match guard[f] {
+                            _ if v.elem == ElemKind::Mutex => {}
+                            Some(m) => invariants
+                                .entry(m)
+                                .or_insert_with(|| Invariant::new(Vec::new()))
+                                .cells
+                                .push(f),
+                            None => shared.push(f),
                         }
-                        shared.push(f);
                     }
                 }
             }
         }
         initial.undef = undef.into();
+        mutexes.sort_unstable();
         let views = prog
             .threads
             .iter()
@@ -507,9 +587,15 @@ impl<'a, 'p> Modular<'a, 'p> {
             shape,
             var_of,
             mutexes,
+            is_mutex,
+            guard,
+            invariants,
+            alone: lockset::alone(&prog.threads[0]),
+            learned: RefCell::new(learned),
+            violated: Cell::new(false),
+            checkpoint: FIRST_CHECKPOINT,
             locals,
             shared,
-            mutex_at,
             initial,
             views,
             guarantee,
@@ -526,10 +612,147 @@ impl<'a, 'p> Modular<'a, 'p> {
         }
     }
 
-    /// The owner value of thread `t`'s mutexes, and that of another thread of its function.
-    fn me(t: ThreadId) -> (i64, i64) {
-        let v = t.0 as i64 + 1;
-        (v, -v)
+    /// The value of a mutex thread `t` holds.
+    fn me(t: ThreadId) -> i64 {
+        t.0 as i64 + 1
+    }
+
+    /// The mutexes (flat cells) thread `t` holds in `k`, in order.
+    fn held(&self, k: &Key, t: ThreadId) -> Vec<usize> {
+        let me = Self::me(t);
+        let cells = k.state.mem.cells();
+        let mut held: Vec<usize> = self
+            .mutexes
+            .iter()
+            .copied()
+            .filter(|&f| cells[f] == me)
+            .collect();
+        held.sort_unstable();
+        held
+    }
+
+    /// Whether `t` is `main` where it is the only thread.
+    fn is_alone(&self, t: ThreadId, k: &Key) -> bool {
+        t.0 == 0 && matches!(k.state.threads[0], Status::At(l) if self.alone[l.0 as usize])
+    }
+
+    /// Notes that `t`, holding `held` in a view where it is not alone, accessed `cells`;
+    /// `Err` where one is guarded by a mutex it does not hold (the proof does not hold).
+    fn accessed(
+        &self,
+        t: ThreadId,
+        held: &[usize],
+        cells: impl Iterator<Item = u32>,
+    ) -> Result<(), String> {
+        let mut learned = self.learned.borrow_mut();
+        for f in cells {
+            let f = f as usize;
+            if self.is_mutex[f] || self.owner(f) != Owner::Shared {
+                continue;
+            }
+            learned.access(f, held);
+            if self.guard[f].is_some_and(|m| !held.contains(&m)) {
+                self.violated.set(true);
+                return Err(format!(
+                    "`{}` reaches `{}` without the mutex that guards it",
+                    self.prog.thread(t).name,
+                    self.prog.var(self.var_of[f]).name
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the locksets learned guard cells otherwise than this proof does.
+    fn regroups(&self) -> bool {
+        self.learned_now().guards() != self.guard
+    }
+
+    /// The locksets learned, with the order of mutexes seen so far.
+    fn learned_now(&self) -> Learned {
+        let mut l = self.learned.borrow().clone();
+        for (a, b, _) in self.lock_order.all_edges() {
+            l.order.add_edge(a, b, ());
+        }
+        l
+    }
+
+    /// What this proof learned, for the next.
+    fn learned(self) -> Learned {
+        self.learned_now()
+    }
+
+    /// Records the values of mutex `m`'s cells in `k` as left by a thread releasing it, and
+    /// gives new ones to the views that took it.
+    fn release(&mut self, m: usize, k: &Key) {
+        let inv = self.invariants.get_mut(&m).expect("an invariant");
+        let v = inv.values(k);
+        if !inv.record(v.clone()) {
+            return;
+        }
+        for i in 0..self.invariants[&m].takers.len() {
+            let inv = &self.invariants[&m];
+            let (t, mut view) = inv.takers[i].clone();
+            inv.set(&mut view, &v);
+            let view = self.space.canonical(view);
+            self.add(t, &view, None);
+        }
+    }
+
+    /// The views a step of `t` from a view where it held `held` (and was alone there, or not)
+    /// leads to, from `k` after it: the cells of a mutex released recorded and forgotten, of a
+    /// mutex taken given every value recorded; all recorded where `main` stops being alone.
+    fn through_guards(
+        &mut self,
+        t: ThreadId,
+        was_alone: bool,
+        held: &[usize],
+        mut k: Key,
+    ) -> Result<Vec<Key>, String> {
+        if self.invariants.is_empty() || self.is_alone(t, &k) {
+            return Ok(vec![k]);
+        }
+        let now = self.held(&k, t);
+        let guards: Vec<usize> = self.invariants.keys().copied().collect();
+        if was_alone {
+            for m in guards {
+                self.release(m, &k);
+                if !now.contains(&m) {
+                    self.invariants[&m].forget(&mut k);
+                }
+            }
+            return Ok(vec![k]);
+        }
+        for &m in held {
+            if !now.contains(&m) && self.invariants.contains_key(&m) {
+                self.release(m, &k);
+                self.invariants[&m].forget(&mut k);
+            }
+        }
+        let taken: Vec<usize> = now
+            .iter()
+            .copied()
+            .filter(|m| !held.contains(m) && self.invariants.contains_key(m))
+            .collect();
+        let Some(&m) = taken.first() else {
+            return Ok(vec![k]);
+        };
+        if taken.len() > 1 {
+            return Err("a step takes two mutexes".into());
+        }
+        let view = self.project(k.clone(), t);
+        let inv = self.invariants.get_mut(&m).expect("an invariant");
+        inv.taker(t, view);
+        let inv = &self.invariants[&m];
+        Ok(inv
+            .records
+            .iter()
+            .map(|v| {
+                let mut next = k.clone();
+                inv.set(&mut next, v);
+                next
+            })
+            .collect())
     }
 
     /// `k` as thread `t`'s view: the others' memory and locations forgotten.
@@ -546,6 +769,14 @@ impl<'a, 'p> Modular<'a, 'p> {
         for (u, s) in k.state.threads.iter_mut().enumerate() {
             if u != t.0 as usize {
                 *s = Status::NotStarted;
+            }
+        }
+        // Of a mutex, a view knows whether its thread holds it.
+        let me = Self::me(t);
+        for &f in &self.mutexes {
+            if k.state.mem.cells()[f] != me && self.owner(f) == Owner::Shared {
+                k.state.mem.cells_mut()[f] = 0;
+                interp::set_unknown_bytes(&mut k.undef, f, 0);
             }
         }
         self.space.canonical(k)
@@ -600,7 +831,22 @@ impl<'a, 'p> Modular<'a, 'p> {
     /// Computes the views: each thread's steps, then the guarantees on the views at a shared
     /// access, until nothing changes.
     fn run(&mut self, deadline: Instant, max_views: usize) -> Result<(), String> {
-        let main = self.project(self.initial.clone(), ThreadId(0));
+        let cells = self.initial.state.mem.cells();
+        if self.mutexes.iter().any(|&f| {
+            self.owner(f) == Owner::Shared
+                && (cells[f] != 0 || interp::unknown_bytes(&self.initial.undef, f) != 0)
+        }) {
+            return Err("a mutex starts with a value that holds no thread's id".into());
+        }
+        let mut main = self.project(self.initial.clone(), ThreadId(0));
+        if !self.is_alone(ThreadId(0), &main) {
+            // `main` starts where it may have started threads: the guarded cells as they
+            // start, left by no one.
+            for m in self.invariants.keys().copied().collect::<Vec<_>>() {
+                self.release(m, &main);
+                self.invariants[&m].forget(&mut main);
+            }
+        }
         self.add(ThreadId(0), &main, None);
         loop {
             // Each thread's own steps.
@@ -608,12 +854,24 @@ impl<'a, 'p> Modular<'a, 'p> {
             while work {
                 work = false;
                 for t in 0..self.views.len() {
-                    while self.views[t].expanded < self.views[t].store.len() {
+                    // A batch of each thread's in turn (a thread's views need not be finite
+                    // for another's to reach an error).
+                    let end = self.views[t]
+                        .store
+                        .len()
+                        .min(self.views[t].expanded + BATCH);
+                    while self.views[t].expanded < end {
                         let id = self.views[t].expanded as u32;
                         self.views[t].expanded += 1;
                         self.expand(ThreadId(t as u32), id)?;
                         work = true;
                         let total: usize = self.views.iter().map(|v| v.store.len()).sum();
+                        if total >= self.checkpoint {
+                            self.checkpoint *= 2;
+                            if self.regroups() {
+                                return Err("the locksets learned guard more cells".into());
+                            }
+                        }
                         if total > max_views {
                             return Err(format!("more than {max_views} views"));
                         }
@@ -731,18 +989,72 @@ impl<'a, 'p> Modular<'a, 'p> {
     /// The views thread `t`'s steps lead to from view `k` (`None` where it has ended or the
     /// program has), their guarantees recorded and the views of the threads they start added.
     fn successors(&mut self, t: ThreadId, k: Key) -> Result<Option<Successors>, String> {
+        let mut out: Option<Successors> = None;
+        for k in self.owner_variants(t, k) {
+            if let Some(s) = self.successors_of(t, k)? {
+                let o = out.get_or_insert(Successors {
+                    views: Vec::new(),
+                    visible: false,
+                });
+                o.views.extend(s.views);
+                o.visible |= s.visible;
+            }
+        }
+        Ok(out)
+    }
+
+    /// `k`, once for each way the mutexes its thread's next synchronisation reads and does
+    /// not hold may be: free, or another thread's.
+    fn owner_variants(&self, t: ThreadId, k: Key) -> Vec<Key> {
+        let Status::At(l) = k.state.threads[t.0 as usize] else {
+            return vec![k];
+        };
+        if self.is_alone(t, &k) {
+            return vec![k];
+        }
+        let me = Self::me(t);
+        let mut read = Vec::new();
+        for tr in self.prog.thread(t).outgoing(l) {
+            if !splits_owners(&tr.kind) {
+                continue;
+            }
+            let m = self.space.machine();
+            let mut trial = k.clone();
+            m.start_recording(k.state.mem.cells().len());
+            let _ = m.eval(&trial.state, &tr.guard);
+            let _ = m.execute_unguarded(&mut trial.state, t, tr.id, &mut Given::default());
+            let rec = m.stop_recording();
+            for &(f, v) in &rec.reads {
+                let f = f as usize;
+                if self.is_mutex[f] && self.owner(f) == Owner::Shared && v != me {
+                    read.push(f);
+                }
+            }
+        }
+        read.sort_unstable();
+        read.dedup();
+        let mut out = vec![k];
+        for f in read {
+            out = out
+                .into_iter()
+                .flat_map(|k| {
+                    let mut taken = k.clone();
+                    taken.state.mem.cells_mut()[f] = ANOTHERS;
+                    [k, taken]
+                })
+                .collect();
+        }
+        out
+    }
+
+    /// [`Modular::successors`] from `k`, whose mutexes the thread reads are known.
+    fn successors_of(&mut self, t: ThreadId, k: Key) -> Result<Option<Successors>, String> {
         let Status::At(l) = k.state.threads[t.0 as usize] else {
             return Ok(None);
         };
         let th = self.prog.thread(t);
         let kind = th.locations[l.0 as usize].kind;
-        let (me, _) = Self::me(t);
-        let held: Vec<usize> = self
-            .mutexes
-            .iter()
-            .copied()
-            .filter(|&f| k.state.mem.cells()[f] == me)
-            .collect();
+        let held = self.held(&k, t);
         match kind {
             LocKind::Exit if !held.is_empty() => {
                 return Err(format!("`{}` may end holding a mutex", th.name));
@@ -750,7 +1062,13 @@ impl<'a, 'p> Modular<'a, 'p> {
             LocKind::Normal => {}
             _ => return Ok(None),
         }
+        let was_alone = self.is_alone(t, &k);
         let g = self.shared_of(&k);
+        let owners: Vec<(usize, i64)> = self
+            .mutexes
+            .iter()
+            .map(|&f| (f, k.state.mem.cells()[f]))
+            .collect();
         let mut out = Successors {
             views: Vec::new(),
             visible: false,
@@ -762,14 +1080,6 @@ impl<'a, 'p> Modular<'a, 'p> {
                 TransKind::Sync(SyncKind::Lock) => {
                     blocking = true;
                     if let Some(target) = self.lock_target(&k, t, tr.id)? {
-                        // A thread waiting for a mutex waits for its owner, a live thread.
-                        let owner = k.state.mem.cells()[target].unsigned_abs();
-                        if owner > self.prog.threads.len() as u64 {
-                            return Err(format!(
-                                "`{}` may wait for a mutex that holds no thread's id",
-                                th.name
-                            ));
-                        }
                         for &h in &held {
                             self.taken_while_held(h, target)?;
                         }
@@ -789,13 +1099,19 @@ impl<'a, 'p> Modular<'a, 'p> {
             m.start_tainting(&k.undef);
             let on = m.eval(&k.state, &tr.guard);
             let rec = m.stop_recording();
-            out.visible |= self.touches(t, &rec.reads, &rec.writes, None)?;
-            if rec.read_tainted && tr.kind != TransKind::Sync(SyncKind::Join) {
-                return Err(self.unknown_decides(t, tr.id));
+            if !was_alone {
+                self.accessed(t, &held, rec.reads.iter().map(|r| r.0))?;
             }
+            if !was_alone {
+                self.owners_read(t, tr.id, &rec.reads)?;
+            }
+            out.visible |= self.touches(t, &rec.reads, &rec.writes, None)?;
+            // A guard that reads a value not known may hold (a join's reads only the id a
+            // creation wrote: [`Modular::joins_a_thread`]).
+            let unknown = rec.read_tainted && tr.kind != TransKind::Sync(SyncKind::Join);
             drop(rec);
             match on {
-                Ok(0) => continue,
+                Ok(0) if !unknown => continue,
                 Ok(_) => {}
                 Err(f) => return Err(format!("`{}` may fail: {f}", th.name)),
             }
@@ -815,7 +1131,7 @@ impl<'a, 'p> Modular<'a, 'p> {
                 false => k.clone().expect("a step"),
             };
             let tr = th.transition(tr);
-            for next in self.step(from, t, tr.id)? {
+            for next in self.step(from, t, tr.id, (!was_alone).then_some(&held[..]))? {
                 out.visible |= next.visible;
                 if matches!(
                     tr.kind,
@@ -825,30 +1141,44 @@ impl<'a, 'p> Modular<'a, 'p> {
                 ) {
                     self.owners_typed(&next.key, t, &next.written)?;
                 }
+                self.owners_written(&owners, &next.key, t, tr.id, was_alone, &next.written)?;
                 let dst = th.transition(tr.id).dst;
                 if th.locations[dst.0 as usize].kind == LocKind::Error {
                     return Err(format!("a view of `{}` reaches an error", th.name));
                 }
                 let g2 = self.shared_of(&next.key);
                 if g2 != g {
+                    let mut h = held.clone();
+                    h.extend(self.held(&next.key, t));
+                    h.sort_unstable();
+                    h.dedup();
+                    let h: Held = h.into();
                     let gu = &mut self.guarantee[t.0 as usize];
-                    if gu.pairs.insert((g.clone(), g2.clone())) {
+                    if gu.pairs.insert((g.clone(), g2.clone(), h.clone())) {
                         gu.after
                             .entry(g.clone())
                             .or_default()
-                            .push((g2, self.recorded));
+                            .push((g2, h, self.recorded));
                         self.recorded += 1;
                     }
                 }
                 self.start_children(&next.key, t, tr.id)?;
-                out.views.push(self.project(next.key, t));
+                for key in self.through_guards(t, was_alone, &held, next.key)? {
+                    out.views.push(self.project(key, t));
+                }
             }
         }
         Ok(Some(out))
     }
 
     /// Thread `t`'s step `tr` from view `k`, once for each value that stands for its inputs.
-    fn step(&self, k: Key, t: ThreadId, tr: TransId) -> Result<Vec<Stepped>, String> {
+    fn step(
+        &self,
+        k: Key,
+        t: ThreadId,
+        tr: TransId,
+        held: Option<&[usize]>,
+    ) -> Result<Vec<Stepped>, String> {
         let th = self.prog.thread(t);
         let trans = th.transition(tr);
         let havocs: Vec<Option<(VarId, &Vec<i128>)>> = trans
@@ -898,6 +1228,17 @@ impl<'a, 'p> Modular<'a, 'p> {
             m.start_tainting(&next.undef);
             let r = m.execute_unguarded(&mut next.state, t, tr, &mut Given { values, next: 0 });
             let rec = m.stop_recording();
+            if let Some(held) = held {
+                let cells = rec
+                    .reads
+                    .iter()
+                    .map(|r| r.0)
+                    .chain(rec.writes.iter().copied());
+                self.accessed(t, held, cells)?;
+            }
+            if held.is_some() {
+                self.owners_read(t, tr, &rec.reads)?;
+            }
             if let Err(f) = r {
                 return Err(format!("`{}` may fail: {f}", th.name));
             }
@@ -960,27 +1301,10 @@ impl<'a, 'p> Modular<'a, 'p> {
             self.restore(&mut k, c);
         }
         k.state.threads[c.0 as usize] = Status::At(self.prog.thread(c).entry);
-        // Mutex owners as the new thread sees them.
-        let (mt, ot) = Self::me(t);
-        let (mc, oc) = Self::me(c);
-        let n = self.shared.len();
-        let mut g = self.shared_of(&k);
-        for &p in &self.mutex_at {
-            let v = g[p];
-            g[p] = if v == mt || v == ot {
-                if c == t {
-                    oc
-                } else {
-                    mt
-                }
-            } else if v == mc {
-                oc
-            } else {
-                v
-            };
+        // It holds no mutex.
+        for inv in self.invariants.values() {
+            inv.forget(&mut k);
         }
-        debug_assert_eq!(g.len(), 2 * n);
-        self.with_shared(&mut k, &g);
         let view = self.project(k, c);
         self.add(c, &view, None);
         Ok(())
@@ -995,6 +1319,7 @@ impl<'a, 'p> Modular<'a, 'p> {
         self.views[t.0 as usize].applied[id as usize] = self.recorded;
         let k = self.views[t.0 as usize].store.key(id);
         let g = self.shared_of(&k);
+        let held = self.held(&k, t);
         let mut new = false;
         for a in 0..self.prog.threads.len() {
             let actor = ThreadId(a as u32);
@@ -1004,15 +1329,15 @@ impl<'a, 'p> Modular<'a, 'p> {
             if self.guarantee[a].after.is_empty() {
                 continue;
             }
-            let mut results = Vec::new();
-            for c in self.as_seen_by(&g, t, actor) {
-                let Some(afters) = self.guarantee[a].after.get(&c) else {
-                    continue;
-                };
-                for (after, _) in afters.iter().filter(|(_, n)| *n >= since) {
-                    results.push(self.seen_back(&g, &c, after, t, actor)?);
-                }
-            }
+            // (Not a step of a thread holding a mutex the view's thread holds.)
+            let Some(afters) = self.guarantee[a].after.get(&g) else {
+                continue;
+            };
+            let results: Vec<Shared> = afters
+                .iter()
+                .filter(|(_, h, n)| *n >= since && !h.iter().any(|m| held.contains(m)))
+                .map(|(after, _, _)| after.clone())
+                .collect();
             for g2 in results {
                 let mut next = k.clone();
                 self.with_shared(&mut next, &g2);
@@ -1021,81 +1346,6 @@ impl<'a, 'p> Modular<'a, 'p> {
             }
         }
         Ok(new)
-    }
-
-    /// Shared memory `g` of a view of `t` as another thread of function `actor` may see it:
-    /// the mutex owners told apart as that thread does (one memory for each reading of an
-    /// owner value that stands for several threads).
-    fn as_seen_by(&self, g: &[i64], t: ThreadId, actor: ThreadId) -> Vec<Shared> {
-        let (mt, ot) = Self::me(t);
-        let (ma, oa) = Self::me(actor);
-        let mut out: Vec<Shared> = vec![g.into()];
-        for &p in &self.mutex_at {
-            let v = g[p];
-            let readings: &[i64] = if actor == t {
-                if v == mt {
-                    &[ot]
-                } else if v == ot {
-                    &[mt, ot]
-                } else {
-                    &[v]
-                }
-            } else if v == mt || v == ot {
-                &[mt]
-            } else if v == ma && self.shape.replicated[actor.0 as usize] {
-                &[ma, oa]
-            } else {
-                &[v]
-            };
-            if readings == [v] {
-                continue;
-            }
-            out = out
-                .into_iter()
-                .flat_map(|c| {
-                    readings.iter().map(move |&r| {
-                        let mut c = c.clone();
-                        c[p] = r;
-                        c
-                    })
-                })
-                .collect();
-        }
-        out
-    }
-
-    /// The shared memory of `t`'s view `g` after a step of `actor` took it (as the actor sees
-    /// it) from `c` to `after`.
-    fn seen_back(
-        &self,
-        g: &[i64],
-        c: &[i64],
-        after: &[i64],
-        t: ThreadId,
-        actor: ThreadId,
-    ) -> Result<Shared, String> {
-        let (_, ot) = Self::me(t);
-        let (ma, _) = Self::me(actor);
-        let mut out: Shared = g.into();
-        let mut mutex = self.mutex_at.iter().peekable();
-        for p in 0..after.len() {
-            let is_mutex = mutex.next_if(|&&q| q == p).is_some();
-            if after[p] == c[p] {
-                continue;
-            }
-            out[p] = if !is_mutex || after[p] == 0 {
-                after[p]
-            } else if after[p] == ma {
-                if actor == t {
-                    ot
-                } else {
-                    ma
-                }
-            } else {
-                return Err("a thread writes another thread's id into a mutex".into());
-            };
-        }
-        Ok(out)
     }
 
     /// The mutex cell lock step `tr` of `t` takes in view `k`, if it names one.
@@ -1186,11 +1436,70 @@ impl<'a, 'p> Modular<'a, 'p> {
         }
     }
 
+    /// Checks that step `tr` of `t`, which read `reads`, reads the owner of a mutex `t` does
+    /// not hold only to synchronise (where its views tell free from held apart).
+    fn owners_read(&self, t: ThreadId, tr: TransId, reads: &[(u32, i64)]) -> Result<(), String> {
+        if splits_owners(&self.prog.thread(t).transition(tr).kind) {
+            return Ok(());
+        }
+        let me = Self::me(t);
+        for &(f, v) in reads {
+            let f = f as usize;
+            if self.is_mutex[f] && self.owner(f) == Owner::Shared && v != me {
+                return Err(format!(
+                    "`{}` reads a mutex other than to synchronise",
+                    self.prog.thread(t).name
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks how step `tr` of `t` changed the mutexes it wrote (`owners` before, `k` after):
+    /// it took free ones, released its own, and initialised one only while `main` was alone.
+    fn owners_written(
+        &self,
+        owners: &[(usize, i64)],
+        k: &Key,
+        t: ThreadId,
+        tr: TransId,
+        was_alone: bool,
+        written: &[u32],
+    ) -> Result<(), String> {
+        let me = Self::me(t);
+        let init = self.prog.thread(t).transition(tr).kind == TransKind::Sync(SyncKind::MutexInit);
+        for &f in written {
+            let f = f as usize;
+            if !self.is_mutex[f] || self.owner(f) != Owner::Shared {
+                continue;
+            }
+            let Ok(i) = owners.binary_search_by_key(&f, |o| o.0) else {
+                continue;
+            };
+            let (a, b) = (owners[i].1, k.state.mem.cells()[f]);
+            let name = &self.prog.thread(t).name;
+            if init && !was_alone {
+                return Err(format!(
+                    "`{name}` initialises a mutex while other threads may run"
+                ));
+            }
+            if b != 0 && b != me && b != a {
+                return Err(format!(
+                    "`{name}` writes a value that holds no thread's id into a mutex"
+                ));
+            }
+            if !(a == b || (a == 0 && b == me) || (a == me && b == 0)) {
+                return Err(format!("`{name}` may release a mutex it does not hold"));
+            }
+        }
+        Ok(())
+    }
+
     /// Checks that a synchronisation step of `t` that made `t` a mutex's owner wrote that in
     /// a mutex variable: the views tell owners apart there only (a mutex in memory the front
     /// end does not type, a heap block, is not covered).
     fn owners_typed(&self, k: &Key, t: ThreadId, written: &[u32]) -> Result<(), String> {
-        let (me, _) = Self::me(t);
+        let me = Self::me(t);
         for &f in written {
             let f = f as usize;
             let var = self.var_of[f].0 as usize;

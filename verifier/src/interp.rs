@@ -1291,7 +1291,7 @@ impl<'p> Machine<'p> {
     /// Whether evaluating `e` in `s` may go another way for other values of what is not
     /// known in it: an address not known, an operation undefined for some operands, a
     /// condition not known choosing between values.
-    fn decides(&self, s: &State, e: &Expr) -> bool {
+    pub fn decides(&self, s: &State, e: &Expr) -> bool {
         self.unrecorded(|| self.decides_in(s, e))
     }
 

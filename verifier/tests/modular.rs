@@ -366,6 +366,78 @@ int main(void) {
 }
 "#;
 
+/// Workers that peek at the word of a mutex `main` holds: a view's stand-in for another
+/// thread's mutex must not become data.
+const PEEKS: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {
+  long o = __atomic_load_n((long *)&m, __ATOMIC_SEQ_CST);
+  assert(o == 0 || o == -1);
+  return 0;
+}
+int main(void) {
+  pthread_t t[10];
+  pthread_mutex_lock(&m);
+  for (int i = 0; i < 10; i++) pthread_create(&t[i], 0, worker, 0);
+  pthread_mutex_unlock(&m);
+  for (int i = 0; i < 10; i++) pthread_join(t[i], 0);
+  return 0;
+}
+"#;
+
+/// A worker that reads the word of the mutex it holds: the ids of a function's threads
+/// differ.
+const OWN_WORD: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {
+  pthread_mutex_lock(&m);
+  long o = *(volatile long *)&m;
+  pthread_mutex_unlock(&m);
+  assert(o == 2);
+  return 0;
+}
+"#;
+
+/// Workers that take an error-checking mutex by a compare-and-swap of their function's id.
+const SWAPS_IN_AN_ID: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+pthread_mutex_t m;
+void *worker(void *arg) {
+  while (!__sync_bool_compare_and_swap((long *)&m, 0L, 2L)) { }
+  int r = pthread_mutex_unlock(&m);
+  assert(r == 0);
+  return 0;
+}
+int main(void) {
+  pthread_mutexattr_t a;
+  pthread_mutexattr_init(&a);
+  pthread_mutexattr_settype(&a, PTHREAD_MUTEX_ERRORCHECK);
+  pthread_mutex_init(&m, &a);
+  pthread_t t[10];
+  for (int i = 0; i < 10; i++) pthread_create(&t[i], 0, worker, 0);
+  for (int i = 0; i < 10; i++) pthread_join(t[i], 0);
+  return 0;
+}
+"#;
+
+/// A branch on a quotient by an input, which may be 0.
+const DIVIDES_BY_AN_INPUT: &str = r#"
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+int y;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {
+  int v = __VERIFIER_nondet_int();
+  if (100 / v > 1) { pthread_mutex_lock(&m); y = 1; pthread_mutex_unlock(&m); }
+  return 0;
+}
+"#;
+
 #[test]
 fn the_holes_found_in_review_stay_closed() {
     for (text, why) in [
@@ -373,6 +445,10 @@ fn the_holes_found_in_review_stay_closed() {
         (JOINS_UNWRITTEN_IDS.to_string(), "join"),
         (pool(BYTES_OF_AN_ADDRESS, 100), "address"),
         (MUTEX_OF_ONES.to_string(), "no thread's id"),
+        (PEEKS.to_string(), "reads a mutex"),
+        (pool(OWN_WORD, 10), "reads a mutex"),
+        (SWAPS_IN_AN_ID.to_string(), "mutex"),
+        (pool(DIVIDES_BY_AN_INPUT, 10), "not known"),
     ] {
         let e = proof_of(&text).expect_err(why);
         assert!(e.contains(why), "{why}: {e}");
@@ -594,4 +670,56 @@ fn a_branch_on_an_input_is_taken_both_ways() {
     bug_with(&racing, 1);
     let why = proof_of(&racing).expect_err("racing");
     assert!(why.contains("error"), "{why}");
+}
+
+/// Workers and `main` each pick an element of an array by an input, checked to be in
+/// bounds, and work on it under its own mutex: an input that only indexes and is compared
+/// with constants takes each index and one value of each stretch around the bounds.
+const INDEXED: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+struct s { int datum; pthread_mutex_t m; } a[10];
+void *worker(void *arg) {
+  int i = __VERIFIER_nondet_int();
+  if (i < 0 || i >= 10) return 0;
+  pthread_mutex_lock(&a[i].m); a[i].datum++; a[i].datum--; pthread_mutex_unlock(&a[i].m);
+  return 0;
+}
+int main(void) {
+  for (int i = 0; i < 10; i++) pthread_mutex_init(&a[i].m, 0);
+  int i = __VERIFIER_nondet_int();
+  if (i < 0 || i >= 10) return 0;
+  pthread_t t[10];
+  for (int k = 0; k < 10; k++) pthread_create(&t[k], 0, worker, 0);
+  pthread_mutex_lock(&a[i].m);
+  assert(a[i].datum == 0);
+  pthread_mutex_unlock(&a[i].m);
+  for (int k = 0; k < 10; k++) pthread_join(t[k], 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn an_input_that_indexes_an_array_takes_every_index() {
+    let proof = proof_of(INDEXED).expect("proved");
+    assert_eq!(proof.guarded, 10);
+    no_bug_with(INDEXED, 1);
+    // `main` checks its element holding the first one's mutex.
+    let racing = INDEXED
+        .replace(
+            "pthread_mutex_lock(&a[i].m);\n  assert",
+            "pthread_mutex_lock(&a[0].m);\n  assert",
+        )
+        .replace(
+            "assert(a[i].datum == 0);\n  pthread_mutex_unlock(&a[i].m);",
+            "assert(a[i].datum == 0);\n  pthread_mutex_unlock(&a[0].m);",
+        );
+    assert!(racing.contains("pthread_mutex_unlock(&a[0].m)"));
+    bug_with(&racing, 1);
+    let why = proof_of(&racing).expect_err("racing");
+    assert!(why.contains("error"), "{why}");
+    // A worker's index not checked: out of bounds for most values.
+    let unchecked = INDEXED.replacen("  if (i < 0 || i >= 10) return 0;\n", "", 1);
+    assert!(proof_of(&unchecked).is_err());
 }

@@ -20,6 +20,7 @@
 //! may depend on the inputs' values, or whose states exceed the budget are left to the
 //! symbolic engine ([`crate::imc`]): [`run_iterative`] then returns [`Fallback`].
 
+mod inputs;
 mod liveness;
 mod lockset;
 pub mod modular;

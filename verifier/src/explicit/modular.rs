@@ -48,8 +48,8 @@ use super::space::{Key, Space};
 use super::store::Store;
 use crate::interp::{self, Choice, Oracle, Status};
 use crate::ir::{
-    decode_address, BinOp, ElemKind, Expr, LocKind, Op, Place, Program, Refusal, SyncKind,
-    ThreadId, TransId, TransKind, Ty, UnOp, VarId, VarScope,
+    decode_address, ElemKind, LocKind, Op, Place, Program, Refusal, SyncKind, ThreadId, TransId,
+    TransKind, Ty, VarId, VarScope,
 };
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::{Cell, RefCell};
@@ -296,138 +296,8 @@ impl Shape {
         Ok(Shape {
             replicated,
             template,
-            enumerated: enumerated_inputs(prog),
+            enumerated: super::inputs::enumerated(prog),
         })
-    }
-}
-
-/// The variables only inputs write whose values are only compared for equality with
-/// constants (or tested for zero): per variable, each constant and a value none of them is,
-/// which between them behave as every value does.
-fn enumerated_inputs(prog: &Program) -> FxHashMap<VarId, Vec<i128>> {
-    let mut candidates: FxHashMap<VarId, Vec<i128>> = FxHashMap::default();
-    for tr in prog.threads.iter().flat_map(|t| &t.transitions) {
-        for op in &tr.ops {
-            if let Op::Havoc {
-                place: Place::Var { var, index: None },
-                ..
-            } = op
-            {
-                let v = prog.var(*var);
-                if matches!(v.scope, VarScope::Local(_)) && v.len == 1 {
-                    candidates.insert(*var, Vec::new());
-                }
-            }
-        }
-    }
-    let mut bad = FxHashSet::default();
-    for tr in prog.threads.iter().flat_map(|t| &t.transitions) {
-        uses(prog, &tr.guard, true, &mut candidates, &mut bad);
-        for op in &tr.ops {
-            match op {
-                Op::Assign { place, value } => {
-                    uses(prog, value, false, &mut candidates, &mut bad);
-                    place_uses(prog, place, &mut candidates, &mut bad);
-                }
-                Op::Havoc { place, .. } => place_uses(prog, place, &mut candidates, &mut bad),
-                Op::Spawn { args, .. } => {
-                    for (_, e) in args {
-                        uses(prog, e, false, &mut candidates, &mut bad);
-                    }
-                }
-                Op::AtomicBegin | Op::AtomicEnd => {}
-            }
-        }
-    }
-    candidates
-        .into_iter()
-        .filter(|(v, _)| !bad.contains(v))
-        .map(|(v, mut consts)| {
-            let ty = prog.var(v).elem.ty();
-            for c in &mut consts {
-                *c = ty.wrap(*c);
-            }
-            consts.sort_unstable();
-            consts.dedup();
-            let other = (0..).map(|k| ty.wrap(k)).find(|x| !consts.contains(x));
-            consts.extend(other);
-            (v, consts)
-        })
-        .collect()
-}
-
-/// The candidate read by `e` directly (a load of the whole scalar in its own type: a
-/// narrower load would tell apart values the constants do not).
-fn loaded(prog: &Program, e: &Expr, candidates: &FxHashMap<VarId, Vec<i128>>) -> Option<VarId> {
-    match e {
-        Expr::Load {
-            place: Place::Var { var, index: None },
-            ty,
-        } if candidates.contains_key(var) && *ty == prog.var(*var).elem.ty() => Some(*var),
-        _ => None,
-    }
-}
-
-/// Records how `e` uses the candidates: `zero_test` says that `e`'s value is only tested for
-/// zero. A use other than a test for zero or an equality with a constant marks it `bad`.
-fn uses(
-    prog: &Program,
-    e: &Expr,
-    zero_test: bool,
-    candidates: &mut FxHashMap<VarId, Vec<i128>>,
-    bad: &mut FxHashSet<VarId>,
-) {
-    if let Some(v) = loaded(prog, e, candidates) {
-        if zero_test {
-            candidates.get_mut(&v).expect("candidate").push(0);
-        } else {
-            bad.insert(v);
-        }
-        return;
-    }
-    match e {
-        Expr::Const { .. } => {}
-        Expr::Load { place, .. } => place_uses(prog, place, candidates, bad),
-        Expr::AddrOf { var, index } => {
-            bad.insert(*var);
-            uses(prog, index, false, candidates, bad);
-        }
-        Expr::Unary { op, arg, .. } => uses(prog, arg, *op == UnOp::Not, candidates, bad),
-        Expr::Binary { op, lhs, rhs, .. } => {
-            if matches!(op, BinOp::Eq | BinOp::Ne) {
-                for (a, b) in [(lhs, rhs), (rhs, lhs)] {
-                    if let (Some(v), Some(c)) = (loaded(prog, a, candidates), b.as_const()) {
-                        candidates.get_mut(&v).expect("candidate").push(c);
-                        return;
-                    }
-                }
-            }
-            let logical = matches!(op, BinOp::And | BinOp::Or);
-            uses(prog, lhs, logical, candidates, bad);
-            uses(prog, rhs, logical, candidates, bad);
-        }
-        Expr::Cast { arg, .. } => uses(prog, arg, false, candidates, bad),
-        Expr::Ite {
-            cond, then, els, ..
-        } => {
-            uses(prog, cond, true, candidates, bad);
-            uses(prog, then, false, candidates, bad);
-            uses(prog, els, false, candidates, bad);
-        }
-    }
-}
-
-/// The uses of the candidates in a place's index and address expressions.
-fn place_uses(
-    prog: &Program,
-    p: &Place,
-    candidates: &mut FxHashMap<VarId, Vec<i128>>,
-    bad: &mut FxHashSet<VarId>,
-) {
-    let mut subs = Vec::new();
-    p.for_each_subexpr(&mut |e| subs.push(e));
-    for e in subs {
-        uses(prog, e, false, candidates, bad);
     }
 }
 
@@ -510,6 +380,8 @@ struct Modular<'a, 'p> {
     violated: Cell<bool>,
     /// Views after which the locksets learned are looked at again.
     checkpoint: usize,
+    /// The replicas started: their thread, the shared memory and the mutexes with their id.
+    replica_starts: FxHashSet<(ThreadId, Shared, Vec<usize>)>,
     /// Per thread: the flat cells of its own memory, as ranges.
     locals: Vec<Vec<std::ops::Range<usize>>>,
     /// The flat cells of shared memory that guarantees change: neither mutexes (a view
@@ -594,6 +466,7 @@ impl<'a, 'p> Modular<'a, 'p> {
             learned: RefCell::new(learned),
             violated: Cell::new(false),
             checkpoint: FIRST_CHECKPOINT,
+            replica_starts: FxHashSet::default(),
             locals,
             shared,
             initial,
@@ -1098,18 +971,23 @@ impl<'a, 'p> Modular<'a, 'p> {
             m.start_recording(k.state.mem.cells().len());
             m.start_tainting(&k.undef);
             let on = m.eval(&k.state, &tr.guard);
+            // (Another value of what is not known in it may make it fail, or read elsewhere.)
+            let decides = m.decides(&k.state, &tr.guard);
             let rec = m.stop_recording();
             if !was_alone {
                 self.accessed(t, &held, rec.reads.iter().map(|r| r.0))?;
             }
             if !was_alone {
-                self.owners_read(t, tr.id, &rec.reads)?;
+                self.owners_read(t, tr.id, &rec.reads, true)?;
             }
             out.visible |= self.touches(t, &rec.reads, &rec.writes, None)?;
             // A guard that reads a value not known may hold (a join's reads only the id a
             // creation wrote: [`Modular::joins_a_thread`]).
             let unknown = rec.read_tainted && tr.kind != TransKind::Sync(SyncKind::Join);
             drop(rec);
+            if unknown && decides {
+                return Err(self.unknown_decides(t, tr.id));
+            }
             match on {
                 Ok(0) if !unknown => continue,
                 Ok(_) => {}
@@ -1237,7 +1115,7 @@ impl<'a, 'p> Modular<'a, 'p> {
                 self.accessed(t, held, cells)?;
             }
             if held.is_some() {
-                self.owners_read(t, tr, &rec.reads)?;
+                self.owners_read(t, tr, &rec.reads, false)?;
             }
             if let Err(f) = r {
                 return Err(format!("`{}` may fail: {f}", th.name));
@@ -1295,6 +1173,15 @@ impl<'a, 'p> Modular<'a, 'p> {
             None if trans.refusal.is_some() => self.shape.template[&start.function],
             None => return Ok(()),
         };
+        if trans.spawned().is_none() {
+            // A replica's first view depends only on the shared memory and on the mutexes
+            // that hold its id (its own memory is its function's initial one): a loop of
+            // creations starts it once.
+            let start = (c, self.shared_of(after), self.held(after, c));
+            if !self.replica_starts.insert(start) {
+                return Ok(());
+            }
+        }
         let mut k = after.clone();
         if trans.spawned().is_none() {
             // A replica starts with its function's initial memory.
@@ -1436,16 +1323,31 @@ impl<'a, 'p> Modular<'a, 'p> {
         }
     }
 
-    /// Checks that step `tr` of `t`, which read `reads`, reads the owner of a mutex `t` does
-    /// not hold only to synchronise (where its views tell free from held apart).
-    fn owners_read(&self, t: ThreadId, tr: TransId, reads: &[(u32, i64)]) -> Result<(), String> {
-        if splits_owners(&self.prog.thread(t).transition(tr).kind) {
+    /// Checks that step `tr` of `t`, which read `reads` in its guard (`guard`) or its
+    /// operations, reads a mutex only to synchronise: in the guard of a synchronisation
+    /// (whose views tell free from held apart, and which only decides on it), or in the
+    /// operations of a lock, trylock or unlock (which write it back or test it for free).
+    /// A value of a mutex copied anywhere else would tell threads of a function apart, or
+    /// be a view's stand-in for another thread's.
+    fn owners_read(
+        &self,
+        t: ThreadId,
+        tr: TransId,
+        reads: &[(u32, i64)],
+        guard: bool,
+    ) -> Result<(), String> {
+        use SyncKind::*;
+        let kind = &self.prog.thread(t).transition(tr).kind;
+        let allowed = match guard {
+            true => splits_owners(kind),
+            false => matches!(kind, TransKind::Sync(Lock | TryLock | Unlock)),
+        };
+        if allowed {
             return Ok(());
         }
-        let me = Self::me(t);
-        for &(f, v) in reads {
+        for &(f, _) in reads {
             let f = f as usize;
-            if self.is_mutex[f] && self.owner(f) == Owner::Shared && v != me {
+            if self.is_mutex[f] && self.owner(f) == Owner::Shared {
                 return Err(format!(
                     "`{}` reads a mutex other than to synchronise",
                     self.prog.thread(t).name
@@ -1456,7 +1358,8 @@ impl<'a, 'p> Modular<'a, 'p> {
     }
 
     /// Checks how step `tr` of `t` changed the mutexes it wrote (`owners` before, `k` after):
-    /// it took free ones, released its own, and initialised one only while `main` was alone.
+    /// a lock, trylock or unlock took free ones or released its own; anything else wrote
+    /// one only while `main` was alone.
     fn owners_written(
         &self,
         owners: &[(usize, i64)],
@@ -1466,8 +1369,11 @@ impl<'a, 'p> Modular<'a, 'p> {
         was_alone: bool,
         written: &[u32],
     ) -> Result<(), String> {
+        use SyncKind::*;
         let me = Self::me(t);
-        let init = self.prog.thread(t).transition(tr).kind == TransKind::Sync(SyncKind::MutexInit);
+        let kind = &self.prog.thread(t).transition(tr).kind;
+        let init = *kind == TransKind::Sync(MutexInit);
+        let sync = matches!(kind, TransKind::Sync(Lock | TryLock | Unlock));
         for &f in written {
             let f = f as usize;
             if !self.is_mutex[f] || self.owner(f) != Owner::Shared {
@@ -1487,6 +1393,9 @@ impl<'a, 'p> Modular<'a, 'p> {
                 return Err(format!(
                     "`{name}` writes a value that holds no thread's id into a mutex"
                 ));
+            }
+            if !sync && !was_alone {
+                return Err(format!("`{name}` writes a mutex other than to synchronise"));
             }
             if !(a == b || (a == 0 && b == me) || (a == me && b == 0)) {
                 return Err(format!("`{name}` may release a mutex it does not hold"));

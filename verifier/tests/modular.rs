@@ -723,3 +723,61 @@ fn an_input_that_indexes_an_array_takes_every_index() {
     let unchecked = INDEXED.replacen("  if (i < 0 || i >= 10) return 0;\n", "", 1);
     assert!(proof_of(&unchecked).is_err());
 }
+
+/// An input read other than whole in its own type: as a pointer, through an index, or a
+/// byte of it through a pointer to its struct; each has values the representatives miss.
+const INPUT_AS_POINTER: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+extern long __VERIFIER_nondet_long(void);
+void *worker(void *arg) {
+  long x = __VERIFIER_nondet_long();
+  char *p = *(char **)&x;
+  if (p == (char *)12345) assert(0);
+  return 0;
+}
+"#;
+
+const INPUT_BY_INDEX: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+void *worker(void *arg) {
+  int x = __VERIFIER_nondet_int();
+  int y = 0;
+  for (int j = 0; j < 1; j++) y = (&x)[j];
+  if (y == 12345) assert(0);
+  return 0;
+}
+"#;
+
+const INPUT_BY_BYTE: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+void *worker(void *arg) { return 0; }
+int main(void) {
+  struct { int a; int b; } s;
+  s.a = 0;
+  s.b = __VERIFIER_nondet_int();
+  char *p = (char *)&s;
+  for (int j = 4; j < 5; j++)
+    if (p[j] == 7) assert(0);
+  pthread_t t[10];
+  for (int k = 0; k < 10; k++) pthread_create(&t[k], 0, worker, 0);
+  for (int k = 0; k < 10; k++) pthread_join(t[k], 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn inputs_read_other_than_whole_take_every_value() {
+    for text in [
+        pool(INPUT_AS_POINTER, 10),
+        pool(INPUT_BY_INDEX, 10),
+        INPUT_BY_BYTE.to_string(),
+    ] {
+        let e = proof_of(&text).expect_err("an input value fails");
+        assert!(e.contains("error"), "{e}");
+    }
+}

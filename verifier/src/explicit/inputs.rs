@@ -60,6 +60,7 @@ pub(super) fn enumerated(prog: &Program) -> FxHashMap<VarId, Vec<i128>> {
         class: &mut class,
         points: FxHashMap::default(),
         bad: FxHashSet::default(),
+        reached: FxHashSet::default(),
     };
     for tr in prog.threads.iter().flat_map(|t| &t.transitions) {
         uses.expr(&tr.guard, true);
@@ -84,7 +85,20 @@ pub(super) fn enumerated(prog: &Program) -> FxHashMap<VarId, Vec<i128>> {
             }
         }
     }
-    let Uses { points, bad, .. } = uses;
+    let Uses {
+        points,
+        mut bad,
+        reached,
+        ..
+    } = uses;
+    // A copy in an object whose address is taken may be read by bytes through it.
+    let members: Vec<VarId> = class.parent.keys().copied().collect();
+    for v in members {
+        if reached.contains(&prog.var(v).placement().object) {
+            let c = class.find(v);
+            bad.insert(c);
+        }
+    }
     roots
         .into_iter()
         .filter_map(|r| {
@@ -190,6 +204,8 @@ struct Uses<'a> {
     points: FxHashMap<VarId, Vec<i128>>,
     /// Classes used otherwise.
     bad: FxHashSet<VarId>,
+    /// Objects whose addresses are taken or dereferenced.
+    reached: FxHashSet<VarId>,
 }
 
 impl Uses<'_> {
@@ -217,13 +233,16 @@ impl Uses<'_> {
         }
         match e {
             Expr::Const { .. } => {}
-            Expr::Load { place, .. } => self.place(place),
+            Expr::Load { place, .. } => {
+                // (A copy read otherwise than whole in its own type.)
+                if let Place::Var { var, .. } = place {
+                    self.not_copied(*var);
+                }
+                self.place(place)
+            }
             // (An address out of bounds is a value, whose arithmetic may tell them apart.)
             Expr::AddrOf { var, index } => {
-                if self.class.contains(*var) {
-                    let c = self.class.find(*var);
-                    self.bad.insert(c);
-                }
+                self.reached.insert(self.prog.var(*var).placement().object);
                 self.expr(index, false);
             }
             Expr::Unary { op, arg, .. } => self.expr(arg, *op == UnOp::Not),
@@ -259,10 +278,24 @@ impl Uses<'_> {
         match p {
             Place::Var { var, index } => {
                 if let Some(i) = index {
+                    self.not_copied(*var);
                     self.index(*var, i);
                 }
             }
-            Place::Deref { addr, .. } => self.expr(addr, false),
+            Place::Deref { addr, targets, .. } => {
+                for t in targets {
+                    self.reached.insert(self.prog.var(*t).placement().object);
+                }
+                self.expr(addr, false)
+            }
+        }
+    }
+
+    /// Marks the class of `v` bad, if it has one: `v` is read or written other than whole.
+    fn not_copied(&mut self, v: VarId) {
+        if self.class.contains(v) {
+            let c = self.class.find(v);
+            self.bad.insert(c);
         }
     }
 

@@ -129,22 +129,12 @@ impl Invariant {
 
     /// The cells' values in `k`.
     pub fn values(&self, k: &Key) -> Values {
-        let cells = k.state.mem.cells();
-        let values = self.cells.iter().map(|&f| cells[f]);
-        let marks = self
-            .cells
-            .iter()
-            .map(|&f| interp::unknown_bytes(&k.undef, f) as i64);
-        values.chain(marks).collect()
+        k.values_of(&self.cells)
     }
 
     /// `k` with the cells set to `v`.
     pub fn set(&self, k: &mut Key, v: &[i64]) {
-        let n = self.cells.len();
-        for (i, &f) in self.cells.iter().enumerate() {
-            k.state.mem.cells_mut()[f] = v[i];
-            interp::set_unknown_bytes(&mut k.undef, f, v[n + i] as u8);
-        }
+        k.set_values(&self.cells, v);
     }
 
     /// `k` with the cells forgotten (0, and not known: a read of one would taint what it

@@ -33,8 +33,9 @@
 //!
 //! A value not known (an input, uninitialised memory) is carried as such (its bytes marked,
 //! as the explicit search marks them); a guard that reads one may hold either way, and any
-//! other decision on one ends the proof, except for an input only compared for equality with
-//! constants, which takes each of them and one value none of them is.
+//! other decision on one ends the proof, except for an input with finitely many behaviours
+//! ([`super::inputs`]: only compared with constants and used as an index), which takes a
+//! value of each.
 //!
 //! Where the program is outside what this covers (condition variables, barriers, atomic
 //! regions, threads that read their own id or an address as a number, a thread id used other
@@ -669,22 +670,12 @@ impl<'a, 'p> Modular<'a, 'p> {
 
     /// The shared memory of a view: values, then which bytes are not known.
     fn shared_of(&self, k: &Key) -> Shared {
-        let cells = k.state.mem.cells();
-        let values = self.shared.iter().map(|&f| cells[f]);
-        let marks = self
-            .shared
-            .iter()
-            .map(|&f| interp::unknown_bytes(&k.undef, f) as i64);
-        values.chain(marks).collect()
+        k.values_of(&self.shared)
     }
 
     /// `k` with shared memory `g`.
     fn with_shared(&self, k: &mut Key, g: &[i64]) {
-        let n = self.shared.len();
-        for (i, &f) in self.shared.iter().enumerate() {
-            k.state.mem.cells_mut()[f] = g[i];
-            interp::set_unknown_bytes(&mut k.undef, f, g[n + i] as u8);
-        }
+        k.set_values(&self.shared, g);
     }
 
     /// Adds a view of thread `t`; whether it is new.

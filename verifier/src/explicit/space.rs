@@ -39,6 +39,25 @@ impl Key {
     fn define(&mut self, flat: usize) {
         interp::set_unknown_bytes(&mut self.undef, flat, 0);
     }
+
+    /// The values of cells `cells` (flat), then which of their bytes are not known.
+    pub(super) fn values_of(&self, cells: &[usize]) -> Box<[i64]> {
+        let mem = self.state.mem.cells();
+        let values = cells.iter().map(|&f| mem[f]);
+        let marks = cells
+            .iter()
+            .map(|&f| interp::unknown_bytes(&self.undef, f) as i64);
+        values.chain(marks).collect()
+    }
+
+    /// Sets cells `cells` (flat) to `v`, as [`Key::values_of`] gives them.
+    pub(super) fn set_values(&mut self, cells: &[usize], v: &[i64]) {
+        let n = cells.len();
+        for (i, &f) in cells.iter().enumerate() {
+            self.state.mem.cells_mut()[f] = v[i];
+            interp::set_unknown_bytes(&mut self.undef, f, v[n + i] as u8);
+        }
+    }
 }
 
 /// Where an edge leads.

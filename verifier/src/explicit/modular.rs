@@ -367,8 +367,8 @@ struct Modular<'a, 'p> {
     var_of: Vec<VarId>,
     /// Flat cells of every mutex (shared or a thread's own), in order.
     mutexes: Vec<usize>,
-    /// Per flat cell: whether it is a mutex's.
-    is_mutex: Vec<bool>,
+    /// Per flat cell: whether it is a shared mutex's.
+    shared_mutex: Vec<bool>,
     /// Per flat cell: the mutex that guards it in this proof.
     guard: Vec<Option<usize>>,
     /// Per mutex that guards cells: they, and the values threads left them with.
@@ -409,7 +409,7 @@ impl<'a, 'p> Modular<'a, 'p> {
         let mut locals = vec![Vec::new(); prog.threads.len()];
         let mut shared = Vec::new();
         let guard = learned.guards();
-        let mut is_mutex = vec![false; cells];
+        let mut shared_mutex = vec![false; cells];
         let mut invariants = std::collections::BTreeMap::new();
         for v in &prog.vars {
             let first = initial.state.mem.flat(v.id.0 as usize, 0);
@@ -422,7 +422,7 @@ impl<'a, 'p> Modular<'a, 'p> {
             }
             if v.elem == ElemKind::Mutex {
                 mutexes.extend(cells.clone());
-                is_mutex[cells.clone()].fill(true);
+                shared_mutex[cells.clone()].fill(!matches!(v.scope, VarScope::Local(_)));
             }
             match v.scope {
                 VarScope::Local(t) => locals[t.0 as usize].push(cells),
@@ -460,7 +460,7 @@ impl<'a, 'p> Modular<'a, 'p> {
             shape,
             var_of,
             mutexes,
-            is_mutex,
+            shared_mutex,
             guard,
             invariants,
             alone: lockset::alone(&prog.threads[0]),
@@ -495,14 +495,11 @@ impl<'a, 'p> Modular<'a, 'p> {
     fn held(&self, k: &Key, t: ThreadId) -> Vec<usize> {
         let me = Self::me(t);
         let cells = k.state.mem.cells();
-        let mut held: Vec<usize> = self
-            .mutexes
+        self.mutexes
             .iter()
             .copied()
             .filter(|&f| cells[f] == me)
-            .collect();
-        held.sort_unstable();
-        held
+            .collect()
     }
 
     /// Whether `t` is `main` where it is the only thread.
@@ -521,7 +518,7 @@ impl<'a, 'p> Modular<'a, 'p> {
         let mut learned = self.learned.borrow_mut();
         for f in cells {
             let f = f as usize;
-            if self.is_mutex[f] || self.owner(f) != Owner::Shared {
+            if self.shared_mutex[f] || self.owner(f) != Owner::Shared {
                 continue;
             }
             learned.access(f, held);
@@ -539,21 +536,16 @@ impl<'a, 'p> Modular<'a, 'p> {
 
     /// Whether the locksets learned guard cells otherwise than this proof does.
     fn regroups(&self) -> bool {
-        self.learned_now().guards() != self.guard
+        self.learned().guards() != self.guard
     }
 
     /// The locksets learned, with the order of mutexes seen so far.
-    fn learned_now(&self) -> Learned {
+    fn learned(&self) -> Learned {
         let mut l = self.learned.borrow().clone();
         for (a, b, _) in self.lock_order.all_edges() {
             l.order.add_edge(a, b, ());
         }
         l
-    }
-
-    /// What this proof learned, for the next.
-    fn learned(self) -> Learned {
-        self.learned_now()
     }
 
     /// Records the values of mutex `m`'s cells in `k` as left by a thread releasing it, and
@@ -573,6 +565,17 @@ impl<'a, 'p> Modular<'a, 'p> {
         }
     }
 
+    /// Records the guarded cells of `main`'s view `k` where it stops being the only thread,
+    /// and forgets those of the mutexes it does not hold (`held`).
+    fn no_longer_alone(&mut self, k: &mut Key, held: &[usize]) {
+        for m in self.invariants.keys().copied().collect::<Vec<_>>() {
+            self.release(m, k);
+            if !held.contains(&m) {
+                self.invariants[&m].forget(k);
+            }
+        }
+    }
+
     /// The views a step of `t` from a view where it held `held` (and was alone there, or not)
     /// leads to, from `k` after it: the cells of a mutex released recorded and forgotten, of a
     /// mutex taken given every value recorded; all recorded where `main` stops being alone.
@@ -587,14 +590,8 @@ impl<'a, 'p> Modular<'a, 'p> {
             return Ok(vec![k]);
         }
         let now = self.held(&k, t);
-        let guards: Vec<usize> = self.invariants.keys().copied().collect();
         if was_alone {
-            for m in guards {
-                self.release(m, &k);
-                if !now.contains(&m) {
-                    self.invariants[&m].forget(&mut k);
-                }
-            }
+            self.no_longer_alone(&mut k, &now);
             return Ok(vec![k]);
         }
         for &m in held {
@@ -648,7 +645,7 @@ impl<'a, 'p> Modular<'a, 'p> {
         // Of a mutex, a view knows whether its thread holds it.
         let me = Self::me(t);
         for &f in &self.mutexes {
-            if k.state.mem.cells()[f] != me && self.owner(f) == Owner::Shared {
+            if k.state.mem.cells()[f] != me && self.shared_mutex[f] {
                 k.state.mem.cells_mut()[f] = 0;
                 interp::set_unknown_bytes(&mut k.undef, f, 0);
             }
@@ -697,7 +694,7 @@ impl<'a, 'p> Modular<'a, 'p> {
     fn run(&mut self, deadline: Instant, max_views: usize) -> Result<(), String> {
         let cells = self.initial.state.mem.cells();
         if self.mutexes.iter().any(|&f| {
-            self.owner(f) == Owner::Shared
+            self.shared_mutex[f]
                 && (cells[f] != 0 || interp::unknown_bytes(&self.initial.undef, f) != 0)
         }) {
             return Err("a mutex starts with a value that holds no thread's id".into());
@@ -706,10 +703,7 @@ impl<'a, 'p> Modular<'a, 'p> {
         if !self.is_alone(ThreadId(0), &main) {
             // `main` starts where it may have started threads: the guarded cells as they
             // start, left by no one.
-            for m in self.invariants.keys().copied().collect::<Vec<_>>() {
-                self.release(m, &main);
-                self.invariants[&m].forget(&mut main);
-            }
+            self.no_longer_alone(&mut main, &[]);
         }
         self.add(ThreadId(0), &main, None);
         loop {
@@ -890,7 +884,7 @@ impl<'a, 'p> Modular<'a, 'p> {
             let rec = m.stop_recording();
             for &(f, v) in &rec.reads {
                 let f = f as usize;
-                if self.is_mutex[f] && self.owner(f) == Owner::Shared && v != me {
+                if self.shared_mutex[f] && v != me {
                     read.push(f);
                 }
             }
@@ -1338,7 +1332,7 @@ impl<'a, 'p> Modular<'a, 'p> {
         }
         for &(f, _) in reads {
             let f = f as usize;
-            if self.is_mutex[f] && self.owner(f) == Owner::Shared {
+            if self.shared_mutex[f] {
                 return Err(format!(
                     "`{}` reads a mutex other than to synchronise",
                     self.prog.thread(t).name
@@ -1367,7 +1361,7 @@ impl<'a, 'p> Modular<'a, 'p> {
         let sync = matches!(kind, TransKind::Sync(Lock | TryLock | Unlock));
         for &f in written {
             let f = f as usize;
-            if !self.is_mutex[f] || self.owner(f) != Owner::Shared {
+            if !self.shared_mutex[f] {
                 continue;
             }
             let Ok(i) = owners.binary_search_by_key(&f, |o| o.0) else {

@@ -43,6 +43,44 @@ pub struct ThreadId(pub u32);
 /// `synth_enforcer.h`).
 pub const NO_THREAD: u64 = u64::MAX;
 
+/// Whether the `pthread_t` value `id` is [`NO_THREAD`] (an `int`, 1 or 0).
+pub fn is_no_thread(id: Expr) -> Expr {
+    let id = match id.ty() {
+        Ty::ULONG => id,
+        _ => Expr::Cast {
+            arg: Box::new(id),
+            ty: Ty::ULONG,
+        },
+    };
+    Expr::Binary {
+        op: BinOp::Eq,
+        lhs: Box::new(id),
+        rhs: Box::new(Expr::constant(i128::from(NO_THREAD), Ty::ULONG)),
+        ty: Ty::INT,
+    }
+}
+
+/// The guard of `pthread_join` of the thread `id` names, whose `__thread_done` flag is at
+/// `done`: `id` is [`NO_THREAD`] (the join returns `ESRCH` at once), or the thread has ended.
+/// [`Transition::joins_no_thread`] takes it apart.
+pub fn join_guard(id: Expr, done: Place) -> Expr {
+    let ended = Expr::Binary {
+        op: BinOp::Eq,
+        lhs: Box::new(Expr::Load {
+            place: done,
+            ty: Ty::INT,
+        }),
+        rhs: Box::new(Expr::int(1)),
+        ty: Ty::INT,
+    };
+    Expr::Binary {
+        op: BinOp::Or,
+        lhs: Box::new(is_no_thread(id)),
+        rhs: Box::new(ended),
+        ty: Ty::INT,
+    }
+}
+
 /// Identifies a location of one thread's CFG.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct LocId(pub u32);
@@ -924,6 +962,20 @@ impl Transition {
     /// Whether the transition ends an atomic region.
     pub fn ends_atomic(&self) -> bool {
         self.ops.iter().any(|o| matches!(o, Op::AtomicEnd))
+    }
+
+    /// Of a `pthread_join` ([`join_guard`]): the test ([`is_no_thread`]) whether the id it
+    /// joins is [`NO_THREAD`], when it returns at once without reading the thread's state.
+    pub fn joins_no_thread(&self) -> Option<&Expr> {
+        if self.kind != TransKind::Sync(SyncKind::Join) {
+            return None;
+        }
+        match &self.guard {
+            Expr::Binary {
+                op: BinOp::Or, lhs, ..
+            } => Some(lhs),
+            _ => None,
+        }
     }
 
     /// The thread the transition starts, if it creates one.

@@ -1360,3 +1360,50 @@ fn a_split_search_finds_what_one_worker_finds() {
         }
     }
 }
+
+/// A loop of thread creations the thread bound refuses, and the loop of joins of the ids they
+/// leave, touch only `main`'s own memory: each loop runs in one step, not in one scheduling
+/// point per join (or per 16 rounds), so the search reaches the race between the worker's
+/// two critical sections and `main`'s check at once.
+#[test]
+fn refused_creations_and_their_joins_take_no_scheduling_points() {
+    let src = r#"
+#include <pthread.h>
+#include <assert.h>
+#define N 10000
+int x;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *t(void *a) {
+  pthread_mutex_lock(&m); x++; pthread_mutex_unlock(&m);
+  pthread_mutex_lock(&m); x--; pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t ids[N];
+  for (int i = 0; i < N; i++) pthread_create(&ids[i], 0, t, 0);
+  pthread_mutex_lock(&m); int seen = x; pthread_mutex_unlock(&m);
+  for (int i = 0; i < N; i++) pthread_join(ids[i], 0);
+  assert(seen == 0);
+  return 0;
+}
+"#;
+    let opts = FOpts {
+        max_threads: 2,
+        ..FOpts::default()
+    };
+    let p = load_str("refused.c", src, &opts).unwrap();
+    let r = run(
+        &p,
+        &Options {
+            max_depth: 200,
+            jobs: 1,
+            ..Options::default()
+        },
+    );
+    assert!(
+        matches!(r.bugs.first().map(|b| &b.kind), Some(BugKind::Error)),
+        "{:?}",
+        r.stats
+    );
+    assert!(r.stats.max_depth < 40, "{:?}", r.stats);
+}

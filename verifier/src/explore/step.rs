@@ -50,8 +50,15 @@ pub(crate) struct Variant<G> {
     pub ending: Option<Ending>,
     /// It has run a visible transition (or, with [`Stepper::one_input`], read an input).
     pub visible: bool,
-    /// Loop back edges it has taken ([`MAX_ITERATIONS`] once it has read an input).
+    /// Loop back edges it has taken ([`MAX_ITERATIONS`] once it has read an input), but for
+    /// those closing an iteration that touched only the thread's own memory
+    /// ([`Stepper::own`]).
     pub back_edges: u32,
+    /// Since its last back edge (or its start), it ran a transition that is not
+    /// [`Stepper::own`].
+    pub loud: bool,
+    /// Back edges it has taken that closed an iteration of [`Stepper::own`] transitions only.
+    pub own_iterations: u32,
     /// One of its transitions read an input (a trace step with input values).
     pub read_input: bool,
     /// With [`Tables::unlocks`]: the access key of a mutex it released (unlock,
@@ -304,6 +311,8 @@ impl<S: Clone> Pool<S> {
                 v.ending = None;
                 v.visible = false;
                 v.back_edges = 0;
+                v.loud = false;
+                v.own_iterations = 0;
                 v.read_input = false;
                 v.stray = None;
                 v
@@ -415,6 +424,8 @@ impl<S: Clone> Variant<S> {
             ending: None,
             visible: false,
             back_edges: 0,
+            loud: false,
+            own_iterations: 0,
             read_input: false,
             stray: None,
         }
@@ -437,6 +448,8 @@ impl<S: Clone> Variant<S> {
         self.ending.clone_from(&w.ending);
         self.visible = w.visible;
         self.back_edges = w.back_edges;
+        self.loud = w.loud;
+        self.own_iterations = w.own_iterations;
         self.read_input = w.read_input;
         self.stray = w.stray;
     }
@@ -622,8 +635,14 @@ impl<G: Guide> Stepper<'_, '_, G> {
         if !self.local(t, x.src, w.back_edges) {
             w.visible = true;
         }
+        w.loud |= !self.own(t, x.src, &w.state);
         if x.back_edge {
-            w.back_edges += 1;
+            if w.loud || w.own_iterations >= MAX_OWN_ITERATIONS {
+                w.back_edges += 1;
+            } else {
+                w.own_iterations += 1;
+            }
+            w.loud = false;
         }
         if reads_input(x) {
             // Each input value makes a variant of the step, so with `one_input` a step reads
@@ -827,7 +846,8 @@ fn continue_combos(combo: &mut [usize], domains: &[Vec<i128>]) {
 pub(crate) struct Tables {
     /// Where each thread's locations start in `flags` and `guard_vars`.
     base: Vec<usize>,
-    /// Per location: which of [`LOCAL`], [`LOOP`], [`UNLOCK`] and [`PRIVATE`] hold.
+    /// Per location: which of [`LOCAL`], [`LOOP`], [`UNLOCK`], [`PRIVATE`], [`OWN`] and
+    /// [`OWN_JOIN`] hold.
     flags: Vec<u8>,
     /// Per location: [`Tables::guard_vars`].
     guard_vars: Vec<Option<u128>>,
@@ -847,6 +867,10 @@ const LOOP: u8 = 2;
 const UNLOCK: u8 = 4;
 /// A location's flag: [`Tables::private`].
 const PRIVATE: u8 = 8;
+/// A location's flag: [`Tables::own`].
+const OWN: u8 = 16;
+/// A location's flag: [`Tables::own_join`].
+const OWN_JOIN: u8 = 32;
 
 /// A transition's fact, for its location's flags: [`crate::ir::Thread::local_transition`].
 const T_LOCAL: u8 = 1;
@@ -861,6 +885,14 @@ const T_DATA_LOOP: u8 = 4;
 const T_QUIET: u8 = 8;
 /// A transition's fact: an unlock a step may run on through ([`Tables::unlock`]).
 const T_UNLOCK: u8 = 16;
+/// A transition's fact (computed only when no guide gates transitions): a
+/// [`data_transition`] or a local one, closing a loop or not, that only assigns, and every
+/// place it touches names a local no other thread touches ([`Tables::own`]).
+const T_OWN: u8 = 32;
+/// A transition's fact (computed only when no guide gates transitions): a `pthread_join`
+/// whose test of [`crate::ir::NO_THREAD`] and whose writes touch only locals no other thread
+/// touches ([`Tables::own_join`]).
+const T_OWN_JOIN: u8 = 64;
 
 impl Tables {
     /// The tables of `m`'s program under `guide`; `coarse`: preempting only at
@@ -882,6 +914,16 @@ impl Tables {
             let v = prog.var(v);
             !v.shared && matches!(v.scope, VarScope::Local(_))
         };
+        // A place that names such a local, at an index that reads only such locals.
+        fn own_place(own: &impl Fn(VarId) -> bool, p: &Place) -> bool {
+            let Place::Var { var, .. } = p else {
+                return false;
+            };
+            let mut ok = own(*var);
+            p.for_each_subexpr(&mut |e| e.for_each_place(&mut |q| ok &= own_place(own, q)));
+            ok
+        }
+        let own_place = |p: &Place| own_place(&own, p);
         // Per transition of the current thread: its `T_*` facts, and the variables its guard
         // reads (`None`: through a pointer).
         let mut facts: Vec<u8> = Vec::new();
@@ -904,7 +946,7 @@ impl Tables {
                     .sync_vars
                     .as_deref_mut()
                     .filter(|_| !matches!(tr.kind, TransKind::Sync(_) | TransKind::Halt));
-                let mut own_only = gates_nothing && f & T_LOCAL != 0;
+                let mut own_only = gates_nothing && (f & T_LOCAL != 0 || data_transition(th, tr));
                 let walk = data.is_some() || own_only;
                 let mut visit = |p: &Place| match p {
                     Place::Var { var, .. } => {
@@ -947,7 +989,25 @@ impl Tables {
                     }
                 }
                 if own_only && assigns {
-                    f |= T_QUIET;
+                    f |= T_OWN;
+                    if f & T_LOCAL != 0 {
+                        f |= T_QUIET;
+                    }
+                }
+                if gates_nothing && assigns {
+                    if let Some(test) = tr.joins_no_thread() {
+                        let mut ok = true;
+                        let mut check = |p: &Place| ok &= own_place(p);
+                        test.for_each_place(&mut check);
+                        for o in &tr.ops {
+                            if let Op::Assign { place, .. } = o {
+                                check(place);
+                            }
+                        }
+                        if ok {
+                            f |= T_OWN_JOIN;
+                        }
+                    }
                 }
                 tables.atomics |= begins_atomic;
                 if tables.unlocks
@@ -1005,6 +1065,12 @@ impl Tables {
                 if gates_nothing && local_location && all & T_QUIET != 0 {
                     flags |= PRIVATE;
                 }
+                if all & T_OWN != 0 {
+                    flags |= OWN;
+                }
+                if loc.out.len() == 1 && all & T_OWN_JOIN != 0 {
+                    flags |= OWN_JOIN;
+                }
                 tables.flags.push(flags);
                 tables.guard_vars.push(reads);
             }
@@ -1045,6 +1111,26 @@ impl Tables {
     #[inline]
     pub fn private(&self, t: ThreadId, l: crate::ir::LocId) -> bool {
         self.flags[self.at(t, l)] & PRIVATE != 0
+    }
+
+    /// Whether, when no guide gates transitions, every transition at location `l` of thread
+    /// `t` is a data or local transition (closing a loop or not) that only assigns, and names
+    /// every place it touches as a local no other thread touches: no other thread can tell
+    /// whether it ran, so a loop of such transitions need not end a step
+    /// ([`MAX_OWN_ITERATIONS`]).
+    #[inline]
+    pub fn own(&self, t: ThreadId, l: crate::ir::LocId) -> bool {
+        self.flags[self.at(t, l)] & OWN != 0
+    }
+
+    /// Whether, when no guide gates transitions, location `l` of thread `t` has one
+    /// transition, a `pthread_join` whose test of [`crate::ir::NO_THREAD`]
+    /// ([`crate::ir::Transition::joins_no_thread`]) and whose writes touch only locals no
+    /// other thread touches: where the test holds, the join reads nothing another thread
+    /// writes and returns at once ([`Stepper::joins_no_thread`]).
+    #[inline]
+    pub fn own_join(&self, t: ThreadId, l: crate::ir::LocId) -> bool {
+        self.flags[self.at(t, l)] & OWN_JOIN != 0
     }
 
     /// Whether steps may run on through unlocks ([`Tables::unlock`]): preempting only at
@@ -1150,6 +1236,12 @@ fn after_spawn(th: &crate::ir::Thread) -> Vec<bool> {
 /// step).
 pub(crate) const MAX_ITERATIONS: u32 = 16;
 
+/// Loop iterations that touch only the thread's own memory ([`Stepper::own`]) one step may
+/// run on top of [`MAX_ITERATIONS`]: no other thread can tell them apart from one step (a
+/// loop of refused thread creations or of joins of their ids, say), but a loop that never
+/// ends still ends the step.
+pub(crate) const MAX_OWN_ITERATIONS: u32 = 1 << 16;
+
 impl<G: Guide> Stepper<'_, '_, G> {
     /// Whether location `l` of thread `t` is local in a step that has taken `back_edges`
     /// loop back edges: [`Tables::local`], or, preempting only at synchronisation, a data
@@ -1167,6 +1259,31 @@ impl<G: Guide> Stepper<'_, '_, G> {
         next.clear();
         candidates(self.m, self.guide, &w.guide, &w.state, t, next);
         !next.is_empty()
+    }
+
+    /// Whether thread `t`'s transitions at location `l` touch only its own memory in state
+    /// `s` ([`Tables::own`], or a join that returns at once, [`Stepper::joins_no_thread`]),
+    /// without fair-scheduler marks.
+    fn own(&self, t: ThreadId, l: crate::ir::LocId, s: &State) -> bool {
+        !self.marks && (self.tables.own(t, l) || self.joins_no_thread(t, l, s))
+    }
+
+    /// Whether thread `t` is at a `pthread_join` of [`crate::ir::NO_THREAD`] (the id a
+    /// creation refused for the thread bound leaves) in state `s`, read from its own locals
+    /// ([`Tables::own_join`]): the join returns `ESRCH` at once and touches nothing another
+    /// thread touches, so it is invisible to them, and need not be a scheduling point.
+    fn joins_no_thread(&self, t: ThreadId, l: crate::ir::LocId, s: &State) -> bool {
+        if self.marks || !self.tables.own_join(t, l) {
+            return false;
+        }
+        let test = self
+            .m
+            .prog
+            .thread(t)
+            .outgoing(l)
+            .next()
+            .and_then(|tr| tr.joins_no_thread());
+        matches!(test.map(|e| self.m.eval(s, e)), Some(Ok(v)) if v != 0)
     }
 
     /// Whether the step goes on after `w`: until it has run a visible transition (one from
@@ -1191,6 +1308,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
             return true;
         }
         self.local(t, l, w.back_edges)
+            || self.joins_no_thread(t, l, &w.state)
             || self.held_unlock(t, l, &w.state)
             || self.at_exit(t, l)
             || (w.steps.len() < MAX_ALONE && !w.read_input && self.alone(&w.state, t))

@@ -1015,7 +1015,7 @@ impl<'m> Lowerer<'m> {
                 // A creation refused for the thread bound left `NO_THREAD` as the id: joining
                 // it returns ESRCH (3) at once, as the runtime's join does.
                 let t = cast(self.expr(args[0])?, Ty::LONG);
-                let none = bin(BinOp::Eq, cast(t.clone(), Ty::ULONG), no_thread(), Ty::INT);
+                let none = crate::ir::is_no_thread(t.clone());
                 let done = Place::Var {
                     var: self.thread_done,
                     index: Some(Box::new(t.clone())),
@@ -1028,7 +1028,7 @@ impl<'m> Lowerer<'m> {
                     let value = Expr::Load {
                         place: Place::Var {
                             var: self.thread_ret,
-                            index: Some(Box::new(t)),
+                            index: Some(Box::new(t.clone())),
                         },
                         ty: Ty::ULONG,
                     };
@@ -1046,16 +1046,7 @@ impl<'m> Lowerer<'m> {
                     place: Place::scalar(r),
                     value: super::lower::ite(none.clone(), Expr::int(3), Expr::int(0), Ty::INT),
                 });
-                let joined = bin(
-                    BinOp::Eq,
-                    Expr::Load {
-                        place: done,
-                        ty: Ty::INT,
-                    },
-                    Expr::int(1),
-                    Ty::INT,
-                );
-                let g = bin(BinOp::Or, none, joined, Ty::INT);
+                let g = crate::ir::join_guard(t, done);
                 self.step(g, ops, TransKind::Sync(SyncKind::Join))?;
                 Ok(Some(Val::E(Expr::var(r, Ty::INT))))
             }

@@ -1,13 +1,15 @@
 //! The heap: `malloc`, `calloc` and `free` (`DESIGN.md`, "Memory model").
 //!
 //! Every allocation call in a lowered thread is a *site*: one object holding `K` instances
-//! (`K = 1` for a call outside loops, [`INSTANCES`] inside one), each an 8-byte status cell
+//! (`K = 1` for a call outside loops, [`INSTANCES`] inside one, more in `main`'s loops,
+//! [`MAIN_SITE_CELLS`]), each an 8-byte status cell
 //! (0 never allocated, 2 freed, `ALLOCATED + n` allocated with `n` bytes) followed by the
 //! payload: `E` elements of the
 //! type the program uses the memory as (from the `getelementptr`, load or store that uses the
 //! result; `E` from a constant size, [`ELEMENTS`] for a size computed at run time). An
-//! allocation takes the first instance never allocated (a freed instance is not taken again:
-//! pointers into its old block must stay dangling); `free`
+//! allocation takes the instances in order, the next one named by a counter of the thread's
+//! (a freed instance is not taken again: pointers into its old block must stay dangling);
+//! `free`
 //! checks the status before the pointer (freeing memory that is not allocated, twice or not
 //! from `malloc`, goes to the error location) and marks it freed. More allocations than the
 //! site has instances, or a run-time size above [`ELEMENTS`] elements, is the model's limit: the
@@ -25,8 +27,16 @@ use llvm_ir::instruction::{Call, Instruction};
 use llvm_ir::types::Type;
 use llvm_ir::{Name, Operand, TypeRef};
 
-/// Instances of an allocation site inside a loop.
-pub(super) const INSTANCES: u64 = 16;
+/// Instances of an allocation site inside a loop of a thread other than `main` (each of the
+/// threads the bound allows has sites of its own).
+const INSTANCES: u64 = 16;
+/// About how many cells the instances of an allocation site inside a loop of `main` may take:
+/// `main` runs once, and often builds the data its threads share in a loop (a few hundred
+/// list nodes, say), so its sites get as many instances as fit, at least [`INSTANCES`] and at
+/// most [`MAX_INSTANCES`].
+const MAIN_SITE_CELLS: u64 = 4096;
+/// Most instances of an allocation site.
+const MAX_INSTANCES: u64 = 1024;
 /// Elements of an allocation whose size is computed at run time.
 pub(super) const ELEMENTS: u64 = 64;
 /// Bytes of the status cell before each instance's payload.
@@ -80,7 +90,14 @@ impl<'m> Lowerer<'m> {
             Some(n) => n.div_ceil(s).max(1),
             None => ELEMENTS,
         };
-        let k = if self.in_loop() { INSTANCES } else { 1 };
+        let k = if !self.in_loop() {
+            1
+        } else if self.tid.0 == 0 {
+            // (A cell holds at least 4 bytes of the payload, beside the status cell.)
+            (MAIN_SITE_CELLS / (1 + (elems * s).div_ceil(4))).clamp(INSTANCES, MAX_INSTANCES)
+        } else {
+            INSTANCES
+        };
         let (obj, inst) = self.heap_object(self.block(ty, s, elems, k, zero))?;
         let status = obj;
         let sp = |j: Expr| Place::Var {
@@ -109,71 +126,92 @@ impl<'m> Lowerer<'m> {
             var: status,
             index: Box::new(Expr::constant(0, Ty::LONG)),
         };
-        let addr = |j: u64| {
-            bin(
-                BinOp::Add,
-                base.clone(),
-                Expr::constant((j * inst + HEADER) as i128, Ty::ULONG),
-                Ty::ULONG,
-            )
-        };
-        let is = |j: u64, v: i128| {
-            bin(
-                BinOp::Eq,
-                load(sp(Expr::constant(j as i128, Ty::LONG))),
-                Expr::constant(v, Ty::LONG),
-                Ty::INT,
-            )
-        };
-        let none = |v: i128, upto: u64| {
-            (0..upto)
-                .map(|i| {
-                    bin(
-                        BinOp::Ne,
-                        load(sp(Expr::constant(i as i128, Ty::LONG))),
-                        Expr::constant(v, Ty::LONG),
-                        Ty::INT,
-                    )
-                })
-                .fold(Expr::tt(), and)
-        };
-        // Only instances never allocated: a freed one taken again would make the pointers
-        // into its old block valid again (their use after free would go unseen).
-        let passes: &[i128] = &[0];
-        let mut seen_states: Vec<i128> = Vec::new();
-        for &state in passes {
-            for j in 0..k {
-                let mut g = and(fits.clone(), is(j, state));
-                g = and(g, none(state, j));
-                for &earlier in &seen_states {
-                    g = and(g, none(earlier, k));
-                }
-                let ops = vec![
-                    Op::Assign {
-                        place: sp(Expr::constant(j as i128, Ty::LONG)),
-                        value: bin(
-                            BinOp::Add,
-                            cast(size.clone(), Ty::LONG),
-                            Expr::constant(status_base, Ty::LONG),
-                            Ty::LONG,
-                        ),
-                    },
-                    Op::Assign {
-                        place: Place::scalar(r),
-                        value: addr(j),
-                    },
-                ];
-                let t = self.edge(from, next, g, ops, TransKind::Stmt)?;
-                self.tb.transitions[t.0 as usize].memory_access = true;
+        // Instances are taken in order, and a freed one is never taken again (the pointers
+        // into its old block must stay dangling, their use after free seen): the next one is
+        // the count of allocations so far, kept in a counter of the thread's own (a site of
+        // one instance needs none: its status says whether it was taken).
+        let next_instance = match k {
+            1 => Expr::constant(0, Ty::LONG),
+            _ => {
+                let name = format!("{}::heap@{}.allocations", self.tid, self.here());
+                let c = self.new_var(
+                    name,
+                    ElemKind::Int(Ty::LONG),
+                    1,
+                    false,
+                    VarScope::Local(self.tid),
+                    Init::Zero,
+                    None,
+                );
+                load(Place::scalar(c))
             }
-            seen_states.push(state);
+        };
+        let free_left = match k {
+            1 => bin(
+                BinOp::Eq,
+                load(sp(next_instance.clone())),
+                Expr::constant(0, Ty::LONG),
+                Ty::INT,
+            ),
+            _ => bin(
+                BinOp::Lt,
+                next_instance.clone(),
+                Expr::constant(k as i128, Ty::LONG),
+                Ty::INT,
+            ),
+        };
+        let offset = bin(
+            BinOp::Add,
+            bin(
+                BinOp::Mul,
+                cast(next_instance.clone(), Ty::ULONG),
+                Expr::constant(inst as i128, Ty::ULONG),
+                Ty::ULONG,
+            ),
+            Expr::constant(HEADER as i128, Ty::ULONG),
+            Ty::ULONG,
+        );
+        let mut ops = vec![
+            Op::Assign {
+                place: sp(next_instance.clone()),
+                value: bin(
+                    BinOp::Add,
+                    cast(size.clone(), Ty::LONG),
+                    Expr::constant(status_base, Ty::LONG),
+                    Ty::LONG,
+                ),
+            },
+            Op::Assign {
+                place: Place::scalar(r),
+                value: bin(BinOp::Add, base, offset, Ty::ULONG),
+            },
+        ];
+        if let Expr::Load { place, .. } = &next_instance {
+            ops.push(Op::Assign {
+                place: place.clone(),
+                value: bin(
+                    BinOp::Add,
+                    next_instance.clone(),
+                    Expr::constant(1, Ty::LONG),
+                    Ty::LONG,
+                ),
+            });
         }
+        let t = self.edge(
+            from,
+            next,
+            and(fits.clone(), free_left.clone()),
+            ops,
+            TransKind::Stmt,
+        )?;
+        self.tb.transitions[t.0 as usize].memory_access = true;
         // No instance left, or too large: the model's limit (undefined, named in the verdict).
-        let mut full = seen_states
-            .iter()
-            .map(|s| none(*s, k))
-            .fold(Expr::tt(), and);
-        full = bin(BinOp::Or, full, super::lower::not(fits), Ty::INT);
+        let full = bin(
+            BinOp::Or,
+            super::lower::not(free_left),
+            super::lower::not(fits),
+            Ty::INT,
+        );
         let beyond = self.new_loc(LocKind::Normal);
         self.edge(from, beyond, full, vec![], TransKind::Stmt)?;
         self.cur = beyond;

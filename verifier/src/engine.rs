@@ -108,7 +108,7 @@ pub fn run_iterative_scoped(
         ..Budget::default()
     };
     let fallback =
-        match explicit::run_iterative(prog, hunt.as_ref(), &opts, &budget, max_ivrs, sink) {
+        match explicit::run_iterative(prog, hunt.as_ref(), &opts, &budget, start, max_ivrs, sink) {
             Ok(r) => return with_hunt(r, hunt.as_ref(), start, max_ivrs, sink),
             Err(f) => f,
         };

@@ -1435,3 +1435,43 @@ int main(void) {
     bad.set_label(child, Term::And(stale.into()));
     assert!(verifier::check::check_ivr(&p, &bad, 10_000).is_err());
 }
+
+/// The explicit search's budget and time limit count from the start of the run it is part
+/// of (the thread-modular proof may have run before it), so that `--timeout` holds.
+#[test]
+fn the_explicit_search_counts_its_time_from_the_start_of_the_run() {
+    let p = lower(
+        "long.c",
+        r#"
+#include <assert.h>
+long x;
+int main(void) {
+  for (long i = 0; i < 100000000; i++) x = x + 1;
+  assert(x >= 0);
+  return 0;
+}
+"#,
+    );
+    let limit = Duration::from_secs(3);
+    let opts = Options {
+        timeout: limit,
+        ..Options::default()
+    };
+    let budget = verifier::explicit::Budget {
+        time: limit,
+        first_schedule_time: limit,
+        check_time: limit,
+        max_states: usize::MAX,
+        max_bytes: usize::MAX,
+        ..Default::default()
+    };
+    let now = std::time::Instant::now();
+    let start = now - Duration::from_secs(2);
+    let r = verifier::explicit::run_iterative(&p, None, &opts, &budget, start, 1, &mut |_| {});
+    assert!(r.is_err());
+    assert!(
+        now.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        now.elapsed()
+    );
+}

@@ -89,16 +89,17 @@ pub struct Fallback {
 
 /// Runs the explicit search in iterative mode: IVRs go to `sink` as they are found (a safe
 /// schedule first, then a counterexample if there is a bug), and the verdict is reported when
-/// the whole state space was explored.
+/// the whole state space was explored. The run started at `start`: the budget's times, the
+/// time limit of `opts` and the IVRs' times count from then.
 pub fn run_iterative(
     prog: &Program,
     hunt: Option<&crate::scope::Hunt>,
     opts: &Options,
     budget: &Budget,
+    start: Instant,
     max_ivrs: usize,
     sink: &mut dyn FnMut(&Ivr),
 ) -> Result<Report, Fallback> {
-    let start = Instant::now();
     let deadline = start + budget.time.min(opts.timeout);
     let first_deadline = start
         + budget

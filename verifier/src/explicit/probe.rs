@@ -136,8 +136,14 @@ mod tests {
             ..VOpts::default()
         };
         let mut steps = Vec::new();
-        let _ =
-            crate::explicit::run_iterative(&p, None, &opts, &Default::default(), 1, &mut |ivr| {
+        let _ = crate::explicit::run_iterative(
+            &p,
+            None,
+            &opts,
+            &Default::default(),
+            Instant::now(),
+            1,
+            &mut |ivr| {
                 if let (IvrKind::Safe(art), true) = (&ivr.kind, steps.is_empty()) {
                     let mut v = art.root();
                     while let Some(e) = art.node(v).children.first() {
@@ -145,7 +151,8 @@ mod tests {
                         v = e.child;
                     }
                 }
-            });
+            },
+        );
         assert!(!steps.is_empty(), "a safe schedule");
         (p, steps)
     }

@@ -2,7 +2,10 @@
 //! then its invisible ones (seed 004, section 3: only visible operations are scheduling
 //! points), or a whole atomic region. A thread's step may have several *variants*: the
 //! values of the inputs it reads (`__VERIFIER_nondet_*`, enumerated over the input domain)
-//! and, at `pthread_cond_signal`, which waiter it wakes. Each variant is explored.
+//! and, at `pthread_cond_signal`, which waiter it wakes. Each variant is explored. Loop
+//! iterations over the thread's own locals only, and joins of the id a refused creation
+//! leaves, are invisible to the other threads ([`Stepper::own`]): a loop of them stays in one
+//! step ([`MAX_OWN_ITERATIONS`]).
 
 use super::race::Ev;
 use super::{Acc, Gate, Guide, Inputs, Mark, TraceStep};

@@ -44,6 +44,20 @@ pub struct Labels<'p> {
     /// Per large array and block: the window last found there (the next state's block is
     /// most often the same, and comparing it is cheaper than hashing it).
     last: FxHashMap<(u32, usize), Rc<Window>>,
+    /// Per variable: what its part of a label was made of last ([`Piece`]). The next state
+    /// most often has the same contents there, and comparing them is cheaper than making the
+    /// part again cell by cell.
+    pieces: Vec<Option<Piece>>,
+}
+
+/// A variable's contents in a state (its cells, and the words of the marks of bytes not
+/// known that cover them) and the part of the label they make: the atoms, and the blocks of
+/// a large array.
+struct Piece {
+    cells: Box<[i64]>,
+    marks: Box<[u64]>,
+    atoms: Box<[Term]>,
+    blocks: Box<[Term]>,
 }
 
 /// Block `block` of variable `var` as a state has it (its cells and their marks of bytes
@@ -111,6 +125,7 @@ impl<'p> Labels<'p> {
             blocks: FxHashMap::default(),
             windows: FxHashMap::default(),
             last: FxHashMap::default(),
+            pieces: Vec::new(),
         }
     }
 
@@ -149,23 +164,47 @@ impl<'p> Labels<'p> {
         }
         // The blocks of large arrays' known cells.
         let mut blocks = Vec::new();
+        self.pieces.resize_with(prog.vars.len(), || None);
         for v in &prog.vars {
             if dead[v.id.0 as usize] {
                 continue;
             }
+            // The variable's cells and the words of marks that cover them (more marks than
+            // its own cells' at the ends: compared, they can only miss a piece made before).
+            let start = key.state.mem.flat(v.id.0 as usize, 0);
+            let end = start + v.len as usize;
+            let cells = &key.state.mem.cells()[start..end];
+            let words = (start / 8).min(key.undef.len())..end.div_ceil(8).min(key.undef.len());
+            let marks = &key.undef[words];
+            if let Some(p) = &self.pieces[v.id.0 as usize] {
+                if *p.cells == *cells && *p.marks == *marks {
+                    cs.extend(p.atoms.iter().cloned());
+                    blocks.extend(p.blocks.iter().cloned());
+                    continue;
+                }
+            }
+            let (mut atoms, mut made) = (Vec::new(), Vec::new());
             if self.enc.is_array(v.id) && v.len as usize > BLOCK {
                 for b in 0..(v.len as usize).div_ceil(BLOCK) {
                     let (extra, block) = self.window(space, &key, v, b);
-                    cs.extend(extra.iter().cloned());
-                    blocks.extend(block);
+                    atoms.extend(extra.iter().cloned());
+                    made.extend(block);
                 }
-                continue;
-            }
-            for i in 0..v.len as usize {
-                if let Some(x) = self.cell(space, &key, v, i, &mut cs) {
-                    cs.push(self.atom(v.id, i, x));
+            } else {
+                for i in 0..v.len as usize {
+                    if let Some(x) = self.cell(space, &key, v, i, &mut atoms) {
+                        atoms.push(self.atom(v.id, i, x));
+                    }
                 }
             }
+            cs.extend(atoms.iter().cloned());
+            blocks.extend(made.iter().cloned());
+            self.pieces[v.id.0 as usize] = Some(Piece {
+                cells: cells.into(),
+                marks: marks.into(),
+                atoms: atoms.into(),
+                blocks: made.into(),
+            });
         }
         // (The blocks stay conjunctions of their own: not flattened into the label.)
         let t = match (Term::and(cs), blocks.len()) {

@@ -1243,7 +1243,7 @@ pub(crate) const MAX_ITERATIONS: u32 = 16;
 /// run on top of [`MAX_ITERATIONS`]: no other thread can tell them apart from one step (a
 /// loop of refused thread creations or of joins of their ids, say), but a loop that never
 /// ends still ends the step.
-pub(crate) const MAX_OWN_ITERATIONS: u32 = 1 << 16;
+pub(crate) const MAX_OWN_ITERATIONS: u32 = 1 << 10;
 
 impl<G: Guide> Stepper<'_, '_, G> {
     /// Whether location `l` of thread `t` is local in a step that has taken `back_edges`

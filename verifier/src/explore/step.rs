@@ -4,8 +4,8 @@
 //! values of the inputs it reads (`__VERIFIER_nondet_*`, enumerated over the input domain)
 //! and, at `pthread_cond_signal`, which waiter it wakes. Each variant is explored. Loop
 //! iterations over the thread's own locals only, and joins of the id a refused creation
-//! leaves, are invisible to the other threads ([`Stepper::own`]): a loop of them stays in one
-//! step ([`MAX_OWN_ITERATIONS`]).
+//! leaves, are invisible to the other threads ([`Stepper::own`]): a step runs on through up
+//! to [`MAX_OWN_ITERATIONS`] of them.
 
 use super::race::Ev;
 use super::{Acc, Gate, Guide, Inputs, Mark, TraceStep};

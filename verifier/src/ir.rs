@@ -43,6 +43,11 @@ pub struct ThreadId(pub u32);
 /// `synth_enforcer.h`).
 pub const NO_THREAD: u64 = u64::MAX;
 
+/// [`NO_THREAD`] as a `pthread_t` value.
+pub fn no_thread() -> Expr {
+    Expr::constant(i128::from(NO_THREAD), Ty::ULONG)
+}
+
 /// Whether the `pthread_t` value `id` is [`NO_THREAD`] (an `int`, 1 or 0).
 pub fn is_no_thread(id: Expr) -> Expr {
     let id = match id.ty() {
@@ -55,7 +60,7 @@ pub fn is_no_thread(id: Expr) -> Expr {
     Expr::Binary {
         op: BinOp::Eq,
         lhs: Box::new(id),
-        rhs: Box::new(Expr::constant(i128::from(NO_THREAD), Ty::ULONG)),
+        rhs: Box::new(no_thread()),
         ty: Ty::INT,
     }
 }

@@ -917,16 +917,6 @@ impl Tables {
             let v = prog.var(v);
             !v.shared && matches!(v.scope, VarScope::Local(_))
         };
-        // A place that names such a local, at an index that reads only such locals.
-        fn own_place(own: &impl Fn(VarId) -> bool, p: &Place) -> bool {
-            let Place::Var { var, .. } = p else {
-                return false;
-            };
-            let mut ok = own(*var);
-            p.for_each_subexpr(&mut |e| e.for_each_place(&mut |q| ok &= own_place(own, q)));
-            ok
-        }
-        let own_place = |p: &Place| own_place(&own, p);
         // Per transition of the current thread: its `T_*` facts, and the variables its guard
         // reads (`None`: through a pointer).
         let mut facts: Vec<u8> = Vec::new();
@@ -999,12 +989,17 @@ impl Tables {
                 }
                 if gates_nothing && assigns {
                     if let Some(test) = tr.joins_no_thread() {
+                        // The places the test reads and the join writes (with those their
+                        // indexes read) each name such a local.
                         let mut ok = true;
-                        let mut check = |p: &Place| ok &= own_place(p);
+                        let mut check = |p: &Place| {
+                            ok &= matches!(p, Place::Var { var, .. } if own(*var));
+                        };
                         test.for_each_place(&mut check);
                         for o in &tr.ops {
                             if let Op::Assign { place, .. } = o {
                                 check(place);
+                                place.for_each_subexpr(&mut |e| e.for_each_place(&mut check));
                             }
                         }
                         if ok {

@@ -28,11 +28,6 @@ use llvm_ir::instruction::Call;
 use llvm_ir::types::Type;
 use llvm_ir::Operand;
 
-/// [`NO_THREAD`] as a `pthread_t` value.
-fn no_thread() -> Expr {
-    Expr::constant(i128::from(NO_THREAD), Ty::ULONG)
-}
-
 /// Functions whose calls have no effect that the program model observes.
 const NO_EFFECT: &[&str] = &[
     "printf",
@@ -1939,7 +1934,9 @@ impl<'m> Lowerer<'m> {
             let place = self.place(&tv, 8, Ty::ULONG)?;
             ops.push(Op::Assign {
                 place,
-                value: child.map_or_else(no_thread, |c| Expr::constant(c.0 as i128, Ty::ULONG)),
+                value: child.map_or_else(crate::ir::no_thread, |c| {
+                    Expr::constant(c.0 as i128, Ty::ULONG)
+                }),
             });
         }
         let Some(child) = child else {

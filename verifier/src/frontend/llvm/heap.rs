@@ -130,21 +130,21 @@ impl<'m> Lowerer<'m> {
         // into its old block must stay dangling, their use after free seen): the next one is
         // the count of allocations so far, kept in a counter of the thread's own (a site of
         // one instance needs none: its status says whether it was taken).
-        let next_instance = match k {
-            1 => Expr::constant(0, Ty::LONG),
-            _ => {
-                let name = format!("{}::heap@{}.allocations", self.tid, self.here());
-                let c = self.new_var(
-                    name,
-                    ElemKind::Int(Ty::LONG),
-                    1,
-                    false,
-                    VarScope::Local(self.tid),
-                    Init::Zero,
-                    None,
-                );
-                load(Place::scalar(c))
-            }
+        let counter = (k > 1).then(|| {
+            let name = format!("{}::heap@{}.allocations", self.tid, self.here());
+            self.new_var(
+                name,
+                ElemKind::Int(Ty::LONG),
+                1,
+                false,
+                VarScope::Local(self.tid),
+                Init::Zero,
+                None,
+            )
+        });
+        let next_instance = match counter {
+            None => Expr::constant(0, Ty::LONG),
+            Some(c) => load(Place::scalar(c)),
         };
         let free_left = match k {
             1 => bin(
@@ -186,9 +186,9 @@ impl<'m> Lowerer<'m> {
                 value: bin(BinOp::Add, base, offset, Ty::ULONG),
             },
         ];
-        if let Expr::Load { place, .. } = &next_instance {
+        if let Some(c) = counter {
             ops.push(Op::Assign {
-                place: place.clone(),
+                place: Place::scalar(c),
                 value: bin(
                     BinOp::Add,
                     next_instance.clone(),

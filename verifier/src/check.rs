@@ -168,6 +168,9 @@ fn check(
     let late = || deadline.is_some_and(|d| std::time::Instant::now() >= d);
     let mentioned = Mentioned::default();
     let covered = art.covered();
+    // Per node: whether its label has states, where that was asked.
+    let mut states: Vec<Option<bool>> = Vec::with_capacity(art.len());
+    let mut reduced: Vec<NodeId> = Vec::new();
     for v in art.ids() {
         if late() {
             return reject(v, "time ran out while checking".into());
@@ -289,119 +292,124 @@ fn check(
                 );
             }
         }
-    }
-    let mut has_states = Vec::with_capacity(art.len());
-    let mut reduced: Vec<NodeId> = Vec::new();
-    for v in art.ids() {
-        if late() {
-            return reject(v, "time ran out while checking".into());
-        }
-        let n = art.node(v);
-        let pre = premise(&n.label);
+        // What the node's states allow, with the same premise (what the solver keeps of it
+        // serves both). Whether the label has states at all is asked only where it matters:
+        // at an error node, where a duty below fails (a node without states owes nothing),
+        // and for the fairness of cycles.
+        let mut sat = None;
+        let mut has_states =
+            |smt: &mut Smt| *sat.get_or_insert_with(|| valid(smt, &pre, Term::False) != Some(true));
         let c = &n.control;
-        let label_sat = valid(&mut smt, &pre, Term::False) != Some(true);
-        has_states.push(label_sat);
         if (0..c.locs.len()).any(|t| kind(c, t) == Some(LocKind::Error)) {
-            if label_sat {
+            if has_states(&mut smt) {
                 return reject(v, "an error node with a satisfiable label".into());
             }
+            states.push(sat);
             continue;
         }
-        if !label_sat || covered[v.0 as usize] {
-            continue;
-        }
-        if (0..c.locs.len()).any(|t| matches!(kind(c, t), Some(LocKind::Halt | LocKind::Discard))) {
-            continue;
-        }
-        let movable: Vec<usize> = c.movable(prog).iter().map(|t| t.0 as usize).collect();
-        if movable.is_empty() {
-            if (0..c.locs.len()).all(|t| matches!(kind(c, t), None | Some(LocKind::Exit))) {
-                continue;
+        let duties: Result<bool, String> = 'duties: {
+            if covered[v.0 as usize] {
+                break 'duties Ok(false);
             }
-            return reject(v, "a node where no thread can move".into());
-        }
-        let marked: Vec<usize> = n.expanded.iter().map(|t| t.0 as usize).collect();
-        let expanded: Vec<usize> = if complete && marked != movable {
-            // Partial-order reduction: one thread whose next step is invisible to the others
-            // may stand for all (it is checked below to be enabled); every cycle must still
-            // pass a node that expands every thread (checked after this loop). Otherwise
-            // every thread must be expanded.
-            match marked[..] {
-                [t] if movable.contains(&t)
-                    && prog.threads[t].local_location(c.locs[t].expect("movable")) =>
-                {
-                    reduced.push(v);
-                    marked
+            let mut por = false;
+            if (0..c.locs.len())
+                .any(|t| matches!(kind(c, t), Some(LocKind::Halt | LocKind::Discard)))
+            {
+                break 'duties Ok(false);
+            }
+            let movable: Vec<usize> = c.movable(prog).iter().map(|t| t.0 as usize).collect();
+            if movable.is_empty() {
+                if (0..c.locs.len()).all(|t| matches!(kind(c, t), None | Some(LocKind::Exit))) {
+                    break 'duties Ok(false);
                 }
-                _ => movable.clone(),
+                break 'duties Err("a node where no thread can move".into());
             }
-        } else if complete {
-            movable.clone()
-        } else {
-            marked
-        };
-        if let Some(t) = expanded.iter().find(|t| !movable.contains(t)) {
-            return reject(
-                v,
-                format!("{} is marked expanded but cannot move", ThreadId(*t as u32)),
-            );
-        }
-        if expanded.is_empty() {
-            return reject(v, "no thread is expanded".into());
-        }
-        let mut some_enabled = Vec::new();
-        for &t in &expanded {
-            let l = c.locs[t].expect("movable");
-            for tr in prog.threads[t].outgoing(l) {
-                let step = step(t, tr);
-                let st = &step.0;
-                let enabled = Term::exists(
-                    st.inputs.clone(),
-                    Term::and([st.guard.clone(), st.input_ranges.clone()]),
-                );
-                some_enabled.push(enabled.clone());
-                let ub = Term::exists(
-                    st.inputs.clone(),
-                    Term::and([
-                        st.guard.clone(),
-                        st.undefined.clone(),
-                        st.input_ranges.clone(),
-                    ]),
-                );
-                if valid(&mut smt, &pre, Term::not(ub)) != Some(true) {
-                    return reject(
-                        v,
-                        format!(
+            let marked: Vec<usize> = n.expanded.iter().map(|t| t.0 as usize).collect();
+            let expanded: Vec<usize> = if complete && marked != movable {
+                // Partial-order reduction: one thread whose next step is invisible to the others
+                // may stand for all (it is checked below to be enabled); every cycle must still
+                // pass a node that expands every thread (checked after this loop). Otherwise
+                // every thread must be expanded.
+                match marked[..] {
+                    [t] if movable.contains(&t)
+                        && prog.threads[t].local_location(c.locs[t].expect("movable")) =>
+                    {
+                        por = true;
+                        marked
+                    }
+                    _ => movable.clone(),
+                }
+            } else if complete {
+                movable.clone()
+            } else {
+                marked
+            };
+            if let Some(t) = expanded.iter().find(|t| !movable.contains(t)) {
+                break 'duties Err(format!(
+                    "{} is marked expanded but cannot move",
+                    ThreadId(*t as u32)
+                ));
+            }
+            if expanded.is_empty() {
+                break 'duties Err("no thread is expanded".into());
+            }
+            let mut some_enabled = Vec::new();
+            for &t in &expanded {
+                let l = c.locs[t].expect("movable");
+                for tr in prog.threads[t].outgoing(l) {
+                    let step = step(t, tr);
+                    let st = &step.0;
+                    let enabled = Term::exists(
+                        st.inputs.clone(),
+                        Term::and([st.guard.clone(), st.input_ranges.clone()]),
+                    );
+                    some_enabled.push(enabled.clone());
+                    let ub = Term::exists(
+                        st.inputs.clone(),
+                        Term::and([
+                            st.guard.clone(),
+                            st.undefined.clone(),
+                            st.input_ranges.clone(),
+                        ]),
+                    );
+                    if valid(&mut smt, &pre, Term::not(ub)) != Some(true) {
+                        break 'duties Err(format!(
                             "undefined behaviour is not excluded ({} t{})",
                             ThreadId(t as u32),
                             tr.id.0
-                        ),
-                    );
-                }
-                let has_edge = n
-                    .children
-                    .iter()
-                    .any(|e| e.thread.0 as usize == t && e.transition == tr.id);
-                if !has_edge && valid(&mut smt, &pre, Term::not(enabled)) != Some(true) {
-                    return reject(
-                        v,
-                        format!(
+                        ));
+                    }
+                    let has_edge = n
+                        .children
+                        .iter()
+                        .any(|e| e.thread.0 as usize == t && e.transition == tr.id);
+                    if !has_edge && valid(&mut smt, &pre, Term::not(enabled)) != Some(true) {
+                        break 'duties Err(format!(
                             "transition {} t{} is neither expanded nor excluded",
                             ThreadId(t as u32),
                             tr.id.0
-                        ),
-                    );
+                        ));
+                    }
                 }
             }
+            if valid(&mut smt, &pre, Term::or(some_enabled)) != Some(true) {
+                break 'duties Err("deadlock is not excluded".into());
+            }
+            Ok(por)
+        };
+        match duties {
+            Ok(true) if has_states(&mut smt) => reduced.push(v),
+            Ok(_) => {}
+            // (A node without states owes nothing.)
+            Err(reason) if has_states(&mut smt) => return reject(v, reason),
+            Err(_) => {}
         }
-        if valid(&mut smt, &pre, Term::or(some_enabled)) != Some(true) {
-            return reject(v, "deadlock is not excluded".into());
-        }
+        states.push(sat);
     }
     if complete {
         cycle_proviso(art, &reduced)?;
     } else {
-        fair(prog, art, &enc, &mut smt, &ranges, &has_states, &covered)?;
+        fair(prog, art, &enc, &mut smt, &ranges, &mut states, &covered)?;
     }
     Ok(())
 }
@@ -491,23 +499,25 @@ fn cycle_proviso(art: &Art, reduced: &[NodeId]) -> Result<(), Rejection> {
 
 /// Every cycle of tree and covering edges expands every thread that may be enabled at one of
 /// its nodes (seed 002, Definition 4). Nodes below a covered node or a node labelled false
-/// are not part of the induced scheduler and have no outgoing edges here.
+/// are not part of the induced scheduler and have no outgoing edges here. `states` says per
+/// node whether its label has states, where that is known; the nodes that need it get it.
 fn fair(
     prog: &Program,
     art: &Art,
     enc: &Encoder,
     smt: &mut Smt,
     ranges: &Term,
-    has_states: &[bool],
+    states: &mut [Option<bool>],
     covered: &[bool],
 ) -> Result<(), Rejection> {
     use petgraph::graph::{DiGraph, NodeIndex};
     let id = enc.identity();
-    // The edges of the induced scheduler's graph.
+    // The edges of the induced scheduler's graph (first taking every node whose label was
+    // not asked about as one with states: only the nodes on its cycles need the answer).
     let mut edges: Vec<(NodeId, NodeId)> = Vec::new();
     for v in art.ids() {
         let n = art.node(v);
-        if !has_states[v.0 as usize] {
+        if states[v.0 as usize] == Some(false) {
             continue;
         }
         if let Some(w) = n.covered_by {
@@ -522,10 +532,10 @@ fn fair(
         }
     }
     // Only nodes on a cycle of the whole graph can be on a cycle without some of them.
-    let on_cycle = {
+    let cycles = |edges: &[(NodeId, NodeId)]| {
         let mut g: DiGraph<NodeId, ()> = DiGraph::with_capacity(art.len(), edges.len());
         let idx: Vec<NodeIndex> = art.ids().map(|v| g.add_node(v)).collect();
-        for &(a, b) in &edges {
+        for &(a, b) in edges {
             g.add_edge(idx[a.0 as usize], idx[b.0 as usize], ());
         }
         let mut on = vec![false; art.len()];
@@ -536,6 +546,20 @@ fn fair(
         }
         on
     };
+    let mut on_cycle = cycles(&edges);
+    // A node on a cycle whose label has no states has no edges: without them, fewer cycles.
+    let mut without = false;
+    for v in art.ids().filter(|v| on_cycle[v.0 as usize]) {
+        let s = states[v.0 as usize].get_or_insert_with(|| {
+            let premise = Term::And([ranges.clone(), art.node(v).label.clone()].into());
+            smt.implies(&premise, &Term::False) != Some(true)
+        });
+        without |= !*s;
+    }
+    if without {
+        edges.retain(|(a, _)| states[a.0 as usize] != Some(false));
+        on_cycle = cycles(&edges);
+    }
     let cyclic: Vec<NodeId> = art.ids().filter(|v| on_cycle[v.0 as usize]).collect();
     edges.retain(|(a, b)| on_cycle[a.0 as usize] && on_cycle[b.0 as usize]);
     for t in 0..prog.threads.len() {

@@ -14,8 +14,9 @@ use verifier::frontend::Options;
 use verifier::frontend::{load, load_str};
 use verifier::imc::{Ivr, IvrKind, Options as VOpts, Report, Verdict, Verifier};
 use verifier::interp::Outcome;
-use verifier::ir::{LocKind, Program, ThreadId};
+use verifier::ir::{LocKind, Op, Place, Program, ThreadId};
 use verifier::ivr::{verify_file, Checked, IvrFile};
+use verifier::smt::Term;
 
 fn program(rel: &str) -> Program {
     load(
@@ -277,6 +278,44 @@ fn the_ivr_checker_rejects_a_cycle_that_starves_a_thread() {
     // Expanding every thread everywhere is fair.
     let fair = build(&p, &|_, m| m.to_vec());
     assert_eq!(check_ivr(&p, &fair, 10_000), Ok(()));
+}
+
+/// A node whose label has no states owes nothing (no expansion, no enabled thread), and
+/// the checker asks whether it has states only where a duty fails: a leaf behind a branch
+/// that no state takes passes when its label says so, and is rejected when its label has
+/// states.
+#[test]
+fn the_ivr_checker_lets_a_node_without_states_owe_nothing() {
+    let src = "int g;\nint main(void) { if (g == 5) while (1) ; return 0; }\n";
+    let p = load_str("t.c", src, &Options::default()).unwrap();
+    let main = p.thread(ThreadId(0));
+    // The loop's location: the node there is left a leaf, expanding nothing.
+    let looping = |c: &Control| c.locs[0].is_some_and(|l| main.outgoing(l).any(|tr| tr.back_edge));
+    let mut art = build(&p, &|c, m| if looping(c) { vec![] } else { m.to_vec() });
+    // `g` is 0 everywhere, and so is the register the branch reads it into (after the root).
+    let enc = verifier::encode::Encoder::new(&p);
+    let g = p.vars.iter().find(|v| v.name == "g").expect("g").id;
+    let Some(Op::Assign {
+        place: Place::Var { var: r, .. },
+        ..
+    }) = main.transitions[0].ops.first()
+    else {
+        panic!("main starts by loading g")
+    };
+    let is = |v, k: i128| Term::eq(enc.var(v), Term::int(k));
+    let leaf = art
+        .ids()
+        .find(|&v| looping(&art.node(v).control))
+        .expect("the loop");
+    for v in art.ids().skip(1).collect::<Vec<_>>() {
+        art.set_label(v, Term::and([is(g, 0), is(*r, 0)]));
+    }
+    art.set_label(art.root(), is(g, 0));
+    art.set_label(leaf, Term::and([is(g, 0), is(*r, 0), is(*r, 5)]));
+    assert_eq!(check_ivr(&p, &art, 10_000), Ok(()));
+    art.set_label(leaf, is(*r, 5));
+    let e = check_ivr(&p, &art, 10_000).unwrap_err();
+    assert!(e.reason.contains("no thread is expanded"), "{e:?}");
 }
 
 #[test]

@@ -206,14 +206,24 @@ impl<'p> Labels<'p> {
                 blocks: made.into(),
             });
         }
-        // (The blocks stay conjunctions of their own: not flattened into the label.)
-        let t = match (Term::and(cs), blocks.len()) {
-            (t, 0) => t,
-            (Term::True, 1) => blocks.pop().expect("one"),
-            (Term::True, _) => Term::And(blocks.into()),
-            (Term::False, _) => Term::False,
-            (Term::And(xs), _) => Term::And(xs.iter().cloned().chain(blocks).collect()),
-            (t, _) => Term::And(std::iter::once(t).chain(blocks).collect()),
+        // One conjunction of the atoms and the blocks (which stay conjunctions of their own),
+        // made with one copy: a label has hundreds of conjuncts, and there is one per state.
+        let mut all = Vec::with_capacity(cs.len() + blocks.len());
+        let mut never = false;
+        for x in cs {
+            match x {
+                Term::True => {}
+                Term::False => never = true,
+                Term::And(ys) => all.extend(ys.iter().cloned()),
+                x => all.push(x),
+            }
+        }
+        all.append(&mut blocks);
+        let t = match all.len() {
+            _ if never => Term::False,
+            0 => Term::True,
+            1 => all.pop().expect("one"),
+            _ => Term::And(all.into()),
         };
         self.made.insert(id, t.clone());
         t

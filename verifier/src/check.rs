@@ -296,7 +296,9 @@ fn check(
         // serves both). Whether the label has states at all is asked only where it matters:
         // at an error node, where a duty below fails (a node without states owes nothing),
         // and for the fairness of cycles.
-        let mut sat = None;
+        // (A label `false` has none, and says so without the solver.)
+        let never = n.label == Term::False;
+        let mut sat = never.then_some(false);
         let mut has_states =
             |smt: &mut Smt| *sat.get_or_insert_with(|| valid(smt, &pre, Term::False) != Some(true));
         let c = &n.control;
@@ -308,7 +310,7 @@ fn check(
             continue;
         }
         let duties: Result<bool, String> = 'duties: {
-            if covered[v.0 as usize] {
+            if covered[v.0 as usize] || never {
                 break 'duties Ok(false);
             }
             let mut por = false;

@@ -428,6 +428,8 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
         max_nodes: a.max_nodes,
         quantum: a.quantum,
         pair_turns: a.pair_turns,
+        // (The process ends with the run.)
+        exit_after: true,
         ..Default::default()
     };
     let live = !a.json && std::io::stderr().is_terminal();

@@ -282,6 +282,8 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                 stop_at_first_safe: a.ivrs.is_none(),
                 quantum: a.quantum,
                 pair_turns: a.pair_turns,
+                // (The process ends with the run.)
+                exit_after: true,
                 ..Default::default()
             };
             let mut last_safe = None;

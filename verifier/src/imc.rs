@@ -51,6 +51,10 @@ pub struct Options {
     /// than cores (the enforcer's hand-offs between running threads are cheap, those to a
     /// thread the operating system has put to sleep are not).
     pub pair_turns: u32,
+    /// The process ends when the run does: memory an engine still holds when the time limit
+    /// is near is left to the end of the process instead of being freed (freeing the
+    /// millions of shared terms of a large explicit search takes seconds, past the limit).
+    pub exit_after: bool,
 }
 
 impl Default for Options {
@@ -62,6 +66,7 @@ impl Default for Options {
             stop_at_first_safe: false,
             quantum: 1,
             pair_turns: 0,
+            exit_after: false,
         }
     }
 }

@@ -100,6 +100,38 @@ pub fn run_iterative(
     max_ivrs: usize,
     sink: &mut dyn FnMut(&Ivr),
 ) -> Result<Report, Fallback> {
+    let mut space = Space::new(prog);
+    let mut labels = Labels::new(prog);
+    let args = (hunt, opts, budget, start, max_ivrs);
+    let r = search(prog, args, sink, &mut space, &mut labels);
+    // Near the time limit, a process that ends with the run does not free the states and
+    // labels (see `Options::exit_after`).
+    let near = start.elapsed() + LEAVE_TO_EXIT >= opts.timeout;
+    if opts.exit_after && near {
+        std::mem::forget(space);
+        std::mem::forget(labels);
+    }
+    r
+}
+
+/// The time before the limit from which [`run_iterative`] leaves its memory to the process's
+/// end, where the process ends with the run.
+const LEAVE_TO_EXIT: Duration = Duration::from_secs(3);
+
+/// [`run_iterative`] with its states and labels.
+fn search(
+    prog: &Program,
+    (hunt, opts, budget, start, max_ivrs): (
+        Option<&crate::scope::Hunt>,
+        &Options,
+        &Budget,
+        Instant,
+        usize,
+    ),
+    sink: &mut dyn FnMut(&Ivr),
+    space: &mut Space,
+    labels: &mut Labels,
+) -> Result<Report, Fallback> {
     let deadline = start + budget.time.min(opts.timeout);
     let first_deadline = start
         + budget
@@ -118,11 +150,9 @@ pub fn run_iterative(
         deadline: first_deadline,
         schedule: Vec::new(),
     };
-    let mut space = Space::new(prog);
-    let mut labels = Labels::new(prog);
     // The deterministic scheduler's schedule, before the whole graph is known (it is stuck
     // only where a bug is reachable).
-    let first = run.schedule(&mut space, None, &mut labels, budget.max_states)?;
+    let first = run.schedule(space, None, labels, budget.max_states)?;
     run.deadline = deadline;
     if first && (opts.stop_at_first_safe || run.ivrs >= max_ivrs) {
         return Ok(run.report(
@@ -138,8 +168,8 @@ pub fn run_iterative(
         let now = Instant::now();
         let until = now + deadline.saturating_duration_since(now) / 3;
         let max_steps = 2 * run.schedule.len() + 10_000;
-        let probed = probe::bug(&space, &run.schedule, max_steps, until).and_then(|path| {
-            Bug::replay_path(&space, path, None, opts.smt_timeout_ms, deadline).ok()
+        let probed = probe::bug(space, &run.schedule, max_steps, until).and_then(|path| {
+            Bug::replay_path(space, path, None, opts.smt_timeout_ms, deadline).ok()
         });
         // A bug of the bounded program that may not occur without the bound waits for the
         // stateless search of the small scopes, which may find one that does.
@@ -176,14 +206,14 @@ pub fn run_iterative(
         }
     }
     let mut graph = space::explore(
-        &mut space,
+        space,
         budget.max_states,
         budget.max_bytes,
         deadline,
         run.first_safe.is_some(),
     )
     .map_err(|s| run.fallback(stop_reason(s)))?;
-    let found = bugs(&space, &graph, MAX_BUGS_TRIED);
+    let found = bugs(space, &graph, MAX_BUGS_TRIED);
     if found.is_empty() {
         let edges: usize = graph.edges.iter().map(Vec::len).sum();
         if edges + 1 > budget.max_complete_nodes {
@@ -193,7 +223,7 @@ pub fn run_iterative(
                 edges + 1
             )));
         }
-        let art = proof::complete(&space, &graph, &mut labels);
+        let art = proof::complete(space, &graph, labels);
         run.nodes = art.len();
         let check_deadline = start + budget.check_time.min(opts.timeout);
         run.deadline = check_deadline;
@@ -214,18 +244,12 @@ pub fn run_iterative(
     // The first bug that replays (a path through branches on values not known may be
     // taken by no execution); where the search stopped at a bug that does not, the whole
     // graph is searched for one that does.
-    let mut replayed = first_replayed(&space, &graph, &found, opts.smt_timeout_ms, deadline);
+    let mut replayed = first_replayed(space, &graph, &found, opts.smt_timeout_ms, deadline);
     if replayed.is_err() && run.first_safe.is_some() {
-        graph = space::explore(
-            &mut space,
-            budget.max_states,
-            budget.max_bytes,
-            deadline,
-            false,
-        )
-        .map_err(|s| run.fallback(stop_reason(s)))?;
-        let found = bugs(&space, &graph, MAX_BUGS_TRIED);
-        replayed = first_replayed(&space, &graph, &found, opts.smt_timeout_ms, deadline);
+        graph = space::explore(space, budget.max_states, budget.max_bytes, deadline, false)
+            .map_err(|s| run.fallback(stop_reason(s)))?;
+        let found = bugs(space, &graph, MAX_BUGS_TRIED);
+        replayed = first_replayed(space, &graph, &found, opts.smt_timeout_ms, deadline);
     }
     let cex = replayed.map_err(|why| run.fallback(why))?;
     let cexs = run.emit_bug(&cex);
@@ -233,7 +257,7 @@ pub fn run_iterative(
     // every bug. Without one, the whole graph says whether some scheduler avoids them.
     if run.first_safe.is_none() {
         let doomed =
-            proof::doomed(&space, &graph, deadline).map_err(|s| run.fallback(stop_reason(s)))?;
+            proof::doomed(space, &graph, deadline).map_err(|s| run.fallback(stop_reason(s)))?;
         if doomed[0] {
             // Where a value not known was read, the bug may need the values the search took
             // (0): a scheduler may avoid it for others, which the symbolic engine can tell.
@@ -260,12 +284,7 @@ pub fn run_iterative(
             };
             return Ok(run.report(verdict, Some(cex), cexs));
         }
-        if !run.schedule(
-            &mut space,
-            Some((&graph, &doomed)),
-            &mut labels,
-            budget.max_states,
-        )? {
+        if !run.schedule(space, Some((&graph, &doomed)), labels, budget.max_states)? {
             return Err(run.fallback("the scheduler met a state without a safe choice".into()));
         }
     }

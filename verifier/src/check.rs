@@ -144,11 +144,7 @@ fn check(
             })
             .clone()
     };
-    // The premise of a node's checks, made once per node (the solver keeps what it learns
-    // of the last premise).
-    // (Not flattened: the solver boundary reads nested conjunctions, and the label and the
-    // ranges are shared as they are.)
-    let premise = |label: &Term| Term::And([ranges.clone(), label.clone()].into());
+    let premise = |label: &Term| premise(&ranges, label);
     let valid =
         |smt: &mut Smt, premise: &Term, goal: Term| -> Option<bool> { smt.implies(premise, &goal) };
     let root = art.root();
@@ -416,6 +412,13 @@ fn check(
     Ok(())
 }
 
+/// The premise of a node's checks: the ranges of the values and the node's label, made once
+/// per node (the solver keeps what it learns of the last premise). (Not flattened: the solver
+/// boundary reads nested conjunctions, and the label and the ranges are shared as they are.)
+fn premise(ranges: &Term, label: &Term) -> Term {
+    Term::And([ranges.clone(), label.clone()].into())
+}
+
 /// The conjuncts of a formula (itself, when it is no conjunction).
 fn conjuncts(t: &Term) -> Box<dyn Iterator<Item = &Term> + '_> {
     match t {
@@ -553,8 +556,7 @@ fn fair(
     let mut without = false;
     for v in art.ids().filter(|v| on_cycle[v.0 as usize]) {
         let s = states[v.0 as usize].get_or_insert_with(|| {
-            let premise = Term::And([ranges.clone(), art.node(v).label.clone()].into());
-            smt.implies(&premise, &Term::False) != Some(true)
+            smt.implies(&premise(ranges, &art.node(v).label), &Term::False) != Some(true)
         });
         without |= !*s;
     }

@@ -100,10 +100,25 @@ pub fn run_iterative(
     max_ivrs: usize,
     sink: &mut dyn FnMut(&Ivr),
 ) -> Result<Report, Fallback> {
+    let mut run = Run {
+        prog,
+        start,
+        opts,
+        ivrs: 0,
+        first_safe: None,
+        nodes: 0,
+        max_ivrs,
+        sink,
+        deadline: start
+            + budget
+                .first_schedule_time
+                .max(budget.time)
+                .min(opts.timeout),
+        schedule: Vec::new(),
+    };
     let mut space = Space::new(prog);
     let mut labels = Labels::new(prog);
-    let args = (hunt, opts, budget, start, max_ivrs);
-    let r = search(prog, args, sink, &mut space, &mut labels);
+    let r = search(&mut run, hunt, budget, &mut space, &mut labels);
     // Near the time limit, a process that ends with the run does not free the states and
     // labels (see `Options::exit_after`).
     let near = start.elapsed() + LEAVE_TO_EXIT >= opts.timeout;
@@ -118,38 +133,17 @@ pub fn run_iterative(
 /// end, where the process ends with the run.
 const LEAVE_TO_EXIT: Duration = Duration::from_secs(3);
 
-/// [`run_iterative`] with its states and labels.
+/// [`run_iterative`] with its run, states and labels (the run's deadline is that of the
+/// first safe schedule).
 fn search(
-    prog: &Program,
-    (hunt, opts, budget, start, max_ivrs): (
-        Option<&crate::scope::Hunt>,
-        &Options,
-        &Budget,
-        Instant,
-        usize,
-    ),
-    sink: &mut dyn FnMut(&Ivr),
+    run: &mut Run,
+    hunt: Option<&crate::scope::Hunt>,
+    budget: &Budget,
     space: &mut Space,
     labels: &mut Labels,
 ) -> Result<Report, Fallback> {
+    let (prog, opts, start, max_ivrs) = (run.prog, run.opts, run.start, run.max_ivrs);
     let deadline = start + budget.time.min(opts.timeout);
-    let first_deadline = start
-        + budget
-            .first_schedule_time
-            .max(budget.time)
-            .min(opts.timeout);
-    let mut run = Run {
-        prog,
-        start,
-        opts,
-        ivrs: 0,
-        first_safe: None,
-        nodes: 0,
-        max_ivrs,
-        sink,
-        deadline: first_deadline,
-        schedule: Vec::new(),
-    };
     // The deterministic scheduler's schedule, before the whole graph is known (it is stuck
     // only where a bug is reachable).
     let first = run.schedule(space, None, labels, budget.max_states)?;

@@ -389,9 +389,30 @@ impl Cx<'_, '_> {
                 }
                 let a = self.expr(lhs, s);
                 let b = self.expr(rhs, s);
+                let unsigned = !ty.signed && !lhs.ty().signed && !rhs.ty().signed;
+                if unsigned && matches!(op, BinOp::Div | BinOp::Rem) {
+                    // Values of unsigned types are not negative: C's division is the
+                    // solver's, and the result fits.
+                    self.ub.push(Term::eq(b.clone(), Term::int(0)));
+                    return match op {
+                        BinOp::Div => Term::div(a, b),
+                        _ => Term::modulo(a, b),
+                    };
+                }
                 self.arith(*op, a, b, *ty)
             }
             Expr::Cast { arg, ty } => {
+                // A round trip through a type at least as wide changes no value
+                // (`(unsigned)(int)u`): the solver need not see it.
+                if let Expr::Cast {
+                    arg: inner,
+                    ty: mid,
+                } = &**arg
+                {
+                    if inner.ty() == *ty && mid.bits >= ty.bits {
+                        return self.expr(inner, s);
+                    }
+                }
                 let v = self.expr(arg, s);
                 self.convert(v, arg.ty(), *ty)
             }

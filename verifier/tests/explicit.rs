@@ -1475,3 +1475,73 @@ int main(void) {
         now.elapsed()
     );
 }
+
+/// The stack of seed 002's comparison with Impara: a pusher pushes inputs it has checked
+/// (`assume(v < SIZE)`, or `v % SIZE`), a popper compares what it pops with `UNDERFLOW`
+/// (`-2`). No input value reaches the error, and the search knows it from the intervals of
+/// the values it does not know: `safe` with the explicit engine alone. Where the check lets
+/// `-2` through, the branch to the error stays: never `safe`.
+const STACK: &str = r#"
+#include <pthread.h>
+extern void abort(void);
+extern void reach_error(void);
+extern unsigned int __VERIFIER_nondet_uint(void);
+#define SIZE 3
+int top = 0;
+unsigned int arr[SIZE];
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *pusher(void *arg) {
+  for (int i = 0; i < SIZE; i++) {
+    pthread_mutex_lock(&m);
+    unsigned int v = __VERIFIER_nondet_uint();
+    CHECK;
+    if (top == SIZE) reach_error();
+    arr[top] = v;
+    top = top + 1;
+    pthread_mutex_unlock(&m);
+  }
+  return 0;
+}
+void *popper(void *arg) {
+  for (int i = 0; i < SIZE; i++) {
+    pthread_mutex_lock(&m);
+    while (top == 0) {
+      pthread_mutex_unlock(&m);
+      pthread_mutex_lock(&m);
+    }
+    top = top - 1;
+    int x = arr[top];
+    if (x == -2) reach_error();
+    pthread_mutex_unlock(&m);
+  }
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, pusher, 0);
+  pthread_create(&b, 0, popper, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn an_input_checked_once_is_in_range_wherever_it_goes() {
+    for check in ["if (!(v < SIZE)) abort()", "v = v % SIZE"] {
+        let p = lower("stack.c", &STACK.replace("CHECK", check));
+        let (r, ivrs) = verify(&p, Engine::Explicit);
+        assert_eq!(r.verdict, Verdict::Safe, "{check}");
+        assert!(matches!(ivrs[0].kind, IvrKind::Safe(_)), "{check}");
+    }
+    // Unchecked, or checked too loosely: `-2` (4294967294) can be pushed and popped.
+    for check in ["(void)0", "if (v > 4294967294u) abort()"] {
+        let p = lower("stack.c", &STACK.replace("CHECK", check));
+        let (r, _) = verify(&p, Engine::Explicit);
+        assert!(
+            !matches!(r.verdict, Verdict::Safe),
+            "{check}: {:?}",
+            r.verdict
+        );
+    }
+}

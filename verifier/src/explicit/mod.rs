@@ -31,6 +31,7 @@ mod relevance;
 mod space;
 mod store;
 mod strategy;
+mod unknowns;
 
 use crate::encode::Encoder;
 use crate::imc::{Counterexample, Ivr, IvrKind, Options, Report, Verdict};

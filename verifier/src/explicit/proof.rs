@@ -32,7 +32,7 @@ pub struct Labels<'p> {
     /// Per forgotten variable of [`Space::intervals`]: the atoms of its interval.
     intervals: FxHashMap<u32, Vec<Term>>,
     /// Per cell whose value is not known: the atoms of its variable's interval.
-    cell_intervals: FxHashMap<(u32, u32), [Term; 2]>,
+    cell_intervals: FxHashMap<(u32, u32, i128, i128), [Term; 2]>,
     /// Per cell some of whose bytes are known (variable, element, value, bytes not known):
     /// the atoms of the known ones.
     known_bytes: FxHashMap<(u32, u32, i128, u8), Vec<Term>>,
@@ -56,6 +56,8 @@ pub struct Labels<'p> {
 struct Piece {
     cells: Box<[i64]>,
     marks: Box<[u64]>,
+    /// The interval of its cells not known (a register's depends on its thread's location).
+    interval: Option<super::ranges::Range>,
     atoms: Box<[Term]>,
     blocks: Box<[Term]>,
 }
@@ -176,8 +178,9 @@ impl<'p> Labels<'p> {
             let cells = &key.state.mem.cells()[start..end];
             let words = (start / 8).min(key.undef.len())..end.div_ceil(8).min(key.undef.len());
             let marks = &key.undef[words];
+            let interval = space.unknown_interval(&key, v.id);
             if let Some(p) = &self.pieces[v.id.0 as usize] {
-                if *p.cells == *cells && *p.marks == *marks {
+                if *p.cells == *cells && *p.marks == *marks && p.interval == interval {
                     cs.extend(p.atoms.iter().cloned());
                     blocks.extend(p.blocks.iter().cloned());
                     continue;
@@ -202,6 +205,7 @@ impl<'p> Labels<'p> {
             self.pieces[v.id.0 as usize] = Some(Piece {
                 cells: cells.into(),
                 marks: marks.into(),
+                interval,
                 atoms: atoms.into(),
                 blocks: made.into(),
             });
@@ -265,11 +269,11 @@ impl<'p> Labels<'p> {
             out.extend(atoms.iter().cloned());
         }
         // Not known: only its interval, where that says something.
-        if let Some(r) = space.narrow[v.id.0 as usize] {
+        if let Some(r) = space.unknown_interval(key, v.id) {
             let enc = &self.enc;
             let atoms = self
                 .cell_intervals
-                .entry((v.id.0, i as u32))
+                .entry((v.id.0, i as u32, r.lo, r.hi))
                 .or_insert_with(|| interval(enc, v.id, i, r));
             out.extend(atoms.iter().cloned());
         }

@@ -55,7 +55,7 @@ impl Range {
     }
 
     /// This interval as a value of type `ty`: itself when it fits, else all of `ty`.
-    fn as_ty(self, ty: Ty) -> Range {
+    pub(super) fn as_ty(self, ty: Ty) -> Range {
         if self.fits(ty) {
             self
         } else {
@@ -158,17 +158,22 @@ impl Ranges {
 
 /// [`Ranges::eval`] over the intervals `of`.
 fn eval(of: &[Range], prog: &Program, e: &Expr) -> Range {
+    eval_with(e, &|place: &Place, ty: Ty| match place {
+        Place::Var { var, .. } if elem_ty(prog, *var) == ty => of[var.0 as usize],
+        _ => Range::full(ty),
+    })
+}
+
+/// An interval that contains every value `e` evaluates to (where it is defined), where the
+/// value a load of type `ty` from a place reads lies in `load(place, ty)`.
+pub(super) fn eval_with(e: &Expr, load: &impl Fn(&Place, Ty) -> Range) -> Range {
     match e {
         Expr::Const { value, ty } => Range::point(ty.wrap(*value)),
-        Expr::Load {
-            place: Place::Var { var, .. },
-            ty,
-        } if elem_ty(prog, *var) == *ty => of[var.0 as usize],
-        Expr::Load { ty, .. } => Range::full(*ty),
+        Expr::Load { place, ty } => load(place, *ty),
         Expr::AddrOf { .. } => Range::full(e.ty()),
-        Expr::Cast { arg, ty } => eval(of, prog, arg).as_ty(*ty),
+        Expr::Cast { arg, ty } => eval_with(arg, load).as_ty(*ty),
         Expr::Unary { op, arg, ty } => {
-            let a = eval(of, prog, arg);
+            let a = eval_with(arg, load);
             match op {
                 UnOp::Neg => Range {
                     lo: -a.hi,
@@ -187,10 +192,67 @@ fn eval(of: &[Range], prog: &Program, e: &Expr) -> Range {
             if op.is_predicate() {
                 return Range { lo: 0, hi: 1 };
             }
-            binary(*op, eval(of, prog, lhs), eval(of, prog, rhs), *ty)
+            binary(*op, eval_with(lhs, load), eval_with(rhs, load), *ty)
         }
         Expr::Ite { then, els, ty, .. } => {
-            eval(of, prog, then).hull(eval(of, prog, els)).as_ty(*ty)
+            eval_with(then, load).hull(eval_with(els, load)).as_ty(*ty)
+        }
+    }
+}
+
+/// The truth of condition `e` wherever it is evaluated, when the intervals of what it reads
+/// (`load`, as for [`eval_with`]) decide it.
+pub(super) fn truth_with(e: &Expr, load: &impl Fn(&Place, Ty) -> Range) -> Option<bool> {
+    match e {
+        Expr::Unary {
+            op: UnOp::Not, arg, ..
+        } => truth_with(arg, load).map(|b| !b),
+        Expr::Binary { op, lhs, rhs, .. } if op.is_predicate() => {
+            if matches!(op, BinOp::And | BinOp::Or) {
+                let (a, b) = (truth_with(lhs, load), truth_with(rhs, load));
+                return match (op, a, b) {
+                    (BinOp::And, Some(false), _) | (BinOp::And, _, Some(false)) => Some(false),
+                    (BinOp::And, Some(true), Some(true)) => Some(true),
+                    (BinOp::Or, Some(true), _) | (BinOp::Or, _, Some(true)) => Some(true),
+                    (BinOp::Or, Some(false), Some(false)) => Some(false),
+                    _ => None,
+                };
+            }
+            let (a, b) = (eval_with(lhs, load), eval_with(rhs, load));
+            let lt = |a: Range, b: Range| {
+                if a.hi < b.lo {
+                    Some(true)
+                } else if a.lo >= b.hi {
+                    Some(false)
+                } else {
+                    None
+                }
+            };
+            let eq = if a.lo == a.hi && b.lo == b.hi && a.lo == b.lo {
+                Some(true)
+            } else if a.hi < b.lo || b.hi < a.lo {
+                Some(false)
+            } else {
+                None
+            };
+            match op {
+                BinOp::Lt => lt(a, b),
+                BinOp::Gt => lt(b, a),
+                BinOp::Ge => lt(a, b).map(|x| !x),
+                BinOp::Le => lt(b, a).map(|x| !x),
+                BinOp::Eq => eq,
+                _ => eq.map(|x| !x),
+            }
+        }
+        _ => {
+            let r = eval_with(e, load);
+            if r.lo == 0 && r.hi == 0 {
+                Some(false)
+            } else if !r.contains(0) {
+                Some(true)
+            } else {
+                None
+            }
         }
     }
 }
@@ -198,58 +260,10 @@ fn eval(of: &[Range], prog: &Program, e: &Expr) -> Range {
 impl Ranges {
     /// The truth of condition `e` wherever it is evaluated, when the intervals decide it.
     pub fn truth(&self, prog: &Program, e: &Expr) -> Option<bool> {
-        match e {
-            Expr::Unary {
-                op: UnOp::Not, arg, ..
-            } => self.truth(prog, arg).map(|b| !b),
-            Expr::Binary { op, lhs, rhs, .. } if op.is_predicate() => {
-                if matches!(op, BinOp::And | BinOp::Or) {
-                    let (a, b) = (self.truth(prog, lhs), self.truth(prog, rhs));
-                    return match (op, a, b) {
-                        (BinOp::And, Some(false), _) | (BinOp::And, _, Some(false)) => Some(false),
-                        (BinOp::And, Some(true), Some(true)) => Some(true),
-                        (BinOp::Or, Some(true), _) | (BinOp::Or, _, Some(true)) => Some(true),
-                        (BinOp::Or, Some(false), Some(false)) => Some(false),
-                        _ => None,
-                    };
-                }
-                let (a, b) = (self.eval(prog, lhs), self.eval(prog, rhs));
-                let lt = |a: Range, b: Range| {
-                    if a.hi < b.lo {
-                        Some(true)
-                    } else if a.lo >= b.hi {
-                        Some(false)
-                    } else {
-                        None
-                    }
-                };
-                let eq = if a.lo == a.hi && b.lo == b.hi && a.lo == b.lo {
-                    Some(true)
-                } else if a.hi < b.lo || b.hi < a.lo {
-                    Some(false)
-                } else {
-                    None
-                };
-                match op {
-                    BinOp::Lt => lt(a, b),
-                    BinOp::Gt => lt(b, a),
-                    BinOp::Ge => lt(a, b).map(|x| !x),
-                    BinOp::Le => lt(b, a).map(|x| !x),
-                    BinOp::Eq => eq,
-                    _ => eq.map(|x| !x),
-                }
-            }
-            _ => {
-                let r = self.eval(prog, e);
-                if r.lo == 0 && r.hi == 0 {
-                    Some(false)
-                } else if !r.contains(0) {
-                    Some(true)
-                } else {
-                    None
-                }
-            }
-        }
+        truth_with(e, &|place: &Place, ty: Ty| match place {
+            Place::Var { var, .. } if elem_ty(prog, *var) == ty => self.of[var.0 as usize],
+            _ => Range::full(ty),
+        })
     }
 
     /// Whether `op` at type `ty` is defined for every pair of operand values in `a` and `b`
@@ -308,7 +322,7 @@ fn exact(op: BinOp, a: Range, b: Range) -> Option<Range> {
 }
 
 /// The element type of variable `v`.
-fn elem_ty(prog: &Program, v: VarId) -> Ty {
+pub(super) fn elem_ty(prog: &Program, v: VarId) -> Ty {
     prog.var(v).elem.ty()
 }
 

@@ -14,9 +14,10 @@
 //! undefined behaviour.
 
 use super::liveness::Liveness;
-use super::ranges::{Range, Ranges};
+use super::ranges::{elem_ty, eval_with, truth_with, Range, Ranges};
 use super::relevance::Relevance;
 use super::store::Store;
+use super::unknowns::Unknowns;
 use crate::art::Control;
 use crate::interp::{self, Machine, Oracle, State, Status};
 use crate::ir::*;
@@ -118,9 +119,12 @@ pub struct Space<'p> {
     /// The forgotten variables whose intervals ([`super::ranges`]) the labels state: those a
     /// spared seed relies on ([`Relevance::is_ranged`]), where narrower than their types.
     pub intervals: Vec<(VarId, Range)>,
-    /// Per variable, its interval where narrower than its type: what the labels say of a
-    /// cell whose value is not known ([`Key::undef`]).
+    /// Per variable, its interval where narrower than its type.
     pub narrow: Vec<Option<Range>>,
+    /// The intervals of values not known ([`super::unknowns`]).
+    unknowns: Unknowns,
+    /// Per variable, whether it is forgotten ([`Space::irrelevant`]).
+    forgotten: Vec<bool>,
     states: Store,
     /// The state unpacked last ([`Space::key`]).
     last: std::cell::RefCell<Option<(u32, Rc<Key>)>>,
@@ -171,10 +175,16 @@ impl<'p> Space<'p> {
                 (r.fits(ty) && (r.lo > ty.min() || r.hi < ty.max())).then_some(r)
             })
             .collect();
+        let mut forgotten = vec![false; prog.vars.len()];
+        for v in relevance.irrelevant() {
+            forgotten[v.0 as usize] = true;
+        }
         let mut space = Space {
             prog,
             machine,
             live,
+            unknowns: Unknowns::new(prog, &ranges),
+            forgotten,
             irrelevant: relevance.irrelevant().collect(),
             intervals: relevance
                 .irrelevant()
@@ -310,7 +320,12 @@ impl<'p> Space<'p> {
                 self.read_undefined.set(true);
             }
             match g {
-                Ok(0) if unknown => out.push((tr.id, true)),
+                // Unless no value it does not know can make it hold.
+                Ok(0) if unknown => {
+                    if self.may_hold(k, t, &tr.guard) {
+                        out.push((tr.id, true))
+                    }
+                }
                 Ok(0) => {}
                 // An error is the step's undefined behaviour.
                 _ => out.push((tr.id, false)),
@@ -318,6 +333,78 @@ impl<'p> Space<'p> {
         }
         self.stop_recording(None);
         out
+    }
+
+    /// What is known of the cells of `v` whose values are not known in `key` (the labels
+    /// say it of them): an interval narrower than `v`'s type, if there is one.
+    pub fn unknown_interval(&self, key: &Key, v: VarId) -> Option<Range> {
+        let i = v.0 as usize;
+        let at = self
+            .unknowns
+            .owner(v)
+            .map(|t| match key.state.threads[t.0 as usize] {
+                Status::At(l) => l,
+                Status::NotStarted => self.prog.thread(t).entry,
+            });
+        let ty = elem_ty(self.prog, v);
+        let narrower = |r: Range| r.fits(ty) && (r.lo > ty.min() || r.hi < ty.max());
+        match (self.unknowns.of(v, at), self.narrow[i]) {
+            (Some(u), Some(n)) if u.lo.max(n.lo) <= u.hi.min(n.hi) => Some(Range {
+                lo: u.lo.max(n.lo),
+                hi: u.hi.min(n.hi),
+            }),
+            (Some(u), None) => narrower(u).then_some(u),
+            (_, n) => n,
+        }
+    }
+
+    /// Whether guard `g` of thread `t` may hold in `key` for some values of the cells it
+    /// reads that are not known, as far as their intervals tell.
+    fn may_hold(&self, key: &Key, t: ThreadId, g: &Expr) -> bool {
+        let _ = t;
+        truth_with(g, &|p: &Place, ty: Ty| self.load_range(key, p, ty)) != Some(false)
+    }
+
+    /// An interval containing what a load of type `ty` from `place` reads in `key`: the value
+    /// of a known cell, the interval of one not known.
+    fn load_range(&self, key: &Key, place: &Place, ty: Ty) -> Range {
+        let Place::Var { var, index } = place else {
+            return Range::full(ty);
+        };
+        if elem_ty(self.prog, *var) != ty {
+            return Range::full(ty);
+        }
+        let len = self.prog.var(*var).len as usize;
+        let i = match index {
+            None => Some(0),
+            Some(e) => {
+                let r = eval_with(e, &|p: &Place, ty: Ty| self.load_range(key, p, ty));
+                (r.lo == r.hi && 0 <= r.lo && (r.lo as usize) < len).then_some(r.lo as usize)
+            }
+        };
+        match i {
+            Some(i) => self.cell_range(key, *var, i, ty),
+            None if len <= 64 => (0..len)
+                .map(|i| self.cell_range(key, *var, i, ty))
+                .reduce(Range::hull)
+                .unwrap_or(Range::full(ty)),
+            None => Range::full(ty),
+        }
+    }
+
+    /// [`Space::load_range`] of element `i` of `v`.
+    fn cell_range(&self, key: &Key, v: VarId, i: usize, ty: Ty) -> Range {
+        if self.forgotten[v.0 as usize] {
+            return self.narrow[v.0 as usize].unwrap_or(Range::full(ty));
+        }
+        let flat = key.state.mem.flat(v.0 as usize, i);
+        let unknown = self.track_undef
+            && interp::unknown_bytes(&key.undef, flat) & interp::width_bytes(ty) != 0;
+        if unknown {
+            self.unknown_interval(key, v).unwrap_or(Range::full(ty))
+        } else {
+            Range::point(key.state.get(v, i, ty))
+        }
     }
 
     /// Starts tracking which cells a step leaves not known, when undefined cells are tracked.

@@ -1,0 +1,647 @@
+//! Intervals of the values the explicit search does not know: for each cell of memory, an
+//! interval that contains its value in every reachable state where it is not known (computed
+//! from an input or never written since it started uninitialised, [`super::space::Key::undef`]),
+//! and for each register (a thread's own scalar whose address is never taken) such an
+//! interval per location of its thread. A branch narrows the interval of the register it
+//! compares (`x < 5` taken: `x <= 4` after it), so that an input checked once
+//! (`assume(x < SIZE)`, `if (x >= N) abort()`) stays in range wherever its value goes.
+//!
+//! It is interval analysis (Cousot and Cousot, "Abstract Interpretation: A Unified Lattice
+//! Model for Static Analysis of Programs", with widening), flow-sensitive for registers and
+//! flow-insensitive for memory, restricted to the values not known: an assignment of a
+//! constant, or of what only known values compute, makes a known value and adds nothing. The
+//! search uses it to leave out a branch whose guard no value not known can make true (a value
+//! popped from a stack of inputs in `[0, 4]` is never `-2`), and the labels state the
+//! intervals ([`super::proof::Labels`]), so that the independent checker sees the same. Like
+//! every fact of the labels, they are checked, not trusted.
+
+use super::ranges::{elem_ty, eval_with, Range, Ranges};
+use crate::ir::*;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+/// How often an interval may grow before it is widened to its type's range.
+const WIDEN_AFTER: u32 = 4;
+
+/// Intervals of values not known; see the module documentation.
+pub struct Unknowns {
+    /// Per variable kept in memory: the interval of its cells' values where not known
+    /// (`None`: its cells are always known).
+    memory: Vec<Option<Range>>,
+    /// Whether a variable is a register (its interval depends on the location).
+    register: Vec<bool>,
+    /// Per variable, the thread whose local it is.
+    owner: Vec<Option<ThreadId>>,
+    /// Per thread and location: the registers that may be not known there, with their
+    /// intervals.
+    at: Vec<Vec<Regs>>,
+}
+
+/// The registers of one thread that may hold values not known, with their intervals.
+type Regs = FxHashMap<VarId, Range>;
+
+impl Unknowns {
+    /// The analysis of a program, with the value ranges of its variables.
+    pub fn new(prog: &Program, ranges: &Ranges) -> Unknowns {
+        let mut a = Analysis::new(prog, ranges);
+        if a.has_sources() {
+            a.run();
+        }
+        Unknowns {
+            memory: a.memory,
+            register: a.register,
+            owner: prog
+                .vars
+                .iter()
+                .map(|v| match v.scope {
+                    VarScope::Local(t) => Some(t),
+                    _ => None,
+                })
+                .collect(),
+            at: a.at,
+        }
+    }
+
+    /// An interval containing the values of the elements of variable `v` wherever they are
+    /// not known, with the thread owning `v` (if it is a register) at location `at`; `None` where
+    /// the analysis found that it is always known there (the caller then falls back on its
+    /// interval over all values).
+    pub fn of(&self, v: VarId, at: Option<LocId>) -> Option<Range> {
+        let i = v.0 as usize;
+        if !self.register[i] {
+            return self.memory[i];
+        }
+        let (Some(t), Some(l)) = (self.owner[i], at) else {
+            return None;
+        };
+        self.at
+            .get(t.0 as usize)?
+            .get(l.0 as usize)?
+            .get(&v)
+            .copied()
+    }
+
+    /// The thread of register `v` (its interval depends on where that thread is).
+    pub fn owner(&self, v: VarId) -> Option<ThreadId> {
+        self.register[v.0 as usize]
+            .then(|| self.owner[v.0 as usize])
+            .flatten()
+    }
+}
+
+/// The fixpoint computation.
+struct Analysis<'a> {
+    prog: &'a Program,
+    ranges: &'a Ranges,
+    memory: Vec<Option<Range>>,
+    memory_grown: Vec<u32>,
+    register: Vec<bool>,
+    at: Vec<Vec<Regs>>,
+    /// Per thread: what its creation gives its registers.
+    entry: Vec<Regs>,
+    /// Whether a memory interval or a thread's entry grew in the current round.
+    changed: bool,
+}
+
+impl<'a> Analysis<'a> {
+    fn new(prog: &'a Program, ranges: &'a Ranges) -> Analysis<'a> {
+        // Variables whose address is taken or that a pointer may reach: kept in memory.
+        let mut taken: FxHashSet<VarId> = FxHashSet::default();
+        for tr in prog.threads.iter().flat_map(|t| &t.transitions) {
+            tr.for_each_expr(&mut |e| {
+                e.for_each_addr(&mut |v| {
+                    taken.insert(v);
+                })
+            });
+            tr.for_each_access(&mut |p| {
+                if let Place::Deref { targets, .. } = p {
+                    taken.extend(targets.iter().copied());
+                }
+            });
+        }
+        let register: Vec<bool> = prog
+            .vars
+            .iter()
+            .map(|v| {
+                matches!(v.scope, VarScope::Local(_))
+                    && !v.shared
+                    && v.len == 1
+                    && !v.is_array
+                    && !taken.contains(&v.id)
+            })
+            .collect();
+        let memory = prog
+            .vars
+            .iter()
+            .map(|v| {
+                (v.init == Init::Nondet && !register[v.id.0 as usize])
+                    .then(|| Range::full(v.elem.ty()))
+            })
+            .collect();
+        let mut entry: Vec<Regs> = vec![Regs::default(); prog.threads.len()];
+        for v in prog.vars.iter().filter(|v| register[v.id.0 as usize]) {
+            if let (VarScope::Local(t), Init::Nondet) = (&v.scope, &v.init) {
+                entry[t.0 as usize].insert(v.id, Range::full(v.elem.ty()));
+            }
+        }
+        Analysis {
+            prog,
+            ranges,
+            memory,
+            memory_grown: vec![0; prog.vars.len()],
+            register,
+            at: prog
+                .threads
+                .iter()
+                .map(|t| vec![Regs::default(); t.locations.len()])
+                .collect(),
+            entry,
+            changed: false,
+        }
+    }
+
+    /// Whether anything is ever not known: an input, or memory that starts uninitialised.
+    fn has_sources(&self) -> bool {
+        self.prog.vars.iter().any(|v| v.init == Init::Nondet)
+            || self.prog.threads.iter().any(|t| {
+                t.transitions
+                    .iter()
+                    .any(|tr| tr.ops.iter().any(|o| matches!(o, Op::Havoc { .. })))
+            })
+    }
+
+    /// Rounds over every thread until no memory interval and no thread's entry grows.
+    fn run(&mut self) {
+        loop {
+            self.changed = false;
+            for t in 0..self.prog.threads.len() {
+                self.thread(ThreadId(t as u32));
+            }
+            if !self.changed {
+                break;
+            }
+        }
+    }
+
+    /// The registers' intervals at every location of thread `t` (a worklist over its
+    /// locations), adding what it stores to memory and gives the threads it creates.
+    fn thread(&mut self, t: ThreadId) {
+        let th = self.prog.thread(t);
+        let n = th.locations.len();
+        let mut at: Vec<Option<Regs>> = vec![None; n];
+        let mut grown: Vec<u32> = vec![0; n];
+        at[th.entry.0 as usize] = Some(self.entry[t.0 as usize].clone());
+        let mut work: Vec<LocId> = vec![th.entry];
+        let mut queued = vec![false; n];
+        queued[th.entry.0 as usize] = true;
+        while let Some(l) = work.pop() {
+            queued[l.0 as usize] = false;
+            let Some(here) = at[l.0 as usize].clone() else {
+                continue;
+            };
+            for tr in th.outgoing(l) {
+                let mut regs = here.clone();
+                self.refine(&mut regs, &tr.guard, true);
+                for op in &tr.ops {
+                    self.op(&mut regs, op);
+                }
+                let d = tr.dst.0 as usize;
+                let grew = match &mut at[d] {
+                    slot @ None => {
+                        *slot = Some(regs);
+                        true
+                    }
+                    Some(old) => {
+                        let widen = grown[d] >= WIDEN_AFTER;
+                        join(self.prog, old, &regs, widen)
+                    }
+                };
+                if grew {
+                    grown[d] += 1;
+                    if !queued[d] {
+                        queued[d] = true;
+                        work.push(tr.dst);
+                    }
+                }
+            }
+        }
+        self.at[t.0 as usize] = at.into_iter().map(Option::unwrap_or_default).collect();
+    }
+
+    /// Whether variable `v` may hold a value not known, with the registers `regs`.
+    fn may_be_unknown(&self, regs: &Regs, v: VarId) -> bool {
+        if self.register[v.0 as usize] {
+            regs.contains_key(&v)
+        } else {
+            self.memory[v.0 as usize].is_some()
+        }
+    }
+
+    /// The interval of every value of `v` (known or not).
+    fn any(&self, regs: &Regs, v: VarId) -> Range {
+        let all = self.ranges.of(v);
+        let unknown = if self.register[v.0 as usize] {
+            regs.get(&v).copied()
+        } else {
+            self.memory[v.0 as usize]
+        };
+        unknown.map_or(all, |u| all.hull(u))
+    }
+
+    /// What an expression's value is where it is not known: `None` where it is always known
+    /// (it reads nothing that may be not known).
+    fn unknown_value(&self, regs: &Regs, e: &Expr) -> Option<Range> {
+        let mut reads: Vec<(VarId, bool)> = Vec::new();
+        value_reads(e, true, &mut reads);
+        let mut unknown = reads
+            .iter()
+            .filter(|(v, _)| self.may_be_unknown(regs, *v))
+            .peekable();
+        let first = unknown.peek()?.0;
+        // One variable read as a value (not as an address or an index): where the value is
+        // not known, that variable's is not.
+        let one = reads
+            .iter()
+            .filter(|(v, _)| self.may_be_unknown(regs, *v))
+            .all(|&(v, direct)| v == first && direct);
+        let r = eval_with(e, &|place: &Place, ty: Ty| match place {
+            Place::Var { var, .. } if elem_ty(self.prog, *var) == ty => {
+                if one && *var == first {
+                    let u = if self.register[var.0 as usize] {
+                        regs.get(var).copied()
+                    } else {
+                        self.memory[var.0 as usize]
+                    };
+                    u.unwrap_or_else(|| Range::full(ty))
+                } else {
+                    self.any(regs, *var)
+                }
+            }
+            _ => Range::full(ty),
+        });
+        Some(r)
+    }
+
+    /// The effect of `op` on the registers, on memory and on the threads it
+    /// creates.
+    fn op(&mut self, regs: &mut Regs, op: &Op) {
+        match op {
+            Op::Assign { place, value } => {
+                let mut v = self.unknown_value(regs, value);
+                if self.address_unknown(regs, place) {
+                    // Written where it is not known: the cell written is not known either.
+                    let all = eval_with(value, &|p: &Place, ty: Ty| match p {
+                        Place::Var { var, .. } if elem_ty(self.prog, *var) == ty => {
+                            self.any(regs, *var)
+                        }
+                        _ => Range::full(ty),
+                    });
+                    v = Some(v.map_or(all, |x| x.hull(all)));
+                }
+                self.write(regs, place, v);
+            }
+            Op::Havoc { place, ty } => self.write(regs, place, Some(Range::full(*ty))),
+            Op::Spawn { thread, args } => {
+                for (v, e) in args {
+                    let Some(r) = self.unknown_value(regs, e) else {
+                        continue;
+                    };
+                    let ty = elem_ty(self.prog, *v);
+                    let r = r.as_ty(ty);
+                    if self.register[v.0 as usize] {
+                        let entry = &mut self.entry[thread.0 as usize];
+                        let new = entry.get(v).map_or(r, |o| o.hull(r));
+                        if entry.get(v) != Some(&new) {
+                            entry.insert(*v, new);
+                            self.changed = true;
+                        }
+                    } else {
+                        self.grow_memory(*v, r);
+                    }
+                }
+            }
+            Op::AtomicBegin | Op::AtomicEnd => {}
+        }
+    }
+
+    /// Whether where `place` is depends on a value that may be not known.
+    fn address_unknown(&self, regs: &Regs, place: &Place) -> bool {
+        let mut reads = Vec::new();
+        match place {
+            Place::Var { index: Some(i), .. } => value_reads(i, false, &mut reads),
+            Place::Var { index: None, .. } => {}
+            Place::Deref { addr, .. } => value_reads(addr, false, &mut reads),
+        }
+        reads.iter().any(|(v, _)| self.may_be_unknown(regs, *v))
+    }
+
+    /// A write of a value whose interval where not known is `v` (`None`: known) to `place`.
+    fn write(&mut self, regs: &mut Regs, place: &Place, v: Option<Range>) {
+        match place {
+            Place::Var { var, index: None } if self.register[var.0 as usize] => {
+                let ty = elem_ty(self.prog, *var);
+                match v {
+                    Some(r) => {
+                        regs.insert(*var, r.as_ty(ty));
+                    }
+                    None => {
+                        regs.remove(var);
+                    }
+                }
+            }
+            Place::Var { var, .. } => {
+                if let Some(r) = v {
+                    let ty = elem_ty(self.prog, *var);
+                    self.grow_memory(*var, r.as_ty(ty));
+                }
+            }
+            Place::Deref { ty, targets, .. } => {
+                for &target in targets {
+                    let ety = elem_ty(self.prog, target);
+                    if ety != *ty {
+                        // Some bytes of a cell: the rest of it may be not known.
+                        self.grow_memory(target, Range::full(ety));
+                    } else if let Some(r) = v {
+                        self.grow_memory(target, r.as_ty(ety));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Joins `r` into the interval of memory variable `v`, widening one that keeps growing.
+    fn grow_memory(&mut self, v: VarId, r: Range) {
+        let i = v.0 as usize;
+        let ty = elem_ty(self.prog, v);
+        let new = self.memory[i].map_or(r, |o| o.hull(r));
+        if self.memory[i] != Some(new) {
+            self.memory_grown[i] += 1;
+            self.memory[i] = Some(if self.memory_grown[i] > WIDEN_AFTER {
+                Range::full(ty)
+            } else {
+                new
+            });
+            self.changed = true;
+        }
+    }
+
+    /// Narrows the registers' intervals to the states where `cond` is `holds`.
+    fn refine(&self, regs: &mut Regs, cond: &Expr, holds: bool) {
+        match cond {
+            Expr::Unary {
+                op: UnOp::Not, arg, ..
+            } => self.refine(regs, arg, !holds),
+            Expr::Binary { op, lhs, rhs, .. } => match op {
+                BinOp::And if holds => {
+                    self.refine(regs, lhs, true);
+                    self.refine(regs, rhs, true);
+                }
+                BinOp::Or if !holds => {
+                    self.refine(regs, lhs, false);
+                    self.refine(regs, rhs, false);
+                }
+                BinOp::Eq | BinOp::Ne if is_zero(rhs) && is_truth(lhs) => {
+                    self.refine(regs, strip_casts(lhs), holds == (*op == BinOp::Ne))
+                }
+                BinOp::Eq | BinOp::Ne if is_zero(lhs) && is_truth(rhs) => {
+                    self.refine(regs, strip_casts(rhs), holds == (*op == BinOp::Ne))
+                }
+                BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne => {
+                    let op = if holds { *op } else { negate(*op) };
+                    self.compare(regs, lhs, op, rhs);
+                    self.compare(regs, rhs, flip(op), lhs);
+                }
+                _ => {}
+            },
+            Expr::Cast { .. } if is_truth(cond) => self.refine(regs, strip_casts(cond), holds),
+            _ => {
+                let zero = Expr::Const {
+                    value: 0,
+                    ty: cond.ty(),
+                };
+                let op = if holds { BinOp::Ne } else { BinOp::Eq };
+                self.compare(regs, cond, op, &zero);
+            }
+        }
+    }
+
+    /// Narrows the register `x` reads (if it is one, seen through casts that keep its values)
+    /// to the values for which `x op y` holds for some value of `y`.
+    fn compare(&self, regs: &mut Regs, x: &Expr, op: BinOp, y: &Expr) {
+        let Some(var) = self.register_view(regs, x) else {
+            return;
+        };
+        let Some(&cur) = regs.get(&var) else {
+            return;
+        };
+        let other = eval_with(y, &|p: &Place, ty: Ty| match p {
+            Place::Var { var, .. } if elem_ty(self.prog, *var) == ty => self.any(regs, *var),
+            _ => Range::full(ty),
+        });
+        let (lo, hi) = match op {
+            BinOp::Lt => (cur.lo, cur.hi.min(other.hi - 1)),
+            BinOp::Le => (cur.lo, cur.hi.min(other.hi)),
+            BinOp::Gt => (cur.lo.max(other.lo + 1), cur.hi),
+            BinOp::Ge => (cur.lo.max(other.lo), cur.hi),
+            BinOp::Eq => (cur.lo.max(other.lo), cur.hi.min(other.hi)),
+            BinOp::Ne if other.lo == other.hi && other.lo == cur.lo => (cur.lo + 1, cur.hi),
+            BinOp::Ne if other.lo == other.hi && other.lo == cur.hi => (cur.lo, cur.hi - 1),
+            _ => return,
+        };
+        if lo > hi {
+            // Where the condition holds, `var` is known.
+            regs.remove(&var);
+        } else {
+            regs.insert(var, Range { lo, hi });
+        }
+    }
+
+    /// The register `e` reads, where `e` is a load of it through casts that change none of
+    /// the values it may have where not known (casts that keep its interval, or a round trip
+    /// through types of its width back to its own).
+    fn register_view(&self, regs: &Regs, e: &Expr) -> Option<VarId> {
+        let mut casts = Vec::new();
+        let mut e = e;
+        while let Expr::Cast { arg, ty } = e {
+            casts.push(*ty);
+            e = arg;
+        }
+        let Expr::Load {
+            place: Place::Var { var, index: None },
+            ty,
+        } = e
+        else {
+            return None;
+        };
+        if !self.register[var.0 as usize] || elem_ty(self.prog, *var) != *ty {
+            return None;
+        }
+        let cur = *regs.get(var)?;
+        let keeps = casts.iter().all(|c| cur.fits(*c));
+        let round_trip = casts.first() == Some(ty) && casts.iter().all(|c| c.bits == ty.bits);
+        (keeps || round_trip).then_some(*var)
+    }
+}
+
+/// Joins `new` into `old` (widening what grows to its type's range with `widen`); whether
+/// `old` grew.
+fn join(prog: &Program, old: &mut Regs, new: &Regs, widen: bool) -> bool {
+    let mut grew = false;
+    for (&v, &r) in new {
+        match old.get(&v) {
+            None => {
+                old.insert(v, r);
+                grew = true;
+            }
+            Some(&o) => {
+                let h = o.hull(r);
+                if h != o {
+                    let h = if widen {
+                        Range::full(elem_ty(prog, v))
+                    } else {
+                        h
+                    };
+                    old.insert(v, h);
+                    grew = true;
+                }
+            }
+        }
+    }
+    grew
+}
+
+/// The variables `e` reads, each with whether it is read as a value (`direct`, and the load
+/// is of it as a variable) rather than for an address or an index.
+fn value_reads(e: &Expr, direct: bool, out: &mut Vec<(VarId, bool)>) {
+    match e {
+        Expr::Const { .. } => {}
+        Expr::Load { place, .. } => match place {
+            Place::Var { var, index } => {
+                out.push((*var, direct));
+                if let Some(i) = index {
+                    value_reads(i, false, out);
+                }
+            }
+            Place::Deref { addr, targets, .. } => {
+                out.extend(targets.iter().map(|v| (*v, false)));
+                value_reads(addr, false, out);
+            }
+        },
+        Expr::AddrOf { index, .. } => value_reads(index, false, out),
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => value_reads(arg, direct, out),
+        Expr::Binary { lhs, rhs, .. } => {
+            value_reads(lhs, direct, out);
+            value_reads(rhs, direct, out);
+        }
+        Expr::Ite {
+            cond, then, els, ..
+        } => {
+            value_reads(cond, direct, out);
+            value_reads(then, direct, out);
+            value_reads(els, direct, out);
+        }
+    }
+}
+
+fn is_zero(e: &Expr) -> bool {
+    matches!(e, Expr::Const { value: 0, .. })
+}
+
+/// Whether `e` is a comparison (its value 0 or 1), seen through casts.
+fn is_truth(e: &Expr) -> bool {
+    matches!(strip_casts(e), Expr::Binary { op, .. } if op.is_predicate())
+        || matches!(strip_casts(e), Expr::Unary { op: UnOp::Not, .. })
+}
+
+fn strip_casts(mut e: &Expr) -> &Expr {
+    while let Expr::Cast { arg, .. } = e {
+        e = arg;
+    }
+    e
+}
+
+/// The comparison that holds where `op` does not.
+fn negate(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Ge,
+        BinOp::Le => BinOp::Gt,
+        BinOp::Gt => BinOp::Le,
+        BinOp::Ge => BinOp::Lt,
+        BinOp::Eq => BinOp::Ne,
+        BinOp::Ne => BinOp::Eq,
+        other => other,
+    }
+}
+
+/// `op` with its operands swapped.
+fn flip(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::{load_str, Options};
+
+    fn analysed(text: &str) -> (Program, Unknowns) {
+        let p = load_str("unknowns.c", text, &Options::default()).expect("lowers");
+        let r = Ranges::new(&p);
+        let u = Unknowns::new(&p, &r);
+        (p, u)
+    }
+
+    fn var(p: &Program, name: &str) -> VarId {
+        p.vars
+            .iter()
+            .find(|v| v.name == name)
+            .unwrap_or_else(|| panic!("no variable {name}"))
+            .id
+    }
+
+    #[test]
+    fn an_input_checked_once_stays_in_range_wherever_it_goes() {
+        let (p, u) = analysed(
+            r#"
+extern unsigned __VERIFIER_nondet_uint(void);
+extern void abort(void);
+unsigned arr[5];
+int top;
+int main(void) {
+  unsigned x = __VERIFIER_nondet_uint();
+  if (!(x < 5)) abort();
+  arr[top] = x;
+  top = top + 1;
+  return 0;
+}
+"#,
+        );
+        let arr = var(&p, "arr[]");
+        assert_eq!(u.of(arr, None), Some(Range { lo: 0, hi: 4 }));
+        // The register stored, where the thread stores it.
+        let main = &p.threads[0];
+        let (store, value) = main
+            .transitions
+            .iter()
+            .find_map(|tr| {
+                tr.ops.iter().find_map(|op| match op {
+                    Op::Assign { place, value } if place.vars() == [arr] => Some((tr, value)),
+                    _ => None,
+                })
+            })
+            .expect("the store");
+        let mut read = Vec::new();
+        value_reads(value, true, &mut read);
+        let x = read.first().expect("a register").0;
+        assert_eq!(
+            u.of(x, Some(store.src)),
+            Some(Range { lo: 0, hi: 4 }),
+            "{}",
+            p.summary(true)
+        );
+    }
+}

@@ -22,6 +22,12 @@ use rustc_hash::{FxHashMap, FxHashSet};
 /// How often an interval may grow before it is widened to its type's range.
 const WIDEN_AFTER: u32 = 4;
 
+/// Most register intervals the analysis may compute (over all transitions and rounds) before
+/// it gives up; then it knows nothing, and its users fall back on the intervals of all values
+/// ([`super::ranges`]). Large programs with many registers not known (floating point, library
+/// results) would otherwise cost minutes and gigabytes.
+const MAX_WORK: usize = 1_000_000;
+
 /// Intervals of values not known; see the module documentation.
 pub struct Unknowns {
     /// Per variable kept in memory: the interval of its cells' values where not known
@@ -32,9 +38,12 @@ pub struct Unknowns {
     /// Per variable, the thread whose local it is.
     owner: Vec<Option<ThreadId>>,
     /// Per thread and location: the registers that may be not known there, with their
-    /// intervals.
-    at: Vec<Vec<Regs>>,
+    /// intervals, sorted by register.
+    at: Vec<Vec<Sorted>>,
 }
+
+/// Registers with their intervals, sorted by register.
+type Sorted = Box<[(VarId, Range)]>;
 
 /// The registers of one thread that may hold values not known, with their intervals.
 type Regs = FxHashMap<VarId, Range>;
@@ -43,8 +52,14 @@ impl Unknowns {
     /// The analysis of a program, with the value ranges of its variables.
     pub fn new(prog: &Program, ranges: &Ranges) -> Unknowns {
         let mut a = Analysis::new(prog, ranges);
-        if a.has_sources() {
-            a.run();
+        if a.has_sources() && a.run().is_none() {
+            // Gave up: nothing is known.
+            return Unknowns {
+                memory: vec![None; prog.vars.len()],
+                register: vec![false; prog.vars.len()],
+                owner: vec![None; prog.vars.len()],
+                at: Vec::new(),
+            };
         }
         Unknowns {
             memory: a.memory,
@@ -57,7 +72,19 @@ impl Unknowns {
                     _ => None,
                 })
                 .collect(),
-            at: a.at,
+            at: a
+                .at
+                .into_iter()
+                .map(|locs| {
+                    locs.into_iter()
+                        .map(|regs| {
+                            let mut v: Vec<(VarId, Range)> = regs.into_iter().collect();
+                            v.sort_unstable_by_key(|(r, _)| *r);
+                            v.into_boxed_slice()
+                        })
+                        .collect()
+                })
+                .collect(),
         }
     }
 
@@ -73,11 +100,9 @@ impl Unknowns {
         let (Some(t), Some(l)) = (self.owner[i], at) else {
             return None;
         };
-        self.at
-            .get(t.0 as usize)?
-            .get(l.0 as usize)?
-            .get(&v)
-            .copied()
+        let regs = self.at.get(t.0 as usize)?.get(l.0 as usize)?;
+        let k = regs.binary_search_by_key(&v, |(r, _)| *r).ok()?;
+        Some(regs[k].1)
     }
 
     /// The thread of register `v` (its interval depends on where that thread is).
@@ -100,6 +125,8 @@ struct Analysis<'a> {
     entry: Vec<Regs>,
     /// Whether a memory interval or a thread's entry grew in the current round.
     changed: bool,
+    /// Register intervals computed so far ([`MAX_WORK`]).
+    work: usize,
 }
 
 impl<'a> Analysis<'a> {
@@ -156,6 +183,7 @@ impl<'a> Analysis<'a> {
                 .collect(),
             entry,
             changed: false,
+            work: 0,
         }
     }
 
@@ -169,22 +197,24 @@ impl<'a> Analysis<'a> {
             })
     }
 
-    /// Rounds over every thread until no memory interval and no thread's entry grows.
-    fn run(&mut self) {
+    /// Rounds over every thread until no memory interval and no thread's entry grows; `None`
+    /// where it gave up ([`MAX_WORK`]).
+    fn run(&mut self) -> Option<()> {
         loop {
             self.changed = false;
             for t in 0..self.prog.threads.len() {
-                self.thread(ThreadId(t as u32));
+                self.thread(ThreadId(t as u32))?;
             }
             if !self.changed {
-                break;
+                return Some(());
             }
         }
     }
 
     /// The registers' intervals at every location of thread `t` (a worklist over its
-    /// locations), adding what it stores to memory and gives the threads it creates.
-    fn thread(&mut self, t: ThreadId) {
+    /// locations), adding what it stores to memory and gives the threads it creates; `None`
+    /// where the analysis gives up.
+    fn thread(&mut self, t: ThreadId) -> Option<()> {
         let th = self.prog.thread(t);
         let n = th.locations.len();
         let mut at: Vec<Option<Regs>> = vec![None; n];
@@ -199,6 +229,10 @@ impl<'a> Analysis<'a> {
                 continue;
             };
             for tr in th.outgoing(l) {
+                self.work += here.len() + 1;
+                if self.work > MAX_WORK {
+                    return None;
+                }
                 let mut regs = here.clone();
                 self.refine(&mut regs, &tr.guard, true);
                 for op in &tr.ops {
@@ -225,6 +259,7 @@ impl<'a> Analysis<'a> {
             }
         }
         self.at[t.0 as usize] = at.into_iter().map(Option::unwrap_or_default).collect();
+        Some(())
     }
 
     /// Whether variable `v` may hold a value not known, with the registers `regs`.

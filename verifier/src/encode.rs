@@ -595,7 +595,11 @@ impl Cx<'_, '_> {
                     let (inside, idx) = self.target(*t, &a, *ty);
                     ok.push(inside.clone());
                     self.allocated(s, *t, inside.clone(), idx.clone());
-                    val = Term::ite(inside, self.element(s, *t, idx), val);
+                    // A whole cell read as the access's type (a `long` read as a pointer), as
+                    // the interpreter converts it.
+                    let cell = self.enc.prog.var(*t).elem.ty();
+                    let x = self.element(s, *t, idx);
+                    val = Term::ite(inside, self.convert(x, cell, *ty), val);
                 }
                 if !header {
                     self.ub.push(Term::not(Term::or(ok)));

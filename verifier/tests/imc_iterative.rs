@@ -510,3 +510,37 @@ int main(void) {
         r.verdict
     );
 }
+
+/// A cell read through a pointer of another type takes that type's values, as the
+/// interpreter converts it: a negative `long` read as a pointer is a large address, so
+/// `v > (void *)100` holds. The encoding used to give the cell's value unconverted, and the
+/// symbolic engine proved the error unreachable (`safe`); the native run aborts.
+#[test]
+fn a_cell_read_through_a_pointer_of_another_type_takes_its_values() {
+    let text = r#"
+#include <assert.h>
+long x;
+long *gp;
+int main(void) {
+  x = -5;
+  gp = &x;
+  void **pp = (void **)gp;
+  void *v = *pp;
+  CHECK;
+  return 0;
+}
+"#;
+    for check in [
+        "if (v > (void *)100) assert(0)",
+        "unsigned long u = (unsigned long)v; if (u > 100) assert(0)",
+    ] {
+        let p =
+            load_str("cast.c", &text.replace("CHECK", check), &Options::default()).expect("lowers");
+        let (r, _) = iterate(&p, usize::MAX, 20);
+        assert!(
+            matches!(r.verdict, Verdict::Unsafe),
+            "{check}: {:?}",
+            r.verdict
+        );
+    }
+}

@@ -3,9 +3,9 @@
 //! matters, this decides it outright: the graph of its states is finite when every loop's
 //! state repeats, and a state is a point in the abstract domain, so nothing needs refining.
 //! Inputs take the value 0, and what is computed from them is not known: the labels leave it
-//! out (but for its interval), and a branch on it is explored both ways, so an ART holds for
-//! every input value where no bug depends on the value, and the checker rejects it where
-//! the labels are too weak to show that.
+//! out (but for its interval, `unknowns`), and a branch on it is explored both ways unless no
+//! value in the interval takes it, so an ART holds for every input value where no bug depends
+//! on the value, and the checker rejects it where the labels are too weak to show that.
 //! It is the explicit-value part of CPAchecker's value analysis and the stateful search of
 //! explicit-state model checkers, made to produce what seed 002 needs: IVRs (the schedule of
 //! the iterative algorithm's deterministic scheduler, steered around bugs by a search,

@@ -7,7 +7,8 @@
 //! copy of a partly written union keeps its written bytes known). The search takes 0 for every input and
 //! uninitialised cell, as the interpreter's replay of a bug does; a guard that reads a value
 //! not known may hold either way, so both ways are explored (CPAchecker's value analysis
-//! does the same with values it does not track). The labels say of a cell not known only its
+//! does the same with values it does not track), unless the intervals of the values not known
+//! ([`super::unknowns`]) rule one way out. The labels say of a cell not known only its
 //! interval, and the independent checker decides whether an ART holds for every value; a
 //! path to a bug counts only once the interpreter has replayed it. States are kept once (state caching, as in explicit-state model checkers such
 //! as SPIN or CPAchecker's value analysis); an edge leads to a state, to an error, or to

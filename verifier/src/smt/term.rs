@@ -68,6 +68,9 @@ impl PartialEq for Term {
     }
 }
 
+/// Most nodes [`Term::congruent`] looks at.
+const CONGRUENT_NODES: usize = 4096;
+
 impl Term {
     /// Whether this term and `other` have the same structure; `same` holds the pairs of
     /// operands (by address) found equal so far in this call.
@@ -549,17 +552,33 @@ impl Term {
 
     /// A simpler term congruent to `t` modulo `m > 0`, if there is one: constants reduced,
     /// multiples of `m` and `mod`s by multiples of `m` dropped, through sums, differences,
-    /// negations and products with constants.
+    /// negations and products with constants. It looks at no more than [`CONGRUENT_NODES`]
+    /// nodes: a term is a graph whose shared subterms a walk would visit once per path (a
+    /// value symbolically executed along a long path), so what lies beyond is kept as it is.
     pub(super) fn congruent(t: &Term, m: i128) -> Option<Term> {
-        let keep = |x: &Term| Term::congruent(x, m).unwrap_or_else(|| x.clone());
+        let mut budget = CONGRUENT_NODES;
+        Term::congruent_within(t, m, &mut budget)
+    }
+
+    /// [`Term::congruent`] visiting at most `budget` more nodes.
+    fn congruent_within(t: &Term, m: i128, budget: &mut usize) -> Option<Term> {
+        if *budget == 0 {
+            return None;
+        }
+        *budget -= 1;
         match t {
             Term::Int(c) => (c.rem_euclid(m) != *c).then(|| Term::Int(c.rem_euclid(m))),
             Term::Mod(z, k) => match &**k {
-                Term::Int(k) if *k > 0 && k % m == 0 => Some(keep(z)),
+                Term::Int(k) if *k > 0 && k % m == 0 => {
+                    Some(Term::congruent_within(z, m, budget).unwrap_or_else(|| (**z).clone()))
+                }
                 _ => None,
             },
             Term::Add(xs) => {
-                let ys: Vec<Option<Term>> = xs.iter().map(|x| Term::congruent(x, m)).collect();
+                let ys: Vec<Option<Term>> = xs
+                    .iter()
+                    .map(|x| Term::congruent_within(x, m, budget))
+                    .collect();
                 ys.iter().any(Option::is_some).then(|| {
                     xs.iter()
                         .zip(ys)
@@ -568,7 +587,8 @@ impl Term {
                 })
             }
             Term::Sub(a, b) => {
-                let (x, y) = (Term::congruent(a, m), Term::congruent(b, m));
+                let x = Term::congruent_within(a, m, budget);
+                let y = Term::congruent_within(b, m, budget);
                 (x.is_some() || y.is_some()).then(|| {
                     Term::sub(
                         x.unwrap_or_else(|| (**a).clone()),
@@ -576,7 +596,7 @@ impl Term {
                     )
                 })
             }
-            Term::Neg(a) => Term::congruent(a, m).map(Term::neg),
+            Term::Neg(a) => Term::congruent_within(a, m, budget).map(Term::neg),
             // (x mod M) div d ≡ x div d (mod m) where d·m divides M.
             Term::Div(a, d) => match (&**a, &**d) {
                 (Term::Mod(x, k), Term::Int(d)) if matches!(**k, Term::Int(k) if *d > 0 && d.checked_mul(m).is_some_and(|dm| k % dm == 0)) => {
@@ -587,7 +607,7 @@ impl Term {
             Term::Mul(a, b) => match (&**a, &**b) {
                 (Term::Int(c), _) | (_, Term::Int(c)) if c % m == 0 => Some(Term::Int(0)),
                 (Term::Int(c), x) | (x, Term::Int(c)) => {
-                    Term::congruent(x, m).map(|y| Term::mul(Term::Int(*c), y))
+                    Term::congruent_within(x, m, budget).map(|y| Term::mul(Term::Int(*c), y))
                 }
                 _ => None,
             },

@@ -31,7 +31,7 @@ impl Liveness {
 
 /// The variables that are registers: scalars of one thread only ever accessed by name (their
 /// address is never taken, no pointer may point to them).
-fn registers(prog: &Program) -> Vec<bool> {
+pub(super) fn registers(prog: &Program) -> Vec<bool> {
     let mut reg: Vec<bool> = prog
         .vars
         .iter()

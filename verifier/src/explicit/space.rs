@@ -149,12 +149,7 @@ impl<'p> Space<'p> {
         // interpreter's replay, and tracks which cells hold values computed from them (not
         // known: the labels say nothing of them but their intervals, and the independent
         // checker decides whether the ART holds for every value).
-        let has_inputs = prog.threads.iter().any(|t| {
-            t.transitions
-                .iter()
-                .any(|tr| tr.ops.iter().any(|o| matches!(o, Op::Havoc { .. })))
-        });
-        let track_undef = has_inputs || prog.vars.iter().any(|v| v.init == Init::Nondet);
+        let track_undef = super::unknowns::has_unknowns(prog);
         let cells = state.mem.cells().len();
         let words = if track_undef {
             interp::unknown_words(cells)

@@ -17,7 +17,7 @@
 
 use super::ranges::{elem_ty, eval_with, Range, Ranges};
 use crate::ir::*;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 /// How often an interval may grow before it is widened to its type's range.
 const WIDEN_AFTER: u32 = 4;
@@ -52,7 +52,7 @@ impl Unknowns {
     /// The analysis of a program, with the value ranges of its variables.
     pub fn new(prog: &Program, ranges: &Ranges) -> Unknowns {
         let mut a = Analysis::new(prog, ranges);
-        if a.has_sources() && a.run().is_none() {
+        if has_unknowns(prog) && a.run().is_none() {
             // Gave up: nothing is known.
             return Unknowns {
                 memory: vec![None; prog.vars.len()],
@@ -113,6 +113,17 @@ impl Unknowns {
     }
 }
 
+/// Whether a program ever has values not known: an input, or memory that starts
+/// uninitialised.
+pub fn has_unknowns(prog: &Program) -> bool {
+    prog.vars.iter().any(|v| v.init == Init::Nondet)
+        || prog.threads.iter().any(|t| {
+            t.transitions
+                .iter()
+                .any(|tr| tr.ops.iter().any(|o| matches!(o, Op::Havoc { .. })))
+        })
+}
+
 /// The fixpoint computation.
 struct Analysis<'a> {
     prog: &'a Program,
@@ -131,31 +142,7 @@ struct Analysis<'a> {
 
 impl<'a> Analysis<'a> {
     fn new(prog: &'a Program, ranges: &'a Ranges) -> Analysis<'a> {
-        // Variables whose address is taken or that a pointer may reach: kept in memory.
-        let mut taken: FxHashSet<VarId> = FxHashSet::default();
-        for tr in prog.threads.iter().flat_map(|t| &t.transitions) {
-            tr.for_each_expr(&mut |e| {
-                e.for_each_addr(&mut |v| {
-                    taken.insert(v);
-                })
-            });
-            tr.for_each_access(&mut |p| {
-                if let Place::Deref { targets, .. } = p {
-                    taken.extend(targets.iter().copied());
-                }
-            });
-        }
-        let register: Vec<bool> = prog
-            .vars
-            .iter()
-            .map(|v| {
-                matches!(v.scope, VarScope::Local(_))
-                    && !v.shared
-                    && v.len == 1
-                    && !v.is_array
-                    && !taken.contains(&v.id)
-            })
-            .collect();
+        let register = super::liveness::registers(prog);
         let memory = prog
             .vars
             .iter()
@@ -185,16 +172,6 @@ impl<'a> Analysis<'a> {
             changed: false,
             work: 0,
         }
-    }
-
-    /// Whether anything is ever not known: an input, or memory that starts uninitialised.
-    fn has_sources(&self) -> bool {
-        self.prog.vars.iter().any(|v| v.init == Init::Nondet)
-            || self.prog.threads.iter().any(|t| {
-                t.transitions
-                    .iter()
-                    .any(|tr| tr.ops.iter().any(|o| matches!(o, Op::Havoc { .. })))
-            })
     }
 
     /// Rounds over every thread until no memory interval and no thread's entry grows; `None`

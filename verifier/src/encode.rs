@@ -390,16 +390,7 @@ impl Cx<'_, '_> {
                 let a = self.expr(lhs, s);
                 let b = self.expr(rhs, s);
                 let unsigned = !ty.signed && !lhs.ty().signed && !rhs.ty().signed;
-                if unsigned && matches!(op, BinOp::Div | BinOp::Rem) {
-                    // Values of unsigned types are not negative: C's division is the
-                    // solver's, and the result fits.
-                    self.ub.push(Term::eq(b.clone(), Term::int(0)));
-                    return match op {
-                        BinOp::Div => Term::div(a, b),
-                        _ => Term::modulo(a, b),
-                    };
-                }
-                self.arith(*op, a, b, *ty)
+                self.arith(*op, a, b, *ty, unsigned)
             }
             Expr::Cast { arg, ty } => {
                 // A round trip through a type at least as wide changes no value
@@ -454,7 +445,8 @@ impl Cx<'_, '_> {
         wrap(v, to)
     }
 
-    fn arith(&mut self, op: BinOp, a: Term, b: Term, ty: Ty) -> Term {
+    /// `a op b` at type `ty`; `unsigned`: the operands and the result are of unsigned types.
+    fn arith(&mut self, op: BinOp, a: Term, b: Term, ty: Ty, unsigned: bool) -> Term {
         use BinOp::*;
         match op {
             Add => self.signed(Term::add(a, b), ty),
@@ -462,6 +454,15 @@ impl Cx<'_, '_> {
             Mul => self.signed(Term::mul(a, b), ty),
             Div | Rem => {
                 self.ub.push(Term::eq(b.clone(), Term::int(0)));
+                if unsigned {
+                    // Values of unsigned types are not negative: C's division is the
+                    // solver's, and the result fits.
+                    return if op == Div {
+                        Term::div(a, b)
+                    } else {
+                        Term::modulo(a, b)
+                    };
+                }
                 if ty.signed {
                     // INT_MIN / -1 overflows.
                     self.ub.push(Term::and([

@@ -56,7 +56,8 @@ pub struct Labels<'p> {
 struct Piece {
     cells: Box<[i64]>,
     marks: Box<[u64]>,
-    /// The interval of its cells not known (a register's depends on its thread's location).
+    /// The interval of its cells not known, where it depends on the state (a register's
+    /// depends on its thread's location).
     interval: Option<super::ranges::Range>,
     atoms: Box<[Term]>,
     blocks: Box<[Term]>,
@@ -178,7 +179,11 @@ impl<'p> Labels<'p> {
             let cells = &key.state.mem.cells()[start..end];
             let words = (start / 8).min(key.undef.len())..end.div_ceil(8).min(key.undef.len());
             let marks = &key.undef[words];
-            let interval = space.unknown_interval(&key, v.id);
+            let interval = if space.interval_varies(v.id) {
+                space.unknown_interval(&key, v.id)
+            } else {
+                None
+            };
             if let Some(p) = &self.pieces[v.id.0 as usize] {
                 if *p.cells == *cells && *p.marks == *marks && p.interval == interval {
                     cs.extend(p.atoms.iter().cloned());

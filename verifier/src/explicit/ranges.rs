@@ -54,6 +54,17 @@ impl Range {
         ty.min() <= self.lo && self.hi <= ty.max()
     }
 
+    /// Whether it fits type `ty` and leaves some of its values out (then it says something).
+    pub fn narrower_than(self, ty: Ty) -> bool {
+        self.fits(ty) && (self.lo > ty.min() || self.hi < ty.max())
+    }
+
+    /// The values in both, if there are any.
+    pub fn meet(self, o: Range) -> Option<Range> {
+        let (lo, hi) = (self.lo.max(o.lo), self.hi.min(o.hi));
+        (lo <= hi).then_some(Range { lo, hi })
+    }
+
     /// This interval as a value of type `ty`: itself when it fits, else all of `ty`.
     pub(super) fn as_ty(self, ty: Ty) -> Range {
         if self.fits(ty) {
@@ -158,10 +169,21 @@ impl Ranges {
 
 /// [`Ranges::eval`] over the intervals `of`.
 fn eval(of: &[Range], prog: &Program, e: &Expr) -> Range {
-    eval_with(e, &|place: &Place, ty: Ty| match place {
-        Place::Var { var, .. } if elem_ty(prog, *var) == ty => of[var.0 as usize],
+    eval_vars(prog, e, &|v| of[v.0 as usize])
+}
+
+/// [`eval_with`] where a load of variable `v` at its own type reads a value in `var(v)` (and
+/// any other load, through a pointer or of some bytes, any value of its type).
+pub(super) fn eval_vars(prog: &Program, e: &Expr, var: &impl Fn(VarId) -> Range) -> Range {
+    eval_with(e, &|place: &Place, ty: Ty| vars_load(prog, place, ty, var))
+}
+
+/// The load of [`eval_vars`].
+fn vars_load(prog: &Program, place: &Place, ty: Ty, var: &impl Fn(VarId) -> Range) -> Range {
+    match place {
+        Place::Var { var: v, .. } if elem_ty(prog, *v) == ty => var(*v),
         _ => Range::full(ty),
-    })
+    }
 }
 
 /// An interval that contains every value `e` evaluates to (where it is defined), where the
@@ -260,9 +282,8 @@ pub(super) fn truth_with(e: &Expr, load: &impl Fn(&Place, Ty) -> Range) -> Optio
 impl Ranges {
     /// The truth of condition `e` wherever it is evaluated, when the intervals decide it.
     pub fn truth(&self, prog: &Program, e: &Expr) -> Option<bool> {
-        truth_with(e, &|place: &Place, ty: Ty| match place {
-            Place::Var { var, .. } if elem_ty(prog, *var) == ty => self.of[var.0 as usize],
-            _ => Range::full(ty),
+        truth_with(e, &|place: &Place, ty: Ty| {
+            vars_load(prog, place, ty, &|v| self.of[v.0 as usize])
         })
     }
 

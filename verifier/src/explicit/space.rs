@@ -167,8 +167,8 @@ impl<'p> Space<'p> {
             .vars
             .iter()
             .map(|v| {
-                let (r, ty) = (ranges.of(v.id), v.elem.ty());
-                (r.fits(ty) && (r.lo > ty.min() || r.hi < ty.max())).then_some(r)
+                let r = ranges.of(v.id);
+                r.narrower_than(v.elem.ty()).then_some(r)
             })
             .collect();
         let mut forgotten = vec![false; prog.vars.len()];
@@ -318,7 +318,7 @@ impl<'p> Space<'p> {
             match g {
                 // Unless no value it does not know can make it hold.
                 Ok(0) if unknown => {
-                    if self.may_hold(k, t, &tr.guard) {
+                    if self.may_hold(k, &tr.guard) {
                         out.push((tr.id, true))
                     }
                 }
@@ -329,6 +329,12 @@ impl<'p> Space<'p> {
         }
         self.stop_recording(None);
         out
+    }
+
+    /// Whether what [`Space::unknown_interval`] says of `v` depends on the state (a register's
+    /// interval depends on where its thread is).
+    pub fn interval_varies(&self, v: VarId) -> bool {
+        self.unknowns.owner(v).is_some()
     }
 
     /// What is known of the cells of `v` whose values are not known in `key` (the labels
@@ -342,22 +348,16 @@ impl<'p> Space<'p> {
                 Status::At(l) => l,
                 Status::NotStarted => self.prog.thread(t).entry,
             });
-        let ty = elem_ty(self.prog, v);
-        let narrower = |r: Range| r.fits(ty) && (r.lo > ty.min() || r.hi < ty.max());
         match (self.unknowns.of(v, at), self.narrow[i]) {
-            (Some(u), Some(n)) if u.lo.max(n.lo) <= u.hi.min(n.hi) => Some(Range {
-                lo: u.lo.max(n.lo),
-                hi: u.hi.min(n.hi),
-            }),
-            (Some(u), None) => narrower(u).then_some(u),
-            (_, n) => n,
+            (Some(u), Some(n)) => u.meet(n).or(Some(n)),
+            (Some(u), None) => u.narrower_than(elem_ty(self.prog, v)).then_some(u),
+            (None, n) => n,
         }
     }
 
-    /// Whether guard `g` of thread `t` may hold in `key` for some values of the cells it
-    /// reads that are not known, as far as their intervals tell.
-    fn may_hold(&self, key: &Key, t: ThreadId, g: &Expr) -> bool {
-        let _ = t;
+    /// Whether guard `g` may hold in `key` for some values of the cells it reads that are
+    /// not known, as far as their intervals tell.
+    fn may_hold(&self, key: &Key, g: &Expr) -> bool {
         truth_with(g, &|p: &Place, ty: Ty| self.load_range(key, p, ty)) != Some(false)
     }
 

@@ -15,7 +15,7 @@
 //! intervals ([`super::proof::Labels`]), so that the independent checker sees the same. Like
 //! every fact of the labels, they are checked, not trusted.
 
-use super::ranges::{elem_ty, eval_with, Range, Ranges};
+use super::ranges::{elem_ty, eval_vars, Range, Ranges};
 use crate::ir::*;
 use rustc_hash::FxHashMap;
 
@@ -275,22 +275,18 @@ impl<'a> Analysis<'a> {
             .iter()
             .filter(|(v, _)| self.may_be_unknown(regs, *v))
             .all(|&(v, direct)| v == first && direct);
-        let r = eval_with(e, &|place: &Place, ty: Ty| match place {
-            Place::Var { var, .. } if elem_ty(self.prog, *var) == ty => {
-                if one && *var == first {
-                    let u = if self.register[var.0 as usize] {
-                        regs.get(var).copied()
-                    } else {
-                        self.memory[var.0 as usize]
-                    };
-                    u.unwrap_or_else(|| Range::full(ty))
+        Some(eval_vars(self.prog, e, &|v| {
+            if one && v == first {
+                let u = if self.register[v.0 as usize] {
+                    regs.get(&v).copied()
                 } else {
-                    self.any(regs, *var)
-                }
+                    self.memory[v.0 as usize]
+                };
+                u.unwrap_or_else(|| Range::full(elem_ty(self.prog, v)))
+            } else {
+                self.any(regs, v)
             }
-            _ => Range::full(ty),
-        });
-        Some(r)
+        }))
     }
 
     /// The effect of `op` on the registers, on memory and on the threads it
@@ -301,12 +297,7 @@ impl<'a> Analysis<'a> {
                 let mut v = self.unknown_value(regs, value);
                 if self.address_unknown(regs, place) {
                     // Written where it is not known: the cell written is not known either.
-                    let all = eval_with(value, &|p: &Place, ty: Ty| match p {
-                        Place::Var { var, .. } if elem_ty(self.prog, *var) == ty => {
-                            self.any(regs, *var)
-                        }
-                        _ => Range::full(ty),
-                    });
+                    let all = eval_vars(self.prog, value, &|v| self.any(regs, v));
                     v = Some(v.map_or(all, |x| x.hull(all)));
                 }
                 self.write(regs, place, v);
@@ -445,10 +436,7 @@ impl<'a> Analysis<'a> {
         let Some(&cur) = regs.get(&var) else {
             return;
         };
-        let other = eval_with(y, &|p: &Place, ty: Ty| match p {
-            Place::Var { var, .. } if elem_ty(self.prog, *var) == ty => self.any(regs, *var),
-            _ => Range::full(ty),
-        });
+        let other = eval_vars(self.prog, y, &|v| self.any(regs, v));
         let (lo, hi) = match op {
             BinOp::Lt => (cur.lo, cur.hi.min(other.hi - 1)),
             BinOp::Le => (cur.lo, cur.hi.min(other.hi)),

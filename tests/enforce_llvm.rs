@@ -116,6 +116,7 @@ fn idioms_run_under_their_schedules_and_print_what_the_native_program_prints() {
         "bank",
         "barrier_serial",
         "condvar_broadcast",
+        "counted_rounds",
         "errorcheck_mutex",
         "function_pointer",
         "gcc_atomics",

@@ -1545,3 +1545,100 @@ fn an_input_checked_once_is_in_range_wherever_it_goes() {
         );
     }
 }
+
+/// Two threads each run a million rounds of a counted loop around a critical section whose
+/// invariant the property checks. The counter decides nothing the property depends on: the
+/// search leaves it out of its states, the labels give its interval, and the program is
+/// `safe` with its million rounds. Without the lock the invariant breaks inside a round:
+/// never `safe`, a replayed bug.
+const ROUNDS: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int a = 100, b = 100;
+void *worker(void *arg) {
+  for (int i = 0; i < 1000000; i++) {
+    LOCK;
+    a -= 1; b += 1;
+    assert(a + b == 200);
+    b -= 1; a += 1;
+    UNLOCK;
+  }
+  return 0;
+}
+int main(void) {
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, worker, 0);
+  pthread_create(&t2, 0, worker, 0);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
+  assert(a == 100 && b == 100);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_loop_of_a_million_rounds_is_safe_where_its_counter_decides_nothing() {
+    let locked = ROUNDS
+        .replace("UNLOCK", "pthread_mutex_unlock(&m)")
+        .replace("LOCK;", "pthread_mutex_lock(&m);");
+    let p = lower("rounds.c", &locked);
+    let (r, ivrs) = verify(&p, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+    assert!(matches!(ivrs[0].kind, IvrKind::Safe(_)));
+    let racy = ROUNDS
+        .replace("UNLOCK", "(void)0")
+        .replace("LOCK;", "(void)0;");
+    let (r, ivrs) = verify(&lower("racy_rounds.c", &racy), Engine::Explicit);
+    assert!(
+        matches!(r.verdict, Verdict::PartiallySafe | Verdict::Unsafe),
+        "{:?}",
+        r.verdict
+    );
+    assert!(ivrs
+        .iter()
+        .any(|i| matches!(i.kind, IvrKind::Counterexample(_))));
+}
+
+/// Where the property depends on how many rounds a loop ran, leaving its counter out finds
+/// bugs that no execution has; the search then tracks it again, and decides the program
+/// exactly: `safe` with the right total, `unsafe` with a wrong one (its bug replayed), and a
+/// bug in the last round only is never missed.
+#[test]
+fn a_property_that_counts_rounds_is_decided_with_the_counter_tracked() {
+    let program = |want: u32, last: &str| {
+        format!(
+            r#"
+#include <pthread.h>
+#include <assert.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int x;
+void *worker(void *arg) {{
+  for (int i = 0; i < 40; i++) {{
+    pthread_mutex_lock(&m);
+    x++;
+    {last}
+    pthread_mutex_unlock(&m);
+  }}
+  return 0;
+}}
+int main(void) {{
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, worker, 0);
+  pthread_create(&t2, 0, worker, 0);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
+  assert(x == {want});
+  return 0;
+}}
+"#
+        )
+    };
+    let (r, _) = verify(&lower("count.c", &program(80, "")), Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+    let (r, ivrs) = verify(&lower("miscount.c", &program(79, "")), Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Unsafe);
+    assert!(matches!(ivrs[0].kind, IvrKind::Counterexample(_)));
+    let last = program(80, "if (i == 39) x += 1;");
+    never_safe(&lower("last_round.c", &last));
+}

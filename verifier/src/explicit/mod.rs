@@ -20,6 +20,7 @@
 //! may depend on the inputs' values, or whose states exceed the budget are left to the
 //! symbolic engine ([`crate::imc`]): [`run_iterative`] then returns [`Fallback`].
 
+mod counters;
 mod inputs;
 mod liveness;
 mod lockset;
@@ -92,6 +93,11 @@ pub struct Fallback {
 /// schedule first, then a counterexample if there is a bug), and the verdict is reported when
 /// the whole state space was explored. The run started at `start`: the budget's times, the
 /// time limit of `opts` and the IVRs' times count from then.
+///
+/// Where the program has counters of wide ranges ([`counters`]), the search first leaves
+/// them out of its states, with a part of the budget ([`UNTRACKED_SHARE`]); where that decides nothing (a bug found
+/// there does not replay, the checker rejects an ART, or the budget runs out), it starts
+/// again tracking every variable. The IVRs of the first search stand: each was checked.
 pub fn run_iterative(
     prog: &Program,
     hunt: Option<&crate::scope::Hunt>,
@@ -110,16 +116,50 @@ pub fn run_iterative(
         nodes: 0,
         max_ivrs,
         sink,
-        deadline: start
-            + budget
-                .first_schedule_time
-                .max(budget.time)
-                .min(opts.timeout),
+        // (Each attempt sets it.)
+        deadline: start,
         schedule: Vec::new(),
     };
-    let mut space = Space::new(prog);
+    let untracked = counters::abstracted(prog, &ranges::Ranges::new(prog));
+    if untracked.contains(&true) {
+        let share = Budget {
+            time: budget.time / UNTRACKED_SHARE,
+            first_schedule_time: budget.first_schedule_time / UNTRACKED_SHARE,
+            max_states: budget.max_states / UNTRACKED_SHARE as usize,
+            max_bytes: budget.max_bytes / UNTRACKED_SHARE as usize,
+            ..budget.clone()
+        };
+        if let Ok(r) = attempt(&mut run, hunt, &share, &untracked) {
+            return Ok(r);
+        }
+        run.schedule.clear();
+    }
+    attempt(&mut run, hunt, budget, &[])
+}
+
+/// The search without counters gets this part of the budget. Where they decide nothing,
+/// leaving them out often makes what they count grow without end (a loop that may run any
+/// number of rounds), and the states of the search with them are found in a fraction of the
+/// time.
+const UNTRACKED_SHARE: u32 = 8;
+
+/// One search of [`run_iterative`], with the registers marked in `untracked` left out of
+/// the states.
+fn attempt(
+    run: &mut Run,
+    hunt: Option<&crate::scope::Hunt>,
+    budget: &Budget,
+    untracked: &[bool],
+) -> Result<Report, Fallback> {
+    let (prog, opts, start) = (run.prog, run.opts, run.start);
+    run.deadline = start
+        + budget
+            .first_schedule_time
+            .max(budget.time)
+            .min(opts.timeout);
+    let mut space = Space::untracking(prog, untracked);
     let mut labels = Labels::new(prog);
-    let r = search(&mut run, hunt, budget, &mut space, &mut labels);
+    let r = search(run, hunt, budget, &mut space, &mut labels);
     // Near the time limit, a process that ends with the run does not free the states and
     // labels (see `Options::exit_after`).
     let near = start.elapsed() + LEAVE_TO_EXIT >= opts.timeout;

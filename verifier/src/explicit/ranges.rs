@@ -65,6 +65,34 @@ impl Range {
         (lo <= hi).then_some(Range { lo, hi })
     }
 
+    /// Widening with thresholds (Blanchet et al., "A Static Analyzer for Large
+    /// Safety-Critical Software"): the hull of `self` and `new`, where a bound that moves
+    /// goes on to the next of `thresholds` (sorted) in its direction, or to the end of type
+    /// `ty`'s range past the last. Each bound moves through finitely many values, so a
+    /// fixpoint iteration that widens ends; a loop counter compared with a constant stops at
+    /// that constant.
+    pub(super) fn widen(self, new: Range, ty: Ty, thresholds: &[i128]) -> Range {
+        let lo = if new.lo < self.lo {
+            let i = thresholds.partition_point(|&t| t <= new.lo);
+            match i.checked_sub(1) {
+                Some(i) if thresholds[i] >= ty.min() => thresholds[i],
+                _ => ty.min(),
+            }
+        } else {
+            self.lo
+        };
+        let hi = if new.hi > self.hi {
+            let i = thresholds.partition_point(|&t| t < new.hi);
+            match thresholds.get(i) {
+                Some(&t) if t <= ty.max() => t,
+                _ => ty.max(),
+            }
+        } else {
+            self.hi
+        };
+        Range { lo, hi }
+    }
+
     /// This interval as a value of type `ty`: itself when it fits, else all of `ty`.
     pub(super) fn as_ty(self, ty: Ty) -> Range {
         if self.fits(ty) {

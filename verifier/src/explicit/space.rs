@@ -126,6 +126,9 @@ pub struct Space<'p> {
     unknowns: Unknowns,
     /// Per variable, whether it is forgotten ([`Space::irrelevant`]).
     forgotten: Vec<bool>,
+    /// Per thread, its registers the search does not track ([`super::counters`]): wherever
+    /// they are live, their values are not known.
+    untracked: Vec<Vec<VarId>>,
     states: Store,
     /// The state unpacked last ([`Space::key`]).
     last: std::cell::RefCell<Option<(u32, Rc<Key>)>>,
@@ -140,6 +143,12 @@ pub struct Space<'p> {
 impl<'p> Space<'p> {
     /// The space of a program, with its initial state as state 0.
     pub fn new(prog: &'p Program) -> Space<'p> {
+        Space::untracking(prog, &[])
+    }
+
+    /// [`Space::new`], where the registers marked in `untracked` ([`super::counters`]) are
+    /// not tracked: wherever they are live, their values are not known.
+    pub fn untracking(prog: &'p Program, untracked: &[bool]) -> Space<'p> {
         let machine = Machine::new(prog);
         let live = Liveness::new(prog);
         let ranges = Ranges::new(prog);
@@ -149,7 +158,13 @@ impl<'p> Space<'p> {
         // interpreter's replay, and tracks which cells hold values computed from them (not
         // known: the labels say nothing of them but their intervals, and the independent
         // checker decides whether the ART holds for every value).
-        let track_undef = super::unknowns::has_unknowns(prog);
+        let mut per_thread = vec![Vec::new(); prog.threads.len()];
+        for v in &prog.vars {
+            if let (VarScope::Local(t), Some(true)) = (&v.scope, untracked.get(v.id.0 as usize)) {
+                per_thread[t.0 as usize].push(v.id);
+            }
+        }
+        let track_undef = super::unknowns::has_unknowns(prog) || untracked.contains(&true);
         let cells = state.mem.cells().len();
         let words = if track_undef {
             interp::unknown_words(cells)
@@ -179,8 +194,9 @@ impl<'p> Space<'p> {
             prog,
             machine,
             live,
-            unknowns: Unknowns::new(prog, &ranges),
+            unknowns: Unknowns::new(prog, &ranges, untracked),
             forgotten,
+            untracked: per_thread,
             irrelevant: relevance.irrelevant().collect(),
             intervals: relevance
                 .irrelevant()
@@ -257,7 +273,8 @@ impl<'p> Space<'p> {
             || (0..threads.len()).all(|t| matches!(kind(t), None | Some(LocKind::Exit)))
     }
 
-    /// Forgets dead registers and irrelevant variables.
+    /// Forgets dead registers and irrelevant variables, and the values of the registers not
+    /// tracked (0, and not known).
     pub(super) fn canonical(&self, mut k: Key) -> Key {
         for &v in &self.irrelevant {
             let len = self.prog.var(v).len as usize;
@@ -272,6 +289,11 @@ impl<'p> Space<'p> {
                 // Not started: what its entry does not read.
                 Status::NotStarted => self.prog.threads[t].entry,
             };
+            for &v in &self.untracked[t] {
+                *k.state.mem.cell_mut(v.0 as usize, 0) = 0;
+                let flat = k.state.mem.flat(v.0 as usize, 0);
+                interp::set_unknown_bytes(&mut k.undef, flat, interp::ALL_BYTES);
+            }
             for v in self.live.dead(ThreadId(t as u32), l) {
                 *k.state.mem.cell_mut(v.0 as usize, 0) = 0;
                 k.define(k.state.mem.flat(v.0 as usize, 0));

@@ -49,10 +49,13 @@ type Sorted = Box<[(VarId, Range)]>;
 type Regs = FxHashMap<VarId, Range>;
 
 impl Unknowns {
-    /// The analysis of a program, with the value ranges of its variables.
-    pub fn new(prog: &Program, ranges: &Ranges) -> Unknowns {
-        let mut a = Analysis::new(prog, ranges);
-        if has_unknowns(prog) && a.run().is_none() {
+    /// The analysis of a program, with the value ranges of its variables, where the
+    /// registers marked in `abstracted` are not known wherever they are live (the search
+    /// forgets their values: [`super::counters`]).
+    pub fn new(prog: &Program, ranges: &Ranges, abstracted: &[bool]) -> Unknowns {
+        let mut a = Analysis::new(prog, ranges, abstracted);
+        let any = has_unknowns(prog) || abstracted.iter().any(|&a| a);
+        if any && a.run().is_none() {
             // Gave up: nothing is known.
             return Unknowns {
                 memory: vec![None; prog.vars.len()],
@@ -128,6 +131,11 @@ pub fn has_unknowns(prog: &Program) -> bool {
 struct Analysis<'a> {
     prog: &'a Program,
     ranges: &'a Ranges,
+    /// The registers whose values are never known ([`Unknowns::new`]).
+    abstracted: &'a [bool],
+    /// The constants the program's guards compare with, and their neighbours, sorted: where
+    /// widening stops ([`Range::widen`]).
+    thresholds: Vec<i128>,
     memory: Vec<Option<Range>>,
     memory_grown: Vec<u32>,
     register: Vec<bool>,
@@ -141,7 +149,7 @@ struct Analysis<'a> {
 }
 
 impl<'a> Analysis<'a> {
-    fn new(prog: &'a Program, ranges: &'a Ranges) -> Analysis<'a> {
+    fn new(prog: &'a Program, ranges: &'a Ranges, abstracted: &'a [bool]) -> Analysis<'a> {
         let register = super::liveness::registers(prog);
         let memory = prog
             .vars
@@ -153,13 +161,22 @@ impl<'a> Analysis<'a> {
             .collect();
         let mut entry: Vec<Regs> = vec![Regs::default(); prog.threads.len()];
         for v in prog.vars.iter().filter(|v| register[v.id.0 as usize]) {
-            if let (VarScope::Local(t), Init::Nondet) = (&v.scope, &v.init) {
-                entry[t.0 as usize].insert(v.id, Range::full(v.elem.ty()));
-            }
+            let VarScope::Local(t) = v.scope else {
+                continue;
+            };
+            let initial = match &v.init {
+                Init::Nondet => Range::full(v.elem.ty()),
+                _ if !abstracted.get(v.id.0 as usize).copied().unwrap_or(false) => continue,
+                Init::Zero => Range::point(0),
+                Init::Values(vs) => Range::point(vs.first().copied().unwrap_or(0)),
+            };
+            entry[t.0 as usize].insert(v.id, initial.as_ty(v.elem.ty()));
         }
         Analysis {
             prog,
             ranges,
+            abstracted,
+            thresholds: thresholds(prog),
             memory,
             memory_grown: vec![0; prog.vars.len()],
             register,
@@ -222,7 +239,7 @@ impl<'a> Analysis<'a> {
                         true
                     }
                     Some(old) => {
-                        let widen = grown[d] >= WIDEN_AFTER;
+                        let widen = (grown[d] >= WIDEN_AFTER).then_some(&self.thresholds[..]);
                         join(self.prog, old, &regs, widen)
                     }
                 };
@@ -237,6 +254,11 @@ impl<'a> Analysis<'a> {
         }
         self.at[t.0 as usize] = at.into_iter().map(Option::unwrap_or_default).collect();
         Some(())
+    }
+
+    /// Whether register `v` is never known ([`Unknowns::new`]).
+    fn is_abstracted(&self, v: VarId) -> bool {
+        self.register[v.0 as usize] && self.abstracted.get(v.0 as usize) == Some(&true)
     }
 
     /// Whether variable `v` may hold a value not known, with the registers `regs`.
@@ -295,6 +317,12 @@ impl<'a> Analysis<'a> {
         match op {
             Op::Assign { place, value } => {
                 let mut v = self.unknown_value(regs, value);
+                if let Place::Var { var, index: None } = place {
+                    if self.is_abstracted(*var) && v.is_none() {
+                        // Never known: what it is assigned, known or not.
+                        v = Some(eval_vars(self.prog, value, &|v| self.any(regs, v)));
+                    }
+                }
                 if self.address_unknown(regs, place) {
                     // Written where it is not known: the cell written is not known either.
                     let all = eval_vars(self.prog, value, &|v| self.any(regs, v));
@@ -482,9 +510,9 @@ impl<'a> Analysis<'a> {
     }
 }
 
-/// Joins `new` into `old` (widening what grows to its type's range with `widen`); whether
-/// `old` grew.
-fn join(prog: &Program, old: &mut Regs, new: &Regs, widen: bool) -> bool {
+/// Joins `new` into `old` (widening what grows, with `widen`'s thresholds); whether `old`
+/// grew.
+fn join(prog: &Program, old: &mut Regs, new: &Regs, widen: Option<&[i128]>) -> bool {
     let mut grew = false;
     for (&v, &r) in new {
         match old.get(&v) {
@@ -495,10 +523,9 @@ fn join(prog: &Program, old: &mut Regs, new: &Regs, widen: bool) -> bool {
             Some(&o) => {
                 let h = o.hull(r);
                 if h != o {
-                    let h = if widen {
-                        Range::full(elem_ty(prog, v))
-                    } else {
-                        h
+                    let h = match widen {
+                        Some(t) => o.widen(h, elem_ty(prog, v), t),
+                        None => h,
                     };
                     old.insert(v, h);
                     grew = true;
@@ -509,9 +536,48 @@ fn join(prog: &Program, old: &mut Regs, new: &Regs, widen: bool) -> bool {
     grew
 }
 
+/// The constants the guards of `prog` compare with, each with its neighbours, sorted.
+fn thresholds(prog: &Program) -> Vec<i128> {
+    let mut out = Vec::new();
+    for t in &prog.threads {
+        for tr in &t.transitions {
+            constants(&tr.guard, &mut out);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The constants `e` compares with, and their neighbours, onto `out`.
+fn constants(e: &Expr, out: &mut Vec<i128>) {
+    match e {
+        Expr::Binary { op, lhs, rhs, .. } => {
+            if op.is_predicate() {
+                for side in [lhs, rhs] {
+                    if let Expr::Const { value, .. } = strip_casts(side) {
+                        out.extend([value - 1, *value, value + 1]);
+                    }
+                }
+            }
+            constants(lhs, out);
+            constants(rhs, out);
+        }
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => constants(arg, out),
+        Expr::Ite {
+            cond, then, els, ..
+        } => {
+            constants(cond, out);
+            constants(then, out);
+            constants(els, out);
+        }
+        Expr::Const { .. } | Expr::Load { .. } | Expr::AddrOf { .. } => {}
+    }
+}
+
 /// The variables `e` reads, each with whether it is read as a value (`direct`, and the load
 /// is of it as a variable) rather than for an address or an index.
-fn value_reads(e: &Expr, direct: bool, out: &mut Vec<(VarId, bool)>) {
+pub(super) fn value_reads(e: &Expr, direct: bool, out: &mut Vec<(VarId, bool)>) {
     match e {
         Expr::Const { .. } => {}
         Expr::Load { place, .. } => match place {
@@ -591,7 +657,7 @@ mod tests {
     fn analysed(text: &str) -> (Program, Unknowns) {
         let p = load_str("unknowns.c", text, &Options::default()).expect("lowers");
         let r = Ranges::new(&p);
-        let u = Unknowns::new(&p, &r);
+        let u = Unknowns::new(&p, &r, &[]);
         (p, u)
     }
 

@@ -326,11 +326,12 @@ fn check(
             let expanded: Vec<usize> = if complete && marked != movable {
                 // Partial-order reduction: one thread whose next step is invisible to the others
                 // may stand for all (it is checked below to be enabled); every cycle must still
-                // pass a node that expands every thread (checked after this loop). Otherwise
-                // every thread must be expanded.
+                // pass a node that expands every thread (checked after this loop), which is
+                // what lets the step close a loop of its thread. Otherwise every thread must
+                // be expanded.
                 match marked[..] {
                     [t] if movable.contains(&t)
-                        && prog.threads[t].local_location(c.locs[t].expect("movable")) =>
+                        && prog.threads[t].invisible_location(c.locs[t].expect("movable")) =>
                     {
                         por = true;
                         marked

@@ -1132,10 +1132,29 @@ impl Thread {
     /// Whether transition `tr` of this thread is invisible to other threads, as every
     /// transition at a [`Thread::local_location`] is.
     pub fn local_transition(&self, tr: &Transition) -> bool {
+        self.invisible_transition(tr) && !tr.back_edge
+    }
+
+    /// Whether every transition at `l` is invisible to other threads as at a
+    /// [`Thread::local_location`], except that it may close a loop (a thread's own loop over
+    /// its own memory). A partial-order reduction may expand only this thread at `l` where
+    /// every cycle of such reduced steps still passes a node that expands every thread (the
+    /// cycle proviso: no thread is postponed forever).
+    pub fn invisible_location(&self, l: LocId) -> bool {
+        let mut any = false;
+        let all = self.outgoing(l).all(|tr| {
+            any = true;
+            self.invisible_transition(tr)
+        });
+        any && all
+    }
+
+    /// Whether transition `tr` of this thread is invisible to other threads, as every
+    /// transition at a [`Thread::invisible_location`] is.
+    pub fn invisible_transition(&self, tr: &Transition) -> bool {
         tr.events.is_empty()
             && matches!(tr.kind, TransKind::Stmt | TransKind::Branch)
             && !tr.may_block
-            && !tr.back_edge
             && self.locations[tr.dst.0 as usize].kind == LocKind::Normal
             && tr
                 .ops

@@ -302,19 +302,41 @@ impl<'p> Space<'p> {
         k
     }
 
-    /// The threads to expand at state `id`: every thread that can move, or only one whose
-    /// next step is invisible to the others and enabled (partial-order reduction, as the
-    /// checker accepts it: such steps never close a loop).
-    pub fn threads_to_expand(&self, id: u32) -> Vec<ThreadId> {
+    /// The threads to expand at state `id` and their edges, new states added: every thread
+    /// that can move, or only one whose next step is invisible to the others and enabled
+    /// (partial-order reduction, as the checker accepts it). Such a step may close a loop of
+    /// its thread only where it leads to states not found before (a tree edge of the
+    /// complete ART): then no cycle of the ART passes only nodes that expand one thread (the
+    /// cycle proviso the checker checks).
+    pub fn expansion(&mut self, id: u32) -> Result<(Vec<ThreadId>, Vec<Edge>), Stop> {
         let c = self.control(id);
         let movable = c.movable(self.prog);
+        let at = |t: ThreadId| c.locs[t.0 as usize].expect("movable");
         for &t in &movable {
-            let l = c.locs[t.0 as usize].expect("movable");
-            if self.prog.thread(t).local_location(l) && !self.enabled(id, t).is_empty() {
-                return vec![t];
+            if self.prog.thread(t).local_location(at(t)) && !self.enabled(id, t).is_empty() {
+                return Ok((vec![t], self.successors(id, t)?));
             }
         }
-        movable
+        let mut tried = None;
+        if let Some(&t) = movable.iter().find(|&&t| {
+            self.prog.thread(t).invisible_location(at(t)) && !self.enabled(id, t).is_empty()
+        }) {
+            let before = self.len() as u32;
+            let edges = self.successors(id, t)?;
+            let new = |e: &Edge| !matches!(e.to, Target::State(w) if w < before);
+            if edges.iter().all(new) {
+                return Ok((vec![t], edges));
+            }
+            tried = Some((t, edges));
+        }
+        let mut edges = Vec::new();
+        for &t in &movable {
+            match &mut tried {
+                Some((u, e)) if *u == t => edges.append(e),
+                _ => edges.extend(self.successors(id, t)?),
+            }
+        }
+        Ok((movable, edges))
     }
 
     /// The transitions of thread `t` enabled at state `id`, each with whether its guard is
@@ -575,15 +597,11 @@ pub fn explore(
                 space.bytes() >> 20
             )));
         }
-        let threads = if space.is_end(s) {
-            Vec::new()
+        let (threads, edges) = if space.is_end(s) {
+            (Vec::new(), Vec::new())
         } else {
-            space.threads_to_expand(s)
+            space.expansion(s)?
         };
-        let mut edges = Vec::new();
-        for &t in &threads {
-            edges.extend(space.successors(s, t)?);
-        }
         let n = space.len();
         seen.resize(n, false);
         done.resize(n, false);

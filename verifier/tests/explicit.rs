@@ -1647,7 +1647,8 @@ int main(void) {{
 /// steps of their loops are invisible to the others, and the search expands one thread
 /// there even where its step jumps back (its loop's states are new; the checker checks the
 /// cycle proviso), so the interleavings of three loops of 40 rounds are not states. A bug in
-/// the order in which they meet is still found and replayed.
+/// the order in which they meet is still found and replayed, and a bug no schedule avoids
+/// is `unsafe` (the search for a safe schedule expands one thread there too).
 #[test]
 fn loops_over_a_threads_own_memory_are_not_interleaved() {
     let program = |check: &str| {
@@ -1684,6 +1685,13 @@ int main(void) {{
     assert_eq!(r.verdict, Verdict::Safe);
     // Interleaved, the loops' states would number over a million.
     assert!(r.nodes < 100_000, "{} nodes", r.nodes);
+    // No schedule avoids a wrong total: `unsafe`, found without interleaving the loops.
+    let (r, ivrs) = verify(
+        &lower("own_loops_bad.c", &program("assert(total == 571)")),
+        Engine::Explicit,
+    );
+    assert_eq!(r.verdict, Verdict::Unsafe);
+    assert!(matches!(ivrs[0].kind, IvrKind::Counterexample(_)));
     let bad = program("assert(last != 1)");
     let (r, ivrs) = verify(&lower("own_loops_last.c", &bad), Engine::Explicit);
     assert_eq!(r.verdict, Verdict::PartiallySafe);

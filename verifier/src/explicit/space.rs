@@ -84,6 +84,14 @@ pub struct Edge {
     pub to: Target,
 }
 
+/// Which threads to expand at a state ([`Space::reduction`]).
+pub enum Reduction {
+    /// This one, with its edges.
+    One(ThreadId, Vec<Edge>),
+    /// Every thread that can move; the edges of one of them if they were computed.
+    All(Option<(ThreadId, Vec<Edge>)>),
+}
+
 /// Why the search stopped early.
 #[derive(Clone, Debug)]
 pub enum Stop {
@@ -303,33 +311,15 @@ impl<'p> Space<'p> {
     }
 
     /// The threads to expand at state `id` and their edges, new states added: every thread
-    /// that can move, or only one whose next step is invisible to the others and enabled
-    /// (partial-order reduction, as the checker accepts it). Such a step may close a loop of
-    /// its thread only where it leads to states not found before (a tree edge of the
-    /// complete ART): then no cycle of the ART passes only nodes that expand one thread (the
-    /// cycle proviso the checker checks).
+    /// that can move, or only one ([`Space::reduction`]).
     pub fn expansion(&mut self, id: u32) -> Result<(Vec<ThreadId>, Vec<Edge>), Stop> {
-        let c = self.control(id);
-        let movable = c.movable(self.prog);
-        let at = |t: ThreadId| c.locs[t.0 as usize].expect("movable");
-        for &t in &movable {
-            if self.prog.thread(t).local_location(at(t)) && !self.enabled(id, t).is_empty() {
-                return Ok((vec![t], self.successors(id, t)?));
-            }
-        }
-        let mut tried = None;
-        if let Some(&t) = movable.iter().find(|&&t| {
-            self.prog.thread(t).invisible_location(at(t)) && !self.enabled(id, t).is_empty()
-        }) {
-            let before = self.len() as u32;
-            let edges = self.successors(id, t)?;
-            let new = |e: &Edge| !matches!(e.to, Target::State(w) if w < before);
-            if edges.iter().all(new) {
-                return Ok((vec![t], edges));
-            }
-            tried = Some((t, edges));
-        }
+        let tried = match self.reduction(id)? {
+            Reduction::One(t, edges) => return Ok((vec![t], edges)),
+            Reduction::All(tried) => tried,
+        };
+        let movable = self.control(id).movable(self.prog);
         let mut edges = Vec::new();
+        let mut tried = tried;
         for &t in &movable {
             match &mut tried {
                 Some((u, e)) if *u == t => edges.append(e),
@@ -337,6 +327,38 @@ impl<'p> Space<'p> {
             }
         }
         Ok((movable, edges))
+    }
+
+    /// Whether one thread may stand for all at state `id` (partial-order reduction, as the
+    /// checker accepts it): one whose next step is invisible to the others and enabled.
+    /// Such a step may close a loop of its thread only where it leads to states not found
+    /// before (a tree edge of the complete ART): then no cycle passes only states that expand
+    /// one thread (the cycle proviso, which the checker checks). New states are added.
+    pub fn reduction(&mut self, id: u32) -> Result<Reduction, Stop> {
+        let c = self.control(id);
+        let movable = c.movable(self.prog);
+        let at = |t: ThreadId| c.locs[t.0 as usize].expect("movable");
+        if movable.len() < 2 {
+            return Ok(Reduction::All(None));
+        }
+        for &t in &movable {
+            if self.prog.thread(t).local_location(at(t)) && !self.enabled(id, t).is_empty() {
+                return Ok(Reduction::One(t, self.successors(id, t)?));
+            }
+        }
+        let Some(&t) = movable.iter().find(|&&t| {
+            self.prog.thread(t).invisible_location(at(t)) && !self.enabled(id, t).is_empty()
+        }) else {
+            return Ok(Reduction::All(None));
+        };
+        let before = self.len() as u32;
+        let edges = self.successors(id, t)?;
+        let new = |e: &Edge| !matches!(e.to, Target::State(w) if w < before);
+        Ok(if edges.iter().all(new) {
+            Reduction::One(t, edges)
+        } else {
+            Reduction::All(Some((t, edges)))
+        })
     }
 
     /// The transitions of thread `t` enabled at state `id`, each with whether its guard is

@@ -13,7 +13,7 @@
 //! checker ([`crate::check`]) like every other.
 
 use super::proof::{next_phase, order, Phase};
-use super::space::{Edge, Space, Stop, Target};
+use super::space::{Edge, Reduction, Space, Stop, Target};
 use crate::ir::ThreadId;
 use rustc_hash::FxHashMap;
 use std::time::Instant;
@@ -67,7 +67,7 @@ pub fn search(
     let n = space.prog.threads.len();
     let mut status: FxHashMap<(u32, Phase), Status> = FxHashMap::default();
     let root = (0u32, (None, 0));
-    let mut stack = vec![open(space, &mut status, root, quantum, n)];
+    let mut stack = vec![open(space, &mut status, root, quantum, n)?];
     while let Some(f) = stack.last_mut() {
         if Instant::now() >= deadline {
             return Err(Stop::Budget(
@@ -123,7 +123,7 @@ pub fn search(
                     status.insert(c, Status::Won(None));
                     f.next_child += 1;
                 } else {
-                    let g = open(space, &mut status, c, quantum, n);
+                    let g = open(space, &mut status, c, quantum, n)?;
                     stack.push(g);
                 }
             }
@@ -137,28 +137,36 @@ pub fn search(
 
 /// A new frame for a pair, marked open.
 fn open(
-    space: &Space,
+    space: &mut Space,
     status: &mut FxHashMap<(u32, Phase), Status>,
     key: (u32, Phase),
     quantum: u32,
     n: usize,
-) -> Frame {
+) -> Result<Frame, Stop> {
     status.insert(key, Status::Open);
     let candidates = if space.is_end(key.0) {
         Vec::new()
     } else {
-        // Every thread that can move: a thread whose step is invisible to the others does not
-        // stand for them here, as it does in the complete graph, since the scheduler's turn
-        // may belong to another.
-        order(key.1, quantum, &space.control(key.0).movable(space.prog), n)
+        match space.reduction(key.0)? {
+            // A thread whose step is invisible to the others stands for them, as in the
+            // complete graph, though the scheduler's turn may belong to another: the step
+            // commutes with theirs and no step of theirs disables it, so a scheduler that
+            // avoids every bug from here avoids them after the step, unless it never runs
+            // the thread (which the checker rejects as unfair). Where it leads only to new
+            // states, it closes no cycle of such steps.
+            Reduction::One(t, _) => vec![t],
+            Reduction::All(_) => {
+                order(key.1, quantum, &space.control(key.0).movable(space.prog), n)
+            }
+        }
     };
-    Frame {
+    Ok(Frame {
         key,
         candidates,
         next_candidate: 0,
         trying: None,
         next_child: 0,
-    }
+    })
 }
 
 /// The pairs a thread's steps lead to, if none of them is a bug and there is one.

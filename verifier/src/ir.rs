@@ -1110,8 +1110,7 @@ impl Thread {
     /// Whether every transition at `l` ends the program (`return` from `main`, `exit`,
     /// `abort`).
     pub fn halts_at(&self, l: LocId) -> bool {
-        let mut out = self.outgoing(l).peekable();
-        out.peek().is_some() && out.all(|tr| tr.kind == TransKind::Halt)
+        self.only(l, |tr| tr.kind == TransKind::Halt)
     }
 
     /// Whether every transition at `l` is invisible to other threads: no shared memory
@@ -1121,12 +1120,13 @@ impl Thread {
     /// every transition of another thread and cannot be disabled by one, so a partial-order
     /// reduction may expand only this thread at `l` (when the label implies it is enabled).
     pub fn local_location(&self, l: LocId) -> bool {
-        let mut any = false;
-        let all = self.outgoing(l).all(|tr| {
-            any = true;
-            self.local_transition(tr)
-        });
-        any && all
+        self.only(l, |tr| self.local_transition(tr))
+    }
+
+    /// Whether `l` has transitions and every one of them satisfies `f`.
+    fn only(&self, l: LocId, f: impl Fn(&Transition) -> bool) -> bool {
+        let mut out = self.outgoing(l).peekable();
+        out.peek().is_some() && out.all(f)
     }
 
     /// Whether transition `tr` of this thread is invisible to other threads, as every
@@ -1141,12 +1141,7 @@ impl Thread {
     /// every cycle of such reduced steps still passes a node that expands every thread (the
     /// cycle proviso: no thread is postponed forever).
     pub fn invisible_location(&self, l: LocId) -> bool {
-        let mut any = false;
-        let all = self.outgoing(l).all(|tr| {
-            any = true;
-            self.invisible_transition(tr)
-        });
-        any && all
+        self.only(l, |tr| self.invisible_transition(tr))
     }
 
     /// Whether transition `tr` of this thread is invisible to other threads, as every

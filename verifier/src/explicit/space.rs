@@ -313,13 +313,12 @@ impl<'p> Space<'p> {
     /// The threads to expand at state `id` and their edges, new states added: every thread
     /// that can move, or only one ([`Space::reduction`]).
     pub fn expansion(&mut self, id: u32) -> Result<(Vec<ThreadId>, Vec<Edge>), Stop> {
-        let tried = match self.reduction(id)? {
+        let mut tried = match self.reduction(id)? {
             Reduction::One(t, edges) => return Ok((vec![t], edges)),
             Reduction::All(tried) => tried,
         };
         let movable = self.control(id).movable(self.prog);
         let mut edges = Vec::new();
-        let mut tried = tried;
         for &t in &movable {
             match &mut tried {
                 Some((u, e)) if *u == t => edges.append(e),

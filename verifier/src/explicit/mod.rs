@@ -129,8 +129,14 @@ pub fn run_iterative(
             max_bytes: budget.max_bytes / UNTRACKED_SHARE as usize,
             ..budget.clone()
         };
-        if let Ok(r) = attempt(&mut run, hunt, &share, &untracked) {
-            return Ok(r);
+        // Only a verdict, or the IVRs asked for: an `unknown` of the search without counters
+        // may rest on what it did not track.
+        match attempt(&mut run, hunt, &share, &untracked) {
+            Ok(r) if !matches!(r.verdict, Verdict::Unknown(_)) || run.ivrs >= max_ivrs => {
+                return Ok(r)
+            }
+            Ok(r) if opts.stop_at_first_safe && r.first_safe_ivr.is_some() => return Ok(r),
+            _ => {}
         }
         run.schedule.clear();
     }
@@ -296,7 +302,9 @@ fn search(
         if doomed[0] {
             // Where a value not known was read, the bug may need the values the search took
             // (0): a scheduler may avoid it for others, which the symbolic engine can tell.
-            let verdict = if not_a_bug(&cex) {
+            // (Where the search read values it did not know, no schedule is known to be
+            // doomed, undefined behaviour or not.)
+            let verdict = if not_a_bug(&cex) && !space.read_undefined.get() {
                 Verdict::Unknown(format!(
                     "undefined behaviour is reachable under every schedule: {}",
                     ub_reason(&cex)

@@ -120,7 +120,9 @@ pub fn run_iterative(
         deadline: start,
         schedule: Vec::new(),
     };
-    let untracked = counters::abstracted(prog, &ranges::Ranges::new(prog));
+    // (The value ranges are computed once, for the counters and for both searches.)
+    let ranges = ranges::Ranges::new(prog);
+    let untracked = counters::abstracted(prog, &ranges);
     if untracked.contains(&true) {
         let share = Budget {
             time: budget.time / UNTRACKED_SHARE,
@@ -131,7 +133,7 @@ pub fn run_iterative(
         };
         // Only a verdict, or the IVRs asked for: an `unknown` of the search without counters
         // may rest on what it did not track.
-        match attempt(&mut run, hunt, &share, &untracked) {
+        match attempt(&mut run, hunt, &share, &ranges, &untracked) {
             Ok(r) if !matches!(r.verdict, Verdict::Unknown(_)) || run.ivrs >= max_ivrs => {
                 return Ok(r)
             }
@@ -140,7 +142,7 @@ pub fn run_iterative(
         }
         run.schedule.clear();
     }
-    attempt(&mut run, hunt, budget, &[])
+    attempt(&mut run, hunt, budget, &ranges, &[])
 }
 
 /// The search without counters gets this part of the budget. Where they decide nothing,
@@ -155,6 +157,7 @@ fn attempt(
     run: &mut Run,
     hunt: Option<&crate::scope::Hunt>,
     budget: &Budget,
+    ranges: &ranges::Ranges,
     untracked: &[bool],
 ) -> Result<Report, Fallback> {
     let (prog, opts, start) = (run.prog, run.opts, run.start);
@@ -163,7 +166,7 @@ fn attempt(
             .first_schedule_time
             .max(budget.time)
             .min(opts.timeout);
-    let mut space = Space::untracking(prog, untracked);
+    let mut space = Space::untracking(prog, ranges, untracked);
     let mut labels = Labels::new(prog);
     let r = search(run, hunt, budget, &mut space, &mut labels);
     // Near the time limit, a process that ends with the run does not free the states and

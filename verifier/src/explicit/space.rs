@@ -151,16 +151,16 @@ pub struct Space<'p> {
 impl<'p> Space<'p> {
     /// The space of a program, with its initial state as state 0.
     pub fn new(prog: &'p Program) -> Space<'p> {
-        Space::untracking(prog, &[])
+        Space::untracking(prog, &Ranges::new(prog), &[])
     }
 
-    /// [`Space::new`], where the registers marked in `untracked` ([`super::counters`]) are
-    /// not tracked: wherever they are live, their values are not known.
-    pub fn untracking(prog: &'p Program, untracked: &[bool]) -> Space<'p> {
+    /// [`Space::new`] with the value ranges of the program's variables, where the registers
+    /// marked in `untracked` ([`super::counters`]) are not tracked: wherever they are live,
+    /// their values are not known.
+    pub fn untracking(prog: &'p Program, ranges: &Ranges, untracked: &[bool]) -> Space<'p> {
         let machine = Machine::new(prog);
         let live = Liveness::new(prog);
-        let ranges = Ranges::new(prog);
-        let relevance = Relevance::new(prog, &ranges);
+        let relevance = Relevance::new(prog, ranges);
         let state = machine.initial(&mut Zero, &mut Vec::new());
         // Inputs and memory that starts uninitialised: the search takes 0 for them, like the
         // interpreter's replay, and tracks which cells hold values computed from them (not
@@ -202,7 +202,7 @@ impl<'p> Space<'p> {
             prog,
             machine,
             live,
-            unknowns: Unknowns::new(prog, &ranges, untracked),
+            unknowns: Unknowns::new(prog, ranges, untracked),
             forgotten,
             untracked: per_thread,
             irrelevant: relevance.irrelevant().collect(),

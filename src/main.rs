@@ -9,6 +9,7 @@
 
 mod build_cmd;
 mod explore_cmd;
+mod limit;
 mod schedule_cmd;
 
 use clap::{Args, Parser, Subcommand};
@@ -110,7 +111,8 @@ enum Command {
 struct VerifyArgs {
     #[command(flatten)]
     input: Input,
-    /// Give up after this many seconds, the lowering included (verdict unknown).
+    /// Give up after this many seconds, the lowering included (verdict unknown; kept within a
+    /// second whatever the solver does).
     #[arg(long, default_value_t = 60)]
     timeout: u64,
     /// Plain Impact for threads to a complete ART (the paper's ImparaC baseline).
@@ -267,7 +269,7 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    match run(cli, default) {
+    match limit::supervise(move || run(cli, default)) {
         Ok(code) => ExitCode::from(code),
         Err(e) => {
             // Front-end errors already carry `file:line:col`.
@@ -433,6 +435,27 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
         ..Default::default()
     };
     let live = !a.json && std::io::stderr().is_terminal();
+    let _alarm = {
+        let (json, secs) = (a.json, a.timeout);
+        limit::arm(start + limit + limit::GRACE, move || {
+            if live {
+                eprint!("\r\x1b[K");
+            }
+            let why = format!("timeout after {secs} s; the solver did not stop at the limit");
+            if json {
+                let v = serde_json::json!({
+                    "format": "synth-verdict/1",
+                    "verdict": "unknown",
+                    "reason": why,
+                    "seconds": start.elapsed().as_secs_f64(),
+                });
+                emit(&format!("{v}\n"));
+            } else {
+                emit(&format!("verdict: unknown ({why})\n"));
+            }
+            4
+        })
+    };
     let progress: Option<verifier::imc::ProgressFn> = live.then(|| {
         Box::new(|s: &verifier::imc::Progress| {
             eprint!(
@@ -462,9 +485,12 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
             let file = || verifier::ivr::IvrFile::new(&p, ivr);
             if let Some(dir) = &a.out {
                 let path = dir.join(format!("ivr-{:03}.json", ivr.index));
+                // (Written whole or not at all: the process may end at the time limit.)
+                let part = path.with_extension("json.part");
                 if let Err(e) = serde_json::to_string(&file())
                     .map_err(anyhow::Error::from)
-                    .and_then(|t| std::fs::write(&path, t + "\n").map_err(Into::into))
+                    .and_then(|t| std::fs::write(&part, t + "\n").map_err(Into::into))
+                    .and_then(|()| std::fs::rename(&part, &path).map_err(Into::into))
                 {
                     write_err.get_or_insert(anyhow::anyhow!("{}: {e}", path.display()));
                 }

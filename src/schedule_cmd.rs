@@ -44,7 +44,8 @@ pub(crate) struct Common {
     /// Use this IVR file (from `synth verify --out`) instead of verifying.
     #[arg(long, value_name = "FILE")]
     ivr: Option<PathBuf>,
-    /// Give up after this many seconds, the lowering included.
+    /// Give up verifying after this many seconds, the lowering included (kept within a second
+    /// whatever the solver does).
     #[arg(long, default_value_t = 60)]
     timeout: u64,
     /// Loop rounds a thread runs in the proof's schedule before the next thread's turn.
@@ -291,6 +292,16 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                 if let IvrKind::Safe(art) = &ivr.kind {
                     last_safe = Some((ivr.index, art.clone(), ivr.time));
                 }
+            };
+            let _alarm = {
+                let secs = a.timeout;
+                crate::limit::arm(start + limit + crate::limit::GRACE, move || {
+                    emit(&format!(
+                        "verdict: unknown (timeout after {secs} s; the solver did not stop at the limit)\n"
+                    ));
+                    eprintln!("no safe IVR within the budget; no header written");
+                    4
+                })
             };
             let r = verifier::engine::run_iterative(
                 &p,

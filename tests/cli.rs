@@ -549,3 +549,57 @@ int main(int argc, char **argv) {
         assert_eq!(o.status.code(), Some(0), "{n}");
     }
 }
+
+/// `--timeout` holds within a second even where the solver does not stop at its own limit
+/// (Z3's preprocessing of the path formula of a loop run 77,777 times, to replay the
+/// counterexample, does not poll for it).
+#[test]
+fn the_time_limit_holds_where_the_solver_does_not_stop() {
+    let p = write(
+        "long_counterexample.c",
+        r#"
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 0 || n > 100000) return 0;
+  int i = 0;
+  while (i < n) i++;
+  assert(i != 77777);
+  return 0;
+}
+"#,
+    );
+    let f = p.to_str().unwrap();
+    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("cli/long_counterexample");
+    for args in [
+        &["verify", f, "--engine", "explicit", "--timeout", "2"][..],
+        &["verify", f, "--json", "--timeout", "2"][..],
+        &[
+            "schedule",
+            f,
+            "--engine",
+            "explicit",
+            "--timeout",
+            "2",
+            "--force",
+            "-o",
+        ][..],
+    ] {
+        let mut args = args.to_vec();
+        if args.last() == Some(&"-o") {
+            args.push(out.to_str().unwrap());
+        }
+        let t0 = std::time::Instant::now();
+        let o = synth(&args);
+        let took = t0.elapsed();
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(4), "{args:?}: {text}{}", stderr(&o));
+        assert!(
+            text.contains("verdict: unknown") || text.contains("\"verdict\":\"unknown\""),
+            "{args:?}: {text}"
+        );
+        // (The limit, its second, and the start of the process, with room for a busy machine.)
+        assert!(took.as_secs_f64() < 6.0, "{args:?} took {took:?}");
+    }
+}

@@ -135,3 +135,19 @@ fn start_function_parameters_are_not_visible_in_callees() {
     let src = format!("{PRELUDE}int arg = 7; int seen;\nint get(void) {{ return arg; }}\nvoid *w(void *arg) {{ seen = get(); return 0; }}\nint main(void) {{ pthread_t t; pthread_create(&t, 0, w, 0); pthread_join(t, 0); assert(seen == 7); return 0; }}\n");
     assert_eq!(outcomes(&src, 50), set(&["halted"]));
 }
+
+#[test]
+fn a_buffer_a_thread_formats_into_stays_its_own() {
+    // `snprintf`'s arguments share one buffer of longs, the string's address among them; the
+    // digits of `id` are a remainder of what is read from it, and index the digits' string,
+    // not any object: no thread reads another's `tmp`.
+    let src = format!("{PRELUDE}#include <stdio.h>\n#include <string.h>\nstatic const char *names[2] = {{\"alpha\", \"beta\"}};\nchar out[2][32];\nvoid *w(void *a) {{ int id = *(int *)a; char tmp[32]; snprintf(tmp, sizeof tmp, \"%d:%s\", id, names[id]); memcpy(out[id], tmp, strlen(tmp) + 1); return 0; }}\nint main(void) {{ pthread_t t[2]; int ids[2] = {{0, 1}}; for (int i = 0; i < 2; i++) pthread_create(&t[i], 0, w, &ids[i]); for (int i = 0; i < 2; i++) pthread_join(t[i], 0); assert(strcmp(out[1], \"1:beta\") == 0); return 0; }}\n");
+    let prog = load_str("t.c", &src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let shared: Vec<&str> = (prog.vars.iter())
+        .filter(|v| v.shared)
+        .map(|v| v.name.as_str())
+        .collect();
+    assert!(shared.iter().all(|n| !n.contains("tmp")), "{shared:?}");
+    assert!(shared.iter().any(|n| n.contains("out")), "{shared:?}");
+    assert_eq!(outcomes(&src, 50), set(&["halted"]));
+}

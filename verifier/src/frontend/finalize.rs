@@ -634,6 +634,11 @@ impl Analysis {
                     }
                 }
             },
+            // A value of 32 bits or fewer is no address (the least is that of a variable's
+            // first element, 2^32: `ir::address`), and no address can be made from it again:
+            // its bits above 32 are a sign's.
+            Expr::Cast { ty, .. } if ty.bits <= 32 => {}
+            Expr::Binary { op, rhs, .. } if below_addresses(*op, rhs) => {}
             Expr::Cast { arg, .. }
             | Expr::Unary {
                 arg, op: UnOp::Not, ..
@@ -895,4 +900,19 @@ fn back_edges(t: &mut Thread) {
     for id in back {
         t.transitions[id.0 as usize].back_edge = true;
     }
+}
+
+/// Whether `a op rhs` is below every address whatever `a` is: a remainder by, or the bits of
+/// a mask that is, a constant below 2^31, which an offset added to an address cannot carry
+/// into the next variable's (`ir::address`). (`digits[u % 10]` with `u` read from memory
+/// that also holds addresses indexes `digits`, not any object.)
+fn below_addresses(op: BinOp, rhs: &Expr) -> bool {
+    // (A signed remainder may be negative: an offset that leaves the variable's elements
+    // below, where no element of another variable is.)
+    let small = |c: i128| match op {
+        BinOp::Rem => c.abs() < 1 << 31,
+        _ => (0..1 << 31).contains(&c),
+    };
+    matches!(op, BinOp::Rem | BinOp::BitAnd)
+        && matches!(rhs, Expr::Const { value, .. } if small(*value))
 }

@@ -424,9 +424,21 @@ W int __synth_format(char *buf, unsigned long size, const char *f, const long *a
       }
       if (!s) {
         const char *dig = c == 'X' ? "0123456789ABCDEF" : "0123456789abcdef";
+        /* (By constants: a remainder by a constant is known to be a digit, not an address
+         * that `u` may be.) */
         while (u != 0) {
-          digits[nd++] = dig[u % base];
-          u /= base;
+          unsigned long d;
+          if (base == 16) {
+            d = u % 16;
+            u /= 16;
+          } else if (base == 8) {
+            d = u % 8;
+            u /= 8;
+          } else {
+            d = u % 10;
+            u /= 10;
+          }
+          digits[nd++] = dig[d];
         }
         if (prec < 0 && nd == 0)
           digits[nd++] = '0';

@@ -435,13 +435,13 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
         ..Default::default()
     };
     let live = !a.json && std::io::stderr().is_terminal();
-    let _alarm = {
+    let alarm = {
         let (json, secs) = (a.json, a.timeout);
         limit::arm(start + limit + limit::GRACE, move || {
             if live {
                 eprint!("\r\x1b[K");
             }
-            let why = format!("timeout after {secs} s; the solver did not stop at the limit");
+            let why = format!("timeout after {secs} s; the run was stopped at the limit");
             if json {
                 let v = serde_json::json!({
                     "format": "synth-verdict/1",
@@ -550,6 +550,8 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
             &mut sink,
         )
     };
+    // (The run has ended: the verdict below is the only one.)
+    drop(alarm);
     if live {
         eprint!("\r\x1b[K");
     }

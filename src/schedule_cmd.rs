@@ -224,6 +224,14 @@ pub(crate) fn schedule(a: ScheduleArgs) -> anyhow::Result<u8> {
     Ok(if enforced.is_some() { 0 } else { 2 })
 }
 
+/// The proof a schedule is made of.
+enum Proof {
+    /// An IVR file's ART: the schedule generator checks it.
+    File(verifier::art::Art),
+    /// The verifier's IVR, which its checker accepted.
+    Checked(verifier::check::CheckedArt),
+}
+
 /// Verifies (or reads an IVR) and makes the schedule; `Err(code)` when there is none (the
 /// reason is printed).
 pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>> {
@@ -265,8 +273,10 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                     let terms = terms
                         .terms()
                         .map_err(|e| BadInput(anyhow::anyhow!("{}: {e}", file.display())))?;
-                    verifier::art::Art::from_records(&nodes, &terms)
-                        .map_err(|e| BadInput(anyhow::anyhow!("{}: {e}", file.display())))?
+                    Proof::File(
+                        verifier::art::Art::from_records(&nodes, &terms)
+                            .map_err(|e| BadInput(anyhow::anyhow!("{}: {e}", file.display())))?,
+                    )
                 }
                 verifier::ivr::Body::Counterexample { .. } => {
                     eprintln!(
@@ -293,11 +303,11 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                     last_safe = Some((ivr.index, art.clone(), ivr.time));
                 }
             };
-            let _alarm = {
+            let alarm = {
                 let secs = a.timeout;
                 crate::limit::arm(start + limit + crate::limit::GRACE, move || {
                     emit(&format!(
-                        "verdict: unknown (timeout after {secs} s; the solver did not stop at the limit)\n"
+                        "verdict: unknown (timeout after {secs} s; the run was stopped at the limit)\n"
                     ));
                     eprintln!("no safe IVR within the budget; no header written");
                     4
@@ -311,6 +321,8 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                 None,
                 &mut sink,
             );
+            // (The run has ended: the verdict below is the only one.)
+            drop(alarm);
             let verdict = match &r.verdict {
                 Verdict::Unknown(why) if last_safe.is_some() && r.counterexamples.is_empty() => {
                     format!("unknown ({why}; `synth verify` goes on to a complete verdict)")
@@ -344,7 +356,7 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                         art.len(),
                         time.as_secs_f64()
                     ));
-                    art
+                    Proof::Checked(*art)
                 }
                 None => {
                     if r.verdict == Verdict::Unsafe {
@@ -362,10 +374,17 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
         unroll: a.unroll,
         ..Default::default()
     };
-    match schedgen::generate(&p, &art, opts) {
+    let made = match &art {
+        Proof::File(art) => schedgen::generate(&p, art, opts),
+        Proof::Checked(checked) => schedgen::generate_from(&p, checked, opts),
+    };
+    match made {
         Ok(schedule) => Ok(Ok(Made {
             program: p,
-            art,
+            art: match art {
+                Proof::File(art) => art,
+                Proof::Checked(checked) => checked.into_art(),
+            },
             schedule,
         })),
         Err(e) => {

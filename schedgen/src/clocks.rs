@@ -8,16 +8,15 @@
 //! begins an atomic region also depends on what the events inside the region depend on (no
 //! other thread moves inside it on the path), and on every earlier event when the region does
 //! not end in the section. At Opt2, accesses to one array whose indices differ in every execution of the path
-//! are independent; the solver decides that from the section's start label and the path.
+//! are independent; the checked IVR decides that from the section's start label and the path
+//! ([`verifier::check::SectionPath`]).
 //!
 //! For event `e` of thread `T`, `vc(e)[U]` is the number of events of thread `U` in the
 //! section that happen before `e` (for `U = T`, `e`'s position among `T`'s events).
 
 use std::collections::HashMap;
-use verifier::art::NodeId;
-use verifier::check::NodeFacts;
-use verifier::ir::{Access, Op, Program, ThreadId, TransId, Transition};
-use verifier::smt::{Answer, Term};
+use verifier::check::SectionPath;
+use verifier::ir::{Access, Program, ThreadId, TransId, Transition};
 
 /// One event of a section: the step of the section path it is.
 #[derive(Clone, Copy, Debug)]
@@ -28,95 +27,6 @@ pub struct Ev {
     pub thread: ThreadId,
     /// Transition.
     pub trans: TransId,
-}
-
-/// Decides whether two array accesses of a section path may touch the same element.
-pub struct Indices<'f, 'a> {
-    facts: &'f mut NodeFacts<'a>,
-    /// The index term of (step, event number), when the index is known in the pre-state.
-    terms: HashMap<(usize, usize), Term>,
-    cache: HashMap<(usize, usize, usize, usize), bool>,
-}
-
-impl<'f, 'a> Indices<'f, 'a> {
-    /// Prepares the solver with the path from `start`: its label, the guards and the inputs'
-    /// ranges of every step (the path is the only way the section can run).
-    pub fn new(
-        prog: &Program,
-        facts: &'f mut NodeFacts<'a>,
-        label_of: &dyn Fn(NodeId) -> Term,
-        start: NodeId,
-        path: &[(ThreadId, TransId)],
-    ) -> Self {
-        let ranges = facts.ranges().clone();
-        let (enc, smt) = facts.solver();
-        let mut state = enc.identity();
-        let mut premise = vec![ranges, label_of(start)];
-        let mut terms = HashMap::new();
-        for (i, &(t, tr)) in path.iter().enumerate() {
-            let tr = prog.thread(t).transition(tr);
-            let assigned = assigned_vars(tr);
-            for (k, e) in tr.events.iter().enumerate() {
-                if let Some(ix) = &e.index {
-                    let mut reads = Vec::new();
-                    ix.for_each_place(&mut |p| reads.extend(p.vars()));
-                    if reads.iter().all(|v| !assigned.contains(&v.0)) {
-                        terms.insert((i, k), enc.eval(ix, &state));
-                    }
-                }
-            }
-            let st = enc.step(tr, &state);
-            premise.push(st.guard);
-            premise.push(Term::not(st.undefined));
-            premise.push(st.input_ranges);
-            state = st.post;
-        }
-        smt.push();
-        smt.assert(&Term::and(premise));
-        Indices {
-            facts,
-            terms,
-            cache: HashMap::new(),
-        }
-    }
-
-    /// Whether the `ka`-th event of step `a` and the `kb`-th of step `b` surely access
-    /// different elements.
-    fn distinct(&mut self, a: usize, ka: usize, b: usize, kb: usize) -> bool {
-        if let Some(&d) = self.cache.get(&(a, ka, b, kb)) {
-            return d;
-        }
-        let d = match (self.terms.get(&(a, ka)), self.terms.get(&(b, kb))) {
-            (Some(x), Some(y)) => {
-                let q = Term::eq(x.clone(), y.clone());
-                let (_, smt) = self.facts.solver();
-                smt.check_terms(&[q]) == Answer::Unsat
-            }
-            _ => false,
-        };
-        self.cache.insert((a, ka, b, kb), d);
-        d
-    }
-}
-
-impl Drop for Indices<'_, '_> {
-    fn drop(&mut self) {
-        self.facts.solver().1.pop();
-    }
-}
-
-fn assigned_vars(tr: &Transition) -> Vec<u32> {
-    let mut out = Vec::new();
-    for op in &tr.ops {
-        match op {
-            Op::Assign { place, .. } | Op::Havoc { place, .. } => {
-                out.extend(place.vars().iter().map(|v| v.0))
-            }
-            Op::Spawn { args, .. } => out.extend(args.iter().map(|a| a.0 .0)),
-            _ => {}
-        }
-    }
-    out
 }
 
 /// For each event that begins an atomic region: the thread's later events in the region (up
@@ -146,7 +56,7 @@ fn regions(prog: &Program, events: &[Ev]) -> HashMap<usize, Option<Vec<usize>>> 
 }
 
 /// Whether two events of different threads must keep their path order.
-fn dependent(prog: &Program, a: &Ev, b: &Ev, idx: &mut Option<Indices>) -> bool {
+fn dependent(prog: &Program, a: &Ev, b: &Ev, idx: &mut Option<SectionPath>) -> bool {
     let ta = prog.thread(a.thread).transition(a.trans);
     let tb = prog.thread(b.thread).transition(b.trans);
     if ta.spawned() == Some(b.thread) || tb.spawned() == Some(a.thread) {
@@ -176,7 +86,7 @@ fn dependent(prog: &Program, a: &Ev, b: &Ev, idx: &mut Option<Indices>) -> bool 
 
 /// The vector clocks of a section's events (in path order), one row of `threads` entries per
 /// event.
-pub fn vector_clocks(prog: &Program, events: &[Ev], mut idx: Option<Indices>) -> Vec<Vec<u32>> {
+pub fn vector_clocks(prog: &Program, events: &[Ev], mut idx: Option<SectionPath>) -> Vec<Vec<u32>> {
     let n = prog.threads.len();
     let mut count = vec![0u32; n];
     let mut last: Vec<Option<usize>> = vec![None; n];

@@ -28,13 +28,13 @@ pub mod sections;
 pub mod simulate;
 pub mod sites;
 
-use clocks::{Ev, Indices};
+use clocks::Ev;
 use schedule::{End, Event, Section, Successor, ThreadInfo};
 pub use schedule::{Opt, ProgramSchedule};
 use sections::{Piece, PieceEnd};
 use std::collections::{HashMap, HashSet, VecDeque};
 use verifier::art::{Art, NodeId};
-use verifier::check::NodeFacts;
+use verifier::check::{Checked, CheckedArt};
 use verifier::ir::{
     ErrorKind, LocKind, Program, SyncKind, ThreadId, TransId, TransKind, Transition,
 };
@@ -331,12 +331,33 @@ fn same_code_arms(prog: &Program, arms: Vec<(ThreadId, TransId)>) -> Vec<(Thread
 /// Makes the program schedule of `art`, an IVR of `prog`. The IVR checker decides first; an
 /// ART that is not safe, deadlock-free and fair is rejected with its reason.
 pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSchedule, Error> {
-    verifier::check::check_ivr(prog, art, opts.timeout_ms).map_err(|r| Error::Rejected {
+    let mut checked = verifier::check::check_ivr(prog, art, opts.timeout_ms).map_err(rejected)?;
+    generate_checked(&mut checked, opts)
+}
+
+/// Makes the program schedule of an IVR the verifier's checker accepted for `prog`, from what
+/// the check established (an IVR checked for another program is checked again).
+pub fn generate_from(
+    prog: &Program,
+    ivr: &CheckedArt,
+    opts: Options,
+) -> Result<ProgramSchedule, Error> {
+    let mut checked = ivr.facts(prog, opts.timeout_ms).map_err(rejected)?;
+    generate_checked(&mut checked, opts)
+}
+
+fn rejected(r: verifier::check::Rejection) -> Error {
+    Error::Rejected {
         node: r.node.0,
         reason: r.reason,
-    })?;
-    let mut facts = NodeFacts::new(prog, art, opts.timeout_ms);
-    let pieces = sections::pieces(prog, art, &mut facts)?;
+    }
+}
+
+/// Makes the program schedule of a checked IVR, from the facts about its nodes the check
+/// established (and asks the checker what it did not ask).
+pub fn generate_checked(facts: &mut Checked, opts: Options) -> Result<ProgramSchedule, Error> {
+    let (prog, art) = (facts.program(), facts.art());
+    let pieces = sections::pieces(prog, art, facts)?;
     let objects = subsumable(prog);
     let removed = |tr: &Transition| removed_at(opts.opt, &objects, tr);
     let unroll = if opts.opt == Opt::O2 {
@@ -401,7 +422,6 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
     let arms = same_code_arms(prog, arms);
     let sites = sites::SiteTable::new(prog, &arms, &removed);
     let arm_set: HashSet<(ThreadId, TransId)> = arms.iter().copied().collect();
-    let label_of = |v: NodeId| art.node(v).label.clone();
     let mut sections_out = Vec::with_capacity(order.len());
     for (s, path, end) in order {
         let evs: Vec<Ev> = path
@@ -417,8 +437,7 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
                 trans: tr,
             })
             .collect();
-        let idx =
-            (opts.opt == Opt::O2).then(|| Indices::new(prog, &mut facts, &label_of, s, &path));
+        let idx = (opts.opt == Opt::O2).then(|| facts.section(s, &path));
         let vcs = clocks::vector_clocks(prog, &evs, idx);
         let events = evs
             .iter()
@@ -501,10 +520,9 @@ pub fn generate(prog: &Program, art: &Art, opts: Options) -> Result<ProgramSched
     // (Each transition's answer once: loops and ends revisit the same code.)
     let mut faults: HashMap<(ThreadId, TransId), bool> = HashMap::new();
     let mut may_fault = |t: ThreadId, tr: &Transition| {
-        *faults.entry((t, tr.id)).or_insert_with(|| {
-            let (enc, _) = facts.solver();
-            enc.step(tr, &enc.identity()).undefined != verifier::smt::Term::False
-        })
+        *faults
+            .entry((t, tr.id))
+            .or_insert_with(|| facts.may_fault(tr))
     };
     // Every loop of the schedule, with events or without: a thread that does not move in it
     // stays where it is while the loop runs (the section builder's fairness check shows it is

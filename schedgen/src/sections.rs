@@ -24,7 +24,7 @@ use crate::Error;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use verifier::art::{Art, NodeId};
-use verifier::check::NodeFacts;
+use verifier::check::Checked;
 use verifier::ir::{LocKind, Program, SyncKind, ThreadId, TransId, TransKind};
 
 /// How a piece ends.
@@ -80,13 +80,13 @@ fn is_end(prog: &Program, art: &Art, v: NodeId) -> bool {
 }
 
 /// Builds the pieces of a checked IVR.
-pub fn pieces(prog: &Program, art: &Art, facts: &mut NodeFacts) -> Result<Pieces, Error> {
+pub fn pieces(prog: &Program, art: &Art, facts: &mut Checked) -> Result<Pieces, Error> {
     let n = prog.threads.len() as u32;
     // The chosen thread at each uncovered, non-final node the schedule reaches.
     let mut chosen: HashMap<NodeId, ThreadId> = HashMap::new();
     let mut edges: Vec<(NodeId, NodeId)> = Vec::new();
     let mut live: HashMap<NodeId, bool> = HashMap::new();
-    let mut has_states = |v: NodeId, facts: &mut NodeFacts| -> bool {
+    let mut has_states = |v: NodeId, facts: &mut Checked| -> bool {
         *live.entry(v).or_insert_with(|| facts.has_states(v))
     };
     let root = art.root();
@@ -220,7 +220,7 @@ fn fair(
     nodes: &HashSet<NodeId>,
     edges: &[(NodeId, NodeId)],
     chosen: &HashMap<NodeId, ThreadId>,
-    facts: &mut NodeFacts,
+    facts: &mut Checked,
 ) -> Result<(), Error> {
     let mut idx: HashMap<NodeId, NodeIndex> = HashMap::new();
     for t in 0..prog.threads.len() {

@@ -40,7 +40,7 @@ pub struct Rejection {
 /// Checks that `art` is a well-labelled, safe, deadlock-free and complete ART of `prog`: every
 /// execution of the program is safe.
 pub fn check_complete(prog: &Program, art: &Art, timeout_ms: u32) -> Result<(), Rejection> {
-    check(prog, art, timeout_ms, None, true)
+    check(prog, art, timeout_ms, None, true).map(|_| ())
 }
 
 /// [`check_complete`] that gives up at `deadline` (a condition it could not show by then
@@ -51,23 +51,28 @@ pub fn check_complete_until(
     timeout_ms: u32,
     deadline: std::time::Instant,
 ) -> Result<(), Rejection> {
-    check(prog, art, timeout_ms, Some(deadline), true)
+    check(prog, art, timeout_ms, Some(deadline), true).map(|_| ())
 }
 
 /// [`check_ivr`] that gives up at `deadline` (a condition it could not show by then rejects
 /// the ART).
-pub fn check_ivr_until(
-    prog: &Program,
-    art: &Art,
+pub fn check_ivr_until<'a>(
+    prog: &'a Program,
+    art: &'a Art,
     timeout_ms: u32,
     deadline: std::time::Instant,
-) -> Result<(), Rejection> {
+) -> Result<Checked<'a>, Rejection> {
     check(prog, art, timeout_ms, Some(deadline), false)
 }
 
 /// Checks that `art` is an IVR of `prog`: well-labelled, safe, deadlock-free and fair, so that
-/// every execution of the schedules it induces is safe and fair, for every input.
-pub fn check_ivr(prog: &Program, art: &Art, timeout_ms: u32) -> Result<(), Rejection> {
+/// every execution of the schedules it induces is safe and fair, for every input. Returns the
+/// checked IVR with what the check established about its nodes.
+pub fn check_ivr<'a>(
+    prog: &'a Program,
+    art: &'a Art,
+    timeout_ms: u32,
+) -> Result<Checked<'a>, Rejection> {
     check(prog, art, timeout_ms, None, false)
 }
 
@@ -108,13 +113,13 @@ fn well_formed(prog: &Program, art: &Art) -> Result<(), Rejection> {
     Ok(())
 }
 
-fn check(
-    prog: &Program,
-    art: &Art,
+fn check<'a>(
+    prog: &'a Program,
+    art: &'a Art,
     timeout_ms: u32,
     deadline: Option<std::time::Instant>,
     complete: bool,
-) -> Result<(), Rejection> {
+) -> Result<Checked<'a>, Rejection> {
     well_formed(prog, art)?;
     let enc = Encoder::new(prog);
     let mut smt = Smt::new(timeout_ms);
@@ -405,12 +410,24 @@ fn check(
         }
         states.push(sat);
     }
+    let mut known = Known {
+        states,
+        ..Known::default()
+    };
     if complete {
         cycle_proviso(art, &reduced)?;
     } else {
-        fair(prog, art, &enc, &mut smt, &ranges, &mut states, &covered)?;
+        fair(prog, art, &enc, &mut smt, &ranges, &mut known, &covered)?;
     }
-    Ok(())
+    Ok(Checked {
+        prog,
+        art,
+        enc,
+        smt,
+        ranges,
+        id,
+        known,
+    })
 }
 
 /// The premise of a node's checks: the ranges of the values and the node's label, made once
@@ -513,9 +530,10 @@ fn fair(
     enc: &Encoder,
     smt: &mut Smt,
     ranges: &Term,
-    states: &mut [Option<bool>],
+    known: &mut Known,
     covered: &[bool],
 ) -> Result<(), Rejection> {
+    let states = &mut known.states;
     use petgraph::graph::{DiGraph, NodeIndex};
     let id = enc.identity();
     // The edges of the induced scheduler's graph (first taking every node whose label was
@@ -581,7 +599,9 @@ fn fair(
         for &v in &cyclic {
             let n = art.node(v);
             if n.covered_by.is_none() && n.expanded.contains(&t) {
-                expands[v.0 as usize] = surely_enabled(prog, art, enc, smt, ranges, &id, v, t);
+                let e = surely_enabled(prog, art, enc, smt, ranges, &id, v, t);
+                known.surely.insert((v, t), e);
+                expands[v.0 as usize] = e;
             }
         }
         for &(a, b) in &edges {
@@ -595,7 +615,9 @@ fn fair(
             }
             for i in scc {
                 let v = g[i];
-                if may_be_enabled(prog, art, enc, smt, ranges, &id, v, t) {
+                let may = may_be_enabled(prog, art, enc, smt, ranges, &id, v, t);
+                known.may.insert((v, t), may);
+                if may {
                     return Err(Rejection {
                         node: v,
                         reason: format!(
@@ -609,44 +631,158 @@ fn fair(
     Ok(())
 }
 
-/// Questions about the nodes of an ART, answered with the solver the way the checker answers
-/// them: for the schedule generator, which must pick at every node a thread the checked proof
-/// guarantees to be enabled, and drop nodes without states.
-pub struct NodeFacts<'a> {
+/// What the check established about the nodes of an ART, where it asked.
+#[derive(Clone, Debug, Default)]
+struct Known {
+    /// Per node: whether its label has states.
+    states: Vec<Option<bool>>,
+    /// Whether a thread is enabled in every state of a node.
+    surely: FxHashMap<(NodeId, ThreadId), bool>,
+    /// Whether a thread may be enabled in some state of a node.
+    may: FxHashMap<(NodeId, ThreadId), bool>,
+}
+
+/// An IVR the checker accepted, owned, with what the check established about its nodes
+/// ([`check_owned_ivr`]): the engines hand it on, so that the schedule generator does not
+/// check it again ([`CheckedArt::facts`]).
+#[derive(Clone, Debug)]
+pub struct CheckedArt {
+    art: Art,
+    known: Known,
+    /// The program it was checked for.
+    program: ProgramIdentity,
+}
+
+/// Which program an IVR was checked for: the very object (its address, while it lives), with
+/// its source's hash and size as a guard against another program at the same address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct ProgramIdentity {
+    address: usize,
+    sha256: String,
+    threads: usize,
+    vars: usize,
+}
+
+impl ProgramIdentity {
+    fn of(prog: &Program) -> Self {
+        ProgramIdentity {
+            address: prog as *const Program as usize,
+            sha256: prog.sha256.clone(),
+            threads: prog.threads.len(),
+            vars: prog.vars.len(),
+        }
+    }
+}
+
+impl std::ops::Deref for CheckedArt {
+    type Target = Art;
+    fn deref(&self) -> &Art {
+        &self.art
+    }
+}
+
+impl CheckedArt {
+    /// The ART.
+    pub fn into_art(self) -> Art {
+        self.art
+    }
+
+    /// The checked IVR, to ask about its nodes: from the facts already established when
+    /// `prog` is the program object it was checked for, and checked again otherwise.
+    pub fn facts<'a>(
+        &'a self,
+        prog: &'a Program,
+        timeout_ms: u32,
+    ) -> Result<Checked<'a>, Rejection> {
+        if ProgramIdentity::of(prog) != self.program {
+            return check_ivr(prog, &self.art, timeout_ms);
+        }
+        let enc = Encoder::new(prog);
+        let id = enc.identity();
+        let ranges = enc.ranges(&id);
+        Ok(Checked {
+            prog,
+            art: &self.art,
+            enc,
+            smt: Smt::new(timeout_ms),
+            ranges,
+            id,
+            known: self.known.clone(),
+        })
+    }
+}
+
+/// [`check_ivr`] (until `deadline`, where one is given) of an ART that the caller hands over:
+/// the checked IVR it becomes, or why it was rejected.
+pub fn check_owned_ivr(
+    prog: &Program,
+    art: Art,
+    timeout_ms: u32,
+    deadline: Option<std::time::Instant>,
+) -> Result<CheckedArt, Rejection> {
+    let known = check(prog, &art, timeout_ms, deadline, false)?.known;
+    Ok(CheckedArt {
+        art,
+        known,
+        program: ProgramIdentity::of(prog),
+    })
+}
+
+/// A checked IVR: the ART [`check_ivr`] accepted, with the facts about its nodes the check
+/// established, for the schedule generator, which must pick at every node a thread the proof
+/// guarantees to be enabled and drop nodes without states. A question the check did not ask
+/// is answered the way the check answers its own, with the solver the check used.
+pub struct Checked<'a> {
     prog: &'a Program,
     art: &'a Art,
     enc: Encoder<'a>,
     smt: Smt,
     ranges: Term,
     id: crate::encode::SymState,
+    known: Known,
 }
 
-impl<'a> NodeFacts<'a> {
-    /// Facts about `art`, a checked IVR of `prog`; each solver query gets `timeout_ms`.
-    pub fn new(prog: &'a Program, art: &'a Art, timeout_ms: u32) -> Self {
-        let enc = Encoder::new(prog);
-        let id = enc.identity();
-        let ranges = enc.ranges(&id);
-        NodeFacts {
-            prog,
-            art,
-            enc,
-            smt: Smt::new(timeout_ms),
-            ranges,
-            id,
-        }
+impl std::fmt::Debug for Checked<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Checked")
+            .field("nodes", &self.art.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Checked<'a> {
+    /// The program.
+    pub fn program(&self) -> &'a Program {
+        self.prog
+    }
+
+    /// The ART.
+    pub fn art(&self) -> &'a Art {
+        self.art
     }
 
     /// Whether node `v` may represent a state (its label is not shown unsatisfiable).
     pub fn has_states(&mut self, v: NodeId) -> bool {
+        if let Some(Some(s)) = self.known.states.get(v.0 as usize) {
+            return *s;
+        }
         let prem = Term::and([self.ranges.clone(), self.art.node(v).label.clone()]);
-        self.smt.implies(&prem, &Term::False) != Some(true)
+        let s = self.smt.implies(&prem, &Term::False) != Some(true);
+        if let Some(k) = self.known.states.get_mut(v.0 as usize) {
+            *k = Some(s);
+        }
+        s
     }
 
     /// Whether thread `t` is enabled in every state of node `v`.
     pub fn surely_enabled(&mut self, v: NodeId, t: ThreadId) -> bool {
+        if let Some(&e) = self.known.surely.get(&(v, t)) {
+            return e;
+        }
         let (p, a) = (self.prog, self.art);
-        surely_enabled(p, a, &self.enc, &mut self.smt, &self.ranges, &self.id, v, t)
+        let e = surely_enabled(p, a, &self.enc, &mut self.smt, &self.ranges, &self.id, v, t);
+        self.known.surely.insert((v, t), e);
+        e
     }
 
     /// Whether transition `tr` of thread `t` is enabled in every state of node `v` (its
@@ -664,20 +800,117 @@ impl<'a> NodeFacts<'a> {
 
     /// Whether thread `t` may be enabled in some state of node `v`.
     pub fn may_be_enabled(&mut self, v: NodeId, t: ThreadId) -> bool {
+        if let Some(&m) = self.known.may.get(&(v, t)) {
+            return m;
+        }
         let (p, a) = (self.prog, self.art);
-        may_be_enabled(p, a, &self.enc, &mut self.smt, &self.ranges, &self.id, v, t)
+        let m = may_be_enabled(p, a, &self.enc, &mut self.smt, &self.ranges, &self.id, v, t);
+        self.known.may.insert((v, t), m);
+        m
     }
 
-    /// The encoder and the solver, for further questions (the value-range constraints of
-    /// the variables are [`NodeFacts::ranges`]).
-    pub fn solver(&mut self) -> (&Encoder<'a>, &mut Smt) {
-        (&self.enc, &mut self.smt)
+    /// Whether transition `tr` may have undefined behaviour (a fault) in some state.
+    pub fn may_fault(&self, tr: &Transition) -> bool {
+        self.enc.step(tr, &self.enc.identity()).undefined != Term::False
     }
 
-    /// The range constraints of every variable (over [`Encoder::identity`]).
-    pub fn ranges(&self) -> &Term {
-        &self.ranges
+    /// The path `path` (steps of threads' transitions) from node `start`, for questions about
+    /// its accesses; the path is the only way the section it makes can run.
+    pub fn section<'c>(
+        &'c mut self,
+        start: NodeId,
+        path: &[(ThreadId, TransId)],
+    ) -> SectionPath<'c, 'a> {
+        SectionPath::new(self, start, path)
     }
+}
+
+/// Questions about the array accesses of a path of a checked IVR ([`Checked::section`]):
+/// whether two of them may touch the same element. (Seed 002, "Partial-order reduction":
+/// accesses to one array whose indices differ in every execution of the path are
+/// independent.)
+pub struct SectionPath<'c, 'a> {
+    checked: &'c mut Checked<'a>,
+    /// The index term of (step, event number), when the index is known in the pre-state.
+    terms: FxHashMap<(usize, usize), Term>,
+    cache: FxHashMap<(usize, usize, usize, usize), bool>,
+}
+
+impl<'c, 'a> SectionPath<'c, 'a> {
+    /// Prepares the solver with the path from `start`: its label, the guards and the inputs'
+    /// ranges of every step.
+    fn new(checked: &'c mut Checked<'a>, start: NodeId, path: &[(ThreadId, TransId)]) -> Self {
+        let (prog, enc) = (checked.prog, &checked.enc);
+        let mut state = enc.identity();
+        let mut premise = vec![
+            checked.ranges.clone(),
+            checked.art.node(start).label.clone(),
+        ];
+        let mut terms = FxHashMap::default();
+        for (i, &(t, tr)) in path.iter().enumerate() {
+            let tr = prog.thread(t).transition(tr);
+            let assigned = assigned_vars(tr);
+            for (k, e) in tr.events.iter().enumerate() {
+                if let Some(ix) = &e.index {
+                    let mut reads = Vec::new();
+                    ix.for_each_place(&mut |p| reads.extend(p.vars()));
+                    if reads.iter().all(|v| !assigned.contains(&v.0)) {
+                        terms.insert((i, k), enc.eval(ix, &state));
+                    }
+                }
+            }
+            let st = enc.step(tr, &state);
+            premise.push(st.guard);
+            premise.push(Term::not(st.undefined));
+            premise.push(st.input_ranges);
+            state = st.post;
+        }
+        checked.smt.push();
+        checked.smt.assert(&Term::and(premise));
+        SectionPath {
+            checked,
+            terms,
+            cache: FxHashMap::default(),
+        }
+    }
+
+    /// Whether the `ka`-th event of step `a` and the `kb`-th of step `b` surely access
+    /// different elements.
+    pub fn distinct(&mut self, a: usize, ka: usize, b: usize, kb: usize) -> bool {
+        if let Some(&d) = self.cache.get(&(a, ka, b, kb)) {
+            return d;
+        }
+        let d = match (self.terms.get(&(a, ka)), self.terms.get(&(b, kb))) {
+            (Some(x), Some(y)) => {
+                let q = Term::eq(x.clone(), y.clone());
+                self.checked.smt.check_terms(&[q]) == crate::smt::Answer::Unsat
+            }
+            _ => false,
+        };
+        self.cache.insert((a, ka, b, kb), d);
+        d
+    }
+}
+
+impl Drop for SectionPath<'_, '_> {
+    fn drop(&mut self) {
+        self.checked.smt.pop();
+    }
+}
+
+/// The variables a transition assigns.
+fn assigned_vars(tr: &Transition) -> Vec<u32> {
+    let mut out = Vec::new();
+    for op in &tr.ops {
+        match op {
+            Op::Assign { place, .. } | Op::Havoc { place, .. } => {
+                out.extend(place.vars().iter().map(|v| v.0))
+            }
+            Op::Spawn { args, .. } => out.extend(args.iter().map(|a| a.0 .0)),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Whether thread `t` can move at node `v` (started, not finished, not shut out by another

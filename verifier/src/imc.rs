@@ -169,8 +169,9 @@ pub struct Report {
 /// What an iteration produced (seed 002, Alg. 1).
 #[derive(Clone, Debug)]
 pub enum IvrKind {
-    /// A safe, fair, deadlock-free ART: the schedules it induces are safe for every input.
-    Safe(Art),
+    /// A safe, fair, deadlock-free ART, as the IVR checker accepted it: the schedules it
+    /// induces are safe for every input.
+    Safe(Box<crate::check::CheckedArt>),
     /// A concrete execution that reaches an error or a deadlock.
     Counterexample(Box<Counterexample>),
 }
@@ -1056,14 +1057,16 @@ impl Verifier<'_> {
                 }
                 None => {
                     let ivr = self.current_ivr();
-                    if let Err(r) =
-                        crate::check::check_ivr(self.prog, &ivr, self.opts.smt_timeout_ms)
-                    {
-                        break Err(format!(
-                            "the IVR checker rejected the next IVR at node {}: {}",
-                            r.node.0, r.reason
-                        ));
-                    }
+                    let t = self.opts.smt_timeout_ms;
+                    let ivr = match crate::check::check_owned_ivr(self.prog, ivr, t, None) {
+                        Ok(ivr) => Box::new(ivr),
+                        Err(r) => {
+                            break Err(format!(
+                                "the IVR checker rejected the next IVR at node {}: {}",
+                                r.node.0, r.reason
+                            ))
+                        }
+                    };
                     ivrs += 1;
                     last_safe_is_final = true;
                     first_safe.get_or_insert(start.elapsed());

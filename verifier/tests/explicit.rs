@@ -1392,7 +1392,10 @@ int main(void) {
     let IvrKind::Safe(art) = &ivrs[0].kind else {
         panic!("first IVR is a schedule")
     };
-    assert_eq!(verifier::check::check_ivr(&p, art, 10_000), Ok(()));
+    assert_eq!(
+        verifier::check::check_ivr(&p, art, 10_000).map(|_| ()),
+        Ok(())
+    );
     let blocks = |t: &Term| -> Vec<Term> {
         match t {
             Term::And(xs) => xs
@@ -1431,7 +1434,7 @@ int main(void) {
     let stale: Vec<Term> = (xs.iter())
         .map(|x| if *x == new { old.clone() } else { x.clone() })
         .collect();
-    let mut bad = art.clone();
+    let mut bad = (**art).clone().into_art();
     bad.set_label(child, Term::And(stale.into()));
     assert!(verifier::check::check_ivr(&p, &bad, 10_000).is_err());
 }
@@ -1733,4 +1736,30 @@ int main(void) {
         "{:?}",
         r.verdict
     );
+}
+
+/// An engine's IVR reaches the schedule generator with what its check established; for
+/// another program than the one it was checked for, it is checked again (and rejected where
+/// it is no IVR of that program).
+#[test]
+fn a_checked_ivr_is_trusted_only_for_the_program_it_was_checked_for() {
+    let p = lower("locked.c", LOCKED);
+    let (_, ivrs) = verify(&p, Engine::Explicit);
+    let IvrKind::Safe(ivr) = &ivrs[0].kind else {
+        panic!("first IVR is a schedule")
+    };
+    let mut facts = ivr
+        .facts(&p, 10_000)
+        .expect("the program it was checked for");
+    let root = facts.art().root();
+    assert!(facts.has_states(root));
+    // The same source lowered again is another program object: checked again, accepted.
+    let again = lower("locked.c", LOCKED);
+    assert!(ivr.facts(&again, 10_000).is_ok());
+    // A program with another number of threads: checked again, rejected.
+    let other = lower(
+        "other.c",
+        "#include <pthread.h>\nint x; void *w(void *a) { x = 1; return 0; }\nint main(void) { pthread_t t[3]; for (int i = 0; i < 3; i++) pthread_create(&t[i], 0, w, 0); for (int i = 0; i < 3; i++) pthread_join(t[i], 0); return 0; }\n",
+    );
+    assert!(ivr.facts(&other, 10_000).is_err());
 }

@@ -15,7 +15,7 @@ pub fn first_safe(p: &Program, secs: u64) -> Option<Art> {
     let mut art = None;
     run_iterative(p, opts, Engine::Auto, usize::MAX, None, &mut |ivr| {
         if let IvrKind::Safe(a) = &ivr.kind {
-            art.get_or_insert_with(|| a.clone());
+            art.get_or_insert_with(|| (**a).clone().into_art());
         }
     });
     art

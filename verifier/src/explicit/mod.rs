@@ -595,7 +595,8 @@ impl Run<'_> {
             Err(NoSchedule::Stop(s)) => return Err(self.fallback(stop_reason(s))),
             Err(NoSchedule::Stuck) => return Ok(false),
         };
-        crate::check::check_ivr_until(self.prog, &art, self.opts.smt_timeout_ms, self.deadline)
+        let (t, d) = (self.opts.smt_timeout_ms, Some(self.deadline));
+        let art = crate::check::check_owned_ivr(self.prog, art, t, d)
             .map_err(|r| self.fallback(self.rejected(r)))?;
         self.nodes = self.nodes.max(art.len());
         if self.first_safe.is_none() {
@@ -606,7 +607,7 @@ impl Run<'_> {
                 v = e.child;
             }
         }
-        self.emit(IvrKind::Safe(art));
+        self.emit(IvrKind::Safe(Box::new(art)));
         Ok(true)
     }
 

@@ -635,8 +635,11 @@ impl Analysis {
                 }
             },
             // A value of 32 bits or fewer is no address (the least is that of a variable's
-            // first element, 2^32: `ir::address`), and no address can be made from it again:
-            // its bits above 32 are a sign's.
+            // first element, 2^32: `ir::address`). It is taken to carry none: an address
+            // put together again from such parts (its halves, its digits) points to no object
+            // the analysis knows, so that its dereference is undefined behaviour to the
+            // verifier (a verdict `unknown`, never a wrong one). Formatting and hashing
+            // addresses, far more common, no longer make every object shared.
             Expr::Cast { ty, .. } if ty.bits <= 32 => {}
             Expr::Binary { op, rhs, .. } if below_addresses(*op, rhs) => {}
             Expr::Cast { arg, .. }
@@ -904,8 +907,9 @@ fn back_edges(t: &mut Thread) {
 
 /// Whether `a op rhs` is below every address whatever `a` is: a remainder by, or the bits of
 /// a mask that is, a constant below 2^31, which an offset added to an address cannot carry
-/// into the next variable's (`ir::address`). (`digits[u % 10]` with `u` read from memory
-/// that also holds addresses indexes `digits`, not any object.)
+/// into the next variable's (`ir::address`); taken to carry no address, as a value of 32
+/// bits is. (`digits[u % 10]` with `u` read from memory that also holds addresses indexes
+/// `digits`, not any object.)
 fn below_addresses(op: BinOp, rhs: &Expr) -> bool {
     // (A signed remainder may be negative: an offset that leaves the variable's elements
     // below, where no element of another variable is.)

@@ -44,7 +44,7 @@ pub(crate) struct ExploreArgs {
     #[arg(long, value_name = "N")]
     max_executions: Option<u64>,
     /// Stop after this many seconds, the lowering included.
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", value_parser = crate::seconds)]
     timeout: Option<f64>,
     /// Make every shared access a scheduling point. By default a DPOR search preempts only at
     /// synchronisation operations and checks every execution for data races; at the first

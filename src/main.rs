@@ -113,7 +113,7 @@ struct VerifyArgs {
     input: Input,
     /// Give up after this many seconds, the lowering included (verdict unknown; kept within a
     /// second whatever the solver does).
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(..=MAX_SECONDS))]
     timeout: u64,
     /// Plain Impact for threads to a complete ART (the paper's ImparaC baseline).
     #[arg(long)]
@@ -386,6 +386,19 @@ pub(crate) fn emit(text: &str) {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             eprintln!("synth: cannot write output: {e}");
         }
+    }
+}
+
+/// The longest time limit (ten years): beyond it, instants overflow.
+pub(crate) const MAX_SECONDS: u64 = 315_360_000;
+
+/// A time limit in seconds, a fraction allowed: not negative, at most [`MAX_SECONDS`].
+pub(crate) fn seconds(text: &str) -> Result<f64, String> {
+    let s: f64 = text.parse().map_err(|e| format!("{e}"))?;
+    if s.is_finite() && (0.0..=MAX_SECONDS as f64).contains(&s) {
+        Ok(s)
+    } else {
+        Err(format!("not a number of seconds from 0 to {MAX_SECONDS}"))
     }
 }
 

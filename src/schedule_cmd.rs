@@ -46,7 +46,7 @@ pub(crate) struct Common {
     ivr: Option<PathBuf>,
     /// Give up verifying after this many seconds, the lowering included (kept within a second
     /// whatever the solver does).
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(..=crate::MAX_SECONDS))]
     timeout: u64,
     /// Loop rounds a thread runs in the proof's schedule before the next thread's turn.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=10_000))]

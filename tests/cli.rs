@@ -603,3 +603,20 @@ int main(void) {
         assert!(took.as_secs_f64() < 6.0, "{args:?} took {took:?}");
     }
 }
+
+/// A time limit beyond what the clock can count is bad input (exit 2), not a panic.
+#[test]
+fn a_time_limit_out_of_range_is_bad_input() {
+    let p = write("limit.c", "int main(void) { return 0; }\n");
+    let f = p.to_str().unwrap();
+    for args in [
+        &["verify", f, "--timeout", "18446744073709551615"][..],
+        &["schedule", f, "--timeout", "18446744073709551615"][..],
+        &["explore", f, "--timeout", "1e30"][..],
+        &["explore", f, "--timeout=-1"][..],
+    ] {
+        let o = synth(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--timeout"), "{args:?}: {}", stderr(&o));
+    }
+}

@@ -550,9 +550,9 @@ int main(int argc, char **argv) {
     }
 }
 
-/// `--timeout` holds within a second even where the solver does not stop at its own limit
-/// (Z3's preprocessing of the path formula of a loop run 77,777 times, to replay the
-/// counterexample, does not poll for it).
+/// `--timeout` holds within a second on a program whose counterexample takes longer than the
+/// limit to find and replay (a loop run 77,777 times; Z3's preprocessing of that path's
+/// formula, which does not poll for its own time limit, once took minutes here).
 #[test]
 fn the_time_limit_holds_where_the_solver_does_not_stop() {
     let p = write(

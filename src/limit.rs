@@ -18,6 +18,11 @@ use std::time::{Duration, Instant};
 /// deadline ends them earlier, and "within a second" is what a user is promised.
 pub(crate) const GRACE: Duration = Duration::from_millis(600);
 
+/// The reason of the verdict `unknown` an alarm prints, for a limit of `secs` seconds.
+pub(crate) fn stopped(secs: u64) -> String {
+    format!("timeout after {secs} s; the run was stopped at the limit")
+}
+
 /// The stack of the command's thread (the main thread's usual 8 MiB would do; the spare room
 /// costs only address space).
 const STACK: usize = 64 << 20;

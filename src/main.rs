@@ -422,17 +422,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     let limit = std::time::Duration::from_secs(a.timeout);
     let Some(p) = a.input.load_within(limit)? else {
         let why = format!("timeout after {} s while lowering the program", a.timeout);
-        if a.json {
-            let v = serde_json::json!({
-                "format": "synth-verdict/1",
-                "verdict": "unknown",
-                "reason": why,
-                "seconds": start.elapsed().as_secs_f64(),
-            });
-            println!("{v}");
-        } else {
-            println!("verdict: unknown ({why})");
-        }
+        print_unknown(a.json, &why, start);
         return Ok(4);
     };
     if let Some(dir) = &a.out {
@@ -454,18 +444,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
             if live {
                 eprint!("\r\x1b[K");
             }
-            let why = format!("timeout after {secs} s; the run was stopped at the limit");
-            if json {
-                let v = serde_json::json!({
-                    "format": "synth-verdict/1",
-                    "verdict": "unknown",
-                    "reason": why,
-                    "seconds": start.elapsed().as_secs_f64(),
-                });
-                emit(&format!("{v}\n"));
-            } else {
-                emit(&format!("verdict: unknown ({why})\n"));
-            }
+            print_unknown(json, &limit::stopped(secs), start);
             4
         })
     };
@@ -659,6 +638,22 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     ));
     emit(&out);
     Ok(code)
+}
+
+/// Prints the verdict `unknown` of a run that ended before verifying (`why`), as text or as
+/// the JSON verdict line.
+fn print_unknown(json: bool, why: &str, start: std::time::Instant) {
+    if json {
+        let v = serde_json::json!({
+            "format": "synth-verdict/1",
+            "verdict": "unknown",
+            "reason": why,
+            "seconds": start.elapsed().as_secs_f64(),
+        });
+        emit(&format!("{v}\n"));
+    } else {
+        emit(&format!("verdict: unknown ({why})\n"));
+    }
 }
 
 /// Creates the `--out` directory; refuses one that already holds IVR files.

@@ -307,7 +307,8 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                 let secs = a.timeout;
                 crate::limit::arm(start + limit + crate::limit::GRACE, move || {
                     emit(&format!(
-                        "verdict: unknown (timeout after {secs} s; the run was stopped at the limit)\n"
+                        "verdict: unknown ({})\n",
+                        crate::limit::stopped(secs)
                     ));
                     eprintln!("no safe IVR within the budget; no header written");
                     4

@@ -898,16 +898,13 @@ impl Drop for SectionPath<'_, '_> {
     }
 }
 
-/// The variables a transition assigns.
+/// The variables a transition assigns: the places it writes, and a spawned thread's
+/// arguments.
 fn assigned_vars(tr: &Transition) -> Vec<u32> {
-    let mut out = Vec::new();
+    let mut out: Vec<u32> = tr.writes().flat_map(|p| p.vars()).map(|v| v.0).collect();
     for op in &tr.ops {
-        match op {
-            Op::Assign { place, .. } | Op::Havoc { place, .. } => {
-                out.extend(place.vars().iter().map(|v| v.0))
-            }
-            Op::Spawn { args, .. } => out.extend(args.iter().map(|a| a.0 .0)),
-            _ => {}
+        if let Op::Spawn { args, .. } = op {
+            out.extend(args.iter().map(|a| a.0 .0));
         }
     }
     out

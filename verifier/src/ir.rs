@@ -1001,7 +1001,7 @@ impl Transition {
     }
 
     /// The places the operations write.
-    fn writes(&self) -> impl Iterator<Item = &Place> {
+    pub(crate) fn writes(&self) -> impl Iterator<Item = &Place> {
         self.ops.iter().filter_map(|op| match op {
             Op::Assign { place, .. } | Op::Havoc { place, .. } => Some(place),
             _ => None,

@@ -158,22 +158,19 @@ fn tightest_bounds(cs: &[Term]) -> Vec<Term> {
     let mut order: Vec<&Term> = Vec::new();
     let mut rest = Vec::new();
     for t in atoms {
-        // `lo <= x` (lower) or `x <= hi` (upper), over the integers.
-        let bound = match t {
-            Term::Le(a, b) => match (&**a, &**b) {
-                (Term::Int(c), x) if !matches!(x, Term::Int(_)) => Some((x, Some(*c), None)),
-                (x, Term::Int(c)) => Some((x, None, Some(*c))),
-                _ => None,
-            },
-            Term::Lt(a, b) => match (&**a, &**b) {
-                (Term::Int(c), x) if !matches!(x, Term::Int(_)) => {
-                    c.checked_add(1).map(|c| (x, Some(c), None))
-                }
-                (x, Term::Int(c)) => c.checked_sub(1).map(|c| (x, None, Some(c))),
-                _ => None,
-            },
+        // `a + strict <= b`, over the integers; then `lo <= x` or `x <= hi`.
+        let parts = match t {
+            Term::Le(a, b) => Some((&**a, &**b, 0)),
+            Term::Lt(a, b) => Some((&**a, &**b, 1)),
             _ => None,
         };
+        let bound = parts.and_then(|(a, b, strict)| match (a, b) {
+            (Term::Int(c), x) if !matches!(x, Term::Int(_)) => {
+                c.checked_add(strict).map(|c| (x, Some(c), None))
+            }
+            (x, Term::Int(c)) => c.checked_sub(strict).map(|c| (x, None, Some(c))),
+            _ => None,
+        });
         let Some((x, lo, hi)) = bound else {
             rest.push(t.clone());
             continue;
@@ -183,10 +180,7 @@ fn tightest_bounds(cs: &[Term]) -> Vec<Term> {
             (None, None)
         });
         e.0 = e.0.max(lo);
-        e.1 = match (e.1, hi) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        };
+        e.1 = e.1.into_iter().chain(hi).min();
     }
     for x in order {
         let (lo, hi) = bounds[x];

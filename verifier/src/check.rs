@@ -22,6 +22,7 @@
 
 use crate::art::{Art, Control, NodeId};
 use crate::encode::Encoder;
+use crate::footprint::{Footprints, LabelValues};
 use crate::ir::*;
 use crate::smt::{Identity, Smt, Term};
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -129,6 +130,24 @@ fn check<'a>(
     let id = enc.identity();
     let ranges = enc.ranges(&id);
     let reject = |node, reason: String| Err(Rejection { node, reason });
+    // Whether thread `t`'s next step may stand for every thread's at a node with control `c`
+    // and label `label`: what each other thread may still touch, from what the label states
+    // of its variables, lies apart from what the step may touch ([`Footprints`]).
+    let footprints: std::cell::OnceCell<(Footprints, FxHashMap<Rc<str>, VarId>)> =
+        Default::default();
+    let alone = |t: usize, c: &Control, label: &Term| {
+        let (footprints, names) = footprints.get_or_init(|| {
+            let names = (prog.vars.iter())
+                .filter_map(|v| match enc.var(v.id) {
+                    Term::Var(name, _) => Some((name, v.id)),
+                    _ => None,
+                })
+                .collect();
+            (Footprints::new(prog), names)
+        });
+        let values = LabelValues::of(label, names);
+        footprints.independent(&c.locs, ThreadId(t as u32), &|v, i| values.get(v, i))
+    };
     // Each transition executed from the identity state, once, with the variables it writes
     // (their identity terms: those whose value after the step is another term) and their
     // values after it.
@@ -336,7 +355,8 @@ fn check<'a>(
                 // be expanded.
                 match marked[..] {
                     [t] if movable.contains(&t)
-                        && prog.threads[t].invisible_location(c.locs[t].expect("movable")) =>
+                        && (prog.threads[t].invisible_location(c.locs[t].expect("movable"))
+                            || alone(t, c, &n.label)) =>
                     {
                         por = true;
                         marked

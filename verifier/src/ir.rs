@@ -1147,8 +1147,14 @@ impl Thread {
     /// Whether transition `tr` of this thread is invisible to other threads, as every
     /// transition at a [`Thread::invisible_location`] is.
     pub fn invisible_transition(&self, tr: &Transition) -> bool {
-        tr.events.is_empty()
-            && matches!(tr.kind, TransKind::Stmt | TransKind::Branch)
+        tr.events.is_empty() && self.ordinary_transition(tr)
+    }
+
+    /// Whether transition `tr` of this thread is an ordinary statement or branch: no
+    /// synchronisation, no atomic region, no step into an error or out of the program (it
+    /// may touch shared memory).
+    pub fn ordinary_transition(&self, tr: &Transition) -> bool {
+        matches!(tr.kind, TransKind::Stmt | TransKind::Branch)
             && !tr.may_block
             && self.locations[tr.dst.0 as usize].kind == LocKind::Normal
             && tr

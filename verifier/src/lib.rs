@@ -8,6 +8,7 @@ pub mod encode;
 pub mod engine;
 pub mod explicit;
 pub mod explore;
+pub(crate) mod footprint;
 pub mod frontend;
 pub mod imc;
 pub mod interp;

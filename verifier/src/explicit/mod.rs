@@ -27,7 +27,7 @@ mod lockset;
 pub mod modular;
 mod probe;
 mod proof;
-mod ranges;
+pub(crate) mod ranges;
 mod relevance;
 mod space;
 mod store;

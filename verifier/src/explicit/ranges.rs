@@ -14,7 +14,7 @@
 use crate::ir::{BinOp, ElemKind, Expr, Init, Op, Place, Program, Ty, UnOp, VarId};
 
 /// An interval of integers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Range {
     /// Least value.
     pub lo: i128,
@@ -71,7 +71,7 @@ impl Range {
     /// `ty`'s range past the last. Each bound moves through finitely many values, so a
     /// fixpoint iteration that widens ends; a loop counter compared with a constant stops at
     /// that constant.
-    pub(super) fn widen(self, new: Range, ty: Ty, thresholds: &[i128]) -> Range {
+    pub(crate) fn widen(self, new: Range, ty: Ty, thresholds: &[i128]) -> Range {
         let lo = if new.lo < self.lo {
             let i = thresholds.partition_point(|&t| t <= new.lo);
             match i.checked_sub(1) {
@@ -94,7 +94,7 @@ impl Range {
     }
 
     /// This interval as a value of type `ty`: itself when it fits, else all of `ty`.
-    pub(super) fn as_ty(self, ty: Ty) -> Range {
+    pub(crate) fn as_ty(self, ty: Ty) -> Range {
         if self.fits(ty) {
             self
         } else {
@@ -214,16 +214,49 @@ fn vars_load(prog: &Program, place: &Place, ty: Ty, var: &impl Fn(VarId) -> Rang
     }
 }
 
+/// What an interval evaluation ([`eval_env`]) reads.
+pub(crate) trait Env {
+    /// An interval that contains the value a load of type `ty` from `place` reads.
+    fn load(&self, place: &Place, ty: Ty) -> Range;
+    /// An interval that contains the addresses of the elements of `var` at the indexes in
+    /// `index`, where the evaluation tracks addresses (else any address).
+    fn address(&self, _var: VarId, _index: Range) -> Option<Range> {
+        None
+    }
+    /// Whether the evaluation is of the values of executions that go on (then signed
+    /// arithmetic that overflows, which is undefined, ends them: its results lie in the
+    /// type's range) rather than of any value an operation may give (the whole type).
+    fn defined_only(&self) -> bool {
+        false
+    }
+}
+
+/// The [`Env`] of a load function.
+struct Loads<'f, F>(&'f F);
+
+impl<F: Fn(&Place, Ty) -> Range> Env for Loads<'_, F> {
+    fn load(&self, place: &Place, ty: Ty) -> Range {
+        (self.0)(place, ty)
+    }
+}
+
 /// An interval that contains every value `e` evaluates to (where it is defined), where the
 /// value a load of type `ty` from a place reads lies in `load(place, ty)`.
 pub(super) fn eval_with(e: &Expr, load: &impl Fn(&Place, Ty) -> Range) -> Range {
+    eval_env(e, &Loads(load))
+}
+
+/// An interval that contains every value `e` evaluates to (where it is defined) in `env`.
+pub(crate) fn eval_env(e: &Expr, env: &impl Env) -> Range {
     match e {
         Expr::Const { value, ty } => Range::point(ty.wrap(*value)),
-        Expr::Load { place, ty } => load(place, *ty),
-        Expr::AddrOf { .. } => Range::full(e.ty()),
-        Expr::Cast { arg, ty } => eval_with(arg, load).as_ty(*ty),
+        Expr::Load { place, ty } => env.load(place, *ty),
+        Expr::AddrOf { var, index } => env
+            .address(*var, eval_env(index, env))
+            .unwrap_or(Range::full(e.ty())),
+        Expr::Cast { arg, ty } => eval_env(arg, env).as_ty(*ty),
         Expr::Unary { op, arg, ty } => {
-            let a = eval_with(arg, load);
+            let a = eval_env(arg, env);
             match op {
                 UnOp::Neg => Range {
                     lo: -a.hi,
@@ -242,24 +275,32 @@ pub(super) fn eval_with(e: &Expr, load: &impl Fn(&Place, Ty) -> Range) -> Range 
             if op.is_predicate() {
                 return Range { lo: 0, hi: 1 };
             }
-            binary(*op, eval_with(lhs, load), eval_with(rhs, load), *ty)
+            let (a, b) = (eval_env(lhs, env), eval_env(rhs, env));
+            let signed = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) && ty.signed;
+            match exact(*op, a, b) {
+                Some(r) if signed && env.defined_only() => r.meet(Range::full(*ty)).unwrap_or(r),
+                _ => binary(*op, a, b, *ty),
+            }
         }
-        Expr::Ite { then, els, ty, .. } => {
-            eval_with(then, load).hull(eval_with(els, load)).as_ty(*ty)
-        }
+        Expr::Ite { then, els, ty, .. } => eval_env(then, env).hull(eval_env(els, env)).as_ty(*ty),
     }
 }
 
 /// The truth of condition `e` wherever it is evaluated, when the intervals of what it reads
 /// (`load`, as for [`eval_with`]) decide it.
 pub(super) fn truth_with(e: &Expr, load: &impl Fn(&Place, Ty) -> Range) -> Option<bool> {
+    truth_env(e, &Loads(load))
+}
+
+/// The truth of condition `e` wherever it is evaluated in `env`, when the intervals decide it.
+pub(crate) fn truth_env(e: &Expr, env: &impl Env) -> Option<bool> {
     match e {
         Expr::Unary {
             op: UnOp::Not, arg, ..
-        } => truth_with(arg, load).map(|b| !b),
+        } => truth_env(arg, env).map(|b| !b),
         Expr::Binary { op, lhs, rhs, .. } if op.is_predicate() => {
             if matches!(op, BinOp::And | BinOp::Or) {
-                let (a, b) = (truth_with(lhs, load), truth_with(rhs, load));
+                let (a, b) = (truth_env(lhs, env), truth_env(rhs, env));
                 return match (op, a, b) {
                     (BinOp::And, Some(false), _) | (BinOp::And, _, Some(false)) => Some(false),
                     (BinOp::And, Some(true), Some(true)) => Some(true),
@@ -268,7 +309,7 @@ pub(super) fn truth_with(e: &Expr, load: &impl Fn(&Place, Ty) -> Range) -> Optio
                     _ => None,
                 };
             }
-            let (a, b) = (eval_with(lhs, load), eval_with(rhs, load));
+            let (a, b) = (eval_env(lhs, env), eval_env(rhs, env));
             let lt = |a: Range, b: Range| {
                 if a.hi < b.lo {
                     Some(true)
@@ -295,7 +336,7 @@ pub(super) fn truth_with(e: &Expr, load: &impl Fn(&Place, Ty) -> Range) -> Optio
             }
         }
         _ => {
-            let r = eval_with(e, load);
+            let r = eval_env(e, env);
             if r.lo == 0 && r.hi == 0 {
                 Some(false)
             } else if !r.contains(0) {
@@ -333,12 +374,12 @@ impl Ranges {
 
 /// The interval of `a op b` at type `ty` (the whole type where it may wrap or is not
 /// computed).
-fn binary(op: BinOp, a: Range, b: Range, ty: Ty) -> Range {
+pub(crate) fn binary(op: BinOp, a: Range, b: Range, ty: Ty) -> Range {
     exact(op, a, b).map_or(Range::full(ty), |r| r.as_ty(ty))
 }
 
 /// The interval of `a op b` computed without wrapping, where it is computed.
-fn exact(op: BinOp, a: Range, b: Range) -> Option<Range> {
+pub(crate) fn exact(op: BinOp, a: Range, b: Range) -> Option<Range> {
     let corners = |f: fn(i128, i128) -> Option<i128>| -> Option<Range> {
         let vs = [
             f(a.lo, b.lo)?,
@@ -371,7 +412,7 @@ fn exact(op: BinOp, a: Range, b: Range) -> Option<Range> {
 }
 
 /// The element type of variable `v`.
-pub(super) fn elem_ty(prog: &Program, v: VarId) -> Ty {
+pub(crate) fn elem_ty(prog: &Program, v: VarId) -> Ty {
     prog.var(v).elem.ty()
 }
 

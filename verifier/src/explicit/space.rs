@@ -20,6 +20,7 @@ use super::relevance::Relevance;
 use super::store::Store;
 use super::unknowns::Unknowns;
 use crate::art::Control;
+use crate::footprint::Footprints;
 use crate::interp::{self, Machine, Oracle, State, Status};
 use crate::ir::*;
 use std::rc::Rc;
@@ -146,6 +147,12 @@ pub struct Space<'p> {
     /// written to it, or an input's value; 0 in the search, one of many): then the graph is
     /// not the program's exact behaviour.
     pub read_undefined: std::cell::Cell<bool>,
+    /// Per state: the number of steps by which it was found (a rank that every step into
+    /// a new state raises; [`Space::reduction`]).
+    depth: Vec<u32>,
+    /// What threads may still touch, for the reduction ([`Space::reduction`]); made when
+    /// first needed.
+    footprints: std::cell::OnceCell<Footprints<'p>>,
 }
 
 impl<'p> Space<'p> {
@@ -216,6 +223,8 @@ impl<'p> Space<'p> {
             last: Default::default(),
             track_undef,
             read_undefined: std::cell::Cell::new(false),
+            footprints: Default::default(),
+            depth: vec![0],
         };
         let key = space.canonical(Key {
             state,
@@ -313,7 +322,7 @@ impl<'p> Space<'p> {
     /// The threads to expand at state `id` and their edges, new states added: every thread
     /// that can move, or only one ([`Space::reduction`]).
     pub fn expansion(&mut self, id: u32) -> Result<(Vec<ThreadId>, Vec<Edge>), Stop> {
-        let mut tried = match self.reduction(id)? {
+        let mut tried = match self.reduction(id, true)? {
             Reduction::One(t, edges) => return Ok((vec![t], edges)),
             Reduction::All(tried) => tried,
         };
@@ -329,11 +338,13 @@ impl<'p> Space<'p> {
     }
 
     /// Whether one thread may stand for all at state `id` (partial-order reduction, as the
-    /// checker accepts it): one whose next step is invisible to the others and enabled.
-    /// Such a step may close a loop of its thread only where it leads to states not found
-    /// before (a tree edge of the complete ART): then no cycle passes only states that expand
-    /// one thread (the cycle proviso, which the checker checks). New states are added.
-    pub fn reduction(&mut self, id: u32) -> Result<Reduction, Stop> {
+    /// checker accepts it): one whose next step is enabled and invisible to the others, or
+    /// (`by_footprints`) touches nothing they may still touch ([`Footprints::independent`],
+    /// with what the state knows of their variables). Such a step stands for all only where every state
+    /// it leads to was found deeper than this one ([`Space::depth`]): then every cycle of
+    /// states passes one that expands every thread (the cycle proviso, which the checker
+    /// checks), since the steps of a cycle cannot all lead deeper. New states are added.
+    pub fn reduction(&mut self, id: u32, by_footprints: bool) -> Result<Reduction, Stop> {
         let c = self.control(id);
         let movable = c.movable(self.prog);
         let at = |t: ThreadId| c.locs[t.0 as usize].expect("movable");
@@ -345,19 +356,55 @@ impl<'p> Space<'p> {
                 return Ok(Reduction::One(t, self.successors(id, t)?));
             }
         }
-        let Some(&t) = movable.iter().find(|&&t| {
+        let invisible = movable.iter().find(|&&t| {
             self.prog.thread(t).invisible_location(at(t)) && !self.enabled(id, t).is_empty()
+        });
+        let Some(&t) = invisible.or_else(|| {
+            if !by_footprints {
+                return None;
+            }
+            let key = self.key(id);
+            let known = |v: VarId, i: usize| self.known(&key, v, i);
+            let footprints = self.footprints.get_or_init(|| Footprints::new(self.prog));
+            movable.iter().find(|&&t| {
+                !self.enabled(id, t).is_empty() && footprints.independent(&c.locs, t, &known)
+            })
         }) else {
             return Ok(Reduction::All(None));
         };
-        let before = self.len() as u32;
         let edges = self.successors(id, t)?;
-        let new = |e: &Edge| !matches!(e.to, Target::State(w) if w < before);
-        Ok(if edges.iter().all(new) {
+        let deeper = |e: &Edge| match e.to {
+            Target::State(w) => self.depth[w as usize] > self.depth[id as usize],
+            Target::Error | Target::Undefined => true,
+        };
+        Ok(if edges.iter().all(deeper) {
             Reduction::One(t, edges)
         } else {
             Reduction::All(Some((t, edges)))
         })
+    }
+
+    /// State `k`, reached from state `from`, added if it is new (one step deeper).
+    fn intern_from(&mut self, k: Key, from: u32) -> u32 {
+        let w = self.states.intern(&k, Some(from));
+        if w as usize == self.depth.len() {
+            self.depth.push(self.depth[from as usize] + 1);
+        }
+        w
+    }
+
+    /// The value of element `i` of `v` in `key`, where it is known and not forgotten (as the
+    /// labels state it: [`super::proof::Labels`]).
+    fn known(&self, key: &Key, v: VarId, i: usize) -> Option<i128> {
+        if self.forgotten[v.0 as usize] {
+            return None;
+        }
+        let ty = elem_ty(self.prog, v);
+        let flat = key.state.mem.flat(v.0 as usize, i);
+        if interp::unknown_bytes(&key.undef, flat) & interp::width_bytes(ty) != 0 {
+            return None;
+        }
+        Some(key.state.get(v, i, ty))
     }
 
     /// The transitions of thread `t` enabled at state `id`, each with whether its guard is
@@ -518,7 +565,7 @@ impl<'p> Space<'p> {
                     if self.prog.thread(t).locations[dst.0 as usize].kind == LocKind::Error {
                         Target::Error
                     } else {
-                        Target::State(self.states.intern(&self.canonical(next), Some(id)))
+                        Target::State(self.intern_from(self.canonical(next), id))
                     }
                 }
             };

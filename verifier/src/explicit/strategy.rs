@@ -147,13 +147,15 @@ fn open(
     let candidates = if space.is_end(key.0) {
         Vec::new()
     } else {
-        match space.reduction(key.0)? {
+        match space.reduction(key.0, false)? {
             // A thread whose step is invisible to the others stands for them, as in the
             // complete graph, though the scheduler's turn may belong to another: the step
             // commutes with theirs and no step of theirs disables it, so a scheduler that
             // avoids every bug from here avoids them after the step, unless it never runs
-            // the thread (which the checker rejects as unfair). Where it leads only to new
-            // states, it closes no cycle of such steps.
+            // the thread (which the checker rejects as unfair). Where it leads only to states
+            // found deeper, it closes no cycle of such steps. (Not a step that only touches what
+            // the others do not: starting every thread before any runs, for one, leaves the
+            // search many more states than the scheduler's order, which runs each soon.)
             Reduction::One(t, _) => vec![t],
             Reduction::All(_) => {
                 order(key.1, quantum, &space.control(key.0).movable(space.prog), n)

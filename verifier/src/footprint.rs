@@ -1,0 +1,900 @@
+//! What a thread may still touch, for a partial-order reduction that depends on the state:
+//! from a thread's location, and what is known there of its own variables, the elements of
+//! each shared variable its future steps may read and may write, as intervals of element
+//! indexes. The analysis is a forward interval analysis over the thread's CFG from that
+//! location (Cousot and Cousot, "Abstract Interpretation: A Unified Lattice Model for Static
+//! Analysis of Programs", with widening at loop heads as in [`Range::widen`]) that tracks the
+//! thread's own variables whose values reach an address (or a guard over one), takes every
+//! shared value in its program-wide interval ([`Ranges`]), and narrows by guards, so that a
+//! loop over `row[i]` bounded by a register stays on that row.
+//!
+//! [`Footprints::independent`] uses it for persistent sets (Godefroid, "Partial-Order
+//! Methods for the Verification of Concurrent Systems"; seed 002, "Partial-order
+//! reduction"): the next step of thread `t` may stand for every thread's where every element
+//! it may touch lies outside what each other thread may still touch before `t` moves again.
+//! Until then the others cannot tell whether `t`'s step came first, and a thread waiting for
+//! `t` to end (a join of `t`) waits. The explicit search ([`crate::explicit`]) reduces by it
+//! with the values of its state; the ART checker ([`crate::check`]) accepts such a reduced
+//! node by the same question asked with the values the node's label states, so that the
+//! search's claim is checked, not trusted.
+
+use crate::explicit::ranges::{elem_ty, eval_env, exact, truth_env, Env, Range, Ranges};
+use crate::ir::*;
+use crate::smt::{Sort, Term};
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// The elements of shared variables a thread may still read and may write.
+#[derive(Clone, Debug, Default)]
+pub struct Footprint {
+    reads: FxHashMap<VarId, Range>,
+    writes: FxHashMap<VarId, Range>,
+}
+
+impl Footprint {
+    fn add(&mut self, var: VarId, r: Range, access: Access) {
+        let put = |m: &mut FxHashMap<VarId, Range>| {
+            m.entry(var).and_modify(|x| *x = x.hull(r)).or_insert(r);
+        };
+        match access {
+            Access::Read => put(&mut self.reads),
+            Access::Write => put(&mut self.writes),
+            Access::Update => {
+                put(&mut self.reads);
+                put(&mut self.writes);
+            }
+        }
+    }
+
+    /// Whether an access of kind `access` to the elements `r` of `var` may touch an element
+    /// this footprint may write, or (a write) one it may read.
+    fn conflicts(&self, var: VarId, r: Range, access: Access) -> bool {
+        let hits = |m: &FxHashMap<VarId, Range>| m.get(&var).is_some_and(|x| x.meet(r).is_some());
+        hits(&self.writes) || (access != Access::Read && hits(&self.reads))
+    }
+}
+
+/// Most location visits of one analysis; beyond, the thread may touch anything.
+const MAX_VISITS: usize = 200_000;
+
+/// Joins at a loop head before its intervals are widened.
+const WIDEN_AFTER: u32 = 3;
+
+/// The analysis of one program, with the footprints computed so far.
+pub struct Footprints<'p> {
+    prog: &'p Program,
+    ranges: Ranges,
+    /// Per variable: its slot among its thread's tracked variables (registers and local
+    /// arrays no other thread touches, whose values reach an address or a guard over one).
+    slot: Vec<Option<u32>>,
+    /// Per thread: its tracked variables, by slot.
+    tracked: Vec<Vec<VarId>>,
+    /// Per thread: the threads whose steps start it.
+    creators: Vec<Vec<ThreadId>>,
+    /// Per thread and location: whether a loop closes there.
+    heads: Vec<Vec<bool>>,
+    /// The constants guards compare with, sorted (widening thresholds).
+    thresholds: Vec<i128>,
+    /// Whether element `t` of `__thread_done` is written only by thread `t`'s own steps and
+    /// starts 0: then it is 0 while `t` is at a location it can leave.
+    done_is_own: bool,
+    cache: RefCell<FxHashMap<CacheKey, Rc<Footprint>>>,
+}
+
+/// A footprint's thread, location (`u32::MAX` before the thread starts), the thread whose
+/// next step it is asked for, and the intervals of the tracked variables.
+type CacheKey = (u32, u32, u32, Box<[Range]>);
+
+/// What is known of a thread's variables: the value of element `i` of `v`, if it is known.
+pub type Known<'a> = &'a dyn Fn(VarId, usize) -> Option<i128>;
+
+impl<'p> Footprints<'p> {
+    /// The analysis of `prog`.
+    pub fn new(prog: &'p Program) -> Footprints<'p> {
+        let mut slot = vec![None; prog.vars.len()];
+        let mut tracked = vec![Vec::new(); prog.threads.len()];
+        for (t, th) in prog.threads.iter().enumerate() {
+            let own = |v: VarId| {
+                let var = prog.var(v);
+                var.scope == VarScope::Local(ThreadId(t as u32)) && !var.shared
+            };
+            let mut set = vec![false; prog.vars.len()];
+            let add = |v: VarId, set: &mut Vec<bool>| {
+                let new = own(v) && !set[v.0 as usize];
+                if new {
+                    set[v.0 as usize] = true;
+                }
+                new
+            };
+            for tr in &th.transitions {
+                for e in &tr.events {
+                    if let Some(ix) = &e.index {
+                        ix.for_each_place(&mut |p| {
+                            for v in p.vars() {
+                                add(v, &mut set);
+                            }
+                        });
+                    }
+                }
+            }
+            loop {
+                let mut changed = false;
+                for tr in &th.transitions {
+                    let mut guard_vars = Vec::new();
+                    tr.guard
+                        .for_each_place(&mut |p| guard_vars.extend(p.vars()));
+                    if guard_vars.iter().any(|v| set[v.0 as usize]) {
+                        for v in guard_vars {
+                            changed |= add(v, &mut set);
+                        }
+                    }
+                    for op in &tr.ops {
+                        let Op::Assign { place, value } = op else {
+                            continue;
+                        };
+                        if place.vars().iter().any(|v| set[v.0 as usize]) {
+                            value.for_each_place(&mut |p| {
+                                for v in p.vars() {
+                                    changed |= add(v, &mut set);
+                                }
+                            });
+                        }
+                    }
+                }
+                if !changed {
+                    break;
+                }
+            }
+            for v in (0..prog.vars.len()).filter(|&v| set[v]) {
+                slot[v] = Some(tracked[t].len() as u32);
+                tracked[t].push(VarId(v as u32));
+            }
+        }
+        let heads = prog
+            .threads
+            .iter()
+            .map(|th| {
+                let mut h = vec![false; th.locations.len()];
+                for tr in th.transitions.iter().filter(|tr| tr.back_edge) {
+                    h[tr.dst.0 as usize] = true;
+                }
+                h
+            })
+            .collect();
+        let mut thresholds = vec![0];
+        for tr in prog.threads.iter().flat_map(|th| &th.transitions) {
+            constants(&tr.guard, &mut thresholds);
+        }
+        thresholds.sort_unstable();
+        thresholds.dedup();
+        let mut creators = vec![Vec::new(); prog.threads.len()];
+        for (t, th) in prog.threads.iter().enumerate() {
+            for u in th.transitions.iter().filter_map(Transition::spawned) {
+                if !creators[u.0 as usize].contains(&ThreadId(t as u32)) {
+                    creators[u.0 as usize].push(ThreadId(t as u32));
+                }
+            }
+        }
+        Footprints {
+            prog,
+            creators,
+            ranges: Ranges::new(prog),
+            slot,
+            tracked,
+            heads,
+            thresholds,
+            done_is_own: done_is_own(prog),
+            cache: RefCell::default(),
+        }
+    }
+
+    /// Whether thread `t`'s next step may stand for every thread's at a state where thread
+    /// `u` is at `locs[u]` (`None`: not started) and `known` gives what is known of the
+    /// threads' variables: every step `t` may take there is an ordinary statement or branch
+    /// or the start of a thread (no other synchronisation, no error, no atomic region), and
+    /// the elements it may touch lie outside what every other thread may touch before `t`
+    /// moves (a thread only `t` starts touches nothing before). (That `t` can move, and the
+    /// cycle proviso, are the caller's.)
+    pub fn independent(&self, locs: &[Option<LocId>], t: ThreadId, known: Known) -> bool {
+        let Some(l) = locs[t.0 as usize] else {
+            return false;
+        };
+        let th = self.prog.thread(t);
+        let mut out = th.outgoing(l).peekable();
+        let starts = |tr: &Transition| {
+            tr.kind == TransKind::Sync(SyncKind::Spawn)
+                && !tr.may_block
+                && th.locations[tr.dst.0 as usize].kind == LocKind::Normal
+                && (tr.ops.iter()).all(|o| matches!(o, Op::Assign { .. } | Op::Spawn { .. }))
+        };
+        if out.peek().is_none() || !out.all(|tr| th.ordinary_transition(tr) || starts(tr)) {
+            return false;
+        }
+        let mut mine = Footprint::default();
+        let vals = self.initial(t, known);
+        for tr in th.outgoing(l) {
+            self.step(t, t, tr, &vals, &mut mine);
+        }
+        if mine.reads.is_empty() && mine.writes.is_empty() {
+            return true;
+        }
+        for (u, at) in locs.iter().enumerate() {
+            let u = ThreadId(u as u32);
+            if u == t {
+                continue;
+            }
+            let theirs = match *at {
+                Some(l) if self.prog.thread(u).locations[l.0 as usize].kind != LocKind::Normal => {
+                    continue
+                }
+                Some(l) => self.footprint(u, Some(l), t, self.initial(u, known)),
+                // A thread that only `t` starts cannot start before `t` moves.
+                None if self.creators[u.0 as usize] == [t] => continue,
+                None => {
+                    let top = self.tracked[u.0 as usize]
+                        .iter()
+                        .map(|&v| Range::full(elem_ty(self.prog, v)))
+                        .collect();
+                    self.footprint(u, None, t, top)
+                }
+            };
+            let touches = |m: &FxHashMap<VarId, Range>, access| {
+                m.iter().any(|(&v, &r)| theirs.conflicts(v, r, access))
+            };
+            if touches(&mine.writes, Access::Write) || touches(&mine.reads, Access::Read) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The intervals of thread `t`'s tracked variables from what `known` gives.
+    fn initial(&self, t: ThreadId, known: Known) -> Box<[Range]> {
+        self.tracked[t.0 as usize]
+            .iter()
+            .map(|&v| {
+                let var = self.prog.var(v);
+                let full = Range::full(elem_ty(self.prog, v));
+                let mut r: Option<Range> = None;
+                for i in 0..var.len as usize {
+                    match known(v, i) {
+                        Some(x) if full.contains(x) => {
+                            let p = Range::point(x);
+                            r = Some(r.map_or(p, |r| r.hull(p)));
+                        }
+                        _ => return full,
+                    }
+                }
+                r.unwrap_or(full)
+            })
+            .collect()
+    }
+
+    /// The footprint of thread `u` from location `at` (its entry, not started: `None`),
+    /// with its tracked variables in `vals`, until thread `t` moves.
+    fn footprint(
+        &self,
+        u: ThreadId,
+        at: Option<LocId>,
+        t: ThreadId,
+        vals: Box<[Range]>,
+    ) -> Rc<Footprint> {
+        let key = (u.0, at.map_or(u32::MAX, |l| l.0), t.0, vals);
+        if let Some(f) = self.cache.borrow().get(&key) {
+            return f.clone();
+        }
+        let th = self.prog.thread(u);
+        let start = at.unwrap_or(th.entry);
+        let mut states: Vec<Option<Box<[Range]>>> = vec![None; th.locations.len()];
+        let mut joins = vec![0u32; th.locations.len()];
+        let mut queued = vec![false; th.locations.len()];
+        let mut work = vec![start];
+        states[start.0 as usize] = Some(key.3.clone());
+        queued[start.0 as usize] = true;
+        let mut fp = Footprint::default();
+        let mut visits = 0;
+        while let Some(l) = work.pop() {
+            queued[l.0 as usize] = false;
+            visits += 1;
+            if visits > MAX_VISITS {
+                fp = self.everything();
+                break;
+            }
+            let Some(s) = states[l.0 as usize].clone() else {
+                continue;
+            };
+            for tr in th.outgoing(l) {
+                let Some(after) = self.step(u, t, tr, &s, &mut fp) else {
+                    continue;
+                };
+                let d = tr.dst.0 as usize;
+                let new = match &states[d] {
+                    None => after,
+                    Some(old) => {
+                        let mut grown = false;
+                        let widen = self.heads[u.0 as usize][d] && joins[d] >= WIDEN_AFTER;
+                        let joined: Box<[Range]> = (old.iter().zip(after.iter()))
+                            .zip(&self.tracked[u.0 as usize])
+                            .map(|((&o, &n), &v)| {
+                                let h = o.hull(n);
+                                if h == o {
+                                    return o;
+                                }
+                                grown = true;
+                                if widen {
+                                    o.widen(n, elem_ty(self.prog, v), &self.thresholds)
+                                } else {
+                                    h
+                                }
+                            })
+                            .collect();
+                        if !grown {
+                            continue;
+                        }
+                        joins[d] += 1;
+                        joined
+                    }
+                };
+                states[d] = Some(new);
+                if !queued[d] {
+                    queued[d] = true;
+                    work.push(tr.dst);
+                }
+            }
+        }
+        let fp = Rc::new(fp);
+        self.cache.borrow_mut().insert(key, fp.clone());
+        fp
+    }
+
+    /// A footprint that touches every element of every shared variable.
+    fn everything(&self) -> Footprint {
+        let mut fp = Footprint::default();
+        for v in self.prog.vars.iter().filter(|v| v.shared) {
+            let all = Range {
+                lo: 0,
+                hi: v.len.max(1) as i128 - 1,
+            };
+            fp.add(v.id, all, Access::Update);
+        }
+        fp
+    }
+
+    /// Transition `tr` of thread `u` from the intervals `vals`, until thread `t` moves:
+    /// the elements it may touch go to `fp`, and the intervals after it are returned, or
+    /// `None` where its guard cannot hold.
+    fn step(
+        &self,
+        u: ThreadId,
+        t: ThreadId,
+        tr: &Transition,
+        vals: &[Range],
+        fp: &mut Footprint,
+    ) -> Option<Box<[Range]>> {
+        let mut s: Box<[Range]> = vals.into();
+        if truth_env(&tr.guard, &self.env(u, t, &s)) == Some(false)
+            || !self.narrow(u, t, &tr.guard, true, &mut s)
+        {
+            return None;
+        }
+        // What the accesses that every execution of the step makes say, where they do not
+        // fault.
+        let assigned: Vec<VarId> = tr.writes().flat_map(Place::vars).collect();
+        let mut sure = Vec::new();
+        surely_read(&tr.guard, &mut sure);
+        for op in &tr.ops {
+            match op {
+                Op::Assign { place, value } => {
+                    surely_read(value, &mut sure);
+                    place.for_each_subexpr(&mut |e| surely_read(e, &mut sure));
+                    sure.push(place);
+                }
+                Op::Havoc { place, .. } => {
+                    place.for_each_subexpr(&mut |e| surely_read(e, &mut sure));
+                    sure.push(place);
+                }
+                Op::Spawn { .. } | Op::AtomicBegin | Op::AtomicEnd => {}
+            }
+        }
+        for p in sure {
+            if !self.narrow_access(u, t, p, &assigned, &mut s) {
+                return None;
+            }
+        }
+        // Every value the step's variables hold along its ops (an event's index may read one
+        // an earlier op wrote).
+        let mut along = s.clone();
+        for op in &tr.ops {
+            let (place, r) = match op {
+                Op::Assign { place, value } => (place, eval_env(value, &self.env(u, t, &s))),
+                Op::Havoc { place, ty } => (place, Range::full(*ty)),
+                Op::Spawn { .. } | Op::AtomicBegin | Op::AtomicEnd => continue,
+            };
+            let targets: Vec<VarId> = place.vars();
+            let strong = matches!(place, Place::Var { index: None, .. });
+            let place_ty = match place {
+                Place::Deref { ty, .. } => Some(*ty),
+                Place::Var { .. } => None,
+            };
+            for v in targets {
+                let Some(k) = self.slot[v.0 as usize] else {
+                    continue;
+                };
+                let ty = elem_ty(self.prog, v);
+                let r = if place_ty.is_none_or(|pt| pt == ty) {
+                    r.as_ty(ty)
+                } else {
+                    Range::full(ty)
+                };
+                let k = k as usize;
+                s[k] = if strong { r } else { s[k].hull(r) };
+                along[k] = along[k].hull(s[k]);
+            }
+        }
+        let env = self.env(u, t, &along);
+        let (reads, writes) = tr.accesses();
+        for (places, access) in [(reads, Access::Read), (writes, Access::Write)] {
+            for p in places {
+                self.touch(p, access, &env, fp);
+            }
+        }
+        Some(s)
+    }
+
+    /// Adds to `fp` the elements of shared variables an access of kind `access` to place
+    /// `p` may touch, in `env` (as the transitions' memory events name them: a variable's
+    /// element, or through a pointer, the element of a target its address may lie in, and the
+    /// allocation status of a heap object's instances).
+    fn touch(&self, p: &Place, access: Access, env: &At, fp: &mut Footprint) {
+        for v in p.vars() {
+            let var = self.prog.var(v);
+            if !var.shared {
+                continue;
+            }
+            let all = Range {
+                lo: 0,
+                hi: var.len.max(1) as i128 - 1,
+            };
+            let o = var.placement().object;
+            if o != v && self.prog.var(o).allocation_status {
+                let status = self.prog.var(o);
+                let every = Range {
+                    lo: 0,
+                    hi: status.len.max(1) as i128 - 1,
+                };
+                fp.add(o, every, Access::Read);
+            }
+            let r = match p {
+                Place::Var { index: None, .. } => Some(all),
+                Place::Var {
+                    index: Some(ix), ..
+                } => eval_env(ix, env).meet(all),
+                Place::Deref { addr, .. } => {
+                    // The addresses of the variable's elements, and the elements at those
+                    // `addr` may hold.
+                    let (base, stride) = (var.base_address(), var.placement().stride as i128);
+                    let end = var.element_address(all.hi) + stride - 1;
+                    eval_env(addr, env)
+                        .meet(Range { lo: base, hi: end })
+                        .map(|a| Range {
+                            lo: (a.lo - base) / stride,
+                            hi: (a.hi - base) / stride,
+                        })
+                }
+            };
+            if let Some(r) = r {
+                fp.add(v, r, access);
+            }
+        }
+    }
+
+    /// Narrows the intervals `s` of thread `u`'s variables by condition `e` having truth
+    /// `holds`; false where it cannot.
+    fn narrow(&self, u: ThreadId, t: ThreadId, e: &Expr, holds: bool, s: &mut [Range]) -> bool {
+        match e {
+            Expr::Unary {
+                op: UnOp::Not, arg, ..
+            } => self.narrow(u, t, arg, !holds, s),
+            Expr::Binary {
+                op: BinOp::And,
+                lhs,
+                rhs,
+                ..
+            } if holds => self.narrow(u, t, lhs, true, s) && self.narrow(u, t, rhs, true, s),
+            Expr::Binary {
+                op: BinOp::Or,
+                lhs,
+                rhs,
+                ..
+            } if !holds => self.narrow(u, t, lhs, false, s) && self.narrow(u, t, rhs, false, s),
+            Expr::Binary { op, lhs, rhs, .. } if is_comparison(*op) => {
+                let op = if holds { *op } else { negated(*op) };
+                let eval = |e: &Expr, s: &[Range]| eval_env(e, &self.env(u, t, s));
+                let (a, b) = (eval(lhs, s), eval(rhs, s));
+                if !self.narrow_to(u, t, lhs, compared(op, a, b, lhs.ty()), s) {
+                    return false;
+                }
+                let a = eval(lhs, s);
+                self.narrow_to(u, t, rhs, compared(swapped(op), b, a, rhs.ty()), s)
+            }
+            _ => true,
+        }
+    }
+
+    /// Narrows the intervals `s` of thread `u`'s variables to those where `e` evaluates into
+    /// `r` (backwards through casts that keep values and arithmetic that does not wrap);
+    /// false where it cannot.
+    fn narrow_to(&self, u: ThreadId, t: ThreadId, e: &Expr, r: Range, s: &mut [Range]) -> bool {
+        let eval = |e: &Expr, s: &[Range]| eval_env(e, &self.env(u, t, s));
+        let Some(r) = eval(e, s).meet(r) else {
+            return false;
+        };
+        match e {
+            Expr::Load {
+                place: Place::Var { var, index: None },
+                ty,
+            } if elem_ty(self.prog, *var) == *ty && !self.prog.var(*var).is_array => {
+                if let Some(k) = self.slot[var.0 as usize] {
+                    s[k as usize] = r;
+                }
+                true
+            }
+            Expr::Cast { arg, ty } if eval(arg, s).fits(*ty) => self.narrow_to(u, t, arg, r, s),
+            Expr::Binary { op, lhs, rhs, ty } => {
+                let (a, b) = (eval(lhs, s), eval(rhs, s));
+                // Signed arithmetic that would overflow is undefined: it ends the execution.
+                let keeps = ty.signed || exact(*op, a, b).is_some_and(|x| x.fits(*ty));
+                let minus = |x: Range, y: Range| Range {
+                    lo: x.lo - y.hi,
+                    hi: x.hi - y.lo,
+                };
+                let plus = |x: Range, y: Range| Range {
+                    lo: x.lo + y.lo,
+                    hi: x.hi + y.hi,
+                };
+                match op {
+                    _ if !keeps => true,
+                    BinOp::Add => {
+                        self.narrow_to(u, t, lhs, minus(r, b), s) && {
+                            let a = eval(lhs, s);
+                            self.narrow_to(u, t, rhs, minus(r, a), s)
+                        }
+                    }
+                    BinOp::Sub => {
+                        self.narrow_to(u, t, lhs, plus(r, b), s) && {
+                            let a = eval(lhs, s);
+                            self.narrow_to(u, t, rhs, minus(a, r), s)
+                        }
+                    }
+                    BinOp::Mul => {
+                        let (target, c) = match (a, b) {
+                            (_, Range { lo, hi }) if lo == hi && lo > 0 => (lhs, lo),
+                            (Range { lo, hi }, _) if lo == hi && lo > 0 => (rhs, lo),
+                            _ => return true,
+                        };
+                        let within = Range {
+                            lo: -(-r.lo).div_euclid(c),
+                            hi: r.hi.div_euclid(c),
+                        };
+                        self.narrow_to(u, t, target, within, s)
+                    }
+                    _ => true,
+                }
+            }
+            _ => true,
+        }
+    }
+
+    /// Narrows the intervals `s` of thread `u`'s variables by what an access to place `p`
+    /// that does not fault says: its index lies in its variable, its address in one of its
+    /// targets. Only where the access reads the variables as they are before the step
+    /// (`assigned` holds those its ops write); false where every such access faults.
+    fn narrow_access(
+        &self,
+        u: ThreadId,
+        t: ThreadId,
+        p: &Place,
+        assigned: &[VarId],
+        s: &mut [Range],
+    ) -> bool {
+        let mut reads = Vec::new();
+        p.for_each_subexpr(&mut |e| e.for_each_place(&mut |q| reads.extend(q.vars())));
+        if reads.iter().any(|v| assigned.contains(v)) {
+            return true;
+        }
+        match p {
+            Place::Var {
+                var,
+                index: Some(ix),
+            } => {
+                let len = self.prog.var(*var).len.max(1) as i128;
+                self.narrow_to(u, t, ix, Range { lo: 0, hi: len - 1 }, s)
+            }
+            Place::Deref {
+                addr,
+                targets,
+                header: false,
+                ..
+            } if !targets.is_empty() => {
+                let spans = targets.iter().map(|&v| {
+                    let var = self.prog.var(v);
+                    let stride = var.placement().stride as i128;
+                    Range {
+                        lo: var.base_address(),
+                        hi: var.element_address(var.len.max(1) as i128 - 1) + stride - 1,
+                    }
+                });
+                let within = spans.reduce(Range::hull).expect("a target");
+                self.narrow_to(u, t, addr, within, s)
+            }
+            _ => true,
+        }
+    }
+
+    /// The [`Env`] of thread `u`'s variables with intervals `s`, until thread `t` moves.
+    fn env<'a>(&'a self, u: ThreadId, t: ThreadId, s: &'a [Range]) -> At<'a, 'p> {
+        At {
+            fp: self,
+            thread: u,
+            waiting: t,
+            vals: s,
+        }
+    }
+}
+
+/// The intervals of a thread's tracked variables, as an [`Env`]: a tracked variable reads
+/// its interval, `__thread_done[t]` of the thread `t` waited for reads 0 (where it is the
+/// thread's own, [`Footprints::done_is_own`]), any other variable its program-wide interval.
+struct At<'f, 'p> {
+    fp: &'f Footprints<'p>,
+    thread: ThreadId,
+    waiting: ThreadId,
+    vals: &'f [Range],
+}
+
+impl Env for At<'_, '_> {
+    fn load(&self, place: &Place, ty: Ty) -> Range {
+        let prog = self.fp.prog;
+        let Place::Var { var, index } = place else {
+            return Range::full(ty);
+        };
+        if elem_ty(prog, *var) != ty {
+            return Range::full(ty);
+        }
+        if let Some(k) = self.fp.slot[var.0 as usize] {
+            debug_assert_eq!(prog.var(*var).scope, VarScope::Local(self.thread));
+            return self.vals[k as usize];
+        }
+        if *var == prog.thread_done && self.fp.done_is_own {
+            if let Some(ix) = index {
+                let w = self.waiting.0 as i128;
+                if eval_env(ix, self) == Range::point(w) {
+                    return Range::point(0);
+                }
+            }
+        }
+        self.fp.ranges.of(*var)
+    }
+
+    fn defined_only(&self) -> bool {
+        true
+    }
+
+    fn address(&self, var: VarId, index: Range) -> Option<Range> {
+        let v = self.fp.prog.var(var);
+        let (lo, hi) = (v.element_address(index.lo), v.element_address(index.hi));
+        Some(Range {
+            lo: lo.min(hi),
+            hi: lo.max(hi),
+        })
+    }
+}
+
+/// Whether element `t` of `__thread_done` starts 0 and is written only by thread `t`'s last
+/// step (at constant index `t`, into a location with no step after it).
+fn done_is_own(prog: &Program) -> bool {
+    let done = prog.thread_done;
+    if prog.var(done).init != Init::Zero {
+        return false;
+    }
+    prog.threads.iter().enumerate().all(|(t, th)| {
+        th.transitions.iter().all(|tr| {
+            let last = th.outgoing(tr.dst).next().is_none();
+            tr.writes().all(|p| match p {
+                Place::Var { var, index } if *var == done => {
+                    last && index
+                        .as_deref()
+                        .and_then(Expr::as_const)
+                        .is_some_and(|i| i == t as i128)
+                }
+                Place::Var { .. } => true,
+                Place::Deref { targets, .. } => !targets.contains(&done),
+            })
+        })
+    })
+}
+
+fn is_comparison(op: BinOp) -> bool {
+    matches!(
+        op,
+        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
+    )
+}
+
+/// `!(a op b)` as `a op' b`.
+fn negated(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Ge,
+        BinOp::Le => BinOp::Gt,
+        BinOp::Gt => BinOp::Le,
+        BinOp::Ge => BinOp::Lt,
+        BinOp::Eq => BinOp::Ne,
+        _ => BinOp::Eq,
+    }
+}
+
+/// `a op b` as `b op' a`.
+fn swapped(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::Le => BinOp::Ge,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::Ge => BinOp::Le,
+        op => op,
+    }
+}
+
+/// The values `a` (of type `ty`) may take where `a op b` holds with `b` in `b` (all of `a`
+/// where that is not an interval).
+fn compared(op: BinOp, a: Range, b: Range, ty: Ty) -> Range {
+    let all = Range::full(ty);
+    match op {
+        BinOp::Lt => Range {
+            lo: all.lo,
+            hi: b.hi - 1,
+        },
+        BinOp::Le => Range {
+            lo: all.lo,
+            hi: b.hi,
+        },
+        BinOp::Gt => Range {
+            lo: b.lo + 1,
+            hi: all.hi,
+        },
+        BinOp::Ge => Range {
+            lo: b.lo,
+            hi: all.hi,
+        },
+        BinOp::Eq => b,
+        _ if b.lo == b.hi && a.lo == b.lo && a.lo < a.hi => Range {
+            lo: a.lo + 1,
+            hi: a.hi,
+        },
+        _ if b.lo == b.hi && a.hi == b.lo && a.lo < a.hi => Range {
+            lo: a.lo,
+            hi: a.hi - 1,
+        },
+        _ => all,
+    }
+}
+
+/// Adds to `out` the places every evaluation of `e` reads (not those of the other operand
+/// of `&&` and `||`, which may not be evaluated, nor those of the arms of a conditional).
+fn surely_read<'e>(e: &'e Expr, out: &mut Vec<&'e Place>) {
+    match e {
+        Expr::Const { .. } => {}
+        Expr::Load { place, .. } => {
+            out.push(place);
+            place.for_each_subexpr(&mut |i| surely_read(i, out));
+        }
+        Expr::AddrOf { index, .. } => surely_read(index, out),
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => surely_read(arg, out),
+        Expr::Binary {
+            op: BinOp::And | BinOp::Or,
+            lhs,
+            ..
+        } => surely_read(lhs, out),
+        Expr::Binary { lhs, rhs, .. } => {
+            surely_read(lhs, out);
+            surely_read(rhs, out);
+        }
+        Expr::Ite { cond, .. } => surely_read(cond, out),
+    }
+}
+
+/// Adds the constants of `e` to `out`.
+fn constants(e: &Expr, out: &mut Vec<i128>) {
+    match e {
+        Expr::Const { value, .. } => out.push(*value),
+        Expr::Load { .. } | Expr::AddrOf { .. } => {}
+        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => constants(arg, out),
+        Expr::Binary { lhs, rhs, .. } => {
+            constants(lhs, out);
+            constants(rhs, out);
+        }
+        Expr::Ite {
+            cond, then, els, ..
+        } => {
+            constants(cond, out);
+            constants(then, out);
+            constants(els, out);
+        }
+    }
+}
+
+/// The values a label states (its conjuncts `x = c` and `a[k] = c`, also inside
+/// conjunctions), as [`Known`] takes them: what the ART checker knows of a node's threads.
+pub struct LabelValues {
+    vars: FxHashMap<(VarId, usize), i128>,
+}
+
+impl LabelValues {
+    /// The values `label` states, for variables named as `names` names them.
+    pub fn of(label: &Term, names: &FxHashMap<Rc<str>, VarId>) -> LabelValues {
+        let mut vars = FxHashMap::default();
+        let mut add = |x: &Term| {
+            let Term::Eq(l, r) = x else { return };
+            let (cell, c) = match (&**l, &**r) {
+                (a, Term::Int(c)) | (Term::Int(c), a) => (a, *c),
+                _ => return,
+            };
+            let (name, i) = match cell {
+                Term::Var(n, Sort::Int) => (n, 0),
+                Term::Select(a, i) => match (&**a, &**i) {
+                    (Term::Var(n, Sort::Array), Term::Int(i)) if *i >= 0 => (n, *i as usize),
+                    _ => return,
+                },
+                _ => return,
+            };
+            if let Some(&v) = names.get(name) {
+                vars.entry((v, i)).or_insert(c);
+            }
+        };
+        fn walk(t: &Term, add: &mut impl FnMut(&Term)) {
+            match t {
+                Term::And(xs) => xs.iter().for_each(|x| walk(x, add)),
+                x => add(x),
+            }
+        }
+        walk(label, &mut add);
+        LabelValues { vars }
+    }
+
+    /// The value the label states for element `i` of `v`.
+    pub fn get(&self, v: VarId, i: usize) -> Option<i128> {
+        self.vars.get(&(v, i)).copied()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A label's `x = c` and `a[k] = c` conjuncts, nested or not, are what it knows; other
+    /// conjuncts and variables it does not name say nothing.
+    #[test]
+    fn a_label_knows_the_values_its_conjuncts_state() {
+        let names: FxHashMap<Rc<str>, VarId> = [("x".into(), VarId(0)), ("a".into(), VarId(1))]
+            .into_iter()
+            .collect();
+        let x = Term::var("x", Sort::Int);
+        let a = Term::var("a", Sort::Array);
+        let cell = |k: i128| Term::select(a.clone(), Term::int(k));
+        let label = Term::and([
+            Term::eq(x.clone(), Term::int(7)),
+            Term::and([
+                Term::eq(cell(2), Term::int(-1)),
+                Term::eq(Term::int(5), cell(3)),
+            ]),
+            Term::le(cell(4), Term::int(9)),
+            Term::eq(Term::var("y", Sort::Int), Term::int(1)),
+        ]);
+        let known = LabelValues::of(&label, &names);
+        assert_eq!(known.get(VarId(0), 0), Some(7));
+        assert_eq!(known.get(VarId(1), 2), Some(-1));
+        assert_eq!(known.get(VarId(1), 3), Some(5));
+        assert_eq!(known.get(VarId(1), 4), None);
+        assert_eq!(known.get(VarId(1), 0), None);
+    }
+}

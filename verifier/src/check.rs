@@ -11,7 +11,10 @@
 //!   transitions cannot have undefined behaviour, and the label implies that one of the
 //!   expanded threads is enabled;
 //! * complete ([`check_complete`], what a `safe` verdict needs): every thread that can move is
-//!   expanded at every such node;
+//!   expanded at every such node, but where one thread may stand for all (partial-order
+//!   reduction: its step is invisible to the others, or touches only elements no other thread
+//!   may touch before it moves, `footprint.rs`, from the values the label states), and
+//!   every cycle passes a node that expands every thread (the cycle proviso);
 //! * fair ([`check_ivr`], what an IVR needs; Definition 4, "admits fairness", which Lemma 2
 //!   shows enough for a fair scheduler to exist): every cycle of tree and covering edges
 //!   schedules, at one of its nodes, every thread that may be enabled at one of its nodes; a

@@ -72,6 +72,8 @@ pub struct Footprints<'p> {
     tracked: Vec<Vec<VarId>>,
     /// Per thread: the threads whose steps start it.
     creators: Vec<Vec<ThreadId>>,
+    /// Per object (its first variable): the variables placed in it.
+    members: FxHashMap<VarId, Vec<VarId>>,
     /// Per thread and location: whether a loop closes there.
     heads: Vec<Vec<bool>>,
     /// The constants guards compare with, sorted (widening thresholds).
@@ -176,9 +178,14 @@ impl<'p> Footprints<'p> {
                 }
             }
         }
+        let mut members: FxHashMap<VarId, Vec<VarId>> = FxHashMap::default();
+        for v in &prog.vars {
+            members.entry(v.placement().object).or_default().push(v.id);
+        }
         Footprints {
             prog,
             creators,
+            members,
             ranges: Ranges::new(prog),
             slot,
             tracked,
@@ -402,52 +409,109 @@ impl<'p> Footprints<'p> {
                 return None;
             }
         }
-        // Every value the step's variables hold along its ops (an event's index may read one
-        // an earlier op wrote).
-        let mut along = s.clone();
-        for op in &tr.ops {
-            let (place, r) = match op {
-                Op::Assign { place, value } => (place, eval_env(value, &self.env(u, t, &s))),
-                Op::Havoc { place, ty } => (place, Range::full(*ty)),
-                Op::Spawn { .. } | Op::AtomicBegin | Op::AtomicEnd => continue,
-            };
-            let targets: Vec<VarId> = place.vars();
-            let strong = matches!(place, Place::Var { index: None, .. });
-            let place_ty = match place {
-                Place::Deref { ty, .. } => Some(*ty),
-                Place::Var { .. } => None,
-            };
-            for v in targets {
-                let Some(k) = self.slot[v.0 as usize] else {
-                    continue;
-                };
-                let ty = elem_ty(self.prog, v);
-                let r = if place_ty.is_none_or(|pt| pt == ty) {
-                    r.as_ty(ty)
-                } else {
-                    Range::full(ty)
-                };
-                let k = k as usize;
-                s[k] = if strong { r } else { s[k].hull(r) };
-                along[k] = along[k].hull(s[k]);
-            }
+        // The guard's accesses, then each op's in the state the ops before it left.
+        let mut guard = Vec::new();
+        tr.guard.for_each_place(&mut |p| guard.push(p));
+        for p in guard {
+            self.touch(p, Access::Read, &self.env(u, t, &s), fp);
         }
-        let env = self.env(u, t, &along);
-        let (reads, writes) = tr.accesses();
-        for (places, access) in [(reads, Access::Read), (writes, Access::Write)] {
-            for p in places {
-                self.touch(p, access, &env, fp);
+        for op in &tr.ops {
+            let mut reads = Vec::new();
+            let written = match op {
+                Op::Assign { place, value } => {
+                    value.for_each_place(&mut |p| reads.push(p));
+                    Some(place)
+                }
+                Op::Havoc { place, .. } => Some(place),
+                Op::Spawn { args, .. } => {
+                    for (_, e) in args {
+                        e.for_each_place(&mut |p| reads.push(p));
+                    }
+                    None
+                }
+                Op::AtomicBegin | Op::AtomicEnd => None,
+            };
+            if let Some(place) = written {
+                place.for_each_subexpr(&mut |e| e.for_each_place(&mut |p| reads.push(p)));
             }
+            let env = self.env(u, t, &s);
+            for p in reads {
+                self.touch(p, Access::Read, &env, fp);
+            }
+            let Some(place) = written else {
+                continue;
+            };
+            self.touch(place, Access::Write, &env, fp);
+            let r = match op {
+                Op::Assign { value, .. } => eval_env(value, &env),
+                Op::Havoc { ty, .. } => Range::full(*ty),
+                _ => unreachable!("an op that writes"),
+            };
+            self.assign(place, r, &mut s);
         }
         Some(s)
     }
 
+    /// Writes a value in `r` to `place` in the intervals `s`: a tracked scalar it names takes
+    /// `r`, a tracked array or a target of a pointer may; a store through a pointer of
+    /// another width than its target's elements may change any tracked variable of the
+    /// target's object.
+    fn assign(&self, place: &Place, r: Range, s: &mut [Range]) {
+        let strong = matches!(place, Place::Var { index: None, .. });
+        for v in place.vars() {
+            let ty = elem_ty(self.prog, v);
+            let r = match place {
+                Place::Deref { ty: pt, .. } if *pt != ty => {
+                    let o = self.prog.var(v).placement().object;
+                    for &m in self.members.get(&o).into_iter().flatten() {
+                        if let Some(k) = self.slot[m.0 as usize] {
+                            s[k as usize] = Range::full(elem_ty(self.prog, m));
+                        }
+                    }
+                    Range::full(ty)
+                }
+                _ => r.as_ty(ty),
+            };
+            if let Some(k) = self.slot[v.0 as usize] {
+                let k = k as usize;
+                s[k] = if strong { r } else { s[k].hull(r) };
+            }
+        }
+    }
+
     /// Adds to `fp` the elements of shared variables an access of kind `access` to place
-    /// `p` may touch, in `env` (as the transitions' memory events name them: a variable's
-    /// element, or through a pointer, the element of a target its address may lie in, and the
-    /// allocation status of a heap object's instances).
+    /// `p` may touch, in `env`: a variable's element; through a pointer, every element of a
+    /// variable of a target's object that the bytes from the address on, as many as the
+    /// access's type has, may overlap; and the allocation status of a heap object's
+    /// instances.
     fn touch(&self, p: &Place, access: Access, env: &At, fp: &mut Footprint) {
-        for v in p.vars() {
+        let vars = match p {
+            Place::Var { var, .. } => vec![*var],
+            Place::Deref { targets, .. } => {
+                let mut all = Vec::new();
+                for &v in targets {
+                    let o = self.prog.var(v).placement().object;
+                    for &m in self.members.get(&o).into_iter().flatten() {
+                        if !all.contains(&m) {
+                            all.push(m);
+                        }
+                    }
+                }
+                all
+            }
+        };
+        let addr = match p {
+            Place::Deref { addr, ty, .. } => {
+                let a = eval_env(addr, env);
+                let width = (ty.bits as i128 + 7).div_euclid(8).max(1);
+                Some(Range {
+                    lo: a.lo,
+                    hi: a.hi.saturating_add(width - 1),
+                })
+            }
+            Place::Var { .. } => None,
+        };
+        for v in vars {
             let var = self.prog.var(v);
             if !var.shared {
                 continue;
@@ -465,23 +529,30 @@ impl<'p> Footprints<'p> {
                 };
                 fp.add(o, every, Access::Read);
             }
-            let r = match p {
-                Place::Var { index: None, .. } => Some(all),
-                Place::Var {
-                    index: Some(ix), ..
-                } => eval_env(ix, env).meet(all),
-                Place::Deref { addr, .. } => {
-                    // The addresses of the variable's elements, and the elements at those
-                    // `addr` may hold.
+            let r = match (p, addr) {
+                (Place::Var { index: None, .. }, _) => Some(all),
+                (
+                    Place::Var {
+                        index: Some(ix), ..
+                    },
+                    _,
+                ) => eval_env(ix, env).meet(all),
+                (_, Some(a)) => {
+                    // Element `i` spans the bytes from its address on, as many as its cell
+                    // has (an element of a variable without a placement is accessed whole
+                    // from its own address).
                     let (base, stride) = (var.base_address(), var.placement().stride as i128);
-                    let end = var.element_address(all.hi) + stride - 1;
-                    eval_env(addr, env)
-                        .meet(Range { lo: base, hi: end })
-                        .map(|a| Range {
-                            lo: (a.lo - base) / stride,
-                            hi: (a.hi - base) / stride,
-                        })
+                    let cell = if var.placement.is_some() {
+                        (cell_width(var.elem) as i128).max(1)
+                    } else {
+                        1
+                    };
+                    let lo = (a.lo - base - cell + 1).max(0);
+                    let lo = -(-lo).div_euclid(stride);
+                    let hi = (a.hi - base).div_euclid(stride);
+                    Range { lo, hi }.meet(all)
                 }
+                (Place::Deref { .. }, None) => Some(all),
             };
             if let Some(r) = r {
                 fp.add(v, r, access);

@@ -1822,3 +1822,103 @@ fn a_read_of_a_row_another_thread_is_copying_is_a_bug() {
     let c = r.counterexample.expect("a counterexample");
     assert!(matches!(c.execution.outcome, Outcome::Error { .. }));
 }
+
+/// Two threads started after the others and racing on a counter: they keep the stateless
+/// search that runs beside the engine busy, so that the verdict is the engine's.
+const NOISE: &str = r#"
+static int noise;
+static void *noisy(void *a) { for (int k = 0; k < 6; k++) noise++; return 0; }
+static void make_noise(void) {
+  pthread_t n1, n2;
+  pthread_create(&n1, 0, noisy, 0);
+  pthread_create(&n2, 0, noisy, 0);
+  pthread_join(n1, 0);
+  pthread_join(n2, 0);
+}
+"#;
+
+/// A store wider than the elements it lands on touches each of them, also a field of the
+/// struct beside the one its pointer names: a read of the second byte between the flags
+/// around the store is a bug the reduction must leave to the search (two preemptions).
+#[test]
+fn a_store_wider_than_an_element_touches_every_element_it_covers() {
+    for (decl, store, read) in [
+        (
+            "static char buf[8];",
+            "*(int *)(buf + 4) = 0x01010101;",
+            "char c = buf[6];",
+        ),
+        (
+            "struct S { char a; char b; short s; };\nstatic struct S arr[4];",
+            "*(short *)&arr[2].a = 0x0101;",
+            "char c = arr[2].b;",
+        ),
+    ] {
+        let text = format!(
+            r#"
+#include <pthread.h>
+#include <assert.h>
+{decl}
+static int f, g;
+{NOISE}
+static void *wr(void *a) {{
+  f = 1;
+  {store}
+  g = 1;
+  return 0;
+}}
+static void *rd(void *a) {{
+  int x = f;
+  {read}
+  int d = g;
+  assert(!(x == 1 && c == 0 && d == 1));
+  return 0;
+}}
+int main(void) {{
+  pthread_t a, b;
+  pthread_create(&a, 0, wr, 0);
+  pthread_create(&b, 0, rd, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  make_noise();
+  return 0;
+}}
+"#
+        );
+        let p = lower("wide.c", &text);
+        let (r, _) = verify(&p, Engine::Explicit);
+        assert_eq!(r.verdict, Verdict::PartiallySafe, "{store}");
+    }
+}
+
+/// Rows written by direct indexing, whose index register the step itself sets: what the
+/// search knows of the register before the step (nothing: it is dead) is not what decides
+/// the footprint, so the checker, which knows no more than the label, agrees.
+#[test]
+fn rows_indexed_by_a_register_the_step_sets_are_decided() {
+    let p = lower(
+        "rows_direct.c",
+        r#"
+#include <pthread.h>
+#include <assert.h>
+#define N 3
+#define LEN 8
+static char rows[N][LEN];
+static void *fill(void *arg) {
+  int id = *(const int *)arg;
+  for (int j = 0; j < LEN - 1; j++) rows[id][j] = (char)('a' + id);
+  assert(rows[id][3] == 'a' + id);
+  return 0;
+}
+int main(void) {
+  pthread_t t[N];
+  int ids[N];
+  for (int i = 0; i < N; i++) { ids[i] = i; pthread_create(&t[i], 0, fill, &ids[i]); }
+  for (int i = 0; i < N; i++) pthread_join(t[i], 0);
+  return 0;
+}
+"#,
+    );
+    let (r, _) = verify(&p, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+}

@@ -151,3 +151,31 @@ fn a_buffer_a_thread_formats_into_stays_its_own() {
     assert!(shared.iter().any(|n| n.contains("out")), "{shared:?}");
     assert_eq!(outcomes(&src, 50), set(&["halted"]));
 }
+
+#[test]
+fn a_store_wider_than_its_target_has_events_on_every_variable_it_may_cover() {
+    // A `short` stored at `&arr[2].a` also writes `arr[2].b`, a variable of its own: the
+    // store's events name every shared variable of the object, whole, so that neither a
+    // schedule nor the explorer takes it as independent of a read of `b`.
+    let src = format!("{PRELUDE}struct S {{ char a; char b; short s; }};\nstruct S arr[4];\nvoid *w(void *x) {{ *(short *)&arr[2].a = 0x0101; return 0; }}\nvoid *r(void *x) {{ char c = arr[2].b; (void)c; return 0; }}\nint main(void) {{ pthread_t t1, t2; pthread_create(&t1, 0, w, 0); pthread_create(&t2, 0, r, 0); pthread_join(t1, 0); pthread_join(t2, 0); return 0; }}\n");
+    let prog = load_str("t.c", &src, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    let read_b = (prog.threads.iter().flat_map(|t| &t.transitions))
+        .flat_map(|tr| &tr.events)
+        .find(|e| e.access == verifier::ir::Access::Read && e.var != prog.thread_done)
+        .expect("a read of arr[2].b");
+    let store = (prog.threads.iter().flat_map(|t| &t.transitions))
+        .find(|tr| {
+            tr.events
+                .iter()
+                .any(|e| e.access == verifier::ir::Access::Write)
+        })
+        .expect("the store");
+    assert!(
+        store
+            .events
+            .iter()
+            .any(|e| e.var == read_b.var && e.index.is_none()),
+        "{:?}",
+        store.events
+    );
+}

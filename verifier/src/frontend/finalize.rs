@@ -792,11 +792,36 @@ fn event_index(pl: &Place, var: &Var) -> Option<Expr> {
 
 /// Fills events, may-block and yield marks.
 fn mark(t: &mut Thread, shared: &[bool], vars: &[Var]) {
+    let mut members: HashMap<VarId, Vec<VarId>> = HashMap::new();
+    for v in vars {
+        members.entry(v.placement().object).or_default().push(v.id);
+    }
     for tr in &mut t.transitions {
         let (reads, writes) = tr.accesses();
         let mut events: Vec<Event> = Vec::new();
         let push = |pl: &Place, access: Access, events: &mut Vec<Event>| {
-            for v in pl.vars() {
+            // An access through a pointer of another width than the elements of a target
+            // laid out in bytes may touch any of the variables of its object, at elements
+            // its address alone does not say: it accesses them whole.
+            let mut wide: Vec<VarId> = Vec::new();
+            if let Place::Deref { ty, targets, .. } = pl {
+                let bytes = (ty.bits as u32).div_ceil(8);
+                for v in targets {
+                    let var = &vars[v.0 as usize];
+                    if var.placement.is_some() && cell_width(var.elem) != bytes {
+                        let o = var.placement().object;
+                        wide.extend(members.get(&o).into_iter().flatten());
+                    }
+                }
+            }
+            let mut touched = pl.vars();
+            touched.extend(
+                wide.iter()
+                    .filter(|m| !touched.contains(m))
+                    .copied()
+                    .collect::<Vec<_>>(),
+            );
+            for v in touched {
                 if !shared[v.0 as usize] {
                     continue;
                 }
@@ -813,7 +838,11 @@ fn mark(t: &mut Thread, shared: &[bool], vars: &[Var]) {
                         });
                     }
                 }
-                let index = event_index(pl, &vars[v.0 as usize]);
+                let index = if wide.contains(&v) {
+                    None
+                } else {
+                    event_index(pl, &vars[v.0 as usize])
+                };
                 if let Some(e) = events.iter_mut().find(|e| e.var == v && e.index == index) {
                     if e.access != access {
                         e.access = Access::Update;

@@ -579,15 +579,15 @@ impl<'p> Footprints<'p> {
                 rhs,
                 ..
             } if !holds => self.narrow(u, t, lhs, false, s) && self.narrow(u, t, rhs, false, s),
-            Expr::Binary { op, lhs, rhs, .. } if is_comparison(*op) => {
-                let op = if holds { *op } else { negated(*op) };
+            Expr::Binary { op, lhs, rhs, .. } if op.is_comparison() => {
+                let op = if holds { *op } else { op.negated() };
                 let eval = |e: &Expr, s: &[Range]| eval_env(e, &self.env(u, t, s));
                 let (a, b) = (eval(lhs, s), eval(rhs, s));
                 if !self.narrow_to(u, t, lhs, compared(op, a, b, lhs.ty()), s) {
                     return false;
                 }
                 let a = eval(lhs, s);
-                self.narrow_to(u, t, rhs, compared(swapped(op), b, a, rhs.ty()), s)
+                self.narrow_to(u, t, rhs, compared(op.swapped(), b, a, rhs.ty()), s)
             }
             _ => true,
         }
@@ -784,36 +784,6 @@ fn done_is_own(prog: &Program) -> bool {
             })
         })
     })
-}
-
-fn is_comparison(op: BinOp) -> bool {
-    matches!(
-        op,
-        BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne
-    )
-}
-
-/// `!(a op b)` as `a op' b`.
-fn negated(op: BinOp) -> BinOp {
-    match op {
-        BinOp::Lt => BinOp::Ge,
-        BinOp::Le => BinOp::Gt,
-        BinOp::Gt => BinOp::Le,
-        BinOp::Ge => BinOp::Lt,
-        BinOp::Eq => BinOp::Ne,
-        _ => BinOp::Eq,
-    }
-}
-
-/// `a op b` as `b op' a`.
-fn swapped(op: BinOp) -> BinOp {
-    match op {
-        BinOp::Lt => BinOp::Gt,
-        BinOp::Le => BinOp::Ge,
-        BinOp::Gt => BinOp::Lt,
-        BinOp::Ge => BinOp::Le,
-        op => op,
-    }
 }
 
 /// The values `a` (of type `ty`) may take where `a op b` holds with `b` in `b` (all of `a`

@@ -508,6 +508,39 @@ impl BinOp {
         use BinOp::*;
         matches!(self, Lt | Le | Gt | Ge | Eq | Ne | And | Or)
     }
+
+    /// Whether it compares its operands (`<`, `<=`, `>`, `>=`, `==`, `!=`).
+    pub fn is_comparison(self) -> bool {
+        use BinOp::*;
+        matches!(self, Lt | Le | Gt | Ge | Eq | Ne)
+    }
+
+    /// The comparison that holds where this one does not (other operators as they are).
+    pub fn negated(self) -> BinOp {
+        use BinOp::*;
+        match self {
+            Lt => Ge,
+            Le => Gt,
+            Gt => Le,
+            Ge => Lt,
+            Eq => Ne,
+            Ne => Eq,
+            other => other,
+        }
+    }
+
+    /// The comparison with its operands swapped: `a op b` is `b op' a` (other operators as
+    /// they are).
+    pub fn swapped(self) -> BinOp {
+        use BinOp::*;
+        match self {
+            Lt => Gt,
+            Le => Ge,
+            Gt => Lt,
+            Ge => Le,
+            other => other,
+        }
+    }
 }
 
 /// A memory location an expression reads or an op writes.

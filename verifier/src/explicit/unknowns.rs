@@ -437,9 +437,9 @@ impl<'a> Analysis<'a> {
                     self.refine(regs, strip_casts(rhs), holds == (*op == BinOp::Ne))
                 }
                 BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne => {
-                    let op = if holds { *op } else { negate(*op) };
+                    let op = if holds { *op } else { op.negated() };
                     self.compare(regs, lhs, op, rhs);
-                    self.compare(regs, rhs, flip(op), lhs);
+                    self.compare(regs, rhs, op.swapped(), lhs);
                 }
                 _ => {}
             },
@@ -623,30 +623,6 @@ fn strip_casts(mut e: &Expr) -> &Expr {
         e = arg;
     }
     e
-}
-
-/// The comparison that holds where `op` does not.
-fn negate(op: BinOp) -> BinOp {
-    match op {
-        BinOp::Lt => BinOp::Ge,
-        BinOp::Le => BinOp::Gt,
-        BinOp::Gt => BinOp::Le,
-        BinOp::Ge => BinOp::Lt,
-        BinOp::Eq => BinOp::Ne,
-        BinOp::Ne => BinOp::Eq,
-        other => other,
-    }
-}
-
-/// `op` with its operands swapped.
-fn flip(op: BinOp) -> BinOp {
-    match op {
-        BinOp::Lt => BinOp::Gt,
-        BinOp::Le => BinOp::Ge,
-        BinOp::Gt => BinOp::Lt,
-        BinOp::Ge => BinOp::Le,
-        other => other,
-    }
 }
 
 #[cfg(test)]

@@ -214,6 +214,7 @@ impl<'p> Footprints<'p> {
                 && !tr.may_block
                 && th.locations[tr.dst.0 as usize].kind == LocKind::Normal
                 && (tr.ops.iter()).all(|o| matches!(o, Op::Assign { .. } | Op::Spawn { .. }))
+                && (tr.spawned()).is_none_or(|w| self.creators[w.0 as usize] == [t])
         };
         if out.peek().is_none() || !out.all(|tr| th.ordinary_transition(tr) || starts(tr)) {
             return false;

@@ -164,12 +164,6 @@ impl<'p> Footprints<'p> {
                 h
             })
             .collect();
-        let mut thresholds = vec![0];
-        for tr in prog.threads.iter().flat_map(|th| &th.transitions) {
-            constants(&tr.guard, &mut thresholds);
-        }
-        thresholds.sort_unstable();
-        thresholds.dedup();
         let mut creators = vec![Vec::new(); prog.threads.len()];
         for (t, th) in prog.threads.iter().enumerate() {
             for u in th.transitions.iter().filter_map(Transition::spawned) {
@@ -190,7 +184,7 @@ impl<'p> Footprints<'p> {
             slot,
             tracked,
             heads,
-            thresholds,
+            thresholds: crate::explicit::unknowns::thresholds(prog),
             done_is_own: done_is_own(prog),
             cache: RefCell::default(),
         }
@@ -842,26 +836,6 @@ fn surely_read<'e>(e: &'e Expr, out: &mut Vec<&'e Place>) {
             surely_read(rhs, out);
         }
         Expr::Ite { cond, .. } => surely_read(cond, out),
-    }
-}
-
-/// Adds the constants of `e` to `out`.
-fn constants(e: &Expr, out: &mut Vec<i128>) {
-    match e {
-        Expr::Const { value, .. } => out.push(*value),
-        Expr::Load { .. } | Expr::AddrOf { .. } => {}
-        Expr::Unary { arg, .. } | Expr::Cast { arg, .. } => constants(arg, out),
-        Expr::Binary { lhs, rhs, .. } => {
-            constants(lhs, out);
-            constants(rhs, out);
-        }
-        Expr::Ite {
-            cond, then, els, ..
-        } => {
-            constants(cond, out);
-            constants(then, out);
-            constants(els, out);
-        }
     }
 }
 

@@ -32,7 +32,7 @@ mod relevance;
 mod space;
 mod store;
 mod strategy;
-mod unknowns;
+pub(crate) mod unknowns;
 
 use crate::encode::Encoder;
 use crate::imc::{Counterexample, Ivr, IvrKind, Options, Report, Verdict};

@@ -536,8 +536,9 @@ fn join(prog: &Program, old: &mut Regs, new: &Regs, widen: Option<&[i128]>) -> b
     grew
 }
 
-/// The constants the guards of `prog` compare with, each with its neighbours, sorted.
-fn thresholds(prog: &Program) -> Vec<i128> {
+/// The constants the guards of `prog` compare with, each with its neighbours, sorted
+/// (widening thresholds).
+pub(crate) fn thresholds(prog: &Program) -> Vec<i128> {
     let mut out = Vec::new();
     for t in &prog.threads {
         for tr in &t.transitions {

@@ -1,30 +1,30 @@
-//! The solver boundary: the only module that uses the `z3` crate.
+//! The solver boundary: formulas are this module's own [`Term`]s (integers, booleans, integer
+//! arrays, quantifiers; defined in `term`, which knows nothing of the solver), and a solver is
+//! anything that answers the narrow [`Backend`] interface about them. The Z3 backend (`z3`) is
+//! the only file that uses the `z3` crate.
 //!
-//! Formulas are this module's own [`Term`]s (integers, booleans, integer arrays, quantifiers;
-//! defined in `term`, which knows nothing of the solver); one `match` translates them to Z3 and one translates Z3's answers (simplified formulas,
-//! quantifier-eliminated formulas) back. A check returns [`Answer::Unknown`] (with Z3's reason,
-//! e.g. a timeout) as a first-class result: callers must treat it as "cannot tell", never as
-//! "unsat". Implication queries are cached.
+//! A check returns [`Answer::Unknown`] (with the solver's reason, e.g. a timeout) as a
+//! first-class result: callers must treat it as "cannot tell", never as "unsat".
 //!
-//! Speed: the verifier asks many questions about the same formulas (a node's path, a label).
-//! Path queries go to a second solver that keeps the last path asserted
-//! ([`Smt::check_path`]); Z3 constants of variables and numerals, translations of shared
-//! subterms and terms read back are kept in caches (bounded, found by address, each entry
-//! holding what it was found by so that no other term takes that address).
+//! [`Smt`] is what the verifier holds: a backend with the work that does not depend on it.
+//! Implication queries ([`Smt::implies`]), the verifier's most frequent question (is a node
+//! covered, does a label hold), are cached, and the values a premise fixes are folded into
+//! premise and goal first, which decides many of them without a solver; the counts of work
+//! done and the reason of the last unknown answer are kept for the verifier's messages.
 //!
 //! Used by the ART verifier (seed 002, "Iterative model checking": labels, coverings,
 //! enabledness) and the IVR checker.
 
 mod known;
 mod term;
+mod z3;
 
+pub use self::z3::Z3;
 use known::{Blocks, Known};
 use rustc_hash::FxHashMap;
 use std::collections::HashMap;
-use std::rc::Rc;
 pub(crate) use term::Identity;
 pub use term::{FlatTerm, Sort, Term, TermTable};
-use z3::ast::{Ast, Bool, Dynamic, Int};
 
 /// The answer to a satisfiability check.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,18 +53,45 @@ pub struct Stats {
     pub qe: u64,
 }
 
-/// A Z3 context with a solver; one per verification run.
+/// A satisfiability solver for [`Term`]s: the questions the verifier asks, and no more.
+/// Assertions live in a stack of scopes ([`Backend::push`], [`Backend::pop`]); a path query
+/// ([`Backend::check_path`]) has a stack of its own.
+pub trait Backend {
+    /// Makes every later query give up (answer unknown) at `deadline`.
+    fn set_deadline(&mut self, deadline: std::time::Instant);
+    /// Opens a scope of assertions.
+    fn push(&mut self);
+    /// Drops the assertions of the innermost scope.
+    fn pop(&mut self);
+    /// Adds an assertion to the current scope.
+    fn assert(&mut self, t: &Term);
+    /// Checks the current assertions.
+    fn check(&mut self) -> Answer;
+    /// Checks the conjunction of a path's formulas and `extra`, apart from the assertions of
+    /// the scopes. The path is a list of `(id, formula)`, outermost first; an id must always
+    /// stand for the same formula, so that a backend may keep a path's prefix between
+    /// queries.
+    fn check_path(&mut self, frames: &[(u64, &Term)], extra: &[Term]) -> Answer;
+    /// Checks the current assertions together with the formulas `lits`. When unsatisfiable,
+    /// also returns the indices of the `lits` the proof used (an unsat core, not always
+    /// minimal).
+    fn check_core(&mut self, lits: &[Term]) -> (Answer, Vec<usize>);
+    /// The values of integer terms, named, in a model of the current assertions (after
+    /// `Sat`).
+    fn model(&mut self, vars: &[(String, Term)]) -> Option<Model>;
+    /// The truth values of formulas in the model of the last `Sat` check.
+    fn eval_bools(&mut self, ts: &[Term]) -> Option<Vec<bool>>;
+    /// An equivalent formula without quantifiers; `None` when the backend finds none in
+    /// time.
+    fn eliminate_quantifiers(&mut self, t: &Term) -> Option<Term>;
+    /// An equivalent, simpler formula (`t` itself when there is none).
+    fn simplify(&mut self, t: &Term) -> Term;
+}
+
+/// A solver as the verifier holds it: a [`Backend`] with an implication cache and the counts
+/// of its work; one per verification run.
 pub struct Smt {
-    ctx: &'static z3::Context,
-    solver: z3::Solver<'static>,
-    timeout_ms: u32,
-    /// The timeout the solver's parameters hold now (setting them takes Z3's global lock).
-    set_ms: u32,
-    /// A second solver for [`Smt::check_path`]: it keeps the formulas of the last path
-    /// asserted, one scope each, with their ids and the formulas in `path_ids`.
-    path: z3::Solver<'static>,
-    path_ids: Vec<(u64, Term)>,
-    path_set_ms: u32,
+    backend: Box<dyn Backend>,
     implies_cache: FxHashMap<(Term, Term), bool>,
     /// The last premise [`Smt::implies`] folded values into.
     last_premise: Option<Premise>,
@@ -72,21 +99,10 @@ pub struct Smt {
     scratch: FxHashMap<Identity, Term>,
     /// The blocks of cells met in premises.
     blocks: Blocks,
-    /// The Z3 constants of the free variables met so far (making one from its name costs
-    /// more than looking it up).
-    consts: std::cell::RefCell<FxHashMap<(Rc<str>, Sort), Dynamic<'static>>>,
-    /// The same for integer numerals.
-    numerals: std::cell::RefCell<FxHashMap<i128, Dynamic<'static>>>,
-    /// Translations of subterms kept across queries ([`Smt::kept`]).
-    kept: std::cell::RefCell<FxHashMap<usize, (Keep, Dynamic<'static>)>>,
-    /// Z3 terms read back ([`Smt::read_back`]).
-    back: std::cell::RefCell<FxHashMap<usize, (Dynamic<'static>, Option<Term>)>>,
     /// Work done so far.
     pub stats: Stats,
-    /// Z3's reason for the last `Unknown` answer.
+    /// The solver's reason for the last `Unknown` answer.
     pub last_unknown: String,
-    /// No query may run past this instant.
-    deadline: Option<std::time::Instant>,
 }
 
 /// A value of a term ([`at_zero`]).
@@ -162,163 +178,64 @@ struct Premise {
 }
 
 impl Smt {
-    /// A solver whose checks give up (answer unknown) after `timeout_ms` milliseconds.
+    /// Z3, whose checks give up (answer unknown) after `timeout_ms` milliseconds.
     pub fn new(timeout_ms: u32) -> Smt {
-        let cfg = z3::Config::new();
-        // One context per verification run, kept for the life of the process: Z3's ASTs
-        // borrow it, and the solver lives next to it.
-        let ctx: &'static z3::Context = Box::leak(Box::new(z3::Context::new(&cfg)));
-        let solver = z3::Solver::new(ctx);
-        let path = z3::Solver::new(ctx);
-        let mut p = z3::Params::new(ctx);
-        p.set_u32("timeout", timeout_ms);
-        solver.set_params(&p);
-        path.set_params(&p);
+        Smt::with_backend(Box::new(Z3::new(timeout_ms)))
+    }
+
+    /// A solver that asks `backend`.
+    pub fn with_backend(backend: Box<dyn Backend>) -> Smt {
         Smt {
-            ctx,
-            solver,
-            timeout_ms,
-            set_ms: timeout_ms,
-            path,
-            path_ids: Vec::new(),
-            path_set_ms: timeout_ms,
+            backend,
             implies_cache: FxHashMap::default(),
             last_premise: None,
             scratch: FxHashMap::default(),
             blocks: Blocks::default(),
-            consts: Default::default(),
-            numerals: Default::default(),
-            kept: Default::default(),
-            back: Default::default(),
             stats: Stats::default(),
             last_unknown: String::new(),
-            deadline: None,
         }
     }
 
-    /// Makes every later query give up (answer unknown) at `deadline`.
+    /// Notes an answer's reason when it is unknown.
+    fn noted(&mut self, a: Answer) -> Answer {
+        if let Answer::Unknown(why) = &a {
+            self.last_unknown.clone_from(why);
+        }
+        a
+    }
+
+    /// [`Backend::set_deadline`].
     pub fn set_deadline(&mut self, deadline: std::time::Instant) {
-        self.deadline = Some(deadline);
+        self.backend.set_deadline(deadline);
     }
 
-    /// The time a query may take now, in milliseconds (0: the deadline has passed).
-    fn budget_ms(&self) -> u32 {
-        match self.deadline {
-            None => self.timeout_ms,
-            Some(d) => {
-                let left = d
-                    .saturating_duration_since(std::time::Instant::now())
-                    .as_millis();
-                (left.min(self.timeout_ms as u128)) as u32
-            }
-        }
-    }
-
-    /// Opens a scope of assertions.
+    /// [`Backend::push`].
     pub fn push(&mut self) {
-        self.solver.push();
+        self.backend.push();
     }
 
-    /// Drops the assertions of the innermost scope.
+    /// [`Backend::pop`].
     pub fn pop(&mut self) {
-        self.solver.pop(1);
+        self.backend.pop();
     }
 
-    /// Adds an assertion to the current scope.
+    /// [`Backend::assert`].
     pub fn assert(&mut self, t: &Term) {
-        let b = self.to_bool(t);
-        self.solver.assert(&b);
+        self.backend.assert(t);
     }
 
-    /// Checks the current assertions.
+    /// [`Backend::check`].
     pub fn check(&mut self) -> Answer {
         self.stats.checks += 1;
-        let _t0 = std::time::Instant::now();
-        let r = self.check_inner();
-        if debug_timing() && _t0.elapsed().as_millis() > 200 {
-            eprintln!("check {:?} -> {r:?}", _t0.elapsed());
-        }
-        r
+        let a = self.backend.check();
+        self.noted(a)
     }
 
-    fn check_inner(&mut self) -> Answer {
-        self.solve(&[])
-    }
-
-    /// Checks the current assertions under `assumptions` within the time left; records Z3's
-    /// reason for an unknown answer.
-    fn solve(&mut self, assumptions: &[Bool<'static>]) -> Answer {
-        self.solve_on(false, assumptions)
-    }
-
-    /// [`Smt::solve`] on the main solver or (`path`) the path solver.
-    fn solve_on(&mut self, path: bool, assumptions: &[Bool<'static>]) -> Answer {
-        let budget = self.budget_ms();
-        if budget == 0 {
-            self.last_unknown = "deadline reached".into();
-            return Answer::Unknown(self.last_unknown.clone());
-        }
-        let (solver, set_ms) = if path {
-            (&self.path, &mut self.path_set_ms)
-        } else {
-            (&self.solver, &mut self.set_ms)
-        };
-        if budget != *set_ms {
-            let mut p = z3::Params::new(self.ctx);
-            p.set_u32("timeout", budget);
-            solver.set_params(&p);
-            *set_ms = budget;
-        }
-        match solver.check_assumptions(assumptions) {
-            z3::SatResult::Sat => Answer::Sat,
-            z3::SatResult::Unsat => Answer::Unsat,
-            z3::SatResult::Unknown => {
-                self.last_unknown = solver
-                    .get_reason_unknown()
-                    .unwrap_or_else(|| "unknown".into());
-                Answer::Unknown(self.last_unknown.clone())
-            }
-        }
-    }
-
-    /// Checks the conjunction of a path's formulas and `extra`. The path is a list of
-    /// `(id, formula)`, outermost first; an id must always stand for the same formula. The
-    /// path solver keeps the last path's formulas asserted, so that a path sharing a prefix
-    /// with the last one (the next node of a depth-first search) asserts only what is new,
-    /// and Z3 keeps what it learned about the prefix.
+    /// [`Backend::check_path`].
     pub fn check_path(&mut self, frames: &[(u64, &Term)], extra: &[Term]) -> Answer {
         self.stats.checks += 1;
-        let same = self
-            .path_ids
-            .iter()
-            .zip(frames)
-            .take_while(|((a, fa), (b, fb))| {
-                // (The caller's promise: an id always stands for the same formula.)
-                debug_assert!(
-                    a != b || fa.identity() == fb.identity() || fa == *fb,
-                    "path frame {a} stands for another formula"
-                );
-                a == b
-            })
-            .count();
-        if self.path_ids.len() > same {
-            self.path.pop((self.path_ids.len() - same) as u32);
-            self.path_ids.truncate(same);
-        }
-        for (id, f) in &frames[same..] {
-            self.path.push();
-            let b = self.to_bool(f);
-            self.path.assert(&b);
-            self.path_ids.push((*id, (*f).clone()));
-        }
-        self.path.push();
-        for t in extra {
-            let b = self.to_bool(t);
-            self.path.assert(&b);
-        }
-        let a = self.solve_on(true, &[]);
-        self.path.pop(1);
-        a
+        let a = self.backend.check_path(frames, extra);
+        self.noted(a)
     }
 
     /// Checks a conjunction in a fresh scope.
@@ -332,61 +249,21 @@ impl Smt {
         a
     }
 
-    /// The values of integer variables in a model of the current assertions (after `Sat`).
+    /// [`Backend::model`].
     pub fn model(&mut self, vars: &[(String, Term)]) -> Option<Model> {
-        let m = self.solver.get_model()?;
-        let mut out = Model::default();
-        for (name, t) in vars {
-            let z = self.to_int(t);
-            if let Some(x) = m.eval(&z, true).as_ref().and_then(numeral) {
-                out.ints.insert(name.clone(), x);
-            }
-        }
-        Some(out)
+        self.backend.model(vars)
     }
 
-    /// The truth values of formulas in the model of the last `Sat` check.
+    /// [`Backend::eval_bools`].
     pub fn eval_bools(&mut self, ts: &[Term]) -> Option<Vec<bool>> {
-        let m = self.solver.get_model()?;
-        ts.iter()
-            .map(|t| m.eval(&self.to_bool(t), true).and_then(|b| b.as_bool()))
-            .collect()
+        self.backend.eval_bools(ts)
     }
 
-    /// Checks the current assertions together with the formulas `lits`. When unsatisfiable,
-    /// also returns the indices of the `lits` the proof used (an unsat core, not always
-    /// minimal).
+    /// [`Backend::check_core`].
     pub fn check_core(&mut self, lits: &[Term]) -> (Answer, Vec<usize>) {
         self.stats.checks += 1;
-        self.push();
-        let names: Vec<String> = (0..lits.len()).map(|i| format!("__core!{i}")).collect();
-        let marks: Vec<Bool<'static>> = names
-            .iter()
-            .map(|n| Bool::new_const(self.ctx, n.as_str()))
-            .collect();
-        for (m, l) in marks.iter().zip(lits) {
-            let l = self.to_bool(l);
-            self.solver.assert(&m.implies(&l));
-        }
-        let answer = self.solve(&marks);
-        let used = if answer == Answer::Unsat {
-            let core: Vec<String> = self
-                .solver
-                .get_unsat_core()
-                .iter()
-                .map(|b| b.to_string())
-                .collect();
-            names
-                .iter()
-                .enumerate()
-                .filter(|(_, n)| core.iter().any(|c| c.trim_matches('|') == *n))
-                .map(|(i, _)| i)
-                .collect()
-        } else {
-            Vec::new()
-        };
-        self.pop();
-        (answer, used)
+        let (a, core) = self.backend.check_core(lits);
+        (self.noted(a), core)
     }
 
     /// Whether `a ⇒ b` is valid; `None` when the solver cannot tell. Cached.
@@ -451,342 +328,22 @@ impl Smt {
         Some(r)
     }
 
-    /// Eliminates the quantifiers of `t` (Z3's `qe` tactic, then simplification); `None` when
-    /// the result is not quantifier-free or cannot be read back.
+    /// [`Backend::eliminate_quantifiers`].
     pub fn eliminate_quantifiers(&mut self, t: &Term) -> Option<Term> {
         self.stats.qe += 1;
-        let _t0 = std::time::Instant::now();
-        let r = self.eliminate_quantifiers_inner(t);
-        if debug_timing() {
-            eprintln!(
-                "qe {:?} size {} -> {:?}",
-                _t0.elapsed(),
-                t.size(),
-                r.as_ref().map(|x| x.size())
-            );
-            if _t0.elapsed().as_millis() > 500 {
-                eprintln!("  {t}");
-            }
-        }
-        r
+        self.backend.eliminate_quantifiers(t)
     }
 
-    fn eliminate_quantifiers_inner(&mut self, t: &Term) -> Option<Term> {
-        let g = z3::Goal::new(self.ctx, false, false, false);
-        g.assert(&self.to_bool(t));
-        let tactic = z3::Tactic::new(self.ctx, "qe")
-            .and_then(&z3::Tactic::new(self.ctx, "simplify"))
-            .try_for(std::time::Duration::from_millis(
-                self.budget_ms().max(1) as u64
-            ));
-        let r = tactic.apply(&g, None).ok()?;
-        let mut parts = Vec::new();
-        for sg in r.list_subgoals() {
-            let fs: Vec<Term> = sg
-                .get_formulas::<Bool>()
-                .iter()
-                .map(|f| self.read_back(&Dynamic::from_ast(f)))
-                .collect::<Option<_>>()?;
-            parts.push(Term::and(fs));
-        }
-        let out = Term::or(parts);
-        let mut fv = Vec::new();
-        out.free_vars(&mut fv);
-        (!contains_quantifier(&out)).then_some(out)
-    }
-
-    /// Z3's simplification of a formula, read back.
+    /// [`Backend::simplify`].
     pub fn simplify(&mut self, t: &Term) -> Term {
-        let z = self.to_bool(t).simplify();
-        self.read_back(&Dynamic::from_ast(&z))
-            .unwrap_or_else(|| t.clone())
-    }
-
-    fn to_bool(&self, t: &Term) -> Bool<'static> {
-        self.to_z3(t, &mut Scope::default())
-            .as_bool()
-            .unwrap_or_else(|| Bool::from_bool(self.ctx, false))
-    }
-
-    fn to_int(&self, t: &Term) -> Int<'static> {
-        self.to_z3(t, &mut Scope::default())
-            .as_int()
-            .unwrap_or_else(|| Int::from_i64(self.ctx, 0))
-    }
-
-    fn to_z3(&self, t: &Term, bound: &mut Scope) -> Dynamic<'static> {
-        // Terms share subterms (weakest preconditions substitute the same value at every
-        // occurrence): translate each shared node once.
-        let key = t as *const Term as usize;
-        if let Some(d) = bound.memo.get(&key) {
-            return d.clone();
-        }
-        let d = self.to_z3_node(t, bound);
-        bound.memo.insert(key, d.clone());
-        d
-    }
-
-    /// The translation of `x`, a subterm held by `owner`: kept across queries when outside
-    /// quantifiers (the same subterms come back in query after query: a path's formula, a
-    /// label). Kept entries are found by address, and each holds its subterm's allocation so
-    /// that no other term can take that address.
-    fn kept(&self, x: &Term, owner: impl FnOnce() -> Keep, bound: &mut Scope) -> Dynamic<'static> {
-        if !bound.vars.is_empty() {
-            return self.to_z3(x, bound);
-        }
-        let key = x as *const Term as usize;
-        if let Some((_, d)) = self.kept.borrow().get(&key) {
-            return d.clone();
-        }
-        let d = self.to_z3(x, bound);
-        keep(&mut self.kept.borrow_mut(), key, (owner(), d.clone()));
-        d
-    }
-
-    fn to_z3_node(&self, t: &Term, bound: &mut Scope) -> Dynamic<'static> {
-        let ctx = self.ctx;
-        let one = |x: &Rc<Term>, bound: &mut Scope| self.kept(x, || Keep::One(x.clone()), bound);
-        let b = |x: &Rc<Term>, bound: &mut Scope| one(x, bound).as_bool().expect("boolean term");
-        let i = |x: &Rc<Term>, bound: &mut Scope| one(x, bound).as_int().expect("integer term");
-        let many = |xs: &Rc<[Term]>, bound: &mut Scope| -> Vec<Dynamic<'static>> {
-            xs.iter()
-                .map(|x| self.kept(x, || Keep::Many(xs.clone()), bound))
-                .collect()
-        };
-        match t {
-            Term::True => Dynamic::from_ast(&Bool::from_bool(ctx, true)),
-            Term::False => Dynamic::from_ast(&Bool::from_bool(ctx, false)),
-            Term::Int(v) => self
-                .numerals
-                .borrow_mut()
-                .entry(*v)
-                .or_insert_with(|| {
-                    Dynamic::from_ast(&match i64::try_from(*v) {
-                        Ok(x) => Int::from_i64(ctx, x),
-                        Err(_) => Int::from_str(ctx, &v.to_string()).expect("numeral"),
-                    })
-                })
-                .clone(),
-            Term::Var(n, s) => {
-                if let Some(d) = bound.vars.get(n) {
-                    return d.clone();
-                }
-                self.consts
-                    .borrow_mut()
-                    .entry((n.clone(), *s))
-                    .or_insert_with(|| var_z3(ctx, n, *s))
-                    .clone()
-            }
-            Term::Not(a) => Dynamic::from_ast(&b(a, bound).not()),
-            Term::And(xs) => {
-                let v: Vec<Bool> = many(xs, bound)
-                    .iter()
-                    .map(|x| x.as_bool().expect("boolean term"))
-                    .collect();
-                Dynamic::from_ast(&Bool::and(ctx, &v.iter().collect::<Vec<_>>()))
-            }
-            Term::Or(xs) => {
-                let v: Vec<Bool> = many(xs, bound)
-                    .iter()
-                    .map(|x| x.as_bool().expect("boolean term"))
-                    .collect();
-                Dynamic::from_ast(&Bool::or(ctx, &v.iter().collect::<Vec<_>>()))
-            }
-            Term::Implies(x, y) => Dynamic::from_ast(&b(x, bound).implies(&b(y, bound))),
-            Term::Ite(c, x, y) => {
-                let c = b(c, bound);
-                let x = one(x, bound);
-                let y = one(y, bound);
-                c.ite(&x, &y)
-            }
-            Term::Eq(x, y) => {
-                let x = one(x, bound);
-                let y = one(y, bound);
-                Dynamic::from_ast(&x._eq(&y))
-            }
-            Term::Le(x, y) => Dynamic::from_ast(&i(x, bound).le(&i(y, bound))),
-            Term::Lt(x, y) => Dynamic::from_ast(&i(x, bound).lt(&i(y, bound))),
-            Term::Add(xs) => {
-                let v: Vec<Int> = many(xs, bound)
-                    .iter()
-                    .map(|x| x.as_int().expect("integer term"))
-                    .collect();
-                Dynamic::from_ast(&Int::add(ctx, &v.iter().collect::<Vec<_>>()))
-            }
-            Term::Sub(x, y) => Dynamic::from_ast(&Int::sub(ctx, &[&i(x, bound), &i(y, bound)])),
-            Term::Neg(x) => Dynamic::from_ast(&i(x, bound).unary_minus()),
-            Term::Mul(x, y) => Dynamic::from_ast(&Int::mul(ctx, &[&i(x, bound), &i(y, bound)])),
-            Term::Div(x, y) => Dynamic::from_ast(&i(x, bound).div(&i(y, bound))),
-            Term::Mod(x, y) => Dynamic::from_ast(&i(x, bound).modulo(&i(y, bound))),
-            Term::Select(a, x) => {
-                let a = one(a, bound).as_array().expect("array term");
-                a.select(&i(x, bound))
-            }
-            Term::Store(a, x, v) => {
-                let a = one(a, bound).as_array().expect("array term");
-                Dynamic::from_ast(&a.store(&i(x, bound), &i(v, bound)))
-            }
-            Term::Forall(vs, body) | Term::Exists(vs, body) => {
-                let mut inner = Scope {
-                    vars: bound.vars.clone(),
-                    memo: FxHashMap::default(),
-                };
-                let consts: Vec<Dynamic<'static>> = vs
-                    .iter()
-                    .map(|(n, s)| {
-                        let d = var_z3(ctx, n, *s);
-                        inner.vars.insert(n.clone(), d.clone());
-                        d
-                    })
-                    .collect();
-                let body = b(body, &mut inner);
-                let refs: Vec<&dyn Ast<'static>> = consts.iter().map(|c| c as &dyn Ast).collect();
-                let q = if matches!(t, Term::Forall(..)) {
-                    z3::ast::forall_const(ctx, &refs, &[], &body)
-                } else {
-                    z3::ast::exists_const(ctx, &refs, &[], &body)
-                };
-                Dynamic::from_ast(&q)
-            }
-        }
-    }
-}
-
-/// Whether `SYNTH_DEBUG_SMT` asks for the timing of slow queries (read once).
-fn debug_timing() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("SYNTH_DEBUG_SMT").is_some())
-}
-
-/// Most entries a cache by address ([`Smt::kept`], [`Smt::read_back`]) holds (beyond, it
-/// starts afresh).
-const MAX_KEPT: usize = 1 << 14;
-
-/// Adds an entry to a cache by address, emptying it first when it is full.
-fn keep<V>(cache: &mut FxHashMap<usize, V>, key: usize, v: V) {
-    if cache.len() >= MAX_KEPT {
-        cache.clear();
-    }
-    cache.insert(key, v);
-}
-
-/// What keeps a subterm's allocation alive in [`Smt::kept`]: the subterm, or the list it is
-/// one of.
-enum Keep {
-    One(#[allow(dead_code)] Rc<Term>),
-    Many(#[allow(dead_code)] Rc<[Term]>),
-}
-
-/// Variables bound by enclosing quantifiers, and the translations made so far.
-#[derive(Default)]
-struct Scope {
-    vars: HashMap<Rc<str>, Dynamic<'static>>,
-    memo: FxHashMap<usize, Dynamic<'static>>,
-}
-
-fn var_z3(ctx: &'static z3::Context, n: &str, s: Sort) -> Dynamic<'static> {
-    match s {
-        Sort::Bool => Dynamic::from_ast(&Bool::new_const(ctx, n)),
-        Sort::Int => Dynamic::from_ast(&Int::new_const(ctx, n)),
-        Sort::Array => Dynamic::from_ast(&z3::ast::Array::new_const(
-            ctx,
-            n,
-            &z3::Sort::int(ctx),
-            &z3::Sort::int(ctx),
-        )),
-    }
-}
-
-fn contains_quantifier(t: &Term) -> bool {
-    matches!(t, Term::Forall(..) | Term::Exists(..))
-        || t.children().into_iter().any(contains_quantifier)
-}
-
-/// The value of an integer numeral (`None`: not a numeral, or beyond `i128`).
-fn numeral(i: &Int<'static>) -> Option<i128> {
-    if i.kind() != z3::AstKind::Numeral {
-        return None;
-    }
-    if let Some(x) = i.as_i64() {
-        return Some(x as i128);
-    }
-    // (Beyond 64 bits: Z3 prints a numeral in decimal, a negative one as `(- n)`.)
-    i.to_string().replace(['(', ')', ' '], "").parse().ok()
-}
-
-impl Smt {
-    /// Reads a Z3 term back; `None` for operators this module does not know. Z3's terms are
-    /// shared (one node per distinct subterm); so are the terms read back, through a cache
-    /// by Z3 node (each entry holds its node, so that no other node can take its address):
-    /// labels read back after simplification would otherwise repeat their common parts.
-    fn read_back(&self, d: &Dynamic<'static>) -> Option<Term> {
-        let key = d.get_z3_ast() as usize;
-        if let Some((_, t)) = self.back.borrow().get(&key) {
-            return t.clone();
-        }
-        let t = self.read_back_node(d);
-        keep(&mut self.back.borrow_mut(), key, (d.clone(), t.clone()));
-        t
-    }
-
-    fn read_back_node(&self, d: &Dynamic<'static>) -> Option<Term> {
-        use z3::DeclKind as K;
-        if d.kind() == z3::AstKind::Quantifier {
-            return None;
-        }
-        if let Some(b) = d.as_bool().and_then(|b| b.as_bool()) {
-            return Some(Term::bool(b));
-        }
-        if d.kind() == z3::AstKind::Numeral {
-            return d.as_int().as_ref().and_then(numeral).map(Term::Int);
-        }
-        let decl = d.safe_decl().ok()?;
-        let kids: Vec<Term> = d
-            .children()
-            .iter()
-            .map(|k| self.read_back(k))
-            .collect::<Option<_>>()?;
-        let k = |n: usize| kids.get(n).cloned();
-        Some(match decl.kind() {
-            K::TRUE => Term::True,
-            K::FALSE => Term::False,
-            K::AND => Term::and(kids),
-            K::OR => Term::or(kids),
-            K::NOT => Term::not(k(0)?),
-            K::IMPLIES => Term::implies(k(0)?, k(1)?),
-            K::ITE => Term::ite(k(0)?, k(1)?, k(2)?),
-            K::EQ | K::IFF => Term::eq(k(0)?, k(1)?),
-            K::DISTINCT if kids.len() == 2 => Term::not(Term::eq(k(0)?, k(1)?)),
-            K::LE => Term::le(k(0)?, k(1)?),
-            K::GE => Term::le(k(1)?, k(0)?),
-            K::LT => Term::lt(k(0)?, k(1)?),
-            K::GT => Term::lt(k(1)?, k(0)?),
-            K::ADD => kids.into_iter().reduce(Term::add)?,
-            K::SUB => kids.into_iter().reduce(Term::sub)?,
-            K::UMINUS => Term::neg(k(0)?),
-            K::MUL => kids.into_iter().reduce(Term::mul)?,
-            K::IDIV => Term::div(k(0)?, k(1)?),
-            K::MOD => Term::modulo(k(0)?, k(1)?),
-            K::SELECT => Term::select(k(0)?, k(1)?),
-            K::STORE => Term::store(k(0)?, k(1)?, k(2)?),
-            K::ANUM => Term::Int(numeral(&d.as_int()?)?),
-            K::UNINTERPRETED if kids.is_empty() => {
-                let s = match d.sort_kind() {
-                    z3::SortKind::Bool => Sort::Bool,
-                    z3::SortKind::Int => Sort::Int,
-                    z3::SortKind::Array => Sort::Array,
-                    _ => return None,
-                };
-                Term::Var(decl.name().into(), s)
-            }
-            _ => return None,
-        })
+        self.backend.simplify(t)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::rc::Rc;
 
     fn x() -> Term {
         Term::var("x", Sort::Int)
@@ -1367,6 +924,63 @@ mod tests {
             }
         }
         assert!(decided > 100, "only {decided} queries decided");
+    }
+
+    /// A backend that cannot decide anything.
+    struct Undecided;
+
+    impl Backend for Undecided {
+        fn set_deadline(&mut self, _: std::time::Instant) {}
+        fn push(&mut self) {}
+        fn pop(&mut self) {}
+        fn assert(&mut self, _: &Term) {}
+        fn check(&mut self) -> Answer {
+            Answer::Unknown("undecided".into())
+        }
+        fn check_path(&mut self, _: &[(u64, &Term)], _: &[Term]) -> Answer {
+            self.check()
+        }
+        fn check_core(&mut self, _: &[Term]) -> (Answer, Vec<usize>) {
+            (self.check(), Vec::new())
+        }
+        fn model(&mut self, _: &[(String, Term)]) -> Option<Model> {
+            None
+        }
+        fn eval_bools(&mut self, _: &[Term]) -> Option<Vec<bool>> {
+            None
+        }
+        fn eliminate_quantifiers(&mut self, _: &Term) -> Option<Term> {
+            None
+        }
+        fn simplify(&mut self, t: &Term) -> Term {
+            t.clone()
+        }
+    }
+
+    /// What the solver layer decides without a backend it decides (a premise's fixed values
+    /// folded into the goal), and what it leaves undecided: an implication the backend cannot
+    /// decide is `None` with the backend's reason, never cached as an answer.
+    #[test]
+    fn an_undecided_backend_leaves_implications_undecided() {
+        let mut s = Smt::with_backend(Box::new(Undecided));
+        let premise = Term::and([Term::eq(x(), Term::int(3)), Term::le(Term::int(0), y())]);
+        // x = 3 decides x < 4 and x = 5 without the backend.
+        assert_eq!(
+            s.implies(&premise, &Term::lt(x(), Term::int(4))),
+            Some(true)
+        );
+        assert_eq!(
+            s.implies(&premise, &Term::eq(x(), Term::int(5))),
+            Some(false)
+        );
+        assert_eq!(s.stats.checks, 0);
+        // y < 10 needs the backend.
+        let goal = Term::lt(y(), Term::int(10));
+        assert_eq!(s.implies(&premise, &goal), None);
+        assert_eq!(s.last_unknown, "undecided");
+        assert_eq!(s.implies(&premise, &goal), None);
+        assert_eq!(s.stats.checks, 2);
+        assert_eq!(s.check_terms(&[goal]), Answer::Unknown("undecided".into()));
     }
 
     #[test]

@@ -96,6 +96,12 @@ pub struct Node {
     pub covered_by: Option<NodeId>,
     /// Depth in the tree.
     pub depth: u32,
+    /// The node is in a removed subtree (seed 002, Remove_Error_Paths): it stays in the tree
+    /// for its ids, but belongs to no IVR.
+    pub removed: bool,
+    /// Threads whose expansion here was removed ([`Art::remove_expansion`]): the search must
+    /// not expand them here again.
+    pub forbidden: BTreeSet<ThreadId>,
 }
 
 /// A node as written to an IVR file.
@@ -142,6 +148,8 @@ impl Art {
             expanded: BTreeSet::new(),
             covered_by: None,
             depth: 0,
+            removed: false,
+            forbidden: BTreeSet::new(),
         });
         a
     }
@@ -214,6 +222,8 @@ impl Art {
             expanded: BTreeSet::new(),
             covered_by: None,
             depth,
+            removed: false,
+            forbidden: BTreeSet::new(),
         });
         self.nodes[v.0 as usize].children.push(Edge {
             thread,
@@ -228,18 +238,36 @@ impl Art {
         self.nodes[v.0 as usize].expanded.insert(thread);
     }
 
-    /// Records that `thread` is no longer expanded at `v` (its edges were removed).
-    pub fn unmark_expanded(&mut self, v: NodeId, thread: ThreadId) {
-        self.nodes[v.0 as usize].expanded.remove(&thread);
-    }
-
-    /// Removes every covering by `w`; returns the nodes that were covered.
-    pub fn uncover_by(&mut self, w: NodeId) -> Vec<NodeId> {
-        let uncovered = self.covering.remove(&w).unwrap_or_default();
-        for u in &uncovered {
-            self.nodes[u.0 as usize].covered_by = None;
+    /// Removes `thread`'s expansion at `v` (seed 002, Remove_Error_Paths): the thread is
+    /// forbidden at `v` and no longer expanded there, and every node below its edges is
+    /// marked removed, together with the coverings by those nodes. Returns the nodes that
+    /// lost their covering and are not removed themselves.
+    pub fn remove_expansion(&mut self, v: NodeId, thread: ThreadId) -> Vec<NodeId> {
+        let n = &mut self.nodes[v.0 as usize];
+        n.forbidden.insert(thread);
+        n.expanded.remove(&thread);
+        let mut stack: Vec<NodeId> = n
+            .children
+            .iter()
+            .filter(|e| e.thread == thread)
+            .map(|e| e.child)
+            .collect();
+        let mut freed = Vec::new();
+        while let Some(x) = stack.pop() {
+            let n = &mut self.nodes[x.0 as usize];
+            if n.removed {
+                continue;
+            }
+            n.removed = true;
+            stack.extend(n.children.iter().map(|e| e.child));
+            let uncovered = self.covering.remove(&x).unwrap_or_default();
+            for u in &uncovered {
+                self.nodes[u.0 as usize].covered_by = None;
+            }
+            freed.extend(uncovered);
         }
-        uncovered
+        freed.retain(|u| !self.nodes[u.0 as usize].removed);
+        freed
     }
 
     /// Replaces the label; returns the nodes that were covered by `v` and are uncovered now
@@ -448,5 +476,53 @@ impl Art {
             .iter()
             .enumerate()
             .filter_map(|(i, n)| n.covered_by.map(|w| (NodeId(i as u32), w)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn control(l: u32) -> Control {
+        Control {
+            locs: vec![Some(LocId(l))],
+            atomic: None,
+        }
+    }
+
+    /// Removing a thread's expansion forbids it there and removes the subtree below its
+    /// edges, with the coverings by removed nodes; the nodes they covered come back unless
+    /// removed themselves, and the other threads' subtrees stay.
+    #[test]
+    fn removing_an_expansion_removes_its_subtree_and_the_coverings_by_it() {
+        let (t0, t1) = (ThreadId(0), ThreadId(1));
+        let mut a = Art::new(control(0));
+        let r = a.root();
+        let x = a.add_child(r, t0, TransId(0), control(1));
+        let x1 = a.add_child(x, t0, TransId(1), control(2));
+        let y = a.add_child(r, t1, TransId(0), control(3));
+        let y1 = a.add_child(y, t1, TransId(1), control(2));
+        let y2 = a.add_child(y, t1, TransId(2), control(1));
+        a.mark_expanded(r, t0);
+        a.mark_expanded(r, t1);
+        assert!(a.cover(y1, x1).is_empty());
+        assert!(a.cover(y2, x).is_empty());
+        let freed = a.remove_expansion(r, t0);
+        assert_eq!(freed.len(), 2);
+        assert!(freed.contains(&y1) && freed.contains(&y2));
+        assert!(a.node(x).removed && a.node(x1).removed);
+        assert!(!a.node(y).removed && !a.node(y1).removed && !a.node(r).removed);
+        assert!(!a.is_covered(y1) && !a.is_covered(y2));
+        assert!(a.node(r).forbidden.contains(&t0) && !a.node(r).forbidden.contains(&t1));
+        assert!(!a.node(r).expanded.contains(&t0) && a.node(r).expanded.contains(&t1));
+        // A removed node that another removal uncovers does not come back.
+        let mut b = Art::new(control(0));
+        let r = b.root();
+        let x = b.add_child(r, t0, TransId(0), control(1));
+        let y = b.add_child(r, t1, TransId(0), control(1));
+        assert!(b.cover(x, y).is_empty());
+        assert!(b.remove_expansion(r, t0).is_empty());
+        assert!(b.remove_expansion(r, t1).is_empty());
+        assert!(b.node(x).removed && b.node(y).removed);
     }
 }

@@ -19,6 +19,7 @@ use crate::art::{Art, Control, NodeId};
 use crate::encode::{Encoder, SymState, SymStep};
 use crate::interp::{Execution, Outcome, Replay};
 use crate::ir::*;
+use crate::scheduler::{Scheduler, Turns, TurnsPhase};
 use crate::smt::{Answer, Smt, Term};
 use crate::witness::{self, Witness};
 use std::cell::RefCell;
@@ -26,9 +27,8 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::{Duration, Instant};
 
-/// The deterministic scheduler's phase at a node ([`Verifier::phase`]): the thread running
-/// with its rounds run and whether it just jumped back, and the pairing.
-type Phase = Option<(Option<(ThreadId, u32, bool)>, Option<(ThreadId, u32)>)>;
+/// What a covering must keep of the deterministic scheduler's phase ([`Verifier::phase`]).
+type Phase = Option<<Turns as Scheduler>::Key>;
 
 /// Options of a verification run.
 #[derive(Clone, Debug)]
@@ -207,21 +207,15 @@ pub struct Progress {
 /// A progress callback.
 pub type ProgressFn = Box<dyn FnMut(&Progress)>;
 
-/// Per-node bookkeeping of the iterative algorithm.
-#[derive(Clone, Debug, Default)]
-struct Meta {
-    /// Threads whose expansion here leads to a counterexample (or a dead end).
-    forbidden: std::collections::BTreeSet<ThreadId>,
-    /// The node is in a removed subtree (seed 002, Remove_Error_Paths).
-    removed: bool,
-}
-
-enum Refined {
-    /// Labels were strengthened to exclude the bad states; the nodes whose labels changed,
-    /// root first.
-    Strengthened(Vec<NodeId>),
-    /// A concrete execution reaches the bad states.
-    Bug(Counterexample),
+/// What checking a path against bad states found (the first half of Impact's refinement;
+/// [`Verifier::strengthen`] is the second).
+enum PathCheck {
+    /// The path cannot reach the bad states. For each node from the first whose label does
+    /// not yet exclude them, root first: the formula its label must imply (an interpolant,
+    /// or the exact weakest precondition of the rest of the path).
+    Infeasible(Vec<(NodeId, Term)>),
+    /// A concrete execution (replayed) reaches the bad states.
+    Feasible,
     /// Cannot tell.
     Unknown(String),
 }
@@ -235,16 +229,12 @@ pub struct Verifier<'p> {
     ranges: Term,
     opts: Options,
     refinements: u64,
-    /// Nodes uncovered by the last refinement.
-    freed: Vec<NodeId>,
     /// Symbolic execution of each node's path, indexed by node.
     syms: Vec<Sym>,
     /// Each transition executed from the identity state (guards, UB, weakest preconditions).
     id_steps: RefCell<HashMap<(ThreadId, TransId), Rc<SymStep>>>,
     /// The initial state over the current variables.
     init: Term,
-    /// Per-node bookkeeping, indexed by node.
-    meta: Vec<Meta>,
     /// Whether the iterative algorithm is running (coverings must keep cycles fair).
     iterative: bool,
     /// Nodes whose thread choice must be made again (a chosen thread was forbidden).
@@ -270,6 +260,8 @@ pub struct Verifier<'p> {
 struct Sym {
     state: SymState,
     cond: Term,
+    /// The deterministic scheduler's phase at the node.
+    phase: TurnsPhase,
 }
 
 impl<'p> Verifier<'p> {
@@ -283,11 +275,11 @@ impl<'p> Verifier<'p> {
         let root = Sym {
             cond: Term::and([enc.initial(&s0), enc.ranges(&s0)]),
             state: s0,
+            phase: turns(&opts, prog.threads.len(), false).start(),
         };
         let init = enc.initial(&enc.identity());
         Verifier {
             syms: vec![root],
-            meta: vec![Meta::default()],
             iterative: false,
             pending: Vec::new(),
             root_lost: false,
@@ -305,7 +297,6 @@ impl<'p> Verifier<'p> {
             ranges,
             opts,
             refinements: 0,
-            freed: Vec::new(),
         }
     }
 
@@ -443,8 +434,8 @@ impl<'p> Verifier<'p> {
         work: &mut Vec<NodeId>,
     ) -> Result<Option<Counterexample>, Stop> {
         match self.concretize(&self.art.path(v), &Term::True) {
-            Refined::Bug(c) => Ok(Some(c)),
-            Refined::Unknown(_) | Refined::Strengthened(_) => {
+            Ok(c) => Ok(Some(c)),
+            Err(_) => {
                 self.exclude(v, Term::True, work)?;
                 Ok(None)
             }
@@ -455,11 +446,8 @@ impl<'p> Verifier<'p> {
     fn deadlock(&mut self, v: NodeId, movable: &[ThreadId]) -> Result<Counterexample, Stop> {
         let control = self.art.node(v).control.clone();
         let none = Term::not(Term::or(movable.iter().map(|t| self.enabled(&control, *t))));
-        match self.concretize(&self.art.path(v), &none) {
-            Refined::Bug(c) => Ok(c),
-            Refined::Unknown(r) => Err(Stop::Unknown(r)),
-            Refined::Strengthened(_) => unreachable!("concretize does not refine"),
-        }
+        self.concretize(&self.art.path(v), &none)
+            .map_err(Stop::Unknown)
     }
 
     /// Strengthens `v`'s label so that it implies that one of `ts` is enabled (the caller
@@ -560,10 +548,10 @@ impl<'p> Verifier<'p> {
     /// Excludes `bad` from the labels on the path to `v` (the caller knows the path cannot
     /// reach it).
     fn exclude(&mut self, v: NodeId, bad: Term, work: &mut Vec<NodeId>) -> Result<(), Stop> {
-        match self.refine_path(v, bad) {
-            Refined::Strengthened(changed) => {
+        match self.check_path(v, bad) {
+            PathCheck::Infeasible(labels) => {
+                let changed = self.strengthen(labels, work);
                 self.refinements += 1;
-                work.append(&mut self.freed);
                 // Impact's close after refine: a strengthened label may now imply the label
                 // of an earlier node with the same control state; the topmost such node
                 // covers its whole subtree.
@@ -576,10 +564,10 @@ impl<'p> Verifier<'p> {
             }
             // The path was shown unable to reach `bad`; a witness now means the two encodings
             // disagree (over-approximation): do not call that a bug.
-            Refined::Bug(_) => Err(Stop::Unknown(
+            PathCheck::Feasible => Err(Stop::Unknown(
                 "a state excluded by symbolic execution was not excluded by the labels".into(),
             )),
-            Refined::Unknown(r) => Err(Stop::Unknown(r)),
+            PathCheck::Unknown(r) => Err(Stop::Unknown(r)),
         }
     }
 
@@ -697,11 +685,14 @@ impl<'p> Verifier<'p> {
             if self.decided(feasible, "a guard")? {
                 let c = self.successor(&control, t, tr);
                 let w = self.art.add_child(v, t, tr.id, c);
+                let phase = self
+                    .scheduler()
+                    .after(&self.syms[v.0 as usize].phase, t, tr);
                 self.syms.push(Sym {
                     state: st.post,
                     cond: Term::and([cond, Term::not(st.undefined)]),
+                    phase,
                 });
-                self.meta.push(Meta::default());
                 debug_assert_eq!(self.syms.len(), self.art.len());
                 work.push(w);
             } else {
@@ -754,10 +745,7 @@ impl<'p> Verifier<'p> {
             .filter(|w| *w < v && self.phase(*w) == phase)
             .collect();
         for w in cands {
-            if self.art.is_covered(w)
-                || self.art.is_ancestor(v, w)
-                || self.meta[w.0 as usize].removed
-            {
+            if self.art.is_covered(w) || self.art.is_ancestor(v, w) || self.art.node(w).removed {
                 continue;
             }
             let lw = self.art.node(w).label.clone();
@@ -782,7 +770,7 @@ impl<'p> Verifier<'p> {
             .same_control(&control)
             .iter()
             .copied()
-            .filter(|w| *w < v && !self.art.is_covered(*w) && !self.meta[w.0 as usize].removed)
+            .filter(|w| *w < v && !self.art.is_covered(*w) && !self.art.node(*w).removed)
             .filter(|w| self.phase(*w) == phase)
             .take(FORCED_COVER_TRIES)
             .collect();
@@ -814,9 +802,9 @@ impl<'p> Verifier<'p> {
         Ok(false)
     }
 
-    /// Strengthens the labels on the path to `v` so that `bad` is excluded at `v`, or finds a
-    /// concrete execution that reaches `bad` at `v`.
-    fn refine_path(&mut self, v: NodeId, bad: Term) -> Refined {
+    /// Whether the path to `v` can reach `bad` at `v`: a concrete execution that does, or the
+    /// formulas that the labels on the path must imply to exclude it.
+    fn check_path(&mut self, v: NodeId, bad: Term) -> PathCheck {
         let path = self.art.path(v);
         let n = path.len();
         // ψ_{n-1} = ¬bad; ψ_i = wp(tr_i, ψ_{i+1}) with inputs eliminated. Going back stops at
@@ -835,7 +823,7 @@ impl<'p> Verifier<'p> {
                 Some(true) => break top + 1,
                 Some(false) => {}
                 None => {
-                    return Refined::Unknown(format!(
+                    return PathCheck::Unknown(format!(
                         "solver could not decide a label: {}",
                         self.smt.last_unknown
                     ))
@@ -860,9 +848,14 @@ impl<'p> Verifier<'p> {
                 let init = self.init.clone();
                 match self.implies(&init, &p) {
                     Some(true) => break 0,
-                    Some(false) => return self.concretize(&path, &bad),
+                    Some(false) => {
+                        return match self.concretize(&path, &bad) {
+                            Ok(_) => PathCheck::Feasible,
+                            Err(why) => PathCheck::Unknown(why),
+                        }
+                    }
                     None => {
-                        return Refined::Unknown(format!(
+                        return PathCheck::Unknown(format!(
                             "solver could not decide path feasibility: {}",
                             self.smt.last_unknown
                         ))
@@ -874,24 +867,32 @@ impl<'p> Verifier<'p> {
             let wp = self.enc.wp_of(&self.id_step(t, trans), &p);
             let q = match self.smt.eliminate_quantifiers(&wp) {
                 Some(q) => q,
-                None => return Refined::Unknown("quantifier elimination failed".into()),
+                None => return PathCheck::Unknown("quantifier elimination failed".into()),
             };
             top -= 1;
             psi[top] = Some(self.smt.simplify(&q));
         };
+        PathCheck::Infeasible(
+            (start..n)
+                .map(|i| (path[i].0, psi[i].clone().expect("computed")))
+                .collect(),
+        )
+    }
+
+    /// Conjoins each node's formula to its label; the nodes whose labels changed, in the
+    /// order given. Coverings by a node whose label changed are undone, and the nodes they
+    /// covered go back to `work`.
+    fn strengthen(&mut self, labels: Vec<(NodeId, Term)>, work: &mut Vec<NodeId>) -> Vec<NodeId> {
         let mut changed = Vec::new();
-        for i in start..n {
-            let node = path[i].0;
+        for (node, p) in labels {
             let old = self.art.node(node).label.clone();
-            let p = psi[i].clone().expect("computed");
             let new = self.smt.simplify(&Term::and([old.clone(), p]));
             if new != old {
                 changed.push(node);
             }
-            let freed = self.art.set_label(node, new);
-            self.freed.extend(freed);
+            work.extend(self.art.set_label(node, new));
         }
-        Refined::Strengthened(changed)
+        changed
     }
 
     /// An interpolant between the states the path to `v` reaches and `psi` (which they all
@@ -967,12 +968,12 @@ impl<'p> Verifier<'p> {
     }
 
     /// Finds inputs and initial values that drive the path to a bad state, and replays them
-    /// ([`crate::witness`]).
+    /// ([`crate::witness`]); why not, when that fails.
     fn concretize(
         &mut self,
         path: &[(NodeId, Option<(ThreadId, TransId)>)],
         bad: &Term,
-    ) -> Refined {
+    ) -> Result<Counterexample, String> {
         let steps: Vec<(ThreadId, TransId)> =
             path.iter().skip(1).map(|(_, e)| e.expect("edge")).collect();
         match witness::witness(self.prog, &self.enc, &mut self.smt, &steps, bad) {
@@ -981,14 +982,24 @@ impl<'p> Verifier<'p> {
                     reason,
                     memory: false,
                     ..
-                } => Refined::Unknown(format!("undefined behaviour is reachable: {reason}")),
-                _ => Refined::Bug(c),
+                } => Err(format!("undefined behaviour is reachable: {reason}")),
+                _ => Ok(c),
             },
-            Witness::Infeasible => Refined::Unknown(
+            Witness::Infeasible => Err(
                 "the error path is infeasible but its weakest precondition did not show it".into(),
             ),
-            Witness::Unknown(why) => Refined::Unknown(why),
+            Witness::Unknown(why) => Err(why),
         }
+    }
+}
+
+/// The deterministic scheduler of the options' quantum and pair turns (pair turns only in
+/// the iterative mode) for `threads` threads.
+fn turns(opts: &Options, threads: usize, iterative: bool) -> Turns {
+    Turns {
+        quantum: opts.quantum.max(1),
+        pair_turns: if iterative { opts.pair_turns } else { 0 },
+        threads,
     }
 }
 
@@ -1025,7 +1036,6 @@ impl Verifier<'_> {
                 break Err(format!("stopped after {ivrs} IVRs (--ivrs)"));
             }
             let mut work: Vec<NodeId> = std::mem::take(&mut self.pending);
-            work.append(&mut self.freed);
             if work.is_empty() {
                 match self.new_schedule_start(&mut work) {
                     Ok(true) => {}
@@ -1169,7 +1179,7 @@ impl Verifier<'_> {
         let mut keep = vec![false; art.len()];
         for v in art.ids() {
             let i = v.0 as usize;
-            keep[i] = !self.meta[i].removed
+            keep[i] = !art.node(v).removed
                 && match art.node(v).parent {
                     None => true,
                     Some((p, _, _)) => {
@@ -1191,9 +1201,8 @@ impl Verifier<'_> {
         self.starts += 1;
         let mut found = 0;
         for v in self.art.ids().collect::<Vec<_>>() {
-            let i = v.0 as usize;
             let n = self.art.node(v);
-            if self.meta[i].removed
+            if n.removed
                 || n.expanded.is_empty()
                 || n.label == Term::False
                 || self.art.is_covered(v)
@@ -1205,7 +1214,8 @@ impl Verifier<'_> {
                 continue;
             }
             for t in self.movable(&control) {
-                if self.art.node(v).expanded.contains(&t) || self.meta[i].forbidden.contains(&t) {
+                if self.art.node(v).expanded.contains(&t) || self.art.node(v).forbidden.contains(&t)
+                {
                     continue;
                 }
                 if !self.may_be_enabled(v, t)? {
@@ -1280,39 +1290,16 @@ impl Verifier<'_> {
         Ok(None)
     }
 
-    /// The order in which the deterministic scheduler tries threads at `v`: the thread that
-    /// moved into `v` keeps running until it has jumped back in a loop `quantum` times (or
-    /// cannot move); then the
-    /// thread that has waited longest on the path goes next (round robin that skips threads
-    /// while they are blocked, as the fair scheduler of Lemma 2 does). A thread about to end
-    /// the program goes before all.
+    /// The deterministic scheduler of this run.
+    fn scheduler(&self) -> Turns {
+        turns(&self.opts, self.prog.threads.len(), self.iterative)
+    }
+
+    /// The order in which the deterministic scheduler tries threads at `v`
+    /// ([`Turns::order`]), except that a thread about to end the program goes before all.
     fn schedule_order(&self, v: NodeId) -> Vec<ThreadId> {
-        let n = self.prog.threads.len();
-        // Depth of each thread's last move on the path (none: never moved).
-        let mut last: Vec<Option<u32>> = vec![None; n];
-        let mut x = v;
-        while let Some((p, t, _)) = self.art.node(x).parent {
-            let d = self.art.node(x).depth;
-            let slot = &mut last[t.0 as usize];
-            if slot.is_none() {
-                *slot = Some(d);
-            }
-            x = p;
-        }
-        let mut order: Vec<ThreadId> = (0..n as u32).map(ThreadId).collect();
-        order.sort_by_key(|t| (last[t.0 as usize].map_or(-1, |d| d as i64), t.0));
-        if let Some((partner, _)) = self.pairing(v) {
-            order.retain(|u| *u != partner);
-            order.insert(0, partner);
-        }
-        if let Some((_, t, tr)) = self.art.node(v).parent {
-            let switch = self.prog.thread(t).transition(tr).back_edge
-                && self.rounds_run(v, t) >= self.quantum();
-            if !switch {
-                order.retain(|u| *u != t);
-                order.insert(0, t);
-            }
-        }
+        let all: Vec<ThreadId> = (0..self.prog.threads.len() as u32).map(ThreadId).collect();
+        let mut order = self.scheduler().order(&self.syms[v.0 as usize].phase, &all);
         // A thread about to end the program goes first once it can move; until then, the
         // threads in code without events that hold it back (`Control::can_move`) go first, to
         // their next event. The proof ends there rather than running the others further.
@@ -1330,76 +1317,11 @@ impl Verifier<'_> {
         order
     }
 
-    /// The deterministic scheduler's phase at `x`: the thread running, with as many rounds
-    /// run (with a quantum above 1), and the pairing ([`Verifier::pairing`]). Covering `v` by
-    /// `w` needs the same phase at both, so that it keeps the quantum and the pair turns; the
-    /// phase is always the same with a quantum of 1 and no pairing, and in complete mode.
+    /// What a covering of or by `x` must keep of the deterministic scheduler's phase
+    /// ([`Scheduler::key`]); always the same in complete mode.
     fn phase(&self, x: NodeId) -> Phase {
-        if !self.iterative {
-            return None;
-        }
-        let quantum = (self.quantum() > 1)
-            .then(|| self.art.node(x).parent)
-            .flatten()
-            .map(|(_, t, tr)| {
-                (
-                    t,
-                    self.rounds_run(x, t),
-                    self.prog.thread(t).transition(tr).back_edge,
-                )
-            });
-        Some((quantum, self.pairing(x)))
-    }
-
-    /// With [`Options::pair_turns`]: the thread whose turn came before the current one's on
-    /// the path to `v`, while the two have alternated for fewer turns than allowed, and how
-    /// many turns in a row they have had (the current one included).
-    fn pairing(&self, v: NodeId) -> Option<(ThreadId, u32)> {
-        let k = self.opts.pair_turns;
-        if !self.iterative || k < 2 {
-            return None;
-        }
-        // The threads of the turns on the path, the latest first, as long as they alternate
-        // between two threads (at most 2K: then the round robin goes on).
-        let mut turns: Vec<ThreadId> = Vec::new();
-        let mut x = v;
-        while let Some((p, t, _)) = self.art.node(x).parent {
-            if turns.last() != Some(&t) {
-                let i = turns.len();
-                if i >= 2 && turns[i - 2] != t || i as u32 >= 2 * k {
-                    break;
-                }
-                turns.push(t);
-            }
-            x = p;
-        }
-        let n = turns.len() as u32;
-        (n >= 2 && n < 2 * k).then(|| (turns[1], n))
-    }
-
-    /// The quantum, at least 1.
-    fn quantum(&self) -> u32 {
-        self.opts.quantum.max(1)
-    }
-
-    /// How many loop back-jumps `t` has taken since it last started running on the path to
-    /// `v` (counted up to the quantum).
-    fn rounds_run(&self, v: NodeId, t: ThreadId) -> u32 {
-        let mut rounds = 0;
-        let mut x = v;
-        while let Some((p, u, tr)) = self.art.node(x).parent {
-            if u != t {
-                break;
-            }
-            if self.prog.thread(t).transition(tr).back_edge {
-                rounds += 1;
-                if rounds >= self.quantum() {
-                    break;
-                }
-            }
-            x = p;
-        }
-        rounds
+        self.iterative
+            .then(|| self.scheduler().key(&self.syms[x.0 as usize].phase))
     }
 
     /// Whether every state on the path to `v` enables one of `ts`.
@@ -1422,7 +1344,7 @@ impl Verifier<'_> {
         v: NodeId,
         work: &mut Vec<NodeId>,
     ) -> Result<Option<Box<Counterexample>>, Stop> {
-        if self.meta[v.0 as usize].removed || self.art.is_covered(v) || !self.has_states(v)? {
+        if self.art.node(v).removed || self.art.is_covered(v) || !self.has_states(v)? {
             return Ok(None);
         }
         let control = self.art.node(v).control.clone();
@@ -1453,7 +1375,7 @@ impl Verifier<'_> {
             .schedule_order(v)
             .into_iter()
             .filter(|t| movable.contains(t))
-            .filter(|t| !self.meta[v.0 as usize].forbidden.contains(t) && !have.contains(t))
+            .filter(|t| !self.art.node(v).forbidden.contains(t) && !have.contains(t))
             .collect();
         let mut chosen = have.clone();
         let mut ok = !chosen.is_empty() && self.always_enabled(v, &chosen)?;
@@ -1507,30 +1429,7 @@ impl Verifier<'_> {
             self.root_lost = true;
             return;
         };
-        self.meta[p.0 as usize].forbidden.insert(t);
-        self.art.unmark_expanded(p, t);
-        let mut stack: Vec<NodeId> = self
-            .art
-            .node(p)
-            .children
-            .iter()
-            .filter(|e| e.thread == t)
-            .map(|e| e.child)
-            .collect();
-        let mut freed = Vec::new();
-        while let Some(x) = stack.pop() {
-            if self.meta[x.0 as usize].removed {
-                continue;
-            }
-            self.meta[x.0 as usize].removed = true;
-            freed.extend(self.art.uncover_by(x));
-            stack.extend(self.art.node(x).children.iter().map(|e| e.child));
-        }
-        work.extend(
-            freed
-                .into_iter()
-                .filter(|u| !self.meta[u.0 as usize].removed),
-        );
+        work.extend(self.art.remove_expansion(p, t));
         work.push(p);
     }
 
@@ -1549,7 +1448,7 @@ impl Verifier<'_> {
             }
             node.children
                 .iter()
-                .filter(|e| !this.meta[e.child.0 as usize].removed)
+                .filter(|e| !this.art.node(e.child).removed)
                 .map(|e| e.child)
                 .collect()
         };

@@ -15,6 +15,7 @@ pub mod interp;
 pub mod ir;
 pub mod ivr;
 pub mod pretty;
+pub mod scheduler;
 pub mod scope;
 pub mod semantics;
 pub mod smt;

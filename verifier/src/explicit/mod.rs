@@ -38,6 +38,7 @@ use crate::encode::Encoder;
 use crate::imc::{Counterexample, Ivr, IvrKind, Options, Report, Verdict};
 use crate::interp::{self, Outcome, Replay};
 use crate::ir::*;
+use crate::scheduler::RoundRobin;
 use crate::smt::{Smt, Term};
 use crate::witness::{self, Witness};
 use proof::{Choice, Labels, NoSchedule};
@@ -570,12 +571,15 @@ impl Run<'_> {
         if self.ivrs >= self.max_ivrs {
             return Ok(true);
         }
-        let quantum = self.opts.quantum.max(1);
+        let sched = RoundRobin {
+            quantum: self.opts.quantum.max(1),
+            threads: self.prog.threads.len(),
+        };
         let found;
         let choice = match graph {
             Some((g, doomed)) => Choice::Graph(g, doomed),
             None => {
-                found = strategy::search(space, quantum, max_states, self.deadline)
+                found = strategy::search(space, &sched, max_states, self.deadline)
                     .map_err(|s| self.fallback(stop_reason(s)))?;
                 match &found {
                     Some(st) => Choice::Strategy(st),
@@ -587,7 +591,7 @@ impl Run<'_> {
             space,
             choice,
             labels,
-            quantum,
+            &sched,
             self.opts.max_nodes,
             self.deadline,
         ) {

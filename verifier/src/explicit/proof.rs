@@ -18,6 +18,7 @@ use super::strategy::Strategy;
 use crate::art::{Art, NodeId};
 use crate::encode::Encoder;
 use crate::ir::*;
+use crate::scheduler::{RoundRobin, Scheduler};
 use crate::smt::Term;
 use rustc_hash::FxHashMap;
 use std::rc::Rc;
@@ -385,25 +386,8 @@ impl<'p> Labels<'p> {
     }
 }
 
-/// The scheduler's phase: the thread that ran last, and how many loop rounds (back jumps) it
-/// has run in its turn.
-pub type Phase = (Option<ThreadId>, u32);
-
-/// The phase after thread `t` took step `tr`. A step that closes a loop round counts one
-/// round; a thread creation ends the turn (the new thread, next in the round robin after its
-/// creator, runs before the creator goes on).
-pub fn next_phase(phase: Phase, t: ThreadId, tr: &Transition, quantum: u32) -> Phase {
-    if tr.spawned().is_some() {
-        return (Some(t), quantum);
-    }
-    let back = tr.back_edge as u32;
-    let rounds = if phase.0 == Some(t) {
-        phase.1 + back
-    } else {
-        back
-    };
-    (Some(t), rounds.min(quantum))
-}
+/// The phase of the explicit engine's scheduler ([`RoundRobin`]).
+pub type Phase = <RoundRobin as Scheduler>::Phase;
 
 /// How the scheduler chooses a thread.
 pub enum Choice<'a> {
@@ -428,35 +412,19 @@ impl From<Stop> for NoSchedule {
     }
 }
 
-/// The threads in the order the scheduler tries them in `phase`, among `candidates`.
-pub fn order(phase: Phase, quantum: u32, candidates: &[ThreadId], n: usize) -> Vec<ThreadId> {
-    let (cur, rounds) = phase;
-    let first = match cur {
-        Some(c) if rounds < quantum => c.0 as usize,
-        Some(c) => c.0 as usize + 1,
-        None => 0,
-    };
-    (0..n)
-        .map(|k| ThreadId(((first + k) % n) as u32))
-        .filter(|t| candidates.contains(t))
-        .collect()
-}
-
-/// The IVR of the deterministic scheduler, whose threads take turns of `quantum` loop
-/// rounds, choosing as `choice` says.
+/// The IVR of the deterministic scheduler `sched`, choosing as `choice` says.
 pub fn schedule(
     space: &mut Space,
     choice: Choice,
     labels: &mut Labels,
-    quantum: u32,
+    sched: &RoundRobin,
     max_nodes: usize,
     deadline: Instant,
 ) -> Result<Art, NoSchedule> {
-    let n = space.prog.threads.len();
     let mut art = Art::new(space.control(0));
     art.set_label(art.root(), labels.of(space, 0));
     let mut seen: FxHashMap<(u32, Phase), NodeId> = FxHashMap::default();
-    let mut stack: Vec<(NodeId, u32, Phase)> = vec![(art.root(), 0, (None, 0))];
+    let mut stack: Vec<(NodeId, u32, Phase)> = vec![(art.root(), 0, sched.start())];
     while let Some((v, s, phase)) = stack.pop() {
         if art.len() > max_nodes {
             return Err(Stop::Budget(format!("more than {max_nodes} nodes in a schedule")).into());
@@ -473,7 +441,8 @@ pub fn schedule(
             continue;
         }
         let chosen = match choice {
-            Choice::Graph(g, doomed) => order(phase, quantum, &g.expanded[s as usize], n)
+            Choice::Graph(g, doomed) => sched
+                .order(&phase, &g.expanded[s as usize])
                 .into_iter()
                 .find_map(|t| {
                     let edges: Vec<Edge> = g.edges[s as usize]
@@ -505,7 +474,7 @@ pub fn schedule(
             let c = art.add_child(v, t, e.trans, space.control(w));
             art.set_label(c, labels.of(space, w));
             let tr = space.prog.thread(t).transition(e.trans);
-            children.push((c, w, next_phase(phase, t, tr, quantum)));
+            children.push((c, w, sched.after(&phase, t, tr)));
         }
         stack.extend(children.into_iter().rev());
     }

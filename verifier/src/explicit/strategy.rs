@@ -12,9 +12,10 @@
 //! What it finds is only a proposal: the ART built from it goes through the independent
 //! checker ([`crate::check`]) like every other.
 
-use super::proof::{next_phase, order, Phase};
+use super::proof::Phase;
 use super::space::{Edge, Reduction, Space, Stop, Target};
 use crate::ir::ThreadId;
+use crate::scheduler::{RoundRobin, Scheduler};
 use rustc_hash::FxHashMap;
 use std::time::Instant;
 
@@ -60,14 +61,13 @@ impl Strategy {
 /// (or the search is cut by the state budget, `Err`).
 pub fn search(
     space: &mut Space,
-    quantum: u32,
+    sched: &RoundRobin,
     max_states: usize,
     deadline: Instant,
 ) -> Result<Option<Strategy>, Stop> {
-    let n = space.prog.threads.len();
     let mut status: FxHashMap<(u32, Phase), Status> = FxHashMap::default();
-    let root = (0u32, (None, 0));
-    let mut stack = vec![open(space, &mut status, root, quantum, n)?];
+    let root = (0u32, sched.start());
+    let mut stack = vec![open(space, &mut status, root, sched)?];
     while let Some(f) = stack.last_mut() {
         if Instant::now() >= deadline {
             return Err(Stop::Budget(
@@ -93,7 +93,7 @@ pub fn search(
             };
             let (s, phase) = f.key;
             let edges = space.successors(s, t)?;
-            if let Some(children) = good(space, &edges, phase, quantum) {
+            if let Some(children) = good(space, &edges, phase, sched) {
                 f.trying = Some((t, children));
                 f.next_child = 0;
             } else {
@@ -123,7 +123,7 @@ pub fn search(
                     status.insert(c, Status::Won(None));
                     f.next_child += 1;
                 } else {
-                    let g = open(space, &mut status, c, quantum, n)?;
+                    let g = open(space, &mut status, c, sched)?;
                     stack.push(g);
                 }
             }
@@ -140,8 +140,7 @@ fn open(
     space: &mut Space,
     status: &mut FxHashMap<(u32, Phase), Status>,
     key: (u32, Phase),
-    quantum: u32,
-    n: usize,
+    sched: &RoundRobin,
 ) -> Result<Frame, Stop> {
     status.insert(key, Status::Open);
     let candidates = if space.is_end(key.0) {
@@ -157,9 +156,7 @@ fn open(
             // the others do not: starting every thread before any runs, for one, leaves the
             // search many more states than the scheduler's order, which runs each soon.)
             Reduction::One(t, _) => vec![t],
-            Reduction::All(_) => {
-                order(key.1, quantum, &space.control(key.0).movable(space.prog), n)
-            }
+            Reduction::All(_) => sched.order(&key.1, &space.control(key.0).movable(space.prog)),
         }
     };
     Ok(Frame {
@@ -172,7 +169,12 @@ fn open(
 }
 
 /// The pairs a thread's steps lead to, if none of them is a bug and there is one.
-fn good(space: &Space, edges: &[Edge], phase: Phase, quantum: u32) -> Option<Vec<(u32, Phase)>> {
+fn good(
+    space: &Space,
+    edges: &[Edge],
+    phase: Phase,
+    sched: &RoundRobin,
+) -> Option<Vec<(u32, Phase)>> {
     if edges.is_empty() {
         return None;
     }
@@ -181,7 +183,7 @@ fn good(space: &Space, edges: &[Edge], phase: Phase, quantum: u32) -> Option<Vec
         .map(|e| match e.to {
             Target::State(w) => {
                 let tr = space.prog.thread(e.thread).transition(e.trans);
-                Some((w, next_phase(phase, e.thread, tr, quantum)))
+                Some((w, sched.after(&phase, e.thread, tr)))
             }
             Target::Error | Target::Undefined => None,
         })

@@ -31,7 +31,8 @@ pub use term::{FlatTerm, Sort, Term, TermTable};
 pub enum Answer {
     Sat,
     Unsat,
-    /// The solver could not decide (timeout, incompleteness); the reason as Z3 gives it.
+    /// The solver could not decide (timeout, incompleteness); the reason as the backend
+    /// gives it.
     Unknown(String),
 }
 
@@ -45,7 +46,7 @@ pub struct Model {
 /// Counts of solver work, for the verifier's figures.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Stats {
-    /// Satisfiability checks sent to Z3.
+    /// Satisfiability checks sent to the backend.
     pub checks: u64,
     /// Implication queries answered from the cache.
     pub cache_hits: u64,

@@ -129,8 +129,6 @@ impl Z3 {
             parts.push(Term::and(fs));
         }
         let out = Term::or(parts);
-        let mut fv = Vec::new();
-        out.free_vars(&mut fv);
         (!contains_quantifier(&out)).then_some(out)
     }
 
@@ -210,19 +208,17 @@ impl Z3 {
                     .clone()
             }
             Term::Not(a) => Dynamic::from_ast(&b(a, bound).not()),
-            Term::And(xs) => {
+            Term::And(xs) | Term::Or(xs) => {
                 let v: Vec<Bool> = many(xs, bound)
                     .iter()
                     .map(|x| x.as_bool().expect("boolean term"))
                     .collect();
-                Dynamic::from_ast(&Bool::and(ctx, &v.iter().collect::<Vec<_>>()))
-            }
-            Term::Or(xs) => {
-                let v: Vec<Bool> = many(xs, bound)
-                    .iter()
-                    .map(|x| x.as_bool().expect("boolean term"))
-                    .collect();
-                Dynamic::from_ast(&Bool::or(ctx, &v.iter().collect::<Vec<_>>()))
+                let v: Vec<&Bool> = v.iter().collect();
+                Dynamic::from_ast(&if matches!(t, Term::And(_)) {
+                    Bool::and(ctx, &v)
+                } else {
+                    Bool::or(ctx, &v)
+                })
             }
             Term::Implies(x, y) => Dynamic::from_ast(&b(x, bound).implies(&b(y, bound))),
             Term::Ite(c, x, y) => {

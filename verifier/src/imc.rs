@@ -1122,7 +1122,7 @@ impl Verifier<'_> {
                     .into(),
             ),
             Ok(false) => Verdict::Unknown(
-                "unsafe executions exist; no safe schedule was found (with inputs, that does not show that none exists)"
+                "unsafe executions exist; no safe schedule was found (with inputs, or thread ids and addresses read as numbers, that does not show that none exists)"
                     .into(),
             ),
             Err(_) if !cexs.is_empty() && safe_ivr => Verdict::PartiallySafe,
@@ -1161,10 +1161,12 @@ impl Verifier<'_> {
         });
     }
 
-    /// Whether the program has no inputs: no nondeterministic values and no uninitialised
-    /// variables. Then a path fixes the state, and the ART is a game tree of schedules.
+    /// Whether the program has no inputs: no nondeterministic values, no uninitialised
+    /// variables, and no thread id or address read as a number. Then a path fixes the state, and the ART is a game tree of schedules.
     fn deterministic(&self) -> bool {
-        self.prog.vars.iter().all(|v| v.init != Init::Nondet)
+        // (The values the model gives thread ids and addresses are not a run's.)
+        !self.prog.observes_numbering
+            && self.prog.vars.iter().all(|v| v.init != Init::Nondet)
             && self.prog.threads.iter().all(|t| {
                 t.transitions
                     .iter()

@@ -1675,7 +1675,7 @@ impl Program {
             if let Some(child) = tr.spawned() {
                 for op in &tr.ops {
                     if let Op::Assign { place, value } = op {
-                        if value.as_const() == Some(child.0 as i128) {
+                        if value.as_const() == Some(crate::ir::thread_id(child)) {
                             if let Ok((v, i)) = m.place(&s, place) {
                                 set_unknown_bytes(&mut ids, s.mem.flat(v.0 as usize, i), ALL_BYTES);
                             }

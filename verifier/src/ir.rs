@@ -43,6 +43,26 @@ pub struct ThreadId(pub u32);
 /// `synth_enforcer.h`).
 pub const NO_THREAD: u64 = u64::MAX;
 
+/// The `pthread_t` value of thread 0 (`main`); thread `k`'s is `THREAD_ID_BASE + k`. glibc's
+/// ids are addresses: none is 0 or a small number a program may compare one with (`main`'s
+/// included), and their low 32 bits are not 0 either.
+pub const THREAD_ID_BASE: i128 = 0x7f00_0000_1000;
+
+/// The `pthread_t` value of thread `t` ([`THREAD_ID_BASE`]).
+pub fn thread_id(t: ThreadId) -> i128 {
+    THREAD_ID_BASE + t.0 as i128
+}
+
+/// The thread number (the index of `__thread_done`) of the `pthread_t` value `id`, a `long`.
+pub fn thread_index(id: Expr) -> Expr {
+    Expr::Binary {
+        op: BinOp::Sub,
+        lhs: Box::new(id),
+        rhs: Box::new(Expr::constant(THREAD_ID_BASE, Ty::LONG)),
+        ty: Ty::LONG,
+    }
+}
+
 /// [`NO_THREAD`] as a `pthread_t` value.
 pub fn no_thread() -> Expr {
     Expr::constant(i128::from(NO_THREAD), Ty::ULONG)
@@ -65,10 +85,11 @@ pub fn is_no_thread(id: Expr) -> Expr {
     }
 }
 
-/// The guard of `pthread_join` of the thread `id` names, whose `__thread_done` flag is at
-/// `done`: `id` is [`NO_THREAD`] (the join returns `ESRCH` at once), or the thread has ended.
+/// The guard of `pthread_join` of a thread whose `__thread_done` flag is at `done`: the join
+/// returns at once (`at_once`: the id is [`NO_THREAD`], which returns `ESRCH`, or the calling
+/// thread's own, which returns `EDEADLK`), or the thread has ended.
 /// [`Transition::joins_no_thread`] takes it apart.
-pub fn join_guard(id: Expr, done: Place) -> Expr {
+pub fn join_guard(at_once: Expr, done: Place) -> Expr {
     let ended = Expr::Binary {
         op: BinOp::Eq,
         lhs: Box::new(Expr::Load {
@@ -80,7 +101,7 @@ pub fn join_guard(id: Expr, done: Place) -> Expr {
     };
     Expr::Binary {
         op: BinOp::Or,
-        lhs: Box::new(is_no_thread(id)),
+        lhs: Box::new(at_once),
         rhs: Box::new(ended),
         ty: Ty::INT,
     }
@@ -1002,8 +1023,8 @@ impl Transition {
         self.ops.iter().any(|o| matches!(o, Op::AtomicEnd))
     }
 
-    /// Of a `pthread_join` ([`join_guard`]): the test ([`is_no_thread`]) whether the id it
-    /// joins is [`NO_THREAD`], when it returns at once without reading the thread's state.
+    /// Of a `pthread_join` ([`join_guard`]): the test whether it returns at once without
+    /// reading the thread's state (the id is [`NO_THREAD`] or the calling thread's own).
     pub fn joins_no_thread(&self) -> Option<&Expr> {
         if self.kind != TransKind::Sync(SyncKind::Join) {
             return None;

@@ -319,6 +319,12 @@ fn search(
                      the thread a signal wakes: a scheduler may avoid it by waking another"
                         .into(),
                 ));
+            } else if prog.observes_numbering {
+                return Err(run.fallback(
+                    "every schedule leads to a bug in the search, whose program reads thread ids \
+                     or addresses as numbers: with a run's values a schedule may avoid it"
+                        .into(),
+                ));
             } else if !space.read_undefined.get() {
                 Verdict::Unsafe
             } else {

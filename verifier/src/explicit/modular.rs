@@ -1122,7 +1122,7 @@ impl<'a, 'p> Modular<'a, 'p> {
             // refuses it; the step also runs the assignments pending before it.)
             if trans.starts.is_some() {
                 let id = match spawned {
-                    Some(c) => c.0 as i128,
+                    Some(c) => crate::ir::thread_id(c),
                     None => i128::from(crate::ir::NO_THREAD),
                 };
                 for op in &trans.ops {
@@ -1296,11 +1296,16 @@ impl<'a, 'p> Modular<'a, 'p> {
         let Some(index) = index else {
             return Err("a join the proof does not know".into());
         };
-        let id = self.space.machine().eval(&k.state, index);
+        // (The index is the id less [`crate::ir::THREAD_ID_BASE`].)
+        let id = self
+            .space
+            .machine()
+            .eval(&k.state, index)
+            .map(|v| v + crate::ir::THREAD_ID_BASE);
         let n = self.prog.threads.len() as i128;
         match id {
             Ok(v) if v == -1 || v == i128::from(crate::ir::NO_THREAD) => Ok(()),
-            Ok(v) if (1..n).contains(&v) => Ok(()),
+            Ok(v) if (1..n).contains(&(v - crate::ir::THREAD_ID_BASE)) => Ok(()),
             _ => Err(format!(
                 "`{}` may join a thread id that no creation wrote",
                 self.prog.thread(t).name

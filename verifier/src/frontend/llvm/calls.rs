@@ -28,26 +28,17 @@ use llvm_ir::instruction::Call;
 use llvm_ir::types::Type;
 use llvm_ir::Operand;
 
-/// Functions whose calls have no effect that the program model observes.
+/// Functions whose calls have no effect that the program model observes, and whose result
+/// (where they have one) is the one the model gives: glibc returns 0 for these where the
+/// program's use is defined (`sleep` and `usleep` are interrupted only by signals, which
+/// the model does not deliver).
 const NO_EFFECT: &[&str] = &[
-    "printf",
-    "fprintf",
-    "puts",
-    "putchar",
-    "fputs",
-    "fputc",
-    "putc",
-    "fwrite",
     "perror",
     "warn",
     "warnx",
-    "fflush",
-    "pthread_mutex_destroy",
     "pthread_cond_destroy",
-    "pthread_barrier_destroy",
     "pthread_attr_init",
     "pthread_attr_destroy",
-    "pthread_attr_setdetachstate",
     "pthread_mutexattr_destroy",
     "pthread_condattr_init",
     "pthread_condattr_destroy",
@@ -61,6 +52,25 @@ const NO_EFFECT: &[&str] = &[
     "__sigsetjmp",
     "_setjmp",
     "setjmp",
+];
+
+/// Functions with no effect the model observes whose result it does not compute: the
+/// number of bytes written or a negative value (`EOF`) on an error for the output
+/// functions, `0` or `EBUSY` for a destruction, `0` or `EINVAL` for an attribute setting.
+/// Where the program reads the result, it is an arbitrary value.
+const UNCOMPUTED_RESULT: &[&str] = &[
+    "printf",
+    "fprintf",
+    "puts",
+    "putchar",
+    "fputs",
+    "fputc",
+    "putc",
+    "fwrite",
+    "fflush",
+    "pthread_mutex_destroy",
+    "pthread_barrier_destroy",
+    "pthread_attr_setdetachstate",
 ];
 
 impl<'m> Lowerer<'m> {
@@ -266,6 +276,83 @@ impl<'m> Lowerer<'m> {
 
     fn ret0(&self) -> Option<Val> {
         Some(Val::E(Expr::int(0)))
+    }
+
+    /// Whether the program reads the result of call `c`.
+    fn result_read(&self, c: &Call) -> bool {
+        let frame = self.frames.last().expect("frame");
+        c.dest.as_ref().is_some_and(|d| frame.used.contains(d))
+    }
+
+    /// The result of a call whose value the model does not compute: an arbitrary value of
+    /// the call's integer type where the program reads it ([`UNCOMPUTED_RESULT`]).
+    fn arbitrary_result(&mut self, c: &'m Call, name: &str) -> R<Option<Val>> {
+        if !self.result_read(c) {
+            return Ok(self.ret0());
+        }
+        let ty = match self.m.types.type_of(c).as_ref() {
+            Type::IntegerType { bits } if *bits <= 64 => super::layout::int_ty(*bits),
+            t => return self.unsupported(format!("result of `{name}` of type {t}")),
+        };
+        let r = self.temp(name, ty);
+        self.step(
+            Expr::tt(),
+            vec![Op::Havoc {
+                place: Place::scalar(r),
+                ty,
+            }],
+            TransKind::Stmt,
+        )?;
+        Ok(Some(Val::E(Expr::var(r, ty))))
+    }
+
+    /// A text of the C library the model does not know (`strerror`'s message, `setlocale`'s
+    /// locale name, which depend on the library and the environment): where the program
+    /// reads the result, a string of up to `TEXT - 1` arbitrary bytes, made anew at every
+    /// call, in an object of the call's own; `setlocale` may also fail (null).
+    fn unknown_text(&mut self, c: &'m Call, may_fail: bool) -> R<Option<Val>> {
+        const TEXT: usize = 64;
+        if !self.result_read(c) {
+            return Ok(None);
+        }
+        let ty = Type::ArrayType {
+            element_type: self.m.types.i8(),
+            num_elements: TEXT,
+        };
+        let name = format!("{}::text@{}", self.tid, self.here());
+        let obj = self.new_object(&name, &ty, VarScope::Global, Init::Zero)?;
+        let var = self.objects[&obj].leaves[0].1;
+        let mut ops: Vec<Op> = (0..TEXT - 1)
+            .map(|k| Op::Havoc {
+                place: Place::Var {
+                    var,
+                    index: Some(Box::new(Expr::constant(k as i128, Ty::LONG))),
+                },
+                ty: Ty::CHAR,
+            })
+            .collect();
+        let text = Val::P {
+            obj,
+            off: 0,
+            dyn_: Vec::new(),
+        };
+        let result = if may_fail {
+            let fails = self.temp("text.fails", Ty::BOOL);
+            ops.push(Op::Havoc {
+                place: Place::scalar(fails),
+                ty: Ty::BOOL,
+            });
+            Val::E(super::lower::ite(
+                Expr::var(fails, Ty::BOOL),
+                Expr::constant(0, Ty::ULONG),
+                self.addr_expr(&text),
+                Ty::ULONG,
+            ))
+        } else {
+            text
+        };
+        self.step(Expr::tt(), ops, TransKind::Stmt)?;
+        Ok(Some(result))
     }
 
     /// `signal(sig, SIG_DFL)` or `signal(sig, SIG_IGN)`: the program's threads are all the
@@ -485,7 +572,11 @@ impl<'m> Lowerer<'m> {
             // glibc's name for the C99 sscanf.
             "__isoc99_sscanf" => self.format("sscanf", args, c),
             "signal" if args.len() == 2 && self.library_function(name) => self.signal(args),
+            "strerror" | "setlocale" if self.library_function(name) => {
+                self.unknown_text(c, name == "setlocale")
+            }
             n if NO_EFFECT.contains(&n) => Ok(self.ret0()),
+            n if UNCOMPUTED_RESULT.contains(&n) => self.arbitrary_result(c, n),
             "malloc" => {
                 let size = self.expr(args[0])?;
                 self.allocate(c, size, false)
@@ -559,7 +650,10 @@ impl<'m> Lowerer<'m> {
                 self.step(Expr::tt(), vec![], TransKind::Sync(SyncKind::Yield))?;
                 Ok(self.ret0())
             }
-            "pthread_self" => Ok(Some(Val::E(Expr::constant(self.tid.0 as i128, Ty::ULONG)))),
+            "pthread_self" => Ok(Some(Val::E(Expr::constant(
+                crate::ir::thread_id(self.tid),
+                Ty::ULONG,
+            )))),
             "pthread_mutex_init"
             | "pthread_mutex_lock"
             | "pthread_mutex_unlock"
@@ -1008,12 +1102,21 @@ impl<'m> Lowerer<'m> {
             "pthread_create" => self.spawn(args),
             "pthread_join" => {
                 // A creation refused for the thread bound left `NO_THREAD` as the id: joining
-                // it returns ESRCH (3) at once, as the runtime's join does.
+                // it returns ESRCH (3) at once, as the runtime's join does. glibc's join of the
+                // calling thread itself returns EDEADLK (35) at once.
                 let t = cast(self.expr(args[0])?, Ty::LONG);
                 let none = crate::ir::is_no_thread(t.clone());
+                let itself = bin(
+                    BinOp::Eq,
+                    t.clone(),
+                    Expr::constant(crate::ir::thread_id(self.tid), Ty::LONG),
+                    Ty::INT,
+                );
+                let at_once = bin(BinOp::Or, none.clone(), itself.clone(), Ty::INT);
+                let index = crate::ir::thread_index(t.clone());
                 let done = Place::Var {
                     var: self.thread_done,
-                    index: Some(Box::new(t.clone())),
+                    index: Some(Box::new(index.clone())),
                 };
                 // The thread's return value into `*retval`.
                 let out = self.val(args[1])?;
@@ -1023,7 +1126,7 @@ impl<'m> Lowerer<'m> {
                     let value = Expr::Load {
                         place: Place::Var {
                             var: self.thread_ret,
-                            index: Some(Box::new(t.clone())),
+                            index: Some(Box::new(index)),
                         },
                         ty: Ty::ULONG,
                     };
@@ -1033,15 +1136,16 @@ impl<'m> Lowerer<'m> {
                     };
                     ops.push(Op::Assign {
                         place,
-                        value: super::lower::ite(none.clone(), keep, value, Ty::ULONG),
+                        value: super::lower::ite(at_once.clone(), keep, value, Ty::ULONG),
                     });
                 }
                 let r = self.temp("join", Ty::INT);
+                let deadlock = super::lower::ite(itself, Expr::int(35), Expr::int(0), Ty::INT);
                 ops.push(Op::Assign {
                     place: Place::scalar(r),
-                    value: super::lower::ite(none.clone(), Expr::int(3), Expr::int(0), Ty::INT),
+                    value: super::lower::ite(none, Expr::int(3), deadlock, Ty::INT),
                 });
-                let g = crate::ir::join_guard(t, done);
+                let g = crate::ir::join_guard(at_once, done);
                 self.step(g, ops, TransKind::Sync(SyncKind::Join))?;
                 Ok(Some(Val::E(Expr::var(r, Ty::INT))))
             }
@@ -1935,7 +2039,7 @@ impl<'m> Lowerer<'m> {
             ops.push(Op::Assign {
                 place,
                 value: child.map_or_else(crate::ir::no_thread, |c| {
-                    Expr::constant(c.0 as i128, Ty::ULONG)
+                    Expr::constant(crate::ir::thread_id(c), Ty::ULONG)
                 }),
             });
         }

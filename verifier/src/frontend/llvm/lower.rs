@@ -111,6 +111,8 @@ pub(super) struct Frame<'m> {
     pub ret_loc: LocId,
     /// Registers that need a variable: used outside their block or by a phi.
     pub needs_var: &'m HashSet<Name>,
+    /// Registers some instruction reads.
+    pub used: &'m HashSet<Name>,
     /// Phis specialised on constant values ([`super::loops`]).
     spec: &'m HashSet<Name>,
     /// The blocks on a cycle of the function's control flow.
@@ -167,6 +169,8 @@ impl<'m> Frame<'m> {
 pub(super) struct FnFacts {
     /// Registers used outside their block or by a phi.
     needs_var: HashSet<Name>,
+    /// Registers some instruction reads.
+    used: HashSet<Name>,
     /// Phis specialised on constant values.
     spec_phis: HashSet<Name>,
     /// The blocks on a cycle.
@@ -272,6 +276,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         .map(|(f, block_base)| {
             let facts = FnFacts {
                 needs_var: needs_var(f),
+                used: used(f),
                 spec_phis: super::loops::specialised_phis(f, &creating),
                 on_cycle: super::loops::on_cycle(f),
                 block_base,
@@ -403,6 +408,23 @@ fn needs_var(f: &Function) -> HashSet<Name> {
     out
 }
 
+/// The registers of a function that some instruction or terminator reads.
+fn used(f: &Function) -> HashSet<Name> {
+    f.basic_blocks
+        .iter()
+        .flat_map(|bb| {
+            bb.instrs
+                .iter()
+                .flat_map(operands)
+                .chain(term_operands(&bb.term))
+        })
+        .filter_map(|op| match op {
+            Operand::LocalOperand { name, .. } => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The operands an instruction reads.
 pub(super) fn operands(i: &Instruction) -> Vec<&Operand> {
     use Instruction as I;
@@ -449,7 +471,25 @@ pub(super) fn operands(i: &Instruction) -> Vec<&Operand> {
         I::ExtractValue(x) => vec![&x.aggregate],
         I::InsertValue(x) => vec![&x.aggregate, &x.element],
         I::Alloca(x) => vec![&x.num_elements],
-        _ => vec![],
+        I::FAdd(x) => vec![&x.operand0, &x.operand1],
+        I::FSub(x) => vec![&x.operand0, &x.operand1],
+        I::FMul(x) => vec![&x.operand0, &x.operand1],
+        I::FDiv(x) => vec![&x.operand0, &x.operand1],
+        I::FRem(x) => vec![&x.operand0, &x.operand1],
+        I::FNeg(x) => vec![&x.operand],
+        I::FCmp(x) => vec![&x.operand0, &x.operand1],
+        I::FPTrunc(x) => vec![&x.operand],
+        I::FPExt(x) => vec![&x.operand],
+        I::FPToUI(x) => vec![&x.operand],
+        I::FPToSI(x) => vec![&x.operand],
+        I::UIToFP(x) => vec![&x.operand],
+        I::SIToFP(x) => vec![&x.operand],
+        I::AddrSpaceCast(x) => vec![&x.operand],
+        I::ExtractElement(x) => vec![&x.vector, &x.index],
+        I::InsertElement(x) => vec![&x.vector, &x.element, &x.index],
+        I::ShuffleVector(x) => vec![&x.operand0, &x.operand1],
+        I::VAArg(x) => vec![&x.arg_list],
+        I::Fence(_) | I::LandingPad(_) | I::CatchPad(_) | I::CleanupPad(_) => vec![],
     }
 }
 
@@ -458,7 +498,20 @@ fn term_operands(t: &Terminator) -> Vec<&Operand> {
         Terminator::Ret(r) => r.return_operand.iter().collect(),
         Terminator::CondBr(b) => vec![&b.condition],
         Terminator::Switch(s) => vec![&s.operand],
-        _ => vec![],
+        Terminator::IndirectBr(b) => vec![&b.operand],
+        Terminator::Invoke(i) => {
+            let mut v: Vec<&Operand> = i.arguments.iter().map(|(o, _)| o).collect();
+            if let either::Either::Right(f) = &i.function {
+                v.push(f);
+            }
+            v
+        }
+        Terminator::Resume(r) => vec![&r.operand],
+        Terminator::CallBr(c) => c.arguments.iter().map(|(o, _)| o).collect(),
+        Terminator::CleanupRet(r) => vec![&r.cleanup_pad],
+        Terminator::CatchRet(r) => vec![&r.catch_pad],
+        Terminator::CatchSwitch(c) => vec![&c.parent_pad],
+        Terminator::Br(_) | Terminator::Unreachable(_) => vec![],
     }
 }
 
@@ -1065,6 +1118,15 @@ impl<'m> Lowerer<'m> {
                 t
             })
             .collect();
+        let observes_numbering = super::numbering::observes_numbering(self.m);
+        if observes_numbering {
+            self.warn_once(
+                "the program reads thread ids or addresses as numbers (`pthread_self`, a pointer \
+                 converted to an integer or pointers compared by order): the model's values are \
+                 not those of a run, and a verdict that depends on them may not hold"
+                    .into(),
+            );
+        }
         Ok(Program {
             format: IR_FORMAT.into(),
             sha256: String::new(),
@@ -1075,7 +1137,7 @@ impl<'m> Lowerer<'m> {
             local_reads: Vec::new(),
             objects: std::mem::take(&mut self.made),
             thread_bound: self.bounded.then_some(self.opts.max_threads),
-            observes_numbering: super::numbering::observes_numbering(self.m),
+            observes_numbering,
             arguments: std::mem::take(&mut self.arguments),
             warnings: std::mem::take(&mut self.warnings),
 
@@ -1576,6 +1638,7 @@ impl<'m> Lowerer<'m> {
             ret: None,
             ret_loc,
             needs_var: &facts.needs_var,
+            used: &facts.used,
             spec: &facts.spec_phis,
             on_cycle: &facts.on_cycle,
             cur_block: 0,

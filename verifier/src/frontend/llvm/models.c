@@ -3,6 +3,8 @@
  * program's own definition wins) and lowered like the program's own functions. They compute
  * what the C standard says these functions compute, on the bytes of their arguments. */
 
+#include <errno.h>
+#include <limits.h>
 #include <stddef.h>
 
 void *malloc(size_t);
@@ -135,40 +137,86 @@ W int isprint(int c) { return c >= 0x20 && c < 0x7f; }
 W int toupper(int c) { return islower(c) ? c - 'a' + 'A' : c; }
 W int tolower(int c) { return isupper(c) ? c - 'A' + 'a' : c; }
 
-W long strtol(const char *s, char **end, int base) {
+/* The digit value of c in bases up to 36, or 36 for a character that is no digit. */
+static int __synth_digit_value(char c) {
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'z')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'Z')
+    return c - 'A' + 10;
+  return 36;
+}
+
+/* The conversion of strtol and strtoul: the magnitude of the number nptr begins with (after
+ * white space and a sign, which *neg reports), and whether it exceeds ULONG_MAX (*over).
+ * *end gets the first character not converted, nptr itself where there is no number. A base
+ * outside 2 to 36 (and not 0) converts nothing and sets errno to EINVAL. */
+static unsigned long __synth_strto(const char *nptr, char **end, int base, int *neg, int *over) {
+  const char *s = nptr;
+  *neg = 0;
+  *over = 0;
+  if (base < 0 || base == 1 || base > 36) {
+    errno = EINVAL;
+    if (end)
+      *end = (char *)nptr;
+    return 0;
+  }
   while (isspace(*s))
     s++;
-  int neg = 0;
   if (*s == '-' || *s == '+')
-    neg = *s++ == '-';
-  if ((base == 0 || base == 16) && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    *neg = *s++ == '-';
+  /* "0x" takes base 16 only before a hexadecimal digit; else the number is the "0". */
+  if ((base == 0 || base == 16) && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+      __synth_digit_value(s[2]) < 16) {
     s += 2;
     base = 16;
   } else if (base == 0) {
     base = s[0] == '0' ? 8 : 10;
   }
   unsigned long v = 0;
+  int any = 0;
   for (;; s++) {
-    int d;
-    if (isdigit(*s))
-      d = *s - '0';
-    else if (islower(*s))
-      d = *s - 'a' + 10;
-    else if (isupper(*s))
-      d = *s - 'A' + 10;
-    else
-      break;
+    int d = __synth_digit_value(*s);
     if (d >= base)
       break;
-    v = v * base + d;
+    any = 1;
+    if (v > (ULONG_MAX - d) / base)
+      *over = 1;
+    else
+      v = v * base + d;
   }
   if (end)
-    *end = (char *)s;
-  return neg ? -(long)v : (long)v;
+    *end = (char *)(any ? s : nptr);
+  return v;
 }
 
-W unsigned long strtoul(const char *s, char **end, int base) {
-  return (unsigned long)strtol(s, end, base);
+/* Out of range: LONG_MAX or LONG_MIN, and errno ERANGE. */
+W long strtol(const char *nptr, char **end, int base) {
+  int neg, over;
+  unsigned long v = __synth_strto(nptr, end, base, &neg, &over);
+  if (over || v > (neg ? (unsigned long)LONG_MAX + 1 : (unsigned long)LONG_MAX)) {
+    errno = ERANGE;
+    return neg ? LONG_MIN : LONG_MAX;
+  }
+  return neg ? (long)(0UL - v) : (long)v;
+}
+
+/* A minus sign negates the magnitude as an unsigned long; out of range: ULONG_MAX and errno
+ * ERANGE. */
+W unsigned long strtoul(const char *nptr, char **end, int base) {
+  int neg, over;
+  unsigned long v = __synth_strto(nptr, end, base, &neg, &over);
+  if (over) {
+    errno = ERANGE;
+    return ULONG_MAX;
+  }
+  return neg ? 0UL - v : v;
+}
+
+W long long strtoll(const char *nptr, char **end, int base) { return strtol(nptr, end, base); }
+W unsigned long long strtoull(const char *nptr, char **end, int base) {
+  return strtoul(nptr, end, base);
 }
 
 W int atoi(const char *s) { return (int)strtol(s, 0, 10); }
@@ -177,18 +225,6 @@ W long long atoll(const char *s) { return strtol(s, 0, 10); }
 
 W int abs(int x) { return x < 0 ? -x : x; }
 
-/* The texts these return are not what glibc returns; only their being strings matters. */
-W char *strerror(int e) {
-  static char msg[] = "error";
-  (void)e;
-  return msg;
-}
-W char *setlocale(int category, const char *locale) {
-  static char c[] = "C";
-  (void)category;
-  (void)locale;
-  return c;
-}
 W long labs(long x) { return x < 0 ? -x : x; }
 
 /* glibc's <ctype.h> macros index these tables (from -128 to 255) through the pointers that

@@ -79,8 +79,9 @@ pub enum Verdict {
     /// Unsafe executions exist (a replayed counterexample), and a safe, fair, deadlock-free
     /// schedule exists (a checked IVR).
     PartiallySafe,
-    /// No scheduler avoids the bugs (shown only for programs without inputs, where every
-    /// node of the ART is one concrete state).
+    /// No scheduler avoids the bugs: shown for programs without inputs, where every node of
+    /// the ART is one concrete state, and by a bug on whose execution no scheduler has a
+    /// choice ([`crate::unavoidable`]).
     Unsafe,
     /// Complete mode: a replayed execution reaches an error or a deadlock (complete mode does
     /// not look for a safe schedule).
@@ -1030,6 +1031,8 @@ impl Verifier<'_> {
         let mut first_safe = None;
         let mut cexs: Vec<Counterexample> = Vec::new();
         let mut last_safe_is_final = false;
+        // The bug of `cexs` that no scheduler avoids.
+        let mut unavoidable = None;
         self.pending.push(self.art.root());
         let end: Result<bool, String> = loop {
             if ivrs >= max_ivrs {
@@ -1063,6 +1066,14 @@ impl Verifier<'_> {
                     ivrs += 1;
                     last_safe_is_final = false;
                     self.emit(ivrs, IvrKind::Counterexample(c.clone()), start, sink);
+                    // A bug no scheduler avoids ends the search for a safe schedule.
+                    if first_safe.is_none()
+                        && crate::unavoidable::unavoidable(self.prog, &c.execution).is_ok()
+                    {
+                        unavoidable = Some(cexs.len());
+                        cexs.push(*c);
+                        break Ok(false);
+                    }
                     cexs.push(*c);
                 }
                 None => {
@@ -1096,6 +1107,7 @@ impl Verifier<'_> {
         });
         let waiter_choice = self.prog.signal_chooses_waiter();
         let verdict = match end {
+            _ if unavoidable.is_some() => Verdict::Unsafe,
             Ok(_) if undecided.is_some() && cexs.is_empty() => {
                 Verdict::Unknown(undecided.clone().expect("some"))
             }
@@ -1139,7 +1151,7 @@ impl Verifier<'_> {
             verdict,
             meets_bound,
             any_thread_count: None,
-            counterexample: cexs.first().cloned(),
+            counterexample: unavoidable.map_or(cexs.first(), |i| cexs.get(i)).cloned(),
             nodes: self.art.len(),
             solver_calls: self.smt.stats.checks,
             refinements: self.refinements,

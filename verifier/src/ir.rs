@@ -337,6 +337,13 @@ pub struct Var {
     /// reads the status cell.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allocation_status: bool,
+    /// Whether the values [`Op::Havoc`] writes to this variable are the program's inputs
+    /// (`__VERIFIER_nondet_*` results: any value, which the environment chooses), rather
+    /// than values the model does not compute (an external function's result, a float, an
+    /// undefined value), which a run of the compiled program fixes in ways the model does
+    /// not know.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub input: bool,
 }
 
 /// Allocation status of a heap instance never allocated ([`Var::allocation_status`]).

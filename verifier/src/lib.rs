@@ -19,4 +19,5 @@ pub mod scheduler;
 pub mod scope;
 pub mod semantics;
 pub mod smt;
+pub mod unavoidable;
 pub mod witness;

@@ -185,12 +185,12 @@ fn a_bug_no_schedule_avoids_is_unsafe() {
 }
 
 #[test]
-fn with_inputs_a_lost_root_is_not_called_unsafe() {
-    // Every schedule fails for some input, but "unsafe" is only claimed without inputs.
+fn with_inputs_a_bug_without_a_choice_of_thread_is_unsafe() {
+    // For the input 7 every scheduler fails: there is one thread.
     let src = "#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\nint main(void) { int x = __VERIFIER_nondet_int(); assert(x != 7); return 0; }\n";
     let p = load_str("t.c", src, &Options::default()).unwrap();
     let (r, _) = iterate(&p, usize::MAX, 60);
-    assert!(matches!(r.verdict, Verdict::Unknown(_)), "{:?}", r.verdict);
+    assert_eq!(r.verdict, Verdict::Unsafe);
     assert_eq!(r.counterexamples.len(), 1);
 }
 

@@ -517,7 +517,7 @@ impl<'m> Lowerer<'m> {
                 self.end_atomic()?;
                 Ok(None)
             }
-            n if n.starts_with("__VERIFIER_nondet_") => {
+            n if n.starts_with("__VERIFIER_nondet_") && self.library_function(n) => {
                 let ty = match c.dest.as_ref().map(|_| self.m.types.type_of(c)) {
                     Some(t) => match t.as_ref() {
                         Type::IntegerType { bits } => {
@@ -552,6 +552,7 @@ impl<'m> Lowerer<'m> {
                     None => return Ok(None),
                 };
                 let t = self.temp(n, ty);
+                self.vars[t.0 as usize].input = true;
                 self.step(
                     Expr::tt(),
                     vec![Op::Havoc {

@@ -642,6 +642,7 @@ impl<'m> Lowerer<'m> {
                 ..p
             }),
             allocation_status: false,
+            input: false,
         });
         id
     }

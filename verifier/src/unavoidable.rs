@@ -1,0 +1,152 @@
+//! Unavoidable bugs: where a replayed bug shows that no scheduler is safe.
+//!
+//! A program is *unsafe* when no fair, deadlock-free scheduler makes every execution safe
+//! for every input (the verdict of the iterative algorithm in "Incomplete Verification
+//! Results for Concurrent Programs" when no safe IVR exists). A replayed bug shows that when
+//! its execution gave no scheduler a choice: at each of its states exactly one transition of
+//! the whole program was enabled, so every scheduler takes the same steps for the inputs the
+//! execution read, and meets the same bug. That holds for the compiled program only where
+//! everything the execution decided on is a value the program itself has there, so the
+//! replay tracks (by the interpreter's taint tracking, [`Machine::start_tainting`]) which
+//! values the model made up rather than computed: uninitialised memory and the results of
+//! [`Op::Havoc`] other than the program's inputs ([`crate::ir::Var::input`]). A guard or an
+//! operation that reads one, a creation refused for the thread bound, or a program that
+//! reads thread ids or addresses as numbers leaves the bug avoidable as far as synth knows.
+
+use crate::interp::{self, Execution, Machine, Outcome, Replay};
+use crate::ir::{Init, Op, Place, Program};
+
+/// Why the bug of `e` may be avoidable by some scheduler, or `Ok` where every scheduler
+/// meets it (see the module documentation).
+pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
+    match &e.outcome {
+        Outcome::Error { .. } | Outcome::Deadlock { .. } => {}
+        Outcome::Undefined { memory: true, .. } => {}
+        _ => return Err("the execution does not end in a bug".into()),
+    }
+    if prog.observes_numbering {
+        return Err("the program reads thread ids or addresses as numbers".into());
+    }
+    let m = Machine::new(prog);
+    let mut oracle = Replay::of(e);
+    let mut chosen = Vec::new();
+    let mut s = m.initial(&mut oracle, &mut chosen);
+    let cells = s.mem.cells().len();
+    // Uninitialised memory holds values the model makes up.
+    let mut taint = vec![0u64; interp::unknown_words(cells)];
+    for v in prog.vars.iter().filter(|v| v.init == Init::Nondet) {
+        for i in 0..v.len as usize {
+            interp::set_unknown_bytes(
+                &mut taint,
+                s.mem.flat(v.id.0 as usize, i),
+                interp::ALL_BYTES,
+            );
+        }
+    }
+    let made_up = |i: usize| {
+        format!(
+            "step {}: it reads a value the model does not compute",
+            i + 1
+        )
+    };
+    let mut at: usize = 0;
+    loop {
+        m.start_recording(cells);
+        m.start_tainting(&taint);
+        let enabled = m.enabled(&s);
+        // (Whether a guard holds matters unless the last step ended the execution.)
+        let decided_on_made_up = m.take_read_tainted();
+        let last = at
+            .checked_sub(1)
+            .map(|k| (e.steps[k].thread, e.steps[k].transition));
+        let end = m.verdict(&s, &enabled, last);
+        if decided_on_made_up && !matches!(end, Some(Outcome::Error { .. })) {
+            return Err(made_up(at));
+        }
+        if let Some(end) = end {
+            return if same_bug(&end, &e.outcome) && at == e.steps.len() {
+                Ok(())
+            } else {
+                Err("the replay does not end in the execution's bug".into())
+            };
+        }
+        let (t, tr) = match (e.steps.get(at), &e.outcome) {
+            (Some(st), _) => (st.thread, st.transition),
+            (
+                None,
+                Outcome::Undefined {
+                    thread, transition, ..
+                },
+            ) => (*thread, *transition),
+            (None, _) => return Err("the replay does not end in the execution's bug".into()),
+        };
+        if enabled.len() != 1 {
+            return Err(format!(
+                "step {}: {} transitions are enabled, and a scheduler may choose",
+                at + 1,
+                enabled.len()
+            ));
+        }
+        if enabled[0] != (t, tr) {
+            return Err("the replay does not follow the execution".into());
+        }
+        let transition = prog.thread(t).transition(tr);
+        if transition.refusal.is_some() {
+            return Err(format!(
+                "step {}: a thread creation is refused for the thread bound",
+                at + 1
+            ));
+        }
+        let result = m.execute(&mut s, t, tr, &mut oracle);
+        if m.take_read_tainted() {
+            return Err(made_up(at));
+        }
+        taint = m.stop_recording().taint.clone();
+        match result {
+            Ok(_) => {}
+            Err(f) => {
+                let same = matches!(&e.outcome, Outcome::Undefined { thread, transition, memory: true, .. }
+                    if (*thread, *transition) == (t, tr))
+                    && f.is_memory_error()
+                    && at == e.steps.len();
+                return if same {
+                    Ok(())
+                } else {
+                    Err("the replay does not end in the execution's bug".into())
+                };
+            }
+        }
+        // The program's inputs are values the environment chooses, not the model.
+        for op in &transition.ops {
+            if let Op::Havoc {
+                place: Place::Var { var, index: None },
+                ..
+            } = op
+            {
+                if prog.vars[var.0 as usize].input {
+                    let f = s.mem.flat(var.0 as usize, 0);
+                    interp::set_unknown_bytes(&mut taint, f, 0);
+                }
+            }
+        }
+        at += 1;
+    }
+}
+
+/// Whether `a` and `b` are the same bug (of the same thread and transition, or a deadlock).
+fn same_bug(a: &Outcome, b: &Outcome) -> bool {
+    match (a, b) {
+        (
+            Outcome::Error {
+                thread, transition, ..
+            },
+            Outcome::Error {
+                thread: t2,
+                transition: tr2,
+                ..
+            },
+        ) => (thread, transition) == (t2, tr2),
+        (Outcome::Deadlock { .. }, Outcome::Deadlock { .. }) => true,
+        _ => false,
+    }
+}

@@ -1,0 +1,253 @@
+//! Unavoidable bugs (`verifier::unavoidable`): a bug on whose execution no scheduler has a
+//! choice, and which decides only on the program's inputs, makes a program with inputs
+//! `unsafe`; a choice of the scheduler, a value the model makes up, or a creation refused for
+//! the thread bound leaves it avoidable.
+
+use std::time::Duration;
+use verifier::engine::{run_iterative, Engine};
+use verifier::frontend::{load_str, Options as FOpts};
+use verifier::imc::{Ivr, IvrKind, Options, Verdict};
+use verifier::interp::{self, Choice, Execution, Oracle};
+use verifier::ir::{Program, ThreadId, TransId, Ty, VarId};
+use verifier::ivr::{verify_file, Checked, IvrFile};
+use verifier::unavoidable::unavoidable;
+
+fn lower(text: &str, max_threads: usize) -> Program {
+    let opts = FOpts {
+        max_threads,
+        ..FOpts::default()
+    };
+    load_str("unavoidable.c", text, &opts).expect("lowers")
+}
+
+/// Takes the first enabled transition at each step, with the given inputs.
+struct First(Vec<i128>);
+
+impl Oracle for First {
+    fn pick(&mut self, _step: usize, _enabled: &[(ThreadId, TransId)]) -> Choice {
+        Choice::Take(0)
+    }
+    fn input(&mut self, _ty: Ty) -> i128 {
+        if self.0.is_empty() {
+            0
+        } else {
+            self.0.remove(0)
+        }
+    }
+    fn initial(&mut self, _var: VarId, _index: usize, _ty: Ty) -> i128 {
+        0
+    }
+}
+
+/// The run of `p` that takes the first enabled transition at each step with `inputs`; it
+/// ends in a bug.
+fn bug(p: &Program, inputs: &[i128]) -> Execution {
+    let (e, _) = interp::run(p, &mut First(inputs.to_vec()), 10_000);
+    assert!(e.outcome.is_bug(), "{:?}", e.outcome);
+    e
+}
+
+fn verdict(p: &Program) -> (Verdict, Vec<Ivr>) {
+    let opts = Options {
+        timeout: Duration::from_secs(30),
+        ..Options::default()
+    };
+    let mut ivrs = Vec::new();
+    let r = run_iterative(p, opts, Engine::Auto, usize::MAX, None, &mut |i| {
+        ivrs.push(i.clone())
+    });
+    (r.verdict, ivrs)
+}
+
+/// Main joins its thread before it checks its input: for input 999 every scheduler fails.
+const JOINED_THEN_CHECKED: &str = r#"
+#include <assert.h>
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+int g;
+void *t(void *a) { g = 1; return 0; }
+int main(void) {
+  pthread_t h;
+  int n = __VERIFIER_nondet_int();
+  pthread_create(&h, 0, t, 0);
+  pthread_join(h, 0);
+  assert(n + g != 1000);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_bug_no_scheduler_avoids_for_some_input_is_unsafe() {
+    let p = lower(JOINED_THEN_CHECKED, 64);
+    assert_eq!(unavoidable(&p, &bug(&p, &[999])), Ok(()));
+    let (v, ivrs) = verdict(&p);
+    assert_eq!(v, Verdict::Unsafe);
+    // Its counterexample replays, checked on its own.
+    let cex = ivrs
+        .iter()
+        .rev()
+        .find(|i| matches!(i.kind, IvrKind::Counterexample(_)))
+        .expect("emitted");
+    let text = serde_json::to_string(&IvrFile::new(&p, cex)).unwrap();
+    assert!(matches!(
+        verify_file(&p, &text, 30_000),
+        Ok(Checked::Counterexample { .. })
+    ));
+}
+
+#[test]
+fn a_deadlock_no_scheduler_avoids_for_some_input_is_unsafe() {
+    let p = lower(
+        r#"
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int main(void) {
+  if (__VERIFIER_nondet_int() == 5) {
+    pthread_mutex_lock(&m);
+    pthread_mutex_lock(&m);
+  }
+  return 0;
+}
+"#,
+        64,
+    );
+    assert_eq!(unavoidable(&p, &bug(&p, &[5])), Ok(()));
+    assert_eq!(verdict(&p).0, Verdict::Unsafe);
+}
+
+#[test]
+fn a_bug_a_scheduler_avoids_is_not_unsafe() {
+    // The thread may run before main checks: then `g` is 1.
+    let p = lower(
+        r#"
+#include <assert.h>
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+int g;
+void *t(void *a) { g = 1; return 0; }
+int main(void) {
+  pthread_t h;
+  int n = __VERIFIER_nondet_int();
+  pthread_create(&h, 0, t, 0);
+  assert(!(n == 3 && g == 0));
+  pthread_join(h, 0);
+  return 0;
+}
+"#,
+        64,
+    );
+    let why = unavoidable(&p, &bug(&p, &[3])).expect_err("avoidable");
+    assert!(why.contains("a scheduler may choose"), "{why}");
+    assert_eq!(verdict(&p).0, Verdict::PartiallySafe);
+}
+
+#[test]
+fn a_bug_that_decides_on_a_value_the_model_makes_up_is_not_unsafe() {
+    // printf returns 2 here; the model does not compute it.
+    let p = lower(
+        r#"
+#include <assert.h>
+#include <stdio.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n > 5 && printf("x\n") != 2) assert(0);
+  return 0;
+}
+"#,
+        64,
+    );
+    let why = unavoidable(&p, &bug(&p, &[6, 0])).expect_err("avoidable");
+    assert!(why.contains("does not compute"), "{why}");
+    assert!(!matches!(verdict(&p).0, Verdict::Unsafe | Verdict::Safe));
+}
+
+#[test]
+fn a_bug_on_uninitialised_memory_is_not_unsafe() {
+    let p = lower(
+        r#"
+#include <assert.h>
+#include <stdlib.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+  int *a = malloc(2 * sizeof(int));
+  if (!a) return 0;
+  a[0] = __VERIFIER_nondet_int();
+  assert(a[0] + a[1] != 7);
+  free(a);
+  return 0;
+}
+"#,
+        64,
+    );
+    let e = bug(&p, &[7]);
+    let why = unavoidable(&p, &e).expect_err("avoidable");
+    assert!(why.contains("does not compute"), "{why}");
+    assert_ne!(verdict(&p).0, Verdict::Unsafe);
+}
+
+#[test]
+fn a_program_s_own_nondet_function_is_no_input() {
+    // Its definition returns 3: the program is safe.
+    let p = lower(
+        r#"
+#include <assert.h>
+int __VERIFIER_nondet_int(void) { return 3; }
+int main(void) {
+  assert(__VERIFIER_nondet_int() != 5);
+  return 0;
+}
+"#,
+        64,
+    );
+    assert!(!p.vars.iter().any(|v| v.input));
+    assert_eq!(verdict(&p).0, Verdict::Safe);
+}
+
+#[test]
+fn a_bug_that_needs_a_refused_creation_is_not_unsafe() {
+    // With the thread bound at main alone, the creation is refused; without the bound it
+    // succeeds.
+    let p = lower(
+        r#"
+#include <assert.h>
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+void *t(void *a) { return 0; }
+int main(void) {
+  pthread_t h[4];
+  int n = __VERIFIER_nondet_int();
+  if (n < 0 || n > 4) return 0;
+  for (int i = 0; i < n; i++)
+    if (pthread_create(&h[i], 0, t, 0) != 0) assert(0);
+  return 0;
+}
+"#,
+        1,
+    );
+    let e = bug(&p, &[1]);
+    let why = unavoidable(&p, &e).expect_err("avoidable");
+    assert!(why.contains("refused"), "{why}");
+    assert_ne!(verdict(&p).0, Verdict::Unsafe);
+}
+
+#[test]
+fn a_bug_after_many_rounds_of_a_loop_on_an_input_is_unsafe() {
+    let p = lower(
+        r#"
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 0 || n > 100000) return 0;
+  int i = 0;
+  while (i < n) i++;
+  assert(i != 77777);
+  return 0;
+}
+"#,
+        64,
+    );
+    assert_eq!(verdict(&p).0, Verdict::Unsafe);
+}

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 void *malloc(size_t);
+int isspace(int);
 
 /* The section marks them as models: `synth build` links the system library's definitions
  * instead, unless the schedule instruments a model's code. */
@@ -126,16 +127,6 @@ W char *strstr(const char *h, const char *n) {
   return 0;
 }
 
-W int isdigit(int c) { return c >= '0' && c <= '9'; }
-W int isspace(int c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
-W int isupper(int c) { return c >= 'A' && c <= 'Z'; }
-W int islower(int c) { return c >= 'a' && c <= 'z'; }
-W int isalpha(int c) { return isupper(c) || islower(c); }
-W int isalnum(int c) { return isalpha(c) || isdigit(c); }
-W int isxdigit(int c) { return isdigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-W int isprint(int c) { return c >= 0x20 && c < 0x7f; }
-W int toupper(int c) { return islower(c) ? c - 'a' + 'A' : c; }
-W int tolower(int c) { return isupper(c) ? c - 'A' + 'a' : c; }
 
 /* The digit value of c in bases up to 36, or 36 for a character that is no digit. */
 static int __synth_digit_value(char c) {
@@ -321,6 +312,21 @@ static const int *__synth_ctype_tolower_ptr = __synth_ctype_tolower + 128;
 W const unsigned short **__ctype_b_loc(void) { return &__synth_ctype_b_ptr; }
 W const int **__ctype_toupper_loc(void) { return &__synth_ctype_toupper_ptr; }
 W const int **__ctype_tolower_loc(void) { return &__synth_ctype_tolower_ptr; }
+
+/* The <ctype.h> functions (called where the program takes their address or writes
+ * `(isspace)(c)`) return what glibc's return: the bit of the character's class in the
+ * table, nonzero but not 1. The exception is isdigit, whose call clang replaces by
+ * `c - '0' < 10` when it optimises (as `synth build` does), which is 1. */
+W int isdigit(int c) { return c >= '0' && c <= '9'; }
+W int isspace(int c) { return __synth_ctype_b_ptr[c] & 8192; }
+W int isupper(int c) { return __synth_ctype_b_ptr[c] & 256; }
+W int islower(int c) { return __synth_ctype_b_ptr[c] & 512; }
+W int isalpha(int c) { return __synth_ctype_b_ptr[c] & 1024; }
+W int isalnum(int c) { return __synth_ctype_b_ptr[c] & 8; }
+W int isxdigit(int c) { return __synth_ctype_b_ptr[c] & 4096; }
+W int isprint(int c) { return __synth_ctype_b_ptr[c] & 16384; }
+W int toupper(int c) { return c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c; }
+W int tolower(int c) { return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c; }
 
 /* The formatting of snprintf and sprintf (C11 7.21.6.1) for integers, characters, strings
  * and pointers: the front end passes the arguments after the format as longs (`args`; a

@@ -517,7 +517,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                         ivr.index,
                         c.execution.steps.len(),
                         scope_note(c),
-                        indent(&q.show_execution(&c.execution)),
+                        indent(&q.show_execution_brief(&c.execution, verifier::interp::TRACE_ENDS)),
                     ))
                 }
             }
@@ -598,7 +598,10 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     if a.complete {
         if let Some(c) = &r.counterexample {
             out.push_str("counterexample:\n");
-            out.push_str(&indent(&c.program(&p).show_execution(&c.execution)));
+            out.push_str(&indent(
+                &c.program(&p)
+                    .show_execution_brief(&c.execution, verifier::interp::TRACE_ENDS),
+            ));
         }
     }
     let first = match r.first_safe_ivr {

@@ -347,7 +347,7 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                     "counterexample ({}{}):\n{}",
                     q.show_outcome(&c.execution.outcome),
                     crate::scope_note(c),
-                    indent(&q.show_execution(&c.execution))
+                    indent(&q.show_execution_brief(&c.execution, verifier::interp::TRACE_ENDS))
                 ));
             }
             match last_safe {

@@ -620,3 +620,33 @@ fn a_time_limit_out_of_range_is_bad_input() {
         assert!(stderr(&o).contains("--timeout"), "{args:?}: {}", stderr(&o));
     }
 }
+
+/// A bug after 77,777 rounds of a loop on an input: `unsafe` (no thread to choose), and the
+/// trace printed shows its first and last steps with the rounds between summarised.
+#[test]
+fn a_long_counterexample_is_printed_with_its_middle_summarised() {
+    let p = write(
+        "deep_bug.c",
+        r#"
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n < 0 || n > 100000) return 0;
+  int i = 0;
+  while (i < n) i++;
+  assert(i != 77777);
+  return 0;
+}
+"#,
+    );
+    let o = synth(&["verify", p.to_str().unwrap(), "--timeout", "30"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("verdict: unsafe"), "{text}{}", stderr(&o));
+    assert!(text.lines().count() < 300, "{} lines", text.lines().count());
+    assert!(
+        text.lines().any(|l| l.contains("steps left out (at 8:3)")),
+        "{text}"
+    );
+    assert!(text.contains("assertion failed"), "{text}");
+}

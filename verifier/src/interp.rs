@@ -504,6 +504,10 @@ pub struct Recording {
     epoch: u32,
 }
 
+/// How many steps a counterexample's trace shows at its start and at its end
+/// ([`Program::show_execution_brief`]); the steps between are summarised in one line.
+pub const TRACE_ENDS: usize = 100;
+
 /// Every byte of an element (an element has at most 8).
 pub const ALL_BYTES: u8 = 0xff;
 
@@ -1796,12 +1800,55 @@ impl Program {
     /// A readable trace: one line per step with thread, source position, source text and the
     /// values written, then the outcome.
     pub fn show_execution(&self, e: &Execution) -> String {
+        self.show_execution_brief(e, usize::MAX)
+    }
+
+    /// [`Program::show_execution`] with at most `2 * keep` steps: a longer execution shows
+    /// its first and its last `keep` steps, and between them how many steps it leaves out
+    /// and the source positions where they run.
+    pub fn show_execution_brief(&self, e: &Execution, keep: usize) -> String {
         let mut s = String::new();
+        let n = e.steps.len();
+        let (head, tail) = if n > keep.saturating_mul(2) {
+            (keep, n - keep)
+        } else {
+            (n, n)
+        };
         for (k, st) in e.steps.iter().enumerate() {
-            s.push_str(&self.show_step(k, st.thread, st.transition, &st.writes, &st.inputs, ""));
+            if k == head && head < tail {
+                s.push_str(&self.show_elided(&e.steps[head..tail]));
+            }
+            if k < head || k >= tail {
+                let line = self.show_step(k, st.thread, st.transition, &st.writes, &st.inputs, "");
+                s.push_str(&line);
+            }
         }
         s.push_str(&format!("outcome: {}\n", self.show_outcome(&e.outcome)));
         s
+    }
+
+    /// The line standing for `steps` left out of a trace.
+    fn show_elided(&self, steps: &[Step]) -> String {
+        let mut at: Vec<String> = Vec::new();
+        for st in steps {
+            let tr = self.thread(st.thread).transition(st.transition);
+            if let Some(sp) = &tr.span {
+                let pos = format!("{}:{}", sp.line, sp.col);
+                if !at.contains(&pos) {
+                    at.push(pos);
+                }
+            }
+        }
+        let more = at.len().saturating_sub(4);
+        at.truncate(4);
+        if more > 0 {
+            at.push(format!("{more} more"));
+        }
+        format!(
+            "   ... {} steps left out (at {}) ...\n",
+            steps.len(),
+            at.join(", ")
+        )
     }
 
     /// One line of a trace: step number, thread, source position, source text, the values

@@ -251,3 +251,23 @@ int main(void) {
     );
     assert_eq!(verdict(&p).0, Verdict::Unsafe);
 }
+
+#[test]
+fn a_bug_on_a_result_of_the_environment_model_is_not_unsafe() {
+    // The model lets `close` fail; whether it does is no input of the program.
+    let p = lower(
+        r#"
+#include <assert.h>
+#include <fcntl.h>
+#include <unistd.h>
+int main(void) {
+  int fd = open("/etc/hostname", O_RDONLY);
+  if (fd >= 0) assert(close(fd) == 0);
+  return 0;
+}
+"#,
+        64,
+    );
+    assert!(!p.vars.iter().any(|v| v.input));
+    assert_ne!(verdict(&p).0, Verdict::Unsafe);
+}

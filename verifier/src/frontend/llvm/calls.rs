@@ -552,7 +552,14 @@ impl<'m> Lowerer<'m> {
                     None => return Ok(None),
                 };
                 let t = self.temp(n, ty);
-                self.vars[t.0 as usize].input = true;
+                // The program's own call is an input; one made in a model's code
+                // (environment.c's file system and signal results, its helpers, what the
+                // model calls back) is a value the model makes up.
+                let in_model = self
+                    .frames
+                    .iter()
+                    .any(|f| f.func.section.as_deref() == Some(super::compile::MODEL_SECTION));
+                self.vars[t.0 as usize].input = !in_model;
                 self.step(
                     Expr::tt(),
                     vec![Op::Havoc {

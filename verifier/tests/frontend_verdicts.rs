@@ -228,8 +228,9 @@ fn timed_waits_may_time_out() {
 /// The library's answers the models give where a call fails or memory ends, each found by a
 /// bounded exploration: `free` of a file mapping is an invalid free; `munmap` of memory from
 /// `malloc` fails; `signal` on `SIGKILL` returns `SIG_ERR`; a mapping read after `munmap`
-/// and a block of run-time size read past its end are undefined; the correct uses are not
-/// reported.
+/// and a block of run-time size read past its end are undefined; `getcwd`, `fgets` and
+/// `getpwuid` give texts that fit and may be any, or fail; `strtok` is exact; the correct
+/// uses are not reported.
 #[test]
 fn library_models_fail_and_end_where_the_library_does() {
     let mapped = |body: &str| {
@@ -238,8 +239,11 @@ fn library_models_fail_and_end_where_the_library_does() {
 #include <assert.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <pwd.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 int main(void) {{
@@ -292,6 +296,41 @@ int main(void) {{
         (
             "read within a block of run-time size",
             mapped("int n = b[0] % 4 + 1; char *p = malloc(n); if (p) { p[n - 1] = 1; return p[n - 1]; }"),
+            false,
+        ),
+        (
+            "getcwd's path fits its buffer",
+            mapped("char c[8]; if (getcwd(c, sizeof c)) assert(c[0] == '/' && strlen(c) < sizeof c);"),
+            false,
+        ),
+        (
+            "getcwd's path is not only the root",
+            mapped("char c[8]; if (getcwd(c, sizeof c)) assert(strlen(c) < 2);"),
+            true,
+        ),
+        (
+            "fgets' line fits its buffer",
+            mapped("FILE *f = fdopen(fd, \"r\"); char l[4]; if (f && fgets(l, 4, f)) assert(strlen(l) < 4);"),
+            false,
+        ),
+        (
+            "fgets' line may be empty",
+            mapped("FILE *f = fdopen(fd, \"r\"); char l[4]; if (f && fgets(l, 4, f)) assert(l[0]);"),
+            true,
+        ),
+        (
+            "getpwuid's entry is the user's",
+            mapped("uid_t u = getuid(); struct passwd *pw = getpwuid(u); assert(!pw || pw->pw_uid == u);"),
+            false,
+        ),
+        (
+            "getpwuid may find no entry",
+            mapped("assert(getpwuid(getuid()));"),
+            true,
+        ),
+        (
+            "strtok splits at every delimiter",
+            mapped("char s[] = \",a,,b\"; char *x = strtok(s, \",\"), *y = strtok(0, \",\"); assert(x && y && x[0] == 'a' && y[0] == 'b' && !strtok(0, \",\"));"),
             false,
         ),
     ];

@@ -6,12 +6,16 @@
  * links the system's definitions. */
 
 #include <errno.h>
+#include <limits.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stddef.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <unistd.h>
 
 int __VERIFIER_nondet_int(void);
 unsigned long __VERIFIER_nondet_ulong(void);
@@ -135,4 +139,124 @@ W int sigprocmask(int how, const sigset_t *set, sigset_t *old) {
     return -1;
   }
   return 0;
+}
+
+/* At s, a string of up to n - 1 arbitrary bytes other than null, and its null byte. */
+static void __synth_text(char *s, size_t n) {
+  size_t k = __VERIFIER_nondet_ulong();
+  __VERIFIER_assume(k < n);
+  for (size_t i = 0; i < k; i++) {
+    char c = __VERIFIER_nondet_char();
+    __VERIFIER_assume(c != 0);
+    s[i] = c;
+  }
+  s[k] = 0;
+}
+
+/* The working directory: an absolute path of arbitrary text that fits in `size` bytes, or a
+ * failure (ERANGE where it does not fit, among others). Without a buffer, glibc allocates
+ * one of `size` bytes (of PATH_MAX bytes where `size` is 0). */
+W char *getcwd(char *buf, size_t size) {
+  if (__VERIFIER_nondet_int()) {
+    __synth_fail();
+    return 0;
+  }
+  if (!buf) {
+    if (size == 0)
+      size = PATH_MAX;
+    buf = malloc(size);
+    if (!buf) {
+      errno = ENOMEM;
+      return 0;
+    }
+  }
+  if (size < 2) {
+    errno = size ? ERANGE : EINVAL;
+    return 0;
+  }
+  buf[0] = '/';
+  __synth_text(buf + 1, size - 1);
+  return buf;
+}
+
+W uid_t getuid(void) { return (uid_t)__VERIFIER_nondet_int(); }
+W uid_t geteuid(void) { return (uid_t)__VERIFIER_nondet_int(); }
+W pid_t getpid(void) {
+  int p = __VERIFIER_nondet_int();
+  __VERIFIER_assume(p > 0);
+  return p;
+}
+
+/* The password database entry of a user: none (null), or one whose texts are arbitrary
+ * (names and password below 256 bytes, the others below PATH_MAX), in storage the next call
+ * overwrites, as POSIX allows. */
+static char __synth_pw_name[256], __synth_pw_passwd[256], __synth_pw_gecos[PATH_MAX],
+    __synth_pw_dir[PATH_MAX], __synth_pw_shell[PATH_MAX];
+static struct passwd __synth_pw;
+W struct passwd *getpwuid(uid_t uid) {
+  if (__VERIFIER_nondet_int())
+    return 0;
+  __synth_text(__synth_pw_name, sizeof __synth_pw_name);
+  __synth_text(__synth_pw_passwd, sizeof __synth_pw_passwd);
+  __synth_text(__synth_pw_gecos, sizeof __synth_pw_gecos);
+  __synth_text(__synth_pw_dir, sizeof __synth_pw_dir);
+  __synth_text(__synth_pw_shell, sizeof __synth_pw_shell);
+  __synth_pw.pw_name = __synth_pw_name;
+  __synth_pw.pw_passwd = __synth_pw_passwd;
+  __synth_pw.pw_gecos = __synth_pw_gecos;
+  __synth_pw.pw_dir = __synth_pw_dir;
+  __synth_pw.pw_shell = __synth_pw_shell;
+  __synth_pw.pw_uid = uid;
+  __synth_pw.pw_gid = (gid_t)__VERIFIER_nondet_int();
+  return &__synth_pw;
+}
+
+/* Streams: a stream is a block the model allocates (its contents are the library's), opened
+ * or failing as the file system says; reading gives arbitrary bytes. */
+W FILE *fopen(const char *path, const char *mode) {
+  (void)path;
+  (void)mode;
+  if (__VERIFIER_nondet_int()) {
+    __synth_fail();
+    return 0;
+  }
+  FILE *f = malloc(sizeof(FILE));
+  if (!f)
+    errno = ENOMEM;
+  return f;
+}
+
+W FILE *fdopen(int fd, const char *mode) {
+  (void)mode;
+  if (fd < 0) {
+    errno = EBADF;
+    return 0;
+  }
+  return fopen(0, mode);
+}
+
+W int fclose(FILE *f) {
+  free(f);
+  return __VERIFIER_nondet_int() ? (__synth_fail(), EOF) : 0;
+}
+
+/* A line (up to n - 1 bytes, with its newline if it fits) or null at the end of the file or
+ * on an error. */
+W char *fgets(char *s, int n, FILE *f) {
+  (void)f;
+  if (n <= 1 || __VERIFIER_nondet_int())
+    return 0;
+  __synth_text(s, (size_t)n);
+  return s;
+}
+
+/* Up to `count` items of `size` arbitrary bytes each. */
+W size_t fread(void *buf, size_t size, size_t count, FILE *f) {
+  (void)f;
+  size_t r = __VERIFIER_nondet_ulong();
+  __VERIFIER_assume(r <= count);
+  char *p = buf;
+  for (size_t i = 0; i < r * size; i++)
+    p[i] = __VERIFIER_nondet_char();
+  return r;
 }

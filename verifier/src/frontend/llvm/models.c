@@ -317,6 +317,29 @@ W const int **__ctype_tolower_loc(void) { return &__synth_ctype_tolower_ptr; }
  * `(isspace)(c)`) return what glibc's return: the bit of the character's class in the
  * table, nonzero but not 1. The exception is isdigit, whose call clang replaces by
  * `c - '0' < 10` when it optimises (as `synth build` does), which is 1. */
+/* strtok_r: the next token of `s` (or, with a null `s`, of what `*save` holds) separated by
+ * bytes of `delim`; strtok keeps its place in a variable of its own. */
+W char *strtok_r(char *s, const char *delim, char **save) {
+  if (!s)
+    s = *save;
+  while (*s && strchr(delim, *s))
+    s++;
+  if (!*s) {
+    *save = s;
+    return 0;
+  }
+  char *t = s;
+  while (*s && !strchr(delim, *s))
+    s++;
+  if (*s)
+    *s++ = 0;
+  *save = s;
+  return t;
+}
+
+static char *__synth_strtok_save;
+W char *strtok(char *s, const char *delim) { return strtok_r(s, delim, &__synth_strtok_save); }
+
 W int isdigit(int c) { return c >= '0' && c <= '9'; }
 W int isspace(int c) { return __synth_ctype_b_ptr[c] & 8192; }
 W int isupper(int c) { return __synth_ctype_b_ptr[c] & 256; }

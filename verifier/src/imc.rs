@@ -1124,7 +1124,12 @@ impl Verifier<'_> {
             Ok(true) if safe_ivr && last_safe_is_final => Verdict::PartiallySafe,
             Ok(true) => Verdict::Unknown("bugs found; the final ART was not checked".into()),
             // Every choice at the root leads to a bug.
-            Ok(false) if self.deterministic() && undecided.is_none() && !waiter_choice => {
+            Ok(false)
+                if self.deterministic()
+                    && undecided.is_none()
+                    && !waiter_choice
+                    && crate::unavoidable::approximation(self.prog).is_none() =>
+            {
                 Verdict::Unsafe
             }
             Ok(false) if safe_ivr => Verdict::PartiallySafe,

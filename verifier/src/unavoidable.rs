@@ -8,13 +8,25 @@
 //! execution read, and meets the same bug. That holds for the compiled program only where
 //! everything the execution decided on is a value the program itself has there, so the
 //! replay tracks (by the interpreter's taint tracking, [`Machine::start_tainting`]) which
-//! values the model made up rather than computed: uninitialised memory and the results of
-//! [`Op::Havoc`] other than the program's inputs ([`crate::ir::Var::input`]). A guard or an
-//! operation that reads one, a creation refused for the thread bound, or a program that
-//! reads thread ids or addresses as numbers leaves the bug avoidable as far as synth knows.
+//! values the model made up rather than computed: uninitialised memory, the results of
+//! [`Op::Havoc`] other than the program's inputs ([`crate::ir::Var::input`]), and the
+//! numbers it gives thread ids and addresses (a value that is one; a join's use of an id as
+//! a handle does not count). A guard or an operation that reads one, a creation refused for
+//! the thread bound, a program whose lowering warned of an approximation (a function the
+//! model does not know, which may not even return), or a program that reads thread ids or
+//! addresses as numbers leaves the bug avoidable as far as synth knows.
 
 use crate::interp::{self, Execution, Machine, Outcome, Replay};
-use crate::ir::{Init, Op, Place, Program};
+use crate::ir::{
+    self, Init, Op, Place, Program, SyncKind, ThreadId, TransId, TransKind, Transition,
+};
+
+/// What the model approximates in `prog` (the first warning of its lowering: a function it
+/// does not know, which may not even return, floating point, ...), where a bug may rest on
+/// it: a claim of `unsafe` from a search of every schedule needs none.
+pub fn approximation(prog: &Program) -> Option<&str> {
+    prog.warnings.first().map(String::as_str)
+}
 
 /// Why the bug of `e` may be avoidable by some scheduler, or `Ok` where every scheduler
 /// meets it (see the module documentation).
@@ -26,6 +38,11 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
     }
     if prog.observes_numbering {
         return Err("the program reads thread ids or addresses as numbers".into());
+    }
+    // A warning names what the model approximates (a function it does not know, which may
+    // not return or may set errno; floating point; ...).
+    if let Some(w) = approximation(prog) {
+        return Err(format!("the model approximates the program: {w}"));
     }
     let m = Machine::new(prog);
     let mut oracle = Replay::of(e);
@@ -43,6 +60,12 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
             );
         }
     }
+    // So do the thread ids and addresses it holds.
+    for k in 0..cells {
+        if numbering(prog, i128::from(s.mem.cells()[k])) {
+            interp::set_unknown_bytes(&mut taint, k, interp::ALL_BYTES);
+        }
+    }
     let made_up = |i: usize| {
         format!(
             "step {}: it reads a value the model does not compute",
@@ -53,9 +76,8 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
     loop {
         m.start_recording(cells);
         m.start_tainting(&taint);
-        let enabled = m.enabled(&s);
+        let (enabled, decided_on_made_up) = enabled(prog, &m, &s);
         // (Whether a guard holds matters unless the last step ended the execution.)
-        let decided_on_made_up = m.take_read_tainted();
         let last = at
             .checked_sub(1)
             .map(|k| (e.steps[k].thread, e.steps[k].transition));
@@ -87,7 +109,7 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
                 enabled.len()
             ));
         }
-        if enabled[0] != (t, tr) {
+        if !enabled.contains(&(t, tr)) {
             return Err("the replay does not follow the execution".into());
         }
         let transition = prog.thread(t).transition(tr);
@@ -98,10 +120,19 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
             ));
         }
         let result = m.execute(&mut s, t, tr, &mut oracle);
-        if m.take_read_tainted() {
+        if m.take_read_tainted() && !handles_threads(transition) {
             return Err(made_up(at));
         }
         taint = m.stop_recording().taint.clone();
+        // Thread ids and addresses the step wrote are numbers the model chose.
+        if let Ok(step) = &result {
+            for &(v, i, x) in &step.writes {
+                if numbering(prog, x) {
+                    let f = s.mem.flat(v.0 as usize, i as usize);
+                    interp::set_unknown_bytes(&mut taint, f, interp::ALL_BYTES);
+                }
+            }
+        }
         match result {
             Ok(_) => {}
             Err(f) => {
@@ -149,4 +180,42 @@ fn same_bug(a: &Outcome, b: &Outcome) -> bool {
         (Outcome::Deadlock { .. }, Outcome::Deadlock { .. }) => true,
         _ => false,
     }
+}
+
+/// The transitions enabled at `s`, and whether a guard that decides it read a value the
+/// model made up (a join's reading of the id it waits for does not count).
+fn enabled(prog: &Program, m: &Machine, s: &interp::State) -> (Vec<(ThreadId, TransId)>, bool) {
+    let mut out = Vec::new();
+    let mut made_up = false;
+    for t in &prog.threads {
+        if s.atomic.is_some_and(|a| a != t.id) {
+            continue;
+        }
+        let interp::Status::At(l) = s.threads[t.id.0 as usize] else {
+            continue;
+        };
+        for tr in t.outgoing(l) {
+            let g = m.eval(s, &tr.guard);
+            if m.take_read_tainted() && !handles_threads(tr) {
+                made_up = true;
+            }
+            if g.map(|g| g != 0).unwrap_or(true) {
+                out.push((t.id, tr.id));
+            }
+        }
+    }
+    (out, made_up)
+}
+
+/// Whether `tr` uses a thread id as a handle only (a join), not as a number.
+fn handles_threads(tr: &Transition) -> bool {
+    tr.kind == TransKind::Sync(SyncKind::Join)
+}
+
+/// Whether `x` may be a thread id or an address the model chose: the program may read it
+/// as a number where its run would have another.
+fn numbering(prog: &Program, x: i128) -> bool {
+    let id = x - ir::THREAD_ID_BASE;
+    (0..1 << 16).contains(&id)
+        || ir::decode_address(x).is_some_and(|(v, _)| (v.0 as usize) < prog.vars.len())
 }

@@ -245,6 +245,7 @@ fn library_models_fail_and_end_where_the_library_does() {
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 int main(void) {{
   int fd = open("data", O_RDONLY);
@@ -327,6 +328,26 @@ int main(void) {{
             "getpwuid may find no entry",
             mapped("assert(getpwuid(getuid()));"),
             true,
+        ),
+        (
+            "scanf's string fits its width",
+            mapped("char r[3]; if (scanf(\"%2s\", r) == 1) assert(strlen(r) <= 2);"),
+            false,
+        ),
+        (
+            "scanf may reach the end of its input",
+            mapped("char r[3]; assert(scanf(\"%2s\", r) == 1);"),
+            true,
+        ),
+        (
+            "stat may fail",
+            mapped("struct stat st; assert(stat(\"data\", &st) == 0);"),
+            true,
+        ),
+        (
+            "pwrite takes at most what it is given",
+            mapped("char w[4] = \"abc\"; ssize_t n = pwrite(fd, w, 3, 0); assert(n <= 3);"),
+            false,
         ),
         (
             "strtok splits at every delimiter",

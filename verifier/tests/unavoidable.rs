@@ -271,3 +271,53 @@ int main(void) {
     assert!(!p.vars.iter().any(|v| v.input));
     assert_ne!(verdict(&p).0, Verdict::Unsafe);
 }
+
+/// Programs whose bug rests on what the model makes up (an unknown function that does not
+/// return, the numbers of thread ids and addresses, memory an unknown function writes
+/// through a pointer in a struct): never `unsafe`, though no scheduler has a choice.
+#[test]
+fn a_bug_on_what_the_model_makes_up_is_not_unsafe() {
+    let gate =
+        "#include <assert.h>\n#include <errno.h>\n#include <error.h>\n#include <pthread.h>\n\
+                #include <stdlib.h>\n#include <sys/uio.h>\n#include <unistd.h>\n\
+                extern int __VERIFIER_nondet_int(void);\n\
+                static void *f(void *a) { return a; }\n\
+                union pun { void *p; unsigned long n; };\n\
+                int main(void) {\n  if (__VERIFIER_nondet_int() != 1) return 0;\n";
+    let bodies = [
+        // error() with a nonzero status exits.
+        "error(1, 0, \"stop\"); assert(0);",
+        // A pthread_t is a 64-byte aligned address in glibc.
+        "pthread_t t; pthread_create(&t, 0, f, 0); unsigned long v = (unsigned long)t; \
+         pthread_join(t, 0); assert((v & 63) == 0);",
+        // malloc's blocks are 16-byte aligned.
+        "union pun u; u.p = malloc(8); if (!u.p) return 0; assert((u.n & 15) == 0);",
+        // readv writes through the iovec's pointer.
+        "int fds[2]; pipe(fds); write(fds[1], \"x\", 1); char buf[1] = {'y'}; \
+         struct iovec v = {buf, 1}; readv(fds[0], &v, 1); assert(buf[0] == 'x');",
+    ];
+    for body in bodies {
+        let p = lower(&format!("{gate}  {body}\n  return 0;\n}}\n"), 64);
+        assert_ne!(verdict(&p).0, Verdict::Unsafe, "{body}");
+    }
+}
+
+#[test]
+fn an_unknown_function_may_set_errno() {
+    // sysconf of an invalid name sets EINVAL.
+    let p = lower(
+        r#"
+#include <assert.h>
+#include <errno.h>
+#include <unistd.h>
+int main(void) {
+  errno = 0;
+  sysconf(-12345);
+  assert(errno == 0);
+  return 0;
+}
+"#,
+        64,
+    );
+    assert_ne!(verdict(&p).0, Verdict::Safe);
+}

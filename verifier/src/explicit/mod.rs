@@ -329,6 +329,11 @@ fn search(
                      or addresses as numbers: with a run's values a schedule may avoid it"
                         .into(),
                 ));
+            } else if let Some(why) = crate::unavoidable::approximation(prog) {
+                return Err(run.fallback(format!(
+                    "every schedule leads to a bug in the search, but it may rest on what the \
+                     model approximates ({why})"
+                )));
             } else if !space.read_undefined.get() {
                 Verdict::Unsafe
             } else {

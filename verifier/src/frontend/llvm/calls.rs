@@ -68,6 +68,8 @@ const UNCOMPUTED_RESULT: &[&str] = &[
     "putc",
     "fwrite",
     "fflush",
+    "vprintf",
+    "vfprintf",
     "pthread_mutex_destroy",
     "pthread_barrier_destroy",
     "pthread_attr_setdetachstate",
@@ -200,7 +202,8 @@ impl<'m> Lowerer<'m> {
     }
 
     /// A function defined outside the program and not modelled: it may write any value to
-    /// the objects its arguments point to (havocked), and returns an arbitrary integer; the
+    /// the objects its arguments point to and to `errno` (havocked), and returns an
+    /// arbitrary integer; the
     /// program records a warning that names it. An argument pointing to memory synth cannot
     /// name while lowering, a function pointer argument or a pointer result is unsupported.
     fn external(&mut self, name: &str, args: &[&'m Operand], c: &'m Call) -> R<Option<Val>> {
@@ -265,9 +268,14 @@ impl<'m> Lowerer<'m> {
             },
             None => None,
         };
+        // It may set errno.
+        ops.push(Op::Havoc {
+            place: self.errno_place()?,
+            ty: Ty::INT,
+        });
         let msg = format!(
             "external function `{name}` modelled as writing arbitrary values to what its \
-             arguments point to and returning an arbitrary value"
+             arguments point to and to errno, and returning an arbitrary value"
         );
         self.warn_once(msg);
         self.access_step(ops, TransKind::Stmt)?;
@@ -577,8 +585,11 @@ impl<'m> Lowerer<'m> {
             "snprintf" | "sprintf" | "asprintf" | "sscanf" if self.library_function(name) => {
                 self.format(name, args, c)
             }
-            // glibc's name for the C99 sscanf.
+            // glibc's names for the C99 sscanf and scanf.
             "__isoc99_sscanf" => self.format("sscanf", args, c),
+            "scanf" | "__isoc99_scanf" if self.library_function(name) => {
+                self.format("scanf", args, c)
+            }
             "signal" if args.len() == 2 && self.library_function(name) => self.signal(args),
             "strerror" | "setlocale" if self.library_function(name) => {
                 self.unknown_text(c, name == "setlocale")
@@ -772,7 +783,19 @@ impl<'m> Lowerer<'m> {
                     ],
                     TransKind::Sync(SyncKind::BarrierInit),
                 )?;
-                Ok(self.ret0())
+                // A count of 0 is refused (EINVAL).
+                let zero = bin(
+                    BinOp::Eq,
+                    cast(self.expr(args[2])?, Ty::UINT),
+                    Expr::constant(0, Ty::UINT),
+                    Ty::INT,
+                );
+                Ok(Some(Val::E(super::lower::ite(
+                    zero,
+                    Expr::int(22),
+                    Expr::int(0),
+                    Ty::INT,
+                ))))
             }
             "pthread_barrier_wait" => self.barrier_wait(args),
             "pthread_equal" => {

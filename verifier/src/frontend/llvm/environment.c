@@ -13,7 +13,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <netdb.h>
+#include <netinet/in.h>
 #include <pwd.h>
+#include <sys/socket.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -259,4 +262,97 @@ W size_t fread(void *buf, size_t size, size_t count, FILE *f) {
   for (size_t i = 0; i < r * size; i++)
     p[i] = __VERIFIER_nondet_char();
   return r;
+}
+
+/* A file's status: arbitrary, or a failure. */
+static int __synth_status(struct stat *st) {
+  if (__VERIFIER_nondet_int())
+    return __synth_fail();
+  for (size_t i = 0; i < sizeof *st; i++)
+    ((char *)st)[i] = __VERIFIER_nondet_char();
+  return 0;
+}
+W int stat(const char *path, struct stat *st) {
+  (void)path;
+  return __synth_status(st);
+}
+W int lstat(const char *path, struct stat *st) {
+  (void)path;
+  return __synth_status(st);
+}
+W int fstat(int fd, struct stat *st) {
+  (void)fd;
+  return __synth_status(st);
+}
+
+/* Writes and sends: up to `n` bytes taken, or a failure. */
+static ssize_t __synth_taken(size_t n) {
+  if (__VERIFIER_nondet_int())
+    return __synth_fail();
+  size_t r = __VERIFIER_nondet_ulong();
+  __VERIFIER_assume(r <= n);
+  return (ssize_t)r;
+}
+W ssize_t write(int fd, const void *buf, size_t n) {
+  (void)fd;
+  (void)buf;
+  return __synth_taken(n);
+}
+W ssize_t pwrite(int fd, const void *buf, size_t n, off_t off) {
+  (void)fd;
+  (void)buf;
+  (void)off;
+  return __synth_taken(n);
+}
+W ssize_t send(int fd, const void *buf, size_t n, int flags) {
+  (void)fd;
+  (void)buf;
+  (void)flags;
+  return __synth_taken(n);
+}
+W ssize_t recv(int fd, void *buf, size_t n, int flags) {
+  (void)flags;
+  return read(fd, buf, n);
+}
+
+/* Host lookups: none (null, with h_errno set), or an entry of arbitrary text with one IPv4
+ * address of arbitrary bytes, in storage the next call overwrites. */
+static char __synth_host_name[256];
+static char __synth_host_addr[4];
+static char *__synth_host_addrs[2] = {__synth_host_addr, 0};
+static char *__synth_host_aliases[1] = {0};
+static struct hostent __synth_host;
+static __thread int __synth_h_errno;
+W int *__h_errno_location(void) { return &__synth_h_errno; }
+W struct hostent *gethostbyname(const char *name) {
+  (void)name;
+  if (__VERIFIER_nondet_int()) {
+    int e = __VERIFIER_nondet_int();
+    __VERIFIER_assume(e >= HOST_NOT_FOUND && e <= NO_DATA);
+    __synth_h_errno = e;
+    return 0;
+  }
+  __synth_text(__synth_host_name, sizeof __synth_host_name);
+  for (int i = 0; i < 4; i++)
+    __synth_host_addr[i] = __VERIFIER_nondet_char();
+  __synth_host.h_name = __synth_host_name;
+  __synth_host.h_aliases = __synth_host_aliases;
+  __synth_host.h_addrtype = AF_INET;
+  __synth_host.h_length = 4;
+  __synth_host.h_addr_list = __synth_host_addrs;
+  return &__synth_host;
+}
+
+/* Texts of the library: a message for an h_errno value, an address in dotted form. */
+static char __synth_herror_text[64];
+W const char *hstrerror(int e) {
+  (void)e;
+  __synth_text(__synth_herror_text, sizeof __synth_herror_text);
+  return __synth_herror_text;
+}
+static char __synth_ntoa_text[16];
+W char *inet_ntoa(struct in_addr a) {
+  (void)a;
+  __synth_text(__synth_ntoa_text, sizeof __synth_ntoa_text);
+  return __synth_ntoa_text;
 }

@@ -1,5 +1,6 @@
 //! The formatted input and output functions of C11 7.21.6 that work on strings: `snprintf`,
-//! `sprintf` and `asprintf` (GNU), and `sscanf`. The format must be a string constant whose
+//! `sprintf` and `asprintf` (GNU), and `sscanf`; and `scanf`, whose text is a line of
+//! standard input the model makes up (`environment.c`). The format must be a string constant whose
 //! conversions the library models know (integers, narrow characters and strings; no
 //! floating point, no `%n`, no `%p`, whose digits would be the verifier's own addresses, no
 //! scan sets), checked here; the arguments after it go into an array of `long`s (a pointer as
@@ -127,6 +128,7 @@ impl<'m> Lowerer<'m> {
             "snprintf" => (3, "__synth_format", Direction::Print),
             "sprintf" => (2, "__synth_format", Direction::Print),
             "asprintf" => (2, "__synth_asprintf", Direction::Print),
+            "scanf" => (1, "__synth_scan_stdin", Direction::Scan),
             _ => (2, "__synth_scan", Direction::Scan),
         };
         if args.len() < fixed {
@@ -176,8 +178,12 @@ impl<'m> Lowerer<'m> {
             off: 0,
             dyn_: vec![],
         };
-        let first = self.val(args[0])?;
-        let mut call = vec![first];
+        // (scanf's model reads its own text: its first argument is the format.)
+        let mut call = if name == "scanf" {
+            vec![]
+        } else {
+            vec![self.val(args[0])?]
+        };
         match name {
             "snprintf" => call.push(Val::E(cast(self.expr(args[1])?, Ty::ULONG))),
             "sprintf" => call.push(Val::E(Expr::constant(i128::from(u64::MAX), Ty::ULONG))),

@@ -759,6 +759,29 @@ W void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const v
 }
 W int __isoc99_sscanf(const char *s, const char *f, ...) { return __synth_scan(s, f, 0); }
 
+/* scanf: sscanf of a line of standard input (below 256 bytes of arbitrary text, which the
+ * model makes up), or EOF at its end. */
+int __VERIFIER_nondet_int(void);
+unsigned long __VERIFIER_nondet_ulong(void);
+char __VERIFIER_nondet_char(void);
+void __VERIFIER_assume(int);
+static char __synth_stdin_line[256];
+W int __synth_scan_stdin(const char *f, const long *args) {
+  if (__VERIFIER_nondet_int())
+    return -1;
+  unsigned long k = __VERIFIER_nondet_ulong();
+  __VERIFIER_assume(k < sizeof __synth_stdin_line);
+  for (unsigned long i = 0; i < k; i++) {
+    char c = __VERIFIER_nondet_char();
+    __VERIFIER_assume(c != 0);
+    __synth_stdin_line[i] = c;
+  }
+  __synth_stdin_line[k] = 0;
+  return __synth_scan(__synth_stdin_line, f, args);
+}
+W int scanf(const char *f, ...) { return __synth_scan_stdin(f, 0); }
+W int __isoc99_scanf(const char *f, ...) { return __synth_scan_stdin(f, 0); }
+
 /* getopt (POSIX, with glibc's extensions `::` for an optional argument and a leading `+` or
  * `:`): short options only. glibc moves a non-option argument after the options that follow
  * it; where that would happen, or with a leading `-`, the model stops with undefined

@@ -321,3 +321,26 @@ int main(void) {
     );
     assert_ne!(verdict(&p).0, Verdict::Safe);
 }
+
+#[test]
+fn an_undefined_value_reaching_a_phi_is_any_value() {
+    // `u` is never initialised: the loop may run three rounds.
+    let p = lower(
+        r#"
+#include <assert.h>
+static int g(void) {
+  int u;
+  int c = 0;
+  while (u > 0 && c < 3) { c++; u--; }
+  return c;
+}
+int main(void) {
+  assert(g() != 3);
+  return 0;
+}
+"#,
+        64,
+    );
+    let v = verdict(&p).0;
+    assert!(!matches!(v, Verdict::Safe | Verdict::Unsafe), "{v:?}");
+}

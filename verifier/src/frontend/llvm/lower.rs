@@ -2564,6 +2564,8 @@ impl<'m> Lowerer<'m> {
                 continue;
             };
             let v = cast(self.expr(o)?, ty);
+            // (An undefined value's input is made before the assignments read it.)
+            ops.append(&mut self.pending);
             if spec && !full {
                 if let Some(c) = self.const_eval(&v) {
                     env.push((id, ty.wrap(c)));

@@ -302,16 +302,7 @@ impl<'m> Lowerer<'m> {
             Type::IntegerType { bits } if *bits <= 64 => super::layout::int_ty(*bits),
             t => return self.unsupported(format!("result of `{name}` of type {t}")),
         };
-        let r = self.temp(name, ty);
-        self.step(
-            Expr::tt(),
-            vec![Op::Havoc {
-                place: Place::scalar(r),
-                ty,
-            }],
-            TransKind::Stmt,
-        )?;
-        Ok(Some(Val::E(Expr::var(r, ty))))
+        Ok(Some(Val::E(self.made_up(name, ty)?)))
     }
 
     /// A text of the C library the model does not know (`strerror`'s message, `setlocale`'s

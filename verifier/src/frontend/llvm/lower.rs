@@ -647,6 +647,21 @@ impl<'m> Lowerer<'m> {
         id
     }
 
+    /// A value of type `ty` the model does not compute, in a register named `name` of the
+    /// current thread that a step of its own sets to an arbitrary value.
+    pub fn made_up(&mut self, name: &str, ty: Ty) -> R<Expr> {
+        let r = self.temp(name, ty);
+        self.step(
+            Expr::tt(),
+            vec![Op::Havoc {
+                place: Place::scalar(r),
+                ty,
+            }],
+            TransKind::Stmt,
+        )?;
+        Ok(Expr::var(r, ty))
+    }
+
     /// A register variable of the current thread.
     pub fn temp(&mut self, name: &str, ty: Ty) -> VarId {
         self.temps += 1;
@@ -2135,16 +2150,8 @@ impl<'m> Lowerer<'m> {
             Instruction::FCmp(_) => Ty::BOOL,
             _ => self.reg_ty(&self.m.types.type_of(i))?,
         };
-        let r = self.temp("float", ty);
-        self.step(
-            Expr::tt(),
-            vec![Op::Havoc {
-                place: Place::scalar(r),
-                ty,
-            }],
-            TransKind::Stmt,
-        )?;
-        self.bind(dest, Val::E(Expr::var(r, ty)), ty);
+        let r = self.made_up("float", ty)?;
+        self.bind(dest, Val::E(r), ty);
         self.warn_once(
             "floating point arithmetic modelled as computing arbitrary values (a bug reported \
              may depend on them)"

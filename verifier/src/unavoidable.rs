@@ -49,6 +49,11 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
     let mut chosen = Vec::new();
     let mut s = m.initial(&mut oracle, &mut chosen);
     let cells = s.mem.cells().len();
+    // (The check copies the marks at every step.)
+    let words = interp::unknown_words(cells).max(1);
+    if e.steps.len().saturating_mul(words) > MAX_WORK {
+        return Err("the execution is too long to check".into());
+    }
     // Uninitialised memory holds values the model makes up.
     let mut taint = vec![0u64; interp::unknown_words(cells)];
     for v in prog.vars.iter().filter(|v| v.init == Init::Nondet) {
@@ -123,7 +128,7 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
         if m.take_read_tainted() && !handles_threads(transition) {
             return Err(made_up(at));
         }
-        taint = m.stop_recording().taint.clone();
+        taint.copy_from_slice(&m.stop_recording().taint);
         // Thread ids and addresses the step wrote are numbers the model chose.
         if let Ok(step) = &result {
             for &(v, i, x) in &step.writes {
@@ -163,6 +168,9 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
         at += 1;
     }
 }
+
+/// Most words of marks the check of one execution copies (steps times words).
+const MAX_WORK: usize = 1 << 28;
 
 /// Whether `a` and `b` are the same bug (of the same thread and transition, or a deadlock).
 fn same_bug(a: &Outcome, b: &Outcome) -> bool {

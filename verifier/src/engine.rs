@@ -6,7 +6,7 @@
 //! threads) goes on with the time left.
 
 use crate::explicit::{self, Budget};
-use crate::imc::{Counterexample, Ivr, IvrKind, Options, ProgressFn, Report, Verdict, Verifier};
+use crate::imc::{Ivr, IvrKind, Options, ProgressFn, Report, Verdict, Verifier};
 use crate::ir::Program;
 use crate::scope;
 use std::time::{Duration, Instant};
@@ -62,48 +62,7 @@ pub fn run_iterative(
 /// a search there for bugs of the program without its thread bound (of the program itself,
 /// where it has none) runs beside the engines, and a bug it finds decides `partially safe`
 /// once they have a safe schedule.
-///
-/// Where the engines leave the verdict `unknown` without a safe schedule, a bug they
-/// reported that no scheduler avoids ([`crate::unavoidable`]) makes it `unsafe`.
 pub fn run_iterative_scoped(
-    prog: &Program,
-    scopes: Option<scope::Lower>,
-    opts: Options,
-    engine: Engine,
-    max_ivrs: usize,
-    progress: Option<ProgressFn>,
-    sink: &mut dyn FnMut(&Ivr),
-) -> Report {
-    let mut bugs: Vec<Counterexample> = Vec::new();
-    let mut collect = |ivr: &Ivr| {
-        if let IvrKind::Counterexample(c) = &ivr.kind {
-            if bugs.len() < UNAVOIDABLE_TRIED {
-                bugs.push((**c).clone());
-            }
-        }
-        sink(ivr);
-    };
-    let mut r = run_engines(prog, scopes, opts, engine, max_ivrs, progress, &mut collect);
-    if matches!(r.verdict, Verdict::Unknown(_)) && r.first_safe_ivr.is_none() {
-        let of_this_program = bugs
-            .into_iter()
-            .filter(|c| c.threads_per_function.is_none());
-        if let Some(c) = of_this_program
-            .into_iter()
-            .find(|c| crate::unavoidable::unavoidable(prog, &c.execution).is_ok())
-        {
-            r.verdict = Verdict::Unsafe;
-            r.counterexample = Some(c);
-        }
-    }
-    r
-}
-
-/// Most reported bugs tried for one that no scheduler avoids.
-const UNAVOIDABLE_TRIED: usize = 16;
-
-/// The engines of [`run_iterative_scoped`].
-fn run_engines(
     prog: &Program,
     scopes: Option<scope::Lower>,
     opts: Options,

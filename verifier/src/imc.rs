@@ -1053,29 +1053,23 @@ impl Verifier<'_> {
                 Err(Stop::Bug(c)) => Some(c),
             };
             self.pending.append(&mut work);
-            if self.root_lost {
-                if let Some(c) = found {
-                    ivrs += 1;
-                    self.emit(ivrs, IvrKind::Counterexample(c.clone()), start, sink);
-                    cexs.push(*c);
+            if let Some(c) = &found {
+                ivrs += 1;
+                last_safe_is_final = false;
+                self.emit(ivrs, IvrKind::Counterexample(c.clone()), start, sink);
+                // A bug no scheduler avoids ends the search for a safe schedule.
+                if first_safe.is_none()
+                    && crate::unavoidable::unavoidable(self.prog, &c.execution).is_ok()
+                {
+                    unavoidable = Some(cexs.len());
                 }
+            }
+            if self.root_lost || unavoidable.is_some() {
+                cexs.extend(found.map(|c| *c));
                 break Ok(false);
             }
             match found {
-                Some(c) => {
-                    ivrs += 1;
-                    last_safe_is_final = false;
-                    self.emit(ivrs, IvrKind::Counterexample(c.clone()), start, sink);
-                    // A bug no scheduler avoids ends the search for a safe schedule.
-                    if first_safe.is_none()
-                        && crate::unavoidable::unavoidable(self.prog, &c.execution).is_ok()
-                    {
-                        unavoidable = Some(cexs.len());
-                        cexs.push(*c);
-                        break Ok(false);
-                    }
-                    cexs.push(*c);
-                }
+                Some(c) => cexs.push(*c),
                 None => {
                     let ivr = self.current_ivr();
                     let t = self.opts.smt_timeout_ms;

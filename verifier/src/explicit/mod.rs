@@ -301,10 +301,10 @@ fn search(
     // With a safe schedule emitted, the program is not unsafe: a checked schedule avoids
     // every bug. Without one, a bug on whose way no scheduler had a choice shows that none
     // avoids it; otherwise the whole graph says whether some scheduler avoids them.
-    if run.first_safe.is_none() && crate::unavoidable::unavoidable(prog, &cex.execution).is_ok() {
-        return Ok(run.report(Verdict::Unsafe, Some(cex), cexs));
-    }
     if run.first_safe.is_none() {
+        if crate::unavoidable::unavoidable(prog, &cex.execution).is_ok() {
+            return Ok(run.report(Verdict::Unsafe, Some(cex), cexs));
+        }
         let doomed =
             proof::doomed(space, &graph, deadline).map_err(|s| run.fallback(stop_reason(s)))?;
         if doomed[0] {

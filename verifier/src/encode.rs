@@ -856,6 +856,10 @@ impl Cx<'_, '_> {
     fn write(&mut self, p: &Place, v: Term, vty: Ty, s: &mut SymState) {
         match p {
             Place::Var { var, index } => {
+                if self.enc.prog.var(*var).read_only {
+                    // A write to read-only memory faults, as in the interpreter.
+                    self.ub.push(Term::True);
+                }
                 let ty = self.enc.prog.var(*var).elem.ty();
                 let v = self.convert(v, vty, ty);
                 if !self.enc.is_array(*var) {
@@ -892,6 +896,9 @@ impl Cx<'_, '_> {
                         let Some((var, k, at)) = c else {
                             continue;
                         };
+                        if self.enc.prog.var(var).read_only {
+                            self.ub.push(Term::True);
+                        }
                         self.allocated(s, var, Term::bool(true), Term::int(k));
                         let cell = self.enc.prog.var(var).elem.ty();
                         let byte = Term::div(v.clone(), Term::int(pow2(8 * b as u8)));
@@ -902,7 +909,9 @@ impl Cx<'_, '_> {
                     return;
                 }
                 let mut ok = Vec::new();
-                for t in targets {
+                // A write to read-only memory faults, as in the interpreter: no target there.
+                let prog = self.enc.prog;
+                for t in targets.iter().filter(|t| !prog.var(**t).read_only) {
                     if let Some((inside, rel)) = self.byte_target(*t, &a, *ty) {
                         // The value's bytes into a byte array, little-endian.
                         ok.push(inside.clone());

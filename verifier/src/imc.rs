@@ -657,6 +657,23 @@ impl<'p> Verifier<'p> {
                     st.input_ranges.clone(),
                 ];
                 if self.sat_path(v, &ub) != Some(false) {
+                    // A memory error that replays is a bug; anything else is beyond the
+                    // engine.
+                    let mut steps: Vec<(ThreadId, TransId)> = self
+                        .art
+                        .path(v)
+                        .iter()
+                        .skip(1)
+                        .map(|(_, e)| e.expect("edge"))
+                        .collect();
+                    steps.push((t, tr.id));
+                    if let Witness::Replayed(c) =
+                        witness::fault_witness(self.prog, &self.enc, &mut self.smt, &steps)
+                    {
+                        if matches!(c.execution.outcome, Outcome::Undefined { memory: true, .. }) {
+                            return Err(Stop::Bug(Box::new(c)));
+                        }
+                    }
                     let pos = tr
                         .span
                         .as_ref()
@@ -1412,7 +1429,14 @@ impl Verifier<'_> {
         }
         for &t in chosen.iter().rev() {
             if !have.contains(&t) {
-                self.expand_thread(v, t, work)?;
+                match self.expand_thread(v, t, work) {
+                    // A memory error of a step from here: the schedule avoids this node.
+                    Err(Stop::Bug(c)) => {
+                        self.prune(v, work);
+                        return Ok(Some(c));
+                    }
+                    r => r?,
+                }
             }
         }
         // Threads that are blocked in every state on the path: the label says so, so that

@@ -420,6 +420,11 @@ pub enum Fault {
     /// that is no status cell: no block starts after it, and the read is
     /// [`crate::ir::NEVER_ALLOCATED`]. A write there is a memory error.
     NoBlock(i128),
+    /// A write to read-only memory ([`crate::ir::Var::read_only`]: a string literal).
+    ReadOnly {
+        /// The variable written.
+        var: String,
+    },
 }
 
 impl Fault {
@@ -430,7 +435,10 @@ impl Fault {
     /// result.
     pub fn is_memory_error(&self) -> bool {
         match self {
-            Fault::NotAllocated { .. } | Fault::BadAddress(_) | Fault::NoBlock(_) => true,
+            Fault::NotAllocated { .. }
+            | Fault::BadAddress(_)
+            | Fault::NoBlock(_)
+            | Fault::ReadOnly { .. } => true,
             Fault::OutOfBounds { var, .. } => !var.starts_with('<'),
             Fault::Arith(_) | Fault::Bytes { .. } => false,
         }
@@ -443,8 +451,12 @@ impl fmt::Display for Fault {
             Fault::Arith(u) => write!(f, "{u}"),
             Fault::OutOfBounds { var, index } => write!(f, "index {index} out of bounds of {var}"),
             Fault::BadAddress(0) => write!(f, "null pointer dereference"),
+            Fault::BadAddress(crate::ir::DANGLING) => {
+                write!(f, "dereference of a pointer to a returned function's local")
+            }
             Fault::BadAddress(a) => write!(f, "dereference of invalid address {a:#x}"),
             Fault::NotAllocated { var } => write!(f, "access to freed memory ({var})"),
+            Fault::ReadOnly { var } => write!(f, "write to read-only memory ({var})"),
             Fault::Bytes { addr, width } => {
                 write!(f, "access of {width} bytes at {addr:#x} across cells")
             }
@@ -955,6 +967,16 @@ impl<'p> Machine<'p> {
         self.objects.byte_cell(self.prog, addr)
     }
 
+    /// A write to variable `v` faults where it is read-only.
+    fn writable(&self, v: VarId) -> Result<(), Fault> {
+        if self.prog.var(v).read_only {
+            return Err(Fault::ReadOnly {
+                var: self.prog.var(v).name.clone(),
+            });
+        }
+        Ok(())
+    }
+
     /// A part of an allocation's status cell is no memory of the program (the model reads and
     /// writes the whole cell): an access there, just before a block, is out of its bounds.
     fn not_status(&self, v: VarId, i: usize) -> Result<(), Fault> {
@@ -1000,6 +1022,7 @@ impl<'p> Machine<'p> {
                 continue;
             };
             self.not_status(v, i)?;
+            self.writable(v)?;
             self.allocated_bytes(s, v, i, Some(at))?;
             let ty = self.prog.var(v).elem.ty();
             if self.recording.get() && cell_width(self.prog.var(v).elem) > 1 {
@@ -1454,6 +1477,7 @@ impl<'p> Machine<'p> {
             }
             r => r?,
         };
+        self.writable(v)?;
         let x = ty.wrap(x);
         self.wrote(s, v, i);
         let cell = s.mem.cell_mut(v.0 as usize, i);

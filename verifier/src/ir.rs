@@ -125,6 +125,10 @@ pub fn address(var: VarId, index: i128) -> i128 {
     ((var.0 as i128 + 1) << 32) + index
 }
 
+/// The address a pointer to a local variable of a function that has returned holds: no
+/// object's (a dereference is a memory error).
+pub const DANGLING: i128 = (u32::MAX as i128) << 32;
+
 /// Decodes an address into variable and element index (no bounds check).
 pub fn decode_address(addr: i128) -> Option<(VarId, i128)> {
     let var = (addr >> 32) - 1;
@@ -337,6 +341,11 @@ pub struct Var {
     /// reads the status cell.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allocation_status: bool,
+    /// Whether the variable lies in read-only memory (a string literal or another constant
+    /// object the compiler places in `.rodata`): a write to it is a memory error, as the
+    /// deployed program's segmentation fault shows.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub read_only: bool,
     /// Whether the values [`Op::Havoc`] writes to this variable are the program's inputs
     /// (`__VERIFIER_nondet_*` results: any value, which the environment chooses), rather
     /// than values the model does not compute (an external function's result, a float, an

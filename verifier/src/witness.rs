@@ -31,14 +31,40 @@ pub fn witness(
     path: &[(ThreadId, TransId)],
     bad: &Term,
 ) -> Witness {
+    solve(prog, enc, smt, path, Some(bad))
+}
+
+/// The witness of `path` whose last step has undefined behaviour (a fault of the
+/// interpreter: a memory error, say) and no step before it has.
+pub fn fault_witness(
+    prog: &Program,
+    enc: &Encoder,
+    smt: &mut Smt,
+    path: &[(ThreadId, TransId)],
+) -> Witness {
+    solve(prog, enc, smt, path, None)
+}
+
+/// [`witness`] with `bad`, [`fault_witness`] without.
+fn solve(
+    prog: &Program,
+    enc: &Encoder,
+    smt: &mut Smt,
+    path: &[(ThreadId, TransId)],
+    bad: Option<&Term>,
+) -> Witness {
     let s0 = enc.renamed("@0");
     let mut cs = vec![enc.initial(&s0), enc.ranges(&s0)];
     let mut s = s0.clone();
     let mut inputs_per_step = Vec::new();
-    for &(t, tr) in path {
+    for (k, &(t, tr)) in path.iter().enumerate() {
         let st = enc.step(prog.thread(t).transition(tr), &s);
         cs.push(st.guard);
-        cs.push(Term::not(st.undefined));
+        if bad.is_none() && k + 1 == path.len() {
+            cs.push(st.undefined);
+        } else {
+            cs.push(Term::not(st.undefined));
+        }
         cs.push(st.input_ranges);
         inputs_per_step.push(
             st.inputs
@@ -49,7 +75,9 @@ pub fn witness(
         s = st.post;
     }
     // `bad` is over the current variables: evaluate it in the final state.
-    cs.push(enc.instantiate(bad, &s));
+    if let Some(bad) = bad {
+        cs.push(enc.instantiate(bad, &s));
+    }
     smt.push();
     for c in &tightest_bounds(&cs) {
         smt.assert(c);

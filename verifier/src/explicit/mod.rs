@@ -519,18 +519,26 @@ impl Bug {
             }
             other => other,
         };
-        let bad = match deadlock {
+        let w = match deadlock {
             None => {
                 let &(t, tr) = path.last().ok_or("an empty path to a bug")?;
-                let kind = &prog.thread(t).transition(tr).kind;
-                if !matches!(kind, TransKind::Error(_)) {
-                    return Err(format!("a path to a bug did not replay ({other:?})"));
+                match &prog.thread(t).transition(tr).kind {
+                    TransKind::Error(_) => witness::witness(prog, enc, smt, &path, &Term::True),
+                    // Undefined behaviour of the last step (a memory error).
+                    _ => match witness::fault_witness(prog, enc, smt, &path) {
+                        Witness::Unknown(_) => {
+                            return Err(format!("a path to a bug did not replay ({other:?})"))
+                        }
+                        w => w,
+                    },
                 }
-                Term::True
             }
-            Some(state) => witness::deadlocked(prog, enc, &space.control(state).locs),
+            Some(state) => {
+                let bad = witness::deadlocked(prog, enc, &space.control(state).locs);
+                witness::witness(prog, enc, smt, &path, &bad)
+            }
         };
-        match witness::witness(prog, enc, smt, &path, &bad) {
+        match w {
             Witness::Replayed(c) => Ok(c),
             Witness::Infeasible => Err(
                 "the paths to bugs the search found branch on values it did not know, and no \

@@ -119,6 +119,8 @@ pub(super) struct Frame<'m> {
     on_cycle: &'m [bool],
     /// The block being lowered.
     cur_block: usize,
+    /// The objects of the function's local variables (its `alloca`s): dead once it returns.
+    locals: HashSet<VarId>,
 }
 
 impl<'m> Frame<'m> {
@@ -642,6 +644,7 @@ impl<'m> Lowerer<'m> {
                 ..p
             }),
             allocation_status: false,
+            read_only: false,
             input: false,
         });
         id
@@ -1134,6 +1137,9 @@ impl<'m> Lowerer<'m> {
                 t
             })
             .collect();
+        for v in &mut self.vars {
+            v.read_only = self.const_objects.contains(&v.placement().object);
+        }
         let observes_numbering = super::numbering::observes_numbering(self.m);
         if observes_numbering {
             self.warn_once(
@@ -1658,6 +1664,7 @@ impl<'m> Lowerer<'m> {
             spec: &facts.spec_phis,
             on_cycle: &facts.on_cycle,
             cur_block: 0,
+            locals: HashSet::new(),
         };
         self.flush()?;
         frame.blocks.insert((0, 0), self.cur);
@@ -2291,11 +2298,15 @@ impl<'m> Lowerer<'m> {
             Some(_) => return self.invalid("an array of no elements"),
             None => {
                 let p = self.variable_array(name, &x.allocated_type, count)?;
+                if let Val::P { obj, .. } = p {
+                    self.frame().locals.insert(obj);
+                }
                 self.bind(&x.dest, p, Ty::ULONG);
                 return Ok(());
             }
         };
         let obj = self.new_object(&name, &ty, VarScope::Local(self.tid), Init::Nondet)?;
+        self.frame().locals.insert(obj);
         self.bind(
             &x.dest,
             Val::P {
@@ -2699,7 +2710,15 @@ impl<'m> Lowerer<'m> {
             Terminator::Ret(r) => {
                 let ret = self.frames.last().expect("frame").ret.clone();
                 if let (Some(o), Some((t, vars))) = (&r.return_operand, ret) {
-                    let v = self.val(o)?;
+                    let v = match self.val(o)? {
+                        // A pointer to the function's own local dangles once it returns.
+                        Val::P { obj, .. }
+                            if self.frames.last().expect("frame").locals.contains(&obj) =>
+                        {
+                            Val::E(Expr::constant(crate::ir::DANGLING, Ty::ULONG))
+                        }
+                        v => v,
+                    };
                     let values = self.flatten(&v, &t)?;
                     self.pending
                         .extend(

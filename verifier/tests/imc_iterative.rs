@@ -466,10 +466,12 @@ fn pair_turns_keep_two_threads_alternating_and_every_thread_running() {
     assert_eq!(looping_plain, looping_paired);
 }
 
-/// A node the engine cannot decide (here: undefined behaviour it cannot rule out, an index
-/// from an input, through a pointer) does not end the run: the schedules avoid it, as they
-/// avoid a bug, and a safe IVR that orders the other thread first is found; the verdict
-/// claims nothing the undecided node would decide.
+/// A node the engine cannot decide (here: undefined behaviour it cannot rule out, a signed
+/// overflow on an input, which it does not report as a bug) does not end the run: the
+/// schedules avoid it, as they avoid a bug, and a safe IVR that orders the other thread first
+/// is found; the verdict claims nothing the undecided node would decide. The same program
+/// with a memory error there (an index from an input, through a pointer) is partially safe:
+/// the memory error replays as a bug.
 #[test]
 fn an_undecided_node_is_avoided_instead_of_ending_the_run() {
     let src = r#"
@@ -497,7 +499,8 @@ int main(void) {
   return 0;
 }
 "#;
-    let p = load_str("undecided.c", src, &Options::default()).unwrap();
+    let overflow = src.replace("p[i] = 1;", "a[0] = i + 2147483647;");
+    let p = load_str("undecided.c", &overflow, &Options::default()).unwrap();
     let (r, ivrs) = iterate(&p, usize::MAX, 30);
     assert!(
         ivrs.iter().any(|i| matches!(i.kind, IvrKind::Safe(_))),
@@ -508,6 +511,17 @@ int main(void) {
         matches!(&r.verdict, Verdict::Unknown(w) if w.contains("left undecided")),
         "{:?}",
         r.verdict
+    );
+    let p = load_str("undecided.c", src, &Options::default()).unwrap();
+    let (r, _) = iterate(&p, usize::MAX, 30);
+    assert_eq!(r.verdict, Verdict::PartiallySafe);
+    let outcome = r.counterexample.map(|c| c.execution.outcome);
+    assert!(
+        matches!(
+            outcome,
+            Some(verifier::interp::Outcome::Undefined { memory: true, .. })
+        ),
+        "{outcome:?}"
     );
 }
 

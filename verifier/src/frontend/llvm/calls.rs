@@ -795,12 +795,60 @@ impl<'m> Lowerer<'m> {
                 Ok(Some(Val::E(bin(BinOp::Eq, a, b, Ty::INT))))
             }
             "pthread_mutexattr_settype" => {
+                // A type other than normal, recursive, errorcheck (and the default, 0-3) is
+                // refused with EINVAL and not set.
                 let a = self.val(args[0])?;
                 let t = cast(self.expr(args[1])?, Ty::INT);
                 let p = self.place(&a, 4, Ty::INT)?;
+                if let Some(k) = self.const_eval(&t) {
+                    if !(0..=3).contains(&k) {
+                        return Ok(Some(Val::E(Expr::int(22))));
+                    }
+                    self.step(
+                        Expr::tt(),
+                        vec![Op::Assign { place: p, value: t }],
+                        TransKind::Stmt,
+                    )?;
+                    return Ok(self.ret0());
+                }
+                let known = bin(
+                    BinOp::Le,
+                    cast(t.clone(), Ty::UINT),
+                    Expr::constant(3, Ty::UINT),
+                    Ty::INT,
+                );
+                let old = Expr::Load {
+                    place: p.clone(),
+                    ty: Ty::INT,
+                };
                 self.step(
                     Expr::tt(),
-                    vec![Op::Assign { place: p, value: t }],
+                    vec![Op::Assign {
+                        place: p,
+                        value: super::lower::ite(known.clone(), t, old, Ty::INT),
+                    }],
+                    TransKind::Stmt,
+                )?;
+                Ok(Some(Val::E(super::lower::ite(
+                    known,
+                    Expr::int(0),
+                    Expr::int(22),
+                    Ty::INT,
+                ))))
+            }
+            "pthread_mutexattr_gettype" => {
+                let a = self.val(args[0])?;
+                let p = self.place(&a, 4, Ty::INT)?;
+                let out = self.val(args[1])?;
+                let o = self.place(&out, 4, Ty::INT)?;
+                self.access_step(
+                    vec![Op::Assign {
+                        place: o,
+                        value: Expr::Load {
+                            place: p,
+                            ty: Ty::INT,
+                        },
+                    }],
                     TransKind::Stmt,
                 )?;
                 Ok(self.ret0())
@@ -848,15 +896,7 @@ impl<'m> Lowerer<'m> {
                 if name.ends_with("tryrdlock") {
                     return self.try_op(free, vec![(r, more)], SyncKind::ReadLock);
                 }
-                self.step(
-                    free,
-                    vec![Op::Assign {
-                        place: r,
-                        value: more,
-                    }],
-                    TransKind::Sync(SyncKind::ReadLock),
-                )?;
-                Ok(self.ret0())
+                self.relock(r, more, free, &w, SyncKind::ReadLock)
             }
             "pthread_rwlock_wrlock" | "pthread_rwlock_trywrlock" => {
                 let v = self.val(args[0])?;
@@ -872,15 +912,7 @@ impl<'m> Lowerer<'m> {
                 if name.ends_with("trywrlock") {
                     return self.try_op(free, vec![(w, me)], SyncKind::WriteLock);
                 }
-                self.step(
-                    free,
-                    vec![Op::Assign {
-                        place: w,
-                        value: me,
-                    }],
-                    TransKind::Sync(SyncKind::WriteLock),
-                )?;
-                Ok(self.ret0())
+                self.relock(w.clone(), me, free, &w, SyncKind::WriteLock)
             }
             "pthread_rwlock_unlock" => {
                 // The writer's unlock frees the lock; a reader's counts one reader less.
@@ -911,15 +943,58 @@ impl<'m> Lowerer<'m> {
                 Ok(self.ret0())
             }
             "sem_init" => {
+                // A value above SEM_VALUE_MAX (2^31 - 1) is refused: -1 with errno EINVAL.
                 let v = self.val(args[0])?;
                 let s = self.sync_field(&v, 0, ElemKind::Int(Ty::LONG))?;
                 let n = cast(cast(self.expr(args[2])?, Ty::UINT), Ty::LONG);
+                if self.const_eval(&n).is_some_and(|k| k <= i32::MAX as i128) {
+                    self.step(
+                        Expr::tt(),
+                        vec![Op::Assign { place: s, value: n }],
+                        TransKind::Sync(SyncKind::MutexInit),
+                    )?;
+                    return Ok(self.ret0());
+                }
+                let too_large = bin(
+                    BinOp::Gt,
+                    n.clone(),
+                    Expr::constant(i32::MAX as i128, Ty::LONG),
+                    Ty::INT,
+                );
+                let old = Expr::Load {
+                    place: s.clone(),
+                    ty: Ty::LONG,
+                };
+                let e = self.errno_place()?;
+                let old_errno = Expr::Load {
+                    place: e.clone(),
+                    ty: Ty::INT,
+                };
                 self.step(
                     Expr::tt(),
-                    vec![Op::Assign { place: s, value: n }],
+                    vec![
+                        Op::Assign {
+                            place: s,
+                            value: super::lower::ite(too_large.clone(), old, n, Ty::LONG),
+                        },
+                        Op::Assign {
+                            place: e,
+                            value: super::lower::ite(
+                                too_large.clone(),
+                                Expr::int(22),
+                                old_errno,
+                                Ty::INT,
+                            ),
+                        },
+                    ],
                     TransKind::Sync(SyncKind::MutexInit),
                 )?;
-                Ok(self.ret0())
+                Ok(Some(Val::E(super::lower::ite(
+                    too_large,
+                    Expr::int(-1),
+                    Expr::int(0),
+                    Ty::INT,
+                ))))
             }
             "sem_wait" | "sem_trywait" => {
                 let v = self.val(args[0])?;
@@ -1898,6 +1973,44 @@ impl<'m> Lowerer<'m> {
         }
         let c = self.sync_place(args[0], ElemKind::Cond)?;
         let m = self.sync_place(args[1], ElemKind::Mutex)?;
+        let r = self.temp("wait.ret", Ty::INT);
+        // glibc refuses a timeout whose nanoseconds lie outside [0, 10^9) with EINVAL at once,
+        // the mutex still held.
+        let refused = if timed {
+            let ts = self.val(args[2])?;
+            let at = self.offset_by(&ts, 8);
+            let place = self.place(&at, 8, Ty::LONG)?;
+            let ns = self.temp("wait.nsec", Ty::LONG);
+            self.access_step(
+                vec![Op::Assign {
+                    place: Place::scalar(ns),
+                    value: Expr::Load {
+                        place,
+                        ty: Ty::LONG,
+                    },
+                }],
+                TransKind::Stmt,
+            )?;
+            let out = bin(
+                BinOp::Ge,
+                cast(Expr::var(ns, Ty::LONG), Ty::ULONG),
+                Expr::constant(1_000_000_000, Ty::ULONG),
+                Ty::INT,
+            );
+            let from = self.cur;
+            let rest = self.new_loc(LocKind::Normal);
+            self.edge(
+                from,
+                rest,
+                super::lower::not(out.clone()),
+                vec![],
+                TransKind::Stmt,
+            )?;
+            self.cur = rest;
+            Some((from, out))
+        } else {
+            None
+        };
         self.waits.push((self.tid.0, c.clone()));
         let bit = Expr::constant(1i128 << self.tid.0, Ty::ULONG);
         let cv = Expr::Load {
@@ -1924,7 +2037,6 @@ impl<'m> Lowerer<'m> {
             Expr::constant(0, Ty::ULONG),
             Ty::INT,
         );
-        let r = self.temp("wait.ret", Ty::INT);
         let wake = self.step(
             woken,
             vec![Op::Assign {
@@ -1972,6 +2084,60 @@ impl<'m> Lowerer<'m> {
                 value: me,
             }],
             TransKind::Sync(SyncKind::Lock),
+        )?;
+        if let Some((from, out)) = refused {
+            self.edge(
+                from,
+                self.cur,
+                out,
+                vec![Op::Assign {
+                    place: Place::scalar(r),
+                    value: Expr::int(22),
+                }],
+                TransKind::Stmt,
+            )?;
+        }
+        Ok(Some(Val::E(Expr::var(r, Ty::INT))))
+    }
+
+    /// A read or write lock of a rwlock whose writer cell is `w`: when the lock is `free`,
+    /// `place` takes `value` and the call returns 0; glibc refuses the lock to the thread that
+    /// holds it for writing with EDEADLK (35) at once.
+    fn relock(
+        &mut self,
+        place: Place,
+        value: Expr,
+        free: Expr,
+        w: &Place,
+        kind: SyncKind,
+    ) -> R<Option<Val>> {
+        let mine = bin(
+            BinOp::Eq,
+            Expr::Load {
+                place: w.clone(),
+                ty: Ty::LONG,
+            },
+            self.me(),
+            Ty::INT,
+        );
+        let r = self.temp("rwlock.ret", Ty::INT);
+        let old = Expr::Load {
+            place: place.clone(),
+            ty: Ty::LONG,
+        };
+        self.step(
+            bin(BinOp::Or, free, mine.clone(), Ty::INT),
+            vec![
+                Op::Assign {
+                    place: Place::scalar(r),
+                    value: super::lower::ite(mine.clone(), Expr::int(35), Expr::int(0), Ty::INT),
+                },
+                Op::Assign {
+                    place,
+                    value: super::lower::ite(mine, old, value, Ty::LONG),
+                },
+            ],
+            TransKind::Sync(kind),
         )?;
         Ok(Some(Val::E(Expr::var(r, Ty::INT))))
     }

@@ -17,6 +17,8 @@
 #include <netinet/in.h>
 #include <pwd.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <time.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -262,6 +264,28 @@ W size_t fread(void *buf, size_t size, size_t count, FILE *f) {
   for (size_t i = 0; i < r * size; i++)
     p[i] = __VERIFIER_nondet_char();
   return r;
+}
+
+/* Clocks: any time, with the nanoseconds (microseconds) in range; the clocks Linux always
+ * has (0-7) never fail, another may fail. */
+W int clock_gettime(clockid_t clock, struct timespec *ts) {
+  if ((clock < 0 || clock > 7) && __VERIFIER_nondet_int())
+    return __synth_fail();
+  long s = (long)__VERIFIER_nondet_ulong(), ns = (long)__VERIFIER_nondet_ulong();
+  __VERIFIER_assume(s >= 0 && ns >= 0 && ns < 1000000000);
+  ts->tv_sec = s;
+  ts->tv_nsec = ns;
+  return 0;
+}
+W int gettimeofday(struct timeval *tv, void *tz) {
+  (void)tz;
+  long s = (long)__VERIFIER_nondet_ulong(), us = (long)__VERIFIER_nondet_ulong();
+  __VERIFIER_assume(s >= 0 && us >= 0 && us < 1000000);
+  if (tv) {
+    tv->tv_sec = s;
+    tv->tv_usec = us;
+  }
+  return 0;
 }
 
 /* A file's status: arbitrary, or a failure. */

@@ -321,13 +321,15 @@ impl<'m> Lowerer<'m> {
     }
 
     /// `realloc(p, n)`: a new block at this call's site, the bytes both blocks have copied
-    /// from the old one (none when `p` is null), the old one freed.
+    /// from the old one (none when `p` is null), the old one freed; as in glibc, `realloc(p, 0)`
+    /// of a block returns null.
     pub(super) fn reallocate(&mut self, c: &'m Call, o: &'m Operand, n: Expr) -> R<Option<Val>> {
         let p = self.val(o)?;
         let Some(new) = self.allocate(c, n.clone(), false)? else {
             return Ok(None);
         };
         let pa = self.addr_expr(&p);
+        let n = cast(n, Ty::LONG);
         let old_size = bin(
             BinOp::Sub,
             Expr::Load {
@@ -337,22 +339,41 @@ impl<'m> Lowerer<'m> {
             Expr::constant(ALLOCATED, Ty::LONG),
             Ty::LONG,
         );
-        let n = cast(n, Ty::LONG);
         let common = super::lower::ite(
             bin(BinOp::Lt, n.clone(), old_size.clone(), Ty::INT),
-            n,
+            n.clone(),
             old_size,
             Ty::LONG,
         );
         let len = super::lower::ite(
-            bin(BinOp::Eq, pa, Expr::constant(0, Ty::ULONG), Ty::INT),
+            bin(BinOp::Eq, pa.clone(), Expr::constant(0, Ty::ULONG), Ty::INT),
             Expr::constant(0, Ty::LONG),
             common,
             Ty::LONG,
         );
         self.byte_loop(new.clone(), Some(p.clone()), None, len, None)?;
         self.free_val(p)?;
-        Ok(Some(new))
+        // glibc's `realloc(p, 0)` of a block frees it and returns null.
+        Ok(Some(match self.const_eval(&n) {
+            Some(k) if k != 0 => new,
+            Some(_) => Val::E(super::lower::ite(
+                bin(BinOp::Eq, pa, Expr::constant(0, Ty::ULONG), Ty::INT),
+                self.addr_expr(&new),
+                Expr::constant(0, Ty::ULONG),
+                Ty::ULONG,
+            )),
+            None => Val::E(super::lower::ite(
+                bin(
+                    BinOp::Or,
+                    bin(BinOp::Eq, pa, Expr::constant(0, Ty::ULONG), Ty::INT),
+                    bin(BinOp::Ne, n, Expr::constant(0, Ty::LONG), Ty::INT),
+                    Ty::INT,
+                ),
+                self.addr_expr(&new),
+                Expr::constant(0, Ty::ULONG),
+                Ty::ULONG,
+            )),
+        }))
     }
 
     /// The status cell of the block pointer `p` points to (the header before it): a place

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 use verifier::explore::{explore, BugKind, Options, Report, Unguided};
 use verifier::frontend::{load, load_str, Error, Options as FOpts};
+use verifier::imc::Verdict;
 use verifier::ir::Program;
 
 fn corpus() -> Option<PathBuf> {
@@ -236,8 +237,11 @@ fn library_models_fail_and_end_where_the_library_does() {
     let mapped = |body: &str| {
         format!(
             r#"
+#include <arpa/inet.h>
 #include <assert.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
@@ -245,7 +249,10 @@ fn library_models_fail_and_end_where_the_library_does() {
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/select.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 int main(void) {{
   int fd = open("data", O_RDONLY);
@@ -354,6 +361,51 @@ int main(void) {{
             mapped("char s[] = \",a,,b\"; char *x = strtok(s, \",\"), *y = strtok(0, \",\"); assert(x && y && x[0] == 'a' && y[0] == 'b' && !strtok(0, \",\"));"),
             false,
         ),
+        (
+            "the cancellation setters return the old type and state",
+            mapped("int o = 7; assert(pthread_setcanceltype(PTHREAD_CANCEL_ASYNCHRONOUS, &o) == 0 && o == PTHREAD_CANCEL_DEFERRED); assert(pthread_setcanceltype(PTHREAD_CANCEL_DEFERRED, &o) == 0 && o == PTHREAD_CANCEL_ASYNCHRONOUS); assert(pthread_setcancelstate(5, &o) == EINVAL); pthread_testcancel();"),
+            false,
+        ),
+        (
+            "clock_gettime's nanoseconds are in range",
+            mapped("struct timespec t; assert(clock_gettime(CLOCK_MONOTONIC, &t) == 0 && t.tv_nsec >= 0 && t.tv_nsec < 1000000000);"),
+            false,
+        ),
+        (
+            "clock_gettime's time is any",
+            mapped("struct timespec t; clock_gettime(CLOCK_REALTIME, &t); assert(t.tv_sec != 0);"),
+            true,
+        ),
+        (
+            "select keeps only descriptors it was given",
+            mapped("fd_set r; FD_ZERO(&r); FD_SET(3, &r); int k = select(4, &r, 0, 0, 0); assert(k <= 1 && !FD_ISSET(2, &r) && (k != 1 || FD_ISSET(3, &r)));"),
+            false,
+        ),
+        (
+            "select may find nothing ready",
+            mapped("fd_set r; FD_ZERO(&r); FD_SET(3, &r); assert(select(4, &r, 0, 0, 0) == 1);"),
+            true,
+        ),
+        (
+            "a socket is a descriptor or a failure",
+            mapped("int s = socket(AF_INET, SOCK_STREAM, 0); assert(s >= 0 || (s == -1 && errno > 0));"),
+            false,
+        ),
+        (
+            "connect may fail",
+            mapped("int s = socket(AF_INET, SOCK_STREAM, 0); struct sockaddr_in a = {0}; if (s >= 0) assert(connect(s, (struct sockaddr *)&a, sizeof a) == 0);"),
+            true,
+        ),
+        (
+            "sigwait returns a signal of its set",
+            mapped("sigset_t s; int sig; sigemptyset(&s); sigaddset(&s, SIGINT); sigaddset(&s, SIGTERM); assert(sigwait(&s, &sig) == 0 && (sig == SIGINT || sig == SIGTERM));"),
+            false,
+        ),
+        (
+            "byte order of the network",
+            mapped("assert(htons(0x1234) == 0x3412 && ntohl(htonl(0xdeadbeef)) == 0xdeadbeef);"),
+            false,
+        ),
     ];
     let opts = FOpts::default();
     for (what, text, bug) in cases {
@@ -366,5 +418,47 @@ int main(void) {{
             "{what}: {:?}",
             r.bugs.first().map(|b| &b.message)
         );
+    }
+}
+
+/// An assumption whose condition calls a function on one side of `&&` lowers (the call's
+/// result is no register where the condition is rebuilt), and constrains the input as
+/// written.
+#[test]
+fn an_assumption_that_calls_a_function_constrains_its_input() {
+    let text = |check: &str| {
+        format!(
+            r#"
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+extern void __assert_fail(const char *, const char *, unsigned, const char *);
+static int ok(int x) {{ return x % 3 == 1; }}
+int main(void) {{
+  int s = __VERIFIER_nondet_int();
+  __VERIFIER_assume(s > 0 && s < 65 && ok(s));
+  if (!({check})) __assert_fail("", "", 0, "");
+  return 0;
+}}
+"#
+        )
+    };
+    for (check, want) in [
+        ("s % 3 == 1 && s < 65", Verdict::Safe),
+        ("s != 4", Verdict::Unsafe),
+    ] {
+        let p = load_str("assume.c", &text(check), &FOpts::default()).unwrap();
+        let opts = verifier::imc::Options {
+            timeout: Duration::from_secs(30),
+            ..verifier::imc::Options::default()
+        };
+        let r = verifier::engine::run_iterative(
+            &p,
+            opts,
+            verifier::engine::Engine::Auto,
+            usize::MAX,
+            None,
+            &mut |_| {},
+        );
+        assert_eq!(r.verdict, want, "{check}");
     }
 }

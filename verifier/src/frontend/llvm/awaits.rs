@@ -28,6 +28,20 @@ pub(super) struct Cfg<'m> {
 }
 
 impl<'m> Cfg<'m> {
+    /// Whether block `a` dominates block `b`.
+    fn dominates(&self, a: usize, mut b: usize) -> bool {
+        loop {
+            if a == b {
+                return true;
+            }
+            let d = self.idom[b];
+            if d == usize::MAX || d == b {
+                return false;
+            }
+            b = d;
+        }
+    }
+
     pub fn new(f: &'m Function) -> Self {
         let n = f.basic_blocks.len();
         let index = block_index(f);
@@ -224,7 +238,15 @@ impl<'m> Lowerer<'m> {
             | Instruction::Store(_)
             | Instruction::CmpXchg(_)
             | Instruction::AtomicRMW(_)
-            | Instruction::Alloca(_) => Ok(Some(self.expr(o)?)),
+            | Instruction::Alloca(_) => {
+                // Its register, which holds a value here only where its block dominates this
+                // one (a call on one side of `a && f(x)` does not).
+                let here = self.frames.last().expect("frame").cur_block;
+                if !cx.flow.cfg.dominates(block, here) {
+                    return Ok(None);
+                }
+                Ok(Some(self.expr(o)?))
+            }
             _ => {
                 let mut ops = Vec::new();
                 for a in super::lower::operands(i) {

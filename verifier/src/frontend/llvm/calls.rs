@@ -1197,6 +1197,15 @@ impl<'m> Lowerer<'m> {
                 Ok(Some(p))
             }
             "pthread_create" => self.spawn(args),
+            // Cancellation is beyond the model: an execution that requests it is named in
+            // the verdict (models.c's cancellation points are no-ops, exact without it).
+            "pthread_cancel" => {
+                self.model_limit(
+                    "<cancellation of a thread (pthread_cancel)>".into(),
+                    Expr::tt(),
+                )?;
+                Ok(self.ret0())
+            }
             "pthread_join" => {
                 // A creation refused for the thread bound left `NO_THREAD` as the id: joining
                 // it returns ESRCH (3) at once, as the runtime's join does. glibc's join of the
@@ -1294,8 +1303,14 @@ impl<'m> Lowerer<'m> {
         if atomic {
             self.begin_atomic()?;
         }
+        let varargs = if f.is_var_arg && super::lower::reads_variable_arguments(f) {
+            let fixed = f.parameters.len().min(args.len());
+            Some(self.variable_arguments(f, &args[fixed..])?)
+        } else {
+            None
+        };
         let span = self.span;
-        let r = self.inline(f, vals)?;
+        let r = self.inline_with(f, vals, varargs)?;
         self.span = span;
         if atomic {
             self.end_atomic()?;
@@ -1421,7 +1436,104 @@ impl<'m> Lowerer<'m> {
         self.tb.transitions[b.0 as usize].guard = cond.clone();
     }
 
+    /// The variable arguments of a call of the variadic function `f`, in a new local object
+    /// as the x86-64 ABI passes arguments in memory: one 8-byte slot each, its value in the
+    /// slot's first bytes (a floating-point argument's slot holds an arbitrary value).
+    fn variable_arguments(&mut self, f: &'m llvm_ir::Function, args: &[&'m Operand]) -> R<VarId> {
+        let mut fields = Vec::new();
+        let mut slots = Vec::new();
+        for a in args {
+            let t = self.m.types.type_of(*a);
+            let size = match t.as_ref() {
+                Type::IntegerType { .. } | Type::PointerType { .. } | Type::FPType(_) => {
+                    self.layout.size(&t).filter(|s| *s <= 8)
+                }
+                _ => None,
+            };
+            let Some(size) = size else {
+                return self.unsupported(format!("variable argument of type {t}"));
+            };
+            fields.push(t.clone());
+            if size < 8 {
+                fields.push(
+                    self.m
+                        .types
+                        .array_of(self.m.types.int(8), (8 - size) as usize),
+                );
+            }
+            slots.push((a, t, size));
+        }
+        if fields.is_empty() {
+            fields.push(self.m.types.int(64));
+        }
+        let ty = self.m.types.struct_of(fields, true);
+        let name = format!("{}::{}::varargs", self.tid, f.name);
+        let obj = self.new_object(&name, &ty, VarScope::Local(self.tid), Init::Nondet)?;
+        let mut ops = Vec::new();
+        for (k, (a, t, size)) in slots.into_iter().enumerate() {
+            if matches!(t.as_ref(), Type::FPType(_)) {
+                continue;
+            }
+            let (_, rt) = self.access_ty(&t)?;
+            let v = self.val(a)?;
+            let value = match &v {
+                Val::E(e) => cast(e.clone(), rt),
+                _ => cast(self.addr_expr(&v), rt),
+            };
+            let slot = Val::P {
+                obj,
+                off: 8 * k as i64,
+                dyn_: vec![],
+            };
+            let place = self.place(&slot, size, rt)?;
+            ops.push(Op::Assign { place, value });
+        }
+        if !ops.is_empty() {
+            self.access_step(ops, TransKind::Stmt)?;
+        }
+        Ok(obj)
+    }
+
+    /// `va_start(ap)`: the `va_list` (x86-64: `gp_offset`, `fp_offset`, `overflow_arg_area`,
+    /// `reg_save_area`) with no register left, so that every argument is read from memory,
+    /// at the call's variable arguments ([`Lowerer::variable_arguments`]).
+    fn va_start(&mut self, ap: &'m Operand) -> R<Option<Val>> {
+        let Some(obj) = self.frames.last().and_then(|f| f.varargs) else {
+            return self.unsupported("va_start here");
+        };
+        let ap = self.val(ap)?;
+        let area = self.addr_expr(&Val::P {
+            obj,
+            off: 0,
+            dyn_: vec![],
+        });
+        let fields = [
+            (0, 4, Ty::UINT, Expr::constant(48, Ty::UINT)),
+            (4, 4, Ty::UINT, Expr::constant(176, Ty::UINT)),
+            (8, 8, Ty::ULONG, area),
+            (16, 8, Ty::ULONG, Expr::constant(0, Ty::ULONG)),
+        ];
+        let mut ops = Vec::new();
+        for (off, w, ty, value) in fields {
+            let place = self.place(&self.offset_by(&ap, off), w, ty)?;
+            ops.push(Op::Assign { place, value });
+        }
+        self.access_step(ops, TransKind::Stmt)?;
+        Ok(None)
+    }
+
     fn intrinsic(&mut self, n: &str, args: &[&'m Operand]) -> R<Option<Val>> {
+        if n.starts_with("va_start") {
+            return self.va_start(args[0]);
+        }
+        if n.starts_with("va_end") {
+            return Ok(None);
+        }
+        if n.starts_with("va_copy") {
+            let (d, s) = (self.val(args[0])?, self.val(args[1])?);
+            self.copy_block(d, s, Expr::constant(24, Ty::ULONG), false)?;
+            return Ok(None);
+        }
         if n.starts_with("dbg.")
             || n.starts_with("lifetime.")
             || n.starts_with("stacksave")

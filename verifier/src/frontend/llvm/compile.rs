@@ -165,8 +165,9 @@ fn compile_unit(path: &Path, opts: &Options, out: &Path) -> Result<(), Error> {
 
 /// Links the libc models the module `raw` calls and runs the fixed pass list.
 fn link_models_and_optimise(raw: PathBuf, dir: &Path) -> Result<PathBuf, Error> {
-    // The libc models the program calls, linked weakly (the program's definitions win).
-    let mut linked = raw.clone();
+    // The libc models the program calls, linked weakly (the program's definitions win):
+    // first into one library, so that the environment's calls of the models resolve too.
+    let mut parts = Vec::new();
     for (name, text) in MODELS {
         let source = dir.join(format!("{name}.c"));
         std::fs::write(&source, text).map_err(|e| Error::Io {
@@ -180,16 +181,20 @@ fn link_models_and_optimise(raw: PathBuf, dir: &Path) -> Result<PathBuf, Error> 
             .arg(&models)
             .arg(&source);
         run(&mut cmd, "compiling the libc models")?;
-        let out = dir.join(format!("with-{name}.bc"));
-        let mut cmd = Command::new(tool("llvm-link"));
-        cmd.arg(&linked)
-            .arg("--only-needed")
-            .arg(&models)
-            .arg("-o")
-            .arg(&out);
-        run(&mut cmd, "linking the libc models")?;
-        linked = out;
+        parts.push(models);
     }
+    let library = dir.join("models-library.bc");
+    let mut cmd = Command::new(tool("llvm-link"));
+    cmd.args(&parts).arg("-o").arg(&library);
+    run(&mut cmd, "linking the libc models")?;
+    let linked = dir.join("with-models.bc");
+    let mut cmd = Command::new(tool("llvm-link"));
+    cmd.arg(&raw)
+        .arg("--only-needed")
+        .arg(&library)
+        .arg("-o")
+        .arg(&linked);
+    run(&mut cmd, "linking the libc models")?;
     let opt_out = dir.join("mem2reg.bc");
     let mut cmd = Command::new(opt());
     cmd.arg("-passes=mem2reg")

@@ -14,8 +14,10 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <netdb.h>
+#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pwd.h>
+#include <sys/select.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <time.h>
@@ -379,4 +381,87 @@ W char *inet_ntoa(struct in_addr a) {
   (void)a;
   __synth_text(__synth_ntoa_text, sizeof __synth_ntoa_text);
   return __synth_ntoa_text;
+}
+/* A dotted address's value: any (INADDR_NONE, all ones, for text that is none). */
+W in_addr_t inet_addr(const char *cp) {
+  (void)cp;
+  return (in_addr_t)__VERIFIER_nondet_ulong();
+}
+
+/* Sockets: a descriptor, a connection, or a failure. */
+W int socket(int domain, int type, int protocol) {
+  (void)domain;
+  (void)type;
+  (void)protocol;
+  if (__VERIFIER_nondet_int())
+    return __synth_fail();
+  int fd = __VERIFIER_nondet_int();
+  __VERIFIER_assume(fd >= 0);
+  return fd;
+}
+W int connect(int fd, const struct sockaddr *addr, socklen_t len) {
+  (void)fd;
+  (void)addr;
+  (void)len;
+  return __VERIFIER_nondet_int() ? __synth_fail() : 0;
+}
+
+/* select: a failure, or the count of descriptors ready, each set keeping any of the
+ * descriptors below n it had; the timeout's remaining time is any. */
+static int __synth_ready(fd_set *s, int n) {
+  int k = 0;
+  if (!s)
+    return 0;
+  for (int fd = 0; fd < n && fd < FD_SETSIZE; fd++)
+    if (FD_ISSET(fd, s)) {
+      if (__VERIFIER_nondet_int())
+        k++;
+      else
+        FD_CLR(fd, s);
+    }
+  return k;
+}
+W int select(int n, fd_set *r, fd_set *w, fd_set *e, struct timeval *tv) {
+  if (__VERIFIER_nondet_int())
+    return __synth_fail();
+  int k = __synth_ready(r, n) + __synth_ready(w, n) + __synth_ready(e, n);
+  if (tv) {
+    long s = (long)__VERIFIER_nondet_ulong(), us = (long)__VERIFIER_nondet_ulong();
+    __VERIFIER_assume(s >= 0 && us >= 0 && us < 1000000);
+    tv->tv_sec = s;
+    tv->tv_usec = us;
+  }
+  return k;
+}
+
+/* A file offset: any non-negative one, or a failure. */
+W off_t lseek(int fd, off_t off, int whence) {
+  (void)fd;
+  (void)off;
+  (void)whence;
+  if (__VERIFIER_nondet_int())
+    return __synth_fail();
+  off_t r = (off_t)__VERIFIER_nondet_ulong();
+  __VERIFIER_assume(r >= 0);
+  return r;
+}
+W int unlink(const char *path) {
+  (void)path;
+  return __VERIFIER_nondet_int() ? __synth_fail() : 0;
+}
+
+/* Signals are not delivered in the model: alarm returns the seconds left of an earlier
+ * alarm (any), and sigwait returns when one of the signals of its set arrives (any such). */
+W unsigned alarm(unsigned seconds) {
+  (void)seconds;
+  return (unsigned)__VERIFIER_nondet_ulong();
+}
+W int sigwait(const sigset_t *set, int *sig) {
+  int s = __VERIFIER_nondet_int();
+  __VERIFIER_assume(s > 0);
+  __VERIFIER_assume(s < 65);
+  int member = sigismember(set, s);
+  __VERIFIER_assume(member == 1);
+  *sig = s;
+  return 0;
 }

@@ -118,9 +118,12 @@ pub(super) struct Frame<'m> {
     /// The blocks on a cycle of the function's control flow.
     on_cycle: &'m [bool],
     /// The block being lowered.
-    cur_block: usize,
+    pub cur_block: usize,
     /// The objects of the function's local variables (its `alloca`s): dead once it returns.
     locals: HashSet<VarId>,
+    /// The object holding a variadic call's variable arguments, which `va_start` points its
+    /// `va_list` to ([`Lowerer::variable_arguments`]).
+    pub varargs: Option<VarId>,
 }
 
 impl<'m> Frame<'m> {
@@ -1601,6 +1604,16 @@ impl<'m> Lowerer<'m> {
     /// Inlines a call of `f` with argument values `args` at the current location; the
     /// returned value (if any) is in a register variable.
     pub fn inline(&mut self, f: &'m Function, args: Vec<Val>) -> R<Option<Val>> {
+        self.inline_with(f, args, None)
+    }
+
+    /// [`Lowerer::inline`] of a variadic call whose variable arguments are in `varargs`.
+    pub fn inline_with(
+        &mut self,
+        f: &'m Function,
+        args: Vec<Val>,
+        varargs: Option<VarId>,
+    ) -> R<Option<Val>> {
         let active = self
             .frames
             .iter()
@@ -1609,9 +1622,10 @@ impl<'m> Lowerer<'m> {
         if active >= RECURSION_DEPTH {
             return self.recursion_limit(f);
         }
-        // The variable arguments are unsupported where the body reads them (`va_start`);
-        // otherwise they are passed and ignored.
-        if f.is_var_arg && reads_variable_arguments(f) {
+        // The variable arguments are unsupported where the body reads them (`va_start`) and
+        // the call did not pass them in memory (a direct call does); otherwise they are
+        // passed and ignored.
+        if f.is_var_arg && varargs.is_none() && reads_variable_arguments(f) {
             return self.unsupported(format!("call of the variadic function `{}`", f.name));
         }
         let ret = match self.m.types.type_of(f).as_ref() {
@@ -1665,6 +1679,7 @@ impl<'m> Lowerer<'m> {
             on_cycle: &facts.on_cycle,
             cur_block: 0,
             locals: HashSet::new(),
+            varargs,
         };
         self.flush()?;
         frame.blocks.insert((0, 0), self.cur);
@@ -2852,7 +2867,7 @@ fn placeholder_thread(id: ThreadId, f: &str) -> (Thread, ThreadB) {
 }
 
 /// Whether `f` reads its variable arguments: its body calls `llvm.va_start`.
-fn reads_variable_arguments(f: &Function) -> bool {
+pub(super) fn reads_variable_arguments(f: &Function) -> bool {
     f.basic_blocks
         .iter()
         .flat_map(|b| &b.instrs)

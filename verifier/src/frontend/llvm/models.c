@@ -862,3 +862,74 @@ W int getopt(int argc, char *const argv[], const char *opts) {
   }
   return c;
 }
+
+/* Cancellation. No thread is ever cancelled in the model (a call of pthread_cancel is beyond
+ * it and named in the verdict), so the cancellation points are no-ops; the type and state
+ * are kept per thread for what their setters return. */
+static __thread int __synth_cancel_type, __synth_cancel_state;
+/* PTHREAD_CANCEL_DEFERRED 0, PTHREAD_CANCEL_ASYNCHRONOUS 1. */
+W int pthread_setcanceltype(int type, int *old) {
+  if (type != 0 && type != 1)
+    return EINVAL;
+  if (old)
+    *old = __synth_cancel_type;
+  __synth_cancel_type = type;
+  return 0;
+}
+/* PTHREAD_CANCEL_ENABLE 0, PTHREAD_CANCEL_DISABLE 1. */
+W int pthread_setcancelstate(int state, int *old) {
+  if (state != 0 && state != 1)
+    return EINVAL;
+  if (old)
+    *old = __synth_cancel_state;
+  __synth_cancel_state = state;
+  return 0;
+}
+W void pthread_testcancel(void) {}
+
+/* Byte order: the host's is little-endian (x86-64). */
+W unsigned short htons(unsigned short x) { return (unsigned short)(x << 8 | x >> 8); }
+W unsigned short ntohs(unsigned short x) { return (unsigned short)(x << 8 | x >> 8); }
+W unsigned htonl(unsigned x) {
+  return x << 24 | (x << 8 & 0xff0000u) | (x >> 8 & 0xff00u) | x >> 24;
+}
+W unsigned ntohl(unsigned x) { return htonl(x); }
+
+/* Signal sets as glibc keeps them: a bit per signal 1-64 (bit (s - 1) % 64 of word
+ * (s - 1) / 64 of 16), the internal signals 32 and 33 (thread cancellation, setxid) never
+ * added by the program. */
+static int __synth_signal_ok(int s, int internal_ok) {
+  if (s <= 0 || s >= 65 || (!internal_ok && (s == 32 || s == 33))) {
+    errno = EINVAL;
+    return 0;
+  }
+  return 1;
+}
+W int sigemptyset(unsigned long *set) {
+  for (int i = 0; i < 16; i++)
+    set[i] = 0;
+  return 0;
+}
+W int sigfillset(unsigned long *set) {
+  for (int i = 0; i < 16; i++)
+    set[i] = ~0ul;
+  set[0] &= ~(3ul << 31);
+  return 0;
+}
+W int sigaddset(unsigned long *set, int s) {
+  if (!__synth_signal_ok(s, 0))
+    return -1;
+  set[(s - 1) / 64] |= 1ul << ((s - 1) % 64);
+  return 0;
+}
+W int sigdelset(unsigned long *set, int s) {
+  if (!__synth_signal_ok(s, 0))
+    return -1;
+  set[(s - 1) / 64] &= ~(1ul << ((s - 1) % 64));
+  return 0;
+}
+W int sigismember(const unsigned long *set, int s) {
+  if (!__synth_signal_ok(s, 1))
+    return -1;
+  return (set[(s - 1) / 64] >> ((s - 1) % 64)) & 1;
+}

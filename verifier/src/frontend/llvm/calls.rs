@@ -44,7 +44,6 @@ const NO_EFFECT: &[&str] = &[
     "pthread_condattr_destroy",
     "usleep",
     "sleep",
-    "pthread_detach",
     // pthread_cleanup_push/pop: threads are never cancelled here, so the handlers never run.
     "__pthread_register_cancel",
     "__pthread_unregister_cancel",
@@ -1206,6 +1205,41 @@ impl<'m> Lowerer<'m> {
                 )?;
                 Ok(self.ret0())
             }
+            "pthread_detach" => {
+                // 0, EINVAL (22) for a thread detached already, ESRCH (3) for a creation
+                // refused for the thread bound.
+                let dv = self
+                    .thread_detached
+                    .expect("a program that detaches has the flags");
+                let t = cast(self.expr(args[0])?, Ty::LONG);
+                let none = crate::ir::is_no_thread(t.clone());
+                let place = self.detached_place(dv, &t, &none);
+                let old = Expr::Load {
+                    place: place.clone(),
+                    ty: Ty::INT,
+                };
+                let was = bin(BinOp::Ne, old.clone(), Expr::int(0), Ty::INT);
+                let r = self.temp("detach", Ty::INT);
+                self.access_step(
+                    vec![
+                        Op::Assign {
+                            place: Place::scalar(r),
+                            value: super::lower::ite(
+                                none.clone(),
+                                Expr::int(3),
+                                super::lower::ite(was, Expr::int(22), Expr::int(0), Ty::INT),
+                                Ty::INT,
+                            ),
+                        },
+                        Op::Assign {
+                            place,
+                            value: super::lower::ite(none, old, Expr::int(1), Ty::INT),
+                        },
+                    ],
+                    TransKind::Stmt,
+                )?;
+                Ok(Some(Val::E(Expr::var(r, Ty::INT))))
+            }
             "pthread_join" => {
                 // A creation refused for the thread bound left `NO_THREAD` as the id: joining
                 // it returns ESRCH (3) at once, as the runtime's join does. glibc's join of the
@@ -1218,7 +1252,28 @@ impl<'m> Lowerer<'m> {
                     Expr::constant(crate::ir::thread_id(self.tid), Ty::LONG),
                     Ty::INT,
                 );
-                let at_once = bin(BinOp::Or, none.clone(), itself.clone(), Ty::INT);
+                // glibc's join of a detached thread returns EINVAL (22) at once: whether it is
+                // read in a step of its own, so that the join's test of returning at once
+                // reads no shared state.
+                let detached = match self.thread_detached {
+                    Some(dv) => {
+                        let d = self.temp("join.detached", Ty::INT);
+                        let place = self.detached_place(dv, &t, &none);
+                        self.access_step(
+                            vec![Op::Assign {
+                                place: Place::scalar(d),
+                                value: Expr::Load { place, ty: Ty::INT },
+                            }],
+                            TransKind::Stmt,
+                        )?;
+                        Some(bin(BinOp::Ne, Expr::var(d, Ty::INT), Expr::int(0), Ty::INT))
+                    }
+                    None => None,
+                };
+                let mut at_once = bin(BinOp::Or, none.clone(), itself.clone(), Ty::INT);
+                if let Some(d) = &detached {
+                    at_once = bin(BinOp::Or, at_once, d.clone(), Ty::INT);
+                }
                 let index = crate::ir::thread_index(t.clone());
                 let done = Place::Var {
                     var: self.thread_done,
@@ -1246,7 +1301,11 @@ impl<'m> Lowerer<'m> {
                     });
                 }
                 let r = self.temp("join", Ty::INT);
-                let deadlock = super::lower::ite(itself, Expr::int(35), Expr::int(0), Ty::INT);
+                let ok = match detached {
+                    Some(d) => super::lower::ite(d, Expr::int(22), Expr::int(0), Ty::INT),
+                    None => Expr::int(0),
+                };
+                let deadlock = super::lower::ite(itself, Expr::int(35), ok, Ty::INT);
                 ops.push(Op::Assign {
                     place: Place::scalar(r),
                     value: super::lower::ite(none, Expr::int(3), deadlock, Ty::INT),
@@ -2069,6 +2128,19 @@ impl<'m> Lowerer<'m> {
     }
 
     /// The place of the current thread's `errno`.
+    /// The detached flag of the thread with id `t` (main's, unused, for `NO_THREAD`).
+    fn detached_place(&self, dv: VarId, t: &Expr, none: &Expr) -> Place {
+        Place::Var {
+            var: dv,
+            index: Some(Box::new(super::lower::ite(
+                none.clone(),
+                Expr::constant(0, Ty::LONG),
+                crate::ir::thread_index(t.clone()),
+                Ty::LONG,
+            ))),
+        }
+    }
+
     fn errno_place(&mut self) -> R<Place> {
         let p = self.tls_object("errno", 4)?;
         self.place(&p, 4, Ty::INT)

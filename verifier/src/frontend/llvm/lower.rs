@@ -239,6 +239,8 @@ pub(super) struct Lowerer<'m> {
     threads: Vec<(Thread, ThreadB)>,
     queue: VecDeque<Pending>,
     pub thread_done: VarId,
+    /// Per thread, whether it was detached (`pthread_detach`), where the program detaches.
+    pub thread_detached: Option<VarId>,
     /// `__thread_ret`: each thread's return value (for `pthread_join`).
     pub thread_ret: VarId,
     // The thread being lowered.
@@ -322,6 +324,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         threads: Vec::new(),
         queue: VecDeque::new(),
         thread_done: VarId(0),
+        thread_detached: None,
         thread_ret: VarId(0),
         tid: ThreadId(0),
         tb: ThreadB {
@@ -1086,6 +1089,22 @@ impl<'m> Lowerer<'m> {
             Init::Zero,
             None,
         );
+        if self
+            .m
+            .func_declarations
+            .iter()
+            .any(|d| d.name == "pthread_detach")
+        {
+            self.thread_detached = Some(self.new_var(
+                "__thread_detached".into(),
+                ElemKind::Int(Ty::INT),
+                1,
+                true,
+                VarScope::Ghost,
+                Init::Zero,
+                None,
+            ));
+        }
         for f in super::loops::address_taken_functions(self.m) {
             let v = self.new_var(
                 format!("&{f}"),
@@ -1131,6 +1150,9 @@ impl<'m> Lowerer<'m> {
         self.expand_signals();
         let n = self.threads.len() as u32;
         self.vars[self.thread_done.0 as usize].len = n;
+        if let Some(d) = self.thread_detached {
+            self.vars[d.0 as usize].len = n;
+        }
         self.vars[self.thread_ret.0 as usize].len = n;
         let threads = std::mem::take(&mut self.threads)
             .into_iter()

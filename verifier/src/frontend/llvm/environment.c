@@ -45,14 +45,19 @@ static int __synth_fail(void) {
   return -1;
 }
 
-W int open(const char *path, int flags, ...) {
-  (void)path;
-  (void)flags;
+/* A new descriptor, or a failure. */
+static int __synth_descriptor(void) {
   if (__VERIFIER_nondet_int())
     return __synth_fail();
   int fd = __VERIFIER_nondet_int();
   __VERIFIER_assume(fd >= 0);
   return fd;
+}
+
+W int open(const char *path, int flags, ...) {
+  (void)path;
+  (void)flags;
+  return __synth_descriptor();
 }
 
 W int close(int fd) {
@@ -393,11 +398,7 @@ W int socket(int domain, int type, int protocol) {
   (void)domain;
   (void)type;
   (void)protocol;
-  if (__VERIFIER_nondet_int())
-    return __synth_fail();
-  int fd = __VERIFIER_nondet_int();
-  __VERIFIER_assume(fd >= 0);
-  return fd;
+  return __synth_descriptor();
 }
 W int connect(int fd, const struct sockaddr *addr, socklen_t len) {
   (void)fd;

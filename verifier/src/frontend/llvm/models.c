@@ -867,23 +867,22 @@ W int getopt(int argc, char *const argv[], const char *opts) {
  * it and named in the verdict), so the cancellation points are no-ops; the type and state
  * are kept per thread for what their setters return. */
 static __thread int __synth_cancel_type, __synth_cancel_state;
-/* PTHREAD_CANCEL_DEFERRED 0, PTHREAD_CANCEL_ASYNCHRONOUS 1. */
-W int pthread_setcanceltype(int type, int *old) {
-  if (type != 0 && type != 1)
+/* Sets `*cell` to `v` (0 or 1; EINVAL otherwise), its old value into `*old`. */
+static int __synth_cancel_set(int *cell, int v, int *old) {
+  if (v != 0 && v != 1)
     return EINVAL;
   if (old)
-    *old = __synth_cancel_type;
-  __synth_cancel_type = type;
+    *old = *cell;
+  *cell = v;
   return 0;
+}
+/* PTHREAD_CANCEL_DEFERRED 0, PTHREAD_CANCEL_ASYNCHRONOUS 1. */
+W int pthread_setcanceltype(int type, int *old) {
+  return __synth_cancel_set(&__synth_cancel_type, type, old);
 }
 /* PTHREAD_CANCEL_ENABLE 0, PTHREAD_CANCEL_DISABLE 1. */
 W int pthread_setcancelstate(int state, int *old) {
-  if (state != 0 && state != 1)
-    return EINVAL;
-  if (old)
-    *old = __synth_cancel_state;
-  __synth_cancel_state = state;
-  return 0;
+  return __synth_cancel_set(&__synth_cancel_state, state, old);
 }
 W void pthread_testcancel(void) {}
 

@@ -670,7 +670,12 @@ impl<'p> Verifier<'p> {
                     if let Witness::Replayed(c) =
                         witness::fault_witness(self.prog, &self.enc, &mut self.smt, &steps)
                     {
-                        if matches!(c.execution.outcome, Outcome::Undefined { memory: true, .. }) {
+                        // (The replay faults at this very step, not before it.)
+                        let here = matches!(c.execution.outcome,
+                            Outcome::Undefined { thread, transition, memory: true, .. }
+                                if (thread, transition) == (t, tr.id))
+                            && c.execution.steps.len() + 1 == steps.len();
+                        if here {
                             return Err(Stop::Bug(Box::new(c)));
                         }
                     }
@@ -1056,18 +1061,22 @@ impl Verifier<'_> {
                 break Err(format!("stopped after {ivrs} IVRs (--ivrs)"));
             }
             let mut work: Vec<NodeId> = std::mem::take(&mut self.pending);
+            let mut at_start = None;
             if work.is_empty() {
                 match self.new_schedule_start(&mut work) {
                     Ok(true) => {}
                     Ok(false) => break Ok(true),
                     Err(Stop::Unknown(r)) => break Err(r),
-                    Err(Stop::Bug(_)) => unreachable!("a schedule start finds no bugs"),
+                    Err(Stop::Bug(c)) => at_start = Some(c),
                 }
             }
-            let found = match self.iteration(&mut work, start) {
-                Ok(f) => f,
-                Err(Stop::Unknown(r)) => break Err(r),
-                Err(Stop::Bug(c)) => Some(c),
+            let found = match at_start {
+                Some(c) => Some(c),
+                None => match self.iteration(&mut work, start) {
+                    Ok(f) => f,
+                    Err(Stop::Unknown(r)) => break Err(r),
+                    Err(Stop::Bug(c)) => Some(c),
+                },
             };
             self.pending.append(&mut work);
             if let Some(c) = &found {
@@ -1251,7 +1260,14 @@ impl Verifier<'_> {
                 if !self.may_be_enabled(v, t)? {
                     continue;
                 }
-                self.expand_thread(v, t, work)?;
+                match self.expand_thread(v, t, work) {
+                    // A memory error of the new thread's step: the schedules avoid this node.
+                    Err(Stop::Bug(c)) => {
+                        self.prune(v, work);
+                        return Err(Stop::Bug(c));
+                    }
+                    r => r?,
+                }
                 found += 1;
                 if found == batch {
                     return Ok(true);

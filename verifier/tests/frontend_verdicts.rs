@@ -462,3 +462,21 @@ int main(void) {{
         assert_eq!(r.verdict, want, "{check}");
     }
 }
+
+/// A struct passed by value as a variable argument (in memory, `byval`) is refused with its
+/// position rather than read from an 8-byte slot.
+#[test]
+fn a_struct_as_a_variable_argument_is_unsupported() {
+    let text = r#"
+#include <stdarg.h>
+struct S { long a, b, c; };
+long first(int n, ...) { va_list ap; va_start(ap, n); struct S s = va_arg(ap, struct S); va_end(ap); return s.a; }
+int main(void) { struct S s = {1, 2, 3}; return first(1, s) != 1; }
+"#;
+    match load_str("byval.c", text, &FOpts::default()) {
+        Err(Error::Unsupported { construct, .. }) => {
+            assert!(construct.contains("variable argument"), "{construct}")
+        }
+        other => panic!("{:?}", other.map(|_| "lowered")),
+    }
+}

@@ -89,3 +89,22 @@ fn literal_writes_and_dead_locals_are_memory_errors() {
         }
     }
 }
+
+/// A memory error that one schedule reaches and another avoids (a thread writes a literal
+/// when it sees a flag that main sets and clears again): each engine reports the bug and a
+/// schedule that avoids it, whether the error shows when a node is first expanded or when
+/// a new schedule starts from an old node.
+#[test]
+fn an_avoidable_literal_write_is_partially_safe() {
+    let text = r#"#include <pthread.h>
+char *s = "abc";
+int flag;
+pthread_t th;
+void *t(void *a) { if (flag) s[0] = 'x'; return 0; }
+int main(void) { pthread_create(&th, 0, t, 0); flag = 1; flag = 0; pthread_join(th, 0); return 0; }"#;
+    for engine in [Engine::Auto, Engine::Explicit, Engine::Impact] {
+        let (v, why) = verdict(text, engine);
+        assert_eq!(v, Verdict::PartiallySafe, "{engine:?}: {why:?}");
+        assert!(why.unwrap_or_default().contains("read-only"), "{engine:?}");
+    }
+}

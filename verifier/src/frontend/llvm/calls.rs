@@ -37,7 +37,6 @@ const NO_EFFECT: &[&str] = &[
     "warn",
     "warnx",
     "pthread_cond_destroy",
-    "pthread_attr_init",
     "pthread_attr_destroy",
     "pthread_mutexattr_destroy",
     "pthread_condattr_init",
@@ -52,6 +51,9 @@ const NO_EFFECT: &[&str] = &[
     "_setjmp",
     "setjmp",
 ];
+
+/// Where the model keeps a `pthread_attr_t`'s flags (glibc's place: bit 0 detached).
+const ATTR_FLAGS: u64 = 8;
 
 /// Functions with no effect the model observes whose result it does not compute: the
 /// number of bytes written or a negative value (`EOF`) on an error for the output
@@ -71,7 +73,6 @@ const UNCOMPUTED_RESULT: &[&str] = &[
     "vfprintf",
     "pthread_mutex_destroy",
     "pthread_barrier_destroy",
-    "pthread_attr_setdetachstate",
 ];
 
 impl<'m> Lowerer<'m> {
@@ -1205,6 +1206,61 @@ impl<'m> Lowerer<'m> {
                 )?;
                 Ok(self.ret0())
             }
+            "pthread_attr_init" => {
+                // The flags (glibc's, at byte 8): joinable.
+                let a = self.val(args[0])?;
+                let p = self.place(&self.offset_by(&a, ATTR_FLAGS), 4, Ty::INT)?;
+                self.access_step(
+                    vec![Op::Assign {
+                        place: p,
+                        value: Expr::int(0),
+                    }],
+                    TransKind::Stmt,
+                )?;
+                Ok(self.ret0())
+            }
+            "pthread_attr_setdetachstate" | "pthread_attr_getdetachstate" => {
+                let a = self.val(args[0])?;
+                let p = self.place(&self.offset_by(&a, ATTR_FLAGS), 4, Ty::INT)?;
+                let old = Expr::Load {
+                    place: p.clone(),
+                    ty: Ty::INT,
+                };
+                if name == "pthread_attr_getdetachstate" {
+                    let out = self.val(args[1])?;
+                    let o = self.place(&out, 4, Ty::INT)?;
+                    let state = bin(BinOp::BitAnd, old, Expr::int(1), Ty::INT);
+                    self.access_step(
+                        vec![Op::Assign {
+                            place: o,
+                            value: state,
+                        }],
+                        TransKind::Stmt,
+                    )?;
+                    return Ok(self.ret0());
+                }
+                // PTHREAD_CREATE_JOINABLE 0, PTHREAD_CREATE_DETACHED 1; EINVAL otherwise.
+                let v = cast(self.expr(args[1])?, Ty::INT);
+                let known = bin(
+                    BinOp::Le,
+                    cast(v.clone(), Ty::UINT),
+                    Expr::constant(1, Ty::UINT),
+                    Ty::INT,
+                );
+                self.access_step(
+                    vec![Op::Assign {
+                        place: p,
+                        value: super::lower::ite(known.clone(), v, old, Ty::INT),
+                    }],
+                    TransKind::Stmt,
+                )?;
+                Ok(Some(Val::E(super::lower::ite(
+                    known,
+                    Expr::int(0),
+                    Expr::int(22),
+                    Ty::INT,
+                ))))
+            }
             "pthread_detach" => {
                 // 0, EINVAL (22) for a thread detached already, ESRCH (3) for a creation
                 // refused for the thread bound.
@@ -1341,6 +1397,19 @@ impl<'m> Lowerer<'m> {
             }
             _ => {
                 if let Some(f) = self.m.functions.iter().find(|f| f.name == name) {
+                    // A struct passed by value in memory (`byval`) is no 8-byte slot.
+                    let by_memory = |a: &llvm_ir::function::ParameterAttribute| {
+                        use llvm_ir::function::ParameterAttribute as A;
+                        matches!(a, A::ByVal(..) | A::InAlloca(..) | A::Preallocated(..))
+                    };
+                    if f.is_var_arg
+                        && c.arguments
+                            .iter()
+                            .skip(f.parameters.len())
+                            .any(|(_, attrs)| attrs.iter().any(by_memory))
+                    {
+                        return self.unsupported("a struct passed as a variable argument");
+                    }
                     return self.inline_call(f, args);
                 }
                 if name.starts_with("pthread_") || name.starts_with("sem_") {
@@ -2484,6 +2553,28 @@ impl<'m> Lowerer<'m> {
                 }
             }
         };
+        // Created detached where its attributes say so (`pthread_attr_setdetachstate`).
+        if let Some(dv) = self.thread_detached {
+            let attr = self.val(args[1])?;
+            if !matches!(&attr, Val::E(e) if e.as_const() == Some(0)) {
+                let flags = self.place(&self.offset_by(&attr, ATTR_FLAGS), 4, Ty::INT)?;
+                ops.push(Op::Assign {
+                    place: Place::Var {
+                        var: dv,
+                        index: Some(Box::new(Expr::constant(child.0 as i128, Ty::LONG))),
+                    },
+                    value: bin(
+                        BinOp::BitAnd,
+                        Expr::Load {
+                            place: flags,
+                            ty: Ty::INT,
+                        },
+                        Expr::int(1),
+                        Ty::INT,
+                    ),
+                });
+            }
+        }
         ops.push(Op::Spawn {
             thread: child,
             args: spawn_args,

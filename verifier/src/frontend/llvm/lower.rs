@@ -239,7 +239,8 @@ pub(super) struct Lowerer<'m> {
     threads: Vec<(Thread, ThreadB)>,
     queue: VecDeque<Pending>,
     pub thread_done: VarId,
-    /// Per thread, whether it was detached (`pthread_detach`), where the program detaches.
+    /// Per thread, whether it was detached (`pthread_detach`, or created detached), where
+    /// the program detaches.
     pub thread_detached: Option<VarId>,
     /// `__thread_ret`: each thread's return value (for `pthread_join`).
     pub thread_ret: VarId,
@@ -1089,11 +1090,9 @@ impl<'m> Lowerer<'m> {
             Init::Zero,
             None,
         );
-        if self
-            .m
-            .func_declarations
-            .iter()
-            .any(|d| d.name == "pthread_detach")
+        let detaches = |n: &str| n == "pthread_detach" || n == "pthread_attr_setdetachstate";
+        if self.m.func_declarations.iter().any(|d| detaches(&d.name))
+            || self.m.functions.iter().any(|f| detaches(&f.name))
         {
             self.thread_detached = Some(self.new_var(
                 "__thread_detached".into(),

@@ -897,38 +897,46 @@ W unsigned ntohl(unsigned x) { return htonl(x); }
 /* Signal sets as glibc keeps them: a bit per signal 1-64 (bit (s - 1) % 64 of word
  * (s - 1) / 64 of 16), the internal signals 32 and 33 (thread cancellation, setxid) never
  * added by the program. */
-static int __synth_signal_ok(int s, int internal_ok) {
-  if (s <= 0 || s >= 65 || (!internal_ok && (s == 32 || s == 33))) {
+static int __synth_signal_ok(const unsigned long *set, int s, int internal_ok) {
+  if (!set || s <= 0 || s >= 65 || (!internal_ok && (s == 32 || s == 33))) {
     errno = EINVAL;
     return 0;
   }
   return 1;
 }
 W int sigemptyset(unsigned long *set) {
+  if (!set) {
+    errno = EINVAL;
+    return -1;
+  }
   for (int i = 0; i < 16; i++)
     set[i] = 0;
   return 0;
 }
 W int sigfillset(unsigned long *set) {
+  if (!set) {
+    errno = EINVAL;
+    return -1;
+  }
   for (int i = 0; i < 16; i++)
     set[i] = ~0ul;
   set[0] &= ~(3ul << 31);
   return 0;
 }
 W int sigaddset(unsigned long *set, int s) {
-  if (!__synth_signal_ok(s, 0))
+  if (!__synth_signal_ok(set, s, 0))
     return -1;
   set[(s - 1) / 64] |= 1ul << ((s - 1) % 64);
   return 0;
 }
 W int sigdelset(unsigned long *set, int s) {
-  if (!__synth_signal_ok(s, 0))
+  if (!__synth_signal_ok(set, s, 0))
     return -1;
   set[(s - 1) / 64] &= ~(1ul << ((s - 1) % 64));
   return 0;
 }
 W int sigismember(const unsigned long *set, int s) {
-  if (!__synth_signal_ok(s, 1))
+  if (!__synth_signal_ok(set, s, 1))
     return -1;
   return (set[(s - 1) / 64] >> ((s - 1) % 64)) & 1;
 }

@@ -798,60 +798,14 @@ impl<'m> Lowerer<'m> {
                 // A type other than normal, recursive, errorcheck (and the default, 0-3) is
                 // refused with EINVAL and not set.
                 let a = self.val(args[0])?;
-                let t = cast(self.expr(args[1])?, Ty::INT);
                 let p = self.place(&a, 4, Ty::INT)?;
-                if let Some(k) = self.const_eval(&t) {
-                    if !(0..=3).contains(&k) {
-                        return Ok(Some(Val::E(Expr::int(22))));
-                    }
-                    self.step(
-                        Expr::tt(),
-                        vec![Op::Assign { place: p, value: t }],
-                        TransKind::Stmt,
-                    )?;
-                    return Ok(self.ret0());
-                }
-                let known = bin(
-                    BinOp::Le,
-                    cast(t.clone(), Ty::UINT),
-                    Expr::constant(3, Ty::UINT),
-                    Ty::INT,
-                );
-                let old = Expr::Load {
-                    place: p.clone(),
-                    ty: Ty::INT,
-                };
-                self.step(
-                    Expr::tt(),
-                    vec![Op::Assign {
-                        place: p,
-                        value: super::lower::ite(known.clone(), t, old, Ty::INT),
-                    }],
-                    TransKind::Stmt,
-                )?;
-                Ok(Some(Val::E(super::lower::ite(
-                    known,
-                    Expr::int(0),
-                    Expr::int(22),
-                    Ty::INT,
-                ))))
+                let t = cast(self.expr(args[1])?, Ty::INT);
+                self.set_attribute(p, t, 3)
             }
             "pthread_mutexattr_gettype" => {
                 let a = self.val(args[0])?;
                 let p = self.place(&a, 4, Ty::INT)?;
-                let out = self.val(args[1])?;
-                let o = self.place(&out, 4, Ty::INT)?;
-                self.access_step(
-                    vec![Op::Assign {
-                        place: o,
-                        value: Expr::Load {
-                            place: p,
-                            ty: Ty::INT,
-                        },
-                    }],
-                    TransKind::Stmt,
-                )?;
-                Ok(self.ret0())
+                self.get_attribute(p, args[1], None)
             }
             "pthread_mutexattr_init" => {
                 let a = self.val(args[0])?;
@@ -1219,47 +1173,17 @@ impl<'m> Lowerer<'m> {
                 )?;
                 Ok(self.ret0())
             }
-            "pthread_attr_setdetachstate" | "pthread_attr_getdetachstate" => {
+            "pthread_attr_setdetachstate" => {
+                // PTHREAD_CREATE_JOINABLE 0, PTHREAD_CREATE_DETACHED 1; EINVAL otherwise.
                 let a = self.val(args[0])?;
                 let p = self.place(&self.offset_by(&a, ATTR_FLAGS), 4, Ty::INT)?;
-                let old = Expr::Load {
-                    place: p.clone(),
-                    ty: Ty::INT,
-                };
-                if name == "pthread_attr_getdetachstate" {
-                    let out = self.val(args[1])?;
-                    let o = self.place(&out, 4, Ty::INT)?;
-                    let state = bin(BinOp::BitAnd, old, Expr::int(1), Ty::INT);
-                    self.access_step(
-                        vec![Op::Assign {
-                            place: o,
-                            value: state,
-                        }],
-                        TransKind::Stmt,
-                    )?;
-                    return Ok(self.ret0());
-                }
-                // PTHREAD_CREATE_JOINABLE 0, PTHREAD_CREATE_DETACHED 1; EINVAL otherwise.
                 let v = cast(self.expr(args[1])?, Ty::INT);
-                let known = bin(
-                    BinOp::Le,
-                    cast(v.clone(), Ty::UINT),
-                    Expr::constant(1, Ty::UINT),
-                    Ty::INT,
-                );
-                self.access_step(
-                    vec![Op::Assign {
-                        place: p,
-                        value: super::lower::ite(known.clone(), v, old, Ty::INT),
-                    }],
-                    TransKind::Stmt,
-                )?;
-                Ok(Some(Val::E(super::lower::ite(
-                    known,
-                    Expr::int(0),
-                    Expr::int(22),
-                    Ty::INT,
-                ))))
+                self.set_attribute(p, v, 1)
+            }
+            "pthread_attr_getdetachstate" => {
+                let a = self.val(args[0])?;
+                let p = self.place(&self.offset_by(&a, ATTR_FLAGS), 4, Ty::INT)?;
+                self.get_attribute(p, args[1], Some(1))
             }
             "pthread_detach" => {
                 // 0, EINVAL (22) for a thread detached already, ESRCH (3) for a creation
@@ -2197,6 +2121,56 @@ impl<'m> Lowerer<'m> {
     }
 
     /// The place of the current thread's `errno`.
+    /// An attribute setter: `v` into the attribute's cell `p` and 0 where `v` is at most
+    /// `max` (unsigned), EINVAL (22) and the cell kept otherwise.
+    fn set_attribute(&mut self, p: Place, v: Expr, max: i128) -> R<Option<Val>> {
+        if let Some(k) = self.const_eval(&v) {
+            if !(0..=max).contains(&k) {
+                return Ok(Some(Val::E(Expr::int(22))));
+            }
+            self.access_step(vec![Op::Assign { place: p, value: v }], TransKind::Stmt)?;
+            return Ok(self.ret0());
+        }
+        let known = bin(
+            BinOp::Le,
+            cast(v.clone(), Ty::UINT),
+            Expr::constant(max, Ty::UINT),
+            Ty::INT,
+        );
+        let old = Expr::Load {
+            place: p.clone(),
+            ty: Ty::INT,
+        };
+        self.access_step(
+            vec![Op::Assign {
+                place: p,
+                value: super::lower::ite(known.clone(), v, old, Ty::INT),
+            }],
+            TransKind::Stmt,
+        )?;
+        Ok(Some(Val::E(super::lower::ite(
+            known,
+            Expr::int(0),
+            Expr::int(22),
+            Ty::INT,
+        ))))
+    }
+
+    /// An attribute getter: the attribute's cell `p` (its bits in `mask`) into `*out`; 0.
+    fn get_attribute(&mut self, p: Place, out: &'m Operand, mask: Option<i128>) -> R<Option<Val>> {
+        let out = self.val(out)?;
+        let o = self.place(&out, 4, Ty::INT)?;
+        let mut value = Expr::Load {
+            place: p,
+            ty: Ty::INT,
+        };
+        if let Some(m) = mask {
+            value = bin(BinOp::BitAnd, value, Expr::constant(m, Ty::INT), Ty::INT);
+        }
+        self.access_step(vec![Op::Assign { place: o, value }], TransKind::Stmt)?;
+        Ok(self.ret0())
+    }
+
     /// The detached flag of the thread with id `t` (main's, unused, for `NO_THREAD`).
     fn detached_place(&self, dv: VarId, t: &Expr, none: &Expr) -> Place {
         Place::Var {

@@ -810,15 +810,7 @@ impl<'m> Lowerer<'m> {
             "pthread_mutexattr_init" => {
                 let a = self.val(args[0])?;
                 let p = self.place(&a, 4, Ty::INT)?;
-                self.step(
-                    Expr::tt(),
-                    vec![Op::Assign {
-                        place: p,
-                        value: Expr::int(0),
-                    }],
-                    TransKind::Stmt,
-                )?;
-                Ok(self.ret0())
+                self.set_attribute(p, Expr::int(0), 0)
             }
             "pthread_rwlock_init" => {
                 let v = self.val(args[0])?;
@@ -1164,14 +1156,7 @@ impl<'m> Lowerer<'m> {
                 // The flags (glibc's, at byte 8): joinable.
                 let a = self.val(args[0])?;
                 let p = self.place(&self.offset_by(&a, ATTR_FLAGS), 4, Ty::INT)?;
-                self.access_step(
-                    vec![Op::Assign {
-                        place: p,
-                        value: Expr::int(0),
-                    }],
-                    TransKind::Stmt,
-                )?;
-                Ok(self.ret0())
+                self.set_attribute(p, Expr::int(0), 0)
             }
             "pthread_attr_setdetachstate" => {
                 // PTHREAD_CREATE_JOINABLE 0, PTHREAD_CREATE_DETACHED 1; EINVAL otherwise.

@@ -354,26 +354,22 @@ impl<'m> Lowerer<'m> {
         self.byte_loop(new.clone(), Some(p.clone()), None, len, None)?;
         self.free_val(p)?;
         // glibc's `realloc(p, 0)` of a block frees it and returns null.
-        Ok(Some(match self.const_eval(&n) {
-            Some(k) if k != 0 => new,
-            Some(_) => Val::E(super::lower::ite(
-                bin(BinOp::Eq, pa, Expr::constant(0, Ty::ULONG), Ty::INT),
-                self.addr_expr(&new),
-                Expr::constant(0, Ty::ULONG),
-                Ty::ULONG,
-            )),
-            None => Val::E(super::lower::ite(
-                bin(
-                    BinOp::Or,
-                    bin(BinOp::Eq, pa, Expr::constant(0, Ty::ULONG), Ty::INT),
-                    bin(BinOp::Ne, n, Expr::constant(0, Ty::LONG), Ty::INT),
-                    Ty::INT,
-                ),
-                self.addr_expr(&new),
-                Expr::constant(0, Ty::ULONG),
-                Ty::ULONG,
-            )),
-        }))
+        if self.const_eval(&n).is_some_and(|k| k != 0) {
+            return Ok(Some(new));
+        }
+        let kept = bin(
+            BinOp::Or,
+            bin(BinOp::Eq, pa, Expr::constant(0, Ty::ULONG), Ty::INT),
+            bin(BinOp::Ne, n, Expr::constant(0, Ty::LONG), Ty::INT),
+            Ty::INT,
+        );
+        let null = Expr::constant(0, Ty::ULONG);
+        Ok(Some(Val::E(super::lower::ite(
+            kept,
+            self.addr_expr(&new),
+            null,
+            Ty::ULONG,
+        ))))
     }
 
     /// The status cell of the block pointer `p` points to (the header before it): a place

@@ -684,9 +684,14 @@ impl<'p> Verifier<'p> {
                         .as_ref()
                         .map(|s| self.prog.position(s))
                         .unwrap_or_default();
-                    return Err(Stop::Unknown(format!(
-                        "undefined behaviour (signed overflow, division by zero, index out of bounds or invalid pointer) may be reachable at {pos}"
-                    )));
+                    return Err(Stop::Unknown(match tr.model_limit(&self.prog.vars) {
+                        Some(limit) => {
+                            format!("a limit of the model may be reachable at {pos}: {limit}")
+                        }
+                        None => format!(
+                            "undefined behaviour (signed overflow, division by zero, index out of bounds or invalid pointer) may be reachable at {pos}"
+                        ),
+                    }));
                 }
                 // Impossible on this path: the label must say so too.
                 let id = self.id_step(t, tr);

@@ -1053,6 +1053,26 @@ impl Transition {
         }
     }
 
+    /// The limit of the model the transition may meet, if any: the name of the ghost variable
+    /// (`<...>`, saying what the model does not cover) it writes at an index that may be out
+    /// of bounds, which the front end's model limits do where an execution goes past them.
+    pub fn model_limit<'p>(&self, vars: &'p [Var]) -> Option<&'p str> {
+        self.ops.iter().find_map(|o| match o {
+            Op::Assign {
+                place:
+                    Place::Var {
+                        var,
+                        index: Some(i),
+                    },
+                ..
+            } if i.as_const() != Some(0) => {
+                let v = &vars[var.0 as usize];
+                (v.scope == VarScope::Ghost && v.name.starts_with('<')).then_some(v.name.as_str())
+            }
+            _ => None,
+        })
+    }
+
     /// The thread the transition starts, if it creates one.
     pub fn spawned(&self) -> Option<ThreadId> {
         self.ops.iter().find_map(|o| match o {

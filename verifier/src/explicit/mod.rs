@@ -337,12 +337,16 @@ fn search(
             } else if !space.read_undefined.get() {
                 Verdict::Unsafe
             } else {
-                return Err(run.fallback(
-                    "every schedule leads to a bug in the search, which read values it did not \
+                let what = if not_a_bug(&cex) {
+                    format!("undefined behaviour ({})", ub_reason(&cex))
+                } else {
+                    "a bug".to_string()
+                };
+                return Err(run.fallback(format!(
+                    "every schedule leads to {what} in the search, which read values it did not \
                      know (inputs or uninitialised memory): with other values a schedule may \
                      avoid it"
-                        .into(),
-                ));
+                )));
             };
             return Ok(run.report(verdict, Some(cex), cexs));
         }

@@ -305,39 +305,129 @@ fn components(t: &Thread) -> Vec<usize> {
 }
 
 /// `pthread_create` and `malloc` sites must run at most once per thread: each stands for one
-/// thread or one object.
-fn check_single_sites(p: &Program, map: Position) -> Result<(), Error> {
+/// thread or one object. A `malloc` on a cycle is refused. A `pthread_create` on a cycle (a
+/// loop the lowering could not unroll, such as a `goto retry` around the creations) starts its
+/// thread the first time; running it again is a limit of the model
+/// ([`guard_repeated_creation`]).
+fn check_single_sites(p: &mut Program, map: Position) -> Result<(), Error> {
+    let mut repeated = Vec::new();
     for t in &p.threads {
         let mut comp = None;
         for tr in &t.transitions {
-            let mut what = None;
+            let spawns = tr.spawned().is_some();
+            let mut allocates = false;
             for op in &tr.ops {
-                match op {
-                    Op::Spawn { .. } => {
-                        what = Some("pthread_create in a loop without a constant trip count")
-                    }
-                    Op::Assign { value, .. } => value.for_each_addr(&mut |v| {
+                if let Op::Assign { value, .. } = op {
+                    value.for_each_addr(&mut |v| {
                         // (Allocation sites placed in objects have instances for loops.)
                         let var = &p.vars[v.0 as usize];
-                        if var.scope == VarScope::Heap && var.placement.is_none() {
-                            what = Some("malloc in a loop");
-                        }
-                    }),
-                    _ => {}
+                        allocates |= var.scope == VarScope::Heap && var.placement.is_none();
+                    })
                 }
             }
-            if let Some(w) = what {
-                let comp = comp.get_or_insert_with(|| components(t));
-                if comp[tr.src.0 as usize] == comp[tr.dst.0 as usize] {
-                    return Err(Error::Unsupported {
-                        position: map(tr.span.as_ref()),
-                        construct: w.to_string(),
-                    });
-                }
+            if !spawns && !allocates {
+                continue;
             }
+            let comp = comp.get_or_insert_with(|| components(t));
+            if comp[tr.src.0 as usize] != comp[tr.dst.0 as usize] {
+                continue;
+            }
+            if allocates {
+                return Err(Error::Unsupported {
+                    position: map(tr.span.as_ref()),
+                    construct: "malloc in a loop".to_string(),
+                });
+            }
+            repeated.push((t.id, tr.id));
         }
     }
+    let mut limits = HashMap::new();
+    for (t, tr) in repeated {
+        guard_repeated_creation(p, t, tr, map, &mut limits);
+    }
     Ok(())
+}
+
+/// Makes the creation `tr` of thread `t` start its thread once: a flag of the thread, set by
+/// the creation, and a limit of the model (a write out of bounds of a ghost variable named
+/// after the site, as [`crate::frontend::llvm`]'s model limits) where the flag is already
+/// set, so that an execution that runs the creation again is named in the verdict and never
+/// starts the same thread twice.
+fn guard_repeated_creation(
+    p: &mut Program,
+    t: ThreadId,
+    tr: TransId,
+    map: Position,
+    limits: &mut HashMap<String, VarId>,
+) {
+    let span = p.threads[t.0 as usize].transitions[tr.0 as usize].span;
+    let position = map(span.as_ref());
+    let why =
+        format!("<pthread_create at {position} run again (a loop the model does not unroll)>");
+    let new_var = |p: &mut Program, name: String, scope: VarScope, is_array: bool| {
+        let id = VarId(p.vars.len() as u32);
+        p.vars.push(Var {
+            id,
+            name,
+            elem: ElemKind::Int(Ty::CHAR),
+            len: 1,
+            is_array,
+            scope,
+            init: Init::Zero,
+            shared: false,
+            span,
+            c_path: String::new(),
+            dims: Vec::new(),
+            placement: None,
+            allocation_status: false,
+            read_only: false,
+            input: false,
+        });
+        id
+    };
+    let limit = match limits.get(&why) {
+        Some(v) => *v,
+        None => {
+            let v = new_var(p, why.clone(), VarScope::Ghost, true);
+            limits.insert(why, v);
+            v
+        }
+    };
+    let flag = new_var(
+        p,
+        format!("{t}:<created at {position}>"),
+        VarScope::Local(t),
+        false,
+    );
+    let was_run = Expr::Binary {
+        op: BinOp::Ne,
+        lhs: Box::new(Expr::var(flag, Ty::CHAR)),
+        rhs: Box::new(Expr::constant(0, Ty::CHAR)),
+        ty: Ty::INT,
+    };
+    let guard = [
+        Op::Assign {
+            place: Place::Var {
+                var: limit,
+                index: Some(Box::new(Expr::Ite {
+                    cond: Box::new(was_run),
+                    then: Box::new(Expr::constant(1, Ty::LONG)),
+                    els: Box::new(Expr::constant(0, Ty::LONG)),
+                    ty: Ty::LONG,
+                })),
+            },
+            value: Expr::constant(0, Ty::CHAR),
+        },
+        Op::Assign {
+            place: Place::Var {
+                var: flag,
+                index: None,
+            },
+            value: Expr::constant(1, Ty::CHAR),
+        },
+    ];
+    let ops = &mut p.threads[t.0 as usize].transitions[tr.0 as usize].ops;
+    ops.splice(0..0, guard);
 }
 
 fn for_each_expr_mut(tr: &mut Transition, f: &mut impl FnMut(&mut Expr)) {

@@ -22,14 +22,25 @@ const MAX_DEPTH: u32 = 64;
 pub(super) struct Cfg<'m> {
     index: HashMap<&'m Name, usize>,
     preds: Vec<Vec<usize>>,
+    succs: Vec<Vec<usize>>,
     idom: Vec<usize>,
     /// Reverse postorder number of each block (`usize::MAX`: unreachable).
     order: Vec<usize>,
 }
 
 impl<'m> Cfg<'m> {
+    /// The blocks block `b` may go to next.
+    pub fn successors(&self, b: usize) -> &[usize] {
+        &self.succs[b]
+    }
+
+    /// The blocks that may go to block `b`.
+    pub fn predecessors(&self, b: usize) -> &[usize] {
+        &self.preds[b]
+    }
+
     /// Whether block `a` dominates block `b`.
-    fn dominates(&self, a: usize, mut b: usize) -> bool {
+    pub fn dominates(&self, a: usize, mut b: usize) -> bool {
         loop {
             if a == b {
                 return true;
@@ -105,6 +116,7 @@ impl<'m> Cfg<'m> {
         Cfg {
             index,
             preds,
+            succs,
             idom,
             order,
         }

@@ -129,10 +129,13 @@ fn reachability(f: &Function) -> Vec<Vec<bool>> {
     reach
 }
 
-/// The integer phis of `f` that lie on a cycle of blocks that also holds a call starting a
-/// thread.
+/// The integer phis of `f` whose loop starts threads: the innermost natural loop holding the
+/// phi's block also holds a call starting a thread (its counter decides how many threads the
+/// loop starts). A loop nested in such a loop that starts none (filling or joining an array of
+/// threads between the creations of a `goto retry` loop) keeps its phis as variables, so that
+/// it does not multiply the unrolled copies. A block on a cycle that is no natural loop (an
+/// irreducible one) is specialised where that cycle starts threads.
 pub(super) fn specialised_phis(f: &Function, creating: &HashSet<String>) -> HashSet<Name> {
-    let n = f.basic_blocks.len();
     let creates: Vec<bool> = f
         .basic_blocks
         .iter()
@@ -145,11 +148,20 @@ pub(super) fn specialised_phis(f: &Function, creating: &HashSet<String>) -> Hash
     if !creates.iter().any(|c| *c) {
         return HashSet::new();
     }
+    let n = f.basic_blocks.len();
     let reach = reachability(f);
+    let loops = natural_loops(f);
     let mut out = HashSet::new();
     for (b, bb) in f.basic_blocks.iter().enumerate() {
-        let on_creating_cycle = (0..n).any(|c| creates[c] && reach[b][c] && reach[c][b]);
-        if !on_creating_cycle {
+        let innermost = loops
+            .iter()
+            .filter(|l| l[b])
+            .min_by_key(|l| l.iter().filter(|x| **x).count());
+        let starts_threads = match innermost {
+            Some(l) => (0..n).any(|c| creates[c] && l[c]),
+            None => (0..n).any(|c| creates[c] && reach[b][c] && reach[c][b]),
+        };
+        if !starts_threads {
             continue;
         }
         for i in &bb.instrs {
@@ -161,4 +173,140 @@ pub(super) fn specialised_phis(f: &Function, creating: &HashSet<String>) -> Hash
         }
     }
     out
+}
+
+/// For each block of `f`, the phis of `spec` whose value the code from the block's start on
+/// may still read: a register computed from the phi (directly, or through other
+/// instructions) is live there. A constant a specialised phi had (an unrolled loop's counter)
+/// is kept in the lowering's context only while this holds, so that the code after the loop
+/// is lowered once rather than once per counter value at the loop's exit.
+pub(super) fn live_specialised(f: &Function, spec: &HashSet<Name>) -> Vec<HashSet<Name>> {
+    use super::lower::{operands, term_operands};
+    let n = f.basic_blocks.len();
+    if spec.is_empty() {
+        return vec![HashSet::new(); n];
+    }
+    let local = |o: &Operand| match o {
+        Operand::LocalOperand { name, .. } => Some(name.clone()),
+        _ => None,
+    };
+    // The registers computed from each specialised phi (the phi included).
+    let mut from: HashMap<Name, HashSet<Name>> = spec
+        .iter()
+        .map(|p| (p.clone(), HashSet::from([p.clone()])))
+        .collect();
+    loop {
+        let mut changed = false;
+        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
+            let Some(d) = i.try_get_result() else {
+                continue;
+            };
+            if spec.contains(d) {
+                continue;
+            }
+            let reads: Vec<Name> = operands(i).into_iter().filter_map(local).collect();
+            for regs in from.values_mut() {
+                if !regs.contains(d) && reads.iter().any(|r| regs.contains(r)) {
+                    regs.insert(d.clone());
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let tracked: HashSet<&Name> = from.values().flatten().collect();
+    // Backward liveness of the tracked registers: a phi's incoming value is read at the end
+    // of the block it comes from.
+    let index = block_index(f);
+    let succ = block_successors(f, &index);
+    let mut uses: Vec<HashSet<&Name>> = vec![HashSet::new(); n];
+    let mut defs: Vec<HashSet<&Name>> = vec![HashSet::new(); n];
+    let mut out_uses: Vec<HashSet<&Name>> = vec![HashSet::new(); n];
+    for (b, bb) in f.basic_blocks.iter().enumerate() {
+        for i in &bb.instrs {
+            if let Instruction::Phi(p) = i {
+                for (o, from_block) in &p.incoming_values {
+                    if let (Operand::LocalOperand { name, .. }, Some(&pb)) =
+                        (o, index.get(from_block))
+                    {
+                        if tracked.contains(name) {
+                            out_uses[pb].insert(name);
+                        }
+                    }
+                }
+            } else {
+                for o in operands(i) {
+                    if let Operand::LocalOperand { name, .. } = o {
+                        if tracked.contains(name) && !defs[b].contains(name) {
+                            uses[b].insert(name);
+                        }
+                    }
+                }
+            }
+            if let Some(d) = i.try_get_result() {
+                defs[b].insert(d);
+            }
+        }
+        for o in term_operands(&bb.term) {
+            if let Operand::LocalOperand { name, .. } = o {
+                if tracked.contains(name) && !defs[b].contains(name) {
+                    uses[b].insert(name);
+                }
+            }
+        }
+    }
+    let mut live_in: Vec<HashSet<&Name>> = uses.clone();
+    loop {
+        let mut changed = false;
+        for b in (0..n).rev() {
+            let mut out: HashSet<&Name> = out_uses[b].clone();
+            for &s in &succ[b] {
+                out.extend(live_in[s].iter().copied());
+            }
+            for r in out {
+                if !defs[b].contains(r) && live_in[b].insert(r) {
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    live_in
+        .iter()
+        .map(|live| {
+            from.iter()
+                .filter(|(_, regs)| regs.iter().any(|r| live.contains(r)))
+                .map(|(p, _)| p.clone())
+                .collect()
+        })
+        .collect()
+}
+
+/// The natural loops of `f`, one per header (the blocks of all its back edges' loops), each
+/// as a membership vector over the blocks.
+fn natural_loops(f: &Function) -> Vec<Vec<bool>> {
+    let cfg = super::awaits::Cfg::new(f);
+    let n = f.basic_blocks.len();
+    let mut by_header: HashMap<usize, Vec<bool>> = HashMap::new();
+    for t in 0..n {
+        for &h in cfg.successors(t) {
+            if !cfg.dominates(h, t) {
+                continue;
+            }
+            let body = by_header.entry(h).or_insert_with(|| vec![false; n]);
+            body[h] = true;
+            let mut stack = vec![t];
+            while let Some(b) = stack.pop() {
+                if !body[b] {
+                    body[b] = true;
+                    stack.extend(cfg.predecessors(b).iter().copied());
+                }
+            }
+        }
+    }
+    by_header.into_values().collect()
 }

@@ -115,6 +115,11 @@ pub(super) struct Frame<'m> {
     pub used: &'m HashSet<Name>,
     /// Phis specialised on constant values ([`super::loops`]).
     spec: &'m HashSet<Name>,
+    /// Per block: the specialised phis whose values are read from its start on
+    /// ([`super::loops::live_specialised`]).
+    spec_live: &'m [HashSet<Name>],
+    /// The phis by their number in [`Frame::phi_ids`].
+    phi_names: Vec<&'m Name>,
     /// The blocks on a cycle of the function's control flow.
     on_cycle: &'m [bool],
     /// The block being lowered.
@@ -178,6 +183,8 @@ pub(super) struct FnFacts {
     used: HashSet<Name>,
     /// Phis specialised on constant values.
     spec_phis: HashSet<Name>,
+    /// Per block: the specialised phis whose value is still read from its start on.
+    spec_live: Vec<HashSet<Name>>,
     /// The blocks on a cycle.
     on_cycle: Vec<bool>,
     /// The module-wide number of each block's first instruction ([`instruction_numbers`]).
@@ -282,10 +289,12 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         .iter()
         .zip(numbers)
         .map(|(f, block_base)| {
+            let spec_phis = super::loops::specialised_phis(f, &creating);
             let facts = FnFacts {
                 needs_var: needs_var(f),
                 used: used(f),
-                spec_phis: super::loops::specialised_phis(f, &creating),
+                spec_live: super::loops::live_specialised(f, &spec_phis),
+                spec_phis,
                 on_cycle: super::loops::on_cycle(f),
                 block_base,
             };
@@ -502,7 +511,7 @@ pub(super) fn operands(i: &Instruction) -> Vec<&Operand> {
     }
 }
 
-fn term_operands(t: &Terminator) -> Vec<&Operand> {
+pub(super) fn term_operands(t: &Terminator) -> Vec<&Operand> {
     match t {
         Terminator::Ret(r) => r.return_operand.iter().collect(),
         Terminator::CondBr(b) => vec![&b.condition],
@@ -1667,11 +1676,12 @@ impl<'m> Lowerer<'m> {
             .expect("every function is analysed");
         let facts: &'m FnFacts = facts;
         let mut phi_ids = HashMap::new();
+        let mut phi_names = Vec::new();
         for bb in &f.basic_blocks {
             for i in &bb.instrs {
                 if let Instruction::Phi(p) = i {
-                    let n = phi_ids.len();
-                    phi_ids.insert(&p.dest, n);
+                    phi_ids.insert(&p.dest, phi_names.len());
+                    phi_names.push(&p.dest);
                 }
             }
         }
@@ -1697,6 +1707,8 @@ impl<'m> Lowerer<'m> {
             needs_var: &facts.needs_var,
             used: &facts.used,
             spec: &facts.spec_phis,
+            spec_live: &facts.spec_live,
+            phi_names,
             on_cycle: &facts.on_cycle,
             cur_block: 0,
             locals: HashSet::new(),
@@ -2593,9 +2605,13 @@ impl<'m> Lowerer<'m> {
             return self.invalid(format!("branch to a missing block {}", name_str(to)));
         };
         let from_name = &f.basic_blocks[from].name;
+        // (The constants of specialised phis no code from `t` on reads are dropped.)
         let mut env: Env = {
             let fr = self.frames.last().expect("frame");
-            fr.envs[fr.ctx].clone()
+            let live = &fr.spec_live[t];
+            let mut env = fr.envs[fr.ctx].clone();
+            env.retain(|(k, _)| live.contains(fr.phi_names[*k]));
+            env
         };
         let mut assigns = Vec::new();
         let full = self

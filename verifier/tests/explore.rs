@@ -1407,3 +1407,41 @@ int main(void) {
     );
     assert!(r.stats.max_depth < 40, "{:?}", r.stats);
 }
+
+/// A program whose memory is large and whose executions are long: the search stops at its
+/// memory budget, incomplete and saying why, instead of holding a state per step beyond it.
+#[test]
+fn a_search_stops_at_its_memory_budget() {
+    let text = r#"#include <pthread.h>
+char big[1 << 16];
+int x;
+void *w(void *a) { for (int i = 0; i < 200; i++) x = i; return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, w, 0);
+  for (int i = 0; i < 200; i++) x = i;
+  pthread_join(t, 0);
+  return big[0];
+}
+"#;
+    let p = load_str("budget.c", text, &FOpts::default()).unwrap();
+    let opts = Options {
+        sync_points_only: false,
+        max_bytes: 16 << 20,
+        ..Options::default()
+    };
+    let r = run(&p, &opts);
+    assert!(!r.stats.complete);
+    let why = r.stats.stopped.unwrap_or_default();
+    assert!(why.contains("memory budget"), "{why}");
+    // With room for every state, the budget does not stop it.
+    let r = run(
+        &p,
+        &Options {
+            max_bytes: usize::MAX,
+            max_executions: Some(50),
+            ..opts
+        },
+    );
+    assert!(r.stats.stopped.is_none_or(|s| !s.contains("memory budget")));
+}

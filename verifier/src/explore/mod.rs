@@ -129,6 +129,10 @@ pub struct Options {
     /// a guide or the fair scheduler). The search is the same either way, only slower
     /// without.
     pub memo: bool,
+    /// Most bytes the states of the execution being explored may take (a state per step and
+    /// per variant of it): a deeper execution of a program with much memory stops the search
+    /// (which is then incomplete) rather than the machine.
+    pub max_bytes: usize,
 }
 
 impl Options {
@@ -159,6 +163,7 @@ impl Default for Options {
             split_every: 0,
             alone_for: Duration::from_millis(10),
             memo: true,
+            max_bytes: 2 << 30,
         }
     }
 }
@@ -925,6 +930,8 @@ struct Engine<'a, G: Guide> {
     /// Points popped, and steps taken, for their buffers.
     spare_points: Vec<Point>,
     spare_taken: Vec<Taken>,
+    /// Bytes of one state's memory.
+    state_bytes: usize,
     /// A scratch buffer of [`Engine::expand`].
     was_enabled: Vec<bool>,
     /// The data-race detector, when preempting only at synchronisation.
@@ -985,6 +992,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             tables,
             spare_points: Vec::with_capacity(EXPECTED_STEPS),
             spare_taken: Vec::with_capacity(EXPECTED_STEPS),
+            state_bytes: 0,
             was_enabled: Vec::new(),
             race,
             starts,
@@ -1069,6 +1077,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         }
         let mut init_vals = Vec::new();
         let state = self.m.initial(&mut ZeroInit, &mut init_vals);
+        self.state_bytes = std::mem::size_of_val(state.mem.cells());
         let mut points: Vec<Point> = Vec::with_capacity(EXPECTED_STEPS);
         let mut nodes: Vec<Node<G::State>> = Vec::with_capacity(EXPECTED_STEPS);
         let mut states_for_cycles: Vec<State> = Vec::new();
@@ -1284,6 +1293,15 @@ impl<'a, G: Guide> Engine<'a, G> {
                 // Steps ran on through unlocks on the premise that this does not happen.
                 self.set_stop("a mutex released by a thread that does not hold it".into());
             }
+        }
+        // (Each step's node keeps its state and its variants' states: about two per step.)
+        let held = self.state_bytes.saturating_mul(2 * nodes.len());
+        if held > self.opts.max_bytes && self.stop.is_none() {
+            self.set_stop(format!(
+                "memory budget: the states of an execution {} steps deep take more than {} MiB",
+                nodes.len(),
+                self.opts.max_bytes >> 20
+            ));
         }
         let child = Node {
             state,

@@ -396,6 +396,29 @@ pub struct Placement {
 }
 
 impl Var {
+    /// A scalar `id` named `name` that starts zeroed, is its own object and has no C lvalue,
+    /// source position or marks (not shared until the analysis says so); callers set the
+    /// other fields by struct update.
+    pub fn plain(id: VarId, name: String, elem: ElemKind, scope: VarScope) -> Var {
+        Var {
+            id,
+            name,
+            elem,
+            len: 1,
+            is_array: false,
+            scope,
+            init: Init::Zero,
+            shared: false,
+            span: None,
+            c_path: String::new(),
+            dims: Vec::new(),
+            placement: None,
+            allocation_status: false,
+            read_only: false,
+            input: false,
+        }
+    }
+
     /// The variable's placement, with the default (its own object, one address apart) made
     /// explicit.
     pub fn placement(&self) -> Placement {
@@ -833,6 +856,32 @@ pub enum Op {
     AtomicBegin,
     /// Leaves the atomic region.
     AtomicEnd,
+}
+
+impl Op {
+    /// The write that marks a limit of the model (the front end's ghost variable `limit` of
+    /// one element, named `<...>` after what the model does not cover): element 1, out of
+    /// bounds and so undefined, where `past` holds (the execution goes past the limit, and the
+    /// verdict names it); the harmless element 0 otherwise.
+    pub fn model_limit(limit: VarId, past: Expr) -> Op {
+        let index = if past.is_true() {
+            Expr::constant(1, Ty::LONG)
+        } else {
+            Expr::Ite {
+                cond: Box::new(past),
+                then: Box::new(Expr::constant(1, Ty::LONG)),
+                els: Box::new(Expr::constant(0, Ty::LONG)),
+                ty: Ty::LONG,
+            }
+        };
+        Op::Assign {
+            place: Place::Var {
+                var: limit,
+                index: Some(Box::new(index)),
+            },
+            value: Expr::constant(0, Ty::CHAR),
+        }
+    }
 }
 
 /// Which synchronisation call a transition implements (for the schedule generator and the

@@ -130,8 +130,9 @@ pub struct Options {
     /// without.
     pub memo: bool,
     /// Most bytes the states of the execution being explored may take (a state per step and
-    /// per variant of it): a deeper execution of a program with much memory stops the search
-    /// (which is then incomplete) rather than the machine.
+    /// per variant of it, their memory counted): a deeper execution of a program with much
+    /// memory stops the search (which is then incomplete) rather than the machine. Each
+    /// worker ([`Options::jobs`]) has this budget.
     pub max_bytes: usize,
 }
 

@@ -367,21 +367,9 @@ fn guard_repeated_creation(
     let new_var = |p: &mut Program, name: String, scope: VarScope, is_array: bool| {
         let id = VarId(p.vars.len() as u32);
         p.vars.push(Var {
-            id,
-            name,
-            elem: ElemKind::Int(Ty::CHAR),
-            len: 1,
             is_array,
-            scope,
-            init: Init::Zero,
-            shared: false,
             span,
-            c_path: String::new(),
-            dims: Vec::new(),
-            placement: None,
-            allocation_status: false,
-            read_only: false,
-            input: false,
+            ..Var::plain(id, name, ElemKind::Int(Ty::CHAR), scope)
         });
         id
     };
@@ -393,9 +381,11 @@ fn guard_repeated_creation(
             v
         }
     };
+    // (One flag per lowered copy of the creation: a site lowered in several contexts has
+    // several, told apart by the transition's number.)
     let flag = new_var(
         p,
-        format!("{t}:<created at {position}>"),
+        format!("{t}:<created at {position}, t{}>", tr.0),
         VarScope::Local(t),
         false,
     );
@@ -406,18 +396,7 @@ fn guard_repeated_creation(
         ty: Ty::INT,
     };
     let guard = [
-        Op::Assign {
-            place: Place::Var {
-                var: limit,
-                index: Some(Box::new(Expr::Ite {
-                    cond: Box::new(was_run),
-                    then: Box::new(Expr::constant(1, Ty::LONG)),
-                    els: Box::new(Expr::constant(0, Ty::LONG)),
-                    ty: Ty::LONG,
-                })),
-            },
-            value: Expr::constant(0, Ty::CHAR),
-        },
+        Op::model_limit(limit, was_run),
         Op::Assign {
             place: Place::Var {
                 var: flag,

@@ -150,15 +150,23 @@ pub(super) fn specialised_phis(f: &Function, creating: &HashSet<String>) -> Hash
     }
     let n = f.basic_blocks.len();
     let reach = reachability(f);
-    let loops = natural_loops(f);
+    // Each natural loop with its size and whether it creates threads.
+    let loops: Vec<(Vec<bool>, usize, bool)> = natural_loops(f)
+        .into_iter()
+        .map(|l| {
+            let size = l.iter().filter(|x| **x).count();
+            let creating = (0..n).any(|c| creates[c] && l[c]);
+            (l, size, creating)
+        })
+        .collect();
     let mut out = HashSet::new();
     for (b, bb) in f.basic_blocks.iter().enumerate() {
         let innermost = loops
             .iter()
-            .filter(|l| l[b])
-            .min_by_key(|l| l.iter().filter(|x| **x).count());
+            .filter(|(l, _, _)| l[b])
+            .min_by_key(|(_, size, _)| *size);
         let starts_threads = match innermost {
-            Some(l) => (0..n).any(|c| creates[c] && l[c]),
+            Some((_, _, creating)) => *creating,
             None => (0..n).any(|c| creates[c] && reach[b][c] && reach[c][b]),
         };
         if !starts_threads {
@@ -175,45 +183,45 @@ pub(super) fn specialised_phis(f: &Function, creating: &HashSet<String>) -> Hash
     out
 }
 
-/// For each block of `f`, the phis of `spec` whose value the code from the block's start on
-/// may still read: a register computed from the phi (directly, or through other
-/// instructions) is live there. A constant a specialised phi had (an unrolled loop's counter)
-/// is kept in the lowering's context only while this holds, so that the code after the loop
-/// is lowered once rather than once per counter value at the loop's exit.
+/// For each block of `f`, the phis of `spec` that the code from the block's start on may
+/// still tell apart: a register live there is the phi itself or the result of an instruction
+/// in a block reachable from the phi's block. Only those blocks are lowered once per value of
+/// the phi, each time with registers of their own (a constant computed from the value, a
+/// temporary, an object of an allocation site); a register of another block (or a phi that is
+/// not specialised: one variable for every value) is the same whatever the value was. A
+/// constant a specialised phi had (an unrolled loop's counter) is kept in the lowering's
+/// context only while this holds, so that the code after the loop, where no register of its
+/// body is read, is lowered once rather than once per count the loop may exit with.
 pub(super) fn live_specialised(f: &Function, spec: &HashSet<Name>) -> Vec<HashSet<Name>> {
     use super::lower::{operands, term_operands};
     let n = f.basic_blocks.len();
     if spec.is_empty() {
         return vec![HashSet::new(); n];
     }
-    let local = |o: &Operand| match o {
-        Operand::LocalOperand { name, .. } => Some(name.clone()),
-        _ => None,
-    };
-    // The registers computed from each specialised phi (the phi included).
-    let mut from: HashMap<Name, HashSet<Name>> = spec
-        .iter()
-        .map(|p| (p.clone(), HashSet::from([p.clone()])))
-        .collect();
-    loop {
-        let mut changed = false;
-        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
-            let Some(d) = i.try_get_result() else {
-                continue;
-            };
-            if spec.contains(d) {
+    let reach = reachability(f);
+    // The registers bound apart for each specialised phi's values (the phi included).
+    let mut from: HashMap<Name, HashSet<Name>> = HashMap::new();
+    for (b, bb) in f.basic_blocks.iter().enumerate() {
+        for i in &bb.instrs {
+            let Instruction::Phi(p) = i else { continue };
+            if !spec.contains(&p.dest) {
                 continue;
             }
-            let reads: Vec<Name> = operands(i).into_iter().filter_map(local).collect();
-            for regs in from.values_mut() {
-                if !regs.contains(d) && reads.iter().any(|r| regs.contains(r)) {
-                    regs.insert(d.clone());
-                    changed = true;
+            let regs = from.entry(p.dest.clone()).or_default();
+            regs.insert(p.dest.clone());
+            for (c, cb) in f.basic_blocks.iter().enumerate() {
+                if c != b && !reach[b][c] {
+                    continue;
+                }
+                for j in &cb.instrs {
+                    if matches!(j, Instruction::Phi(_)) {
+                        continue;
+                    }
+                    if let Some(d) = j.try_get_result() {
+                        regs.insert(d.clone());
+                    }
                 }
             }
-        }
-        if !changed {
-            break;
         }
     }
     let tracked: HashSet<&Name> = from.values().flatten().collect();
@@ -257,7 +265,7 @@ pub(super) fn live_specialised(f: &Function, spec: &HashSet<Name>) -> Vec<HashSe
             }
         }
     }
-    let mut live_in: Vec<HashSet<&Name>> = uses.clone();
+    let mut live_in: Vec<HashSet<&Name>> = uses;
     loop {
         let mut changed = false;
         for b in (0..n).rev() {

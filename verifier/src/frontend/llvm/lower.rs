@@ -644,24 +644,15 @@ impl<'m> Lowerer<'m> {
     ) -> VarId {
         let id = VarId(self.vars.len() as u32);
         self.vars.push(Var {
-            id,
-            name,
-            elem,
             len,
             is_array,
-            scope,
             init,
-            shared: false,
             span: self.span,
-            c_path: String::new(),
-            dims: Vec::new(),
             placement: placement.map(|p| Placement {
                 object: if p.object.0 == u32::MAX { id } else { p.object },
                 ..p
             }),
-            allocation_status: false,
-            read_only: false,
-            input: false,
+            ..Var::plain(id, name, elem, scope)
         });
         id
     }
@@ -2409,25 +2400,9 @@ impl<'m> Lowerer<'m> {
                 v
             }
         };
-        let index = if past.is_true() {
-            Expr::constant(1, Ty::LONG)
-        } else {
-            ite(
-                past,
-                Expr::constant(1, Ty::LONG),
-                Expr::constant(0, Ty::LONG),
-                Ty::LONG,
-            )
-        };
         self.step(
             Expr::tt(),
-            vec![Op::Assign {
-                place: Place::Var {
-                    var: limit,
-                    index: Some(Box::new(index)),
-                },
-                value: Expr::constant(0, Ty::CHAR),
-            }],
+            vec![Op::model_limit(limit, past)],
             TransKind::Stmt,
         )?;
         Ok(())

@@ -439,7 +439,7 @@ impl Fault {
             | Fault::BadAddress(_)
             | Fault::NoBlock(_)
             | Fault::ReadOnly { .. } => true,
-            Fault::OutOfBounds { var, .. } => !var.starts_with('<'),
+            Fault::OutOfBounds { var, .. } => !crate::ir::is_model_limit(var),
             Fault::Arith(_) | Fault::Bytes { .. } => false,
         }
     }

@@ -858,6 +858,12 @@ pub enum Op {
     AtomicEnd,
 }
 
+/// Whether a variable named `name` is one of the front end's model limits ([`Op::model_limit`]):
+/// their names say in `<...>` what the model does not cover.
+pub fn is_model_limit(name: &str) -> bool {
+    name.starts_with('<')
+}
+
 impl Op {
     /// The write that marks a limit of the model (the front end's ghost variable `limit` of
     /// one element, named `<...>` after what the model does not cover): element 1, out of
@@ -1116,7 +1122,7 @@ impl Transition {
                 ..
             } if i.as_const() != Some(0) => {
                 let v = &vars[var.0 as usize];
-                (v.scope == VarScope::Ghost && v.name.starts_with('<')).then_some(v.name.as_str())
+                (v.scope == VarScope::Ghost && is_model_limit(&v.name)).then_some(v.name.as_str())
             }
             _ => None,
         })

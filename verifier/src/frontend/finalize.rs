@@ -398,10 +398,7 @@ fn guard_repeated_creation(
     let guard = [
         Op::model_limit(limit, was_run),
         Op::Assign {
-            place: Place::Var {
-                var: flag,
-                index: None,
-            },
+            place: Place::scalar(flag),
             value: Expr::constant(1, Ty::CHAR),
         },
     ];

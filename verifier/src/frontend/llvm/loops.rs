@@ -135,7 +135,23 @@ fn reachability(f: &Function) -> Vec<Vec<bool>> {
 /// threads between the creations of a `goto retry` loop) keeps its phis as variables, so that
 /// it does not multiply the unrolled copies. A block on a cycle that is no natural loop (an
 /// irreducible one) is specialised where that cycle starts threads.
-pub(super) fn specialised_phis(f: &Function, creating: &HashSet<String>) -> HashSet<Name> {
+/// The phis to specialise ([`specialised_phis`]) and, per block, those still told apart
+/// there ([`live_specialised`]), from one computation of the blocks' reachability.
+pub(super) fn specialisation(
+    f: &Function,
+    creating: &HashSet<String>,
+) -> (HashSet<Name>, Vec<HashSet<Name>>) {
+    let reach = reachability(f);
+    let spec = specialised_phis(f, creating, &reach);
+    let live = live_specialised(f, &spec, &reach);
+    (spec, live)
+}
+
+fn specialised_phis(
+    f: &Function,
+    creating: &HashSet<String>,
+    reach: &[Vec<bool>],
+) -> HashSet<Name> {
     let creates: Vec<bool> = f
         .basic_blocks
         .iter()
@@ -149,7 +165,6 @@ pub(super) fn specialised_phis(f: &Function, creating: &HashSet<String>) -> Hash
         return HashSet::new();
     }
     let n = f.basic_blocks.len();
-    let reach = reachability(f);
     // Each natural loop with its size and whether it creates threads.
     let loops: Vec<(Vec<bool>, usize, bool)> = natural_loops(f)
         .into_iter()
@@ -192,13 +207,12 @@ pub(super) fn specialised_phis(f: &Function, creating: &HashSet<String>) -> Hash
 /// constant a specialised phi had (an unrolled loop's counter) is kept in the lowering's
 /// context only while this holds, so that the code after the loop, where no register of its
 /// body is read, is lowered once rather than once per count the loop may exit with.
-pub(super) fn live_specialised(f: &Function, spec: &HashSet<Name>) -> Vec<HashSet<Name>> {
+fn live_specialised(f: &Function, spec: &HashSet<Name>, reach: &[Vec<bool>]) -> Vec<HashSet<Name>> {
     use super::lower::{operands, term_operands};
     let n = f.basic_blocks.len();
     if spec.is_empty() {
         return vec![HashSet::new(); n];
     }
-    let reach = reachability(f);
     // The registers bound apart for each specialised phi's values (the phi included).
     let mut from: HashMap<Name, HashSet<Name>> = HashMap::new();
     for (b, bb) in f.basic_blocks.iter().enumerate() {

@@ -116,7 +116,7 @@ pub(super) struct Frame<'m> {
     /// Phis specialised on constant values ([`super::loops`]).
     spec: &'m HashSet<Name>,
     /// Per block: the specialised phis whose values are read from its start on
-    /// ([`super::loops::live_specialised`]).
+    /// ([`super::loops::specialisation`]).
     spec_live: &'m [HashSet<Name>],
     /// The phis by their number in [`Frame::phi_ids`].
     phi_names: Vec<&'m Name>,
@@ -289,11 +289,11 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         .iter()
         .zip(numbers)
         .map(|(f, block_base)| {
-            let spec_phis = super::loops::specialised_phis(f, &creating);
+            let (spec_phis, spec_live) = super::loops::specialisation(f, &creating);
             let facts = FnFacts {
                 needs_var: needs_var(f),
                 used: used(f),
-                spec_live: super::loops::live_specialised(f, &spec_phis),
+                spec_live,
                 spec_phis,
                 on_cycle: super::loops::on_cycle(f),
                 block_base,

@@ -89,6 +89,13 @@ fn the_serial_thread_of_a_barrier_publishes_the_result_at_every_level() {
     runs_at_every_level("barrier_publish", 5, "total 30\n");
 }
 
+/// A thread reads a local of the function that created it, which returns without joining:
+/// the enforced return waits for the read at every level.
+#[test]
+fn a_creators_local_is_read_before_the_creator_returns_at_every_level() {
+    runs_at_every_level("local_to_thread", 3, "got 10\n");
+}
+
 /// Creation loops whose trip counts come from the command line: each path through the loops
 /// creates threads of its own slots, and the enforced program starts the slot the schedule's
 /// creation event names (not the first slot created at that site).

@@ -208,6 +208,25 @@ pub fn instrument(
                     }
                 }
             }
+            // The start or end of a local variable's lifetime, where another thread may
+            // use it (its status cell): one event, after the `alloca` or before the return.
+            InstrKind::Alloca | InstrKind::Ret => match roles.as_slice() {
+                [r] if r.what == What::Access => {
+                    if kind == InstrKind::Alloca {
+                        m.call_after(n, "synth_after", &[r.site]);
+                        m.call_after(n, "synth_before", &[r.site]);
+                    } else {
+                        m.call_before(n, "synth_before", &[r.site]);
+                        m.call_before(n, "synth_after", &[r.site]);
+                    }
+                }
+                _ => {
+                    return Err(unsupported(format!(
+                        "sites {} at one local variable's lifetime",
+                        list(roles)
+                    )))
+                }
+            },
             InstrKind::Call { callee, args } => {
                 let name = callee.unwrap_or_default();
                 if let Some(op) = block_operation(&name) {

@@ -406,6 +406,9 @@ pub enum Fault {
     NotAllocated {
         /// The variable accessed.
         var: String,
+        /// Whether it is a local variable (whose function has returned) rather than heap
+        /// memory.
+        local: bool,
     },
     /// An access through a pointer that is not one cell of the object's layout (a byte of
     /// an `int`, a `long` over two `int`s): performed byte by byte
@@ -455,7 +458,15 @@ impl fmt::Display for Fault {
                 write!(f, "dereference of a pointer to a returned function's local")
             }
             Fault::BadAddress(a) => write!(f, "dereference of invalid address {a:#x}"),
-            Fault::NotAllocated { var } => write!(f, "access to freed memory ({var})"),
+            Fault::NotAllocated { var, local: false } => {
+                write!(f, "access to freed memory ({var})")
+            }
+            Fault::NotAllocated { var, local: true } => {
+                write!(
+                    f,
+                    "access to a local variable after its function returned ({var})"
+                )
+            }
             Fault::ReadOnly { var } => write!(f, "write to read-only memory ({var})"),
             Fault::Bytes { addr, width } => {
                 write!(f, "access of {width} bytes at {addr:#x} across cells")
@@ -867,7 +878,10 @@ impl<'p> Machine<'p> {
         self.touch(status, j as usize, false, 0);
         let var = &self.prog.var(v).name;
         match crate::ir::allocated_bytes(st) {
-            None => Err(Fault::NotAllocated { var: var.clone() }),
+            None => Err(Fault::NotAllocated {
+                var: var.clone(),
+                local: matches!(self.prog.var(v).scope, VarScope::Local(_)),
+            }),
             // Past the end of the block allocated (the instance has room for more).
             Some(n) if at < 0 || at + width > n => Err(Fault::OutOfBounds {
                 var: var.clone(),

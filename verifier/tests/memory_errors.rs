@@ -1,6 +1,7 @@
 //! Memory errors the deployed program meets as a crash or a dangling read: a write to a
 //! string literal (read-only memory) and a dereference of a pointer to a local variable of a
-//! function that has returned. Each engine finds them, with inputs on the way or without, and
+//! function that has returned (returned by it, or kept in a global, an out-parameter, a
+//! structure or a thread's argument). Each engine finds them, with inputs on the way or without, and
 //! reads of the same memory stay safe.
 
 use std::time::Duration;
@@ -64,6 +65,28 @@ void *w(void *a) { int *p = make(); *p += 1; return 0; }
 int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); pthread_join(t, 0); return *make() - 5; }"#,
         None,
     ),
+    (
+        "a returned function's local read through a global",
+        r#"#include <assert.h>
+int *g;
+static void keep(void) { int x = 1; g = &x; }
+int main(void) { keep(); int y = *g; assert(y == 1); return 0; }"#,
+        Some("after its function returned"),
+    ),
+    (
+        "a returned function's local read through an out-parameter",
+        r#"static void give(int **out) { int x = 1; *out = &x; }
+int main(void) { int *p; give(&p); return *p; }"#,
+        Some("after its function returned"),
+    ),
+    (
+        "a returned function's local written through a field of a structure it was kept in",
+        r#"struct box { int *p; };
+static void fill(struct box *b, int **keep) { *keep = b->p; }
+static void make(struct box *b, int **keep) { int x[2] = {1, 2}; b->p = &x[1]; fill(b, keep); }
+int main(void) { struct box b; int *k; make(&b, &k); *k = 3; return 0; }"#,
+        Some("after its function returned"),
+    ),
 ];
 
 #[test]
@@ -87,6 +110,60 @@ fn literal_writes_and_dead_locals_are_memory_errors() {
                 None => assert_eq!(v, Verdict::Safe, "{what} ({engine:?}): {why:?}"),
             }
         }
+    }
+}
+
+/// Locals whose addresses are handed to callees, to a thread and to a global while their
+/// function runs are used within their lifetime: safe (the symbolic engine alone need not
+/// decide it, but must not report a bug).
+#[test]
+fn locals_used_by_others_while_their_function_runs_are_safe() {
+    let text = r#"#include <pthread.h>
+#include <string.h>
+#include <assert.h>
+int *g;
+static void *inc(void *a) { *(int *)a += 1; return 0; }
+static int sum(const int *a) { return a[0] + a[1] + a[2]; }
+static int run(void) {
+  int a[3] = {1, 2, 3}; char b[4]; pthread_t t;
+  memset(b, 'x', 2); g = a;
+  pthread_create(&t, 0, inc, &a[0]); pthread_join(t, 0);
+  int s = sum(g) + (b[1] == 'x'); g = 0; return s;
+}
+int main(void) { assert(run() == 8); return 0; }"#;
+    for engine in [Engine::Auto, Engine::Explicit, Engine::Impact] {
+        let (v, why) = verdict(text, engine);
+        if engine == Engine::Impact {
+            assert!(why.is_none(), "{engine:?}: {v:?} {why:?}");
+            assert!(
+                matches!(v, Verdict::Safe | Verdict::Unknown(_)),
+                "{engine:?}: {v:?}"
+            );
+        } else {
+            assert_eq!(v, Verdict::Safe, "{engine:?}: {why:?}");
+        }
+    }
+}
+
+/// A thread reads a local of the function that created it, which returns without waiting:
+/// the read is a use after the local's lifetime unless the thread runs first, which a
+/// schedule can make sure of.
+#[test]
+fn a_thread_reading_a_returned_creators_local_is_partially_safe() {
+    let text = r#"#include <pthread.h>
+#include <stdio.h>
+pthread_t t;
+static void *show(void *a) { printf("%d\n", *(int *)a); return 0; }
+static void spawn(void) { int x = 5; pthread_create(&t, 0, show, &x); }
+int main(void) { spawn(); pthread_join(t, 0); return 0; }"#;
+    for engine in [Engine::Auto, Engine::Explicit, Engine::Impact] {
+        let (v, why) = verdict(text, engine);
+        assert_eq!(v, Verdict::PartiallySafe, "{engine:?}: {why:?}");
+        assert!(
+            why.unwrap_or_default()
+                .contains("after its function returned"),
+            "{engine:?}"
+        );
     }
 }
 

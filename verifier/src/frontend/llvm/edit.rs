@@ -34,6 +34,10 @@ pub enum InstrKind {
         callee: Option<String>,
         args: usize,
     },
+    /// A local variable's allocation.
+    Alloca,
+    /// A return from the function.
+    Ret,
     /// Anything else (its opcode).
     Other(String),
 }
@@ -171,6 +175,8 @@ impl Module {
                 LLVMOpcode::LLVMFence => InstrKind::Fence,
                 LLVMOpcode::LLVMBr if LLVMIsConditional(i) != 0 => InstrKind::CondBr,
                 LLVMOpcode::LLVMSwitch => InstrKind::Switch,
+                LLVMOpcode::LLVMAlloca => InstrKind::Alloca,
+                LLVMOpcode::LLVMRet => InstrKind::Ret,
                 LLVMOpcode::LLVMCall => {
                     let c = LLVMGetCalledValue(i);
                     let callee = if LLVMIsAFunction(c).is_null() {

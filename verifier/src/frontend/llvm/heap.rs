@@ -292,6 +292,34 @@ impl<'m> Lowerer<'m> {
         })
     }
 
+    /// A local variable of type `ty` named `name` whose address may be used after its
+    /// function returns ([`super::escape`]): a block of the thread's own, as for a
+    /// variable-length array, whose status says it holds the variable's bytes (`STACK +
+    /// size`) from here until the function's return marks it freed.
+    pub(super) fn local_with_lifetime(&mut self, name: String, ty: &TypeRef) -> R<Val> {
+        let Some(s) = self.layout.size(ty).filter(|s| *s > 0) else {
+            return self.unsupported(format!("local variable of {ty}"));
+        };
+        let block = self.block(ty.clone(), s, 1, 1, false);
+        let (obj, _) = self.block_object(name, VarScope::Local(self.tid), block)?;
+        self.step(
+            Expr::tt(),
+            vec![Op::Assign {
+                place: Place::Var {
+                    var: obj,
+                    index: Some(Box::new(Expr::constant(0, Ty::LONG))),
+                },
+                value: Expr::constant(crate::ir::STACK + s as i128, Ty::LONG),
+            }],
+            TransKind::Stmt,
+        )?;
+        Ok(Val::P {
+            obj,
+            off: HEADER as i64,
+            dyn_: vec![],
+        })
+    }
+
     /// The layout of `k` blocks of `elems` elements of `ty` (`s` bytes each); a type with too
     /// many cells to keep apart is laid out as bytes (accessed byte by byte).
     fn block(&self, ty: TypeRef, s: u64, elems: u64, k: u64, zero: bool) -> Block {

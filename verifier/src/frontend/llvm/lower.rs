@@ -126,6 +126,11 @@ pub(super) struct Frame<'m> {
     pub cur_block: usize,
     /// The objects of the function's local variables (its `alloca`s): dead once it returns.
     locals: HashSet<VarId>,
+    /// The `alloca`s whose address may be used after the function returns.
+    escaping: &'m HashSet<Name>,
+    /// The status cells of the locals that have a lifetime (escaping ones and
+    /// variable-length arrays), freed when the function returns.
+    lifetimes: Vec<VarId>,
     /// The object holding a variadic call's variable arguments, which `va_start` points its
     /// `va_list` to ([`Lowerer::variable_arguments`]).
     pub varargs: Option<VarId>,
@@ -189,6 +194,9 @@ pub(super) struct FnFacts {
     on_cycle: Vec<bool>,
     /// The module-wide number of each block's first instruction ([`instruction_numbers`]).
     block_base: Vec<u32>,
+    /// The `alloca`s whose address may be used after the function returns
+    /// ([`super::escape`]).
+    escaping: HashSet<Name>,
 }
 
 /// The lowering state.
@@ -284,6 +292,7 @@ fn program_name(main_file: &str) -> String {
 pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, Vec<String>)> {
     let creating = super::loops::creating_functions(m);
     let numbers = instruction_numbers(m);
+    let mut escaping = super::escape::escaping_locals(m);
     let facts: HashMap<&str, FnFacts> = m
         .functions
         .iter()
@@ -297,6 +306,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
                 spec_phis,
                 on_cycle: super::loops::on_cycle(f),
                 block_base,
+                escaping: escaping.remove(f.name.as_str()).unwrap_or_default(),
             };
             (f.name.as_str(), facts)
         })
@@ -1703,6 +1713,8 @@ impl<'m> Lowerer<'m> {
             on_cycle: &facts.on_cycle,
             cur_block: 0,
             locals: HashSet::new(),
+            escaping: &facts.escaping,
+            lifetimes: Vec::new(),
             varargs,
         };
         self.flush()?;
@@ -2339,23 +2351,39 @@ impl<'m> Lowerer<'m> {
                 let p = self.variable_array(name, &x.allocated_type, count)?;
                 if let Val::P { obj, .. } = p {
                     self.frame().locals.insert(obj);
+                    if self.frame_ends_lifetimes() {
+                        self.frame().lifetimes.push(obj);
+                    }
                 }
                 self.bind(&x.dest, p, Ty::ULONG);
                 return Ok(());
             }
         };
-        let obj = self.new_object(&name, &ty, VarScope::Local(self.tid), Init::Nondet)?;
-        self.frame().locals.insert(obj);
-        self.bind(
-            &x.dest,
+        let escaping = self.frame().escaping.contains(&x.dest);
+        let p = if escaping && self.frame_ends_lifetimes() {
+            let p = self.local_with_lifetime(name, &ty)?;
+            if let Val::P { obj, .. } = p {
+                self.frame().lifetimes.push(obj);
+            }
+            p
+        } else {
             Val::P {
-                obj,
+                obj: self.new_object(&name, &ty, VarScope::Local(self.tid), Init::Nondet)?,
                 off: 0,
                 dyn_: vec![],
-            },
-            Ty::ULONG,
-        );
+            }
+        };
+        if let Val::P { obj, .. } = p {
+            self.frame().locals.insert(obj);
+        }
+        self.bind(&x.dest, p, Ty::ULONG);
         Ok(())
+    }
+
+    /// Whether the current function's return ends the lifetime of its locals: every call
+    /// but `main`'s own, whose return ends the program (and every thread with it).
+    fn frame_ends_lifetimes(&self) -> bool {
+        !(self.tid == ThreadId(0) && self.frames.len() == 1)
     }
 
     /// A recursive call deeper than [`RECURSION_DEPTH`]: the model's limit
@@ -2757,6 +2785,22 @@ impl<'m> Lowerer<'m> {
                                 }),
                         );
                 }
+                // The locals with a lifetime end here: a pointer to one dangles.
+                let ends: Vec<Op> = self
+                    .frames
+                    .last()
+                    .expect("frame")
+                    .lifetimes
+                    .iter()
+                    .map(|&v| Op::Assign {
+                        place: Place::Var {
+                            var: v,
+                            index: Some(Box::new(Expr::constant(0, Ty::LONG))),
+                        },
+                        value: Expr::constant(crate::ir::FREED, Ty::LONG),
+                    })
+                    .collect();
+                self.pending.extend(ends);
                 let ops = std::mem::take(&mut self.pending);
                 let dst = self.frames.last().expect("frame").ret_loc;
                 self.edge(self.cur, dst, Expr::tt(), ops, TransKind::Stmt)?;

@@ -14,6 +14,7 @@ mod calls;
 mod canonical;
 pub mod compile;
 pub mod edit;
+mod escape;
 mod format;
 mod heap;
 mod layout;

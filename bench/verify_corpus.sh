@@ -7,6 +7,9 @@
 # Usage: bench/verify_corpus.sh [SECONDS] [CORPUS_DIR]
 # Environment: LISTS="verdicts.tsv verdicts-more.tsv" goes over both lists (default:
 # verdicts.tsv).
+# An application under apps/ is verified as its README builds and runs it: with the other
+# `.c` files of its directory (`--with`), from that directory, with the arguments
+# bench/app_args.tsv gives it (program, then its command line after the program's name).
 set -uo pipefail
 limit="${1:-60}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -20,7 +23,19 @@ while IFS=$'\t' read -r prog expected _; do
   case "$prog" in \#*|"") continue ;; esac
   total=$((total + 1))
   start=$(date +%s%N)
-  out=$(cd "$corpus" && timeout $((limit + 30)) "$synth" verify "$prog" --timeout "$limit" 2>&1)
+  dir="$corpus"; file="$prog"; extra=()
+  case "$prog" in
+    apps/*)
+      dir="$corpus/$(dirname "$prog")"; file="$(basename "$prog")"
+      for other in "$dir"/*.c; do
+        [ "$(basename "$other")" != "$file" ] && extra+=(--with "$(basename "$other")")
+      done
+      args=$(awk -F'\t' -v p="$prog" '$1 == p { print $2 }' "$root/bench/app_args.tsv")
+      # shellcheck disable=SC2206 # the arguments are words
+      [ -n "$args" ] && extra+=(-- $args)
+      ;;
+  esac
+  out=$(cd "$dir" && timeout $((limit + 30)) "$synth" verify --timeout "$limit" "$file" "${extra[@]}" 2>&1)
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   line=$(printf '%s\n' "$out" | grep -m1 '^verdict: ')
   case "$line" in

@@ -464,7 +464,8 @@ impl fmt::Display for Fault {
             Fault::NotAllocated { var, local: true } => {
                 write!(
                     f,
-                    "access to a local variable after its function returned ({var})"
+                    "access to a local variable after its function returned or its thread \
+                     exited ({var})"
                 )
             }
             Fault::ReadOnly { var } => write!(f, "write to read-only memory ({var})"),

@@ -87,6 +87,14 @@ static void make(struct box *b, int **keep) { int x[2] = {1, 2}; b->p = &x[1]; f
 int main(void) { struct box b; int *k; make(&b, &k); *k = 3; return 0; }"#,
         Some("after its function returned"),
     ),
+    (
+        "a thread's local handed to its joiner by pthread_exit",
+        r#"#include <pthread.h>
+#include <assert.h>
+static void *t(void *a) { int x = 5; pthread_exit(&x); }
+int main(void) { pthread_t th; void *r; pthread_create(&th, 0, t, 0); pthread_join(th, &r); assert(*(int *)r == 5); return 0; }"#,
+        Some("after its function returned or its thread exited"),
+    ),
 ];
 
 #[test]
@@ -164,6 +172,45 @@ int main(void) { spawn(); pthread_join(t, 0); return 0; }"#;
                 .contains("after its function returned"),
             "{engine:?}"
         );
+    }
+}
+
+/// `main` ends its thread by `pthread_exit` while a thread it created still reads its local:
+/// a use after the local's lifetime unless the thread reads first.
+#[test]
+fn a_thread_reading_a_local_of_main_after_main_exits_its_thread_is_partially_safe() {
+    let text = r#"#include <pthread.h>
+static void *read_it(void *a) { return (void *)(long)*(int *)a; }
+int main(void) { int x = 5; pthread_t t; pthread_create(&t, 0, read_it, &x); pthread_exit(0); }"#;
+    for engine in [Engine::Auto, Engine::Explicit, Engine::Impact] {
+        let (v, why) = verdict(text, engine);
+        assert_eq!(v, Verdict::PartiallySafe, "{engine:?}: {why:?}");
+        assert!(
+            why.unwrap_or_default()
+                .contains("after its function returned"),
+            "{engine:?}"
+        );
+    }
+}
+
+/// A function called in a loop keeps the address of its local in one call and reads it in
+/// the next: both calls have one object in the model, so the second call's start of the
+/// local's lifetime is the model's limit (named in the verdict), never `safe`.
+#[test]
+fn a_local_made_again_by_a_later_call_is_the_models_limit() {
+    let text = r#"#include <assert.h>
+int *g;
+static void f(int first) { int x = 7; if (first) g = &x; else assert(*g == 7); }
+int main(int argc, char **argv) { int n = argc + 1; for (int i = 0; i < n; i++) f(i == 0); return 0; }"#;
+    for engine in [Engine::Auto, Engine::Explicit, Engine::Impact] {
+        let (v, _) = verdict(text, engine);
+        match &v {
+            Verdict::Unknown(why) => assert!(
+                why.contains("made again by a later call"),
+                "{engine:?}: {why}"
+            ),
+            other => panic!("{engine:?}: {other:?}"),
+        }
     }
 }
 

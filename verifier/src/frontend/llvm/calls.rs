@@ -1280,6 +1280,12 @@ impl<'m> Lowerer<'m> {
                 Ok(Some(Val::E(Expr::var(r, Ty::INT))))
             }
             "pthread_exit" => {
+                // The thread's calls end: so do their locals' lifetimes.
+                let ends = self.end_lifetimes(self.frames.len());
+                if !ends.is_empty() {
+                    self.flush()?;
+                    self.access_step(ends, TransKind::Stmt)?;
+                }
                 if self.tid.0 == 0 {
                     // main stops; the other threads go on.
                     self.flush()?;

@@ -248,7 +248,13 @@ impl<'m> Lowerer<'m> {
     /// is out of bounds as for memory from `malloc`. Each execution of the `alloca` sets the
     /// size again (the array of a loop's previous round is gone); a longer array is the
     /// model's limit.
-    pub(super) fn variable_array(&mut self, name: String, elem: &TypeRef, count: Expr) -> R<Val> {
+    pub(super) fn variable_array(
+        &mut self,
+        name: String,
+        elem: &TypeRef,
+        count: Expr,
+        again: Option<String>,
+    ) -> R<Val> {
         let Some(s) = self.layout.size(elem).filter(|s| *s > 0) else {
             return self.unsupported(format!("variable-length array of {elem}"));
         };
@@ -269,22 +275,7 @@ impl<'m> Lowerer<'m> {
             Expr::constant(s as i128, Ty::ULONG),
             Ty::ULONG,
         );
-        self.step(
-            Expr::tt(),
-            vec![Op::Assign {
-                place: Place::Var {
-                    var: obj,
-                    index: Some(Box::new(Expr::constant(0, Ty::LONG))),
-                },
-                value: bin(
-                    BinOp::Add,
-                    cast(size, Ty::LONG),
-                    Expr::constant(crate::ir::STACK, Ty::LONG),
-                    Ty::LONG,
-                ),
-            }],
-            TransKind::Stmt,
-        )?;
+        self.start_lifetime(obj, cast(size, Ty::LONG), again)?;
         Ok(Val::P {
             obj,
             off: HEADER as i64,
@@ -296,28 +287,59 @@ impl<'m> Lowerer<'m> {
     /// function returns ([`super::escape`]): a block of the thread's own, as for a
     /// variable-length array, whose status says it holds the variable's bytes (`STACK +
     /// size`) from here until the function's return marks it freed.
-    pub(super) fn local_with_lifetime(&mut self, name: String, ty: &TypeRef) -> R<Val> {
+    pub(super) fn local_with_lifetime(
+        &mut self,
+        name: String,
+        ty: &TypeRef,
+        again: Option<String>,
+    ) -> R<Val> {
         let Some(s) = self.layout.size(ty).filter(|s| *s > 0) else {
             return self.unsupported(format!("local variable of {ty}"));
         };
         let block = self.block(ty.clone(), s, 1, 1, false);
         let (obj, _) = self.block_object(name, VarScope::Local(self.tid), block)?;
-        self.step(
-            Expr::tt(),
-            vec![Op::Assign {
-                place: Place::Var {
-                    var: obj,
-                    index: Some(Box::new(Expr::constant(0, Ty::LONG))),
-                },
-                value: Expr::constant(crate::ir::STACK + s as i128, Ty::LONG),
-            }],
-            TransKind::Stmt,
-        )?;
+        self.start_lifetime(obj, Expr::constant(s as i128, Ty::LONG), again)?;
         Ok(Val::P {
             obj,
             off: HEADER as i64,
             dyn_: vec![],
         })
+    }
+
+    /// Starts the lifetime of the local block `obj` of `size` bytes (its status `STACK +
+    /// size`). With `again`, a start after an earlier lifetime of the same block ended (a
+    /// later call of its function from the same place) is the model's limit named `again`:
+    /// the block is one object for both calls, so a pointer kept from the earlier one would
+    /// be valid again.
+    fn start_lifetime(&mut self, obj: VarId, size: Expr, again: Option<String>) -> R<()> {
+        let status = Place::Var {
+            var: obj,
+            index: Some(Box::new(Expr::constant(0, Ty::LONG))),
+        };
+        let mut ops = Vec::new();
+        if let Some(why) = again {
+            let ended = bin(
+                BinOp::Eq,
+                Expr::Load {
+                    place: status.clone(),
+                    ty: Ty::LONG,
+                },
+                Expr::constant(crate::ir::FREED, Ty::LONG),
+                Ty::INT,
+            );
+            ops.push(Op::model_limit(self.limit_var(why), ended));
+        }
+        ops.push(Op::Assign {
+            place: status,
+            value: bin(
+                BinOp::Add,
+                size,
+                Expr::constant(crate::ir::STACK, Ty::LONG),
+                Ty::LONG,
+            ),
+        });
+        self.access_step(ops, TransKind::Stmt)?;
+        Ok(())
     }
 
     /// The layout of `k` blocks of `elems` elements of `ty` (`s` bytes each); a type with too

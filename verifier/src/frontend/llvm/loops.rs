@@ -13,6 +13,12 @@ use std::collections::{HashMap, HashSet};
 
 /// The functions that start a thread, directly or through the functions they call.
 pub(super) fn creating_functions(m: &Module) -> HashSet<String> {
+    functions_calling(m, "pthread_create")
+}
+
+/// The functions that call `target` (a declared function), directly or through the
+/// functions they call.
+pub(super) fn functions_calling(m: &Module, target: &str) -> HashSet<String> {
     let mut calls: HashMap<&str, Vec<String>> = HashMap::new();
     for f in &m.functions {
         let mut v = Vec::new();
@@ -32,7 +38,7 @@ pub(super) fn creating_functions(m: &Module) -> HashSet<String> {
             if out.contains(*f) {
                 continue;
             }
-            if cs.iter().any(|c| c == "pthread_create" || out.contains(c)) {
+            if cs.iter().any(|c| c == target || out.contains(c)) {
                 out.insert(f.to_string());
                 changed = true;
             }

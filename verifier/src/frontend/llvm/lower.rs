@@ -239,6 +239,9 @@ pub(super) struct Lowerer<'m> {
     limits: HashMap<String, VarId>,
     /// Whether a `pthread_create` met the thread bound (and fails with `EAGAIN`).
     pub bounded: bool,
+    /// Whether `main` may end its thread by `pthread_exit` (then its locals' lifetimes end
+    /// while the program goes on).
+    main_exits_thread: bool,
     /// The refused creation the call being lowered made, if any.
     pub last_refusal: Option<TransId>,
     /// Per (thread, function, register): the refused creations whose result it holds.
@@ -325,6 +328,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         signals: Vec::new(),
         typed_mutexes: false,
         bounded: false,
+        main_exits_thread: super::loops::functions_calling(m, "pthread_exit").contains("main"),
         last_refusal: None,
         refused_results: HashMap::new(),
         limits: HashMap::new(),
@@ -2348,7 +2352,8 @@ impl<'m> Lowerer<'m> {
             Some(k) if k > 1 => self.m.types.array_of(x.allocated_type.clone(), k as usize),
             Some(_) => return self.invalid("an array of no elements"),
             None => {
-                let p = self.variable_array(name, &x.allocated_type, count)?;
+                let again = self.lifetime_again(x);
+                let p = self.variable_array(name, &x.allocated_type, count, again)?;
                 if let Val::P { obj, .. } = p {
                     self.frame().locals.insert(obj);
                     if self.frame_ends_lifetimes() {
@@ -2359,9 +2364,12 @@ impl<'m> Lowerer<'m> {
                 return Ok(());
             }
         };
-        let escaping = self.frame().escaping.contains(&x.dest);
+        // (An empty struct has no bytes to access.)
+        let escaping =
+            self.frame().escaping.contains(&x.dest) && self.layout.size(&ty).is_some_and(|s| s > 0);
         let p = if escaping && self.frame_ends_lifetimes() {
-            let p = self.local_with_lifetime(name, &ty)?;
+            let again = self.lifetime_again(x);
+            let p = self.local_with_lifetime(name, &ty, again)?;
             if let Val::P { obj, .. } = p {
                 self.frame().lifetimes.push(obj);
             }
@@ -2380,10 +2388,41 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
-    /// Whether the current function's return ends the lifetime of its locals: every call
-    /// but `main`'s own, whose return ends the program (and every thread with it).
+    /// For a local whose address may outlive its call: the name of the model's limit that a
+    /// later call of its function from the same place meets ([`Lowerer::start_lifetime`]).
+    fn lifetime_again(&self, x: &ins::Alloca) -> Option<String> {
+        let f = self.frames.last().expect("frame");
+        f.escaping.contains(&x.dest).then(|| {
+            format!(
+                "<a local `{}` of `{}` made again by a later call (a pointer to the earlier one \
+                 may be kept)>",
+                name_str(&x.dest),
+                f.func.name
+            )
+        })
+    }
+
+    /// Whether the current function's locals may die while the program runs: those of every
+    /// call but `main`'s own, whose return ends the program (and every thread with it),
+    /// unless `main` may end its thread by `pthread_exit` while the others go on.
     fn frame_ends_lifetimes(&self) -> bool {
-        !(self.tid == ThreadId(0) && self.frames.len() == 1)
+        !(self.tid == ThreadId(0) && self.frames.len() == 1) || self.main_exits_thread
+    }
+
+    /// Assignments that end the lifetimes of the locals of the innermost `frames` calls
+    /// (their status cells freed): a pointer to one dangles from here on.
+    pub(super) fn end_lifetimes(&self, frames: usize) -> Vec<Op> {
+        self.frames[self.frames.len() - frames..]
+            .iter()
+            .flat_map(|f| &f.lifetimes)
+            .map(|&v| Op::Assign {
+                place: Place::Var {
+                    var: v,
+                    index: Some(Box::new(Expr::constant(0, Ty::LONG))),
+                },
+                value: Expr::constant(crate::ir::FREED, Ty::LONG),
+            })
+            .collect()
     }
 
     /// A recursive call deeper than [`RECURSION_DEPTH`]: the model's limit
@@ -2412,28 +2451,31 @@ impl<'m> Lowerer<'m> {
     /// bounds of a ghost variable of one element named `why`, which the verdict names); a
     /// write of element 0 (harmless) otherwise.
     pub(super) fn model_limit(&mut self, why: String, past: Expr) -> R<()> {
-        let limit = match self.limits.get(&why) {
-            Some(v) => *v,
-            None => {
-                let v = self.new_var(
-                    why.clone(),
-                    ElemKind::Int(Ty::CHAR),
-                    1,
-                    true,
-                    VarScope::Ghost,
-                    Init::Zero,
-                    None,
-                );
-                self.limits.insert(why, v);
-                v
-            }
-        };
+        let limit = self.limit_var(why);
         self.step(
             Expr::tt(),
             vec![Op::model_limit(limit, past)],
             TransKind::Stmt,
         )?;
         Ok(())
+    }
+
+    /// The ghost variable of the model's limit named `why` ([`Lowerer::model_limit`]).
+    pub(super) fn limit_var(&mut self, why: String) -> VarId {
+        if let Some(v) = self.limits.get(&why) {
+            return *v;
+        }
+        let v = self.new_var(
+            why.clone(),
+            ElemKind::Int(Ty::CHAR),
+            1,
+            true,
+            VarScope::Ghost,
+            Init::Zero,
+            None,
+        );
+        self.limits.insert(why, v);
+        v
     }
 
     /// Width in bytes and IR type of a loaded or stored LLVM type.
@@ -2786,24 +2828,14 @@ impl<'m> Lowerer<'m> {
                         );
                 }
                 // The locals with a lifetime end here: a pointer to one dangles.
-                let ends: Vec<Op> = self
-                    .frames
-                    .last()
-                    .expect("frame")
-                    .lifetimes
-                    .iter()
-                    .map(|&v| Op::Assign {
-                        place: Place::Var {
-                            var: v,
-                            index: Some(Box::new(Expr::constant(0, Ty::LONG))),
-                        },
-                        value: Expr::constant(crate::ir::FREED, Ty::LONG),
-                    })
-                    .collect();
+                let ends = self.end_lifetimes(1);
+                let access = !ends.is_empty();
                 self.pending.extend(ends);
                 let ops = std::mem::take(&mut self.pending);
                 let dst = self.frames.last().expect("frame").ret_loc;
-                self.edge(self.cur, dst, Expr::tt(), ops, TransKind::Stmt)?;
+                let t = self.edge(self.cur, dst, Expr::tt(), ops, TransKind::Stmt)?;
+                // (The instrumentation places the status cells' writes at the return.)
+                self.tb.transitions[t.0 as usize].memory_access |= access;
             }
             Terminator::Unreachable(_) => {
                 // Reached only after a call that does not return (modelled as a jump).

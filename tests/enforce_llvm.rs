@@ -289,50 +289,45 @@ fn joining_the_id_of_a_refused_creation_returns_at_once() {
     runs_with_bounds("join_refused", &[(3, "joined 2\n"), (64, "joined 5\n")]);
 }
 
-#[test]
-fn code_shared_by_a_shared_and_a_local_access_is_refused_with_its_position() {
-    let dir = scratch("refused");
-    let exe = dir.join("refused");
+/// `synth build` of `tests/programs/NAME.c`, which must be refused (exit code 2, no
+/// executable); returns its error output.
+fn refused_build(name: &str) -> String {
+    let dir = scratch(name);
+    let exe = dir.join(name);
     runtime_library();
     let o = Command::new(synth_exe())
         .args(["build"])
-        .arg(program("shared_and_local_code.c"))
+        .arg(program(&format!("{name}.c")))
         .arg("-o")
         .arg(&exe)
         .output()
         .expect("synth runs");
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(!exe.exists());
+    err
+}
+
+#[test]
+fn code_shared_by_a_shared_and_a_local_access_is_refused_with_its_position() {
+    let err = refused_build("shared_and_local_code");
     assert!(
         err.contains("shared_and_local_code.c:10:8: cannot enforce the schedule here"),
         "{err}"
     );
-    assert!(!exe.exists());
 }
 
-/// The thread count comes from the command line: verified and built for the arguments after
-/// `--`, the program runs with them (under any name) and refuses others.
 /// A local whose lifetime is an event of the schedule in one call of its function and not in
 /// another: the build is refused (the code is shared), not made to wait for a site the
 /// schedule has passed.
 #[test]
 fn a_lifetime_shared_in_one_call_and_not_in_another_is_refused() {
-    let dir = scratch("lifetime");
-    let exe = dir.join("lifetime");
-    runtime_library();
-    let o = Command::new(synth_exe())
-        .args(["build"])
-        .arg(program("lifetime_shared_and_not.c"))
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .expect("synth runs");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{err}");
+    let err = refused_build("lifetime_shared_and_not");
     assert!(err.contains("cannot enforce the schedule here"), "{err}");
-    assert!(!exe.exists());
 }
 
+/// The thread count comes from the command line: verified and built for the arguments after
+/// `--`, the program runs with them (under any name) and refuses others.
 #[test]
 fn a_program_built_for_its_arguments_runs_with_them_and_refuses_others() {
     let dir = scratch("arguments");

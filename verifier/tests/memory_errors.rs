@@ -23,6 +23,15 @@ fn verdict(text: &str, engine: Engine) -> (Verdict, Option<String>) {
     (r.verdict, why)
 }
 
+/// Each engine reports a bug whose outcome mentions `bug` and a schedule that avoids it.
+fn partially_safe_in_every_engine(text: &str, bug: &str) {
+    for engine in [Engine::Auto, Engine::Explicit, Engine::Impact] {
+        let (v, why) = verdict(text, engine);
+        assert_eq!(v, Verdict::PartiallySafe, "{engine:?}: {why:?}");
+        assert!(why.unwrap_or_default().contains(bug), "{engine:?}");
+    }
+}
+
 const CASES: &[(&str, &str, Option<&str>)] = &[
     (
         "a thread writes into a string literal",
@@ -164,15 +173,7 @@ pthread_t t;
 static void *show(void *a) { printf("%d\n", *(int *)a); return 0; }
 static void spawn(void) { int x = 5; pthread_create(&t, 0, show, &x); }
 int main(void) { spawn(); pthread_join(t, 0); return 0; }"#;
-    for engine in [Engine::Auto, Engine::Explicit, Engine::Impact] {
-        let (v, why) = verdict(text, engine);
-        assert_eq!(v, Verdict::PartiallySafe, "{engine:?}: {why:?}");
-        assert!(
-            why.unwrap_or_default()
-                .contains("after its function returned"),
-            "{engine:?}"
-        );
-    }
+    partially_safe_in_every_engine(text, "after its function returned");
 }
 
 /// `main` ends its thread by `pthread_exit` while a thread it created still reads its local:
@@ -182,15 +183,7 @@ fn a_thread_reading_a_local_of_main_after_main_exits_its_thread_is_partially_saf
     let text = r#"#include <pthread.h>
 static void *read_it(void *a) { return (void *)(long)*(int *)a; }
 int main(void) { int x = 5; pthread_t t; pthread_create(&t, 0, read_it, &x); pthread_exit(0); }"#;
-    for engine in [Engine::Auto, Engine::Explicit, Engine::Impact] {
-        let (v, why) = verdict(text, engine);
-        assert_eq!(v, Verdict::PartiallySafe, "{engine:?}: {why:?}");
-        assert!(
-            why.unwrap_or_default()
-                .contains("after its function returned"),
-            "{engine:?}"
-        );
-    }
+    partially_safe_in_every_engine(text, "after its function returned");
 }
 
 /// A function called in a loop keeps the address of its local in one call and reads it in
@@ -226,9 +219,5 @@ int flag;
 pthread_t th;
 void *t(void *a) { if (flag) s[0] = 'x'; return 0; }
 int main(void) { pthread_create(&th, 0, t, 0); flag = 1; flag = 0; pthread_join(th, 0); return 0; }"#;
-    for engine in [Engine::Auto, Engine::Explicit, Engine::Impact] {
-        let (v, why) = verdict(text, engine);
-        assert_eq!(v, Verdict::PartiallySafe, "{engine:?}: {why:?}");
-        assert!(why.unwrap_or_default().contains("read-only"), "{engine:?}");
-    }
+    partially_safe_in_every_engine(text, "read-only");
 }

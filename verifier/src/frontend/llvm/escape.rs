@@ -1,10 +1,10 @@
 //! Which local variables may be used after their function returns: an `alloca` whose address
 //! leaves the function's call other than through a call that is done with it when it
 //! returns. Such a local gets a lifetime ([`super::lower::Lowerer`] lowers it as a block with
-//! a status cell, allocated at the `alloca` and freed at the function's return), so that a
-//! use through a pointer kept in a global, a structure, an out-parameter or another thread's
-//! argument after the return is the memory error it is in C (C11 6.2.4: the pointer's value
-//! becomes indeterminate), in every engine alike.
+//! a status cell, allocated at the `alloca` and freed at the function's return or at the
+//! thread's `pthread_exit`), so that a use through a pointer kept in a global, a structure,
+//! an out-parameter or another thread's argument after the return is the memory error it is
+//! in C (C11 6.2.4: the pointer's value becomes indeterminate), in every engine alike.
 //!
 //! The analysis is the flow-insensitive escape analysis of compilers (a pointer escapes when
 //! it is stored, returned, converted to an integer or handed to code that may keep it), over

@@ -129,7 +129,7 @@ pub(super) struct Frame<'m> {
     /// The `alloca`s whose address may be used after the function returns.
     escaping: &'m HashSet<Name>,
     /// The status cells of the locals that have a lifetime (escaping ones and
-    /// variable-length arrays), freed when the function returns.
+    /// variable-length arrays), freed when the function returns or the thread exits.
     lifetimes: Vec<VarId>,
     /// The object holding a variadic call's variable arguments, which `va_start` points its
     /// `va_list` to ([`Lowerer::variable_arguments`]).

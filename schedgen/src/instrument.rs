@@ -213,6 +213,7 @@ pub fn instrument(
             InstrKind::Alloca | InstrKind::Ret => match roles.as_slice() {
                 [r] if r.what == What::Access => {
                     if kind == InstrKind::Alloca {
+                        // (Each call goes right after the `alloca`: the last one comes first.)
                         m.call_after(n, "synth_after", &[r.site]);
                         m.call_after(n, "synth_before", &[r.site]);
                     } else {

@@ -312,10 +312,7 @@ impl<'m> Lowerer<'m> {
     /// the block is one object for both calls, so a pointer kept from the earlier one would
     /// be valid again.
     fn start_lifetime(&mut self, obj: VarId, size: Expr, again: Option<String>) -> R<()> {
-        let status = Place::Var {
-            var: obj,
-            index: Some(Box::new(Expr::constant(0, Ty::LONG))),
-        };
+        let status = status_cell(obj);
         let mut ops = Vec::new();
         if let Some(why) = again {
             let ended = bin(
@@ -1144,6 +1141,15 @@ impl<'m> Lowerer<'m> {
         )?;
         self.cur = done;
         Ok(())
+    }
+}
+
+/// The status cell of the one block of a local with a lifetime (a variable-length array or
+/// an escaping local, [`Lowerer::start_lifetime`]).
+pub(super) fn status_cell(obj: VarId) -> Place {
+    Place::Var {
+        var: obj,
+        index: Some(Box::new(Expr::constant(0, Ty::LONG))),
     }
 }
 

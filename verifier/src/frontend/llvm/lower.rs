@@ -2347,45 +2347,47 @@ impl<'m> Lowerer<'m> {
         };
         let func = self.frames.last().expect("frame").func.name.clone();
         let name = format!("{}::{}::{}", self.tid, func, name_str(&x.dest));
+        // Whether the function's return (or its thread's exit) may end the local's life while
+        // the program goes on, and for an escaping one, the limit a later call meets.
+        let dies = self.frame_ends_lifetimes();
+        let again = if dies { self.lifetime_again(x) } else { None };
         let ty = match self.const_eval(&count) {
             Some(1) => x.allocated_type.clone(),
             Some(k) if k > 1 => self.m.types.array_of(x.allocated_type.clone(), k as usize),
             Some(_) => return self.invalid("an array of no elements"),
             None => {
-                let again = self.lifetime_again(x);
                 let p = self.variable_array(name, &x.allocated_type, count, again)?;
-                if let Val::P { obj, .. } = p {
-                    self.frame().locals.insert(obj);
-                    if self.frame_ends_lifetimes() {
-                        self.frame().lifetimes.push(obj);
-                    }
-                }
-                self.bind(&x.dest, p, Ty::ULONG);
+                self.bind_local(x, p, dies);
                 return Ok(());
             }
         };
-        // (An empty struct has no bytes to access.)
-        let escaping =
-            self.frame().escaping.contains(&x.dest) && self.layout.size(&ty).is_some_and(|s| s > 0);
-        let p = if escaping && self.frame_ends_lifetimes() {
-            let again = self.lifetime_again(x);
+        // An escaping local has a lifetime (an empty struct has no bytes to access).
+        if again.is_some() && self.layout.size(&ty).is_some_and(|s| s > 0) {
             let p = self.local_with_lifetime(name, &ty, again)?;
-            if let Val::P { obj, .. } = p {
-                self.frame().lifetimes.push(obj);
-            }
-            p
+            self.bind_local(x, p, true);
         } else {
-            Val::P {
-                obj: self.new_object(&name, &ty, VarScope::Local(self.tid), Init::Nondet)?,
+            let obj = self.new_object(&name, &ty, VarScope::Local(self.tid), Init::Nondet)?;
+            let p = Val::P {
+                obj,
                 off: 0,
                 dyn_: vec![],
-            }
-        };
+            };
+            self.bind_local(x, p, false);
+        }
+        Ok(())
+    }
+
+    /// Binds the `alloca` `x` to `p`, a pointer to a local object of the function; with
+    /// `lifetime`, the object's status cell is freed when the function returns.
+    fn bind_local(&mut self, x: &'m ins::Alloca, p: Val, lifetime: bool) {
         if let Val::P { obj, .. } = p {
-            self.frame().locals.insert(obj);
+            let f = self.frame();
+            f.locals.insert(obj);
+            if lifetime {
+                f.lifetimes.push(obj);
+            }
         }
         self.bind(&x.dest, p, Ty::ULONG);
-        Ok(())
     }
 
     /// For a local whose address may outlive its call: the name of the model's limit that a
@@ -2416,10 +2418,7 @@ impl<'m> Lowerer<'m> {
             .iter()
             .flat_map(|f| &f.lifetimes)
             .map(|&v| Op::Assign {
-                place: Place::Var {
-                    var: v,
-                    index: Some(Box::new(Expr::constant(0, Ty::LONG))),
-                },
+                place: super::heap::status_cell(v),
                 value: Expr::constant(crate::ir::FREED, Ty::LONG),
             })
             .collect()

@@ -295,7 +295,19 @@ fn print_report(p: &verifier::ir::Program, a: &ExploreArgs, r: &Report) -> anyho
             t.display()
         ));
     }
-    let what = if r.bugs.is_empty() {
+    let what = if r.bugs.is_empty() && s.limited > 0 {
+        // Before the other reasons: what follows a limit is not searched at all.
+        format!(
+            "no bug found, but {} execution(s) went past a limit of the model, which the search \
+             does not cover (first: {}){}",
+            s.limited,
+            s.limit.as_deref().unwrap_or("?"),
+            s.stopped
+                .as_ref()
+                .map(|why| format!("; {why}"))
+                .unwrap_or_default()
+        )
+    } else if r.bugs.is_empty() {
         match (&s.stopped, a.schedule.is_some()) {
             (None, true) => {
                 "no error, deadlock or deviation in any execution the schedule permits".to_string()

@@ -109,7 +109,7 @@ pub fn run_iterative_scoped(
     };
     let fallback =
         match explicit::run_iterative(prog, hunt.as_ref(), &opts, &budget, start, max_ivrs, sink) {
-            Ok(r) => return with_hunt(r, hunt.as_ref(), start, max_ivrs, sink),
+            Ok(r) => return with_hunt(prog, r, hunt.as_ref(), start, max_ivrs, sink),
             Err(f) => f,
         };
     let spent = start.elapsed();
@@ -121,7 +121,7 @@ pub fn run_iterative_scoped(
             first_safe_ivr: fallback.first_safe_ivr,
             ..without_art(Verdict::Unknown(fallback.reason), start)
         };
-        return with_hunt(r, hunt.as_ref(), start, max_ivrs, sink);
+        return with_hunt(prog, r, hunt.as_ref(), start, max_ivrs, sink);
     }
     let rest = Options {
         timeout: opts.timeout.saturating_sub(spent),
@@ -140,7 +140,7 @@ pub fn run_iterative_scoped(
     r.first_safe_ivr = fallback
         .first_safe_ivr
         .or(r.first_safe_ivr.map(|d| d + spent));
-    with_hunt(r, hunt.as_ref(), start, max_ivrs, sink)
+    with_hunt(prog, r, hunt.as_ref(), start, max_ivrs, sink)
 }
 
 /// `safe` for any number of threads, where the program's thread bound limits it and a
@@ -188,11 +188,14 @@ fn without_art(verdict: Verdict, start: Instant) -> Report {
     }
 }
 
-/// `r`, unless it is `unknown` or `safe` with a safe schedule emitted, room for another IVR,
-/// and `hunt` has found a bug by now: then `partially safe` with that bug, emitted as the
-/// last IVR. (A `safe` the bug contradicts is one of the bounded program, and the bug one
-/// without the bound; or else an engine was wrong, and the replayed bug is what holds.)
+/// `r`, unless it is `unknown` or `safe`, room for another IVR, and `hunt` has found a bug by
+/// now: then that bug, emitted as the last IVR, and with a safe schedule emitted `partially
+/// safe` (a `safe` the bug contradicts is one of the bounded program, and the bug one without
+/// the bound; or else an engine was wrong, and the replayed bug is what holds). Without one,
+/// `unsafe` where no scheduler had a choice on the bug's way ([`crate::unavoidable`]), and
+/// `unknown` naming the bug otherwise.
 fn with_hunt(
+    prog: &Program,
     mut r: Report,
     hunt: Option<&scope::Hunt>,
     start: Instant,
@@ -200,7 +203,7 @@ fn with_hunt(
     sink: &mut dyn FnMut(&Ivr),
 ) -> Report {
     let open = matches!(r.verdict, Verdict::Unknown(_) | Verdict::Safe);
-    if !open || r.first_safe_ivr.is_none() || r.ivrs >= max_ivrs {
+    if !open || r.ivrs >= max_ivrs {
         return r;
     }
     let Some(cex) = hunt.and_then(|h| h.wait(Instant::now())) else {
@@ -214,7 +217,22 @@ fn with_hunt(
         art_nodes: r.nodes,
         solver_calls: r.solver_calls,
     });
-    r.verdict = Verdict::PartiallySafe;
+    r.verdict = match (&r.verdict, r.first_safe_ivr) {
+        (_, Some(_)) => Verdict::PartiallySafe,
+        (Verdict::Unknown(why), None) => {
+            // (A bug of a small scope is judged in the program it is an execution of.)
+            let its = cex.scope.as_deref().unwrap_or(prog);
+            match crate::unavoidable::unavoidable(its, &cex.execution) {
+                Ok(()) => Verdict::Unsafe,
+                Err(avoidable) => Verdict::Unknown(format!(
+                    "{why}; a bug was found and replayed (IVR {}), which a scheduler may \
+                     avoid as far as synth knows: {avoidable}",
+                    r.ivrs
+                )),
+            }
+        }
+        (other, None) => other.clone(),
+    };
     r.counterexamples.push(cex.clone());
     r.counterexample = Some(cex);
     r.time = start.elapsed();

@@ -226,6 +226,12 @@ impl Outcome {
     pub fn is_bug(&self) -> bool {
         matches!(self, Outcome::Error { .. } | Outcome::Deadlock { .. })
     }
+
+    /// Whether this is a bug of the program: an error, a deadlock or a memory-safety
+    /// violation (not a limit of the model, nor arithmetic without a defined result).
+    pub fn is_program_bug(&self) -> bool {
+        self.is_bug() || matches!(self, Outcome::Undefined { memory: true, .. })
+    }
 }
 
 /// One executed transition.
@@ -444,6 +450,15 @@ impl Fault {
             | Fault::ReadOnly { .. } => true,
             Fault::OutOfBounds { var, .. } => !crate::ir::is_model_limit(var),
             Fault::Arith(_) | Fault::Bytes { .. } => false,
+        }
+    }
+
+    /// The limit of the model this fault marks (the name of its ghost variable, `<...>`), if
+    /// it marks one rather than something the program does.
+    pub fn model_limit(&self) -> Option<&str> {
+        match self {
+            Fault::OutOfBounds { var, .. } if crate::ir::is_model_limit(var) => Some(var),
+            _ => None,
         }
     }
 }

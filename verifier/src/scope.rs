@@ -84,7 +84,7 @@ const MAX_DEPTH: usize = 20_000;
 /// without any thread bound: it needs no refused creation, and its steps cannot tell how
 /// threads and objects are numbered.
 pub fn holds_without_bound(prog: &Program, e: &crate::interp::Execution) -> bool {
-    e.outcome.is_bug()
+    e.outcome.is_program_bug()
         && !prog.observes_numbering
         && !prog.error_needs_bound(e)
         && !prog.reads_thread_ids(e)
@@ -160,7 +160,10 @@ const MAX_BUGS: usize = 10;
 /// program itself) as a replayed counterexample, where it does not depend on a refused
 /// creation.
 fn kept(prog: &Program, k: Option<usize>, bug: explore::Bug) -> Option<Counterexample> {
-    if !matches!(bug.kind, BugKind::Error | BugKind::Deadlock) {
+    if !matches!(
+        bug.kind,
+        BugKind::Error | BugKind::Deadlock | BugKind::Undefined
+    ) {
         return None;
     }
     let mut replay = Replay::new(
@@ -170,20 +173,25 @@ fn kept(prog: &Program, k: Option<usize>, bug: explore::Bug) -> Option<Counterex
             .collect(),
         bug.steps.iter().flat_map(|s| s.inputs.clone()).collect(),
     );
+    let whole = replay.clone();
     let (execution, _) = interp::run(prog, &mut replay, bug.steps.len() + 1);
-    if !execution.outcome.is_bug() {
+    // (Undefined behaviour only where it is a memory-safety violation.)
+    if !execution.outcome.is_program_bug() {
         return None;
     }
     // Where the whole execution needs a refused creation (a join of the thread it would
-    // have started, say), the steps its error depends on may not.
-    let execution = if k.is_some() && !holds_without_bound(prog, &execution) {
-        prog.causal_past(&execution)
-            .filter(|past| holds_without_bound(prog, past))?
+    // have started, say), the steps its error depends on may not. (The replay of the whole
+    // execution names the step that faults, which the execution's steps do not.)
+    let (replay, execution) = if k.is_some() && !holds_without_bound(prog, &execution) {
+        let past = prog
+            .causal_past(&execution)
+            .filter(|past| holds_without_bound(prog, past))?;
+        (Replay::of(&past), past)
     } else {
-        execution
+        (whole, execution)
     };
     Some(Counterexample {
-        replay: Replay::of(&execution),
+        replay,
         execution,
         threads_per_function: k,
         scope: k.map(|_| Arc::new(prog.clone())),

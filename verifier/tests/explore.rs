@@ -1445,3 +1445,45 @@ int main(void) {
     );
     assert!(r.stats.stopped.is_none_or(|s| !s.contains("memory budget")));
 }
+
+/// A thread allocates more blocks than its allocation site has instances: the execution
+/// goes past a limit of the model, which is no bug of the program. The search says it does
+/// not cover what follows (not complete, the limit named) and reports no bug.
+#[test]
+fn a_limit_of_the_model_is_no_bug_and_leaves_the_search_incomplete() {
+    let text = r#"
+#include <pthread.h>
+#include <stdlib.h>
+void *f(void *a) {
+  for (int i = 0; i < 40; i++) {
+    int *p = malloc(sizeof *p);
+    if (p) *p = i;
+  }
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, f, 0);
+  pthread_join(t, 0);
+  return 0;
+}
+"#;
+    let p = load_str("limit.c", text, &FOpts::default()).unwrap();
+    let r = run(&p, &Options::default());
+    assert!(
+        r.bugs.is_empty(),
+        "{:?}",
+        r.bugs.first().map(|b| &b.message)
+    );
+    assert!(r.stats.limited > 0);
+    assert!(!r.stats.complete);
+    assert!(r
+        .stats
+        .limit
+        .as_deref()
+        .is_some_and(|l| l.starts_with("<more than") && l.contains("limit.c:6")));
+    // Within the site's instances, the same search is complete.
+    let p = load_str("limit.c", &text.replace("40", "4"), &FOpts::default()).unwrap();
+    let r = run(&p, &Options::default());
+    assert!(r.bugs.is_empty() && r.stats.limited == 0 && r.stats.complete);
+}

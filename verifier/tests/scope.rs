@@ -290,3 +290,130 @@ fn copies_of_thread_ids_decide_nothing_and_comparisons_of_them_do() {
     assert!(!p.observes_numbering);
     assert!(p.reads_thread_ids(&first_bug(&p)));
 }
+
+/// The length of a prefix, as a difference of two pointers into one string (clang compiles
+/// it to two `ptrtoint`s and a `sub`): an offset, the same however objects are numbered.
+/// The difference of pointers into two different arrays, or a pointer's value as a number,
+/// is not.
+const DIFFERENCES: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+char s[8] = "abc", u[8] = "xy";
+int prefix(char *p) {
+  char *q = p;
+  while (*q && *q != 'c') q++;
+  return DIFF;
+}
+void *f(void *a) { assert(prefix(s) == 2); return 0; }
+int main(void) {
+  pthread_t t[8];
+  for (int i = 0; i < 8; i++) pthread_create(&t[i], 0, f, 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn only_differences_of_pointers_into_one_object_leave_numbering_unobserved() {
+    for (diff, observes) in [("q - p", false), ("q - u", true), ("(int)(long)q", true)] {
+        let p = lower(&DIFFERENCES.replace("DIFF", diff), 4, Some(1)).expect("lowers");
+        assert_eq!(p.observes_numbering, observes, "{diff}");
+    }
+}
+
+/// Each thread reads an element of a heap block past its end: a memory-safety violation (not
+/// an assertion), found in the smallest scope and one of the program without the bound.
+const READ_PAST_THE_END: &str = r#"
+#include <pthread.h>
+#include <stdlib.h>
+int *a;
+void *f(void *arg) { int i = *(int *)arg; return (void *)(long)a[i + 4]; }
+int main(void) {
+  a = calloc(4, sizeof *a);
+  if (!a) return 1;
+  pthread_t t[8];
+  int k[8];
+  for (int i = 0; i < 8; i++) { k[i] = i; pthread_create(&t[i], 0, f, &k[i]); }
+  for (int i = 0; i < 8; i++) pthread_join(t[i], 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_memory_error_found_in_a_small_scope_is_reported() {
+    let scope = |k: Option<usize>| lower(READ_PAST_THE_END, 4, k);
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let c = verifier::scope::bug(&scope, &verifier::scope::SMALL, deadline, None)
+        .expect("the read past the end is found");
+    assert!(
+        matches!(
+            c.execution.outcome,
+            verifier::interp::Outcome::Undefined { memory: true, .. }
+        ),
+        "{:?}",
+        c.execution.outcome
+    );
+    let p = scope(None).expect("lowers");
+    let text = file_of(&p, c.clone());
+    let small = scope(c.threads_per_function).expect("lowers");
+    let checked = verify_file(&small, &text, 30_000);
+    assert!(
+        matches!(checked, Ok(Checked::Counterexample { .. })),
+        "{checked:?}"
+    );
+}
+
+/// A file mapped whole and read at a fixed offset: a file shorter than that is read past its
+/// end (as a parallel grep's search reads a file shorter than its pattern).
+const SHORT_FILE: &str = r#"
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <stdio.h>
+int main(int argc, char **argv) {
+  int fd = open(argv[1], O_RDONLY);
+  if (fd < 0) return 1;
+  struct stat sb;
+  if (fstat(fd, &sb) < 0) return 1;
+  unsigned char *buf = mmap(NULL, sb.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (buf == MAP_FAILED) return 1;
+  printf("%d\n", buf[5]);
+  munmap(buf, sb.st_size);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_bug_the_search_finds_is_reported_without_a_safe_schedule() {
+    let opts_in = FOpts {
+        arguments: vec!["f".into()],
+        ..FOpts::default()
+    };
+    let p = load_str("short.c", SHORT_FILE, &opts_in).expect("lowers");
+    let itself = p.clone();
+    let scope: Lower = Arc::new(move |k: Option<usize>| k.is_none().then(|| itself.clone()));
+    let mut ivrs: Vec<Ivr> = Vec::new();
+    let r = run_iterative_scoped(
+        &p,
+        Some(scope),
+        Options {
+            timeout: Duration::from_secs(5),
+            ..Options::default()
+        },
+        Engine::Auto,
+        usize::MAX,
+        None,
+        &mut |i| ivrs.push(i.clone()),
+    );
+    assert!(matches!(r.verdict, Verdict::Unknown(_)), "{:?}", r.verdict);
+    let c = ivrs
+        .iter()
+        .find_map(|i| match &i.kind {
+            IvrKind::Counterexample(c) => Some(c),
+            _ => None,
+        })
+        .expect("the read past the end is reported");
+    assert!(p
+        .show_outcome(&c.execution.outcome)
+        .starts_with("memory-safety violation"));
+}

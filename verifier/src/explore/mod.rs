@@ -388,6 +388,14 @@ pub struct Stats {
     pub depth_bounded: u64,
     /// Executions the sleep sets ended early (equivalent to one explored before).
     pub sleep_blocked: u64,
+    /// Executions that went past a limit of the model (not explored further: the search
+    /// does not cover what follows).
+    #[serde(default)]
+    pub limited: u64,
+    /// The first limit of the model an execution went past (`<...>`, as the front end names
+    /// it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<String>,
     /// Steps looked up among those computed before ([`Options::memo`]) instead of run,
     /// counting the ones the search computes to decide what to explore.
     #[serde(default)]
@@ -463,6 +471,10 @@ impl Report {
         s.steps += x.steps;
         s.depth_bounded += x.depth_bounded;
         s.sleep_blocked += x.sleep_blocked;
+        s.limited += x.limited;
+        if s.limit.is_none() {
+            s.limit = x.limit;
+        }
         s.steps_looked_up += x.steps_looked_up;
         s.max_depth = s.max_depth.max(x.max_depth);
         if s.stopped.is_none() {
@@ -862,7 +874,7 @@ where
             }
         }
         let s = &mut report.stats;
-        s.complete = s.stopped.is_none();
+        s.complete = s.stopped.is_none() && s.limited == 0;
         s.seconds = start.elapsed().as_secs_f64();
         // (The others only if the first released them.)
         s.workers = if shared.released() { opts.jobs } else { 1 };
@@ -892,7 +904,7 @@ fn explore_split<G: Guide>(prog: &Program, guide: &G, opts: &Options, coarse: bo
     let mut report = e.into_report();
     report.merge_worker(other.into_report(), opts.max_bugs);
     let s = &mut report.stats;
-    s.complete = s.stopped.is_none();
+    s.complete = s.stopped.is_none() && s.limited == 0;
     s.seconds = start.elapsed().as_secs_f64();
     s.workers = 2;
     report
@@ -1016,7 +1028,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         let s = &mut self.report.stats;
         s.seconds = self.start.elapsed().as_secs_f64();
         s.steps_looked_up = self.memo.as_ref().map_or(0, |m| m.borrow().hits);
-        s.complete = self.stop.is_none();
+        s.complete = self.stop.is_none() && s.limited == 0;
         s.stopped = self.stop.take();
         s.sync_points_only = self.race.is_some() && race.is_none();
         s.race = race;
@@ -1695,6 +1707,13 @@ impl<'a, G: Guide> Engine<'a, G> {
                     ),
                 };
                 (BugKind::Livelock, what, cyc)
+            }
+            Ending2::Step(Ending::Limit(limit)) => {
+                stats.limited += 1;
+                if stats.limit.is_none() {
+                    stats.limit = Some(limit.clone());
+                }
+                return;
             }
             Ending2::Terminated
             | Ending2::Cut

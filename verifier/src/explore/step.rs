@@ -35,8 +35,21 @@ pub(crate) enum Ending {
     Discarded,
     /// Undefined behaviour.
     Undefined(TransId, String),
+    /// The execution went past a limit of the model (named): it is not explored further, and
+    /// it is no bug of the program.
+    Limit(String),
     /// The schedule does not allow what the thread does (seen by the guide).
     Deviation(TransId, String),
+}
+
+impl Ending {
+    /// How a step that faulted with `f` at transition `tr` ends the execution.
+    fn of_fault(tr: TransId, f: &crate::interp::Fault) -> Ending {
+        match f.model_limit() {
+            Some(limit) => Ending::Limit(limit.to_string()),
+            None => Ending::Undefined(tr, f.to_string()),
+        }
+    }
 }
 
 /// One variant of a thread's step.
@@ -618,7 +631,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
             let r = self.m.execute_assignments(&mut w.state, t, x);
             w.steps.push(TraceStep::new(t, x.id, vec![], false));
             if let Err(f) = r {
-                w.ending = Some(Ending::Undefined(x.id, f.to_string()));
+                w.ending = Some(Ending::of_fault(x.id, &f));
             }
         }
     }
@@ -671,7 +684,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
             m.set_record_writes(true);
             w.steps.push(TraceStep::new(t, tr, vec![], false));
             if let Err(f) = r {
-                w.ending = Some(Ending::Undefined(tr, f.to_string()));
+                w.ending = Some(Ending::of_fault(tr, &f));
             }
             return;
         }
@@ -775,7 +788,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
             Err(f) => {
                 w.read_input |= !vals.is_empty();
                 w.steps.push(TraceStep::new(t, tr, vals.to_vec(), false));
-                w.ending = Some(Ending::Undefined(tr, f.to_string()));
+                w.ending = Some(Ending::of_fault(tr, &f));
                 return;
             }
         }

@@ -26,6 +26,7 @@
 
 int __VERIFIER_nondet_int(void);
 unsigned long __VERIFIER_nondet_ulong(void);
+long __VERIFIER_nondet_long(void);
 char __VERIFIER_nondet_char(void);
 void __VERIFIER_assume(int);
 void *malloc(size_t);
@@ -103,6 +104,17 @@ W int munmap(void *addr, size_t len) {
   return __synth_unmap(addr);
 }
 
+/* Arbitrary contents of a file's status, but a size that is not negative (POSIX: a
+ * regular file's size is its length in bytes); as one value, so that a search that tries
+ * small inputs tries small files. */
+static void __synth_stat_values(struct stat *st) {
+  for (size_t i = 0; i < sizeof *st; i++)
+    ((char *)st)[i] = __VERIFIER_nondet_char();
+  long size = __VERIFIER_nondet_long();
+  __VERIFIER_assume(size >= 0);
+  st->st_size = size;
+}
+
 /* A walk of any number of paths, each of any length below PATH_MAX, with an arbitrary file
  * status and type flag; the walk stops when the callback returns nonzero. A path lives
  * until the callback returns, as in glibc. */
@@ -122,6 +134,7 @@ W int ftw(const char *dir, int (*fn)(const char *, const struct stat *, int), in
     }
     path[n] = 0;
     struct stat sb;
+    __synth_stat_values(&sb);
     int flag = __VERIFIER_nondet_int();
     __VERIFIER_assume(flag >= FTW_F && flag <= FTW_SL);
     int r = fn(path, &sb, flag);
@@ -299,8 +312,7 @@ W int gettimeofday(struct timeval *tv, void *tz) {
 static int __synth_status(struct stat *st) {
   if (__VERIFIER_nondet_int())
     return __synth_fail();
-  for (size_t i = 0; i < sizeof *st; i++)
-    ((char *)st)[i] = __VERIFIER_nondet_char();
+  __synth_stat_values(st);
   return 0;
 }
 W int stat(const char *path, struct stat *st) {

@@ -1,13 +1,16 @@
 //! Whether a module can observe how the front end numbers threads and objects: a call of
 //! `pthread_self` (a thread's id is its number), a pointer converted to an integer or two
-//! pointers compared by order (an address is its object's number and the offset). A program
+//! pointers compared by order (an address is its object's number and the offset). The
+//! difference of two pointers into one object (`p - q` in C, which clang compiles to two
+//! `ptrtoint`s and a `sub`) is an offset, the same in every numbering. A program
 //! lowered with fewer threads numbers the later threads and their objects differently; a bug
 //! found there is one of the program without the bound only where the module cannot tell the
 //! numbers apart ([`crate::ir::Program::observes_numbering`], [`crate::scope`]).
 
 use llvm_ir::instruction::Instruction;
 use llvm_ir::types::Type;
-use llvm_ir::{Constant, IntPredicate, Module, Operand};
+use llvm_ir::{Constant, Function, IntPredicate, Module, Name, Operand};
+use std::collections::{HashMap, HashSet};
 
 /// Whether some function or initialiser of `m` calls `pthread_self`, converts a pointer to
 /// an integer, or compares pointers by order.
@@ -19,18 +22,20 @@ pub fn observes_numbering(m: &Module) -> bool {
         .any(|c| converts(c));
     consts
         || m.functions.iter().any(|f| {
+            let offsets = offsets_only(f);
             f.basic_blocks
                 .iter()
                 .flat_map(|b| &b.instrs)
-                .any(|i| observes(m, i))
+                .any(|i| observes(m, &offsets, i))
         })
 }
 
-/// Whether instruction `i` observes numbering.
-fn observes(m: &Module, i: &Instruction) -> bool {
+/// Whether instruction `i` observes numbering (`offsets`: the `ptrtoint`s that only feed
+/// differences of pointers into one object, [`offsets_only`]).
+fn observes(m: &Module, offsets: &HashSet<&Name>, i: &Instruction) -> bool {
     let constant = |o: &Operand| matches!(o, Operand::ConstantOperand(c) if converts(c));
     match i {
-        Instruction::PtrToInt(_) => true,
+        Instruction::PtrToInt(p) => !offsets.contains(&p.dest),
         Instruction::ICmp(x) => {
             let ordered = !matches!(x.predicate, IntPredicate::EQ | IntPredicate::NE);
             let pointer = matches!(
@@ -69,4 +74,142 @@ fn converts(c: &Constant) -> bool {
         Constant::Sub(x) => converts(&x.operand0) || converts(&x.operand1),
         _ => false,
     }
+}
+
+/// The `ptrtoint`s of `f` whose only uses are subtractions of one from another whose pointers
+/// have the same root ([`root`]): the difference of two pointers into one object. (Uses are
+/// counted in the instructions' and terminators' text, which names every operand.)
+fn offsets_only<'f>(f: &'f Function) -> HashSet<&'f Name> {
+    let instrs = || f.basic_blocks.iter().flat_map(|b| &b.instrs);
+    let defs: HashMap<&'f Name, &'f Instruction> = instrs()
+        .filter_map(|i| i.try_get_result().map(|d| (d, i)))
+        .collect();
+    let converted = |o: &'f Operand| -> Option<(&'f Name, &'f Operand)> {
+        match o {
+            Operand::LocalOperand { name, .. } => match defs.get(name) {
+                Some(Instruction::PtrToInt(p)) => Some((name, &p.operand)),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    // How often each `ptrtoint` is an operand of such a difference.
+    let mut in_differences: HashMap<&Name, usize> = HashMap::new();
+    for i in instrs() {
+        let Instruction::Sub(s) = i else { continue };
+        let (Some((a, p)), Some((b, q))) = (converted(&s.operand0), converted(&s.operand1)) else {
+            continue;
+        };
+        let same = match (
+            root(&defs, p, &mut Vec::new()),
+            root(&defs, q, &mut Vec::new()),
+        ) {
+            // (An empty root: only loops, nothing known.)
+            (Some(x), Some(y)) => !x.is_empty() && x == y,
+            _ => false,
+        };
+        if same {
+            *in_differences.entry(a).or_default() += 1;
+            *in_differences.entry(b).or_default() += 1;
+        }
+    }
+    if in_differences.is_empty() {
+        return HashSet::new();
+    }
+    // Every use of each, counted in the text of the function's instructions and terminators.
+    let texts: Vec<String> = instrs()
+        .map(|i| i.to_string())
+        .chain(f.basic_blocks.iter().map(|b| b.term.to_string()))
+        .collect();
+    in_differences
+        .into_iter()
+        .filter(|(name, n)| {
+            let token = name.to_string();
+            let uses: usize = texts.iter().map(|t| occurrences(t, &token)).sum();
+            // (The definition names it once.)
+            uses == n + 1
+        })
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// Occurrences of value name `token` (`%x`) in `text` as a whole name.
+fn occurrences(text: &str, token: &str) -> usize {
+    let name_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '$' | '-');
+    text.match_indices(token)
+        .filter(|(at, _)| {
+            !text[at + token.len()..]
+                .chars()
+                .next()
+                .is_some_and(name_char)
+        })
+        .count()
+}
+
+/// The value a pointer is computed from by offsets alone (`getelementptr`, casts, and phis or
+/// selects whose operands all have that root): two pointers with one root point into one
+/// object (C's pointer arithmetic stays inside its object). `None` where that is not known.
+fn root<'f>(
+    defs: &HashMap<&'f Name, &'f Instruction>,
+    o: &'f Operand,
+    visiting: &mut Vec<&'f Name>,
+) -> Option<String> {
+    let name = match o {
+        Operand::LocalOperand { name, .. } => name,
+        Operand::ConstantOperand(c) => {
+            return match c.as_ref() {
+                Constant::GlobalReference { name, .. } => Some(format!("@{name}")),
+                _ => None,
+            };
+        }
+        Operand::MetadataOperand => return None,
+    };
+    let Some(i) = defs.get(name) else {
+        // A parameter.
+        return Some(name.to_string());
+    };
+    if visiting.contains(&name) {
+        // Around a loop: the other operands decide.
+        return Some(String::new());
+    }
+    visiting.push(name);
+    let all_same = |roots: Vec<Option<String>>| -> Option<String> {
+        let mut found: Option<String> = None;
+        for r in roots {
+            let r = r?;
+            if r.is_empty() {
+                continue;
+            }
+            match &found {
+                Some(f) if *f != r => return None,
+                _ => found = Some(r),
+            }
+        }
+        Some(found.unwrap_or_default())
+    };
+    let r = match i {
+        Instruction::GetElementPtr(g) => root(defs, &g.address, visiting),
+        Instruction::BitCast(x) => root(defs, &x.operand, visiting),
+        Instruction::AddrSpaceCast(x) => root(defs, &x.operand, visiting),
+        Instruction::Freeze(x) => root(defs, &x.operand, visiting),
+        Instruction::Phi(p) => {
+            let roots = p
+                .incoming_values
+                .iter()
+                .map(|(v, _)| root(defs, v, visiting))
+                .collect();
+            all_same(roots)
+        }
+        Instruction::Select(s) => {
+            let roots = vec![
+                root(defs, &s.true_value, visiting),
+                root(defs, &s.false_value, visiting),
+            ];
+            all_same(roots)
+        }
+        // A value computed otherwise (a load, a call, an alloca) is its own root.
+        _ => Some(name.to_string()),
+    };
+    visiting.pop();
+    r
 }

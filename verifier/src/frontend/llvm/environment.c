@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <netdb.h>
@@ -210,6 +211,28 @@ W pid_t getpid(void) {
   int p = __VERIFIER_nondet_int();
   __VERIFIER_assume(p > 0);
   return p;
+}
+
+/* Resource limits: any soft limit up to the hard one (either may be RLIM_INFINITY); a
+ * resource Linux does not know is EINVAL. Setting a limit may fail (a soft limit above the
+ * hard one is EINVAL, raising the hard one EPERM); the model keeps no limits. */
+W int getrlimit(int resource, struct rlimit *r) {
+  if (resource < 0 || resource >= RLIM_NLIMITS) {
+    errno = EINVAL;
+    return -1;
+  }
+  rlim_t hard = __VERIFIER_nondet_ulong(), soft = __VERIFIER_nondet_ulong();
+  __VERIFIER_assume(soft <= hard);
+  r->rlim_cur = soft;
+  r->rlim_max = hard;
+  return 0;
+}
+W int setrlimit(int resource, const struct rlimit *r) {
+  if (resource < 0 || resource >= RLIM_NLIMITS || r->rlim_cur > r->rlim_max) {
+    errno = EINVAL;
+    return -1;
+  }
+  return __VERIFIER_nondet_int() ? __synth_fail() : 0;
 }
 
 /* The password database entry of a user: none (null), or one whose texts are arbitrary

@@ -188,8 +188,8 @@ fn without_art(verdict: Verdict, start: Instant) -> Report {
     }
 }
 
-/// `r`, unless it is `unknown` or `safe`, room for another IVR, and `hunt` has found a bug by
-/// now: then that bug, emitted as the last IVR, and with a safe schedule emitted `partially
+/// `r`, unless it is `unknown` or `safe` with a safe schedule emitted, room for another IVR,
+/// and `hunt` has found a bug by now: then that bug, emitted as the last IVR, and with a safe schedule emitted `partially
 /// safe` (a `safe` the bug contradicts is one of the bounded program, and the bug one without
 /// the bound; or else an engine was wrong, and the replayed bug is what holds). Without one,
 /// `unsafe` where no scheduler had a choice on the bug's way ([`crate::unavoidable`]), and
@@ -202,7 +202,11 @@ fn with_hunt(
     max_ivrs: usize,
     sink: &mut dyn FnMut(&Ivr),
 ) -> Report {
-    let open = matches!(r.verdict, Verdict::Unknown(_) | Verdict::Safe);
+    let open = match r.verdict {
+        Verdict::Unknown(_) => true,
+        Verdict::Safe => r.first_safe_ivr.is_some(),
+        _ => false,
+    };
     if !open || r.ivrs >= max_ivrs {
         return r;
     }
@@ -231,6 +235,7 @@ fn with_hunt(
                 )),
             }
         }
+        // (Not reached: `safe` without a safe IVR is not open.)
         (other, None) => other.clone(),
     };
     r.counterexamples.push(cex.clone());

@@ -1673,9 +1673,11 @@ impl Program {
         }
         let last = match &e.outcome {
             Outcome::Error { .. } => None,
-            Outcome::Undefined {
-                thread, transition, ..
-            } => Some((*thread, *transition)),
+            Outcome::Undefined { .. } => match self.faulting_step(e) {
+                Some(step) => Some(step),
+                // (What it read is not known.)
+                None => return true,
+            },
             _ => return true,
         };
         let steps = self.recorded(e, last);
@@ -1698,14 +1700,23 @@ impl Program {
     /// not known does ([`Machine::start_tainting`]); a step depends on one where it decides
     /// something on it (a guard, an address, an operation not defined for every value).
     pub fn reads_thread_ids(&self, e: &Execution) -> bool {
+        // The step that faults counts too: what it reads decides the fault.
+        let last = match &e.outcome {
+            Outcome::Undefined { .. } => match self.faulting_step(e) {
+                Some(step) => Some(step),
+                None => return true,
+            },
+            _ => None,
+        };
         let m = Machine::new(self);
         m.set_record_writes(false);
         let mut replay = Replay::of(e);
         let mut s = m.initial(&mut replay, &mut Vec::new());
         let cells = s.mem.cells().len();
         let mut ids = vec![0u64; unknown_words(cells)];
-        for st in &e.steps {
-            let tr = self.thread(st.thread).transition(st.transition);
+        let steps = e.steps.iter().map(|st| (st.thread, st.transition));
+        for (thread, transition) in steps.chain(last) {
+            let tr = self.thread(thread).transition(transition);
             // Inputs the step makes are known here (the replay's): only ids are tracked.
             let inputs: Vec<usize> = tr
                 .ops
@@ -1718,7 +1729,7 @@ impl Program {
                 .collect();
             m.start_recording(cells);
             m.start_tainting(&ids);
-            let done = m.execute(&mut s, st.thread, st.transition, &mut replay);
+            let done = m.execute(&mut s, thread, transition, &mut replay);
             let rec = m.stop_recording();
             if rec.read_tainted && tr.kind != TransKind::Sync(SyncKind::Join) {
                 return true;
@@ -1746,6 +1757,21 @@ impl Program {
             }
         }
         false
+    }
+
+    /// The step at which execution `e` faulted (it ends in undefined behaviour), where it
+    /// replays as it ran: one that reads no input (the execution does not keep the inputs of
+    /// the step that faulted). `None` otherwise.
+    fn faulting_step(&self, e: &Execution) -> Option<(ThreadId, TransId)> {
+        let Outcome::Undefined {
+            thread, transition, ..
+        } = e.outcome
+        else {
+            return None;
+        };
+        let tr = self.thread(thread).transition(transition);
+        let reads_input = tr.ops.iter().any(|o| matches!(o, Op::Havoc { .. }));
+        (!reads_input).then_some((thread, transition))
     }
 
     /// The steps of `e`, then `last`, replayed with what each reads and writes (with the

@@ -213,13 +213,20 @@ W pid_t getpid(void) {
   return p;
 }
 
-/* Resource limits: any soft limit up to the hard one (either may be RLIM_INFINITY); a
- * resource Linux does not know is EINVAL. Setting a limit may fail (a soft limit above the
- * hard one is EINVAL, raising the hard one EPERM); the model keeps no limits. */
+/* Resource limits: until the program sets one, any soft limit up to the hard one (either
+ * may be RLIM_INFINITY); a resource Linux does not know is EINVAL. Setting one may fail (a
+ * soft limit above the hard one is EINVAL; raising the hard one may be EPERM), and a limit
+ * set is the one read afterwards. */
+static struct rlimit __synth_rlimits[RLIM_NLIMITS];
+static char __synth_rlimit_set[RLIM_NLIMITS];
 W int getrlimit(int resource, struct rlimit *r) {
   if (resource < 0 || resource >= RLIM_NLIMITS) {
     errno = EINVAL;
     return -1;
+  }
+  if (__synth_rlimit_set[resource]) {
+    *r = __synth_rlimits[resource];
+    return 0;
   }
   rlim_t hard = __VERIFIER_nondet_ulong(), soft = __VERIFIER_nondet_ulong();
   __VERIFIER_assume(soft <= hard);
@@ -232,7 +239,11 @@ W int setrlimit(int resource, const struct rlimit *r) {
     errno = EINVAL;
     return -1;
   }
-  return __VERIFIER_nondet_int() ? __synth_fail() : 0;
+  if (__VERIFIER_nondet_int())
+    return __synth_fail();
+  __synth_rlimits[resource] = *r;
+  __synth_rlimit_set[resource] = 1;
+  return 0;
 }
 
 /* The password database entry of a user: none (null), or one whose texts are arbitrary

@@ -216,6 +216,18 @@ impl Input {
         verifier::frontend::load(&self.file, &options)
     }
 
+    /// The program `p` (this input lowered) in its small scopes, where bugs are also looked
+    /// for by the stateless search beside the engines ([`verifier::scope`]): with at most `k`
+    /// threads per start function where the thread bound limits it, or itself.
+    pub(crate) fn scopes(&self, p: &verifier::ir::Program) -> verifier::scope::Lower {
+        let input = self.clone();
+        let itself = p.clone();
+        std::sync::Arc::new(move |k: Option<usize>| match k {
+            Some(k) => input.load_scope(k).ok(),
+            None => Some(itself.clone()),
+        })
+    }
+
     /// [`Input::load`], given up after `limit` (`None`: the lowering took longer; a program
     /// inlined into many threads can take minutes).
     pub(crate) fn load_within(
@@ -428,6 +440,10 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     if let Some(dir) = &a.out {
         prepare_out_dir(dir).map_err(BadInput)?;
     }
+    let p = std::sync::Arc::new(p);
+    let found: verifier::scope::Found = Default::default();
+    // Whether a counterexample was printed.
+    let shown = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let opts = verifier::imc::Options {
         timeout: limit.saturating_sub(start.elapsed()),
         max_nodes: a.max_nodes,
@@ -435,14 +451,21 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
         pair_turns: a.pair_turns,
         // (The process ends with the run.)
         exit_after: true,
+        bug_found: Some(found.clone()),
         ..Default::default()
     };
     let live = !a.json && std::io::stderr().is_terminal();
     let alarm = {
         let (json, secs) = (a.json, a.timeout);
+        let (p, shown) = (p.clone(), shown.clone());
         limit::arm(start + limit + limit::GRACE, move || {
             if live {
                 eprint!("\r\x1b[K");
+            }
+            if !json {
+                if let Some(bug) = found_by_then(&p, &found, &shown) {
+                    emit(&bug);
+                }
             }
             print_unknown(json, &limit::stopped(secs), start);
             4
@@ -512,6 +535,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                         return;
                     }
                     bugs.push((outcome.clone(), 1));
+                    shown.store(true, std::sync::atomic::Ordering::Relaxed);
                     emit(&format!(
                         "IVR {}: counterexample at {t:.2} s ({} steps): {outcome}{}\n{}",
                         ivr.index,
@@ -522,19 +546,9 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                 }
             }
         };
-        // Bugs are also looked for by the stateless search, beside the engines: in small
-        // scopes where the thread bound limits the program.
-        let scopes: Option<verifier::scope::Lower> = {
-            let input = a.input.clone();
-            let itself = p.clone();
-            Some(std::sync::Arc::new(move |k: Option<usize>| match k {
-                Some(k) => input.load_scope(k).ok(),
-                None => Some(itself.clone()),
-            }))
-        };
         verifier::engine::run_iterative_scoped(
             &p,
-            scopes,
+            Some(a.input.scopes(&p)),
             opts,
             a.engine.into(),
             a.ivrs.unwrap_or(usize::MAX),
@@ -682,6 +696,27 @@ fn prepare_out_dir(dir: &std::path::Path) -> anyhow::Result<()> {
 }
 
 /// Where a counterexample found in a small scope was found, for the line that shows it.
+/// What the stateless search beside the engines found by the time the run is stopped at its
+/// limit (`slot`, [`verifier::imc::Options::bug_found`]), unless `shown` says a
+/// counterexample was printed already: the bug with its trace, to print before the verdict.
+pub(crate) fn found_by_then(
+    p: &verifier::ir::Program,
+    slot: &verifier::scope::Found,
+    shown: &std::sync::atomic::AtomicBool,
+) -> Option<String> {
+    if shown.load(std::sync::atomic::Ordering::Relaxed) {
+        return None;
+    }
+    let c = slot.lock().ok()?.clone()?;
+    let q = c.program(p);
+    Some(format!(
+        "counterexample found by the stateless search ({}{}):\n{}",
+        q.show_outcome(&c.execution.outcome),
+        scope_note(&c),
+        indent(&q.show_execution_brief(&c.execution, verifier::interp::TRACE_ENDS))
+    ))
+}
+
 pub(crate) fn scope_note(c: &verifier::imc::Counterexample) -> String {
     match c.threads_per_function {
         Some(k) => format!(

@@ -245,6 +245,8 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
         eprintln!("no safe IVR within the budget; no header written");
         return Ok(Err(4));
     };
+    // (Shared with the time limit's alarm.)
+    let p = std::sync::Arc::new(p);
     // The proof: an IVR file, or verification to the first safe IVR.
     let art = match &a.ivr {
         Some(file) => {
@@ -288,6 +290,7 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
             }
         }
         None => {
+            let found: verifier::scope::Found = Default::default();
             let opts = verifier::imc::Options {
                 timeout: limit.saturating_sub(start.elapsed()),
                 stop_at_first_safe: a.ivrs.is_none(),
@@ -295,6 +298,7 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                 pair_turns: a.pair_turns,
                 // (The process ends with the run.)
                 exit_after: true,
+                bug_found: Some(found.clone()),
                 ..Default::default()
             };
             let mut last_safe = None;
@@ -305,7 +309,12 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
             };
             let alarm = {
                 let secs = a.timeout;
+                let q = p.clone();
                 crate::limit::arm(start + limit + crate::limit::GRACE, move || {
+                    let none = std::sync::atomic::AtomicBool::new(false);
+                    if let Some(bug) = crate::found_by_then(&q, &found, &none) {
+                        emit(&bug);
+                    }
                     emit(&format!(
                         "verdict: unknown ({})\n",
                         crate::limit::stopped(secs)
@@ -314,8 +323,11 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                     4
                 })
             };
-            let r = verifier::engine::run_iterative(
+            // (The stateless search beside the engines says why there is no schedule where
+            // it finds a bug.)
+            let r = verifier::engine::run_iterative_scoped(
                 &p,
+                Some(input.scopes(&p)),
                 opts,
                 a.engine.into(),
                 a.ivrs.unwrap_or(usize::MAX),
@@ -381,7 +393,8 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
     };
     match made {
         Ok(schedule) => Ok(Ok(Made {
-            program: p,
+            // (The alarm's copy is dropped with it, or else copied.)
+            program: std::sync::Arc::try_unwrap(p).unwrap_or_else(|p| (*p).clone()),
             art: match art {
                 Proof::File(art) => art,
                 Proof::Checked(checked) => checked.into_art(),

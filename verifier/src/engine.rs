@@ -80,7 +80,8 @@ pub fn run_iterative_scoped(
             Some(_) => (&scope::SMALL[..], HUNT_SHARE),
             None => (&scope::ITSELF[..], HUNT_SHARE_ITSELF),
         };
-        scope::Hunt::start(lower, scopes, start + opts.timeout.mul_f64(share))
+        let slot = opts.bug_found.clone();
+        scope::Hunt::start(lower, scopes, start + opts.timeout.mul_f64(share), slot)
     });
     if let Some(r) = any_thread_count(prog, lower.as_ref(), &opts, start) {
         return r;
@@ -109,7 +110,7 @@ pub fn run_iterative_scoped(
     };
     let fallback =
         match explicit::run_iterative(prog, hunt.as_ref(), &opts, &budget, start, max_ivrs, sink) {
-            Ok(r) => return with_hunt(prog, r, hunt.as_ref(), start, max_ivrs, sink),
+            Ok(r) => return with_hunt(prog, r, hunt.as_ref(), start, max_ivrs, None, sink),
             Err(f) => f,
         };
     let spent = start.elapsed();
@@ -121,13 +122,31 @@ pub fn run_iterative_scoped(
             first_safe_ivr: fallback.first_safe_ivr,
             ..without_art(Verdict::Unknown(fallback.reason), start)
         };
-        return with_hunt(prog, r, hunt.as_ref(), start, max_ivrs, sink);
+        return with_hunt(prog, r, hunt.as_ref(), start, max_ivrs, None, sink);
     }
     let rest = Options {
         timeout: opts.timeout.saturating_sub(spent),
         ..opts
     };
-    let offset = fallback.ivrs;
+    let mut offset = fallback.ivrs;
+    // Without a safe schedule, a bug the search beside the engines found by now is shown
+    // before the symbolic engine starts (it may not return before the time limit).
+    let early = fallback.first_safe_ivr.is_none() && offset < max_ivrs;
+    if let Some(cex) = hunt
+        .as_ref()
+        .filter(|_| early)
+        .and_then(|h| h.wait(Instant::now()))
+    {
+        offset += 1;
+        sink(&Ivr {
+            index: offset,
+            kind: IvrKind::Counterexample(Box::new(cex)),
+            time: start.elapsed(),
+            art_nodes: 0,
+            solver_calls: 0,
+        });
+    }
+    let shown = (offset > fallback.ivrs).then_some(offset);
     let mut renumbered = |ivr: &Ivr| {
         let mut ivr = ivr.clone();
         ivr.index += offset;
@@ -140,7 +159,7 @@ pub fn run_iterative_scoped(
     r.first_safe_ivr = fallback
         .first_safe_ivr
         .or(r.first_safe_ivr.map(|d| d + spent));
-    with_hunt(prog, r, hunt.as_ref(), start, max_ivrs, sink)
+    with_hunt(prog, r, hunt.as_ref(), start, max_ivrs, shown, sink)
 }
 
 /// `safe` for any number of threads, where the program's thread bound limits it and a
@@ -188,18 +207,20 @@ fn without_art(verdict: Verdict, start: Instant) -> Report {
     }
 }
 
-/// `r`, unless it is `unknown` or `safe` with a safe schedule emitted, room for another IVR,
-/// and `hunt` has found a bug by now: then that bug, emitted as the last IVR, and with a safe schedule emitted `partially
-/// safe` (a `safe` the bug contradicts is one of the bounded program, and the bug one without
-/// the bound; or else an engine was wrong, and the replayed bug is what holds). Without one,
-/// `unsafe` where no scheduler had a choice on the bug's way ([`crate::unavoidable`]), and
-/// `unknown` naming the bug otherwise.
+/// `r`, unless it is `unknown` or `safe` with a safe schedule emitted, and `hunt` has found a
+/// bug by now: then that bug, emitted as the last IVR where there is room for one (or shown
+/// already as IVR `shown`), and with a safe schedule emitted `partially safe` (a `safe` the
+/// bug contradicts is one of the bounded program, and the bug one without the bound; or else
+/// an engine was wrong, and the replayed bug is what holds). Without one, `unsafe` where no
+/// scheduler had a choice on the bug's way ([`crate::unavoidable`]), and `unknown` naming the
+/// bug otherwise.
 fn with_hunt(
     prog: &Program,
     mut r: Report,
     hunt: Option<&scope::Hunt>,
     start: Instant,
     max_ivrs: usize,
+    shown: Option<usize>,
     sink: &mut dyn FnMut(&Ivr),
 ) -> Report {
     let open = match r.verdict {
@@ -207,20 +228,26 @@ fn with_hunt(
         Verdict::Safe => r.first_safe_ivr.is_some(),
         _ => false,
     };
-    if !open || r.ivrs >= max_ivrs {
+    if !open || (shown.is_none() && r.ivrs >= max_ivrs) {
         return r;
     }
     let Some(cex) = hunt.and_then(|h| h.wait(Instant::now())) else {
         return r;
     };
-    r.ivrs += 1;
-    sink(&Ivr {
-        index: r.ivrs,
-        kind: IvrKind::Counterexample(Box::new(cex.clone())),
-        time: start.elapsed(),
-        art_nodes: r.nodes,
-        solver_calls: r.solver_calls,
-    });
+    let index = if let Some(index) = shown {
+        // (Emitted before the symbolic engine started.)
+        index
+    } else {
+        r.ivrs += 1;
+        sink(&Ivr {
+            index: r.ivrs,
+            kind: IvrKind::Counterexample(Box::new(cex.clone())),
+            time: start.elapsed(),
+            art_nodes: r.nodes,
+            solver_calls: r.solver_calls,
+        });
+        r.ivrs
+    };
     r.verdict = match (&r.verdict, r.first_safe_ivr) {
         (_, Some(_)) => Verdict::PartiallySafe,
         (Verdict::Unknown(why), None) => {
@@ -229,9 +256,8 @@ fn with_hunt(
             match crate::unavoidable::unavoidable(its, &cex.execution) {
                 Ok(()) => Verdict::Unsafe,
                 Err(avoidable) => Verdict::Unknown(format!(
-                    "{why}; a bug was found and replayed (IVR {}), which a scheduler may \
-                     avoid as far as synth knows: {avoidable}",
-                    r.ivrs
+                    "{why}; a bug was found and replayed (IVR {index}), which a scheduler \
+                     may avoid as far as synth knows: {avoidable}"
                 )),
             }
         }

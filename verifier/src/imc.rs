@@ -55,6 +55,10 @@ pub struct Options {
     /// is near is left to the end of the process instead of being freed (freeing the
     /// millions of shared terms of a large explicit search takes seconds, past the limit).
     pub exit_after: bool,
+    /// Where the stateless search beside the engines ([`crate::scope`]) puts a bug as soon as
+    /// it finds one, for a caller that must answer before the run returns (the time limit's
+    /// alarm).
+    pub bug_found: Option<crate::scope::Found>,
 }
 
 impl Default for Options {
@@ -67,6 +71,7 @@ impl Default for Options {
             quantum: 1,
             pair_turns: 0,
             exit_after: false,
+            bug_found: None,
         }
     }
 }

@@ -43,28 +43,55 @@ pub const SMALL: [Option<usize>; 2] = [Some(1), Some(2)];
 /// The scope of a program without a thread bound: itself.
 pub const ITSELF: [Option<usize>; 1] = [None];
 
+/// A bug the search found, as soon as it found it ([`crate::imc::Options::bug_found`]).
+pub type Found = Arc<std::sync::Mutex<Option<Counterexample>>>;
+
 /// A search of the small scopes on a thread of its own; dropped, it stops.
 pub struct Hunt {
     found: mpsc::Receiver<Option<Counterexample>>,
+    /// What the search ended with, once received.
+    result: std::cell::RefCell<Option<Option<Counterexample>>>,
     cancel: Arc<AtomicBool>,
 }
 
 impl Hunt {
     /// Starts looking for a bug (as [`bug`]) in `scopes` until `deadline`.
-    pub fn start(lower: Lower, scopes: &'static [Option<usize>], deadline: Instant) -> Hunt {
+    /// The bug is also put into `slot`, where given, as soon as it is found.
+    pub fn start(
+        lower: Lower,
+        scopes: &'static [Option<usize>],
+        deadline: Instant,
+        slot: Option<Found>,
+    ) -> Hunt {
         let (tx, found) = mpsc::channel();
         let cancel = Arc::new(AtomicBool::new(false));
         let stop = cancel.clone();
         std::thread::spawn(move || {
-            let _ = tx.send(bug(&*lower, scopes, deadline, Some(stop)));
+            let bug = bug(&*lower, scopes, deadline, Some(stop));
+            if let (Some(slot), Some(b)) = (slot, &bug) {
+                if let Ok(mut s) = slot.lock() {
+                    *s = Some(b.clone());
+                }
+            }
+            let _ = tx.send(bug);
         });
-        Hunt { found, cancel }
+        Hunt {
+            found,
+            result: std::cell::RefCell::new(None),
+            cancel,
+        }
     }
 
-    /// The bug found, waiting for the search until `until` at most.
+    /// The bug found, waiting for the search until `until` at most (the same bug at every
+    /// call once it is found).
     pub fn wait(&self, until: Instant) -> Option<Counterexample> {
+        if let Some(result) = &*self.result.borrow() {
+            return result.clone();
+        }
         let left = until.saturating_duration_since(Instant::now());
-        self.found.recv_timeout(left).ok().flatten()
+        let result = self.found.recv_timeout(left).ok()?;
+        *self.result.borrow_mut() = Some(result.clone());
+        result
     }
 }
 

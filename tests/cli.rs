@@ -650,3 +650,38 @@ int main(void) {
     );
     assert!(text.contains("assertion failed"), "{text}");
 }
+
+/// A program with a bug whose input comes from the file system (a file's start copied into
+/// a block with no room for its terminator): no schedule avoids it, and `synth build` says
+/// why, with the bug the stateless search found and its trace, and builds nothing.
+#[test]
+fn a_build_without_a_schedule_shows_the_bug_found() {
+    let p = write(
+        "no_room.c",
+        "#include <fcntl.h>\n#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n\
+         #include <unistd.h>\nint main(int argc, char **argv) {\n  int fd = open(argv[1], \
+         O_RDONLY);\n  if (fd < 0) return 1;\n  char line[16];\n  ssize_t r = read(fd, line, \
+         sizeof line);\n  if (r <= 0) return 1;\n  char *s = malloc(r);\n  if (!s) return 1;\n  \
+         memcpy(s, line, r);\n  s[r] = 0;\n  puts(s);\n  free(s);\n  return 0;\n}\n",
+    );
+    let out = p.with_extension("built");
+    let _ = std::fs::remove_file(&out);
+    let o = synth(&[
+        "build",
+        "--timeout",
+        "5",
+        "-o",
+        out.to_str().unwrap(),
+        p.to_str().unwrap(),
+        "--",
+        "input.txt",
+    ]);
+    assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("counterexample") && text.contains("memory-safety violation"),
+        "{text}"
+    );
+    assert!(text.contains("no_room.c:15:8"), "{text}");
+    assert!(!out.exists());
+}

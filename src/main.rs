@@ -219,12 +219,15 @@ impl Input {
     /// The program `p` (this input lowered) in its small scopes, where bugs are also looked
     /// for by the stateless search beside the engines ([`verifier::scope`]): with at most `k`
     /// threads per start function where the thread bound limits it, or itself.
-    pub(crate) fn scopes(&self, p: &verifier::ir::Program) -> verifier::scope::Lower {
+    pub(crate) fn scopes(
+        &self,
+        p: &std::sync::Arc<verifier::ir::Program>,
+    ) -> verifier::scope::Lower {
         let input = self.clone();
         let itself = p.clone();
         std::sync::Arc::new(move |k: Option<usize>| match k {
             Some(k) => input.load_scope(k).ok(),
-            None => Some(itself.clone()),
+            None => Some((*itself).clone()),
         })
     }
 

@@ -466,7 +466,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                 eprint!("\r\x1b[K");
             }
             if !json {
-                if let Some(bug) = found_by_then(&p, &found, &shown) {
+                if let Some(bug) = found_by_then(&p, &found, Some(&shown)) {
                     emit(&bug);
                 }
             }
@@ -705,9 +705,9 @@ fn prepare_out_dir(dir: &std::path::Path) -> anyhow::Result<()> {
 pub(crate) fn found_by_then(
     p: &verifier::ir::Program,
     slot: &verifier::scope::Found,
-    shown: &std::sync::atomic::AtomicBool,
+    shown: Option<&std::sync::atomic::AtomicBool>,
 ) -> Option<String> {
-    if shown.load(std::sync::atomic::Ordering::Relaxed) {
+    if shown.is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed)) {
         return None;
     }
     let c = slot.lock().ok()?.clone()?;

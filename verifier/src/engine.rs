@@ -6,7 +6,7 @@
 //! threads) goes on with the time left.
 
 use crate::explicit::{self, Budget};
-use crate::imc::{Ivr, IvrKind, Options, ProgressFn, Report, Verdict, Verifier};
+use crate::imc::{Counterexample, Ivr, IvrKind, Options, ProgressFn, Report, Verdict, Verifier};
 use crate::ir::Program;
 use crate::scope;
 use std::time::{Duration, Instant};
@@ -138,13 +138,7 @@ pub fn run_iterative_scoped(
         .and_then(|h| h.wait(Instant::now()))
     {
         offset += 1;
-        sink(&Ivr {
-            index: offset,
-            kind: IvrKind::Counterexample(Box::new(cex)),
-            time: start.elapsed(),
-            art_nodes: 0,
-            solver_calls: 0,
-        });
+        sink(&bug_ivr(offset, cex, start, 0, 0));
     }
     let shown = (offset > fallback.ivrs).then_some(offset);
     let mut renumbered = |ivr: &Ivr| {
@@ -207,6 +201,24 @@ fn without_art(verdict: Verdict, start: Instant) -> Report {
     }
 }
 
+/// IVR `index`: bug `cex`, found by now (since `start`), after `nodes` ART nodes and
+/// `solver_calls` solver calls.
+fn bug_ivr(
+    index: usize,
+    cex: Counterexample,
+    start: Instant,
+    nodes: usize,
+    solver_calls: u64,
+) -> Ivr {
+    Ivr {
+        index,
+        kind: IvrKind::Counterexample(Box::new(cex)),
+        time: start.elapsed(),
+        art_nodes: nodes,
+        solver_calls,
+    }
+}
+
 /// `r`, unless it is `unknown` or `safe` with a safe schedule emitted, and `hunt` has found a
 /// bug by now: then that bug, emitted as the last IVR where there is room for one (or shown
 /// already as IVR `shown`), and with a safe schedule emitted `partially safe` (a `safe` the
@@ -239,13 +251,13 @@ fn with_hunt(
         index
     } else {
         r.ivrs += 1;
-        sink(&Ivr {
-            index: r.ivrs,
-            kind: IvrKind::Counterexample(Box::new(cex.clone())),
-            time: start.elapsed(),
-            art_nodes: r.nodes,
-            solver_calls: r.solver_calls,
-        });
+        sink(&bug_ivr(
+            r.ivrs,
+            cex.clone(),
+            start,
+            r.nodes,
+            r.solver_calls,
+        ));
         r.ivrs
     };
     r.verdict = match (&r.verdict, r.first_safe_ivr) {

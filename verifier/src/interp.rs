@@ -1673,11 +1673,13 @@ impl Program {
         }
         let last = match &e.outcome {
             Outcome::Error { .. } => None,
-            Outcome::Undefined { .. } => match self.faulting_step(e) {
-                Some(step) => Some(step),
-                // (What it read is not known.)
-                None => return true,
-            },
+            // (Where what it read is not known, the bug may need the bound.)
+            Outcome::Undefined { .. } => {
+                let Some(step) = self.faulting_step(e) else {
+                    return true;
+                };
+                Some(step)
+            }
             _ => return true,
         };
         let steps = self.recorded(e, last);
@@ -1702,10 +1704,12 @@ impl Program {
     pub fn reads_thread_ids(&self, e: &Execution) -> bool {
         // The step that faults counts too: what it reads decides the fault.
         let last = match &e.outcome {
-            Outcome::Undefined { .. } => match self.faulting_step(e) {
-                Some(step) => Some(step),
-                None => return true,
-            },
+            Outcome::Undefined { .. } => {
+                let Some(step) = self.faulting_step(e) else {
+                    return true;
+                };
+                Some(step)
+            }
             _ => None,
         };
         let m = Machine::new(self);

@@ -9,7 +9,7 @@
 use crate::art::{Art, NodeRecord};
 use crate::check::check_ivr;
 use crate::imc::{Counterexample, Ivr, IvrKind};
-use crate::interp::{self, Outcome};
+use crate::interp;
 use crate::ir::Program;
 use crate::smt::TermTable;
 use serde::{Deserialize, Serialize};
@@ -130,16 +130,15 @@ pub fn verify_file(prog: &Program, text: &str, timeout_ms: u32) -> Result<Checke
                     ));
                 }
             }
-            match &exec.outcome {
-                Outcome::Error { .. }
-                | Outcome::Deadlock { .. }
-                | Outcome::Undefined { memory: true, .. } => Ok(Checked::Counterexample {
+            if exec.outcome.is_program_bug() {
+                Ok(Checked::Counterexample {
                     outcome: prog.show_outcome(&exec.outcome),
-                }),
-                other => Err(format!(
+                })
+            } else {
+                Err(format!(
                     "the counterexample does not replay to a bug: {}",
-                    prog.show_outcome(other)
-                )),
+                    prog.show_outcome(&exec.outcome)
+                ))
             }
         }
     }

@@ -31,10 +31,8 @@ pub fn approximation(prog: &Program) -> Option<&str> {
 /// Why the bug of `e` may be avoidable by some scheduler, or `Ok` where every scheduler
 /// meets it (see the module documentation).
 pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
-    match &e.outcome {
-        Outcome::Error { .. } | Outcome::Deadlock { .. } => {}
-        Outcome::Undefined { memory: true, .. } => {}
-        _ => return Err("the execution does not end in a bug".into()),
+    if !e.outcome.is_program_bug() {
+        return Err("the execution does not end in a bug".into());
     }
     if prog.observes_numbering {
         return Err("the program reads thread ids or addresses as numbers".into());

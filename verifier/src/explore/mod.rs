@@ -425,6 +425,12 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Whether the search covered every execution in its bounds: it was not stopped early,
+    /// and no execution went past a limit of the model.
+    fn covered(&self) -> bool {
+        self.stopped.is_none() && self.limited == 0
+    }
+
     /// Executions per second.
     pub fn executions_per_second(&self) -> f64 {
         if self.seconds > 0.0 {
@@ -874,7 +880,7 @@ where
             }
         }
         let s = &mut report.stats;
-        s.complete = s.stopped.is_none() && s.limited == 0;
+        s.complete = s.covered();
         s.seconds = start.elapsed().as_secs_f64();
         // (The others only if the first released them.)
         s.workers = if shared.released() { opts.jobs } else { 1 };
@@ -904,7 +910,7 @@ fn explore_split<G: Guide>(prog: &Program, guide: &G, opts: &Options, coarse: bo
     let mut report = e.into_report();
     report.merge_worker(other.into_report(), opts.max_bugs);
     let s = &mut report.stats;
-    s.complete = s.stopped.is_none() && s.limited == 0;
+    s.complete = s.covered();
     s.seconds = start.elapsed().as_secs_f64();
     s.workers = 2;
     report
@@ -1028,8 +1034,8 @@ impl<'a, G: Guide> Engine<'a, G> {
         let s = &mut self.report.stats;
         s.seconds = self.start.elapsed().as_secs_f64();
         s.steps_looked_up = self.memo.as_ref().map_or(0, |m| m.borrow().hits);
-        s.complete = self.stop.is_none() && s.limited == 0;
         s.stopped = self.stop.take();
+        s.complete = s.covered();
         s.sync_points_only = self.race.is_some() && race.is_none();
         s.race = race;
         self.report

@@ -40,7 +40,7 @@ const MAX_INSTANCES: u64 = 1024;
 /// Elements of an allocation whose size is computed at run time.
 pub(super) const ELEMENTS: u64 = 64;
 /// Bytes of the status cell before each instance's payload.
-const HEADER: u64 = 8;
+const HEADER: u64 = crate::ir::ALLOCATION_HEADER as u64;
 /// The status of an allocated instance of `n` bytes is `ALLOCATED + n`.
 const ALLOCATED: i128 = crate::ir::ALLOCATED;
 

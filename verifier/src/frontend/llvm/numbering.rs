@@ -81,6 +81,9 @@ fn converts(c: &Constant) -> bool {
 /// counted in the instructions' and terminators' text, which names every operand.)
 fn offsets_only<'f>(f: &'f Function) -> HashSet<&'f Name> {
     let instrs = || f.basic_blocks.iter().flat_map(|b| &b.instrs);
+    if !instrs().any(|i| matches!(i, Instruction::PtrToInt(_))) {
+        return HashSet::new();
+    }
     let defs: HashMap<&'f Name, &'f Instruction> = instrs()
         .filter_map(|i| i.try_get_result().map(|d| (d, i)))
         .collect();

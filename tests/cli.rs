@@ -3,6 +3,9 @@
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+#[path = "support/runtime.rs"]
+mod runtime;
+
 fn synth(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_synth"))
         .args(args)
@@ -666,6 +669,7 @@ fn a_build_without_a_schedule_shows_the_bug_found() {
     );
     let out = p.with_extension("built");
     let _ = std::fs::remove_file(&out);
+    runtime::runtime_library();
     let o = synth(&[
         "build",
         "--timeout",

@@ -543,6 +543,9 @@ pub struct Recording {
     epoch: u32,
 }
 
+/// Most cells of uninitialised memory a trace names.
+const MAX_INITIAL_SHOWN: usize = 8;
+
 /// How many steps a counterexample's trace shows at its start and at its end
 /// ([`Program::show_execution_brief`]); the steps between are summarised in one line.
 pub const TRACE_ENDS: usize = 100;
@@ -1891,7 +1894,7 @@ impl Program {
     /// its first and its last `keep` steps, and between them how many steps it leaves out
     /// and the source positions where they run.
     pub fn show_execution_brief(&self, e: &Execution, keep: usize) -> String {
-        let mut s = String::new();
+        let mut s = self.show_initial(&e.initial);
         let n = e.steps.len();
         let (head, tail) = if n > keep.saturating_mul(2) {
             (keep, n - keep)
@@ -1909,6 +1912,35 @@ impl Program {
         }
         s.push_str(&format!("outcome: {}\n", self.show_outcome(&e.outcome)));
         s
+    }
+
+    /// The line that names the uninitialised memory an execution starts with other than 0
+    /// (none if all of it is 0; at most [`MAX_INITIAL_SHOWN`] cells): the values a bug may
+    /// depend on that no run has to have.
+    fn show_initial(&self, initial: &[(VarId, i128, i128)]) -> String {
+        let nonzero = initial.iter().filter(|(_, _, x)| *x != 0);
+        let more = nonzero.clone().count().saturating_sub(MAX_INITIAL_SHOWN);
+        let mut shown: Vec<String> = nonzero
+            .take(MAX_INITIAL_SHOWN)
+            .map(|&(v, i, x)| {
+                let var = self.var(v);
+                if var.is_array {
+                    format!("{}[{i}]={x}", var.name)
+                } else {
+                    format!("{}={x}", var.name)
+                }
+            })
+            .collect();
+        if shown.is_empty() {
+            return String::new();
+        }
+        if more > 0 {
+            shown.push(format!("{more} more"));
+        }
+        format!(
+            "uninitialised memory at the start (what is not named is 0): {}\n",
+            shown.join(", ")
+        )
     }
 
     /// The line standing for `steps` left out of a trace.

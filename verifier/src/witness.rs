@@ -142,16 +142,43 @@ fn solve(
     let schedule = path.iter().map(|&(t, tr)| (t, Some(tr))).collect();
     let mut replay = Replay::new(schedule, inputs);
     replay.initial = initial;
-    let mut o = replay.clone();
     // One more step than the path: a deadlock or error shows after its last transition.
-    let (execution, _) = interp::run(prog, &mut o, path.len() + 1);
+    let run = |replay: &Replay| interp::run(prog, &mut replay.clone(), path.len() + 1).0;
+    let execution = run(&replay);
     match &execution.outcome {
         Outcome::Error { .. } | Outcome::Deadlock { .. } | Outcome::Undefined { .. } => {
+            let (replay, execution) = zero_initial(replay, execution, run);
             Witness::Replayed(Counterexample::new(replay, execution))
         }
         other => Witness::Unknown(format!("a path to a bad state did not replay ({other:?})")),
     }
 }
+
+/// The replay with each initial value of uninitialised memory that the bug does not need
+/// set to 0 (the solver's model picks any value for memory written before it is read), so
+/// that the trace names only the values the bug rests on; at most [`MAX_ZEROED`] tries.
+fn zero_initial(
+    mut replay: Replay,
+    mut execution: interp::Execution,
+    run: impl Fn(&Replay) -> interp::Execution,
+) -> (Replay, interp::Execution) {
+    let nonzero: Vec<usize> = (0..replay.initial.len())
+        .filter(|&k| replay.initial[k].2 != 0)
+        .take(MAX_ZEROED)
+        .collect();
+    for k in nonzero {
+        let mut tried = replay.clone();
+        tried.initial[k].2 = 0;
+        let e = run(&tried);
+        if e.outcome == execution.outcome && e.steps.len() == execution.steps.len() {
+            (replay, execution) = (tried, e);
+        }
+    }
+    (replay, execution)
+}
+
+/// Most initial values [`zero_initial`] tries.
+const MAX_ZEROED: usize = 256;
 
 /// The condition of a deadlock where thread `t` is at `control[t]` (`None`: finished): no
 /// thread has an enabled transition, over the current variables.

@@ -188,6 +188,44 @@ int main(void) {
 }
 
 #[test]
+fn a_trace_names_the_uninitialised_memory_its_bug_rests_on() {
+    // `x.b` is read before it is written and decides the assertion (it fails where `x.b`
+    // held the largest value, which the trace shows as the 64-bit cell's -1); `x.a` and `x.c` are written first, so whatever they held
+    // does not matter.
+    let p = lower(
+        r#"
+#include <assert.h>
+#include <stddef.h>
+struct s { int a; size_t b; size_t c; };
+void set(struct s *x) { x->a = 1; x->c = 2; }
+int main(void) {
+  struct s x;
+  set(&x);
+  x.b++;
+  assert(x.b != 0);
+  return 0;
+}
+"#,
+        64,
+    );
+    let (v, ivrs) = verdict(&p);
+    assert_ne!(v, Verdict::Safe);
+    let cex = ivrs
+        .iter()
+        .find_map(|i| match &i.kind {
+            IvrKind::Counterexample(c) => Some(c),
+            _ => None,
+        })
+        .expect("a counterexample");
+    let trace = p.show_execution(&cex.execution);
+    let line = trace
+        .lines()
+        .find(|l| l.starts_with("uninitialised memory at the start"))
+        .unwrap_or_else(|| panic!("{trace}"));
+    assert!(line.ends_with(": T0::main::x.1=-1"), "{line}");
+}
+
+#[test]
 fn a_program_s_own_nondet_function_is_no_input() {
     // Its definition returns 3: the program is safe.
     let p = lower(

@@ -1848,7 +1848,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         }
         if let Some(t) = self.opts.timeout {
             if self.start.elapsed() >= t {
-                self.set_stop(format!("time limit of {} s reached", t.as_secs_f64()));
+                self.set_stop(format!("time limit of {:.1} s reached", t.as_secs_f64()));
             }
         }
         if let Some(c) = &self.opts.cancel {

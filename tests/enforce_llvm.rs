@@ -118,6 +118,7 @@ fn a_condition_variable_initialised_at_run_time_works_at_every_level() {
 fn idioms_run_under_their_schedules_and_print_what_the_native_program_prints() {
     let dir = scratch("idioms");
     let idioms = [
+        "alloc_wrapper",
         "argv_threads",
         "atomic_counter",
         "bank",

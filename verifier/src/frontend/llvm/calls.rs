@@ -172,7 +172,8 @@ impl<'m> Lowerer<'m> {
             self.edge(from, at, is, vec![], TransKind::Branch)?;
             self.cur = at;
             let span = self.span;
-            let r = self.inline_call(f, &c.arguments.iter().map(|(o, _)| o).collect::<Vec<_>>())?;
+            let args = c.arguments.iter().map(|(o, _)| o).collect::<Vec<_>>();
+            let r = self.inline_call(f, &args, c.dest.as_ref())?;
             self.span = span;
             let mut ops = Vec::new();
             if let (Some((v, ty)), Some(r)) = (ret, r) {
@@ -1325,7 +1326,7 @@ impl<'m> Lowerer<'m> {
                     {
                         return self.unsupported("a struct passed as a variable argument");
                     }
-                    return self.inline_call(f, args);
+                    return self.inline_call(f, args, c.dest.as_ref());
                 }
                 if name.starts_with("pthread_") || name.starts_with("sem_") {
                     return self.unsupported(format!("call to `{name}`"));
@@ -1335,9 +1336,14 @@ impl<'m> Lowerer<'m> {
         }
     }
 
-    /// Inlines a call of a function of the module; `__VERIFIER_atomic_*` functions run as an
-    /// atomic region.
-    fn inline_call(&mut self, f: &'m llvm_ir::Function, args: &[&'m Operand]) -> R<Option<Val>> {
+    /// Inlines a call of a function of the module whose result goes to register `result`;
+    /// `__VERIFIER_atomic_*` functions run as an atomic region.
+    fn inline_call(
+        &mut self,
+        f: &'m llvm_ir::Function,
+        args: &[&'m Operand],
+        result: Option<&'m llvm_ir::Name>,
+    ) -> R<Option<Val>> {
         let mut vals = Vec::new();
         for a in args {
             vals.push(self.val(a)?);
@@ -1353,7 +1359,7 @@ impl<'m> Lowerer<'m> {
             None
         };
         let span = self.span;
-        let r = self.inline_with(f, vals, varargs)?;
+        let r = self.inline_with(f, vals, varargs, result)?;
         self.span = span;
         if atomic {
             self.end_atomic()?;

@@ -686,25 +686,43 @@ impl<'m> Lowerer<'m> {
     /// The type the program uses an allocation as: from the first `getelementptr`, load or
     /// store of the result in the allocating function; for a result stored into memory (a
     /// struct's field, a global), from the uses of the pointers loaded from there anywhere in
-    /// the module; else bytes (which any access reads and writes byte by byte).
+    /// the module; for a result the function returns (an allocation wrapper such as
+    /// `xmalloc`), from the uses of the call's result in its callers; else bytes (which any
+    /// access reads and writes byte by byte).
     fn heap_type(&self, dest: &Name, size: Option<u64>) -> TypeRef {
-        let f = self.frames.last().expect("frame").func;
-        if let Some(t) = self.use_type(f, dest) {
-            return t;
+        let _ = size;
+        let mut reg = dest;
+        for k in (0..self.frames.len()).rev() {
+            let frame = &self.frames[k];
+            if let Some(t) = self.stored_type(frame.func, reg) {
+                return t;
+            }
+            match frame.result {
+                Some(r) if returns(frame.func, reg) => reg = r,
+                _ => break,
+            }
+        }
+        self.m.types.int(8)
+    }
+
+    /// The type `f`'s uses of register `r` access memory as, directly or through a struct's
+    /// field or a global `r` is stored into.
+    fn stored_type(&self, f: &llvm_ir::Function, r: &Name) -> Option<TypeRef> {
+        if let Some(t) = self.use_type(f, r) {
+            return Some(t);
         }
         // Where the result is stored: a field of a struct, or a global.
         for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
             let Instruction::Store(st) = i else { continue };
-            if !is_reg(&st.value, dest) {
+            if !is_reg(&st.value, r) {
                 continue;
             }
             let slot = slot_of(f, &st.address);
             if let Some(t) = slot.and_then(|s| self.slot_type(&s)) {
-                return t;
+                return Some(t);
             }
         }
-        let _ = size;
-        self.m.types.int(8)
+        None
     }
 
     /// The type the uses of register `r` in `f` access memory as.
@@ -1166,4 +1184,12 @@ fn header_at(a: Expr) -> Place {
         targets: Vec::new(),
         header: true,
     }
+}
+
+/// Whether `f` returns register `r` (at some `ret`).
+fn returns(f: &llvm_ir::Function, r: &Name) -> bool {
+    f.basic_blocks.iter().any(|b| {
+        matches!(&b.term, llvm_ir::Terminator::Ret(ret)
+            if ret.return_operand.as_ref().is_some_and(|o| is_reg(o, r)))
+    })
 }

@@ -134,6 +134,8 @@ pub(super) struct Frame<'m> {
     /// The object holding a variadic call's variable arguments, which `va_start` points its
     /// `va_list` to ([`Lowerer::variable_arguments`]).
     pub varargs: Option<VarId>,
+    /// The caller's register the call's result goes to.
+    pub result: Option<&'m Name>,
 }
 
 impl<'m> Frame<'m> {
@@ -1639,15 +1641,17 @@ impl<'m> Lowerer<'m> {
     /// Inlines a call of `f` with argument values `args` at the current location; the
     /// returned value (if any) is in a register variable.
     pub fn inline(&mut self, f: &'m Function, args: Vec<Val>) -> R<Option<Val>> {
-        self.inline_with(f, args, None)
+        self.inline_with(f, args, None, None)
     }
 
-    /// [`Lowerer::inline`] of a variadic call whose variable arguments are in `varargs`.
+    /// [`Lowerer::inline`] of a call whose result goes to the caller's register `result`
+    /// (if any), variadic with its variable arguments in `varargs`.
     pub fn inline_with(
         &mut self,
         f: &'m Function,
         args: Vec<Val>,
         varargs: Option<VarId>,
+        result: Option<&'m Name>,
     ) -> R<Option<Val>> {
         let active = self
             .frames
@@ -1720,6 +1724,7 @@ impl<'m> Lowerer<'m> {
             escaping: &facts.escaping,
             lifetimes: Vec::new(),
             varargs,
+            result,
         };
         self.flush()?;
         frame.blocks.insert((0, 0), self.cur);

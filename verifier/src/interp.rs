@@ -1915,8 +1915,9 @@ impl Program {
     }
 
     /// The line that names the uninitialised memory an execution starts with other than 0
-    /// (none if all of it is 0; at most [`MAX_INITIAL_SHOWN`] cells): the values a bug may
-    /// depend on that no run has to have.
+    /// (none if all of it is 0; at most [`MAX_INITIAL_SHOWN`] cells). For a counterexample,
+    /// the values its bug needs ([`crate::witness`] sets the others to 0), which no run has
+    /// to have.
     fn show_initial(&self, initial: &[(VarId, i128, i128)]) -> String {
         let nonzero = initial.iter().filter(|(_, _, x)| *x != 0);
         let more = nonzero.clone().count().saturating_sub(MAX_INITIAL_SHOWN);

@@ -154,31 +154,66 @@ fn solve(
     }
 }
 
-/// The replay with each initial value of uninitialised memory that the bug does not need
-/// set to 0 (the solver's model picks any value for memory written before it is read), so
-/// that the trace names only the values the bug rests on; at most [`MAX_ZEROED`] tries.
+/// The replay with the initial values of uninitialised memory that the bug does not need set
+/// to 0 (the solver's model picks any value for memory written before it is read), so that
+/// the trace names only the values the bug rests on. Tried as in delta debugging: all of
+/// them at once, then each variable's, then each cell's of the variables still needed; a
+/// set stays 0 where the replay ends in the same outcome after as many steps (the schedule
+/// names each step's transition, so it is the same path). At most [`ZEROING_STEPS`] steps
+/// are replayed in all.
 fn zero_initial(
     mut replay: Replay,
     mut execution: interp::Execution,
     run: impl Fn(&Replay) -> interp::Execution,
 ) -> (Replay, interp::Execution) {
-    let nonzero: Vec<usize> = (0..replay.initial.len())
-        .filter(|&k| replay.initial[k].2 != 0)
-        .take(MAX_ZEROED)
-        .collect();
-    for k in nonzero {
+    let nonzero = |r: &Replay| -> Vec<usize> {
+        (0..r.initial.len())
+            .filter(|&k| r.initial[k].2 != 0)
+            .collect()
+    };
+    let all = nonzero(&replay);
+    if all.is_empty() {
+        return (replay, execution);
+    }
+    let mut vars: Vec<Vec<usize>> = Vec::new();
+    for &k in &all {
+        match vars.last_mut() {
+            Some(g) if replay.initial[g[0]].0 == replay.initial[k].0 => g.push(k),
+            _ => vars.push(vec![k]),
+        }
+    }
+    let mut tries = ZEROING_STEPS / (execution.steps.len() + 1);
+    let mut attempt = |replay: &mut Replay, execution: &mut interp::Execution, set: &[usize]| {
+        if tries == 0 || set.iter().all(|&k| replay.initial[k].2 == 0) {
+            return false;
+        }
+        tries -= 1;
         let mut tried = replay.clone();
-        tried.initial[k].2 = 0;
+        for &k in set {
+            tried.initial[k].2 = 0;
+        }
         let e = run(&tried);
-        if e.outcome == execution.outcome && e.steps.len() == execution.steps.len() {
-            (replay, execution) = (tried, e);
+        let same = e.outcome == execution.outcome && e.steps.len() == execution.steps.len();
+        if same {
+            (*replay, *execution) = (tried, e);
+        }
+        same
+    };
+    if attempt(&mut replay, &mut execution, &all) {
+        return (replay, execution);
+    }
+    for g in &vars {
+        if !attempt(&mut replay, &mut execution, g) && g.len() > 1 {
+            for &k in g {
+                attempt(&mut replay, &mut execution, &[k]);
+            }
         }
     }
     (replay, execution)
 }
 
-/// Most initial values [`zero_initial`] tries.
-const MAX_ZEROED: usize = 256;
+/// Most steps [`zero_initial`] replays for one witness.
+const ZEROING_STEPS: usize = 4_000_000;
 
 /// The condition of a deadlock where thread `t` is at `control[t]` (`None`: finished): no
 /// thread has an enabled transition, over the current variables.

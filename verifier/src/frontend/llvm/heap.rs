@@ -1186,10 +1186,22 @@ fn header_at(a: Expr) -> Place {
     }
 }
 
-/// Whether `f` returns register `r` (at some `ret`).
+/// Whether `f` returns register `r` at some `ret`: itself, or as an incoming value of the
+/// phi it returns (`if (!p) return NULL; return p;`).
 fn returns(f: &llvm_ir::Function, r: &Name) -> bool {
+    let phi_of = |o: &Operand| {
+        f.basic_blocks
+            .iter()
+            .flat_map(|b| &b.instrs)
+            .any(|i| match i {
+                Instruction::Phi(p) => {
+                    is_reg(o, &p.dest) && p.incoming_values.iter().any(|(v, _)| is_reg(v, r))
+                }
+                _ => false,
+            })
+    };
     f.basic_blocks.iter().any(|b| {
         matches!(&b.term, llvm_ir::Terminator::Ret(ret)
-            if ret.return_operand.as_ref().is_some_and(|o| is_reg(o, r)))
+            if ret.return_operand.as_ref().is_some_and(|o| is_reg(o, r) || phi_of(o)))
     })
 }

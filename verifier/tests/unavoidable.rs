@@ -190,8 +190,8 @@ int main(void) {
 #[test]
 fn a_trace_names_the_uninitialised_memory_its_bug_rests_on() {
     // `x.b` is read before it is written and decides the assertion (it fails where `x.b`
-    // held the largest value, which the trace shows as the 64-bit cell's -1); `x.a` and `x.c` are written first, so whatever they held
-    // does not matter.
+    // held the largest value, which the trace shows as the 64-bit cell's -1); `x.a` and
+    // `x.c` are written first, so whatever they held does not matter.
     let p = lower(
         r#"
 #include <assert.h>

@@ -166,12 +166,9 @@ fn zero_initial(
     mut execution: interp::Execution,
     run: impl Fn(&Replay) -> interp::Execution,
 ) -> (Replay, interp::Execution) {
-    let nonzero = |r: &Replay| -> Vec<usize> {
-        (0..r.initial.len())
-            .filter(|&k| r.initial[k].2 != 0)
-            .collect()
-    };
-    let all = nonzero(&replay);
+    let all: Vec<usize> = (0..replay.initial.len())
+        .filter(|&k| replay.initial[k].2 != 0)
+        .collect();
     if all.is_empty() {
         return (replay, execution);
     }

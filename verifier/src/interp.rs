@@ -1923,14 +1923,7 @@ impl Program {
         let more = nonzero.clone().count().saturating_sub(MAX_INITIAL_SHOWN);
         let mut shown: Vec<String> = nonzero
             .take(MAX_INITIAL_SHOWN)
-            .map(|&(v, i, x)| {
-                let var = self.var(v);
-                if var.is_array {
-                    format!("{}[{i}]={x}", var.name)
-                } else {
-                    format!("{}={x}", var.name)
-                }
-            })
+            .map(|&(v, i, x)| self.show_cell(v, i, x))
             .collect();
         if shown.is_empty() {
             return String::new();
@@ -1942,6 +1935,17 @@ impl Program {
             "uninitialised memory at the start (what is not named is 0): {}\n",
             shown.join(", ")
         )
+    }
+
+    /// An element of a variable with its value, as traces show it (`name[i]=x`, or `name=x`
+    /// for a scalar).
+    fn show_cell(&self, v: VarId, i: i128, x: i128) -> String {
+        let var = self.var(v);
+        if var.is_array {
+            format!("{}[{i}]={x}", var.name)
+        } else {
+            format!("{}={x}", var.name)
+        }
     }
 
     /// The line standing for `steps` left out of a trace.
@@ -1991,14 +1995,7 @@ impl Program {
         let mut vals: Vec<String> = writes
             .iter()
             .filter(|(v, _, _)| !self.var(*v).name.contains("$t"))
-            .map(|(v, i, x)| {
-                let var = self.var(*v);
-                if var.is_array {
-                    format!("{}[{i}]={x}", var.name)
-                } else {
-                    format!("{}={x}", var.name)
-                }
-            })
+            .map(|&(v, i, x)| self.show_cell(v, i, x))
             .collect();
         for x in inputs {
             vals.push(format!("input {x}"));

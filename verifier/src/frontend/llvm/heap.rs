@@ -82,7 +82,7 @@ impl<'m> Lowerer<'m> {
             return Ok(None);
         };
         let size_c = self.const_eval(&size).map(|v| v.max(0) as u64);
-        let ty = self.heap_type(dest, size_c);
+        let ty = self.heap_type(dest);
         let Some(s) = self.layout.size(&ty).filter(|s| *s > 0) else {
             return self.unsupported(format!("allocation of {ty}"));
         };
@@ -689,8 +689,7 @@ impl<'m> Lowerer<'m> {
     /// the module; for a result the function returns (an allocation wrapper such as
     /// `xmalloc`), from the uses of the call's result in its callers; else bytes (which any
     /// access reads and writes byte by byte).
-    fn heap_type(&self, dest: &Name, size: Option<u64>) -> TypeRef {
-        let _ = size;
+    fn heap_type(&self, dest: &Name) -> TypeRef {
         let mut reg = dest;
         for k in (0..self.frames.len()).rev() {
             let frame = &self.frames[k];

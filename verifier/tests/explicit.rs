@@ -139,6 +139,93 @@ int main(void) {
     assert!(matches!(c.execution.outcome, Outcome::Deadlock { .. }));
 }
 
+/// A bounded buffer whose waiter counts start uninitialised (a local of `main`): a waiting
+/// consumer is signalled only if the count it raised reads above 0, so with some initial
+/// value it waits forever. A safe schedule never lets a thread wait; the search finds it
+/// where the wait, not the end of the execution, shows the choice to be wrong (without
+/// that, it refutes every interleaving after a wait first: more than 2 million states for
+/// three producers and three consumers of four items). The deadlock is found as well.
+#[test]
+fn a_schedule_that_never_waits_is_found_where_a_wait_may_never_end() {
+    let p = lower("waiters.c", WAITERS);
+    let (r, ivrs) = verify(&p, Engine::Explicit);
+    assert!(matches!(ivrs[0].kind, IvrKind::Safe(_)), "{:?}", r.verdict);
+    assert_eq!(r.verdict, Verdict::PartiallySafe);
+    let c = r.counterexample.expect("a counterexample");
+    assert!(matches!(c.execution.outcome, Outcome::Deadlock { .. }));
+}
+
+const WAITERS: &str = r#"
+#include <pthread.h>
+#include <stdlib.h>
+#define PRODUCERS 3
+#define CONSUMERS 3
+#define ITEMS 4
+struct buf {
+  pthread_mutex_t m;
+  pthread_cond_t not_full, not_empty;
+  int items[3];
+  int head, rear;
+  unsigned p_wait, c_wait; /* never initialised */
+};
+void put(struct buf *b, int x) {
+  pthread_mutex_lock(&b->m);
+  if ((b->rear + 1) % 3 == b->head) {
+    b->p_wait++;
+    while ((b->rear + 1) % 3 == b->head)
+      pthread_cond_wait(&b->not_full, &b->m);
+    b->p_wait--;
+  }
+  b->items[b->rear] = x;
+  b->rear = (b->rear + 1) % 3;
+  if (b->c_wait > 0)
+    pthread_cond_signal(&b->not_empty);
+  pthread_mutex_unlock(&b->m);
+}
+int get(struct buf *b) {
+  pthread_mutex_lock(&b->m);
+  if (b->rear == b->head) {
+    b->c_wait++;
+    while (b->rear == b->head)
+      pthread_cond_wait(&b->not_empty, &b->m);
+    b->c_wait--;
+  }
+  int x = b->items[b->head];
+  b->head = (b->head + 1) % 3;
+  if (b->p_wait > 0)
+    pthread_cond_signal(&b->not_full);
+  pthread_mutex_unlock(&b->m);
+  return x;
+}
+void *producer(void *a) {
+  for (int i = 0; i < ITEMS; i++)
+    put(a, i);
+  return 0;
+}
+void *consumer(void *a) {
+  for (int i = 0; i < ITEMS; i++)
+    get(a);
+  return 0;
+}
+int main(void) {
+  struct buf b;
+  pthread_t p[PRODUCERS], c[CONSUMERS];
+  pthread_mutex_init(&b.m, 0);
+  pthread_cond_init(&b.not_full, 0);
+  pthread_cond_init(&b.not_empty, 0);
+  b.head = b.rear = 0;
+  for (int i = 0; i < PRODUCERS; i++)
+    pthread_create(&p[i], 0, producer, &b);
+  for (int i = 0; i < CONSUMERS; i++)
+    pthread_create(&c[i], 0, consumer, &b);
+  for (int i = 0; i < PRODUCERS; i++)
+    pthread_join(p[i], 0);
+  for (int i = 0; i < CONSUMERS; i++)
+    pthread_join(c[i], 0);
+  return 0;
+}
+"#;
+
 #[test]
 fn a_busy_wait_gets_a_fair_schedule() {
     let p = lower(

@@ -213,8 +213,8 @@ fn search(
         let now = Instant::now();
         let until = now + deadline.saturating_duration_since(now) / 3;
         let max_steps = 2 * run.schedule.len() + 10_000;
-        let probed = probe::bug(space, &run.schedule, max_steps, until).and_then(|path| {
-            Bug::replay_path(space, path, None, opts.smt_timeout_ms, deadline).ok()
+        let probed = probe::bug(space, &run.schedule, max_steps, until, |f| {
+            Bug::replay_path(space, f.path, f.deadlock, opts.smt_timeout_ms, deadline).ok()
         });
         // A bug of the bounded program that may not occur without the bound waits for the
         // stateless search of the small scopes, which may find one that does.
@@ -479,7 +479,7 @@ impl Bug {
                 path.push(e);
                 None
             }
-            None => Some(self.state),
+            None => Some(space.control(self.state).locs),
         };
         let (enc, smt) = solver.get_or_insert_with(|| {
             let mut smt = Smt::new(smt_timeout_ms);
@@ -490,11 +490,12 @@ impl Bug {
     }
 
     /// [`Bug::replay`] of `path`, a path of the search from the initial state that ends
-    /// with a step into an error location, or, with `deadlock`, at that deadlocked state.
+    /// with a step into an error location, or, with `deadlock`, at a deadlock with the
+    /// threads at those locations.
     fn replay_path(
         space: &Space,
         path: Vec<(ThreadId, TransId)>,
-        deadlock: Option<u32>,
+        deadlock: Option<Vec<Option<LocId>>>,
         smt_timeout_ms: u32,
         deadline: Instant,
     ) -> Result<Counterexample, String> {
@@ -507,7 +508,7 @@ impl Bug {
     fn replay_with(
         space: &Space,
         path: Vec<(ThreadId, TransId)>,
-        deadlock: Option<u32>,
+        deadlock: Option<Vec<Option<LocId>>>,
         enc: &Encoder,
         smt: &mut Smt,
     ) -> Result<Counterexample, String> {
@@ -537,8 +538,8 @@ impl Bug {
                     },
                 }
             }
-            Some(state) => {
-                let bad = witness::deadlocked(prog, enc, &space.control(state).locs);
+            Some(stuck) => {
+                let bad = witness::deadlocked(prog, enc, &stuck);
                 witness::witness(prog, enc, smt, &path, &bad)
             }
         };

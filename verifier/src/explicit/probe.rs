@@ -1,7 +1,7 @@
 //! Bugs one preemption away from a schedule: executions that follow the schedule of a safe
 //! IVR up to some step, let another thread take that step instead (one preemption), and from
 //! there run each thread until it blocks or ends (no further preemption; where the running
-//! thread cannot move, the first thread that can). This is the first round of iterative
+//! thread cannot move, the first thread that can), to an error or to a deadlock. This is the first round of iterative
 //! context bounding (Musuvathi and Qadeer, "Iterative Context Bounding for Systematic Testing
 //! of Multithreaded Programs": most bugs need few preemptions), with its choices of where to
 //! preempt taken from the schedule instead of enumerated: a run per step of the schedule,
@@ -15,7 +15,8 @@
 //! inputs that take it) before it is reported.
 
 use super::space::{Key, Space};
-use crate::ir::{LocKind, ThreadId, TransId};
+use crate::interp::Status;
+use crate::ir::{LocId, LocKind, ThreadId, TransId};
 use std::time::Instant;
 
 /// Which of a thread's enabled transitions a run takes where it has more than one (a branch
@@ -28,18 +29,28 @@ enum Way {
     Last,
 }
 
-/// The steps of an execution one preemption away from `schedule` (the steps of a safe IVR,
-/// from the initial state) whose last step enters an error location, trying the steps of
-/// the schedule in order; `None` when there is none or at `deadline`. Values the search does
-/// not know (inputs) are taken as it takes them: a branch on one may go either way, so the
-/// steps are a path for some inputs, which its replay finds. No run is longer than
-/// `max_steps` steps.
-pub fn bug(
+/// An execution of the search's states that ends in a bug.
+pub struct Found {
+    /// Its steps from the initial state.
+    pub path: Vec<(ThreadId, TransId)>,
+    /// Where the threads are stuck, at a deadlock; `None` where the last step enters an
+    /// error location.
+    pub deadlock: Option<Vec<Option<LocId>>>,
+}
+
+/// The first execution one preemption away from `schedule` (the steps of a safe IVR, from
+/// the initial state) that ends in a bug and that `accept` takes (what it makes of it),
+/// trying the steps of the schedule in order; `None` when there is none or at `deadline`.
+/// Values the search does not know (inputs) are taken as it takes them: a branch on one may
+/// go either way, so the steps are a path for some inputs, which `accept`'s replay finds (or
+/// does not). No run is longer than `max_steps` steps.
+pub fn bug<T>(
     space: &Space,
     schedule: &[(ThreadId, TransId)],
     max_steps: usize,
     deadline: Instant,
-) -> Option<Vec<(ThreadId, TransId)>> {
+    mut accept: impl FnMut(Found) -> Option<T>,
+) -> Option<T> {
     let mut k = Key::clone(&space.key(0));
     let threads = space.prog.threads.len() as u32;
     for (at, &(next, next_tr)) in schedule.iter().enumerate() {
@@ -53,10 +64,13 @@ pub fn bug(
                 }
                 let mut run = k.clone();
                 let ran = run_without_preemption(space, &mut run, (t, next), way, max_steps);
-                if let Some(steps) = ran {
+                if let Some(ran) = ran {
                     let mut path = schedule[..at].to_vec();
-                    path.extend(steps);
-                    return Some(path);
+                    path.extend(ran.path);
+                    let deadlock = ran.deadlock;
+                    if let Some(found) = accept(Found { path, deadlock }) {
+                        return Some(found);
+                    }
                 }
             }
         }
@@ -73,15 +87,15 @@ pub fn bug(
 /// Runs from `k`: thread `first` first (preempting `preempted`), then each thread until it
 /// cannot move, then the first that can, `preempted` last (its preemption is what the run
 /// is for: whatever it was in the middle of stays so as long as possible), taking the `way`
-/// of a branch. The steps taken, when the last one enters an error location; `None` when the
-/// run ends otherwise.
+/// of a branch. The steps taken (from `k`), when the last one enters an error location or no
+/// thread can move before the execution's end; `None` when the run ends otherwise.
 fn run_without_preemption(
     space: &Space,
     k: &mut Key,
     (first, preempted): (ThreadId, ThreadId),
     way: Way,
     max_steps: usize,
-) -> Option<Vec<(ThreadId, TransId)>> {
+) -> Option<Found> {
     let prog = space.prog;
     let mut steps = Vec::new();
     let mut current = first;
@@ -100,7 +114,21 @@ fn run_without_preemption(
                 let e = space.enabled_at(k, t);
                 (!e.is_empty()).then_some((t, e))
             });
-            (current, enabled) = other?;
+            match other {
+                Some(other) => (current, enabled) = other,
+                None if space.ends(&k.state.threads) => return None,
+                None => {
+                    let stuck = k.state.threads.iter().map(|s| match s {
+                        Status::At(l) => Some(*l),
+                        Status::NotStarted => None,
+                    });
+                    let deadlock = Some(stuck.collect());
+                    return Some(Found {
+                        path: steps,
+                        deadlock,
+                    });
+                }
+            }
         }
         let (tr, forced) = match way {
             Way::First => enabled[0],
@@ -109,7 +137,12 @@ fn run_without_preemption(
         steps.push((current, tr));
         let dst = prog.thread(current).transition(tr).dst;
         match prog.thread(current).locations[dst.0 as usize].kind {
-            LocKind::Error => return Some(steps),
+            LocKind::Error => {
+                return Some(Found {
+                    path: steps,
+                    deadlock: None,
+                })
+            }
             LocKind::Halt | LocKind::Discard => return None,
             _ => {}
         }
@@ -192,8 +225,10 @@ int main(void) {
         let (p, steps) = schedule(RACY);
         let far = Instant::now() + Duration::from_secs(30);
         let space = Space::new(&p);
-        let path = bug(&space, &steps, 100_000, far).expect("a bug");
-        let cex = super::super::Bug::replay_path(&space, path, None, 10_000, far).expect("replays");
+        let cex = bug(&space, &steps, 100_000, far, |f| {
+            super::super::Bug::replay_path(&space, f.path, f.deadlock, 10_000, far).ok()
+        })
+        .expect("a bug that replays");
         assert!(matches!(cex.execution.outcome, Outcome::Error { .. }));
         let (again, _) = interp::run(&p, &mut cex.replay.clone(), usize::MAX);
         assert_eq!(again.outcome, cex.execution.outcome);
@@ -216,9 +251,50 @@ int main(void) {
         let (p, steps) = schedule(&text);
         let far = Instant::now() + Duration::from_secs(30);
         let space = Space::new(&p);
-        let path = bug(&space, &steps, 100_000, far).expect("a bug");
-        let cex = super::super::Bug::replay_path(&space, path, None, 10_000, far).expect("replays");
+        let cex = bug(&space, &steps, 100_000, far, |f| {
+            super::super::Bug::replay_path(&space, f.path, f.deadlock, 10_000, far).ok()
+        })
+        .expect("a bug that replays");
         assert!(matches!(cex.execution.outcome, Outcome::Error { .. }));
+    }
+
+    /// Two threads that take two mutexes in opposite orders: the schedule runs one after the
+    /// other, and one preemption (the second thread takes its first mutex while the first
+    /// holds its own) ends in a deadlock, which replays to the interpreter's deadlock.
+    #[test]
+    fn a_deadlock_one_preemption_away_from_the_schedule_is_found() {
+        let text = r#"
+#include <pthread.h>
+pthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;
+int x;
+void *one(void *p) {
+  pthread_mutex_lock(&a); pthread_mutex_lock(&b); x++;
+  pthread_mutex_unlock(&b); pthread_mutex_unlock(&a);
+  return 0;
+}
+void *two(void *p) {
+  pthread_mutex_lock(&b); pthread_mutex_lock(&a); x--;
+  pthread_mutex_unlock(&a); pthread_mutex_unlock(&b);
+  return 0;
+}
+int main(void) {
+  pthread_t t1, t2;
+  pthread_create(&t1, 0, one, 0);
+  pthread_create(&t2, 0, two, 0);
+  pthread_join(t1, 0);
+  pthread_join(t2, 0);
+  return 0;
+}
+"#;
+        let (p, steps) = schedule(text);
+        let far = Instant::now() + Duration::from_secs(30);
+        let space = Space::new(&p);
+        let cex = bug(&space, &steps, 100_000, far, |f| {
+            assert!(f.deadlock.is_some(), "no error location to reach");
+            super::super::Bug::replay_path(&space, f.path, f.deadlock, 10_000, far).ok()
+        })
+        .expect("a deadlock that replays");
+        assert!(matches!(cex.execution.outcome, Outcome::Deadlock { .. }));
     }
 
     /// Where every worker's update is one critical section, no execution is a bug.
@@ -231,6 +307,6 @@ int main(void) {
         assert_ne!(safe, RACY);
         let (p, steps) = schedule(&safe);
         let far = Instant::now() + Duration::from_secs(30);
-        assert!(bug(&Space::new(&p), &steps, 100_000, far).is_none());
+        assert!(bug(&Space::new(&p), &steps, 100_000, far, Some).is_none());
     }
 }

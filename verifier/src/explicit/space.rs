@@ -281,7 +281,11 @@ impl<'p> Space<'p> {
     /// How state `id` ends an execution, if it does: some thread halted or discarded it, or
     /// every thread has returned.
     pub fn is_end(&self, id: u32) -> bool {
-        let threads = self.states.threads(id);
+        self.ends(self.states.threads(id))
+    }
+
+    /// [`Space::is_end`] of a state whose threads are at `threads`.
+    pub fn ends(&self, threads: &[Status]) -> bool {
         let kind = |t: usize| match threads[t] {
             Status::At(l) => Some(self.prog.threads[t].locations[l.0 as usize].kind),
             Status::NotStarted => None,

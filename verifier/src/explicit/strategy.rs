@@ -9,12 +9,23 @@
 //! (backtracking to the previous choice). A pair still being searched counts as won where a
 //! cycle comes back to it (a loop of the schedule; its fairness is the checker's to judge).
 //!
+//! The search runs twice where the program waits on condition variables. The first time, a
+//! step that starts such a wait counts as a bug, and so does a pair where a thread cannot
+//! avoid taking one ([`Doomed`]): a schedule that never lets a thread wait needs no
+//! signal. Where a wait is a losing choice (a counter the signaller tests holds a value that
+//! makes it skip the signal), the loss then shows where the thread commits to the wait,
+//! instead of at the execution's end, after every interleaving of the other threads has
+//! been refuted. What this first search wins is won (it allows fewer choices, never more);
+//! where it finds nothing within half of the budget, the second search allows every step
+//! and reuses the states found.
+//!
 //! What it finds is only a proposal: the ART built from it goes through the independent
 //! checker ([`crate::check`]) like every other.
 
 use super::proof::Phase;
-use super::space::{Edge, Reduction, Space, Stop, Target};
-use crate::ir::ThreadId;
+use super::space::{Edge, Key, Reduction, Space, Stop, Target};
+use crate::interp::Status as ThreadStatus;
+use crate::ir::{LocKind, Program, SyncKind, Thread, ThreadId, TransKind, Transition};
 use crate::scheduler::{RoundRobin, Scheduler};
 use rustc_hash::FxHashMap;
 use std::time::Instant;
@@ -57,17 +68,38 @@ impl Strategy {
     }
 }
 
-/// Searches a safe choice from the initial state. `Ok(None)`: every choice leads to a bug
-/// (or the search is cut by the state budget, `Err`).
+/// Searches a safe choice from the initial state: where the program waits on condition
+/// variables, first one that never starts such a wait, within half of what is left of the
+/// states and of the time; then any. `Ok(None)`: every choice leads to a bug (or the search
+/// is cut by the state budget, `Err`).
 pub fn search(
     space: &mut Space,
     sched: &RoundRobin,
     max_states: usize,
     deadline: Instant,
 ) -> Result<Option<Strategy>, Stop> {
+    if let Some(doomed) = Doomed::new(space.prog) {
+        let now = Instant::now();
+        let half_time = now + deadline.saturating_duration_since(now) / 2;
+        let half_states = space.len() + max_states.saturating_sub(space.len()) / 2;
+        if let Ok(Some(found)) = search_with(space, sched, half_states, half_time, Some(&doomed)) {
+            return Ok(Some(found));
+        }
+    }
+    search_with(space, sched, max_states, deadline, None)
+}
+
+/// [`search`], with every wait on a condition variable a loss where `no_waits` is given.
+fn search_with(
+    space: &mut Space,
+    sched: &RoundRobin,
+    max_states: usize,
+    deadline: Instant,
+    no_waits: Option<&Doomed>,
+) -> Result<Option<Strategy>, Stop> {
     let mut status: FxHashMap<(u32, Phase), Status> = FxHashMap::default();
     let root = (0u32, sched.start());
-    let mut stack = vec![open(space, &mut status, root, sched)?];
+    let mut stack = vec![open(space, &mut status, root, sched, no_waits)?];
     while let Some(f) = stack.last_mut() {
         if Instant::now() >= deadline {
             return Err(Stop::Budget(
@@ -93,7 +125,7 @@ pub fn search(
             };
             let (s, phase) = f.key;
             let edges = space.successors(s, t)?;
-            if let Some(children) = good(space, &edges, phase, sched) {
+            if let Some(children) = good(space, &edges, phase, sched, no_waits) {
                 f.trying = Some((t, children));
                 f.next_child = 0;
             } else {
@@ -123,7 +155,7 @@ pub fn search(
                     status.insert(c, Status::Won(None));
                     f.next_child += 1;
                 } else {
-                    let g = open(space, &mut status, c, sched)?;
+                    let g = open(space, &mut status, c, sched, no_waits)?;
                     stack.push(g);
                 }
             }
@@ -135,15 +167,17 @@ pub fn search(
     })
 }
 
-/// A new frame for a pair, marked open.
+/// A new frame for a pair, marked open (without candidates where a thread cannot avoid a
+/// wait that `no_waits` makes a loss).
 fn open(
     space: &mut Space,
     status: &mut FxHashMap<(u32, Phase), Status>,
     key: (u32, Phase),
     sched: &RoundRobin,
+    no_waits: Option<&Doomed>,
 ) -> Result<Frame, Stop> {
     status.insert(key, Status::Open);
-    let candidates = if space.is_end(key.0) {
+    let candidates = if space.is_end(key.0) || no_waits.is_some_and(|d| d.any(space, key.0)) {
         Vec::new()
     } else {
         match space.reduction(key.0, false)? {
@@ -168,12 +202,14 @@ fn open(
     })
 }
 
-/// The pairs a thread's steps lead to, if none of them is a bug and there is one.
+/// The pairs a thread's steps lead to, if none of them is a bug (or a wait that `no_waits`
+/// makes a loss) and there is one.
 fn good(
     space: &Space,
     edges: &[Edge],
     phase: Phase,
     sched: &RoundRobin,
+    no_waits: Option<&Doomed>,
 ) -> Option<Vec<(u32, Phase)>> {
     if edges.is_empty() {
         return None;
@@ -183,9 +219,147 @@ fn good(
         .map(|e| match e.to {
             Target::State(w) => {
                 let tr = space.prog.thread(e.thread).transition(e.trans);
+                if no_waits.is_some() && starts_wait(tr) {
+                    return None;
+                }
                 Some((w, sched.after(&phase, e.thread, tr)))
             }
             Target::Error | Target::Undefined => None,
         })
         .collect()
+}
+
+/// The step starts waiting on a condition variable.
+fn starts_wait(tr: &Transition) -> bool {
+    tr.kind == TransKind::Sync(SyncKind::CondWaitRelease)
+}
+
+/// Where a thread cannot avoid starting to wait on a condition variable (or reaching the
+/// error location). Statically, per thread: the locations every step from which is such a
+/// wait, goes to the error location or to such a location again (`always`). In a state: a
+/// thread that, run alone, takes such a wait within [`SOLO_STEPS`] steps, each the only one
+/// it can take and none that may block (taking a mutex: another thread could take it first
+/// and change what it tests); `near` marks the locations from which that may happen.
+struct Doomed {
+    always: Vec<Vec<bool>>,
+    near: Vec<Vec<bool>>,
+}
+
+/// The most steps [`Doomed`] runs a thread alone.
+const SOLO_STEPS: usize = 32;
+
+impl Doomed {
+    /// The locations of `prog`'s threads; `None` where no thread ever waits.
+    fn new(prog: &Program) -> Option<Doomed> {
+        let waits = prog
+            .threads
+            .iter()
+            .any(|th| th.transitions.iter().any(starts_wait));
+        if !waits {
+            return None;
+        }
+        let (always, near) = prog.threads.iter().map(Doomed::of).unzip();
+        Some(Doomed { always, near })
+    }
+
+    /// The two sets of [`Doomed`] for one thread. A location joins `always` when the last of
+    /// its steps is known to lose (each step counted once: as a wait, as a step to the
+    /// error location, or as a step to a location found before); `near` is found backwards
+    /// from the waits, over steps that do not block.
+    fn of(th: &Thread) -> (Vec<bool>, Vec<bool>) {
+        let n = th.locations.len();
+        let mut incoming: Vec<Vec<&Transition>> = vec![Vec::new(); n];
+        for tr in &th.transitions {
+            incoming[tr.dst.0 as usize].push(tr);
+        }
+        let mut left: Vec<usize> = th.locations.iter().map(|l| l.out.len()).collect();
+        let mut counted = vec![false; th.transitions.len()];
+        let mut always = vec![false; n];
+        let mut found = Vec::new();
+        let mut count = |tr: &Transition, left: &mut [usize], found: &mut Vec<usize>| {
+            if !std::mem::replace(&mut counted[tr.id.0 as usize], true) {
+                let src = tr.src.0 as usize;
+                left[src] -= 1;
+                if left[src] == 0 {
+                    found.push(src);
+                }
+            }
+        };
+        for tr in th.transitions.iter().filter(|tr| loses(th, tr)) {
+            count(tr, &mut left, &mut found);
+        }
+        while let Some(l) = found.pop() {
+            always[l] = true;
+            for tr in &incoming[l] {
+                count(tr, &mut left, &mut found);
+            }
+        }
+        let mut near = vec![false; n];
+        let mut layer: Vec<usize> = th
+            .transitions
+            .iter()
+            .filter(|tr| starts_wait(tr))
+            .map(|tr| tr.src.0 as usize)
+            .collect();
+        for _ in 0..SOLO_STEPS {
+            let mut next = Vec::new();
+            for l in layer {
+                if !std::mem::replace(&mut near[l], true) {
+                    next.extend(
+                        incoming[l]
+                            .iter()
+                            .filter(|tr| !tr.may_block)
+                            .map(|tr| tr.src.0 as usize),
+                    );
+                }
+            }
+            layer = next;
+        }
+        (always, near)
+    }
+
+    /// Some thread of state `id` cannot avoid the wait.
+    fn any(&self, space: &Space, id: u32) -> bool {
+        let control = space.control(id);
+        control.locs.iter().enumerate().any(|(t, l)| match l {
+            Some(l) if self.always[t][l.0 as usize] => true,
+            Some(l) if self.near[t][l.0 as usize] => self.solo_waits(space, id, t),
+            _ => false,
+        })
+    }
+
+    /// Thread `t`, run alone from state `id` as [`Doomed`] says, starts the wait.
+    fn solo_waits(&self, space: &Space, id: u32, t: usize) -> bool {
+        let th = &space.prog.threads[t];
+        let tid = ThreadId(t as u32);
+        let mut k = Key::clone(&space.key(id));
+        for _ in 0..SOLO_STEPS {
+            let ThreadStatus::At(l) = k.state.threads[t] else {
+                return false;
+            };
+            if self.always[t][l.0 as usize] {
+                return true;
+            }
+            if !self.near[t][l.0 as usize] {
+                return false;
+            }
+            let steps = space.enabled_at(&k, tid);
+            let &[(tr, forced)] = steps.as_slice() else {
+                return false;
+            };
+            let tr = th.transition(tr);
+            if loses(th, tr) {
+                return true;
+            }
+            if tr.may_block || space.step_at(&mut k, tid, tr.id, forced).is_err() {
+                return false;
+            }
+        }
+        false
+    }
+}
+
+/// The step is a wait [`Doomed`] looks for, or goes to the error location.
+fn loses(th: &Thread, tr: &Transition) -> bool {
+    starts_wait(tr) || th.locations[tr.dst.0 as usize].kind == LocKind::Error
 }

@@ -603,33 +603,34 @@ impl Run<'_> {
             quantum: self.opts.quantum.max(1),
             threads: self.prog.threads.len(),
         };
-        let found;
-        let choice = match graph {
-            Some((g, doomed)) => Choice::Graph(g, doomed),
+        let art = match graph {
+            Some((g, doomed)) => self.checked(space, Choice::Graph(g, doomed), labels, &sched)?,
+            // A strategy that never waits and that the checker rejects (a cycle that starves
+            // a thread the search kept from waiting) or that gets stuck: then one of every
+            // strategy.
             None => {
-                found = strategy::search(space, &sched, max_states, self.deadline)
-                    .map_err(|s| self.fallback(stop_reason(s)))?;
-                match &found {
-                    Some(st) => Choice::Strategy(st),
-                    None => return Ok(false),
+                let mut art = None;
+                for exhaustive in [false, true] {
+                    let found =
+                        strategy::search(space, &sched, max_states, self.deadline, exhaustive)
+                            .map_err(|s| self.fallback(stop_reason(s)))?;
+                    let Some(st) = found else { break };
+                    match self.checked(space, Choice::Strategy(&st), labels, &sched) {
+                        Ok(Some(a)) => {
+                            art = Some(a);
+                            break;
+                        }
+                        _ if st.without_waits() && !exhaustive => {}
+                        r => {
+                            art = r?;
+                            break;
+                        }
+                    }
                 }
+                art
             }
         };
-        let art = match proof::schedule(
-            space,
-            choice,
-            labels,
-            &sched,
-            self.opts.max_nodes,
-            self.deadline,
-        ) {
-            Ok(art) => art,
-            Err(NoSchedule::Stop(s)) => return Err(self.fallback(stop_reason(s))),
-            Err(NoSchedule::Stuck) => return Ok(false),
-        };
-        let (t, d) = (self.opts.smt_timeout_ms, Some(self.deadline));
-        let art = crate::check::check_owned_ivr(self.prog, art, t, d)
-            .map_err(|r| self.fallback(self.rejected(r)))?;
+        let Some(art) = art else { return Ok(false) };
         self.nodes = self.nodes.max(art.len());
         if self.first_safe.is_none() {
             self.first_safe = Some(self.start.elapsed());
@@ -641,6 +642,33 @@ impl Run<'_> {
         }
         self.emit(IvrKind::Safe(Box::new(art)));
         Ok(true)
+    }
+
+    /// The ART of the schedule `choice` makes, once the checker has accepted it; `None` where
+    /// the schedule gets stuck.
+    fn checked(
+        &mut self,
+        space: &mut Space,
+        choice: Choice,
+        labels: &mut Labels,
+        sched: &RoundRobin,
+    ) -> Result<Option<crate::check::CheckedArt>, Fallback> {
+        let art = match proof::schedule(
+            space,
+            choice,
+            labels,
+            sched,
+            self.opts.max_nodes,
+            self.deadline,
+        ) {
+            Ok(art) => art,
+            Err(NoSchedule::Stop(s)) => return Err(self.fallback(stop_reason(s))),
+            Err(NoSchedule::Stuck) => return Ok(None),
+        };
+        let (t, d) = (self.opts.smt_timeout_ms, Some(self.deadline));
+        let art = crate::check::check_owned_ivr(self.prog, art, t, d)
+            .map_err(|r| self.fallback(self.rejected(r)))?;
+        Ok(Some(art))
     }
 
     /// Emits the replayed execution `cex` as a counterexample, unless it is

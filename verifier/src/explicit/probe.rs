@@ -110,11 +110,15 @@ fn run_without_preemption(
         if enabled.is_empty() {
             let threads = prog.threads.len() as u32;
             let order = (0..threads).map(ThreadId).filter(|&t| t != preempted);
-            let other = order.chain([preempted]).find_map(|t| {
-                let e = space.enabled_at(k, t);
-                (!e.is_empty()).then_some((t, e))
+            let mut order = order.chain([preempted]);
+            // (A thread blocked in an atomic region lets no other move.)
+            let other = k.state.atomic.is_none().then(|| {
+                order.find_map(|t| {
+                    let e = space.enabled_at(k, t);
+                    (!e.is_empty()).then_some((t, e))
+                })
             });
-            match other {
+            match other.flatten() {
                 Some(other) => (current, enabled) = other,
                 None if space.ends(&k.state.threads) => return None,
                 None => {

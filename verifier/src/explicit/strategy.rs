@@ -10,9 +10,9 @@
 //! cycle comes back to it (a loop of the schedule; its fairness is the checker's to judge).
 //!
 //! The search runs twice where the program waits on condition variables. The first time, a
-//! step that starts such a wait counts as a bug, and so does a pair where a thread cannot
-//! avoid taking one ([`Doomed`]): a schedule that never lets a thread wait needs no
-//! signal. Where a wait is a losing choice (a counter the signaller tests holds a value that
+//! step that starts such a wait counts as a bug, and so does a pair where a thread is taken
+//! to be unable to avoid one ([`Doomed`], a heuristic: the first search may lose what it could
+//! win, never the reverse): a schedule that never lets a thread wait needs no signal. Where a wait is a losing choice (a counter the signaller tests holds a value that
 //! makes it skip the signal), the loss then shows where the thread commits to the wait,
 //! instead of at the execution's end, after every interleaving of the other threads has
 //! been refuted. What this first search wins is won (it allows fewer choices, never more);
@@ -55,9 +55,15 @@ struct Frame {
 /// bug.
 pub struct Strategy {
     choice: FxHashMap<(u32, Phase), Status>,
+    without_waits: bool,
 }
 
 impl Strategy {
+    /// It was found by the first search, which lets no thread wait.
+    pub fn without_waits(&self) -> bool {
+        self.without_waits
+    }
+
     /// The thread to run at a pair: `Some(None)` at an end, `None` where there is no safe
     /// choice.
     pub fn choice(&self, key: (u32, Phase)) -> Option<Option<ThreadId>> {
@@ -69,16 +75,17 @@ impl Strategy {
 }
 
 /// Searches a safe choice from the initial state: where the program waits on condition
-/// variables, first one that never starts such a wait, within half of what is left of the
-/// states and of the time; then any. `Ok(None)`: every choice leads to a bug (or the search
-/// is cut by the state budget, `Err`).
+/// variables (and unless `exhaustive`), first one that never starts such a wait, within half
+/// of what is left of the states and of the time; then any. `Ok(None)`: every choice leads
+/// to a bug (or the search is cut by the state budget, `Err`).
 pub fn search(
     space: &mut Space,
     sched: &RoundRobin,
     max_states: usize,
     deadline: Instant,
+    exhaustive: bool,
 ) -> Result<Option<Strategy>, Stop> {
-    if let Some(doomed) = Doomed::new(space.prog) {
+    if let Some(doomed) = Doomed::new(space.prog).filter(|_| !exhaustive) {
         let now = Instant::now();
         let half_time = now + deadline.saturating_duration_since(now) / 2;
         let half_states = space.len() + max_states.saturating_sub(space.len()) / 2;
@@ -162,7 +169,10 @@ fn search_with(
         }
     }
     Ok(match status.get(&root) {
-        Some(Status::Won(_)) => Some(Strategy { choice: status }),
+        Some(Status::Won(_)) => Some(Strategy {
+            choice: status,
+            without_waits: no_waits.is_some(),
+        }),
         _ => None,
     })
 }

@@ -41,7 +41,7 @@ t1=$(date +%s.%N)
 echo "synth build: $(echo "$t1 - $t0" | bc | xargs printf '%.1f') s;" \
   "$(grep -E '^(using|built)' "$work/build.log" | tr '\n' ' ')"
 
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+median() { sort -n | awk '{ a[NR] = $1 } END { printf "%.4f\n", a[int((NR + 1) / 2)] }'; }
 
 # Runs $1 RUNS times; prints the median wall time; every run's exit status must be 0, and
 # its values (sorted) and line count go to $2.

@@ -11,13 +11,14 @@
 //!
 //! The search runs twice where the program waits on condition variables. The first time, a
 //! step that starts such a wait counts as a bug, and so does a pair where a thread is taken
-//! to be unable to avoid one ([`Doomed`], a heuristic: the first search may lose what it could
-//! win, never the reverse): a schedule that never lets a thread wait needs no signal. Where a wait is a losing choice (a counter the signaller tests holds a value that
-//! makes it skip the signal), the loss then shows where the thread commits to the wait,
-//! instead of at the execution's end, after every interleaving of the other threads has
-//! been refuted. What this first search wins is won (it allows fewer choices, never more);
-//! where it finds nothing within half of the budget, the second search allows every step
-//! and reuses the states found.
+//! to be unable to avoid one ([`Doomed`], a heuristic: the first search may lose what it
+//! could win, never win what it could lose): a schedule that never lets a thread wait needs
+//! no signal. Where a wait is a losing choice (a counter the signaller tests holds a value
+//! that makes it skip the signal), the loss then shows where the thread commits to the
+//! wait, instead of at the execution's end, after every interleaving of the other threads
+//! has been refuted. Where the first search finds nothing within half of the budget, the
+//! second allows every step and reuses the states found; it also runs where the checker
+//! rejects what the first found or the schedule gets stuck (`Strategy::without_waits`).
 //!
 //! What it finds is only a proposal: the ART built from it goes through the independent
 //! checker ([`crate::check`]) like every other.

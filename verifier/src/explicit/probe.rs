@@ -58,13 +58,17 @@ pub fn bug<T>(
             if k.state.atomic.is_some_and(|a| a != t) || space.enabled_at(&k, t).is_empty() {
                 continue;
             }
+            // (The run of the first way, where the last met no branch to take otherwise, is
+            // not offered twice.)
+            let mut offered = None;
             for way in [Way::First, Way::Last] {
                 if Instant::now() >= deadline {
                     return None;
                 }
                 let mut run = k.clone();
                 let ran = run_without_preemption(space, &mut run, (t, next), way, max_steps);
-                if let Some(ran) = ran {
+                if let Some(ran) = ran.filter(|r| offered.as_ref() != Some(&r.path)) {
+                    offered = Some(ran.path.clone());
                     let mut path = schedule[..at].to_vec();
                     path.extend(ran.path);
                     let deadlock = ran.deadlock;

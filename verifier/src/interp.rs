@@ -21,6 +21,16 @@ pub enum Status {
     At(LocId),
 }
 
+impl Status {
+    /// The location, once started.
+    pub fn loc(self) -> Option<LocId> {
+        match self {
+            Status::At(l) => Some(l),
+            Status::NotStarted => None,
+        }
+    }
+}
+
 /// The contents of every variable in one buffer (a state is cloned at every step of an
 /// exploration): `mem[v]` is the slice of variable `v`'s elements. An element holds the 64
 /// bits of its value (every type has at most 64); a load converts them to its type

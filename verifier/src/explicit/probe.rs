@@ -15,7 +15,6 @@
 //! inputs that take it) before it is reported.
 
 use super::space::{Key, Space};
-use crate::interp::Status;
 use crate::ir::{LocId, LocKind, ThreadId, TransId};
 use std::time::Instant;
 
@@ -31,7 +30,8 @@ enum Way {
 
 /// An execution of the search's states that ends in a bug.
 pub struct Found {
-    /// Its steps from the initial state.
+    /// Its steps from the initial state (as [`bug`] offers it; from where the run started, as
+    /// [`run_without_preemption`] returns it).
     pub path: Vec<(ThreadId, TransId)>,
     /// Where the threads are stuck, at a deadlock; `None` where the last step enters an
     /// error location.
@@ -67,12 +67,10 @@ pub fn bug<T>(
                 }
                 let mut run = k.clone();
                 let ran = run_without_preemption(space, &mut run, (t, next), way, max_steps);
-                if let Some(ran) = ran.filter(|r| offered.as_ref() != Some(&r.path)) {
+                if let Some(mut ran) = ran.filter(|r| offered.as_ref() != Some(&r.path)) {
                     offered = Some(ran.path.clone());
-                    let mut path = schedule[..at].to_vec();
-                    path.extend(ran.path);
-                    let deadlock = ran.deadlock;
-                    if let Some(found) = accept(Found { path, deadlock }) {
+                    ran.path.splice(0..0, schedule[..at].iter().copied());
+                    if let Some(found) = accept(ran) {
                         return Some(found);
                     }
                 }
@@ -126,14 +124,10 @@ fn run_without_preemption(
                 Some(other) => (current, enabled) = other,
                 None if space.ends(&k.state.threads) => return None,
                 None => {
-                    let stuck = k.state.threads.iter().map(|s| match s {
-                        Status::At(l) => Some(*l),
-                        Status::NotStarted => None,
-                    });
-                    let deadlock = Some(stuck.collect());
+                    let stuck = k.state.threads.iter().map(|s| s.loc()).collect();
                     return Some(Found {
                         path: steps,
-                        deadlock,
+                        deadlock: Some(stuck),
                     });
                 }
             }

@@ -265,15 +265,7 @@ impl<'p> Space<'p> {
     /// The control state of state `id`.
     pub fn control(&self, id: u32) -> Control {
         Control {
-            locs: self
-                .states
-                .threads(id)
-                .iter()
-                .map(|s| match s {
-                    Status::At(l) => Some(*l),
-                    Status::NotStarted => None,
-                })
-                .collect(),
+            locs: self.states.threads(id).iter().map(|s| s.loc()).collect(),
             atomic: self.states.atomic(id),
         }
     }
@@ -286,9 +278,9 @@ impl<'p> Space<'p> {
 
     /// [`Space::is_end`] of a state whose threads are at `threads`.
     pub fn ends(&self, threads: &[Status]) -> bool {
-        let kind = |t: usize| match threads[t] {
-            Status::At(l) => Some(self.prog.threads[t].locations[l.0 as usize].kind),
-            Status::NotStarted => None,
+        let kind = |t: usize| {
+            let l = threads[t].loc()?;
+            Some(self.prog.threads[t].locations[l.0 as usize].kind)
         };
         (0..threads.len()).any(|t| matches!(kind(t), Some(LocKind::Halt | LocKind::Discard)))
             || (0..threads.len()).all(|t| matches!(kind(t), None | Some(LocKind::Exit)))

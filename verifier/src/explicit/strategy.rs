@@ -25,7 +25,6 @@
 
 use super::proof::Phase;
 use super::space::{Edge, Key, Reduction, Space, Stop, Target};
-use crate::interp::Status as ThreadStatus;
 use crate::ir::{LocKind, Program, SyncKind, Thread, ThreadId, TransKind, Transition};
 use crate::scheduler::{RoundRobin, Scheduler};
 use rustc_hash::FxHashMap;
@@ -345,7 +344,7 @@ impl Doomed {
         let tid = ThreadId(t as u32);
         let mut k = Key::clone(&space.key(id));
         for _ in 0..SOLO_STEPS {
-            let ThreadStatus::At(l) = k.state.threads[t] else {
+            let Some(l) = k.state.threads[t].loc() else {
                 return false;
             };
             if self.always[t][l.0 as usize] {

@@ -587,13 +587,15 @@ int main(void) {
 
 #[test]
 fn a_value_whose_range_rules_out_undefined_behaviour_is_forgotten() {
-    // `'a' + abs(rand()) % 26` cannot overflow (rand() lies in [0, RAND_MAX]): the value is
-    // data the program only stores and prints, and the search forgets it. The labels state
-    // its range, which the checker needs to rule out the branch of `abs` for negative values.
+    // `'a' + abs(rand()) % 26` cannot overflow (rand() lies in [0, RAND_MAX], arbitrary
+    // after `srand` with an unknown seed): the value is data the program only stores and
+    // prints, and the search forgets it. The labels state its range, which the checker needs
+    // to rule out the branch of `abs` for negative values.
     let safe = r#"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 int buf[4]; int n;
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 int my_abs(int x) { return x < 0 ? -x : x; }
@@ -608,6 +610,7 @@ void *prod(void *a) {
 }
 int main(void) {
   pthread_t t;
+  srand(time(0));
   pthread_create(&t, 0, prod, 0);
   pthread_join(t, 0);
   printf("%d\n", buf[0]);

@@ -604,8 +604,8 @@ impl<'m> Lowerer<'m> {
                 self.map(c, size)
             }
             "__synth_unmap" => self.unmap(args[0]),
-            // glibc's generators return a value in [0, RAND_MAX], RAND_MAX = 2^31 - 1.
-            "rand" | "random" | "lrand48"
+            // lrand48 returns a value in [0, 2^31 - 1] (rand and random are models.c's).
+            "lrand48"
                 if args.is_empty() && !self.m.functions.iter().any(|f| f.name == name) =>
             {
                 let ty = match c.dest.as_ref().map(|_| self.m.types.type_of(c)) {

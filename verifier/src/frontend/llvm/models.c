@@ -782,6 +782,49 @@ W int __synth_scan_stdin(const char *f, const long *args) {
 W int scanf(const char *f, ...) { return __synth_scan_stdin(f, 0); }
 W int __isoc99_scanf(const char *f, ...) { return __synth_scan_stdin(f, 0); }
 
+/* rand and random (one generator in glibc): its additive feedback generator (TYPE_3: each
+ * word the sum of the words 3 and 31 before it, the result the sum shifted right by one),
+ * starting from the 31 words srandom(1) leaves it with. The C standard requires the sequence
+ * of seed 1 until srand is called, so without srand (or after srand(1) or srand(0), which
+ * glibc takes for 1) the values are glibc's, exactly; after srand with another seed they are
+ * arbitrary values in [0, RAND_MAX]. glibc holds a lock around each call: an atomic region. */
+static const int __synth_rand_seed1[31] = {
+    -1726662223, 379960547, 1735697613, 1040273694, 1313901226, 1627687941, -179304937,
+    -2073333483, 1780058412, -1989503057, -615974602, 344556628, 939512070, -1249116260,
+    1507946756, -812545463, 154635395, 1388815473, -1926676823, 525320961, -1009028674,
+    968117788, -123449607, 1284210865, 435012392, -2017506339, -911064859, -370259173,
+    1132637927, 1398500161, -205601318};
+static int __synth_rand_words[31] = {
+    -1726662223, 379960547, 1735697613, 1040273694, 1313901226, 1627687941, -179304937,
+    -2073333483, 1780058412, -1989503057, -615974602, 344556628, 939512070, -1249116260,
+    1507946756, -812545463, 154635395, 1388815473, -1926676823, 525320961, -1009028674,
+    968117788, -123449607, 1284210865, 435012392, -2017506339, -911064859, -370259173,
+    1132637927, 1398500161, -205601318};
+static int __synth_rand_front = 3, __synth_rand_rear = 0, __synth_rand_seeded;
+static long __VERIFIER_atomic_synth_random(void) {
+  if (__synth_rand_seeded)
+    return __VERIFIER_nondet_int() & 0x7fffffff;
+  unsigned sum = (unsigned)__synth_rand_words[__synth_rand_front] +
+                 (unsigned)__synth_rand_words[__synth_rand_rear];
+  __synth_rand_words[__synth_rand_front] = (int)sum;
+  __synth_rand_front = __synth_rand_front == 30 ? 0 : __synth_rand_front + 1;
+  __synth_rand_rear = __synth_rand_rear == 30 ? 0 : __synth_rand_rear + 1;
+  return sum >> 1;
+}
+static void __VERIFIER_atomic_synth_srandom(unsigned seed) {
+  __synth_rand_seeded = seed > 1;
+  if (!__synth_rand_seeded) {
+    for (int i = 0; i < 31; i++)
+      __synth_rand_words[i] = __synth_rand_seed1[i];
+    __synth_rand_front = 3;
+    __synth_rand_rear = 0;
+  }
+}
+W long random(void) { return __VERIFIER_atomic_synth_random(); }
+W int rand(void) { return (int)__VERIFIER_atomic_synth_random(); }
+W void srandom(unsigned seed) { __VERIFIER_atomic_synth_srandom(seed); }
+W void srand(unsigned seed) { __VERIFIER_atomic_synth_srandom(seed); }
+
 /* getopt (POSIX, with glibc's extensions `::` for an optional argument and a leading `+` or
  * `:`): short options only. glibc moves a non-option argument after the options that follow
  * it; where that would happen, or with a leading `-`, the model stops with undefined

@@ -219,6 +219,12 @@ void synth_before(uint32_t site);
 // After the calling thread performed the event at `site`: publishes its completion.
 void synth_after(uint32_t site);
 
+// Whether the event at `site` is the calling thread's next event of the schedule (waiting
+// for the next section where the thread has no events left in this one); 0 when another
+// event is, or when the schedule has none left for the thread. Performs nothing: where a
+// creation of the verified program may be refused for the thread bound, this says which.
+int32_t synth_expects(uint32_t site);
+
 // At a branch: reports the arm taken, `site_if_true` when `cond != 0` and `site_if_false`
 // otherwise (an arm that is `SYNTH_NONE` reports nothing), and returns `cond != 0`. The arm is
 // an event of the schedule, or, at the end of a section that ends with this thread's branch,

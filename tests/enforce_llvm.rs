@@ -290,41 +290,43 @@ fn joining_the_id_of_a_refused_creation_returns_at_once() {
     runs_with_bounds("join_refused", &[(3, "joined 2\n"), (64, "joined 5\n")]);
 }
 
-/// `synth build` of `tests/programs/NAME.c`, which must be refused (exit code 2, no
-/// executable); returns its error output.
-fn refused_build(name: &str) -> String {
-    let dir = scratch(name);
-    let exe = dir.join(name);
-    runtime_library();
-    let o = Command::new(synth_exe())
-        .args(["build"])
-        .arg(program(&format!("{name}.c")))
-        .arg("-o")
-        .arg(&exe)
-        .output()
-        .expect("synth runs");
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
-    assert_eq!(o.status.code(), Some(2), "{err}");
-    assert!(!exe.exists());
-    err
+/// One function's code accesses a shared counter in one call and a local in another: it is
+/// instrumented once, the local access an event too, and the build runs at every level.
+#[test]
+fn code_shared_by_a_shared_and_a_local_access_runs_at_every_level() {
+    runs_at_every_level("shared_and_local_code", 3, "");
 }
 
+/// A local whose lifetime is an event of the schedule in one call of its function and not
+/// otherwise: the code is instrumented once, the lifetime an event in both calls.
 #[test]
-fn code_shared_by_a_shared_and_a_local_access_is_refused_with_its_position() {
-    let err = refused_build("shared_and_local_code");
-    assert!(
-        err.contains("shared_and_local_code.c:10:8: cannot enforce the schedule here"),
-        "{err}"
-    );
+fn a_lifetime_shared_in_one_call_and_not_in_another_runs_at_every_level() {
+    runs_at_every_level("lifetime_shared_and_not", 3, "got 4\n");
 }
 
-/// A local whose lifetime is an event of the schedule in one call of its function and not in
-/// another: the build is refused (the code is shared), not made to wait for a site the
-/// schedule has passed.
+/// A library model that reaches the code the schedule orders through a helper (`strtol`
+/// parses a string another thread reads, in `__synth_strto`) runs in the built program.
 #[test]
-fn a_lifetime_shared_in_one_call_and_not_in_another_is_refused() {
-    let err = refused_build("lifetime_shared_and_not");
-    assert!(err.contains("cannot enforce the schedule here"), "{err}");
+fn a_model_whose_helper_the_schedule_orders_runs_in_the_built_program() {
+    let dir = scratch("strtol_shared_arg");
+    for opt in 0..=2u8 {
+        let exe = dir.join(format!("strtol_shared_arg{opt}"));
+        build_with(&program("strtol_shared_arg.c"), opt, &exe, None, &["21"]);
+        let o = Command::new(&exe).arg("21").output().expect("runs");
+        assert!(
+            o.status.success(),
+            "Opt{opt}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&o.stdout), "2\n42\n", "Opt{opt}");
+    }
+}
+
+/// The verified program refuses a creation for the thread bound by the copy of the code it
+/// runs: the built program refuses the same one, although fewer threads exist than the bound.
+#[test]
+fn a_creation_is_refused_by_its_copy_of_the_code_as_in_the_verified_program() {
+    runs_with_bounds("spawn_or_refuse", &[(2, "-1 1\n"), (64, "-1 0\n")]);
 }
 
 /// The thread count comes from the command line: verified and built for the arguments after

@@ -566,6 +566,28 @@ impl Enforcer {
         }
     }
 
+    /// Whether the event at `site` is the thread's next one (waiting for the next section when
+    /// it has no events left in this one): false when another event is, or when the schedule
+    /// has none left for it. Performs nothing. (Where the verified program creates a thread in
+    /// one copy of its code and refuses the creation for the thread bound in another, the
+    /// creation's site comes next exactly where it creates one.)
+    pub fn expects<'a>(
+        &'a self,
+        ctx: &mut ThreadCtx<'a>,
+        site: u32,
+    ) -> Result<bool, Box<Deviation>> {
+        loop {
+            self.refresh(ctx);
+            if let Some(ev) = ctx.events.get(ctx.pos as usize) {
+                return Ok(ev.site == site);
+            }
+            if matches!(self.section(ctx.seen).map(Section::end), Some(End::Finish)) {
+                return Ok(false);
+            }
+            self.await_next_section(ctx, || Reached::Site(self.site(site)))?;
+        }
+    }
+
     /// After the thread performed the event at `site` (which [`Enforcer::before`] admitted):
     /// publishes its completion; the thread that completes a section's last event advances to
     /// the next section.

@@ -246,6 +246,17 @@ fn fast(f: impl FnOnce(&'static Enforcer, &mut ThreadCtx<'static>) -> bool) -> b
     .unwrap_or(false)
 }
 
+/// Whether the event at `site` is the calling thread's next event of the schedule (waiting
+/// for the next section where the thread has no events left in this one); 0 when another
+/// event is, or when the schedule has none left for the thread. Performs nothing: where a
+/// creation of the verified program may be refused for the thread bound, this says which.
+#[no_mangle]
+pub extern "C" fn synth_expects(site: u32) -> i32 {
+    with_ctx("synth_expects", |e, ctx| {
+        e.expects(ctx, site).map(i32::from)
+    })
+}
+
 /// At a branch: reports the arm taken, `site_if_true` when `cond != 0` and `site_if_false`
 /// otherwise (an arm that is `SYNTH_NONE` reports nothing), and returns `cond != 0`. The arm is
 /// an event of the schedule, or, at the end of a section that ends with this thread's branch,

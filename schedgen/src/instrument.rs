@@ -32,7 +32,7 @@ use enforcer_rt::table::SYNTH_NONE;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use verifier::frontend::llvm::edit::{InstrKind, Module};
-use verifier::ir::{CellStep, Program, SyncKind, ThreadId, TransKind};
+use verifier::ir::{CellStep, Place, Program, SyncKind, ThreadId, TransKind};
 
 /// Exit code of an instrumented program whose schedule the runtime refuses.
 pub const REFUSED_EXIT_CODE: i32 = 78;
@@ -273,15 +273,14 @@ pub fn instrument(
             position: sched.source.clone(),
             what: "the program has no `main`".into(),
         })?;
-    let keep: HashSet<&str> = instrumented.iter().map(|&n| m.function_of(n)).collect();
-    let keep: HashSet<String> = keep.into_iter().map(str::to_string).collect();
-    let models: HashSet<String> = m
-        .functions_in_section(verifier::frontend::llvm::compile::MODEL_SECTION)
-        .into_iter()
+    // The sites the schedule reaches (the proof's executions run no other site's code).
+    let used: HashSet<u32> = (sched.sections.iter())
+        .flat_map(|s| {
+            let events = s.events.iter().map(|e| e.site);
+            events.chain(s.successors.iter().filter_map(|x| x.site))
+        })
         .collect();
-    // A library model the schedule instruments must run in the built program: the program
-    // calls it, or an instrumented model does. Elsewhere the call goes to the system's
-    // library (a model's body replaced by it), and the model's sites would never be reached.
+    // Who calls whom.
     let mut calls: Vec<(String, String)> = Vec::new();
     for n in (0..m.instruction_count()).filter(|&n| m.has(n)) {
         if let InstrKind::Call {
@@ -292,6 +291,36 @@ pub fn instrument(
             calls.push((m.function_of(n).to_string(), callee));
         }
     }
+    let models: HashSet<String> = m
+        .functions_in_section(verifier::frontend::llvm::compile::MODEL_SECTION)
+        .into_iter()
+        .collect();
+    // The functions whose code the schedule orders, and the callers of such functions that
+    // are not library models themselves (a model's static helper, as `__synth_strto` is
+    // `strtol`'s: the model that calls it runs it). (A model calling another model, as the
+    // stand-in body of `snprintf` calls `__synth_format`, does not run it: the front end
+    // lowers those calls itself.) A library model whose code the schedule orders only in
+    // the verifier's copies of other library calls, if at all, goes back to the system's
+    // definition.
+    let mut keep: HashSet<String> = (instrumented.iter())
+        .filter(|n| by_instr[n].iter().any(|r| used.contains(&r.site)))
+        .map(|&n| m.function_of(n).to_string())
+        .collect();
+    loop {
+        let more: Vec<String> = (calls.iter())
+            .filter(|(caller, callee)| {
+                keep.contains(callee) && !models.contains(callee) && !keep.contains(caller)
+            })
+            .map(|(caller, _)| caller.clone())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        keep.extend(more);
+    }
+    // A library model the schedule instruments must run in the built program: the program
+    // calls it, or an instrumented model does. Elsewhere the call goes to the system's
+    // library (a model's body replaced by it), and the model's sites would never be reached.
     let kept_model = |f: &String| models.contains(f) && keep.contains(f);
     let mut runs: HashSet<String> = HashSet::new();
     loop {
@@ -557,12 +586,19 @@ fn call(
     sorted.sort_by_key(|w| format!("{w:?}"));
     sorted.dedup();
     match (name, sorted.as_slice()) {
+        // A creation, in some copies refused for the thread bound: the refusal's write of the
+        // id is the schedule's event where it writes shared memory (`Access`).
         ("pthread_create", [What::Sync(SyncKind::Spawn)]) if args == 4 => {
-            m.replace_call(
-                n,
-                "__synth_pthread_create",
-                &[sync(SyncKind::Spawn).expect("site")],
-            );
+            let spawn = sync(SyncKind::Spawn).expect("site");
+            m.replace_call(n, "__synth_pthread_create", &[spawn, none]);
+        }
+        ("pthread_create", [What::Access, What::Sync(SyncKind::Spawn)]) if args == 4 && !multi => {
+            let spawn = sync(SyncKind::Spawn).expect("site");
+            let refusal = site(What::Access).expect("site");
+            m.replace_call(n, "__synth_pthread_create", &[spawn, refusal]);
+        }
+        ("pthread_create", [What::Access]) if args == 4 && !multi => {
+            m.replace_call(n, "__synth_create_refused_at", &[roles[0].site]);
         }
         ("pthread_exit", [What::Exit]) => m.call_before(n, "synth_thread_exit", &[]),
         ("pthread_join", [What::Sync(SyncKind::Join)]) if args == 2 && !multi => {
@@ -688,12 +724,16 @@ fn check_shared_code(
     by_instr: &BTreeMap<u32, Vec<Role>>,
     position: &dyn Fn(&Module, u32) -> String,
 ) -> Result<(), Error> {
-    // Accesses of a thread's own memory, also those merged into the steps after them.
+    // Accesses of a thread's own memory, also those merged into the steps after them. (A
+    // copy whose pointer reaches no object is none: it would be a memory error, which the
+    // schedule's proof excludes.)
     let mut plain: HashSet<[u32; 2]> = prog.local_reads.iter().copied().collect();
     for th in &prog.threads {
         for tr in &th.transitions {
             if let (true, true, Some(at)) = (tr.memory_access, tr.events.is_empty(), tr.at) {
-                plain.insert(at);
+                if !reaches_nothing(tr) {
+                    plain.insert(at);
+                }
             }
         }
     }
@@ -713,6 +753,19 @@ fn check_shared_code(
         }
     }
     Ok(())
+}
+
+/// Whether every access of `tr` through a pointer reaches no object (the points-to analysis
+/// found none: the pointer is null or dangling), and it makes one.
+fn reaches_nothing(tr: &verifier::ir::Transition) -> bool {
+    let (reads, writes) = tr.accesses();
+    let mut derefs = (reads.into_iter().chain(writes))
+        .filter_map(|p| match p {
+            Place::Deref { targets, .. } => Some(targets.is_empty()),
+            Place::Var { .. } => None,
+        })
+        .peekable();
+    derefs.peek().is_some() && derefs.all(|none| none)
 }
 
 /// The instructions one execution of which performs more than one site in sequence (a copy

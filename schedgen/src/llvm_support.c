@@ -119,25 +119,36 @@ int __synth_once(uint32_t site, pthread_once_t *o, void (*init)(void)) {
   return 0;
 }
 
-/* pthread_create at a site of the schedule. When the verified program met the thread bound
- * (SYNTH_BOUNDED), a creation once every thread of the schedule exists fails with EAGAIN, as
- * the verifier assumed; otherwise it is the schedule's event. */
-static unsigned __synth_created;
+/* pthread_create at a site of the schedule. Where the verified program met the thread bound
+ * (SYNTH_BOUNDED), it refuses a creation by the copy of the code it runs, not by a count of
+ * threads: a creation whose site is not the thread's next event of the schedule is one it
+ * refused. That fails with EAGAIN and leaves SYNTH_NO_THREAD as the id, as the verifier
+ * assumed; where that write is an event of the schedule too, it is site `refusal`. */
+static int __synth_refuse(uint32_t refusal, pthread_t *t) {
+  if (refusal != SYNTH_NONE)
+    synth_before(refusal);
+  if (t)
+    *t = (pthread_t)SYNTH_NO_THREAD;
+  if (refusal != SYNTH_NONE)
+    synth_after(refusal);
+  return EAGAIN;
+}
 
-int __synth_pthread_create(uint32_t site, pthread_t *t, const void *attr, void *(*start)(void *),
-                           void *arg) {
-  if (SYNTH_BOUNDED) {
-    unsigned n = __atomic_load_n(&__synth_created, __ATOMIC_SEQ_CST);
-    do {
-      if (n + 1 >= SYNTH_THREAD_COUNT) {
-        if (t)
-          *t = (pthread_t)SYNTH_NO_THREAD;
-        return EAGAIN;
-      }
-    } while (!__atomic_compare_exchange_n(&__synth_created, &n, n + 1, 0, __ATOMIC_SEQ_CST,
-                                          __ATOMIC_SEQ_CST));
-  }
+int __synth_pthread_create(uint32_t site, uint32_t refusal, pthread_t *t, const void *attr,
+                           void *(*start)(void *), void *arg) {
+  if (SYNTH_BOUNDED && !synth_expects(site))
+    return __synth_refuse(refusal, t);
   return synth_pthread_create(site, (unsigned long *)t, attr, start, arg);
+}
+
+/* A creation the verified program refuses for the thread bound wherever it reaches it, whose
+ * write of the id is the schedule's event `refusal`. */
+int __synth_create_refused_at(uint32_t refusal, pthread_t *t, const void *attr,
+                              void *(*start)(void *), void *arg) {
+  (void)attr;
+  (void)start;
+  (void)arg;
+  return __synth_refuse(refusal, t);
 }
 
 /* A thread creation the verified program does not make: beyond the thread bound it fails

@@ -96,18 +96,15 @@ impl SiteTable {
                     .unwrap_or(tr),
                 _ => tr,
             };
-            // An access of the LLVM module is one instruction however many cells it may
-            // reach (an element whose index the lowering left to the run time may be any
-            // field): only its kinds of access matter.
-            let evs = if matches!(rep.kind, TransKind::Sync(_)) {
+            // An access of the LLVM module is one instruction whatever it reaches (an element
+            // whose index the lowering left to the run time may be any field; a heap block's
+            // access also reads its allocation status, a global's does not).
+            let evs = if matches!(rep.kind, TransKind::Sync(_))
+                || (prog.bitcode.is_some() && tr.at.is_some())
+            {
                 Vec::new()
             } else {
-                let mut evs: Vec<u8> = rep.events.iter().map(|e| e.access as u8).collect();
-                if prog.bitcode.is_some() && tr.at.is_some() {
-                    evs.sort_unstable();
-                    evs.dedup();
-                }
-                evs
+                rep.events.iter().map(|e| e.access as u8).collect()
             };
             let span = if tr.at.is_some() { None } else { tr.span };
             let key: Key = (tr.at, span, format!("{:?}/{kind:?}", rep.kind), arm, evs);

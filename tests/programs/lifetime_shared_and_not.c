@@ -1,6 +1,6 @@
 /* One function whose local a thread reads in one call and no other thread sees in the
- * other: its lifetime's start and end are events of the schedule in the first call only,
- * but both calls run the same code. */
+ * other: both calls run the same code, instrumented once, so the local's lifetime is an
+ * event of the schedule in the second call too. */
 #include <pthread.h>
 #include <stdio.h>
 

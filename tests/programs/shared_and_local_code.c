@@ -1,5 +1,6 @@
 /* One function increments a shared counter in one call and a local of main in another: the
- * instrumented code of `inc` would be shared by both, so synth build refuses it. */
+ * instrumented code of `inc` is shared by both, so the access to the local is an event of
+ * the schedule too (on memory no other thread touches). */
 #include <assert.h>
 #include <pthread.h>
 

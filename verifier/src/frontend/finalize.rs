@@ -25,11 +25,12 @@ pub(super) fn finalize(
     points_to(p);
     shared(p);
     let shared: Vec<bool> = p.vars.iter().map(|v| v.shared).collect();
+    let code = shared_code(p, &shared);
     if merge {
         let mut any = false;
         let mut local = std::mem::take(&mut p.local_reads);
         for t in &mut p.threads {
-            any |= super::merge::merge_invisible(t, &shared, &p.vars, &mut local);
+            any |= super::merge::merge_invisible(t, &shared, &code, &p.vars, &mut local);
         }
         local.sort_unstable();
         local.dedup();
@@ -39,7 +40,7 @@ pub(super) fn finalize(
         }
     }
     for t in &mut p.threads {
-        mark(t, &shared, &p.vars);
+        mark(t, &shared, &code, &p.vars);
         add_discards(t, &shared);
         back_edges(t);
     }
@@ -856,20 +857,61 @@ fn event_index(pl: &Place, var: &Var) -> Option<Expr> {
     }
 }
 
-/// Fills events, may-block and yield marks.
-fn mark(t: &mut Thread, shared: &[bool], vars: &[Var]) {
+/// The code ([`Transition::at`]) of the loads and stores that access shared memory in some
+/// copy (an inlined call, a thread instance). `synth build` instruments one piece of code for
+/// every copy of it, so where a copy touches memory of its thread only, that access is an
+/// event too ([`mark`]): on memory no other thread touches, ordered with its own thread's
+/// steps only. (A copy that reaches a thread's memory through a scalar of the front end's, not
+/// a C object, stays plain: `synth build` refuses that code, naming it.)
+fn shared_code(p: &Program, shared: &[bool]) -> HashSet<[u32; 2]> {
+    let mut code = HashSet::new();
+    for tr in p.threads.iter().flat_map(|t| &t.transitions) {
+        let Some(at) = tr.at else { continue };
+        if !tr.memory_access || tr.kind != TransKind::Stmt || code.contains(&at) {
+            continue;
+        }
+        let (reads, writes) = tr.accesses();
+        if (reads.iter().chain(&writes)).any(|pl| pl.vars().iter().any(|v| shared[v.0 as usize])) {
+            code.insert(at);
+        }
+    }
+    code
+}
+
+/// Whether variable `v`, reached through `pl`, is memory of the C program (a target of a
+/// pointer, an array, a global or heap object, an object laid out in the address space), not
+/// a scalar the front end made (a register).
+fn is_memory(pl: &Place, v: &Var) -> bool {
+    match pl {
+        Place::Deref { .. } | Place::Var { index: Some(_), .. } => true,
+        Place::Var { index: None, .. } => {
+            v.placement.is_some() || matches!(v.scope, VarScope::Global | VarScope::Heap)
+        }
+    }
+}
+
+/// Fills events, may-block and yield marks; a statement of shared code ([`shared_code`])
+/// has events on the memory it touches, shared or not.
+fn mark(t: &mut Thread, shared: &[bool], code: &HashSet<[u32; 2]>, vars: &[Var]) {
     let mut members: HashMap<VarId, Vec<VarId>> = HashMap::new();
     for v in vars {
         members.entry(v.placement().object).or_default().push(v.id);
     }
     for tr in &mut t.transitions {
+        let force = tr.memory_access
+            && tr.kind == TransKind::Stmt
+            && tr.at.is_some_and(|a| code.contains(&a));
         let (reads, writes) = tr.accesses();
+        // The events in order of first access, and where each (variable, index) is among them
+        // (a place through a pointer may have thousands of targets).
         let mut events: Vec<Event> = Vec::new();
-        let push = |pl: &Place, access: Access, events: &mut Vec<Event>| {
+        let mut at: HashMap<(VarId, Option<Expr>), usize> = HashMap::new();
+        let mut push = |pl: &Place, access: Access| {
             // An access through a pointer of another width than the elements of a target
             // laid out in bytes may touch any of the variables of its object, at elements
             // its address alone does not say: it accesses them whole.
-            let mut wide: Vec<VarId> = Vec::new();
+            let mut wide: HashSet<VarId> = HashSet::new();
+            let mut touched = pl.vars();
             if let Place::Deref { ty, targets, .. } = pl {
                 let bytes = (ty.bits as u32).div_ceil(8);
                 for v in targets {
@@ -879,54 +921,60 @@ fn mark(t: &mut Thread, shared: &[bool], vars: &[Var]) {
                         wide.extend(members.get(&o).into_iter().flatten());
                     }
                 }
+                if !wide.is_empty() {
+                    let own: HashSet<VarId> = touched.iter().copied().collect();
+                    let mut extra: Vec<VarId> =
+                        wide.iter().filter(|m| !own.contains(m)).copied().collect();
+                    extra.sort();
+                    touched.extend(extra);
+                }
             }
-            let mut touched = pl.vars();
-            touched.extend(
-                wide.iter()
-                    .filter(|m| !touched.contains(m))
-                    .copied()
-                    .collect::<Vec<_>>(),
-            );
             for v in touched {
-                if !shared[v.0 as usize] {
+                if !shared[v.0 as usize] && !(force && is_memory(pl, &vars[v.0 as usize])) {
                     continue;
                 }
                 // An access to heap memory reads its allocation status (any instance's:
                 // the event names the whole status array).
                 let o = vars[v.0 as usize].placement().object;
                 if vars[o.0 as usize].allocation_status && o != v {
-                    let read = |e: &Event| e.var == o && e.index.is_none();
-                    if !events.iter().any(read) {
+                    // (Its write, where one came first, is an update already.)
+                    at.entry((o, None)).or_insert_with(|| {
                         events.push(Event {
                             var: o,
                             index: None,
                             access: Access::Read,
                         });
-                    }
+                        events.len() - 1
+                    });
                 }
                 let index = if wide.contains(&v) {
                     None
                 } else {
                     event_index(pl, &vars[v.0 as usize])
                 };
-                if let Some(e) = events.iter_mut().find(|e| e.var == v && e.index == index) {
-                    if e.access != access {
-                        e.access = Access::Update;
+                match at.entry((v, index)) {
+                    std::collections::hash_map::Entry::Occupied(k) => {
+                        let e = &mut events[*k.get()];
+                        if e.access != access {
+                            e.access = Access::Update;
+                        }
                     }
-                } else {
-                    events.push(Event {
-                        var: v,
-                        index,
-                        access,
-                    });
+                    std::collections::hash_map::Entry::Vacant(k) => {
+                        events.push(Event {
+                            var: v,
+                            index: k.key().1.clone(),
+                            access,
+                        });
+                        k.insert(events.len() - 1);
+                    }
                 }
             }
         };
         for pl in reads {
-            push(pl, Access::Read, &mut events);
+            push(pl, Access::Read);
         }
         for pl in writes {
-            push(pl, Access::Write, &mut events);
+            push(pl, Access::Write);
         }
         let reads_shared = !events.is_empty();
         tr.events = events;

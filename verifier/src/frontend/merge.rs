@@ -11,13 +11,16 @@
 use crate::ir::*;
 use std::collections::HashSet;
 
-/// Merges the invisible steps of `t`; `shared[v]` says whether variable `v` is shared. Adds
+/// Merges the invisible steps of `t`; `shared[v]` says whether variable `v` is shared, and
+/// `shared_code` holds the code that accesses shared memory in some copy (a step of it is not
+/// invisible: `synth build` instruments it as an event in every copy). Adds
 /// to `local_accesses` the code ([`Transition::at`]) of every merged step that accessed the
 /// thread's memory (what [`Program::local_reads`] records). Returns whether anything merged
 /// (the thread then has unreachable locations to drop).
 pub(super) fn merge_invisible(
     t: &mut Thread,
     shared: &[bool],
+    shared_code: &HashSet<[u32; 2]>,
     vars: &[Var],
     local_accesses: &mut Vec<[u32; 2]>,
 ) -> bool {
@@ -36,6 +39,9 @@ pub(super) fn merge_invisible(
             let step = t.transitions[a.0 as usize].clone();
             let l2 = step.dst;
             if l2.0 as usize == l1 || special.contains(&l2) || incoming[l2.0 as usize] != 1 {
+                break;
+            }
+            if step.at.is_some_and(|a| shared_code.contains(&a)) {
                 break;
             }
             let Some(assigns) = invisible(&step, shared, vars) else {

@@ -605,9 +605,7 @@ impl<'m> Lowerer<'m> {
             }
             "__synth_unmap" => self.unmap(args[0]),
             // lrand48 returns a value in [0, 2^31 - 1] (rand and random are models.c's).
-            "lrand48"
-                if args.is_empty() && !self.m.functions.iter().any(|f| f.name == name) =>
-            {
+            "lrand48" if args.is_empty() && !self.m.functions.iter().any(|f| f.name == name) => {
                 let ty = match c.dest.as_ref().map(|_| self.m.types.type_of(c)) {
                     Some(t) => match t.as_ref() {
                         Type::IntegerType { bits } if *bits >= 32 && *bits <= 64 => {

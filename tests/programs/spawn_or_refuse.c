@@ -1,0 +1,33 @@
+/* One pthread_create, in a helper called on two paths. Under --max-threads 2 the verified
+ * program has one thread to create, which goes to the first call of the code, on a path
+ * runs do not take (the clock is an input of the model): the second call is refused (EAGAIN) and writes the id of no
+ * thread where the thread's argument lets it be read. The built program follows the schedule
+ * copy by copy: it refuses that call too. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+
+static pthread_t ids[2];
+
+static void *worker(void *arg) {
+  (void)arg;
+  return 0;
+}
+
+__attribute__((noinline)) static int start(int i) {
+  return pthread_create(&ids[i], 0, worker, ids);
+}
+
+int main(void) {
+  int first = -1;
+  if (time(0) < 0)
+    first = start(0);
+  int second = start(1);
+  if (first == 0)
+    pthread_join(ids[0], 0);
+  if (second == 0)
+    pthread_join(ids[1], 0);
+  printf("%d %d\n", first, second == EAGAIN);
+  return 0;
+}

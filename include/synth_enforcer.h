@@ -219,11 +219,11 @@ void synth_before(uint32_t site);
 // After the calling thread performed the event at `site`: publishes its completion.
 void synth_after(uint32_t site);
 
-// Whether the event at `site` is the calling thread's next event of the schedule (waiting
-// for the next section where the thread has no events left in this one); 0 when another
-// event is, or when the schedule has none left for the thread. Performs nothing: where a
-// creation of the verified program may be refused for the thread bound, this says which.
-int32_t synth_expects(uint32_t site);
+// Which of the sites `a` and `b` is the calling thread's next event of the schedule, for an
+// instruction that performs either (a creation the verified program makes in one copy of the
+// code and refuses in another): waits as `synth_before` does; any other next event aborts.
+// Performs neither: call `synth_before` and `synth_after` with the site returned.
+uint32_t synth_choose(uint32_t a, uint32_t b);
 
 // At a branch: reports the arm taken, `site_if_true` when `cond != 0` and `site_if_false`
 // otherwise (an arm that is `SYNTH_NONE` reports nothing), and returns `cond != 0`. The arm is

@@ -437,6 +437,30 @@ fn the_bounded_buffer_app_builds_and_prints_what_the_native_build_prints() {
     }
 }
 
+/// A generator seeded with `srand` and shared by threads: the built program runs the library
+/// model of `rand` (the schedule orders its state), which gives the values glibc gives for
+/// the seed, so the enforced build prints the values the native one prints.
+#[test]
+fn a_seeded_generator_shared_by_threads_gives_the_native_values() {
+    let dir = scratch("rand_seeded_threads");
+    let src = program("rand_seeded_threads.c");
+    let native = dir.join("native");
+    let st = Command::new("cc")
+        .args(["-pthread", "-w", "-o"])
+        .arg(&native)
+        .arg(&src)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let expected = sorted_lines(&run(&native).expect("the native build ends").stdout);
+    assert_eq!(expected.len(), 6);
+    let exe = dir.join("enforced");
+    build(&src, 2, &exe, None);
+    let o = run(&exe).expect("the enforced program ends");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(sorted_lines(&o.stdout), expected);
+}
+
 /// A program of several files (`--with OTHER.c`): verified as one module, with the bug of the
 /// file that lacks the mutex found there, and built into a program that prints what the
 /// native one prints.

@@ -566,25 +566,24 @@ impl Enforcer {
         }
     }
 
-    /// Whether the event at `site` is the thread's next one (waiting for the next section when
-    /// it has no events left in this one): false when another event is, or when the schedule
-    /// has none left for it. Performs nothing. (Where the verified program creates a thread in
-    /// one copy of its code and refuses the creation for the thread bound in another, the
-    /// creation's site comes next exactly where it creates one.)
-    pub fn expects<'a>(
+    /// Which of the sites `a` and `b` is the thread's next event, waiting as
+    /// [`Enforcer::before`] does (for the next section when it has no events left in this
+    /// one): the schedule's choice where one instruction performs either (a thread creation
+    /// the verified program makes in one copy of its code and refuses for the thread bound in
+    /// another). Any other next event is a deviation. Performs neither.
+    pub fn choose<'a>(
         &'a self,
         ctx: &mut ThreadCtx<'a>,
-        site: u32,
-    ) -> Result<bool, Box<Deviation>> {
+        a: u32,
+        b: u32,
+    ) -> Result<u32, Box<Deviation>> {
         loop {
             self.refresh(ctx);
-            if let Some(ev) = ctx.events.get(ctx.pos as usize) {
-                return Ok(ev.site == site);
+            match ctx.events.get(ctx.pos as usize) {
+                Some(ev) if ev.site == a || ev.site == b => return Ok(ev.site),
+                Some(ev) => return Err(self.wrong_event(ctx, a, ev.site)),
+                None => self.await_next_section(ctx, || Reached::Site(self.site(a)))?,
             }
-            if matches!(self.section(ctx.seen).map(Section::end), Some(End::Finish)) {
-                return Ok(false);
-            }
-            self.await_next_section(ctx, || Reached::Site(self.site(site)))?;
         }
     }
 

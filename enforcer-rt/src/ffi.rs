@@ -246,15 +246,13 @@ fn fast(f: impl FnOnce(&'static Enforcer, &mut ThreadCtx<'static>) -> bool) -> b
     .unwrap_or(false)
 }
 
-/// Whether the event at `site` is the calling thread's next event of the schedule (waiting
-/// for the next section where the thread has no events left in this one); 0 when another
-/// event is, or when the schedule has none left for the thread. Performs nothing: where a
-/// creation of the verified program may be refused for the thread bound, this says which.
+/// Which of the sites `a` and `b` is the calling thread's next event of the schedule, for an
+/// instruction that performs either (a creation the verified program makes in one copy of the
+/// code and refuses in another): waits as `synth_before` does; any other next event aborts.
+/// Performs neither: call `synth_before` and `synth_after` with the site returned.
 #[no_mangle]
-pub extern "C" fn synth_expects(site: u32) -> i32 {
-    with_ctx("synth_expects", |e, ctx| {
-        e.expects(ctx, site).map(i32::from)
-    })
+pub extern "C" fn synth_choose(a: u32, b: u32) -> u32 {
+    with_ctx("synth_choose", |e, ctx| e.choose(ctx, a, b))
 }
 
 /// At a branch: reports the arm taken, `site_if_true` when `cond != 0` and `site_if_false`

@@ -295,13 +295,17 @@ pub fn instrument(
         .functions_in_section(verifier::frontend::llvm::compile::MODEL_SECTION)
         .into_iter()
         .collect();
-    // The functions whose code the schedule orders, and the callers of such functions that
-    // are not library models themselves (a model's static helper, as `__synth_strto` is
-    // `strtol`'s: the model that calls it runs it). (A model calling another model, as the
-    // stand-in body of `snprintf` calls `__synth_format`, does not run it: the front end
-    // lowers those calls itself.) A library model whose code the schedule orders only in
-    // the verifier's copies of other library calls, if at all, goes back to the system's
-    // definition.
+    // The functions whose code the schedule orders, and their callers (a model whose helper
+    // holds that code runs it: `strtol` runs `__synth_strto`, `atoi` runs `strtol`). Not the
+    // stand-in bodies of the functions whose calls the front end lowers itself
+    // ([`verifier::frontend::llvm::format::LOWERED`]: the body of `snprintf` calls
+    // `__synth_format` with no arguments). A library model whose code the schedule orders
+    // only in the verifier's copies of other library calls, if at all, goes back to the
+    // system's definition.
+    let lowered: HashSet<&str> = verifier::frontend::llvm::format::LOWERED
+        .iter()
+        .copied()
+        .collect();
     let mut keep: HashSet<String> = (instrumented.iter())
         .filter(|n| by_instr[n].iter().any(|r| used.contains(&r.site)))
         .map(|&n| m.function_of(n).to_string())
@@ -309,7 +313,9 @@ pub fn instrument(
     loop {
         let more: Vec<String> = (calls.iter())
             .filter(|(caller, callee)| {
-                keep.contains(callee) && !models.contains(callee) && !keep.contains(caller)
+                keep.contains(callee)
+                    && !keep.contains(caller)
+                    && !lowered.contains(caller.as_str())
             })
             .map(|(caller, _)| caller.clone())
             .collect();
@@ -397,13 +403,12 @@ pub fn instrument(
     let support = format!(
         "/* {src}: support of the module instrumented by synth to follow the program \
          schedule of {header}\n * (Opt{opt}, program SHA-256 {sha}). Do not edit. */\n\
-         #include <stdio.h>\n#include <string.h>\n#include \"{header}\"\n#define SYNTH_BOUNDED {bounded}\n\
+         #include <stdio.h>\n#include <string.h>\n#include \"{header}\"\n\
          {SUPPORT}\n{proto}\n\
          int main(int argc, char **argv, char **envp) {{\n  \
          (void)argc;\n  (void)argv;\n  (void)envp;\n{arguments}  \
          if (synth_start(&synth_schedule, \"{sha}\") != 0)\n    return {code};\n  \
          return {call_main};\n}}\n",
-        bounded = u8::from(prog.thread_bound.is_some()),
         src = sched.source.replace("*/", "* /"),
         opt = sched.opt,
         sha = prog.sha256,
@@ -586,8 +591,8 @@ fn call(
     sorted.sort_by_key(|w| format!("{w:?}"));
     sorted.dedup();
     match (name, sorted.as_slice()) {
-        // A creation, in some copies refused for the thread bound: the refusal's write of the
-        // id is the schedule's event where it writes shared memory (`Access`).
+        // A creation, refused for the thread bound in the copies where the refusal's write of
+        // the id (`Access`, an event wherever it writes one) is a site.
         ("pthread_create", [What::Sync(SyncKind::Spawn)]) if args == 4 => {
             let spawn = sync(SyncKind::Spawn).expect("site");
             m.replace_call(n, "__synth_pthread_create", &[spawn, none]);
@@ -716,8 +721,9 @@ fn call(
 }
 
 /// One piece of code must be an event in every copy the IR made of it (inlined calls,
-/// threads): an instruction that accesses shared memory in some copies and memory of one
-/// thread in others cannot be instrumented, since the code is shared.
+/// threads). The front end makes an instruction's accesses of a thread's memory events where
+/// other copies of it access shared memory; one whose plain copies reach a scalar of the front
+/// end's (not an object in memory) cannot be instrumented, since the code is shared.
 fn check_shared_code(
     prog: &Program,
     m: &Module,
@@ -745,8 +751,8 @@ fn check_shared_code(
             return Err(Error::Unsupported {
                 position: position(m, n),
                 what: format!(
-                    "an access to shared memory in some calls of its function and to memory of \
-                     one thread in others (site {}); the instrumented code is shared by both",
+                    "an access to shared memory in some calls of its function and to a scalar \
+                     of one thread's in others (site {}); the instrumented code is shared by both",
                     roles[0].site
                 ),
             });
@@ -782,6 +788,11 @@ fn sequential_sites(prog: &Program, sched: &ProgramSchedule) -> HashSet<u32> {
         for x in &th.transitions {
             let Some([n, _]) = x.at else { continue };
             if out.contains(&n) || !visible.contains(&(th.id, x.id.0)) {
+                continue;
+            }
+            // (A creation or its refusal is the whole call: the next step of the instruction
+            // is its next call, as in a loop whose other steps merged into it.)
+            if x.starts.is_some() {
                 continue;
             }
             // Transitions of the same instruction after `x`.

@@ -2,6 +2,7 @@
  * synchronisation the schedule performs itself, in the verifier's model of it, and the
  * verifier's built-ins. Included after the schedule header (synth_enforcer.h). */
 #include <errno.h>
+#include <stdlib.h>
 #include <pthread.h>
 #include <stdint.h>
 
@@ -119,24 +120,23 @@ int __synth_once(uint32_t site, pthread_once_t *o, void (*init)(void)) {
   return 0;
 }
 
-/* pthread_create at a site of the schedule. Where the verified program met the thread bound
- * (SYNTH_BOUNDED), it refuses a creation by the copy of the code it runs, not by a count of
- * threads: a creation whose site is not the thread's next event of the schedule is one it
- * refused. That fails with EAGAIN and leaves SYNTH_NO_THREAD as the id, as the verifier
- * assumed; where that write is an event of the schedule too, it is site `refusal`. */
+/* pthread_create at a site of the schedule. The verified program refuses a creation for the
+ * thread bound by the copy of the code it runs, not by a count of threads, and
+ * the refusal's write of SYNTH_NO_THREAD as the id is an event of the schedule: where one
+ * instruction is a creation in some copies and a refusal (site `refusal`) in others, the
+ * schedule's next event says which this is. A refusal fails with EAGAIN, as the verifier
+ * assumed. */
 static int __synth_refuse(uint32_t refusal, pthread_t *t) {
-  if (refusal != SYNTH_NONE)
-    synth_before(refusal);
+  synth_before(refusal);
   if (t)
     *t = (pthread_t)SYNTH_NO_THREAD;
-  if (refusal != SYNTH_NONE)
-    synth_after(refusal);
+  synth_after(refusal);
   return EAGAIN;
 }
 
 int __synth_pthread_create(uint32_t site, uint32_t refusal, pthread_t *t, const void *attr,
                            void *(*start)(void *), void *arg) {
-  if (SYNTH_BOUNDED && !synth_expects(site))
+  if (refusal != SYNTH_NONE && synth_choose(site, refusal) == refusal)
     return __synth_refuse(refusal, t);
   return synth_pthread_create(site, (unsigned long *)t, attr, start, arg);
 }
@@ -220,3 +220,21 @@ __attribute__((weak)) void __VERIFIER_error(void) {
 __attribute__((weak)) void reach_error(void) { synth_fail(SYNTH_NO_SITE, "reach_error() reached"); }
 __attribute__((weak)) void __VERIFIER_atomic_begin(void) {}
 __attribute__((weak)) void __VERIFIER_atomic_end(void) {}
+
+/* The libc model of rand after srand with a seed other than 1 (models.c), where the built
+ * program runs the model: glibc's generator for that seed, restarted by each srand. */
+long __synth_seeded_random(unsigned seed, unsigned generation) {
+  static struct random_data data;
+  static char state[128];
+  static unsigned seen;
+  static int ready;
+  if (!ready || generation != seen) {
+    memset(&data, 0, sizeof data);
+    initstate_r(seed, state, sizeof state, &data);
+    seen = generation;
+    ready = 1;
+  }
+  int32_t r;
+  random_r(&data, &r);
+  return r;
+}

@@ -3,9 +3,10 @@
 //! A site is a source-level action: a transition with shared memory events or a
 //! synchronisation call, or a branch arm whose outcome selects the next section. Thread
 //! instances of one function (and inlined copies of one statement) share their sites, because
-//! the instrumented C code is shared: a site is identified by the transition's source span,
-//! kind, arm (position among the outgoing transitions of its location) and the variables it
-//! accesses. The instrumentation uses [`SiteTable::site_of`] to find the site of an IR
+//! the instrumented code is shared: a site is identified by the LLVM instruction it performs
+//! ([`Transition::at`]; without one, by the transition's source span and its kinds of
+//! access), its kind and its arm (position among the outgoing transitions of its location).
+//! The instrumentation uses [`SiteTable::site_of`] to find the site of an IR
 //! transition, so the schedule and the instrumented program agree.
 
 use serde::{Deserialize, Serialize};
@@ -55,7 +56,8 @@ pub struct SiteTable {
 }
 
 /// The identity of a site: the expression it performs ([`Transition::at`], else the
-/// statement's span), its kind, its arm (branches only) and its kinds of access. The variables
+/// statement's span), its kind, its arm (branches only) and, without an instruction, its kinds
+/// of access. The variables
 /// are not part of it: one expression reached through a pointer parameter bound to different
 /// objects (inlined calls, thread instances) is one piece of instrumented code, so one site.
 type Key = (Option<[u32; 2]>, Option<Span>, String, usize, Vec<u8>);

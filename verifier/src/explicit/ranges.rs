@@ -468,7 +468,7 @@ mod tests {
 #include <stdlib.h>
 int small, letter, counter, flag = 3;
 int main(void) {
-  small = rand() % 10;
+  small = abs(rand()) % 10;
   letter = 'a' + abs(rand()) % 26;
   for (int i = 0; i < 1000; i++) counter = counter + 2;
   if (small > 4) flag = 7;

@@ -891,16 +891,20 @@ fn is_memory(pl: &Place, v: &Var) -> bool {
 }
 
 /// Fills events, may-block and yield marks; a statement of shared code ([`shared_code`])
-/// has events on the memory it touches, shared or not.
+/// and a creation refused for the thread bound have events on the memory they touch, shared
+/// or not.
 fn mark(t: &mut Thread, shared: &[bool], code: &HashSet<[u32; 2]>, vars: &[Var]) {
     let mut members: HashMap<VarId, Vec<VarId>> = HashMap::new();
     for v in vars {
         members.entry(v.placement().object).or_default().push(v.id);
     }
     for tr in &mut t.transitions {
-        let force = tr.memory_access
-            && tr.kind == TransKind::Stmt
-            && tr.at.is_some_and(|a| code.contains(&a));
+        // (A creation refused for the thread bound is an event on the id it writes: the
+        // built program asks the schedule whether this copy of the code refuses.)
+        let force = tr.refusal.is_some()
+            || (tr.memory_access
+                && tr.kind == TransKind::Stmt
+                && tr.at.is_some_and(|a| code.contains(&a)));
         let (reads, writes) = tr.accesses();
         // The events in order of first access, and where each (variable, index) is among them
         // (a place through a pointer may have thousands of targets).
@@ -930,7 +934,8 @@ fn mark(t: &mut Thread, shared: &[bool], code: &HashSet<[u32; 2]>, vars: &[Var])
                 }
             }
             for v in touched {
-                if !shared[v.0 as usize] && !(force && is_memory(pl, &vars[v.0 as usize])) {
+                let event = shared[v.0 as usize] || (force && is_memory(pl, &vars[v.0 as usize]));
+                if !event {
                     continue;
                 }
                 // An access to heap memory reads its allocation status (any instance's:

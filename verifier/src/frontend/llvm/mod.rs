@@ -15,7 +15,7 @@ mod canonical;
 pub mod compile;
 pub mod edit;
 mod escape;
-mod format;
+pub mod format;
 mod heap;
 mod layout;
 mod loops;

@@ -801,9 +801,17 @@ static int __synth_rand_words[31] = {
     968117788, -123449607, 1284210865, 435012392, -2017506339, -911064859, -370259173,
     1132637927, 1398500161, -205601318};
 static int __synth_rand_front = 3, __synth_rand_rear = 0, __synth_rand_seeded;
+static unsigned __synth_rand_seed, __synth_rand_generation;
+/* A value of the generator after srand(seed) (the generation-th call of srand): arbitrary in
+ * [0, RAND_MAX] for the verifier; the built program computes glibc's (llvm_support.c). */
+W long __synth_seeded_random(unsigned seed, unsigned generation) {
+  (void)seed;
+  (void)generation;
+  return __VERIFIER_nondet_int() & 0x7fffffff;
+}
 static long __VERIFIER_atomic_synth_random(void) {
   if (__synth_rand_seeded)
-    return __VERIFIER_nondet_int() & 0x7fffffff;
+    return __synth_seeded_random(__synth_rand_seed, __synth_rand_generation);
   unsigned sum = (unsigned)__synth_rand_words[__synth_rand_front] +
                  (unsigned)__synth_rand_words[__synth_rand_rear];
   __synth_rand_words[__synth_rand_front] = (int)sum;
@@ -813,6 +821,8 @@ static long __VERIFIER_atomic_synth_random(void) {
 }
 static void __VERIFIER_atomic_synth_srandom(unsigned seed) {
   __synth_rand_seeded = seed > 1;
+  __synth_rand_seed = seed;
+  __synth_rand_generation++;
   if (!__synth_rand_seeded) {
     for (int i = 0; i < 31; i++)
       __synth_rand_words[i] = __synth_rand_seed1[i];

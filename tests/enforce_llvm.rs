@@ -404,6 +404,18 @@ fn sorted_lines(out: &[u8]) -> Vec<String> {
     lines
 }
 
+/// The sorted lines the program `src`, compiled by `cc` into `exe`, prints.
+fn native_lines(src: &Path, exe: &Path) -> Vec<String> {
+    let st = Command::new("cc")
+        .args(["-pthread", "-w", "-o"])
+        .arg(exe)
+        .arg(src)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    sorted_lines(&run(exe).expect("the native build ends").stdout)
+}
+
 /// The corpus's bounded buffer (one producer and one consumer of `rand()` characters, a
 /// mutex and two condition variables, the buffer in `malloc`ed memory), as its README says
 /// to run it: the enforced build prints what the native build prints.
@@ -412,15 +424,7 @@ fn the_bounded_buffer_app_builds_and_prints_what_the_native_build_prints() {
     let dir = scratch("bbuf");
     let src = dir.join("bbuf.c");
     std::fs::copy(common::corpus().join("apps/bbuf/bbuf.c"), &src).unwrap();
-    let native = dir.join("bbuf-native");
-    let st = Command::new("cc")
-        .args(["-pthread", "-w", "-o"])
-        .arg(&native)
-        .arg(&src)
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let expected = sorted_lines(&run(&native).expect("the native build ends").stdout);
+    let expected = native_lines(&src, &dir.join("bbuf-native"));
     assert_eq!(expected.len(), 20);
     for opt in 0..=2u8 {
         let exe = dir.join(format!("bbuf{opt}"));
@@ -444,15 +448,7 @@ fn the_bounded_buffer_app_builds_and_prints_what_the_native_build_prints() {
 fn a_seeded_generator_shared_by_threads_gives_the_native_values() {
     let dir = scratch("rand_seeded_threads");
     let src = program("rand_seeded_threads.c");
-    let native = dir.join("native");
-    let st = Command::new("cc")
-        .args(["-pthread", "-w", "-o"])
-        .arg(&native)
-        .arg(&src)
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let expected = sorted_lines(&run(&native).expect("the native build ends").stdout);
+    let expected = native_lines(Path::new(&src), &dir.join("native"));
     assert_eq!(expected.len(), 6);
     let exe = dir.join("enforced");
     build(&src, 2, &exe, None);

@@ -466,10 +466,12 @@ mod tests {
         let (p, r) = ranges_of(
             r#"
 #include <stdlib.h>
+unsigned __VERIFIER_nondet_uint(void);
+static int draw(void) { return __VERIFIER_nondet_uint() & 0x7fffffff; }
 int small, letter, counter, flag = 3;
 int main(void) {
-  small = abs(rand()) % 10;
-  letter = 'a' + abs(rand()) % 26;
+  small = draw() % 10;
+  letter = 'a' + abs(draw()) % 26;
   for (int i = 0; i < 1000; i++) counter = counter + 2;
   if (small > 4) flag = 7;
   return 0;

@@ -788,18 +788,15 @@ W int __isoc99_scanf(const char *f, ...) { return __synth_scan_stdin(f, 0); }
  * of seed 1 until srand is called, so without srand (or after srand(1) or srand(0), which
  * glibc takes for 1) the values are glibc's, exactly; after srand with another seed they are
  * arbitrary values in [0, RAND_MAX]. glibc holds a lock around each call: an atomic region. */
-static const int __synth_rand_seed1[31] = {
-    -1726662223, 379960547, 1735697613, 1040273694, 1313901226, 1627687941, -179304937,
-    -2073333483, 1780058412, -1989503057, -615974602, 344556628, 939512070, -1249116260,
-    1507946756, -812545463, 154635395, 1388815473, -1926676823, 525320961, -1009028674,
-    968117788, -123449607, 1284210865, 435012392, -2017506339, -911064859, -370259173,
-    1132637927, 1398500161, -205601318};
-static int __synth_rand_words[31] = {
-    -1726662223, 379960547, 1735697613, 1040273694, 1313901226, 1627687941, -179304937,
-    -2073333483, 1780058412, -1989503057, -615974602, 344556628, 939512070, -1249116260,
-    1507946756, -812545463, 154635395, 1388815473, -1926676823, 525320961, -1009028674,
-    968117788, -123449607, 1284210865, 435012392, -2017506339, -911064859, -370259173,
-    1132637927, 1398500161, -205601318};
+/* The 31 words srandom(1) leaves glibc's generator with. */
+#define __SYNTH_RAND_SEED1 \
+    -1726662223, 379960547, 1735697613, 1040273694, 1313901226, 1627687941, -179304937, \
+    -2073333483, 1780058412, -1989503057, -615974602, 344556628, 939512070, -1249116260, \
+    1507946756, -812545463, 154635395, 1388815473, -1926676823, 525320961, -1009028674, \
+    968117788, -123449607, 1284210865, 435012392, -2017506339, -911064859, -370259173, \
+    1132637927, 1398500161, -205601318
+static const int __synth_rand_seed1[31] = {__SYNTH_RAND_SEED1};
+static int __synth_rand_words[31] = {__SYNTH_RAND_SEED1};
 static int __synth_rand_front = 3, __synth_rand_rear = 0, __synth_rand_seeded;
 static unsigned __synth_rand_seed, __synth_rand_generation;
 /* A value of the generator after srand(seed) (the generation-th call of srand): arbitrary in

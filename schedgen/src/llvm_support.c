@@ -222,12 +222,17 @@ __attribute__((weak)) void __VERIFIER_atomic_begin(void) {}
 __attribute__((weak)) void __VERIFIER_atomic_end(void) {}
 
 /* The libc model of rand after srand with a seed other than 1 (models.c), where the built
- * program runs the model: glibc's generator for that seed, restarted by each srand. */
+ * program runs the model: glibc's generator for that seed, restarted by each srand. The
+ * verifier takes its values as arbitrary, so the schedule need not order two threads'
+ * calls (they only read the model's state): a lock keeps the generator whole, as glibc's
+ * does. */
 long __synth_seeded_random(unsigned seed, unsigned generation) {
+  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
   static struct random_data data;
   static char state[128];
   static unsigned seen;
   static int ready;
+  pthread_mutex_lock(&lock);
   if (!ready || generation != seen) {
     memset(&data, 0, sizeof data);
     initstate_r(seed, state, sizeof state, &data);
@@ -236,5 +241,6 @@ long __synth_seeded_random(unsigned seed, unsigned generation) {
   }
   int32_t r;
   random_r(&data, &r);
+  pthread_mutex_unlock(&lock);
   return r;
 }

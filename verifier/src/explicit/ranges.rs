@@ -405,6 +405,10 @@ pub(crate) fn exact(op: BinOp, a: Range, b: Range) -> Option<Range> {
             })
         }
         BinOp::Div if b.lo > 0 || b.hi < 0 => corners(i128::checked_div),
+        // `x >> k` is `x / 2^k` rounded down, monotone in `x` and (for one sign of `x`) in
+        // `k`; a shift by a negative amount or by the width or more is not computed.
+        BinOp::Shr if b.lo >= 0 && b.hi < 64 => corners(|x, k| Some(x >> k)),
+        BinOp::Shl if b.lo >= 0 && b.hi < 64 => corners(|x, k| x.checked_mul(1 << k)),
         BinOp::BitAnd if b.lo == b.hi && b.lo >= 0 => Some(Range { lo: 0, hi: b.lo }),
         BinOp::BitAnd if a.lo == a.hi && a.lo >= 0 => Some(Range { lo: 0, hi: a.lo }),
         _ => None,
@@ -468,9 +472,11 @@ mod tests {
 #include <stdlib.h>
 unsigned __VERIFIER_nondet_uint(void);
 static int draw(void) { return __VERIFIER_nondet_uint() & 0x7fffffff; }
-int small, letter, counter, flag = 3;
+int small, letter, counter, flag = 3, die, half;
 int main(void) {
   small = draw() % 10;
+  die = rand() % 6 + 1;
+  half = (draw() >> 24) << 1;
   letter = 'a' + abs(draw()) % 26;
   for (int i = 0; i < 1000; i++) counter = counter + 2;
   if (small > 4) flag = 7;
@@ -479,6 +485,9 @@ int main(void) {
 "#,
         );
         assert_eq!(range(&p, &r, "small"), Range { lo: 0, hi: 9 });
+        // glibc's generator (the model's shift) gives [0, RAND_MAX].
+        assert_eq!(range(&p, &r, "die"), Range { lo: 0, hi: 6 });
+        assert_eq!(range(&p, &r, "half"), Range { lo: 0, hi: 254 });
         // With the initial 0.
         assert_eq!(range(&p, &r, "letter"), Range { lo: 0, hi: 122 });
         assert_eq!(range(&p, &r, "flag"), Range { lo: 3, hi: 7 });

@@ -354,43 +354,27 @@ fn a_program_built_for_its_arguments_runs_with_them_and_refuses_others() {
     }
 }
 
-/// A library model whose accesses the schedule orders must run in the built program: where
-/// the call goes to the system's library instead (`snprintf` into shared memory), the build
-/// is refused with the model's name rather than stopped by a deviation at run time.
+/// Formatting into and parsing memory another thread shares (`snprintf`, `sprintf`,
+/// `asprintf`, `sscanf`): the schedule orders the models' accesses, and the built program
+/// runs the models with the arguments the formats convert, at every level, printing what the
+/// native build prints.
 #[test]
-fn a_schedule_through_a_model_the_built_program_does_not_run_is_refused() {
-    let dir = scratch("model_not_run");
-    let src = dir.join("format_shared.c");
-    std::fs::write(
-        &src,
-        r#"
-#include <assert.h>
-#include <pthread.h>
-#include <stdio.h>
-char buf[32];
-void *w(void *arg) { snprintf(buf, sizeof buf, "id %d", 7); return arg; }
-int main(void) {
-  pthread_t t;
-  pthread_create(&t, 0, w, 0);
-  char c = buf[0];
-  pthread_join(t, 0);
-  assert(buf[0] == 'i');
-  return c == 'x';
-}
-"#,
-    )
-    .unwrap();
-    runtime_library();
-    let o = Command::new(synth_exe())
-        .args(["build", "--timeout", "60"])
-        .arg(&src)
-        .arg("-o")
-        .arg(dir.join("format_shared"))
-        .output()
-        .expect("synth runs");
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(!o.status.success(), "{err}");
-    assert!(err.contains("library model `__synth_format`"), "{err}");
+fn formatting_into_shared_memory_runs_the_models_in_the_built_program() {
+    let dir = scratch("format_shared");
+    let src = program("format_shared.c");
+    let native = native_lines(Path::new(&src), &dir.join("native"));
+    assert_eq!(native.len(), 3, "{native:?}");
+    for opt in 0..=2u8 {
+        let exe = dir.join(format!("format_shared{opt}"));
+        build_with(&src, opt, &exe, None, &[]);
+        let o = run(&exe).expect("the built program ends");
+        assert!(
+            o.status.success(),
+            "Opt{opt}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(sorted_lines(&o.stdout), native, "Opt{opt}");
+    }
 }
 
 /// Sorted lines of `out`: the order in which threads print is the schedule's (or the

@@ -296,13 +296,12 @@ pub fn instrument(
         .into_iter()
         .collect();
     // The functions whose code the schedule orders, and their callers (a model whose helper
-    // holds that code runs it: `strtol` runs `__synth_strto`, `atoi` runs `strtol`). Not the
-    // stand-in bodies of the functions whose calls the front end lowers itself
-    // ([`verifier::frontend::llvm::format::LOWERED`]: the body of `snprintf` calls
-    // `__synth_format` with no arguments). A library model whose code the schedule orders
-    // only in the verifier's copies of other library calls, if at all, goes back to the
-    // system's definition.
-    let lowered: HashSet<&str> = verifier::frontend::llvm::format::LOWERED
+    // holds that code runs it: `strtol` runs `__synth_strto`, `atoi` runs `strtol`,
+    // `snprintf` runs `__synth_format`). Not the stand-ins of `scanf`, whose model makes up
+    // the line it reads ([`verifier::frontend::llvm::format::MAKE_UP_INPUT`]). A library
+    // model whose code the schedule orders only in the verifier's copies of other library
+    // calls, if at all, goes back to the system's definition.
+    let make_up: HashSet<&str> = verifier::frontend::llvm::format::MAKE_UP_INPUT
         .iter()
         .copied()
         .collect();
@@ -315,7 +314,7 @@ pub fn instrument(
             .filter(|(caller, callee)| {
                 keep.contains(callee)
                     && !keep.contains(caller)
-                    && !lowered.contains(caller.as_str())
+                    && !make_up.contains(caller.as_str())
             })
             .map(|(caller, _)| caller.clone())
             .collect();

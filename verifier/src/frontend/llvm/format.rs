@@ -15,7 +15,8 @@ use llvm_ir::types::Type;
 use llvm_ir::Operand;
 
 /// The library functions whose calls the front end lowers here (`Lowerer::format`), never
-/// through their bodies in `models.c`, which are stand-ins that only link the models in.
+/// through their bodies in `models.c`. Those bodies are stand-ins for built programs: they
+/// pass their arguments to the models as the front end does.
 pub const LOWERED: &[&str] = &[
     "snprintf",
     "sprintf",
@@ -25,6 +26,10 @@ pub const LOWERED: &[&str] = &[
     "scanf",
     "__isoc99_scanf",
 ];
+
+/// Of [`LOWERED`], those whose model makes up what it reads (a line of standard input): a
+/// built program must read the real input, so it never runs their stand-ins.
+pub const MAKE_UP_INPUT: &[&str] = &["scanf", "__isoc99_scanf"];
 
 /// The conversions the models perform.
 const KNOWN: &[u8] = b"diouxXcs%";

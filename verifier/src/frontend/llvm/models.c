@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 void *malloc(size_t);
@@ -708,14 +709,84 @@ W int __synth_scan(const char *s, const char *f, const long *args) {
   return assigned;
 }
 
-/* Referenced here so that linking the models brings in the formatting models with them;
- * calls of these are lowered by the front end, never these bodies. */
-W int snprintf(char *buf, unsigned long size, const char *f, ...) {
-  return __synth_format(buf, size, f, 0);
+/* The stand-ins of the formatted input and output functions. The verifier never lowers these
+ * bodies: the front end lowers each call itself (format.rs), passing the arguments the format
+ * converts to the models as an array of longs, a pointer as its address. A built program whose
+ * schedule orders a model's accesses runs these bodies, which pass the arguments the same way.
+ * __synth_arguments takes them from `ap` as the format says (scan: every conversion that
+ * assigns takes a pointer; print: `*` widths and precisions and `%c` an int, `%s` a pointer,
+ * an integer conversion an int, or a long with `l`, `ll`, `z`, `j` or `t`). */
+static int __synth_conversions(const char *f) {
+  int n = 0;
+  for (; *f; f++)
+    if (*f == '%')
+      n += 3; /* at most a `*` width, a `*` precision and an argument each */
+  return n + 1;
 }
-W int sprintf(char *buf, const char *f, ...) { return __synth_format(buf, ~0ul, f, 0); }
-W int asprintf(char **out, const char *f, ...) { return __synth_asprintf(out, f, 0); }
-W int sscanf(const char *s, const char *f, ...) { return __synth_scan(s, f, 0); }
+static void __synth_arguments(const char *f, int scan, va_list ap, long *args) {
+  int k = 0;
+  while (*f) {
+    if (*f++ != '%')
+      continue;
+    int assigns = 1;
+    if (scan && *f == '*') {
+      assigns = 0;
+      f++;
+    }
+    while (!scan && *f && (*f == '-' || *f == '0' || *f == '+' || *f == ' ' || *f == '#'))
+      f++;
+    for (int part = 0; part < 2; part++) {
+      if (!scan && *f == '*') {
+        args[k++] = va_arg(ap, int);
+        f++;
+      }
+      while (*f >= '0' && *f <= '9')
+        f++;
+      if (scan || *f != '.')
+        break;
+      f++;
+    }
+    int wide = 0;
+    while (*f == 'h' || *f == 'l' || *f == 'z' || *f == 'j' || *f == 't')
+      wide |= *f++ != 'h';
+    char c = *f;
+    if (!c)
+      break;
+    f++;
+    if (c == '%' || !assigns)
+      continue;
+    if (scan || c == 's') {
+      /* The pointer's bytes (a conversion to long would read its address as a number). */
+      void *p = va_arg(ap, void *);
+      __builtin_memcpy(&args[k++], &p, sizeof p);
+    } else if (wide && c != 'c')
+      args[k++] = va_arg(ap, long);
+    else
+      args[k++] = va_arg(ap, int);
+  }
+}
+#define __SYNTH_ARGUMENTS(scan)                                                                \
+  long args[__synth_conversions(f)];                                                           \
+  va_list ap;                                                                                  \
+  va_start(ap, f);                                                                             \
+  __synth_arguments(f, scan, ap, args);                                                        \
+  va_end(ap)
+W int snprintf(char *buf, unsigned long size, const char *f, ...) {
+  __SYNTH_ARGUMENTS(0);
+  return __synth_format(buf, size, f, args);
+}
+W int sprintf(char *buf, const char *f, ...) {
+  __SYNTH_ARGUMENTS(0);
+  return __synth_format(buf, ~0ul, f, args);
+}
+W int asprintf(char **out, const char *f, ...) {
+  __SYNTH_ARGUMENTS(0);
+  return __synth_asprintf(out, f, args);
+}
+W int sscanf(const char *s, const char *f, ...) {
+  __SYNTH_ARGUMENTS(1);
+  return __synth_scan(s, f, args);
+}
 
 W char *strdup(const char *s) {
   size_t n = strlen(s) + 1;
@@ -757,7 +828,10 @@ W void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const v
         b[j * size + k] = t;
       }
 }
-W int __isoc99_sscanf(const char *s, const char *f, ...) { return __synth_scan(s, f, 0); }
+W int __isoc99_sscanf(const char *s, const char *f, ...) {
+  __SYNTH_ARGUMENTS(1);
+  return __synth_scan(s, f, args);
+}
 
 /* scanf: sscanf of a line of standard input (below 256 bytes of arbitrary text, which the
  * model makes up), or EOF at its end. */

@@ -347,6 +347,31 @@ int main(void) {{
             true,
         ),
         (
+            "sprintf through a function pointer formats as a direct call does",
+            mapped("int (*volatile pf)(char *, const char *, ...) = sprintf; char s[16]; pf(s, \"%d-%s\", 42, \"ab\"); assert(strcmp(s, \"42-ab\") == 0 && s[1] != '3');"),
+            false,
+        ),
+        (
+            "sprintf through a function pointer writes what it formats",
+            mapped("int (*volatile pf)(char *, const char *, ...) = sprintf; char s[16]; pf(s, \"%d\", 42); assert(s[1] != '2');"),
+            true,
+        ),
+        (
+            "scanf may stop at a matching failure",
+            mapped("int x; assert(scanf(\"%d\", &x) != 0);"),
+            true,
+        ),
+        (
+            "scanf assigns the conversions before the one it stops at",
+            mapped("int x = 5, y = 5, n = scanf(\"%d %*d %d\", &x, &y); assert(n >= -1 && n <= 2 && (n == 2 || y == 5));"),
+            false,
+        ),
+        (
+            "scanf's string without a width may overflow",
+            mapped("char r[4]; if (scanf(\"%s\", r) == 1) r[0] = 1;"),
+            true,
+        ),
+        (
             "stat may fail",
             mapped("struct stat st; assert(stat(\"data\", &st) == 0);"),
             true,

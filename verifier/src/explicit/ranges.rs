@@ -277,8 +277,12 @@ pub(crate) fn eval_env(e: &Expr, env: &impl Env) -> Range {
             }
             let (a, b) = (eval_env(lhs, env), eval_env(rhs, env));
             let signed = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) && ty.signed;
+            // A shift's interval only by a constant amount: the checker's encoding is exact
+            // for those only, and an interval it cannot show would make it reject the proof.
+            let by_variable = matches!(op, BinOp::Shl | BinOp::Shr) && rhs.as_const().is_none();
             match exact(*op, a, b) {
                 Some(r) if signed && env.defined_only() => r.meet(Range::full(*ty)).unwrap_or(r),
+                _ if by_variable => Range::full(*ty),
                 _ => binary(*op, a, b, *ty),
             }
         }

@@ -173,7 +173,11 @@ impl<'m> Lowerer<'m> {
             self.cur = at;
             let span = self.span;
             let args = c.arguments.iter().map(|(o, _)| o).collect::<Vec<_>>();
-            let r = self.inline_call(f, &args, c.dest.as_ref())?;
+            // (A formatting function of the library is lowered as a direct call of it is.)
+            let r = match super::format::lowered_as(&f.name) {
+                Some(name) if self.library_function(&f.name) => self.format(name, &args, c)?,
+                _ => self.inline_call(f, &args, c.dest.as_ref())?,
+            };
             self.span = span;
             let mut ops = Vec::new();
             if let (Some((v, ty)), Some(r)) = (ret, r) {
@@ -574,13 +578,8 @@ impl<'m> Lowerer<'m> {
                     if ty == Ty::ULONG { ty } else { rt },
                 ))))
             }
-            "snprintf" | "sprintf" | "asprintf" | "sscanf" if self.library_function(name) => {
-                self.format(name, args, c)
-            }
-            // glibc's names for the C99 sscanf and scanf.
-            "__isoc99_sscanf" => self.format("sscanf", args, c),
-            "scanf" | "__isoc99_scanf" if self.library_function(name) => {
-                self.format("scanf", args, c)
+            n if self.library_function(n) && super::format::lowered_as(n).is_some() => {
+                self.format(super::format::lowered_as(n).unwrap_or(n), args, c)
             }
             "signal" if args.len() == 2 && self.library_function(name) => self.signal(args),
             "strerror" | "setlocale" if self.library_function(name) => {

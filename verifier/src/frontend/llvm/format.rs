@@ -15,21 +15,33 @@ use llvm_ir::types::Type;
 use llvm_ir::Operand;
 
 /// The library functions whose calls the front end lowers here (`Lowerer::format`), never
-/// through their bodies in `models.c`. Those bodies are stand-ins for built programs: they
-/// pass their arguments to the models as the front end does.
-pub const LOWERED: &[&str] = &[
-    "snprintf",
-    "sprintf",
-    "asprintf",
-    "sscanf",
-    "__isoc99_sscanf",
-    "scanf",
-    "__isoc99_scanf",
+/// through their bodies in `models.c`, each with the function it is lowered as (glibc's
+/// names of the C99 and C23 `scanf` family are `scanf`'s and `sscanf`'s). Those bodies are
+/// stand-ins for built programs: they pass their arguments to the models as the front end
+/// does.
+const LOWERED: &[(&str, &str)] = &[
+    ("snprintf", "snprintf"),
+    ("sprintf", "sprintf"),
+    ("asprintf", "asprintf"),
+    ("sscanf", "sscanf"),
+    ("__isoc99_sscanf", "sscanf"),
+    ("__isoc23_sscanf", "sscanf"),
+    ("scanf", "scanf"),
+    ("__isoc99_scanf", "scanf"),
+    ("__isoc23_scanf", "scanf"),
 ];
+
+/// The function of [`LOWERED`] a call of `name` is lowered as, if any.
+pub(super) fn lowered_as(name: &str) -> Option<&'static str> {
+    LOWERED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, as_)| *as_)
+}
 
 /// Of [`LOWERED`], those whose model makes up what it reads (a line of standard input): a
 /// built program must read the real input, so it never runs their stand-ins.
-pub const MAKE_UP_INPUT: &[&str] = &["scanf", "__isoc99_scanf"];
+pub const MAKE_UP_INPUT: &[&str] = &["scanf", "__isoc99_scanf", "__isoc23_scanf"];
 
 /// The conversions the models perform.
 const KNOWN: &[u8] = b"diouxXcs%";

@@ -832,29 +832,87 @@ W int __isoc99_sscanf(const char *s, const char *f, ...) {
   __SYNTH_ARGUMENTS(1);
   return __synth_scan(s, f, args);
 }
+W int __isoc23_sscanf(const char *s, const char *f, ...) {
+  __SYNTH_ARGUMENTS(1);
+  return __synth_scan(s, f, args);
+}
 
-/* scanf: sscanf of a line of standard input (below 256 bytes of arbitrary text, which the
- * model makes up), or EOF at its end. */
+/* scanf: what reading standard input can make it do, whatever the input is. Each conversion
+ * in turn either stops the call (the input ends or does not match) or assigns what some input
+ * makes it assign: an integer conversion an arbitrary value of its object's size, `%c` its
+ * width's bytes (one without a width), `%s` between one and its width of bytes that are
+ * neither null nor white space (without a width, any number), then a null. The result is the
+ * number of objects assigned, or possibly EOF while none is. */
 int __VERIFIER_nondet_int(void);
 unsigned long __VERIFIER_nondet_ulong(void);
 char __VERIFIER_nondet_char(void);
 void __VERIFIER_assume(int);
-static char __synth_stdin_line[256];
 W int __synth_scan_stdin(const char *f, const long *args) {
-  if (__VERIFIER_nondet_int())
-    return -1;
-  unsigned long k = __VERIFIER_nondet_ulong();
-  __VERIFIER_assume(k < sizeof __synth_stdin_line);
-  for (unsigned long i = 0; i < k; i++) {
-    char c = __VERIFIER_nondet_char();
-    __VERIFIER_assume(c != 0);
-    __synth_stdin_line[i] = c;
+  int assigned = 0, k = 0;
+  while (*f) {
+    if (*f++ != '%')
+      continue;
+    if (*f == '%') {
+      f++;
+      continue;
+    }
+    int skip = *f == '*';
+    if (skip)
+      f++;
+    unsigned long width = 0;
+    while (*f >= '0' && *f <= '9')
+      width = width * 10 + (unsigned long)(*f++ - '0');
+    int size = 4;
+    if (*f == 'h') {
+      size = 2;
+      if (*++f == 'h') {
+        size = 1;
+        f++;
+      }
+    } else if (*f == 'l' || *f == 'j' || *f == 'z' || *f == 't') {
+      size = 8;
+      if (*f++ == 'l' && *f == 'l')
+        f++;
+    }
+    char c = *f++;
+    if (__VERIFIER_nondet_int())
+      break;
+    if (skip)
+      continue;
+    if (c == 'c' || c == 's') {
+      /* Byte by byte, the length decided as it goes: where it ends is a known index. */
+      char *d = (char *)args[k++];
+      if (c == 'c' && width == 0)
+        width = 1;
+      unsigned long i = 0;
+      for (; width == 0 || i < width; i++) {
+        if (c == 's' && i > 0 && __VERIFIER_nondet_int())
+          break;
+        char b = __VERIFIER_nondet_char();
+        __VERIFIER_assume(c == 'c' || (b != 0 && !__synth_space(b)));
+        d[i] = b;
+      }
+      if (c == 's')
+        d[i] = 0;
+    } else {
+      void *d = (void *)args[k++];
+      unsigned long v = __VERIFIER_nondet_ulong();
+      if (size == 1)
+        *(unsigned char *)d = (unsigned char)v;
+      else if (size == 2)
+        *(unsigned short *)d = (unsigned short)v;
+      else if (size == 4)
+        *(unsigned int *)d = (unsigned int)v;
+      else
+        *(unsigned long *)d = v;
+    }
+    assigned++;
   }
-  __synth_stdin_line[k] = 0;
-  return __synth_scan(__synth_stdin_line, f, args);
+  return assigned == 0 && __VERIFIER_nondet_int() ? -1 : assigned;
 }
 W int scanf(const char *f, ...) { return __synth_scan_stdin(f, 0); }
 W int __isoc99_scanf(const char *f, ...) { return __synth_scan_stdin(f, 0); }
+W int __isoc23_scanf(const char *f, ...) { return __synth_scan_stdin(f, 0); }
 
 /* rand and random (one generator in glibc): its additive feedback generator (TYPE_3: each
  * word the sum of the words 3 and 31 before it, the result the sum shifted right by one),

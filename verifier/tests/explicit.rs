@@ -323,6 +323,41 @@ fn an_input_that_decides_nothing_is_proved_for_every_value() {
     }
 }
 
+/// Input read with `scanf` (a number and a word of at most its width, into memory another
+/// thread reads): whatever the input, the program is proved safe; a word without a width
+/// overflows its buffer for a long enough input.
+#[test]
+fn what_scanf_reads_is_any_input() {
+    const SCANNED: &str = r#"
+#include <assert.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+int value;
+char word[6];
+void *reader(void *arg) { return (void *)(long)(value > 0 && strlen(word) < sizeof word); }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, reader, 0);
+  if (scanf("%d WIDTH", &value, word) != 2)
+    value = 0;
+  pthread_join(t, 0);
+  assert(strlen(word) < sizeof word);
+  return 0;
+}
+"#;
+    let p = lower("scanned.c", &SCANNED.replace("WIDTH", "%5s"));
+    let (r, ivrs) = verify(&p, Engine::Auto);
+    assert_eq!(r.verdict, Verdict::Safe);
+    assert!(matches!(ivrs[0].kind, IvrKind::Safe(_)));
+    let p = lower("scanned.c", &SCANNED.replace("WIDTH", "%s"));
+    let (r, ivrs) = verify(&p, Engine::Explicit);
+    assert!(!matches!(r.verdict, Verdict::Safe), "{:?}", r.verdict);
+    assert!(ivrs
+        .iter()
+        .any(|i| matches!(i.kind, IvrKind::Counterexample(_))));
+}
+
 /// Two branches on the same input: the search explores each both ways (the value is not
 /// known), so it meets paths no execution takes (`n == 3`, then `n != 3`).
 #[test]

@@ -505,3 +505,22 @@ int main(void) { struct S s = {1, 2, 3}; return first(1, s) != 1; }
         other => panic!("{:?}", other.map(|_| "lowered")),
     }
 }
+
+/// A 64-bit conversion given a narrower integer (`%ld` of an `int`, undefined in C) is
+/// refused with its position: the built program's library would read bits the call did not
+/// pass. `%ld` of a `long` and `%d` of an `int` lower.
+#[test]
+fn a_long_conversion_of_a_narrower_integer_is_unsupported() {
+    let text = |arg: &str| {
+        format!(
+            "#include <stdio.h>\nchar b[32];\nint main(int argc, char **argv) {{ return sprintf(b, \"%d %ld\", argc, {arg}) < 0; }}\n"
+        )
+    };
+    match load_str("narrow.c", &text("argc"), &FOpts::default()) {
+        Err(Error::Unsupported { construct, .. }) => {
+            assert!(construct.contains("64-bit conversion"), "{construct}")
+        }
+        other => panic!("{:?}", other.map(|_| "lowered")),
+    }
+    assert!(load_str("wide.c", &text("(long)argc"), &FOpts::default()).is_ok());
+}

@@ -54,10 +54,10 @@ enum Direction {
     Scan,
 }
 
-/// The number of arguments `format` converts, or the first conversion the models do not
-/// perform.
-fn conversions(format: &[u8], dir: Direction) -> Result<usize, String> {
-    let mut args = 0;
+/// The arguments `format` converts, each `true` where it is a 64-bit integer (`%ld`, `%zu`,
+/// ...), or the first conversion the models do not perform.
+fn conversions(format: &[u8], dir: Direction) -> Result<Vec<bool>, String> {
+    let mut args = Vec::new();
     let mut i = 0;
     while i < format.len() {
         if format[i] != b'%' {
@@ -75,7 +75,7 @@ fn conversions(format: &[u8], dir: Direction) -> Result<usize, String> {
         }
         let mut star = |i: &mut usize| {
             if dir == Direction::Print && format.get(*i) == Some(&b'*') {
-                args += 1;
+                args.push(false);
                 *i += 1;
             }
             while format.get(*i).is_some_and(u8::is_ascii_digit) {
@@ -88,7 +88,9 @@ fn conversions(format: &[u8], dir: Direction) -> Result<usize, String> {
             star(&mut i);
         }
         let long = format.get(i) == Some(&b'l');
+        let mut wide = false;
         while i < format.len() && b"hlzjt".contains(&format[i]) {
+            wide |= format[i] != b'h';
             i += 1;
         }
         match format.get(i) {
@@ -96,7 +98,7 @@ fn conversions(format: &[u8], dir: Direction) -> Result<usize, String> {
             Some(&c) if long && (c == b'c' || c == b's') => return Err(format!("l{}", c as char)),
             Some(&c) if KNOWN.contains(&c) => {
                 if c != b'%' && assigns {
-                    args += 1;
+                    args.push(dir == Direction::Print && wide && b"diouxX".contains(&c));
                 }
                 i += 1;
             }
@@ -174,9 +176,18 @@ impl<'m> Lowerer<'m> {
             Err(c) => return self.unsupported(format!("`{name}` with the conversion `%{c}`")),
         };
         let rest = &args[fixed..];
-        if rest.len() < wanted {
+        if rest.len() < wanted.len() {
             return self.unsupported(format!(
                 "`{name}` with fewer arguments than its format converts"
+            ));
+        }
+        // A 64-bit conversion of a narrower integer reads bits the call did not pass.
+        let narrow = |a: &Operand| matches!(self.m.types.type_of(a).as_ref(), Type::IntegerType { bits } if *bits < 64);
+        if let Some(k) = (wanted.iter().zip(rest)).position(|(&w, a)| w && narrow(a)) {
+            return self.unsupported(format!(
+                "`{name}` with a 64-bit conversion (`l`, `z`, `j`, `t`) of a narrower \
+                 integer (argument {} after the format)",
+                k + 1
             ));
         }
         let Some(model) = self.funcs.get(model).copied() else {
@@ -230,9 +241,10 @@ mod tests {
     #[test]
     fn conversions_are_counted_and_unknown_ones_named() {
         let conversions = |f: &[u8]| conversions(f, Direction::Print);
-        assert_eq!(conversions(b"worker %d says %s"), Ok(2));
-        assert_eq!(conversions(b"%-*.*s|%05ld|%%|%x|%zu"), Ok(6));
-        assert_eq!(conversions(b"100%%"), Ok(0));
+        assert_eq!(conversions(b"worker %d says %s"), Ok(vec![false; 2]));
+        let wide = vec![false, false, false, true, false, true];
+        assert_eq!(conversions(b"%-*.*s|%05ld|%%|%x|%zu"), Ok(wide));
+        assert_eq!(conversions(b"100%%"), Ok(vec![]));
         assert_eq!(conversions(b"%5.2f"), Err("f".into()));
         assert_eq!(conversions(b"%n"), Err("n".into()));
         assert_eq!(conversions(b"%p"), Err("p".into()));
@@ -244,8 +256,8 @@ mod tests {
     #[test]
     fn scan_conversions_count_assignments() {
         let scans = |f: &[u8]| conversions(f, Direction::Scan);
-        assert_eq!(scans(b"%u"), Ok(1));
-        assert_eq!(scans(b"%*d %5s %hhx %lu %%"), Ok(3));
+        assert_eq!(scans(b"%u"), Ok(vec![false]));
+        assert_eq!(scans(b"%*d %5s %hhx %lu %%"), Ok(vec![false; 3]));
         assert_eq!(scans(b"%f"), Err("f".into()));
         assert_eq!(scans(b"%[a-z]"), Err("[".into()));
         assert_eq!(scans(b"%n"), Err("n".into()));

@@ -363,7 +363,7 @@ fn formatting_into_shared_memory_runs_the_models_in_the_built_program() {
     let dir = scratch("format_shared");
     let src = program("format_shared.c");
     let native = native_lines(Path::new(&src), &dir.join("native"));
-    assert_eq!(native.len(), 3, "{native:?}");
+    assert_eq!(native.len(), 4, "{native:?}");
     for opt in 0..=2u8 {
         let exe = dir.join(format!("format_shared{opt}"));
         build_with(&src, opt, &exe, None, &[]);

@@ -323,10 +323,45 @@ fn a_model_whose_helper_the_schedule_orders_runs_in_the_built_program() {
 }
 
 /// The verified program refuses a creation for the thread bound by the copy of the code it
-/// runs: the built program refuses the same one, although fewer threads exist than the bound.
+/// runs, and gives the bound's threads to the creations a run makes: the built program
+/// creates and refuses the same ones.
 #[test]
 fn a_creation_is_refused_by_its_copy_of_the_code_as_in_the_verified_program() {
-    runs_with_bounds("spawn_or_refuse", &[(2, "-1 1\n"), (64, "-1 0\n")]);
+    runs_with_bounds(
+        "spawn_or_refuse",
+        &[(1, "-1 1\n"), (2, "-1 0\n"), (64, "-1 0\n")],
+    );
+}
+
+/// Two creation loops whose counts come from the command line: the first loop's unrolled
+/// copies would take every thread of the bound, and the second get none; the bound's threads
+/// go to the creations a run with the arguments makes, so two producers and two consumers
+/// fit in five threads.
+#[test]
+fn the_bound_goes_to_the_creations_a_run_makes() {
+    let dir = scratch("spawn_two_loops");
+    for (bound, args, printed) in [(5, ["2", "2"], "2 2\n"), (4, ["3", "1"], "3 0\n")] {
+        let exe = dir.join(format!("spawn_two_loops{bound}"));
+        runtime_library();
+        let o = Command::new(synth_exe())
+            .args(["build", "--max-threads"])
+            .arg(bound.to_string())
+            .arg(program("spawn_two_loops.c"))
+            .arg("-o")
+            .arg(&exe)
+            .arg("--")
+            .args(args)
+            .output()
+            .expect("synth runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = Command::new(&exe).args(args).output().expect("runs");
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            printed,
+            "--max-threads {bound}"
+        );
+    }
 }
 
 /// The thread count comes from the command line: verified and built for the arguments after

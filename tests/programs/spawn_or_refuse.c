@@ -1,8 +1,9 @@
 /* One pthread_create, in a helper called on two paths. Under --max-threads 2 the verified
- * program has one thread to create, which goes to the first call of the code, on a path
- * runs do not take (the clock is an input of the model): the second call is refused (EAGAIN) and writes the id of no
- * thread where the thread's argument lets it be read. The built program follows the schedule
- * copy by copy: it refuses that call too. */
+ * program has one thread to create. Lowered in order, it would go to the first call, on a
+ * path runs do not take (the clock is an input of the model); the front end gives it to the
+ * call a run with the program's arguments makes instead, the second. Under --max-threads 1
+ * both calls are refused (EAGAIN), and the refused call writes the id of no thread where the
+ * thread's argument lets it be read. The built program follows the schedule copy by copy. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdio.h>

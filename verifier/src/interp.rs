@@ -336,6 +336,24 @@ impl Oracle for RandomOracle {
     }
 }
 
+/// The run with no choices: the first enabled step each time (the thread of lowest id runs
+/// until it waits), every input and uninitialised value 0.
+pub struct FirstOracle;
+
+impl Oracle for FirstOracle {
+    fn pick(&mut self, _step: usize, _enabled: &[(ThreadId, TransId)]) -> Choice {
+        Choice::Take(0)
+    }
+
+    fn input(&mut self, _ty: Ty) -> i128 {
+        0
+    }
+
+    fn initial(&mut self, _var: VarId, _index: usize, _ty: Ty) -> i128 {
+        0
+    }
+}
+
 /// A fixed schedule (thread per step, optionally the transition) and fixed inputs.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Replay {

@@ -1063,6 +1063,11 @@ pub struct Start {
     /// a fixed element of an object), written so that equal arguments are equal strings, or
     /// where the function takes no parameter; `None` where it is computed.
     pub arg: Option<String>,
+    /// The creation's number in the front end's lowering, which tells which copy of its
+    /// `pthread_create` it is ([`crate::frontend::CreationCopy`]) and how many of that copy's
+    /// creations came before it.
+    #[serde(default)]
+    pub creation: u32,
 }
 
 /// A `pthread_create` refused for the thread bound, by whether the program reads what it

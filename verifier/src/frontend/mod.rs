@@ -37,7 +37,17 @@ pub struct Options {
     pub sources: Vec<PathBuf>,
     /// The command-line arguments `main` gets after the program's name.
     pub arguments: Vec<String>,
+    /// When set, only these creations (a copy of `pthread_create` and how many of its
+    /// creations the lowering met before) get threads within the bound; the others fail as a
+    /// creation beyond [`Options::max_threads`] does. The front end sets it to favour the
+    /// creations a run with [`Options::arguments`] makes ([`llvm::load`]).
+    pub creations: Option<std::sync::Arc<std::collections::HashSet<(CreationCopy, u32)>>>,
 }
+
+/// An inlined copy of a `pthread_create`: the function of the thread that runs it, and the
+/// LLVM instructions (`[number, 0]`, [`crate::ir::Transition::at`]) of the calls it is inlined
+/// through and of the creation itself.
+pub type CreationCopy = (String, Vec<[u32; 2]>);
 
 impl Default for Options {
     fn default() -> Self {
@@ -49,6 +59,7 @@ impl Default for Options {
             max_transitions: 2_000_000,
             sources: Vec::new(),
             arguments: Vec::new(),
+            creations: None,
         }
     }
 }

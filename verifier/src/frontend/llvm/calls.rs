@@ -2433,6 +2433,7 @@ impl<'m> Lowerer<'m> {
             .find(|g| g.name == f)
             .is_some_and(|g| !g.parameters.is_empty());
         let start = Start {
+            creation: self.creation_number(),
             function: f.clone(),
             arg: match self.val(args[3]) {
                 _ if !takes_param => Some("unused".into()),

@@ -136,6 +136,8 @@ pub(super) struct Frame<'m> {
     pub varargs: Option<VarId>,
     /// The caller's register the call's result goes to.
     pub result: Option<&'m Name>,
+    /// The call it is inlined through (`None` for a thread's start function).
+    call_at: Option<[u32; 2]>,
 }
 
 impl<'m> Frame<'m> {
@@ -246,6 +248,9 @@ pub(super) struct Lowerer<'m> {
     main_exits_thread: bool,
     /// The refused creation the call being lowered made, if any.
     pub last_refusal: Option<TransId>,
+    /// The creations met (`new_thread`), in order: the copy of `pthread_create` and how many
+    /// of its creations came before.
+    creations: Vec<(crate::frontend::CreationCopy, u32)>,
     /// Per (thread, function, register): the refused creations whose result it holds.
     refused_results: HashMap<(ThreadId, usize, &'m Name), Vec<TransId>>,
     /// Whether the program gives mutexes a type (recursive, error-checking): then locking
@@ -294,7 +299,15 @@ fn program_name(main_file: &str) -> String {
         .unwrap_or_else(|| "a.out".into())
 }
 
-pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, Vec<String>)> {
+pub(super) fn lower(
+    m: &Module,
+    opts: &Options,
+    main_file: &str,
+) -> R<(
+    Program,
+    Vec<String>,
+    Vec<(crate::frontend::CreationCopy, u32)>,
+)> {
     let creating = super::loops::creating_functions(m);
     let numbers = instruction_numbers(m);
     let mut escaping = super::escape::escaping_locals(m);
@@ -332,6 +345,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         bounded: false,
         main_exits_thread: super::loops::functions_calling(m, "pthread_exit").contains("main"),
         last_refusal: None,
+        creations: Vec::new(),
         refused_results: HashMap::new(),
         limits: HashMap::new(),
         keys: None,
@@ -369,7 +383,7 @@ pub(super) fn lower(m: &Module, opts: &Options, main_file: &str) -> R<(Program, 
         temps: 0,
     };
     let p = l.run()?;
-    Ok((p, l.files))
+    Ok((p, l.files, l.creations))
 }
 
 /// The number of the first instruction of each block of each defined function, counting the
@@ -1612,10 +1626,20 @@ impl<'m> Lowerer<'m> {
         if !self.funcs.contains_key(func) {
             return self.invalid(format!("thread function `{func}` is not defined"));
         }
+        let function = self.threads[self.tid.0 as usize].0.function.clone();
+        let calls = (self.frames.iter().filter_map(|f| f.call_at))
+            .chain(self.at)
+            .collect();
+        let copy = (function, calls);
+        let before = self.creations.iter().filter(|(c, _)| *c == copy).count() as u32;
+        let creation = (copy, before);
+        let other = (self.opts.creations.as_ref()).is_some_and(|c| !c.contains(&creation));
+        self.creations.push(creation);
         let per_function =
             |k: usize| self.threads.iter().filter(|t| t.0.function == func).count() >= k;
         if self.threads.len() >= self.opts.max_threads
             || self.opts.max_threads_per_function.is_some_and(per_function)
+            || other
         {
             // Beyond the bound the creation fails (`EAGAIN`).
             self.bounded = true;
@@ -1624,6 +1648,12 @@ impl<'m> Lowerer<'m> {
         let child = ThreadId(self.threads.len() as u32);
         self.threads.push(placeholder_thread(child, func));
         Ok(Some(child))
+    }
+
+    /// The number of the creation [`Lowerer::new_thread`] registered last
+    /// ([`crate::ir::Start::creation`]).
+    pub fn creation_number(&self) -> u32 {
+        self.creations.len() as u32 - 1
     }
 
     /// Queues a thread registered by [`Lowerer::new_thread`] for lowering.
@@ -1725,6 +1755,7 @@ impl<'m> Lowerer<'m> {
             lifetimes: Vec::new(),
             varargs,
             result,
+            call_at: self.at,
         };
         self.flush()?;
         frame.blocks.insert((0, 0), self.cur);

@@ -52,20 +52,42 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, hash: String) -> Result<Prog
         message: format!("cannot read the LLVM module clang wrote: {e}"),
     })?;
     let main_file = path.display().to_string();
-    let (mut program, names) = lower::lower(&module, opts, &main_file)?;
-    let position = |s: Option<&Span>| match s {
-        Some(s) => format!(
-            "{}:{}:{}",
-            names
-                .get(s.file as usize)
-                .map(String::as_str)
-                .unwrap_or("?"),
-            s.line,
-            s.col
-        ),
-        None => main_file.clone(),
+    let (mut program, names, mut creations) = lower::lower(&module, opts, &main_file)?;
+    let finish = |program: &mut Program| {
+        let position = |s: Option<&Span>| match s {
+            Some(s) => format!(
+                "{}:{}:{}",
+                names
+                    .get(s.file as usize)
+                    .map(String::as_str)
+                    .unwrap_or("?"),
+                s.line,
+                s.col
+            ),
+            None => main_file.clone(),
+        };
+        super::finalize::finalize(program, &position, opts, true)
     };
-    super::finalize::finalize(&mut program, &position, opts, true)?;
+    finish(&mut program)?;
+    // The creations a run makes get the bound's threads, until a run meets no refusal or
+    // makes the creations favoured already.
+    let mut favoured = std::collections::HashSet::new();
+    for _ in 0..MAX_LOWERINGS {
+        if opts.max_threads_per_function.is_some() {
+            break;
+        }
+        let Some(made) = run_creations(&program, &creations, &favoured) else {
+            break;
+        };
+        favoured = made;
+        let opts = Options {
+            creations: Some(std::sync::Arc::new(favoured.clone())),
+            ..opts.clone()
+        };
+        let (mut again, _, made) = lower::lower(&module, &opts, &main_file)?;
+        finish(&mut again)?;
+        (program, creations) = (again, made);
+    }
     program.sha256 = hash;
     let bytes = std::fs::read(&bc).map_err(|e| Error::Io {
         path: bc.display().to_string(),
@@ -85,6 +107,47 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, hash: String) -> Result<Prog
         })
         .collect();
     Ok(program)
+}
+
+/// Most lowerings of one program that favour the creations of a run ([`run_creations`]).
+const MAX_LOWERINGS: usize = 8;
+
+/// The creations a run of the program (with its arguments, [`Options::arguments`], inputs 0,
+/// the first thread that can move moving) makes, where the run meets the thread bound while
+/// threads went to creations it does not make, and they are not the `favoured` ones already.
+///
+/// The front end gives each of the bound's threads to a creation as it lowers it, so a loop
+/// of creations whose count is known only at run time takes every thread the bound allows,
+/// and a creation lowered after it (another loop, or the same loop inlined into another
+/// caller, or the loop's code after it exited at another count) none, also where the run
+/// takes that path only. Which creations get threads is the front end's choice (the built
+/// program follows the verified one's), so it may favour the ones a run makes. A creation is
+/// named by its copy of `pthread_create` and how many of that copy's creations the lowering
+/// met before it; where a creation that fails in one lowering succeeds in the next, what
+/// follows it may be lowered in other copies, so each run's creations replace the last.
+fn run_creations(
+    program: &Program,
+    creations: &[(super::CreationCopy, u32)],
+    favoured: &std::collections::HashSet<(super::CreationCopy, u32)>,
+) -> Option<std::collections::HashSet<(super::CreationCopy, u32)>> {
+    program.thread_bound?;
+    let (run, _) = crate::interp::run(program, &mut crate::interp::FirstOracle, 200_000);
+    let mut refused = false;
+    let mut made = std::collections::HashSet::new();
+    for st in &run.steps {
+        let tr = program.thread(st.thread).transition(st.transition);
+        if let Some(start) = &tr.starts {
+            refused |= tr.refusal.is_some();
+            made.insert(creations[start.creation as usize].clone());
+        }
+    }
+    // Where every creation that has a thread is one the run makes, no lowering does better.
+    let wasted = (program.threads.iter())
+        .flat_map(|t| &t.transitions)
+        .filter(|tr| tr.spawned().is_some())
+        .filter_map(|tr| tr.starts.as_ref())
+        .any(|s| !made.contains(&creations[s.creation as usize]));
+    (refused && wasted && made != *favoured).then_some(made)
 }
 
 /// Compiles and lowers C source text given in memory (written to a scratch file named

@@ -76,7 +76,7 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, hash: String) -> Result<Prog
         if opts.max_threads_per_function.is_some() {
             break;
         }
-        let Some(made) = run_creations(&program, &creations, &favoured) else {
+        let Some(made) = run_creations(&program, opts.max_threads, &creations, &favoured) else {
             break;
         };
         favoured = made;
@@ -127,6 +127,7 @@ const MAX_LOWERINGS: usize = 8;
 /// follows it may be lowered in other copies, so each run's creations replace the last.
 fn run_creations(
     program: &Program,
+    max_threads: usize,
     creations: &[(super::CreationCopy, u32)],
     favoured: &std::collections::HashSet<(super::CreationCopy, u32)>,
 ) -> Option<std::collections::HashSet<(super::CreationCopy, u32)>> {
@@ -141,13 +142,15 @@ fn run_creations(
             made.insert(creations[start.creation as usize].clone());
         }
     }
-    // Where every creation that has a thread is one the run makes, no lowering does better.
+    // Where every creation that has a thread is one the run makes and the bound has none
+    // left, no lowering does better.
     let wasted = (program.threads.iter())
         .flat_map(|t| &t.transitions)
         .filter(|tr| tr.spawned().is_some())
         .filter_map(|tr| tr.starts.as_ref())
         .any(|s| !made.contains(&creations[s.creation as usize]));
-    (refused && wasted && made != *favoured).then_some(made)
+    let spare = program.threads.len() < max_threads;
+    (refused && (wasted || spare) && made != *favoured).then_some(made)
 }
 
 /// Compiles and lowers C source text given in memory (written to a scratch file named

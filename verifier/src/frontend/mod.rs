@@ -41,13 +41,17 @@ pub struct Options {
     /// creations the lowering met before) get threads within the bound; the others fail as a
     /// creation beyond [`Options::max_threads`] does. The front end sets it to favour the
     /// creations a run with [`Options::arguments`] makes ([`llvm::load`]).
-    pub creations: Option<std::sync::Arc<std::collections::HashSet<(CreationCopy, u32)>>>,
+    pub creations: Option<std::sync::Arc<std::collections::HashSet<Creation>>>,
 }
 
 /// An inlined copy of a `pthread_create`: the function of the thread that runs it, and the
 /// LLVM instructions (`[number, 0]`, [`crate::ir::Transition::at`]) of the calls it is inlined
 /// through and of the creation itself.
 pub type CreationCopy = (String, Vec<[u32; 2]>);
+
+/// A creation: its copy of `pthread_create`, and how many of that copy's creations the
+/// lowering met before it.
+pub type Creation = (CreationCopy, u32);
 
 impl Default for Options {
     fn default() -> Self {

@@ -250,7 +250,7 @@ pub(super) struct Lowerer<'m> {
     pub last_refusal: Option<TransId>,
     /// The creations met (`new_thread`), in order: the copy of `pthread_create` and how many
     /// of its creations came before.
-    creations: Vec<(crate::frontend::CreationCopy, u32)>,
+    creations: Vec<crate::frontend::Creation>,
     /// Per (thread, function, register): the refused creations whose result it holds.
     refused_results: HashMap<(ThreadId, usize, &'m Name), Vec<TransId>>,
     /// Whether the program gives mutexes a type (recursive, error-checking): then locking
@@ -303,11 +303,7 @@ pub(super) fn lower(
     m: &Module,
     opts: &Options,
     main_file: &str,
-) -> R<(
-    Program,
-    Vec<String>,
-    Vec<(crate::frontend::CreationCopy, u32)>,
-)> {
+) -> R<(Program, Vec<String>, Vec<crate::frontend::Creation>)> {
     let creating = super::loops::creating_functions(m);
     let numbers = instruction_numbers(m);
     let mut escaping = super::escape::escaping_locals(m);

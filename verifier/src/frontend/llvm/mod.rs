@@ -128,9 +128,9 @@ const MAX_LOWERINGS: usize = 8;
 fn run_creations(
     program: &Program,
     max_threads: usize,
-    creations: &[(super::CreationCopy, u32)],
-    favoured: &std::collections::HashSet<(super::CreationCopy, u32)>,
-) -> Option<std::collections::HashSet<(super::CreationCopy, u32)>> {
+    creations: &[super::Creation],
+    favoured: &std::collections::HashSet<super::Creation>,
+) -> Option<std::collections::HashSet<super::Creation>> {
     program.thread_bound?;
     let (run, _) = crate::interp::run(program, &mut crate::interp::FirstOracle, 200_000);
     let mut refused = false;

@@ -577,6 +577,31 @@ static int __synth_digit(char c, int base) {
   return d < base ? d : -1;
 }
 
+/* The size of the object a scan conversion stores to, by its length modifier at `f` (hh 1,
+ * h 2, none 4, l, ll, j, z and t 8), and the modifier's length. */
+static int __synth_scan_size(const char *f) {
+  if (*f == 'h')
+    return f[1] == 'h' ? 1 : 2;
+  return *f == 'l' || *f == 'j' || *f == 'z' || *f == 't' ? 8 : 4;
+}
+static int __synth_modifier_length(const char *f) {
+  if (*f == 'h' || *f == 'l')
+    return f[1] == *f ? 2 : 1;
+  return *f == 'j' || *f == 'z' || *f == 't';
+}
+
+/* Stores `v` narrowed to `size` bytes at `d`. */
+static void __synth_store(void *d, int size, unsigned long v) {
+  if (size == 1)
+    *(unsigned char *)d = (unsigned char)v;
+  else if (size == 2)
+    *(unsigned short *)d = (unsigned short)v;
+  else if (size == 4)
+    *(unsigned int *)d = (unsigned int)v;
+  else
+    *(unsigned long *)d = v;
+}
+
 /* sscanf (C11 7.21.6.2) with the conversions d, i, u, o, x, X, s, c and %%, widths, `*` and
  * the length modifiers hh, h, l, ll, j, z, t: `args` holds the addresses of the objects the
  * conversions store to. Integers convert as glibc converts them (strtol for d and i, strtoul
@@ -612,18 +637,8 @@ W int __synth_scan(const char *s, const char *f, const long *args) {
     long width = 0;
     while (*f >= '0' && *f <= '9')
       width = width * 10 + (*f++ - '0');
-    int size = 4;
-    if (*f == 'h') {
-      size = 2;
-      if (*++f == 'h') {
-        size = 1;
-        f++;
-      }
-    } else if (*f == 'l' || *f == 'j' || *f == 'z' || *f == 't') {
-      size = 8;
-      if (*f++ == 'l' && *f == 'l')
-        f++;
-    }
+    int size = __synth_scan_size(f);
+    f += __synth_modifier_length(f);
     char c = *f++;
     if (c != 'c')
       while (__synth_space(*s))
@@ -696,14 +711,7 @@ W int __synth_scan(const char *s, const char *f, const long *args) {
     if (skip)
       continue;
     void *d = (void *)args[k++];
-    if (size == 1)
-      *(unsigned char *)d = (unsigned char)v;
-    else if (size == 2)
-      *(unsigned short *)d = (unsigned short)v;
-    else if (size == 4)
-      *(unsigned int *)d = (unsigned int)v;
-    else
-      *(unsigned long *)d = v;
+    __synth_store(d, size, v);
     assigned++;
   }
   return assigned;
@@ -862,18 +870,8 @@ W int __synth_scan_stdin(const char *f, const long *args) {
     unsigned long width = 0;
     while (*f >= '0' && *f <= '9')
       width = width * 10 + (unsigned long)(*f++ - '0');
-    int size = 4;
-    if (*f == 'h') {
-      size = 2;
-      if (*++f == 'h') {
-        size = 1;
-        f++;
-      }
-    } else if (*f == 'l' || *f == 'j' || *f == 'z' || *f == 't') {
-      size = 8;
-      if (*f++ == 'l' && *f == 'l')
-        f++;
-    }
+    int size = __synth_scan_size(f);
+    f += __synth_modifier_length(f);
     char c = *f++;
     if (__VERIFIER_nondet_int())
       break;
@@ -897,14 +895,7 @@ W int __synth_scan_stdin(const char *f, const long *args) {
     } else {
       void *d = (void *)args[k++];
       unsigned long v = __VERIFIER_nondet_ulong();
-      if (size == 1)
-        *(unsigned char *)d = (unsigned char)v;
-      else if (size == 2)
-        *(unsigned short *)d = (unsigned short)v;
-      else if (size == 4)
-        *(unsigned int *)d = (unsigned int)v;
-      else
-        *(unsigned long *)d = v;
+      __synth_store(d, size, v);
     }
     assigned++;
   }

@@ -329,7 +329,7 @@ fn a_model_whose_helper_the_schedule_orders_runs_in_the_built_program() {
 fn a_creation_is_refused_by_its_copy_of_the_code_as_in_the_verified_program() {
     runs_with_bounds(
         "spawn_or_refuse",
-        &[(1, "-1 1\n"), (2, "-1 0\n"), (64, "-1 0\n")],
+        &[(1, "11 1\n"), (2, "11 0\n"), (64, "0 0\n")],
     );
 }
 
@@ -340,7 +340,12 @@ fn a_creation_is_refused_by_its_copy_of_the_code_as_in_the_verified_program() {
 #[test]
 fn the_bound_goes_to_the_creations_a_run_makes() {
     let dir = scratch("spawn_two_loops");
-    for (bound, args, printed) in [(5, ["2", "2"], "2 2\n"), (4, ["3", "1"], "3 0\n")] {
+    let runs = [
+        (5, ["2", "2"], "2 2\n"),
+        (4, ["1", "2"], "1 2\n"),
+        (4, ["3", "1"], "3 0\n"),
+    ];
+    for (bound, args, printed) in runs {
         let exe = dir.join(format!("spawn_two_loops{bound}"));
         runtime_library();
         let o = Command::new(synth_exe())

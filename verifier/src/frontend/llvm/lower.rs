@@ -251,6 +251,10 @@ pub(super) struct Lowerer<'m> {
     /// The creations met (`new_thread`), in order: the copy of `pthread_create` and how many
     /// of its creations came before.
     creations: Vec<crate::frontend::Creation>,
+    /// Per copy of `pthread_create`, how many of its creations were met.
+    copy_counts: HashMap<crate::frontend::CreationCopy, u32>,
+    /// How many of the favoured creations were met ([`crate::frontend::Options::creations`]).
+    favoured_met: usize,
     /// Per (thread, function, register): the refused creations whose result it holds.
     refused_results: HashMap<(ThreadId, usize, &'m Name), Vec<TransId>>,
     /// Whether the program gives mutexes a type (recursive, error-checking): then locking
@@ -342,6 +346,8 @@ pub(super) fn lower(
         main_exits_thread: super::loops::functions_calling(m, "pthread_exit").contains("main"),
         last_refusal: None,
         creations: Vec::new(),
+        copy_counts: HashMap::new(),
+        favoured_met: 0,
         refused_results: HashMap::new(),
         limits: HashMap::new(),
         keys: None,
@@ -1616,8 +1622,9 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Registers a new thread running `func`; the caller adds the transition that starts it
-    /// and passes its id to [`Lowerer::queue_thread`]. `None` when the program already has
-    /// `--max-threads` threads: the creation fails.
+    /// and passes its id to [`Lowerer::queue_thread`]. `None` where the creation fails: the
+    /// program already has `--max-threads` threads, or the threads left are for the
+    /// creations [`crate::frontend::Options::creations`] favours.
     pub fn new_thread(&mut self, func: &str) -> R<Option<ThreadId>> {
         if !self.funcs.contains_key(func) {
             return self.invalid(format!("thread function `{func}` is not defined"));
@@ -1627,9 +1634,21 @@ impl<'m> Lowerer<'m> {
             .chain(self.at)
             .collect();
         let copy = (function, calls);
-        let before = self.creations.iter().filter(|(c, _)| *c == copy).count() as u32;
-        let creation = (copy, before);
-        let other = (self.opts.creations.as_ref()).is_some_and(|c| !c.contains(&creation));
+        let count = self.copy_counts.entry(copy.clone()).or_insert(0);
+        let creation = (copy, *count);
+        *count += 1;
+        let other = match &self.opts.creations {
+            Some(favoured) if favoured.contains(&creation) => {
+                self.favoured_met += 1;
+                false
+            }
+            // A thread the favoured creations still to come leave.
+            Some(favoured) => {
+                self.threads.len() + favoured.len() - self.favoured_met.min(favoured.len())
+                    >= self.opts.max_threads
+            }
+            None => false,
+        };
         self.creations.push(creation);
         let per_function =
             |k: usize| self.threads.iter().filter(|t| t.0.function == func).count() >= k;

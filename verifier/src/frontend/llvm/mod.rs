@@ -52,8 +52,8 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, hash: String) -> Result<Prog
         message: format!("cannot read the LLVM module clang wrote: {e}"),
     })?;
     let main_file = path.display().to_string();
-    let (mut program, names, mut creations) = lower::lower(&module, opts, &main_file)?;
-    let finish = |program: &mut Program| {
+    let lowered = |opts: &Options| -> Result<Lowered, Error> {
+        let (mut program, names, creations) = lower::lower(&module, opts, &main_file)?;
         let position = |s: Option<&Span>| match s {
             Some(s) => format!(
                 "{}:{}:{}",
@@ -66,28 +66,14 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, hash: String) -> Result<Prog
             ),
             None => main_file.clone(),
         };
-        super::finalize::finalize(program, &position, opts, true)
+        super::finalize::finalize(&mut program, &position, opts, true)?;
+        Ok((program, names, creations))
     };
-    finish(&mut program)?;
-    // The creations a run makes get the bound's threads, until a run meets no refusal or
-    // makes the creations favoured already.
-    let mut favoured = std::collections::HashSet::new();
-    for _ in 0..MAX_LOWERINGS {
-        if opts.max_threads_per_function.is_some() {
-            break;
-        }
-        let Some(made) = run_creations(&program, opts.max_threads, &creations, &favoured) else {
-            break;
-        };
-        favoured = made;
-        let opts = Options {
-            creations: Some(std::sync::Arc::new(favoured.clone())),
-            ..opts.clone()
-        };
-        let (mut again, _, made) = lower::lower(&module, &opts, &main_file)?;
-        finish(&mut again)?;
-        (program, creations) = (again, made);
+    let mut best = lowered(opts)?;
+    if opts.max_threads_per_function.is_none() {
+        best = favour_run_creations(best, opts, &lowered);
     }
+    let (mut program, names, _) = best;
     program.sha256 = hash;
     let bytes = std::fs::read(&bc).map_err(|e| Error::Io {
         path: bc.display().to_string(),
@@ -109,48 +95,100 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, hash: String) -> Result<Prog
     Ok(program)
 }
 
-/// Most lowerings of one program that favour the creations of a run ([`run_creations`]).
+/// A lowered program, its source files, and its creations ([`super::Creation`]).
+type Lowered = (Program, Vec<String>, Vec<super::Creation>);
+
+/// Most lowerings of one program after the first that favour the creations of a run
+/// ([`favour_run_creations`]).
 const MAX_LOWERINGS: usize = 8;
 
-/// The creations a run of the program (with its arguments, [`Options::arguments`], inputs 0,
-/// the first thread that can move moving) makes, where the run meets the thread bound while
-/// threads went to creations it does not make, and they are not the `favoured` ones already.
+/// The program lowered with the bound's threads given to the creations a run makes.
 ///
 /// The front end gives each of the bound's threads to a creation as it lowers it, so a loop
 /// of creations whose count is known only at run time takes every thread the bound allows,
 /// and a creation lowered after it (another loop, or the same loop inlined into another
 /// caller, or the loop's code after it exited at another count) none, also where the run
 /// takes that path only. Which creations get threads is the front end's choice (the built
-/// program follows the verified one's), so it may favour the ones a run makes. A creation is
-/// named by its copy of `pthread_create` and how many of that copy's creations the lowering
-/// met before it; where a creation that fails in one lowering succeeds in the next, what
-/// follows it may be lowered in other copies, so each run's creations replace the last.
+/// program follows the verified one's), so it may favour the ones a run makes (with the
+/// program's arguments, [`Options::arguments`], inputs 0, the first thread that can move
+/// moving). A creation is named by its copy of `pthread_create` and how many of that copy's
+/// creations the lowering met before it; where a creation that fails in one lowering
+/// succeeds in the next, what follows it may be lowered in other copies, so each lowering
+/// favours the last run's creations, until a run meets no refusal, a set of creations comes
+/// again, or a lowering fails. Of the lowerings, the one whose run meets the fewest refusals.
+fn favour_run_creations(
+    first: Lowered,
+    opts: &Options,
+    lowered: &dyn Fn(&Options) -> Result<Lowered, Error>,
+) -> Lowered {
+    let mut seen = Vec::new();
+    let mut best: Option<(usize, Lowered)> = None;
+    let mut current = first;
+    for round in 0..=MAX_LOWERINGS {
+        let run = run_creations(&current.0, opts.max_threads, &current.2);
+        if best.as_ref().is_none_or(|(r, _)| run.refusals < *r) {
+            best = Some((run.refusals, current));
+        }
+        let Some(made) = run.favour else {
+            break;
+        };
+        if round == MAX_LOWERINGS || seen.contains(&made) {
+            break;
+        }
+        let again = Options {
+            creations: Some(std::sync::Arc::new(made.clone())),
+            ..opts.clone()
+        };
+        seen.push(made);
+        match lowered(&again) {
+            Ok(l) => current = l,
+            Err(_) => break,
+        }
+    }
+    best.expect("the first lowering is run").1
+}
+
+/// What a run of a lowered program says of its creations.
+struct RunCreations {
+    /// The creations it refuses.
+    refusals: usize,
+    /// The creations it makes, where another lowering may give them more threads: it met a
+    /// refusal while threads went to creations it does not make, or are left over.
+    favour: Option<std::collections::HashSet<super::Creation>>,
+}
+
+/// [`RunCreations`] of `program`.
 fn run_creations(
     program: &Program,
     max_threads: usize,
     creations: &[super::Creation],
-    favoured: &std::collections::HashSet<super::Creation>,
-) -> Option<std::collections::HashSet<super::Creation>> {
-    program.thread_bound?;
+) -> RunCreations {
+    if program.thread_bound.is_none() {
+        return RunCreations {
+            refusals: 0,
+            favour: None,
+        };
+    }
     let (run, _) = crate::interp::run(program, &mut crate::interp::FirstOracle, 200_000);
-    let mut refused = false;
+    let mut refusals = 0;
     let mut made = std::collections::HashSet::new();
     for st in &run.steps {
         let tr = program.thread(st.thread).transition(st.transition);
         if let Some(start) = &tr.starts {
-            refused |= tr.refusal.is_some();
+            refusals += usize::from(tr.refusal.is_some());
             made.insert(creations[start.creation as usize].clone());
         }
     }
-    // Where every creation that has a thread is one the run makes and the bound has none
-    // left, no lowering does better.
     let wasted = (program.threads.iter())
         .flat_map(|t| &t.transitions)
         .filter(|tr| tr.spawned().is_some())
         .filter_map(|tr| tr.starts.as_ref())
         .any(|s| !made.contains(&creations[s.creation as usize]));
     let spare = program.threads.len() < max_threads;
-    (refused && (wasted || spare) && made != *favoured).then_some(made)
+    RunCreations {
+        refusals,
+        favour: (refusals > 0 && (wasted || spare)).then_some(made),
+    }
 }
 
 /// Compiles and lowers C source text given in memory (written to a scratch file named

@@ -298,13 +298,10 @@ pub fn instrument(
     // The functions whose code the schedule orders, and their callers (a model whose helper
     // holds that code runs it: `strtol` runs `__synth_strto`, `atoi` runs `strtol`,
     // `snprintf` runs `__synth_format`). Not the stand-ins of `scanf`, whose model makes up
-    // the line it reads ([`verifier::frontend::llvm::format::MAKE_UP_INPUT`]). A library
+    // the line it reads ([`verifier::frontend::llvm::format::makes_up_input`]). A library
     // model whose code the schedule orders only in the verifier's copies of other library
     // calls, if at all, goes back to the system's definition.
-    let make_up: HashSet<&str> = verifier::frontend::llvm::format::MAKE_UP_INPUT
-        .iter()
-        .copied()
-        .collect();
+    let make_up = verifier::frontend::llvm::format::makes_up_input;
     let mut keep: HashSet<String> = (instrumented.iter())
         .filter(|n| by_instr[n].iter().any(|r| used.contains(&r.site)))
         .map(|&n| m.function_of(n).to_string())
@@ -312,9 +309,7 @@ pub fn instrument(
     loop {
         let more: Vec<String> = (calls.iter())
             .filter(|(caller, callee)| {
-                keep.contains(callee)
-                    && !keep.contains(caller)
-                    && !make_up.contains(caller.as_str())
+                keep.contains(callee) && !keep.contains(caller) && !make_up(caller)
             })
             .map(|(caller, _)| caller.clone())
             .collect();

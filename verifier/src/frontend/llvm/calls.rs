@@ -174,9 +174,9 @@ impl<'m> Lowerer<'m> {
             let span = self.span;
             let args = c.arguments.iter().map(|(o, _)| o).collect::<Vec<_>>();
             // (A formatting function of the library is lowered as a direct call of it is.)
-            let r = match super::format::lowered_as(&f.name) {
-                Some(name) if self.library_function(&f.name) => self.format(name, &args, c)?,
-                _ => self.inline_call(f, &args, c.dest.as_ref())?,
+            let r = match self.formatting(&f.name) {
+                Some(name) => self.format(name, &args, c)?,
+                None => self.inline_call(f, &args, c.dest.as_ref())?,
             };
             self.span = span;
             let mut ops = Vec::new();
@@ -578,8 +578,8 @@ impl<'m> Lowerer<'m> {
                     if ty == Ty::ULONG { ty } else { rt },
                 ))))
             }
-            n if self.library_function(n) && super::format::lowered_as(n).is_some() => {
-                self.format(super::format::lowered_as(n).unwrap_or(n), args, c)
+            n if self.formatting(n).is_some() => {
+                self.format(self.formatting(n).unwrap_or(n), args, c)
             }
             "signal" if args.len() == 2 && self.library_function(name) => self.signal(args),
             "strerror" | "setlocale" if self.library_function(name) => {

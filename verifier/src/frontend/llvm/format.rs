@@ -39,9 +39,11 @@ pub(super) fn lowered_as(name: &str) -> Option<&'static str> {
         .map(|(_, as_)| *as_)
 }
 
-/// Of [`LOWERED`], those whose model makes up what it reads (a line of standard input): a
-/// built program must read the real input, so it never runs their stand-ins.
-pub const MAKE_UP_INPUT: &[&str] = &["scanf", "__isoc99_scanf", "__isoc23_scanf"];
+/// Whether `name` is of [`LOWERED`] and its model makes up what it reads (a line of standard
+/// input, `scanf`'s): a built program must read the real input, so it never runs its stand-in.
+pub fn makes_up_input(name: &str) -> bool {
+    lowered_as(name) == Some("scanf")
+}
 
 /// The conversions the models perform.
 const KNOWN: &[u8] = b"diouxXcs%";
@@ -110,6 +112,12 @@ fn conversions(format: &[u8], dir: Direction) -> Result<Vec<bool>, String> {
 }
 
 impl<'m> Lowerer<'m> {
+    /// The function of [`LOWERED`] a call of `name` is lowered as, where the library's is
+    /// the one called.
+    pub(super) fn formatting(&self, name: &str) -> Option<&'static str> {
+        lowered_as(name).filter(|_| self.library_function(name))
+    }
+
     /// Whether the library's `name` is the one called: the program does not define its own.
     pub(super) fn library_function(&self, name: &str) -> bool {
         self.m

@@ -1,14 +1,14 @@
 //! Intervals of the values the explicit search does not know: for each cell of memory, an
 //! interval that contains its value in every reachable state where it is not known (computed
 //! from an input or never written since it started uninitialised, [`super::space::Key::undef`]),
-//! and for each register (a thread's own scalar whose address is never taken) such an
-//! interval per location of its thread. A branch narrows the interval of the register it
+//! and for each register (a thread's own scalar whose address is never taken, or taken but
+//! written by its thread alone, [`followed`]) such an interval per location of its thread. A branch narrows the interval of the register it
 //! compares (`x < 5` taken: `x <= 4` after it), so that an input checked once
 //! (`assume(x < SIZE)`, `if (x >= N) abort()`) stays in range wherever its value goes.
 //!
 //! It is interval analysis (Cousot and Cousot, "Abstract Interpretation: A Unified Lattice
 //! Model for Static Analysis of Programs", with widening), flow-sensitive for registers and
-//! flow-insensitive for memory, restricted to the values not known: an assignment of a
+//! flow-insensitive for the rest of memory, restricted to the values not known: an assignment of a
 //! constant, or of what only known values compute, makes a known value and adds nothing. The
 //! search uses it to leave out a branch whose guard no value not known can make true (a value
 //! popped from a stack of inputs in `[0, 4]` is never `-2`), and the labels state the
@@ -150,7 +150,7 @@ struct Analysis<'a> {
 
 impl<'a> Analysis<'a> {
     fn new(prog: &'a Program, ranges: &'a Ranges, abstracted: &'a [bool]) -> Analysis<'a> {
-        let register = super::liveness::registers(prog);
+        let register = followed(prog);
         let memory = prog
             .vars
             .iter()
@@ -379,6 +379,12 @@ impl<'a> Analysis<'a> {
                     }
                 }
             }
+            Place::Var { var, .. } if self.register[var.0 as usize] => {
+                // (A scalar's element given by an index: it may be another cell.)
+                if let Some(r) = v {
+                    may_write(regs, *var, r.as_ty(elem_ty(self.prog, *var)));
+                }
+            }
             Place::Var { var, .. } => {
                 if let Some(r) = v {
                     let ty = elem_ty(self.prog, *var);
@@ -388,7 +394,14 @@ impl<'a> Analysis<'a> {
             Place::Deref { ty, targets, .. } => {
                 for &target in targets {
                     let ety = elem_ty(self.prog, target);
-                    if ety != *ty {
+                    if self.register[target.0 as usize] {
+                        // The pointer may write it, or another target.
+                        if ety != *ty {
+                            may_write(regs, target, Range::full(ety));
+                        } else if let Some(r) = v {
+                            may_write(regs, target, r.as_ty(ety));
+                        }
+                    } else if ety != *ty {
                         // Some bytes of a cell: the rest of it may be not known.
                         self.grow_memory(target, Range::full(ety));
                     } else if let Some(r) = v {
@@ -508,6 +521,61 @@ impl<'a> Analysis<'a> {
         let round_trip = casts.first() == Some(ty) && casts.iter().all(|c| c.bits == ty.bits);
         (keeps || round_trip).then_some(*var)
     }
+}
+
+/// A write that may or may not store a value not known in `r` to register `v`: afterwards
+/// `v` may be not known, in `r` or where it was.
+fn may_write(regs: &mut Regs, v: VarId, r: Range) {
+    let new = regs.get(&v).map_or(r, |o| o.hull(r));
+    regs.insert(v, new);
+}
+
+/// The variables whose intervals the analysis follows per location of their thread: the
+/// registers ([`super::liveness::registers`]), and a thread's own scalars that are their own
+/// C objects and that no other thread writes, though their address is taken (a local given by
+/// address to `scanf` or to a helper). Only their thread writes them, so its path decides what
+/// they may hold, as for a register; a write through a pointer that may reach one is a write
+/// that may or may not happen.
+fn followed(prog: &Program) -> Vec<bool> {
+    let mut followed = super::liveness::registers(prog);
+    let mut placed = vec![0u32; prog.vars.len()];
+    for p in prog.vars.iter().filter_map(|v| v.placement.as_ref()) {
+        placed[p.object.0 as usize] += 1;
+    }
+    let mut own: Vec<Option<ThreadId>> =
+        prog.vars
+            .iter()
+            .map(|v| {
+                let VarScope::Local(t) = v.scope else {
+                    return None;
+                };
+                let alone = v.placement.as_ref().is_none_or(|p| {
+                    p.object == v.id && p.offset == 0 && placed[v.id.0 as usize] == 1
+                });
+                (v.len == 1 && !v.is_array && alone).then_some(t)
+            })
+            .collect();
+    for th in &prog.threads {
+        for op in th.transitions.iter().flat_map(|tr| &tr.ops) {
+            let mut written = |v: VarId| {
+                if own[v.0 as usize] != Some(th.id) {
+                    own[v.0 as usize] = None;
+                }
+            };
+            match op {
+                Op::Assign { place, .. } | Op::Havoc { place, .. } => match place {
+                    Place::Var { var, .. } => written(*var),
+                    Place::Deref { targets, .. } => targets.iter().for_each(|v| written(*v)),
+                },
+                // (What a creation gives the thread it creates is its entry.)
+                Op::Spawn { .. } | Op::AtomicBegin | Op::AtomicEnd => {}
+            }
+        }
+    }
+    for (f, o) in followed.iter_mut().zip(own) {
+        *f |= o.is_some();
+    }
+    followed
 }
 
 /// Joins `new` into `old` (widening what grows, with `widen`'s thresholds); whether `old`
@@ -683,6 +751,62 @@ int main(void) {
         assert_eq!(
             u.of(x, Some(store.src)),
             Some(Range { lo: 0, hi: 4 }),
+            "{}",
+            p.summary(true)
+        );
+    }
+    #[test]
+    fn a_local_only_its_thread_writes_is_followed_through_its_checks() {
+        // `r`'s address goes to a helper, so it lives in memory; the checks narrow it, and
+        // the default is a known value, so what reaches `rounds` is in [1, 5].
+        let (p, u) = analysed(
+            r#"
+extern int __VERIFIER_nondet_int(void);
+int rounds;
+static void read_into(int *p) { *p = __VERIFIER_nondet_int(); }
+int main(void) {
+  int r;
+  read_into(&r);
+  if (r < 1 || r > 5)
+    r = 2;
+  rounds = r;
+  return 0;
+}
+"#,
+        );
+        assert_eq!(
+            u.of(var(&p, "rounds"), None),
+            Some(Range { lo: 1, hi: 5 }),
+            "{}",
+            p.summary(true)
+        );
+    }
+
+    #[test]
+    fn a_local_another_thread_writes_is_not_followed() {
+        // The worker may overwrite `r` between main's check and its copy.
+        let (p, u) = analysed(
+            r#"
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+int rounds;
+static void *worker(void *a) { *(int *)a = __VERIFIER_nondet_int(); return 0; }
+int main(void) {
+  int r = __VERIFIER_nondet_int();
+  pthread_t t;
+  pthread_create(&t, 0, worker, &r);
+  if (r < 1 || r > 5)
+    r = 2;
+  rounds = r;
+  pthread_join(t, 0);
+  return 0;
+}
+"#,
+        );
+        let all = Range::full(elem_ty(&p, var(&p, "rounds")));
+        assert_eq!(
+            u.of(var(&p, "rounds"), None),
+            Some(all),
             "{}",
             p.summary(true)
         );

@@ -299,6 +299,8 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                 // (The process ends with the run.)
                 exit_after: true,
                 bug_found: Some(found.clone()),
+                // (A schedule cannot follow a proof that splits values into cases.)
+                cases: false,
                 ..Default::default()
             };
             let mut last_safe = None;

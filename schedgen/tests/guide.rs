@@ -154,6 +154,8 @@ int main(void) {
     let opts = verifier::imc::Options {
         timeout: std::time::Duration::from_secs(60),
         stop_at_first_safe: true,
+        // (A schedule cannot follow a proof that splits values into cases.)
+        cases: false,
         ..Default::default()
     };
     let mut art = None;

@@ -212,8 +212,14 @@ fn check<'a>(
                     .get_or_init(|| own.iter().map(|b| b.identity()).collect())
                     .contains(&a.identity())
         };
-        // Tree edges are Hoare triples and lead to the right control state.
-        for e in &n.children {
+        // Tree edges are Hoare triples and lead to the right control state. The children of
+        // one thread's transition together: the states after the step are in the union of
+        // their labels (several children split what the step leaves open into cases).
+        let mut done_edges = vec![false; n.children.len()];
+        for (k, e) in n.children.iter().enumerate() {
+            if done_edges[k] {
+                continue;
+            }
             let tr = prog.thread(e.thread).transition(e.transition);
             if n.control.locs[e.thread.0 as usize] != Some(tr.src) {
                 return reject(
@@ -226,33 +232,17 @@ fn check<'a>(
             }
             let step = step(e.thread.0 as usize, tr);
             let (st, written) = &*step;
-            // The conjuncts of the child's label to show after the step: those not in the
-            // node's label, and those in it over variables the step writes. A block of cells
-            // of an array the step stores into is shown where a store may hit it: that every
-            // store misses it (a condition over the state before the step) is asked first.
-            let mut stored_into = Vec::new();
-            let mut rest: Vec<Term> = conjuncts(&art.node(e.child).label)
-                .enumerate()
-                .filter(|(k, a)| {
-                    if !is_kept(*k, a) {
-                        return true;
-                    }
-                    let vars = mentioned.vars(a);
-                    let hit: Vec<_> = written.iter().filter(|(x, _)| vars.contains(x)).collect();
-                    match hit[..] {
-                        [] => false,
-                        [(x, after)] => match (mentioned.block(a), stores_over(after, x)) {
-                            (Some((lo, hi)), Some(indexes)) => {
-                                stored_into.push(((*a).clone(), lo, hi, indexes));
-                                false
-                            }
-                            _ => true,
-                        },
-                        _ => true,
-                    }
-                })
-                .map(|(_, a)| a.clone())
-                .collect();
+            let mut cases = Vec::new();
+            for (j, c) in n.children.iter().enumerate().skip(k) {
+                if c.thread != e.thread || c.transition != e.transition {
+                    continue;
+                }
+                done_edges[j] = true;
+                if art.node(c.child).control.locs[e.thread.0 as usize] != Some(tr.dst) {
+                    return reject(c.child, "wrong location after an edge".into());
+                }
+                cases.push(c.child);
+            }
             // `∀ inputs. guard ∧ ¬undefined ⇒ post`.
             let after_step = |post: Term| {
                 Term::forall(
@@ -267,18 +257,53 @@ fn check<'a>(
                     ),
                 )
             };
-            for (block, lo, hi, indexes) in stored_into {
-                let misses = Term::and(indexes.into_iter().map(|i| {
-                    Term::or([
-                        Term::lt(i.clone(), Term::int(lo)),
-                        Term::lt(Term::int(hi), i),
-                    ])
-                }));
-                if valid(&mut smt, &pre, after_step(misses)) != Some(true) {
-                    rest.push(block);
+            // Per case, what of its label must be shown after the step (the rest holds after
+            // it in every case, so the union needs only these parts).
+            let mut shown = Vec::with_capacity(cases.len());
+            for &child in &cases {
+                // The conjuncts of the child's label to show after the step: those not in the
+                // node's label, and those in it over variables the step writes. A block of
+                // cells of an array the step stores into is shown where a store may hit it:
+                // that every store misses it (a condition over the state before the step) is
+                // asked first.
+                let mut stored_into = Vec::new();
+                let mut rest: Vec<Term> = conjuncts(&art.node(child).label)
+                    .enumerate()
+                    .filter(|(k, a)| {
+                        if !is_kept(*k, a) {
+                            return true;
+                        }
+                        let vars = mentioned.vars(a);
+                        let hit: Vec<_> =
+                            written.iter().filter(|(x, _)| vars.contains(x)).collect();
+                        match hit[..] {
+                            [] => false,
+                            [(x, after)] => match (mentioned.block(a), stores_over(after, x)) {
+                                (Some((lo, hi)), Some(indexes)) => {
+                                    stored_into.push(((*a).clone(), lo, hi, indexes));
+                                    false
+                                }
+                                _ => true,
+                            },
+                            _ => true,
+                        }
+                    })
+                    .map(|(_, a)| a.clone())
+                    .collect();
+                for (block, lo, hi, indexes) in stored_into {
+                    let misses = Term::and(indexes.into_iter().map(|i| {
+                        Term::or([
+                            Term::lt(i.clone(), Term::int(lo)),
+                            Term::lt(Term::int(hi), i),
+                        ])
+                    }));
+                    if valid(&mut smt, &pre, after_step(misses)) != Some(true) {
+                        rest.push(block);
+                    }
                 }
+                shown.push(Term::and(rest));
             }
-            let goal = after_step(enc.instantiate(&Term::and(rest), &st.post));
+            let goal = after_step(enc.instantiate(&Term::or(shown), &st.post));
             if valid(&mut smt, &pre, goal) != Some(true) {
                 return reject(
                     e.child,
@@ -287,9 +312,6 @@ fn check<'a>(
                         e.thread, tr.id.0
                     ),
                 );
-            }
-            if art.node(e.child).control.locs[e.thread.0 as usize] != Some(tr.dst) {
-                return reject(e.child, "wrong location after an edge".into());
             }
         }
         if let Some(w) = n.covered_by {

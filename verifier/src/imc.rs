@@ -59,6 +59,11 @@ pub struct Options {
     /// it finds one, for a caller that must answer before the run returns (the time limit's
     /// alarm).
     pub bug_found: Option<crate::scope::Found>,
+    /// Iterative mode: the explicit search may split a value it does not know into cases,
+    /// one per value of a small interval (`explicit::space::Space::split_values`). Such
+    /// proofs decide verdicts, but a schedule cannot follow them (the built program cannot
+    /// tell the cases apart), so the search for a schedule turns this off.
+    pub cases: bool,
 }
 
 impl Default for Options {
@@ -72,6 +77,7 @@ impl Default for Options {
             pair_turns: 0,
             exit_after: false,
             bug_found: None,
+            cases: true,
         }
     }
 }

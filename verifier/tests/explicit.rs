@@ -358,10 +358,77 @@ int main(void) {
         .any(|i| matches!(i.kind, IvrKind::Counterexample(_))));
 }
 
-/// Two branches on the same input: the search explores each both ways (the value is not
-/// known), so it meets paths no execution takes (`n == 3`, then `n != 3`).
+/// A value checked into a small range (a setting read with `scanf`, a default where the input
+/// has none or one out of range) decides how many rounds two threads count into a shared
+/// total: the search splits it into one case per value, so the program is proved safe for
+/// every input, and a bug for one value only is found with a replayed trace.
 #[test]
-fn branches_that_agree_on_an_input_are_left_to_the_symbolic_engine() {
+fn a_value_checked_into_a_small_range_is_split_into_cases() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/programs/idioms");
+    let text = std::fs::read_to_string(dir.join("stdin_setting.c")).expect("idiom");
+    let (r, ivrs) = verify(&lower("stdin_setting.c", &text), Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+    assert!(matches!(ivrs[0].kind, IvrKind::Safe(_)));
+    let four = "assert(total == 2 * rounds && total != 8);";
+    let bad = text.replace("assert(total == 2 * rounds);", four);
+    assert_ne!(bad, text);
+    let (r, ivrs) = verify(&lower("four_rounds.c", &bad), Engine::Explicit);
+    assert!(!matches!(r.verdict, Verdict::Safe), "{:?}", r.verdict);
+    assert!(ivrs
+        .iter()
+        .any(|i| matches!(i.kind, IvrKind::Counterexample(_))));
+}
+
+/// The checker takes the children of one transition as cases: the states after the step must
+/// lie in the union of their labels, so a proof that leaves out one value is rejected.
+#[test]
+fn a_proof_without_one_of_its_cases_is_rejected() {
+    let text = r#"
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+  int r = __VERIFIER_nondet_int();
+  if (r < 1 || r > 3)
+    r = 2;
+  int s = 0;
+  for (int i = 0; i < r; i++)
+    s += 2;
+  assert(s == 2 * r);
+  return 0;
+}
+"#;
+    let p = lower("cases.c", text);
+    let (r, ivrs) = verify(&p, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+    let IvrKind::Safe(checked) = &ivrs[0].kind else {
+        panic!("a safe IVR first")
+    };
+    let art = (**checked).clone().into_art();
+    let split = art
+        .ids()
+        .find_map(|v| {
+            let cs = &art.node(v).children;
+            cs.iter().enumerate().find_map(|(k, a)| {
+                cs[k + 1..]
+                    .iter()
+                    .any(|b| (b.thread, b.transition) == (a.thread, a.transition))
+                    .then_some(a.child)
+            })
+        })
+        .expect("a node split into cases");
+    let (without, _) = art.restrict(|v| v != split && !art.is_ancestor(split, v));
+    let rejection = verifier::check::check_ivr(&p, &without, 30_000).expect_err("rejected");
+    assert!(
+        rejection.reason.contains("not a valid Hoare triple"),
+        "{rejection:?}"
+    );
+}
+
+/// Two branches on the same input: the search explores each both ways (the value is not
+/// known), so it meets paths no execution takes (`n == 3`, then `n != 3`); where a branch
+/// leaves one value (`n == 3` taken), it is split into that case, and the paths agree.
+#[test]
+fn branches_that_agree_on_an_input_are_decided_for_every_value() {
     let text = r#"
 #include <pthread.h>
 #include <assert.h>
@@ -381,14 +448,10 @@ int main(void) {
 }
 "#;
     let p = lower("input.c", text);
-    let (r, _) = verify(&p, Engine::Explicit);
-    assert!(
-        matches!(r.verdict, Verdict::Unknown(_)),
-        "explicit alone decided a bug that needs an input it took to be 0: {:?}",
-        r.verdict
-    );
-    let (r, _) = verify(&p, Engine::Auto);
-    assert_eq!(r.verdict, Verdict::Safe);
+    for engine in [Engine::Explicit, Engine::Auto] {
+        let (r, _) = verify(&p, engine);
+        assert_eq!(r.verdict, Verdict::Safe, "{engine:?}");
+    }
     // A bug for one value of the input only: never safe.
     let p = lower("input.c", &text.replace("g == 1 || n == 3", "g == 1"));
     never_safe(&p);

@@ -10,6 +10,8 @@ pub fn first_safe(p: &Program, secs: u64) -> Option<Art> {
     let opts = verifier::imc::Options {
         timeout: std::time::Duration::from_secs(secs),
         stop_at_first_safe: true,
+        // (A schedule cannot follow a proof that splits values into cases.)
+        cases: false,
         ..Default::default()
     };
     let mut art = None;

@@ -169,7 +169,21 @@ fn attempt(
             .min(opts.timeout);
     let mut space = Space::untracking(prog, ranges, untracked);
     let mut labels = Labels::new(prog);
-    let r = search(run, hunt, budget, &mut space, &mut labels);
+    let mut r = search(run, hunt, budget, &mut space, &mut labels);
+    // Where the search read values it did not know and decided nothing, again with the
+    // values of small intervals split into cases ([`Space::split_values`]), in the time left.
+    let left = (start + budget.time.min(opts.timeout)).saturating_duration_since(Instant::now());
+    if r.is_err() && opts.cases && space.read_undefined.get() && left > SPLIT_AFTER_LEFT {
+        let mut split = Space::untracking(prog, ranges, untracked);
+        if split.split_values() {
+            drop(space);
+            drop(labels);
+            space = split;
+            labels = Labels::new(prog);
+            run.schedule.clear();
+            r = search(run, hunt, budget, &mut space, &mut labels);
+        }
+    }
     // Near the time limit, a process that ends with the run does not free the states and
     // labels (see `Options::exit_after`).
     let near = start.elapsed() + LEAVE_TO_EXIT >= opts.timeout;
@@ -179,6 +193,9 @@ fn attempt(
     }
     r
 }
+
+/// The least time left in which [`attempt`] searches again with values split into cases.
+const SPLIT_AFTER_LEFT: Duration = Duration::from_secs(1);
 
 /// The time before the limit from which [`run_iterative`] leaves its memory to the process's
 /// end, where the process ends with the run.

@@ -153,7 +153,13 @@ pub struct Space<'p> {
     /// What threads may still touch, for the reduction ([`Space::reduction`]); made when
     /// first needed.
     footprints: std::cell::OnceCell<Footprints<'p>>,
+    /// The variables whose cells not known a step splits into cases, one per value of
+    /// their interval where it is small ([`Space::split_values`]); empty: none.
+    cases: Vec<VarId>,
 }
+
+/// Most states one step may split into ([`Space::split_values`]).
+const MAX_CASES: i128 = 16;
 
 impl<'p> Space<'p> {
     /// The space of a program, with its initial state as state 0.
@@ -225,6 +231,7 @@ impl<'p> Space<'p> {
             read_undefined: std::cell::Cell::new(false),
             footprints: Default::default(),
             depth: vec![0],
+            cases: Vec::new(),
         };
         let key = space.canonical(Key {
             state,
@@ -232,6 +239,61 @@ impl<'p> Space<'p> {
         });
         space.states.intern(&key, None);
         space
+    }
+
+    /// Makes every step split a cell whose value it does not know into cases, one state per
+    /// value, where the cell's interval there ([`Space::unknown_interval`]) has at most
+    /// [`MAX_CASES`] values (and the step's states together at most that many): a value
+    /// checked into a small range (`if (n < 1 || n > 5) n = 2;`) is then known on each path,
+    /// as if the program had branched on it, and what the program does with it is exact. The
+    /// edges of one transition then lead to several states; the checker shows that the
+    /// states after the step are in the union of theirs. Whether some variable may be split.
+    pub fn split_values(&mut self) -> bool {
+        let small = self.unknowns.narrow_somewhere(MAX_CASES);
+        let untracked: Vec<VarId> = self.untracked.iter().flatten().copied().collect();
+        self.cases = (self.prog.vars.iter())
+            .map(|v| v.id)
+            .filter(|&v| {
+                let i = v.0 as usize;
+                (small[i] || self.narrow[i].is_some_and(|r| r.hi - r.lo < MAX_CASES))
+                    && !self.forgotten[i]
+                    && !untracked.contains(&v)
+            })
+            .collect();
+        self.track_undef && !self.cases.is_empty()
+    }
+
+    /// State `k` split into cases ([`Space::split_values`]).
+    fn cases(&self, k: Key) -> Vec<Key> {
+        let mut out = vec![k];
+        for &v in &self.cases {
+            let ty = elem_ty(self.prog, v);
+            for i in 0..self.prog.var(v).len as usize {
+                let flat = out[0].state.mem.flat(v.0 as usize, i);
+                if interp::unknown_bytes(&out[0].undef, flat) & interp::width_bytes(ty) == 0 {
+                    continue;
+                }
+                let Some(r) = self.unknown_interval(&out[0], v) else {
+                    continue;
+                };
+                let n = r.hi - r.lo + 1;
+                if n < 1 || n * out.len() as i128 > MAX_CASES {
+                    continue;
+                }
+                out = out
+                    .into_iter()
+                    .flat_map(|k| {
+                        (r.lo..=r.hi).map(move |x| {
+                            let mut k = k.clone();
+                            *k.state.mem.cell_mut(v.0 as usize, i) = ty.wrap(x) as i64;
+                            k.define(flat);
+                            k
+                        })
+                    })
+                    .collect();
+            }
+        }
+        out
     }
 
     /// The interpreter the search steps with.
@@ -560,8 +622,20 @@ impl<'p> Space<'p> {
                     let dst = self.prog.thread(t).transition(tr).dst;
                     if self.prog.thread(t).locations[dst.0 as usize].kind == LocKind::Error {
                         Target::Error
-                    } else {
+                    } else if self.cases.is_empty() {
                         Target::State(self.intern_from(self.canonical(next), id))
+                    } else {
+                        let mut cases = self.cases(self.canonical(next)).into_iter();
+                        let last = cases.next_back().expect("a case");
+                        for k in cases {
+                            let w = self.intern_from(k, id);
+                            edges.push(Edge {
+                                thread: t,
+                                trans: tr,
+                                to: Target::State(w),
+                            });
+                        }
+                        Target::State(self.intern_from(last, id))
                     }
                 }
             };

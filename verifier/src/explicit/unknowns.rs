@@ -108,6 +108,23 @@ impl Unknowns {
         Some(regs[k].1)
     }
 
+    /// Per variable, whether it may be not known with an interval of at most `max` values
+    /// somewhere: in memory, or at some location of its thread.
+    pub fn narrow_somewhere(&self, max: i128) -> Vec<bool> {
+        let small = |r: &Range| r.hi - r.lo < max;
+        let mut out: Vec<bool> = self
+            .memory
+            .iter()
+            .map(|m| m.is_some_and(|r| small(&r)))
+            .collect();
+        for (v, r) in self.at.iter().flatten().flat_map(|regs| regs.iter()) {
+            if small(r) {
+                out[v.0 as usize] = true;
+            }
+        }
+        out
+    }
+
     /// The thread of register `v` (its interval depends on where that thread is).
     pub fn owner(&self, v: VarId) -> Option<ThreadId> {
         self.register[v.0 as usize]

@@ -70,16 +70,6 @@ pub enum Error {
         /// Thread name.
         thread: String,
     },
-    /// The proof splits a value into cases with one transition (one child per value): the
-    /// built program cannot tell which case it is in.
-    #[error(
-        "node {node}: the proof splits a value the program computed into cases, which the \
-         built program cannot tell apart; a schedule needs a proof without such cases"
-    )]
-    Cases {
-        /// Node.
-        node: u32,
-    },
     /// The root has no states.
     #[error("the root of the ART is labelled false")]
     NoStates,

@@ -126,9 +126,6 @@ pub fn pieces(prog: &Program, art: &Art, facts: &mut Checked) -> Result<Pieces, 
             let mut arms = Vec::new();
             for e in node.children.iter().filter(|e| e.thread == t) {
                 if has_states(e.child, facts) {
-                    if arms.iter().any(|&(tr, _)| tr == e.transition) {
-                        return Err(Error::Cases { node: v.0 });
-                    }
                     arms.push((e.transition, e.child));
                     next.push(e.child);
                 }

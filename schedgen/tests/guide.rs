@@ -154,7 +154,7 @@ int main(void) {
     let opts = verifier::imc::Options {
         timeout: std::time::Duration::from_secs(60),
         stop_at_first_safe: true,
-        // (A schedule cannot follow a proof that splits values into cases.)
+        // (A proof that splits values into cases gives no schedule.)
         cases: false,
         ..Default::default()
     };

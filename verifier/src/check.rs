@@ -3,7 +3,9 @@
 //!
 //! * well-formed: every control state, thread and transition exists in the program;
 //! * well-labelled: the initial state satisfies the root label; every tree edge is a valid
-//!   Hoare triple `label(v) ∧ R ⇒ label(w)'` (for every input); every covering `v ▷ w` has
+//!   Hoare triple `label(v) ∧ R ⇒ label(w)'` (for every input), where the children of one
+//!   transition are cases of it: `label(v) ∧ R ⇒ ∨ label(w_i)'` (a complete ART only: an
+//!   IVR's schedule could not tell the cases apart); every covering `v ▷ w` has
 //!   `label(v) ⇒ label(w)`, the same control state and `w` not covered;
 //! * safe: nodes at an error location are labelled false;
 //! * deadlock-free: at every uncovered node with a satisfiable label some thread is fully
@@ -242,6 +244,18 @@ fn check<'a>(
                     return reject(c.child, "wrong location after an edge".into());
                 }
                 cases.push(c.child);
+            }
+            // A schedule cannot follow cases of one step: which it is in is nothing the
+            // program's control shows, so the choices after them may differ where no
+            // scheduler tells them apart.
+            if !complete && cases.len() > 1 {
+                return reject(
+                    v,
+                    format!(
+                        "an IVR splits the step of {} t{} into cases",
+                        e.thread, tr.id.0
+                    ),
+                );
             }
             // `∀ inputs. guard ∧ ¬undefined ⇒ post`.
             let after_step = |post: Term| {

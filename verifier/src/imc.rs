@@ -59,10 +59,11 @@ pub struct Options {
     /// it finds one, for a caller that must answer before the run returns (the time limit's
     /// alarm).
     pub bug_found: Option<crate::scope::Found>,
-    /// Iterative mode: the explicit search may split a value it does not know into cases,
-    /// one per value of a small interval (`explicit::space::Space::split_values`). Such
-    /// proofs decide verdicts, but a schedule cannot follow them (the built program cannot
-    /// tell the cases apart), so the search for a schedule turns this off.
+    /// Iterative mode: where its search decides nothing, the explicit search searches again
+    /// with the values it does not know of small intervals split into cases, one per value
+    /// (`explicit::space::Space::split_values`). Such proofs decide verdicts but give no IVR
+    /// (a schedule could not tell the cases apart), so a search for a schedule turns this
+    /// off and leaves the time to the other engines.
     pub cases: bool,
 }
 

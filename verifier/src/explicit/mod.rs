@@ -16,9 +16,13 @@
 //! ([`crate::check`]) before it is reported, and every bug is a replayed execution of the
 //! interpreter.
 //!
-//! Programs whose ARTs the checker rejects (an input's value decides something), whose bugs
-//! may depend on the inputs' values, or whose states exceed the budget are left to the
-//! symbolic engine ([`crate::imc`]): [`run_iterative`] then returns [`Fallback`].
+//! Where an input's value decides something (the checker rejects the ART, or a path to a
+//! bug takes branches no value takes), the search is tried again with the values not known
+//! whose intervals are small split into cases, one state per value (`Space::split_values`):
+//! a setting checked into a small range is then exact on each path. Its proofs decide
+//! `safe` and its bugs replay, but it gives no IVR (a schedule could not tell the cases
+//! apart). Programs it does not decide either, or whose states exceed the budget, are left
+//! to the symbolic engine ([`crate::imc`]): [`run_iterative`] then returns [`Fallback`].
 
 mod counters;
 mod inputs;
@@ -180,7 +184,7 @@ fn attempt(
             drop(labels);
             space = split;
             labels = Labels::new(prog);
-            run.schedule.clear();
+            run.deadline = start + budget.time.min(opts.timeout);
             r = search(run, hunt, budget, &mut space, &mut labels);
         }
     }
@@ -213,8 +217,9 @@ fn search(
     let (prog, opts, start, max_ivrs) = (run.prog, run.opts, run.start, run.max_ivrs);
     let deadline = start + budget.time.min(opts.timeout);
     // The deterministic scheduler's schedule, before the whole graph is known (it is stuck
-    // only where a bug is reachable).
-    let first = run.schedule(space, None, labels, budget.max_states)?;
+    // only where a bug is reachable). Not where values are split into cases: its choices
+    // could differ between cases, which no scheduler of the built program tells apart.
+    let first = !space.splits() && run.schedule(space, None, labels, budget.max_states)?;
     run.deadline = deadline;
     if first && (opts.stop_at_first_safe || run.ivrs >= max_ivrs) {
         return Ok(run.report(
@@ -366,6 +371,11 @@ fn search(
                 )));
             };
             return Ok(run.report(verdict, Some(cex), cexs));
+        }
+        if space.splits() {
+            return Err(run.fallback(
+                "a bug, and no schedule from the search with values split into cases".into(),
+            ));
         }
         if !run.schedule(space, Some((&graph, &doomed)), labels, budget.max_states)? {
             return Err(run.fallback("the scheduler met a state without a safe choice".into()));
@@ -749,5 +759,58 @@ impl Run<'_> {
             meets_bound: true,
             any_thread_count: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::{load_str, Options as FOpts};
+
+    /// The children of one transition are cases: the checker accepts the complete ART of a
+    /// search that splits a value into them, rejects it without one of them, and rejects cases
+    /// in an IVR (whose schedule could not tell them apart).
+    #[test]
+    fn a_proof_without_one_of_its_cases_is_rejected() {
+        let text = r#"
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+  int r = __VERIFIER_nondet_int();
+  if (r < 1 || r > 3)
+    r = 2;
+  int s = 0;
+  for (int i = 0; i < r; i++)
+    s += 2;
+  assert(s == 2 * r);
+  return 0;
+}
+"#;
+        let p = load_str("cases.c", text, &FOpts::default()).expect("lowers");
+        let mut space = Space::new(&p);
+        assert!(space.split_values());
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let g = space::explore(&mut space, 100_000, 1 << 30, deadline, false).expect("explored");
+        let art = proof::complete(&space, &g, &mut Labels::new(&p));
+        crate::check::check_complete(&p, &art, 30_000).expect("the ART with its cases holds");
+        let split = art
+            .ids()
+            .find_map(|v| {
+                let cs = &art.node(v).children;
+                cs.iter().enumerate().find_map(|(k, a)| {
+                    (cs[k + 1..].iter())
+                        .any(|b| (b.thread, b.transition) == (a.thread, a.transition))
+                        .then_some(a.child)
+                })
+            })
+            .expect("a node split into cases");
+        let rejection = crate::check::check_ivr(&p, &art, 30_000).expect_err("no IVR");
+        assert!(rejection.reason.contains("into cases"), "{rejection:?}");
+        let (without, _) = art.restrict(|v| !art.is_ancestor(split, v));
+        let rejection = crate::check::check_complete(&p, &without, 30_000).expect_err("rejected");
+        assert!(
+            rejection.reason.contains("not a valid Hoare triple"),
+            "{rejection:?}"
+        );
     }
 }

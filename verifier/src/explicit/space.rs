@@ -255,12 +255,20 @@ impl<'p> Space<'p> {
             .map(|v| v.id)
             .filter(|&v| {
                 let i = v.0 as usize;
-                (small[i] || self.narrow[i].is_some_and(|r| r.hi - r.lo < MAX_CASES))
+                let full = Range::full(elem_ty(self.prog, v));
+                (small[i]
+                    || self.narrow[i].is_some_and(|r| r.hi - r.lo < MAX_CASES)
+                    || full.hi - full.lo < MAX_CASES)
                     && !self.forgotten[i]
                     && !untracked.contains(&v)
             })
             .collect();
         self.track_undef && !self.cases.is_empty()
+    }
+
+    /// Whether steps split values into cases ([`Space::split_values`]).
+    pub fn splits(&self) -> bool {
+        !self.cases.is_empty()
     }
 
     /// State `k` split into cases ([`Space::split_values`]).
@@ -269,17 +277,20 @@ impl<'p> Space<'p> {
         for &v in &self.cases {
             let ty = elem_ty(self.prog, v);
             for i in 0..self.prog.var(v).len as usize {
+                // (A cell of which some bytes are known is not split: its interval ignores
+                // them.)
                 let flat = out[0].state.mem.flat(v.0 as usize, i);
-                if interp::unknown_bytes(&out[0].undef, flat) & interp::width_bytes(ty) == 0 {
+                let width = interp::width_bytes(ty);
+                if interp::unknown_bytes(&out[0].undef, flat) & width != width {
                     continue;
                 }
-                let Some(r) = self.unknown_interval(&out[0], v) else {
-                    continue;
-                };
+                let r = (self.unknown_interval(&out[0], v)).unwrap_or(Range::full(ty));
                 let n = r.hi - r.lo + 1;
                 if n < 1 || n * out.len() as i128 > MAX_CASES {
                     continue;
                 }
+                // (What the cases compute rests on a value not known.)
+                self.read_undefined.set(true);
                 out = out
                     .into_iter()
                     .flat_map(|k| {

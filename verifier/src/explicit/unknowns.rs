@@ -2,8 +2,8 @@
 //! interval that contains its value in every reachable state where it is not known (computed
 //! from an input or never written since it started uninitialised, [`super::space::Key::undef`]),
 //! and for each register (a thread's own scalar whose address is never taken, or taken but
-//! written by its thread alone, [`followed`]) such an interval per location of its thread. A branch narrows the interval of the register it
-//! compares (`x < 5` taken: `x <= 4` after it), so that an input checked once
+//! accessed by its thread alone) such an interval per location of its thread. A branch
+//! narrows the interval of the register it compares (`x < 5` taken: `x <= 4` after it), so that an input checked once
 //! (`assume(x < SIZE)`, `if (x >= N) abort()`) stays in range wherever its value goes.
 //!
 //! It is interval analysis (Cousot and Cousot, "Abstract Interpretation: A Unified Lattice
@@ -549,10 +549,10 @@ fn may_write(regs: &mut Regs, v: VarId, r: Range) {
 
 /// The variables whose intervals the analysis follows per location of their thread: the
 /// registers ([`super::liveness::registers`]), and a thread's own scalars that are their own
-/// C objects and that no other thread writes, though their address is taken (a local given by
-/// address to `scanf` or to a helper). Only their thread writes them, so its path decides what
-/// they may hold, as for a register; a write through a pointer that may reach one is a write
-/// that may or may not happen.
+/// C objects and that no other thread touches, though their address is taken (a local given
+/// by address to `scanf` or to a helper). Only their thread accesses them, so its path decides
+/// what they may hold, as for a register (and no other thread's analysis reads them); a write
+/// through a pointer that may reach one is a write that may or may not happen.
 fn followed(prog: &Program) -> Vec<bool> {
     let mut followed = super::liveness::registers(prog);
     let mut placed = vec![0u32; prog.vars.len()];
@@ -569,7 +569,7 @@ fn followed(prog: &Program) -> Vec<bool> {
                 let alone = v.placement.as_ref().is_none_or(|p| {
                     p.object == v.id && p.offset == 0 && placed[v.id.0 as usize] == 1
                 });
-                (v.len == 1 && !v.is_array && alone).then_some(t)
+                (v.len == 1 && !v.is_array && !v.shared && alone).then_some(t)
             })
             .collect();
     for th in &prog.threads {

@@ -138,6 +138,7 @@ fn idioms_run_under_their_schedules_and_print_what_the_native_program_prints() {
         "spinlock_sync",
         "tls_counter",
         "trylock_backoff",
+        "union_msg",
     ];
     for name in idioms {
         let exe = dir.join(name);

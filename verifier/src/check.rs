@@ -240,8 +240,8 @@ fn check<'a>(
                     continue;
                 }
                 done_edges[j] = true;
-                if art.node(c.child).control.locs[e.thread.0 as usize] != Some(tr.dst) {
-                    return reject(c.child, "wrong location after an edge".into());
+                if art.node(c.child).control != control_after(prog, &n.control, e.thread, tr) {
+                    return reject(c.child, "wrong control state after an edge".into());
                 }
                 cases.push(c.child);
             }
@@ -487,6 +487,30 @@ fn check<'a>(
         id,
         known,
     })
+}
+
+/// The control state after thread `t` takes `tr` at `c`: `t` at the transition's target, a
+/// thread it creates at its entry, the atomic region entered or left (and left where `t`
+/// exits inside it); every other thread where it was. (The checker's own account of the
+/// program's steps, apart from the engines'.)
+fn control_after(prog: &Program, c: &Control, t: ThreadId, tr: &Transition) -> Control {
+    let mut after = c.clone();
+    after.locs[t.0 as usize] = Some(tr.dst);
+    for op in &tr.ops {
+        match op {
+            Op::Spawn { thread, .. } => {
+                after.locs[thread.0 as usize] = Some(prog.thread(*thread).entry)
+            }
+            Op::AtomicBegin => after.atomic = Some(t),
+            Op::AtomicEnd => after.atomic = None,
+            Op::Assign { .. } | Op::Havoc { .. } => {}
+        }
+    }
+    if prog.thread(t).locations[tr.dst.0 as usize].kind == LocKind::Exit && after.atomic == Some(t)
+    {
+        after.atomic = None;
+    }
+    after
 }
 
 /// The premise of a node's checks: the ranges of the values and the node's label, made once

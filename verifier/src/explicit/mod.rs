@@ -813,4 +813,42 @@ int main(void) {
             "{rejection:?}"
         );
     }
+
+    /// The checker computes the control state after each step itself: an ART whose thread
+    /// creation leaves the created thread unstarted is rejected (its later steps would go
+    /// unchecked).
+    #[test]
+    fn a_creation_that_starts_no_thread_is_rejected() {
+        let text = r#"
+#include <pthread.h>
+int g;
+void *w(void *a) { g = 1; return a; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, w, 0);
+  pthread_join(t, 0);
+  return g - 1;
+}
+"#;
+        let p = load_str("spawn.c", text, &FOpts::default()).expect("lowers");
+        let mut space = Space::new(&p);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let g = space::explore(&mut space, 100_000, 1 << 30, deadline, false).expect("explored");
+        let art = proof::complete(&space, &g, &mut Labels::new(&p));
+        crate::check::check_complete(&p, &art, 30_000).expect("the ART holds");
+        let mut table = crate::smt::TermTable::new();
+        let mut records = art.to_records(&mut table);
+        let terms = table.terms().expect("terms");
+        let spawned = records
+            .iter_mut()
+            .find(|r| r.parent.is_some() && r.control.locs[1].is_some())
+            .expect("a node after the creation");
+        spawned.control.locs[1] = None;
+        let bad = crate::art::Art::from_records(&records, &terms).expect("well formed");
+        let rejection = crate::check::check_complete(&p, &bad, 30_000).expect_err("rejected");
+        assert!(
+            rejection.reason.contains("wrong control state"),
+            "{rejection:?}"
+        );
+    }
 }

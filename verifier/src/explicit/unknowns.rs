@@ -2,7 +2,7 @@
 //! interval that contains its value in every reachable state where it is not known (computed
 //! from an input or never written since it started uninitialised, [`super::space::Key::undef`]),
 //! and for each register (a thread's own scalar whose address is never taken, or taken but
-//! accessed by its thread alone) such an interval per location of its thread. A branch
+//! written by its thread alone) such an interval per location of its thread. A branch
 //! narrows the interval of the register it compares (`x < 5` taken: `x <= 4` after it), so that an input checked once
 //! (`assume(x < SIZE)`, `if (x >= N) abort()`) stays in range wherever its value goes.
 //!
@@ -159,6 +159,13 @@ struct Analysis<'a> {
     at: Vec<Vec<Regs>>,
     /// Per thread: what its creation gives its registers.
     entry: Vec<Regs>,
+    /// Per variable, the thread whose local it is.
+    owner: Vec<Option<ThreadId>>,
+    /// Per variable, whether it is a followed local whose address is taken (other threads
+    /// may read it: [`Analysis::unknown_of`]).
+    addressed: Vec<bool>,
+    /// The thread being analysed.
+    current: ThreadId,
     /// Whether a memory interval or a thread's entry grew in the current round.
     changed: bool,
     /// Register intervals computed so far ([`MAX_WORK`]).
@@ -168,6 +175,16 @@ struct Analysis<'a> {
 impl<'a> Analysis<'a> {
     fn new(prog: &'a Program, ranges: &'a Ranges, abstracted: &'a [bool]) -> Analysis<'a> {
         let register = followed(prog);
+        let plain = super::liveness::registers(prog);
+        let addressed = (register.iter().zip(&plain))
+            .map(|(&f, &p)| f && !p)
+            .collect();
+        let owner = (prog.vars.iter())
+            .map(|v| match v.scope {
+                VarScope::Local(t) => Some(t),
+                _ => None,
+            })
+            .collect();
         let memory = prog
             .vars
             .iter()
@@ -203,6 +220,9 @@ impl<'a> Analysis<'a> {
                 .map(|t| vec![Regs::default(); t.locations.len()])
                 .collect(),
             entry,
+            owner,
+            addressed,
+            current: ThreadId(0),
             changed: false,
             work: 0,
         }
@@ -226,6 +246,7 @@ impl<'a> Analysis<'a> {
     /// locations), adding what it stores to memory and gives the threads it creates; `None`
     /// where the analysis gives up.
     fn thread(&mut self, t: ThreadId) -> Option<()> {
+        self.current = t;
         let th = self.prog.thread(t);
         let n = th.locations.len();
         let mut at: Vec<Option<Regs>> = vec![None; n];
@@ -269,6 +290,14 @@ impl<'a> Analysis<'a> {
                 }
             }
         }
+        // What other threads read of its addressed locals: the hull over its locations.
+        for regs in at.iter().flatten() {
+            for (&v, &r) in regs {
+                if self.addressed[v.0 as usize] {
+                    self.grow_memory(v, r);
+                }
+            }
+        }
         self.at[t.0 as usize] = at.into_iter().map(Option::unwrap_or_default).collect();
         Some(())
     }
@@ -278,24 +307,28 @@ impl<'a> Analysis<'a> {
         self.register[v.0 as usize] && self.abstracted.get(v.0 as usize) == Some(&true)
     }
 
+    /// The interval of `v` where not known, read by the thread being analysed with its
+    /// registers `regs` (`None`: always known). A register of another thread (a local that
+    /// only its thread writes, read through a pointer) is read as its memory interval: the
+    /// hull over its thread's locations ([`Analysis::thread`]).
+    fn unknown_of(&self, regs: &Regs, v: VarId) -> Option<Range> {
+        let i = v.0 as usize;
+        if self.register[i] && self.owner[i] == Some(self.current) {
+            regs.get(&v).copied()
+        } else {
+            self.memory[i]
+        }
+    }
+
     /// Whether variable `v` may hold a value not known, with the registers `regs`.
     fn may_be_unknown(&self, regs: &Regs, v: VarId) -> bool {
-        if self.register[v.0 as usize] {
-            regs.contains_key(&v)
-        } else {
-            self.memory[v.0 as usize].is_some()
-        }
+        self.unknown_of(regs, v).is_some()
     }
 
     /// The interval of every value of `v` (known or not).
     fn any(&self, regs: &Regs, v: VarId) -> Range {
         let all = self.ranges.of(v);
-        let unknown = if self.register[v.0 as usize] {
-            regs.get(&v).copied()
-        } else {
-            self.memory[v.0 as usize]
-        };
-        unknown.map_or(all, |u| all.hull(u))
+        self.unknown_of(regs, v).map_or(all, |u| all.hull(u))
     }
 
     /// What an expression's value is where it is not known: `None` where it is always known
@@ -316,12 +349,7 @@ impl<'a> Analysis<'a> {
             .all(|&(v, direct)| v == first && direct);
         Some(eval_vars(self.prog, e, &|v| {
             if one && v == first {
-                let u = if self.register[v.0 as usize] {
-                    regs.get(&v).copied()
-                } else {
-                    self.memory[v.0 as usize]
-                };
-                u.unwrap_or_else(|| Range::full(elem_ty(self.prog, v)))
+                (self.unknown_of(regs, v)).unwrap_or_else(|| Range::full(elem_ty(self.prog, v)))
             } else {
                 self.any(regs, v)
             }
@@ -549,10 +577,11 @@ fn may_write(regs: &mut Regs, v: VarId, r: Range) {
 
 /// The variables whose intervals the analysis follows per location of their thread: the
 /// registers ([`super::liveness::registers`]), and a thread's own scalars that are their own
-/// C objects and that no other thread touches, though their address is taken (a local given
-/// by address to `scanf` or to a helper). Only their thread accesses them, so its path decides
-/// what they may hold, as for a register (and no other thread's analysis reads them); a write
-/// through a pointer that may reach one is a write that may or may not happen.
+/// C objects and that no other thread writes, though their address is taken (a local given
+/// by address to `scanf` or to a helper). Only their thread writes them, so its path decides
+/// what they may hold, as for a register; a write through a pointer that may reach one is a
+/// write that may or may not happen, and another thread that reads one reads any value it
+/// may hold at any location of its thread.
 fn followed(prog: &Program) -> Vec<bool> {
     let mut followed = super::liveness::registers(prog);
     let mut placed = vec![0u32; prog.vars.len()];
@@ -569,7 +598,7 @@ fn followed(prog: &Program) -> Vec<bool> {
                 let alone = v.placement.as_ref().is_none_or(|p| {
                     p.object == v.id && p.offset == 0 && placed[v.id.0 as usize] == 1
                 });
-                (v.len == 1 && !v.is_array && !v.shared && alone).then_some(t)
+                (v.len == 1 && !v.is_array && alone).then_some(t)
             })
             .collect();
     for th in &prog.threads {
@@ -827,5 +856,30 @@ int main(void) {
             "{}",
             p.summary(true)
         );
+    }
+
+    #[test]
+    fn another_thread_reads_a_followed_local_as_any_value_it_may_hold() {
+        // Only main writes `r`; the reader copies it into `g` through a pointer. `g` may hold
+        // a value not known: any `r` may hold at any of main's locations.
+        let (p, u) = analysed(
+            r#"
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+int g;
+static void *reader(void *a) { g = *(int *)a; return 0; }
+int main(void) {
+  int r = __VERIFIER_nondet_int();
+  if (r < 1 || r > 5)
+    r = 2;
+  pthread_t t;
+  pthread_create(&t, 0, reader, &r);
+  pthread_join(t, 0);
+  return 0;
+}
+"#,
+        );
+        let all = Range::full(elem_ty(&p, var(&p, "g")));
+        assert_eq!(u.of(var(&p, "g"), None), Some(all), "{}", p.summary(true));
     }
 }

@@ -177,6 +177,19 @@ fn check<'a>(
     let valid =
         |smt: &mut Smt, premise: &Term, goal: Term| -> Option<bool> { smt.implies(premise, &goal) };
     let root = art.root();
+    // The program starts with `main` at its entry, no other thread started, no atomic region.
+    let start = Control {
+        locs: (0..prog.threads.len())
+            .map(|t| (t == 0).then_some(prog.threads[0].entry))
+            .collect(),
+        atomic: None,
+    };
+    if art.node(root).control != start {
+        return reject(
+            root,
+            "the root is not the program's initial control state".into(),
+        );
+    }
     if valid(
         &mut smt,
         &premise(&enc.initial(&id)),

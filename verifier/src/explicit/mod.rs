@@ -117,6 +117,7 @@ pub fn run_iterative(
         start,
         opts,
         ivrs: 0,
+        bugs: 0,
         first_safe: None,
         nodes: 0,
         max_ivrs,
@@ -173,11 +174,15 @@ fn attempt(
             .min(opts.timeout);
     let mut space = Space::untracking(prog, ranges, untracked);
     let mut labels = Labels::new(prog);
+    let bugs = run.bugs;
     let mut r = search(run, hunt, budget, &mut space, &mut labels);
     // Where the search read values it did not know and decided nothing, again with the
     // values of small intervals split into cases ([`Space::split_values`]), in the time left.
     let left = (start + budget.time.min(opts.timeout)).saturating_duration_since(Instant::now());
-    if r.is_err() && opts.cases && space.read_undefined.get() && left > SPLIT_AFTER_LEFT {
+    // (Not where it reported a bug: the cases would find it again, and decide nothing more
+    // without a schedule.)
+    let retry = r.is_err() && opts.cases && space.read_undefined.get() && run.bugs == bugs;
+    if retry && left > SPLIT_AFTER_LEFT {
         let mut split = Space::untracking(prog, ranges, untracked);
         if split.split_values() {
             drop(space);
@@ -588,6 +593,8 @@ struct Run<'a> {
     start: Instant,
     opts: &'a Options,
     ivrs: usize,
+    /// Counterexamples emitted.
+    bugs: usize,
     first_safe: Option<Duration>,
     nodes: usize,
     max_ivrs: usize,
@@ -705,6 +712,7 @@ impl Run<'_> {
             return vec![];
         }
         self.emit(IvrKind::Counterexample(Box::new(cex.clone())));
+        self.bugs += 1;
         vec![cex.clone()]
     }
 
@@ -814,9 +822,9 @@ int main(void) {
         );
     }
 
-    /// The checker computes the control state after each step itself: an ART whose thread
-    /// creation leaves the created thread unstarted is rejected (its later steps would go
-    /// unchecked).
+    /// The checker computes the control state after each step itself, and knows the initial
+    /// one: an ART whose thread creation leaves the created thread unstarted is rejected (its
+    /// later steps would go unchecked), and so is one whose root starts a thread early.
     #[test]
     fn a_creation_that_starts_no_thread_is_rejected() {
         let text = r#"
@@ -848,6 +856,15 @@ int main(void) {
         let rejection = crate::check::check_complete(&p, &bad, 30_000).expect_err("rejected");
         assert!(
             rejection.reason.contains("wrong control state"),
+            "{rejection:?}"
+        );
+        // Nor may the root start anywhere but at the program's start.
+        let mut records = art.to_records(&mut table);
+        records[0].control.locs[1] = Some(p.threads[1].entry);
+        let bad = crate::art::Art::from_records(&records, &terms).expect("well formed");
+        let rejection = crate::check::check_complete(&p, &bad, 30_000).expect_err("rejected");
+        assert!(
+            rejection.reason.contains("initial control state"),
             "{rejection:?}"
         );
     }

@@ -284,7 +284,13 @@ impl<'p> Space<'p> {
                 if interp::unknown_bytes(&out[0].undef, flat) & width != width {
                     continue;
                 }
-                let r = (self.unknown_interval(&out[0], v)).unwrap_or(Range::full(ty));
+                // (Where no interval is stated, the labels bound a scalar by its type, not
+                // an array's cell.)
+                let r = match self.unknown_interval(&out[0], v) {
+                    Some(r) => r,
+                    None if !self.prog.var(v).is_array => Range::full(ty),
+                    None => continue,
+                };
                 let n = r.hi - r.lo + 1;
                 if n < 1 || n * out.len() as i128 > MAX_CASES {
                     continue;

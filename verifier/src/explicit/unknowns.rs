@@ -291,12 +291,15 @@ impl<'a> Analysis<'a> {
             }
         }
         // What other threads read of its addressed locals: the hull over its locations.
-        for regs in at.iter().flatten() {
-            for (&v, &r) in regs {
-                if self.addressed[v.0 as usize] {
-                    self.grow_memory(v, r);
-                }
+        let mut hull: FxHashMap<VarId, Range> = FxHashMap::default();
+        for (&v, &r) in at.iter().flatten().flat_map(|regs| regs.iter()) {
+            if self.addressed[v.0 as usize] {
+                let h = hull.entry(v).or_insert(r);
+                *h = h.hull(r);
             }
+        }
+        for (v, r) in hull {
+            self.grow_memory(v, r);
         }
         self.at[t.0 as usize] = at.into_iter().map(Option::unwrap_or_default).collect();
         Some(())

@@ -247,13 +247,14 @@ fn check<'a>(
             }
             let step = step(e.thread.0 as usize, tr);
             let (st, written) = &*step;
+            let after = control_after(prog, &n.control, e.thread, tr);
             let mut cases = Vec::new();
             for (j, c) in n.children.iter().enumerate().skip(k) {
                 if c.thread != e.thread || c.transition != e.transition {
                     continue;
                 }
                 done_edges[j] = true;
-                if art.node(c.child).control != control_after(prog, &n.control, e.thread, tr) {
+                if art.node(c.child).control != after {
                     return reject(c.child, "wrong control state after an edge".into());
                 }
                 cases.push(c.child);

@@ -642,17 +642,15 @@ impl<'p> Space<'p> {
                     } else if self.cases.is_empty() {
                         Target::State(self.intern_from(self.canonical(next), id))
                     } else {
-                        let mut cases = self.cases(self.canonical(next)).into_iter();
-                        let last = cases.next_back().expect("a case");
-                        for k in cases {
-                            let w = self.intern_from(k, id);
+                        for k in self.cases(self.canonical(next)) {
+                            let to = Target::State(self.intern_from(k, id));
                             edges.push(Edge {
                                 thread: t,
                                 trans: tr,
-                                to: Target::State(w),
+                                to,
                             });
                         }
-                        Target::State(self.intern_from(last, id))
+                        continue;
                     }
                 }
             };

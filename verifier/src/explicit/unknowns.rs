@@ -3,13 +3,14 @@
 //! from an input or never written since it started uninitialised, [`super::space::Key::undef`]),
 //! and for each register (a thread's own scalar whose address is never taken, or taken but
 //! written by its thread alone) such an interval per location of its thread. A branch
-//! narrows the interval of the register it compares (`x < 5` taken: `x <= 4` after it), so that an input checked once
-//! (`assume(x < SIZE)`, `if (x >= N) abort()`) stays in range wherever its value goes.
+//! narrows the interval of the register it compares (`x < 5` taken: `x <= 4` after it), so
+//! that an input checked once (`assume(x < SIZE)`, `if (x >= N) abort()`) stays in range
+//! wherever its value goes.
 //!
 //! It is interval analysis (Cousot and Cousot, "Abstract Interpretation: A Unified Lattice
 //! Model for Static Analysis of Programs", with widening), flow-sensitive for registers and
-//! flow-insensitive for the rest of memory, restricted to the values not known: an assignment of a
-//! constant, or of what only known values compute, makes a known value and adds nothing. The
+//! flow-insensitive for the rest of memory, restricted to the values not known: an assignment
+//! of a constant, or of what only known values compute, makes a known value and adds nothing. The
 //! search uses it to leave out a branch whose guard no value not known can make true (a value
 //! popped from a stack of inputs in `[0, 4]` is never `-2`), and the labels state the
 //! intervals ([`super::proof::Labels`]), so that the independent checker sees the same. Like
@@ -67,14 +68,7 @@ impl Unknowns {
         Unknowns {
             memory: a.memory,
             register: a.register,
-            owner: prog
-                .vars
-                .iter()
-                .map(|v| match v.scope {
-                    VarScope::Local(t) => Some(t),
-                    _ => None,
-                })
-                .collect(),
+            owner: a.owner,
             at: a
                 .at
                 .into_iter()
@@ -174,10 +168,10 @@ struct Analysis<'a> {
 
 impl<'a> Analysis<'a> {
     fn new(prog: &'a Program, ranges: &'a Ranges, abstracted: &'a [bool]) -> Analysis<'a> {
-        let register = followed(prog);
-        let plain = super::liveness::registers(prog);
-        let addressed = (register.iter().zip(&plain))
-            .map(|(&f, &p)| f && !p)
+        let addressed = addressed_locals(prog);
+        let register: Vec<bool> = (super::liveness::registers(prog).into_iter())
+            .zip(&addressed)
+            .map(|(r, &a)| r || a)
             .collect();
         let owner = (prog.vars.iter())
             .map(|v| match v.scope {
@@ -578,15 +572,15 @@ fn may_write(regs: &mut Regs, v: VarId, r: Range) {
     regs.insert(v, new);
 }
 
-/// The variables whose intervals the analysis follows per location of their thread: the
-/// registers ([`super::liveness::registers`]), and a thread's own scalars that are their own
-/// C objects and that no other thread writes, though their address is taken (a local given
-/// by address to `scanf` or to a helper). Only their thread writes them, so its path decides
-/// what they may hold, as for a register; a write through a pointer that may reach one is a
-/// write that may or may not happen, and another thread that reads one reads any value it
-/// may hold at any location of its thread.
-fn followed(prog: &Program) -> Vec<bool> {
-    let mut followed = super::liveness::registers(prog);
+/// The variables the analysis follows per location of their thread besides the registers
+/// ([`super::liveness::registers`]): a thread's own scalars that are their own C objects and
+/// that no other thread writes, though their address is taken (a local given by address to
+/// `scanf` or to a helper). Only their thread writes them, so its path decides what they may
+/// hold, as for a register; a write through a pointer that may reach one is a write that may
+/// or may not happen, and another thread that reads one reads any value it may hold at any
+/// location of its thread.
+fn addressed_locals(prog: &Program) -> Vec<bool> {
+    let register = super::liveness::registers(prog);
     let mut placed = vec![0u32; prog.vars.len()];
     for p in prog.vars.iter().filter_map(|v| v.placement.as_ref()) {
         placed[p.object.0 as usize] += 1;
@@ -621,10 +615,9 @@ fn followed(prog: &Program) -> Vec<bool> {
             }
         }
     }
-    for (f, o) in followed.iter_mut().zip(own) {
-        *f |= o.is_some();
-    }
-    followed
+    (own.into_iter().zip(register))
+        .map(|(o, r)| o.is_some() && !r)
+        .collect()
 }
 
 /// Joins `new` into `old` (widening what grows, with `widen`'s thresholds); whether `old`

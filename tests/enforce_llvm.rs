@@ -136,6 +136,7 @@ fn idioms_run_under_their_schedules_and_print_what_the_native_program_prints() {
         "sem_trywait_pool",
         "server_table",
         "spinlock_sync",
+        "strings_stdio",
         "tls_counter",
         "trylock_backoff",
         "union_msg",
@@ -407,6 +408,29 @@ fn formatting_into_shared_memory_runs_the_models_in_the_built_program() {
     assert_eq!(native.len(), 4, "{native:?}");
     for opt in 0..=2u8 {
         let exe = dir.join(format!("format_shared{opt}"));
+        build_with(&src, opt, &exe, None, &[]);
+        let o = run(&exe).expect("the built program ends");
+        assert!(
+            o.status.success(),
+            "Opt{opt}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(sorted_lines(&o.stdout), native, "Opt{opt}");
+    }
+}
+
+/// Blocks whose length is known only at run time (`memset`, `memcpy`, an overlapping
+/// `memmove` of `strlen` bytes) in shared memory: the built program performs them byte by
+/// byte in the order the verifier's model does, each byte's access between its events, at
+/// every level, and prints what the native build prints.
+#[test]
+fn blocks_of_a_run_time_length_in_shared_memory_build_and_run() {
+    let dir = scratch("block_run_time");
+    let src = program("block_run_time.c");
+    let native = native_lines(Path::new(&src), &dir.join("native"));
+    assert_eq!(native, ["lleft side...|rright..."]);
+    for opt in 0..=2u8 {
+        let exe = dir.join(format!("block{opt}"));
         build_with(&src, opt, &exe, None, &[]);
         let o = run(&exe).expect("the built program ends");
         assert!(

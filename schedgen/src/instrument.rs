@@ -32,7 +32,7 @@ use enforcer_rt::table::SYNTH_NONE;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 use verifier::frontend::llvm::edit::{InstrKind, Module};
-use verifier::ir::{CellStep, Place, Program, SyncKind, ThreadId, TransKind};
+use verifier::ir::{ByteStep, CellStep, Place, Program, SyncKind, ThreadId, TransKind};
 
 /// Exit code of an instrumented program whose schedule the runtime refuses.
 pub const REFUSED_EXIT_CODE: i32 = 78;
@@ -231,9 +231,23 @@ pub fn instrument(
             InstrKind::Call { callee, args } => {
                 let name = callee.unwrap_or_default();
                 if let Some(op) = block_operation(&name) {
-                    let cells = block_cells(prog, n, roles, op).map_err(unsupported)?;
                     let fill = op == Block::Fill;
-                    m.expand_block(n, fill, &cells, "synth_before", "synth_after");
+                    if let Some((read, write)) = byte_sites(prog, n, roles).map_err(unsupported)? {
+                        if fill {
+                            m.replace_block(n, "__synth_fill_bytes", &[write], true);
+                        } else {
+                            let backward = u32::from(op == Block::Move);
+                            m.replace_block(
+                                n,
+                                "__synth_copy_bytes",
+                                &[read, write, backward],
+                                false,
+                            );
+                        }
+                    } else {
+                        let cells = block_cells(prog, n, roles, op).map_err(unsupported)?;
+                        m.expand_block(n, fill, &cells, "synth_before", "synth_after");
+                    }
                 } else {
                     call(&mut m, n, &name, args, roles, multi).map_err(unsupported)?;
                 }
@@ -461,19 +475,7 @@ fn block_cells(
     op: Block,
 ) -> Result<Vec<(CellStep, Option<u32>)>, String> {
     let mut cells: Vec<CellStep> = Vec::new();
-    // The block operation's steps: its transitions, and its accesses of a thread's own memory
-    // that were merged into the step after them.
-    let steps = prog
-        .threads
-        .iter()
-        .flat_map(|th| &th.transitions)
-        .filter(|tr| tr.memory_access)
-        .filter_map(|tr| tr.at)
-        .chain(prog.local_reads.iter().copied());
-    for [k, sub] in steps {
-        if k != n {
-            continue;
-        }
+    for sub in block_steps(prog, n) {
         let Some(c) = CellStep::decode(sub) else {
             return Err(format!(
                 "a copy of shared memory whose length or layout is known only at run time \
@@ -529,6 +531,65 @@ fn block_cells(
         ));
     }
     Ok(out)
+}
+
+/// The steps of the block operation `n` in every copy of it in the IR (its transitions, and
+/// its accesses of a thread's own memory merged into the step after them).
+fn block_steps(prog: &Program, n: u32) -> impl Iterator<Item = u32> + '_ {
+    prog.threads
+        .iter()
+        .flat_map(|th| &th.transitions)
+        .filter(|tr| tr.memory_access)
+        .filter_map(|tr| tr.at)
+        .chain(prog.local_reads.iter().copied())
+        .filter(move |&[k, _]| k == n)
+        .map(|[_, sub]| sub)
+}
+
+/// The sites of the block operation `n` made as a loop over its bytes (its length or layout
+/// is known only at run time, [`ByteStep`]): the read's and the write's site (or
+/// [`SYNTH_NONE`] where they access no shared memory); `None` when its steps are cells.
+/// Every copy of the instruction in the IR must be the loop.
+fn byte_sites(prog: &Program, n: u32, roles: &[Role]) -> Result<Option<(u32, u32)>, String> {
+    let (mut bytes, mut other) = (false, false);
+    for sub in block_steps(prog, n) {
+        match ByteStep::decode(sub) {
+            Some(_) => bytes = true,
+            None => other = true,
+        }
+    }
+    match (bytes, other) {
+        (false, _) => return Ok(None),
+        (true, true) => {
+            return Err(format!(
+                "one block operation is a loop over its bytes in some copies of it in the IR \
+                 and cells in others (sites {})",
+                list(roles)
+            ))
+        }
+        (true, false) => {}
+    }
+    let mut sites = (SYNTH_NONE, SYNTH_NONE);
+    for r in roles {
+        let slot = match (r.what, ByteStep::decode(r.sub)) {
+            (What::Access, Some(ByteStep::Read)) => &mut sites.0,
+            (What::Access, Some(ByteStep::Write)) => &mut sites.1,
+            (w, _) => {
+                return Err(format!(
+                    "site {} of a block operation over its bytes performs {w:?}",
+                    r.site
+                ))
+            }
+        };
+        if *slot != SYNTH_NONE {
+            return Err(format!(
+                "one byte step of a block operation is two sites ({} and {})",
+                *slot, r.site
+            ));
+        }
+        *slot = r.site;
+    }
+    Ok(Some(sites))
 }
 
 fn list(roles: &[Role]) -> String {

@@ -27,6 +27,39 @@ int __synth_cond_wait(uint32_t release, uint32_t wake, uint32_t lock, pthread_co
   return 0;
 }
 
+/* A block copy (`memcpy`, `memmove` with `backward`) whose length is known only at run time,
+ * byte by byte as the verifier's model performs it: each byte read from `src`, then written
+ * to `dst`, each access between its site's events where it is one (SYNTH_NO_SITE where it
+ * touches no shared memory); `memmove` to a higher address goes from the last byte down. */
+void __synth_copy_bytes(uint32_t read, uint32_t write, uint32_t backward, unsigned char *dst,
+                        const unsigned char *src, uint64_t n) {
+  int down = backward && (uintptr_t)dst > (uintptr_t)src;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t k = down ? n - 1 - i : i;
+    if (read != SYNTH_NO_SITE)
+      synth_before(read);
+    unsigned char b = *(volatile const unsigned char *)&src[k];
+    if (read != SYNTH_NO_SITE)
+      synth_after(read);
+    if (write != SYNTH_NO_SITE)
+      synth_before(write);
+    *(volatile unsigned char *)&dst[k] = b;
+    if (write != SYNTH_NO_SITE)
+      synth_after(write);
+  }
+}
+
+/* A block fill (`memset`) whose length is known only at run time, byte by byte. */
+void __synth_fill_bytes(uint32_t write, unsigned char *dst, uint32_t byte, uint64_t n) {
+  for (uint64_t i = 0; i < n; i++) {
+    if (write != SYNTH_NO_SITE)
+      synth_before(write);
+    *(volatile unsigned char *)&dst[i] = (unsigned char)byte;
+    if (write != SYNTH_NO_SITE)
+      synth_after(write);
+  }
+}
+
 /* A signal or broadcast: an event the waiters it wakes are ordered after. */
 int __synth_event(uint32_t site, void *object) {
   (void)object;

@@ -1426,6 +1426,37 @@ impl CellStep {
     }
 }
 
+/// A step of a block copy or fill whose length or layout is known only at run time (a loop
+/// over its bytes): the read of each byte of the source, or the write of each byte of the
+/// destination. Its code is the second component of the [`Transition::at`] of the step (even
+/// and nonzero, so that it is neither a [`CellStep`] nor an instruction's whole action).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ByteStep {
+    /// The read of a byte of the source.
+    Read,
+    /// The write of a byte of the destination.
+    Write,
+}
+
+impl ByteStep {
+    /// Its code in [`Transition::at`].
+    pub fn code(self) -> u32 {
+        match self {
+            ByteStep::Read => 2,
+            ByteStep::Write => 4,
+        }
+    }
+
+    /// The byte step a code of [`ByteStep::code`] stands for.
+    pub fn decode(code: u32) -> Option<ByteStep> {
+        match code {
+            2 => Some(ByteStep::Read),
+            4 => Some(ByteStep::Write),
+            _ => None,
+        }
+    }
+}
+
 impl std::fmt::Debug for Bitcode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(

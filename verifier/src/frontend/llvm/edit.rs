@@ -365,6 +365,59 @@ impl Module {
     }
 
     /// Replaces the block copy or fill `n` (`memcpy`/`memmove`/`memset`, the library's or
+    /// LLVM's intrinsic) by `void name(u32 consts..., ptr dst, src, i64 length)`, where `src`
+    /// is a pointer, or with `fill` the fill byte as an `i32`; uses of the call's result (the
+    /// library's functions return the destination) get the destination.
+    pub fn replace_block(&mut self, n: u32, name: &str, consts: &[u32], fill: bool) {
+        let i = self.get(n);
+        // SAFETY: `i` is a live call with the block operation's arguments (destination,
+        // source or byte, length); the new call goes before it, then it is erased.
+        unsafe {
+            LLVMPositionBuilderBefore(self.builder, i);
+            let dst = LLVMGetOperand(i, 0);
+            let mut src = LLVMGetOperand(i, 1);
+            let i64t = LLVMInt64TypeInContext(self.ctx);
+            let len =
+                LLVMBuildZExtOrBitCast(self.builder, LLVMGetOperand(i, 2), i64t, c"".as_ptr());
+            if fill {
+                let byte = LLVMBuildTrunc(
+                    self.builder,
+                    src,
+                    LLVMInt8TypeInContext(self.ctx),
+                    c"".as_ptr(),
+                );
+                src = LLVMBuildZExt(self.builder, byte, self.i32_ty(), c"".as_ptr());
+            }
+            let mut params: Vec<LLVMTypeRef> = consts.iter().map(|_| self.i32_ty()).collect();
+            let mut args: Vec<LLVMValueRef> = consts.iter().map(|&v| self.u32_const(v)).collect();
+            for a in [dst, src, len] {
+                params.push(LLVMTypeOf(a));
+                args.push(a);
+            }
+            let ty = LLVMFunctionType(
+                LLVMVoidTypeInContext(self.ctx),
+                params.as_mut_ptr(),
+                params.len() as u32,
+                0,
+            );
+            let f = self.function(name, ty);
+            LLVMBuildCall2(
+                self.builder,
+                ty,
+                f,
+                args.as_mut_ptr(),
+                args.len() as u32,
+                c"".as_ptr(),
+            );
+            if LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMTypeKind::LLVMVoidTypeKind {
+                LLVMReplaceAllUsesWith(i, dst);
+            }
+            LLVMInstructionEraseFromParent(i);
+        }
+        self.instrs[n as usize] = None;
+    }
+
+    /// Replaces the block copy or fill `n` (`memcpy`/`memmove`/`memset`, the library's or
     /// LLVM's intrinsic) by its cells in order, each a load of the source or a store to the
     /// destination (of the value loaded from the same offset, or of the fill byte), with
     /// `void before(site)` and `void after(site)` around the steps that are sites.

@@ -1021,11 +1021,17 @@ impl<'m> Lowerer<'m> {
             }
             .encode()
         });
-        self.flush()?;
         // A cell that has no code (16 bytes wide): the steps stay the instruction's own, which
         // the instrumentation refuses if they are sites.
+        self.block_step(code.unwrap_or(0))
+    }
+
+    /// The steps made next perform the part `code` of the current instruction's block copy
+    /// or fill (a [`crate::ir::CellStep`] or [`crate::ir::ByteStep`], 0 for none).
+    fn block_step(&mut self, code: u32) -> R<()> {
+        self.flush()?;
         if let Some(at) = &mut self.at {
-            at[1] = code.unwrap_or(0);
+            at[1] = code;
         }
         Ok(())
     }
@@ -1124,6 +1130,7 @@ impl<'m> Lowerer<'m> {
             (Some(s), _) => {
                 let t = self.temp("block.byte", u8t);
                 let from = at(&s, self);
+                self.block_step(ByteStep::Read.code())?;
                 self.access_step(
                     vec![Op::Assign {
                         place: Place::scalar(t),
@@ -1140,7 +1147,9 @@ impl<'m> Lowerer<'m> {
             (None, None) => Expr::constant(0, u8t),
         };
         let to = at(&dst, self);
+        self.block_step(ByteStep::Write.code())?;
         self.access_step(vec![Op::Assign { place: to, value }], TransKind::Stmt)?;
+        self.cell_done();
         self.edge(
             self.cur,
             head,

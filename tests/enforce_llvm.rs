@@ -129,6 +129,7 @@ fn idioms_run_under_their_schedules_and_print_what_the_native_program_prints() {
         "gcc_atomics",
         "linked_queue",
         "once_init",
+        "realloc_vector",
         "recursive_mutex",
         "rwlock_config",
         "self_equal",
@@ -431,6 +432,29 @@ fn blocks_of_a_run_time_length_in_shared_memory_build_and_run() {
     assert_eq!(native, ["lleft side...|rright..."]);
     for opt in 0..=2u8 {
         let exe = dir.join(format!("block{opt}"));
+        build_with(&src, opt, &exe, None, &[]);
+        let o = run(&exe).expect("the built program ends");
+        assert!(
+            o.status.success(),
+            "Opt{opt}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(sorted_lines(&o.stdout), native, "Opt{opt}");
+    }
+}
+
+/// `realloc` of a vector two threads grow under a mutex: the built program performs the
+/// model's steps (the new block, the copy of the old block's bytes, each between its events,
+/// the release of the old block), with the old block's size recorded by the program's
+/// allocations, at every level, and prints what the native build prints.
+#[test]
+fn a_shared_vector_grown_with_realloc_builds_and_runs() {
+    let dir = scratch("realloc_shared");
+    let src = program("realloc_shared.c");
+    let native = native_lines(Path::new(&src), &dir.join("native"));
+    assert_eq!(native, ["len=10 cap=16 sum=530"]);
+    for opt in 0..=2u8 {
+        let exe = dir.join(format!("realloc{opt}"));
         build_with(&src, opt, &exe, None, &[]);
         let o = run(&exe).expect("the built program ends");
         assert!(

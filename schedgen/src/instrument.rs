@@ -159,6 +159,8 @@ pub fn instrument(
     let sequential = sequential_sites(prog, sched);
     let none = SYNTH_NONE;
     let mut instrumented: HashSet<u32> = HashSet::new();
+    // Whether the built program must know the size of the blocks it allocates.
+    let mut block_sizes = false;
     for (&n, roles) in &by_instr {
         let here = position(&m, n);
         let unsupported = |what: String| Error::Unsupported {
@@ -248,6 +250,10 @@ pub fn instrument(
                         let cells = block_cells(prog, n, roles, op).map_err(unsupported)?;
                         m.expand_block(n, fill, &cells, "synth_before", "synth_after");
                     }
+                } else if name == "realloc" && args == 2 {
+                    let sites = realloc_sites(roles).map_err(unsupported)?;
+                    m.replace_call(n, "__synth_realloc", &sites);
+                    block_sizes = true;
                 } else {
                     call(&mut m, n, &name, args, roles, multi).map_err(unsupported)?;
                 }
@@ -278,6 +284,28 @@ pub fn instrument(
                 "pthread_barrier_init" => m.replace_call(n, "__synth_barrier_init", &[none]),
                 "pthread_barrier_destroy" => m.replace_call(n, "__synth_barrier_destroy", &[]),
                 _ => {}
+            }
+        }
+    }
+    // `__synth_realloc` copies the smaller of the old block's size and the new one, as the
+    // model does: the program's allocations record their sizes.
+    if block_sizes {
+        for n in 0..m.instruction_count() {
+            if !m.has(n) {
+                continue;
+            }
+            if let InstrKind::Call {
+                callee: Some(name), ..
+            } = m.kind(n)
+            {
+                let sized = match name.as_str() {
+                    "malloc" => "__synth_sized_malloc",
+                    "calloc" => "__synth_sized_calloc",
+                    "realloc" => "__synth_sized_realloc",
+                    "free" => "__synth_sized_free",
+                    _ => continue,
+                };
+                m.replace_call(n, sized, &[]);
             }
         }
     }
@@ -574,6 +602,7 @@ fn byte_sites(prog: &Program, n: u32, roles: &[Role]) -> Result<Option<(u32, u32
         let slot = match (r.what, ByteStep::decode(r.sub)) {
             (What::Access, Some(ByteStep::Read)) => &mut sites.0,
             (What::Access, Some(ByteStep::Write)) => &mut sites.1,
+            // (The test of a length computed without memory is no site.)
             (w, _) => {
                 return Err(format!(
                     "site {} of a block operation over its bytes performs {w:?}",
@@ -590,6 +619,37 @@ fn byte_sites(prog: &Program, n: u32, roles: &[Role]) -> Result<Option<(u32, u32
         *slot = r.site;
     }
     Ok(Some(sites))
+}
+
+/// The sites of a `realloc` (`void *__synth_realloc(alloc, length, read, write, release,
+/// p, n)` in `llvm_support.c`), each [`SYNTH_NONE`] where the part accesses no shared memory:
+/// every site of the call must be one of its parts ([`ByteStep`]).
+fn realloc_sites(roles: &[Role]) -> Result<[u32; 5], String> {
+    let mut sites = [SYNTH_NONE; 5];
+    for r in roles {
+        let k = match (r.what, ByteStep::decode(r.sub)) {
+            (What::Access, Some(ByteStep::Allocate)) => 0,
+            (What::Access, Some(ByteStep::Length)) => 1,
+            (What::Access, Some(ByteStep::Read)) => 2,
+            (What::Access, Some(ByteStep::Write)) => 3,
+            (What::Access, Some(ByteStep::Release)) => 4,
+            (w, _) => {
+                return Err(format!(
+                    "site {} of `realloc` performs {w:?} (sites {})",
+                    r.site,
+                    list(roles)
+                ))
+            }
+        };
+        if sites[k] != SYNTH_NONE {
+            return Err(format!(
+                "one part of `realloc` is two sites ({} and {})",
+                sites[k], r.site
+            ));
+        }
+        sites[k] = r.site;
+    }
+    Ok(sites)
 }
 
 fn list(roles: &[Role]) -> String {

@@ -2,6 +2,7 @@
  * synchronisation the schedule performs itself, in the verifier's model of it, and the
  * verifier's built-ins. Included after the schedule header (synth_enforcer.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -58,6 +59,153 @@ void __synth_fill_bytes(uint32_t write, unsigned char *dst, uint32_t byte, uint6
     if (write != SYNTH_NO_SITE)
       synth_after(write);
   }
+}
+
+/* The sizes of the blocks the program allocates, where a `realloc` is scheduled: its model
+ * copies the smaller of the old block's size and the new one, byte by byte, so the built
+ * program must know the old block's size exactly. The module's `malloc`, `calloc`, `realloc`
+ * and `free` record and forget them (schedgen::instrument). */
+struct synth_size {
+  void *block;
+  size_t size;
+  struct synth_size *next;
+};
+#define SYNTH_SIZE_BUCKETS 4096u
+static struct synth_size *synth_sizes[SYNTH_SIZE_BUCKETS];
+static pthread_mutex_t synth_sizes_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static struct synth_size **synth_size_slot(void *block) {
+  struct synth_size **s = &synth_sizes[((uintptr_t)block >> 4) % SYNTH_SIZE_BUCKETS];
+  while (*s && (*s)->block != block)
+    s = &(*s)->next;
+  return s;
+}
+
+static void synth_size_record(void *block, size_t size) {
+  struct synth_size *e = malloc(sizeof *e);
+  if (!e) {
+    fputs("synth: out of memory recording a block's size\n", stderr);
+    abort();
+  }
+  pthread_mutex_lock(&synth_sizes_lock);
+  struct synth_size **s = synth_size_slot(block);
+  if (*s) {
+    (*s)->size = size;
+    free(e);
+  } else {
+    e->block = block;
+    e->size = size;
+    e->next = NULL;
+    *s = e;
+  }
+  pthread_mutex_unlock(&synth_sizes_lock);
+}
+
+/* Forgets `block`; returns whether its size was known, in `*size`. */
+static int synth_size_forget(void *block, size_t *size) {
+  pthread_mutex_lock(&synth_sizes_lock);
+  struct synth_size **s = synth_size_slot(block);
+  struct synth_size *e = *s;
+  if (e)
+    *s = e->next;
+  pthread_mutex_unlock(&synth_sizes_lock);
+  if (!e)
+    return 0;
+  *size = e->size;
+  free(e);
+  return 1;
+}
+
+void *__synth_sized_malloc(size_t n) {
+  void *p = malloc(n);
+  if (p)
+    synth_size_record(p, n);
+  return p;
+}
+
+void *__synth_sized_calloc(size_t k, size_t n) {
+  void *p = calloc(k, n);
+  if (p)
+    synth_size_record(p, k * n);
+  return p;
+}
+
+void *__synth_sized_realloc(void *p, size_t n) {
+  size_t old = 0;
+  int known = p && synth_size_forget(p, &old);
+  void *q = realloc(p, n);
+  if (q)
+    synth_size_record(q, n);
+  else if (known && n != 0)
+    synth_size_record(p, old);
+  return q;
+}
+
+void __synth_sized_free(void *p) {
+  size_t size;
+  if (p)
+    synth_size_forget(p, &size);
+  free(p);
+}
+
+/* A scheduled `realloc`, in the verifier's model's steps, each between its site's events
+ * where it is one (SYNTH_NO_SITE where it touches no shared memory): the new block is
+ * allocated; before each byte and after the last the loop tests its length (the smaller of
+ * the old block's size and `n`; none without an old block); each byte is read from the old
+ * block and written to the new one; the old block is released. `realloc(p, 0)` of a block
+ * returns null, as glibc's does. */
+void *__synth_realloc(uint32_t alloc, uint32_t length, uint32_t read, uint32_t write,
+                      uint32_t release, unsigned char *p, size_t n) {
+  size_t old = 0;
+  if (p && !synth_size_forget(p, &old)) {
+    fputs("synth: `realloc` of a block the program did not allocate with malloc, calloc or "
+          "realloc: its size, which the schedule's copy depends on, is not known\n",
+          stderr);
+    abort();
+  }
+  if (alloc != SYNTH_NO_SITE)
+    synth_before(alloc);
+  unsigned char *q = malloc(n ? n : 1);
+  if (alloc != SYNTH_NO_SITE)
+    synth_after(alloc);
+  if (!q) {
+    fputs("synth: out of memory in `realloc`\n", stderr);
+    abort();
+  }
+  synth_size_record(q, n);
+  size_t len = p ? (n < old ? n : old) : 0;
+  for (size_t i = 0;; i++) {
+    if (length != SYNTH_NO_SITE) {
+      synth_before(length);
+      synth_after(length);
+    }
+    if (i == len)
+      break;
+    if (read != SYNTH_NO_SITE)
+      synth_before(read);
+    unsigned char b = p[i];
+    if (read != SYNTH_NO_SITE)
+      synth_after(read);
+    if (write != SYNTH_NO_SITE)
+      synth_before(write);
+    q[i] = b;
+    if (write != SYNTH_NO_SITE)
+      synth_after(write);
+  }
+  if (p) {
+    if (release != SYNTH_NO_SITE)
+      synth_before(release);
+    free(p);
+    if (release != SYNTH_NO_SITE)
+      synth_after(release);
+  }
+  if (p && n == 0) {
+    size_t size;
+    synth_size_forget(q, &size);
+    free(q);
+    return NULL;
+  }
+  return q;
 }
 
 /* A signal or broadcast: an event the waiters it wakes are ordered after. */

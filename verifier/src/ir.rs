@@ -1427,33 +1427,42 @@ impl CellStep {
 }
 
 /// A step of a block copy or fill whose length or layout is known only at run time (a loop
-/// over its bytes): the read of each byte of the source, or the write of each byte of the
-/// destination. Its code is the second component of the [`Transition::at`] of the step (even
-/// and nonzero, so that it is neither a [`CellStep`] nor an instruction's whole action).
+/// over its bytes), and of `realloc` (an allocation, the loop copying the old block's bytes,
+/// the release of the old block). Its code is the second component of the
+/// [`Transition::at`] of the step (even and nonzero, so that it is neither a [`CellStep`] nor
+/// an instruction's whole action).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ByteStep {
     /// The read of a byte of the source.
     Read,
     /// The write of a byte of the destination.
     Write,
+    /// The loop's test of its length, before each byte and after the last (`realloc`'s reads
+    /// the old block's size).
+    Length,
+    /// `realloc`'s allocation of the new block, before the loop.
+    Allocate,
+    /// `realloc`'s release of the old block, after the loop.
+    Release,
 }
 
 impl ByteStep {
+    const ALL: [ByteStep; 5] = [
+        ByteStep::Read,
+        ByteStep::Write,
+        ByteStep::Length,
+        ByteStep::Allocate,
+        ByteStep::Release,
+    ];
+
     /// Its code in [`Transition::at`].
     pub fn code(self) -> u32 {
-        match self {
-            ByteStep::Read => 2,
-            ByteStep::Write => 4,
-        }
+        2 * (self as u32 + 1)
     }
 
     /// The byte step a code of [`ByteStep::code`] stands for.
     pub fn decode(code: u32) -> Option<ByteStep> {
-        match code {
-            2 => Some(ByteStep::Read),
-            4 => Some(ByteStep::Write),
-            _ => None,
-        }
+        ByteStep::ALL.into_iter().find(|s| s.code() == code)
     }
 }
 

@@ -106,6 +106,23 @@ int main(void) { pthread_t th; void *r; pthread_create(&th, 0, t, 0); pthread_jo
     ),
 ];
 
+/// `realloc` releases the old block even where its result is not used (C11 7.22.3.5): a read
+/// of the old block afterwards is a use after free. (Impact's labels do not decide the copy
+/// loop's length in time.)
+#[test]
+fn the_old_block_of_an_unused_realloc_is_freed() {
+    let text = r#"#include <stdlib.h>
+int main(void) { int *p = malloc(4 * sizeof *p); if (!p) return 1; p[0] = 1; realloc(p, 32); return p[0]; }"#;
+    for engine in [Engine::Auto, Engine::Explicit] {
+        let (v, why) = verdict(text, engine);
+        assert_eq!(v, Verdict::Unsafe, "{engine:?}: {why:?}");
+        assert!(
+            why.unwrap_or_default().contains("freed memory"),
+            "{engine:?}"
+        );
+    }
+}
+
 #[test]
 fn literal_writes_and_dead_locals_are_memory_errors() {
     for (what, text, bug) in CASES {

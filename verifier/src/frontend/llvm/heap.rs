@@ -372,7 +372,15 @@ impl<'m> Lowerer<'m> {
     /// of a block returns null.
     pub(super) fn reallocate(&mut self, c: &'m Call, o: &'m Operand, n: Expr) -> R<Option<Val>> {
         let p = self.val(o)?;
+        // The steps of each part have their own code, so that `synth build` performs them
+        // in the model's order (`schedgen::instrument`).
+        self.block_step(ByteStep::Allocate.code())?;
         let Some(new) = self.allocate(c, n.clone(), false)? else {
+            // The new block is not used: the old one is released all the same (C11 7.22.3.5:
+            // realloc deallocates the old object), and the new one is lost.
+            self.block_step(ByteStep::Release.code())?;
+            self.free_val(p)?;
+            self.cell_done();
             return Ok(None);
         };
         let pa = self.addr_expr(&p);
@@ -398,8 +406,11 @@ impl<'m> Lowerer<'m> {
             common,
             Ty::LONG,
         );
+        self.block_step(ByteStep::Length.code())?;
         self.byte_loop(new.clone(), Some(p.clone()), None, len, None)?;
+        self.block_step(ByteStep::Release.code())?;
         self.free_val(p)?;
+        self.cell_done();
         // glibc's `realloc(p, 0)` of a block frees it and returns null.
         if self.const_eval(&n).is_some_and(|k| k != 0) {
             return Ok(Some(new));
@@ -1059,6 +1070,8 @@ impl<'m> Lowerer<'m> {
             bits: 8,
             signed: false,
         };
+        // The code of the loop's own steps (its test: `realloc`'s reads the old block).
+        let head_code = self.at.map_or(0, |a| a[1]);
         let i = self.temp("block.i", Ty::ULONG);
         let n = cast(n, Ty::ULONG);
         let iv = Expr::var(i, Ty::ULONG);
@@ -1149,7 +1162,7 @@ impl<'m> Lowerer<'m> {
         let to = at(&dst, self);
         self.block_step(ByteStep::Write.code())?;
         self.access_step(vec![Op::Assign { place: to, value }], TransKind::Stmt)?;
-        self.cell_done();
+        self.block_step(head_code)?;
         self.edge(
             self.cur,
             head,

@@ -284,9 +284,13 @@ impl<'a> Analysis<'a> {
                 }
             }
         }
-        // What other threads read of its addressed locals: the hull over its locations.
+        // What other threads read of its addressed locals: the hull over its locations where
+        // another thread may run (for the initial thread, those after its first creation).
+        let shared = concurrent_locations(th);
         let mut hull: FxHashMap<VarId, Range> = FxHashMap::default();
-        for (&v, &r) in at.iter().flatten().flat_map(|regs| regs.iter()) {
+        let at_shared =
+            (at.iter().zip(&shared)).filter_map(|(regs, &s)| regs.as_ref().filter(|_| s));
+        for (&v, &r) in at_shared.flat_map(|regs| regs.iter()) {
             if self.addressed[v.0 as usize] {
                 let h = hull.entry(v).or_insert(r);
                 *h = h.hull(r);
@@ -579,6 +583,28 @@ fn may_write(regs: &mut Regs, v: VarId, r: Range) {
 /// hold, as for a register; a write through a pointer that may reach one is a write that may
 /// or may not happen, and another thread that reads one reads any value it may hold at any
 /// location of its thread.
+/// The locations of `th` where another thread may run beside it: every location of a
+/// created thread; of the initial thread, the locations after a creation (before its first,
+/// it runs alone).
+fn concurrent_locations(th: &Thread) -> Vec<bool> {
+    let n = th.locations.len();
+    if th.created_by.is_some() {
+        return vec![true; n];
+    }
+    let mut seen = vec![false; n];
+    let mut work: Vec<LocId> = (th.transitions.iter())
+        .filter(|tr| tr.starts.is_some())
+        .map(|tr| tr.dst)
+        .collect();
+    while let Some(l) = work.pop() {
+        if std::mem::replace(&mut seen[l.0 as usize], true) {
+            continue;
+        }
+        work.extend(th.outgoing(l).map(|tr| tr.dst));
+    }
+    seen
+}
+
 fn addressed_locals(prog: &Program) -> Vec<bool> {
     let register = super::liveness::registers(prog);
     let mut placed = vec![0u32; prog.vars.len()];
@@ -855,27 +881,47 @@ int main(void) {
     }
 
     #[test]
-    fn another_thread_reads_a_followed_local_as_any_value_it_may_hold() {
+    fn another_thread_reads_a_followed_local_as_any_value_it_may_hold_beside_it() {
         // Only main writes `r`; the reader copies it into `g` through a pointer. `g` may hold
-        // a value not known: any `r` may hold at any of main's locations.
-        let (p, u) = analysed(
-            r#"
+        // any value `r` holds at main's locations where the reader may run: after the
+        // creation, where `r` holds a value checked into [1, 5] already (not before it,
+        // where it is not initialised yet).
+        let reader = |check_first: bool| {
+            let check = "int x = __VERIFIER_nondet_int(); if (x < 1 || x > 5) x = 2; r = x;";
+            let (before, after) = if check_first {
+                (check, "")
+            } else {
+                ("", check)
+            };
+            format!(
+                r#"
 #include <pthread.h>
 extern int __VERIFIER_nondet_int(void);
 int g;
-static void *reader(void *a) { g = *(int *)a; return 0; }
-int main(void) {
-  int r = __VERIFIER_nondet_int();
-  if (r < 1 || r > 5)
-    r = 2;
+static void *reader(void *a) {{ g = *(int *)a; return 0; }}
+int main(void) {{
+  int r;
+  {before}
   pthread_t t;
   pthread_create(&t, 0, reader, &r);
+  {after}
   pthread_join(t, 0);
   return 0;
-}
-"#,
+}}
+"#
+            )
+        };
+        let (p, u) = analysed(&reader(true));
+        let g = var(&p, "g");
+        assert_eq!(
+            u.of(g, None),
+            Some(Range { lo: 1, hi: 5 }),
+            "{}",
+            p.summary(true)
         );
-        let all = Range::full(elem_ty(&p, var(&p, "g")));
+        // Checked after the creation: the reader may read it before the check.
+        let (p, u) = analysed(&reader(false));
+        let all = Range::full(elem_ty(&p, g));
         assert_eq!(u.of(var(&p, "g"), None), Some(all), "{}", p.summary(true));
     }
 }

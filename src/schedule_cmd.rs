@@ -299,8 +299,6 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                 // (The process ends with the run.)
                 exit_after: true,
                 bug_found: Some(found.clone()),
-                // (A proof that splits values into cases gives no schedule.)
-                cases: false,
                 ..Default::default()
             };
             let mut last_safe = None;

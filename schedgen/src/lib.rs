@@ -73,6 +73,7 @@ pub enum Error {
     /// The root has no states.
     #[error("the root of the ART is labelled false")]
     NoStates,
+
     /// The schedule ends while a thread waits at a synchronisation this level removes (or
     /// behind an atomic region): deployed, it would run past it into code the proof does not
     /// cover.
@@ -396,7 +397,7 @@ pub fn generate_checked(facts: &mut Checked, opts: Options) -> Result<ProgramSch
     while let Some(s) = queue.pop_front() {
         let (ps, end) = chain(s);
         if let PieceEnd::Finish(v) = end {
-            finish_nodes.push(v);
+            finish_nodes.push(pieces.members[&v][0]);
         }
         let path: Vec<_> = ps.iter().flat_map(|p| p.steps.iter().copied()).collect();
         let next: Vec<NodeId> = match &end {
@@ -437,7 +438,7 @@ pub fn generate_checked(facts: &mut Checked, opts: Options) -> Result<ProgramSch
                 trans: tr,
             })
             .collect();
-        let idx = (opts.opt == Opt::O2).then(|| facts.section(s, &path));
+        let idx = (opts.opt == Opt::O2).then(|| facts.section(&pieces.members[&s], &path));
         let vcs = clocks::vector_clocks(prog, &evs, idx);
         let events = evs
             .iter()
@@ -478,7 +479,7 @@ pub fn generate_checked(facts: &mut Checked, opts: Options) -> Result<ProgramSch
         };
         sections_out.push(Section {
             id: ids[&s],
-            start_node: s.0,
+            start_node: pieces.members[&s][0].0,
             path,
             events,
             end,

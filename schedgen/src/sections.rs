@@ -8,6 +8,12 @@
 //! resulting graph (chosen tree edges and covering edges) is checked to be fair: every cycle
 //! moves every thread that may be enabled at one of its nodes.
 //!
+//! Where the IVR splits a step into cases (several children of one transition, each with its
+//! part of the values), the runtime cannot tell which case a run is in: a position of the
+//! schedule is the set of nodes the same steps reach (`verifier::cases`), the chosen thread
+//! is one the IVR expands and enables in every node of it, and a branch arm taken in some of
+//! them and not in others tells the cases apart from there on.
+//!
 //! Nodes labelled false are dropped. From the root, a *piece* follows the chosen edges until
 //! * a **branching node**: the chosen thread has several children (a control-flow branch on
 //!   data the label leaves open, a failing local assumption); the next pieces start at the
@@ -24,6 +30,7 @@ use crate::Error;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use verifier::art::{Art, NodeId};
+use verifier::cases;
 use verifier::check::Checked;
 use verifier::ir::{LocKind, Program, SyncKind, ThreadId, TransId, TransKind};
 
@@ -54,14 +61,16 @@ pub struct Piece {
     pub end: PieceEnd,
 }
 
-/// The pieces of an IVR, by start node; `order` lists starts in discovery order (the root
-/// first).
+/// The pieces of an IVR, by start position; `order` lists starts in discovery order (the
+/// root first).
 #[derive(Clone, Debug)]
 pub struct Pieces {
-    /// Pieces by start node.
+    /// Pieces by start position.
     pub by_start: HashMap<NodeId, Piece>,
-    /// Start nodes in discovery order.
+    /// Start positions in discovery order.
     pub order: Vec<NodeId>,
+    /// The nodes of each position (its name alone without cases).
+    pub members: HashMap<NodeId, Vec<NodeId>>,
 }
 
 /// Where the program cannot continue: a thread at the error, halt or discard location, or no
@@ -79,10 +88,13 @@ fn is_end(prog: &Program, art: &Art, v: NodeId) -> bool {
     stopped || c.movable(prog).is_empty()
 }
 
-/// Builds the pieces of a checked IVR.
+/// Builds the pieces of a checked IVR. A position of the schedule is the set of nodes the
+/// same steps reach from the root (`verifier::cases`: the nodes of the cases of a step, which
+/// the runtime cannot tell apart; one node without cases), named by its least node.
 pub fn pieces(prog: &Program, art: &Art, facts: &mut Checked) -> Result<Pieces, Error> {
     let n = prog.threads.len() as u32;
-    // The chosen thread at each uncovered, non-final node the schedule reaches.
+    let mut sets = Sets::new(art);
+    // The chosen thread at each uncovered, non-final position the schedule reaches.
     let mut chosen: HashMap<NodeId, ThreadId> = HashMap::new();
     let mut edges: Vec<(NodeId, NodeId)> = Vec::new();
     let mut live: HashMap<NodeId, bool> = HashMap::new();
@@ -93,23 +105,36 @@ pub fn pieces(prog: &Program, art: &Art, facts: &mut Checked) -> Result<Pieces, 
     if !has_states(root, facts) {
         return Err(Error::NoStates);
     }
+    let root = sets.name(vec![root]);
     let mut seen: HashSet<NodeId> = HashSet::from([root]);
     let mut queue = VecDeque::from([root]);
     let mut arms_of: HashMap<NodeId, Vec<(TransId, NodeId)>> = HashMap::new();
+    // Where a position's nodes are covered: the position of their covering nodes.
+    let mut covered: HashMap<NodeId, NodeId> = HashMap::new();
     while let Some(v) = queue.pop_front() {
-        let node = art.node(v);
+        let members = sets.members[&v].clone();
+        let node = art.node(members[0]);
         let mut next: Vec<NodeId> = Vec::new();
-        if let Some(w) = node.covered_by {
+        if members.iter().any(|&m| art.node(m).covered_by.is_some()) {
+            let mut to: Vec<NodeId> = members.iter().map(|&m| cases::resolve(art, m)).collect();
+            to.sort_unstable();
+            to.dedup();
+            let w = sets.name(to);
+            covered.insert(v, w);
             next.push(w);
-        } else if !is_end(prog, art, v) {
-            let candidates: Vec<ThreadId> = node
-                .expanded
-                .iter()
-                .copied()
-                .filter(|&t| facts.surely_enabled(v, t))
-                .collect();
+        } else if !is_end(prog, art, members[0]) {
+            let mut candidates: Vec<ThreadId> = Vec::new();
+            for &t in &node.expanded {
+                let mut everywhere = true;
+                for &m in &members {
+                    everywhere &= art.node(m).expanded.contains(&t) && facts.surely_enabled(m, t);
+                }
+                if everywhere {
+                    candidates.push(t);
+                }
+            }
             if candidates.is_empty() {
-                return Err(Error::NoThread { node: v.0 });
+                return Err(Error::NoThread { node: members[0].0 });
             }
             let t = match node.parent {
                 Some((_, p, tr)) => {
@@ -124,20 +149,31 @@ pub fn pieces(prog: &Program, art: &Art, facts: &mut Checked) -> Result<Pieces, 
             };
             chosen.insert(v, t);
             let mut arms = Vec::new();
-            for e in node.children.iter().filter(|e| e.thread == t) {
-                if has_states(e.child, facts) {
-                    arms.push((e.transition, e.child));
-                    next.push(e.child);
+            for (tr, children) in cases::successors(art, &members, t) {
+                let mut to = Vec::new();
+                for c in children {
+                    if has_states(c, facts) {
+                        to.push(c);
+                    }
+                }
+                if !to.is_empty() {
+                    let w = sets.name(to);
+                    arms.push((tr, w));
+                    next.push(w);
                 }
             }
             // Which waiter a signal wakes is the schedule's choice, not the program's (the
             // schedule performs the waits): where one outcome is possible in every state of
-            // the node, the schedule commits to it instead of branching on it.
+            // the position, the schedule commits to it instead of branching on it.
             let signal = |tr: TransId| {
                 prog.thread(t).transition(tr).kind == TransKind::Sync(SyncKind::CondSignal)
             };
             if arms.len() > 1 && arms.iter().all(|a| signal(a.0)) {
-                if let Some(&a) = arms.iter().find(|a| facts.surely_takes(v, t, a.0)) {
+                let sure = arms
+                    .iter()
+                    .copied()
+                    .find(|a| (members.iter()).all(|&m| facts.surely_takes(m, t, a.0)));
+                if let Some(a) = sure {
                     next.retain(|&w| w == a.1);
                     arms = vec![a];
                 }
@@ -151,12 +187,9 @@ pub fn pieces(prog: &Program, art: &Art, facts: &mut Checked) -> Result<Pieces, 
             }
         }
     }
-    fair(prog, &seen, &edges, &chosen, facts)?;
+    fair(prog, &seen, &edges, &chosen, &sets, facts)?;
     // Covering targets start pieces.
-    let targets: BTreeSet<NodeId> = seen
-        .iter()
-        .filter_map(|&v| art.node(v).covered_by)
-        .collect();
+    let targets: BTreeSet<NodeId> = covered.values().copied().collect();
     let mut by_start: HashMap<NodeId, Piece> = HashMap::new();
     let mut order = Vec::new();
     let mut work = VecDeque::from([root]);
@@ -167,7 +200,7 @@ pub fn pieces(prog: &Program, art: &Art, facts: &mut Checked) -> Result<Pieces, 
         let mut steps = Vec::new();
         let mut v = s;
         let end = loop {
-            if let Some(w) = art.node(v).covered_by {
+            if let Some(&w) = covered.get(&v) {
                 break PieceEnd::Next(w);
             }
             if v != s && targets.contains(&v) {
@@ -188,7 +221,7 @@ pub fn pieces(prog: &Program, art: &Art, facts: &mut Checked) -> Result<Pieces, 
                         thread: t,
                         arms: arms
                             .iter()
-                            .map(|&(tr, c)| (tr, art.node(c).covered_by.unwrap_or(c)))
+                            .map(|&(tr, c)| (tr, covered.get(&c).copied().unwrap_or(c)))
                             .collect(),
                     }
                 }
@@ -209,7 +242,46 @@ pub fn pieces(prog: &Program, art: &Art, facts: &mut Checked) -> Result<Pieces, 
             },
         );
     }
-    Ok(Pieces { by_start, order })
+    Ok(Pieces {
+        by_start,
+        order,
+        members: sets.members,
+    })
+}
+
+/// The positions of a schedule: sets of nodes, each named by its least node, or (where
+/// another set has that name: two sets of cases meet at a covering node) by a number past
+/// the ART's nodes.
+struct Sets {
+    members: HashMap<NodeId, Vec<NodeId>>,
+    names: HashMap<Vec<NodeId>, NodeId>,
+    next: u32,
+}
+
+impl Sets {
+    fn new(art: &Art) -> Sets {
+        Sets {
+            members: HashMap::new(),
+            names: HashMap::new(),
+            next: art.len() as u32,
+        }
+    }
+
+    /// The name of the set `nodes` (sorted, without repetition).
+    fn name(&mut self, nodes: Vec<NodeId>) -> NodeId {
+        if let Some(&v) = self.names.get(&nodes) {
+            return v;
+        }
+        let v = if self.members.contains_key(&nodes[0]) {
+            self.next += 1;
+            NodeId(self.next - 1)
+        } else {
+            nodes[0]
+        };
+        self.members.insert(v, nodes.clone());
+        self.names.insert(nodes, v);
+        v
+    }
 }
 
 /// The schedule's graph must be fair: for each thread `T`, no cycle avoids the nodes where the
@@ -220,6 +292,7 @@ fn fair(
     nodes: &HashSet<NodeId>,
     edges: &[(NodeId, NodeId)],
     chosen: &HashMap<NodeId, ThreadId>,
+    sets: &Sets,
     facts: &mut Checked,
 ) -> Result<(), Error> {
     let mut idx: HashMap<NodeId, NodeIndex> = HashMap::new();
@@ -242,9 +315,9 @@ fn fair(
             }
             for i in scc {
                 let v = g[i];
-                if facts.may_be_enabled(v, t) {
+                if (sets.members[&v].iter()).any(|&m| facts.may_be_enabled(m, t)) {
                     return Err(Error::Unfair {
-                        node: v.0,
+                        node: sets.members[&v][0].0,
                         thread: prog.thread(t).name.clone(),
                     });
                 }

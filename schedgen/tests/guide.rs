@@ -154,8 +154,6 @@ int main(void) {
     let opts = verifier::imc::Options {
         timeout: std::time::Duration::from_secs(60),
         stop_at_first_safe: true,
-        // (A proof that splits values into cases gives no schedule.)
-        cases: false,
         ..Default::default()
     };
     let mut art = None;

@@ -196,6 +196,23 @@ fn examples_get_schedules_at_every_level() {
     }
 }
 
+/// An input split into cases (one per value the program's check leaves) gives a proof the
+/// runtime cannot tell the cases of apart: the schedule is one position for all of them until
+/// a branch arm (a worker's loop ending after fewer rounds) tells them apart, and it permits
+/// no bad execution at any level.
+#[test]
+fn a_proof_with_cases_gets_one_schedule_for_all_of_them() {
+    let p = load(&root().join("tests/programs/cases_rounds.c"), &[]);
+    let art = first_safe(&p, 60).expect("a safe IVR");
+    assert!(verifier::cases::has_cases(&art), "the IVR splits the input");
+    check_program("cases_rounds.c", &p, &art);
+    let s = generate(&p, &art, opts(Opt::O0)).expect("a schedule");
+    assert!(
+        s.sections.iter().any(|x| x.successors.len() > 1),
+        "the rounds end in a branch that tells the cases apart"
+    );
+}
+
 #[test]
 fn corpus_programs_with_safe_ivrs_get_schedules() {
     // The corpus programs whose first safe IVR comes within a few seconds (bench/README.md);

@@ -4,8 +4,9 @@
 //! * well-formed: every control state, thread and transition exists in the program;
 //! * well-labelled: the initial state satisfies the root label; every tree edge is a valid
 //!   Hoare triple `label(v) ∧ R ⇒ label(w)'` (for every input), where the children of one
-//!   transition are cases of it: `label(v) ∧ R ⇒ ∨ label(w_i)'` (a complete ART only: an
-//!   IVR's schedule could not tell the cases apart); every covering `v ▷ w` has
+//!   transition are cases of it: `label(v) ∧ R ⇒ ∨ label(w_i)'` (in an IVR, only where its
+//!   scheduler chooses alike in the nodes the same steps reach, [`crate::cases::uniform`]:
+//!   the runtime cannot tell the cases apart); every covering `v ▷ w` has
 //!   `label(v) ⇒ label(w)`, the same control state and `w` not covered;
 //! * safe: nodes at an error location are labelled false;
 //! * deadlock-free: at every uncovered node with a satisfiable label some thread is fully
@@ -259,18 +260,6 @@ fn check<'a>(
                 }
                 cases.push(c.child);
             }
-            // A schedule cannot follow cases of one step: which it is in is nothing the
-            // program's control shows, so the choices after them may differ where no
-            // scheduler tells them apart.
-            if !complete && cases.len() > 1 {
-                return reject(
-                    v,
-                    format!(
-                        "an IVR splits the step of {} t{} into cases",
-                        e.thread, tr.id.0
-                    ),
-                );
-            }
             // `∀ inputs. guard ∧ ¬undefined ⇒ post`.
             let after_step = |post: Term| {
                 Term::forall(
@@ -491,6 +480,12 @@ fn check<'a>(
         cycle_proviso(art, &reduced)?;
     } else {
         fair(prog, art, &enc, &mut smt, &ranges, &mut known, &covered)?;
+        // A schedule follows cases of one step only where the IVR's scheduler chooses alike
+        // in the nodes that the same steps reach: which case a run is in is nothing the
+        // runtime sees.
+        if crate::cases::has_cases(art) {
+            crate::cases::uniform(art).map_err(|(node, reason)| Rejection { node, reason })?;
+        }
     }
     Ok(Checked {
         prog,
@@ -911,14 +906,15 @@ impl<'a> Checked<'a> {
         self.enc.step(tr, &self.enc.identity()).undefined != Term::False
     }
 
-    /// The path `path` (steps of threads' transitions) from node `start`, for questions about
-    /// its accesses; the path is the only way the section it makes can run.
+    /// The path `path` (steps of threads' transitions) from the nodes `starts` (one, or the
+    /// cases the runtime cannot tell apart), for questions about its accesses; the path is
+    /// the only way the section it makes can run.
     pub fn section<'c>(
         &'c mut self,
-        start: NodeId,
+        starts: &[NodeId],
         path: &[(ThreadId, TransId)],
     ) -> SectionPath<'c, 'a> {
-        SectionPath::new(self, start, path)
+        SectionPath::new(self, starts, path)
     }
 }
 
@@ -934,15 +930,13 @@ pub struct SectionPath<'c, 'a> {
 }
 
 impl<'c, 'a> SectionPath<'c, 'a> {
-    /// Prepares the solver with the path from `start`: its label, the guards and the inputs'
-    /// ranges of every step.
-    fn new(checked: &'c mut Checked<'a>, start: NodeId, path: &[(ThreadId, TransId)]) -> Self {
+    /// Prepares the solver with the path from `starts`: their labels (any of them), the guards
+    /// and the inputs' ranges of every step.
+    fn new(checked: &'c mut Checked<'a>, starts: &[NodeId], path: &[(ThreadId, TransId)]) -> Self {
         let (prog, enc) = (checked.prog, &checked.enc);
         let mut state = enc.identity();
-        let mut premise = vec![
-            checked.ranges.clone(),
-            checked.art.node(start).label.clone(),
-        ];
+        let labels = starts.iter().map(|&v| checked.art.node(v).label.clone());
+        let mut premise = vec![checked.ranges.clone(), Term::or(labels)];
         let mut terms = FxHashMap::default();
         for (i, &(t, tr)) in path.iter().enumerate() {
             let tr = prog.thread(t).transition(tr);

@@ -59,12 +59,6 @@ pub struct Options {
     /// it finds one, for a caller that must answer before the run returns (the time limit's
     /// alarm).
     pub bug_found: Option<crate::scope::Found>,
-    /// Iterative mode: where its search decides nothing, the explicit search searches again
-    /// with the values it does not know of small intervals split into cases, one per value
-    /// (`explicit::space::Space::split_values`). Such proofs decide verdicts but give no IVR
-    /// (a schedule could not tell the cases apart), so a search for a schedule turns this
-    /// off and leaves the time to the other engines.
-    pub cases: bool,
 }
 
 impl Default for Options {
@@ -78,7 +72,6 @@ impl Default for Options {
             pair_turns: 0,
             exit_after: false,
             bug_found: None,
-            cases: true,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! IVR checker (`check`), and stateless exploration (`explore`).
 
 pub mod art;
+pub mod cases;
 pub mod check;
 pub mod encode;
 pub mod engine;

@@ -361,14 +361,20 @@ int main(void) {
 /// A value checked into a small range (a setting read with `scanf`, a default where the input
 /// has none or one out of range) decides how many rounds two threads count into a shared
 /// total: the search splits it into one case per value, so the program is proved safe for
-/// every input (with no IVR of the cases: a schedule could not tell them apart), and a bug
-/// for one value only is found with a replayed trace.
+/// every input, with an IVR whose scheduler chooses alike in the cases (which the runtime
+/// cannot tell apart), and a bug for one value only is found with a replayed trace.
 #[test]
 fn a_value_checked_into_a_small_range_is_split_into_cases() {
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/programs/idioms");
     let text = std::fs::read_to_string(dir.join("stdin_setting.c")).expect("idiom");
-    let (r, _) = verify(&lower("stdin_setting.c", &text), Engine::Explicit);
+    let (r, ivrs) = verify(&lower("stdin_setting.c", &text), Engine::Explicit);
     assert_eq!(r.verdict, Verdict::Safe);
+    let safe = ivrs.iter().find_map(|i| match &i.kind {
+        IvrKind::Safe(a) => Some(a),
+        _ => None,
+    });
+    let safe = safe.expect("a safe IVR");
+    assert!(verifier::cases::has_cases(safe), "its cases");
     let four = "assert(total == 2 * rounds && total != 8);";
     let bad = text.replace("assert(total == 2 * rounds);", four);
     assert_ne!(bad, text);

@@ -10,8 +10,6 @@ pub fn first_safe(p: &Program, secs: u64) -> Option<Art> {
     let opts = verifier::imc::Options {
         timeout: std::time::Duration::from_secs(secs),
         stop_at_first_safe: true,
-        // (A proof that splits values into cases gives no schedule.)
-        cases: false,
         ..Default::default()
     };
     let mut art = None;

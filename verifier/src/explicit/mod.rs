@@ -20,8 +20,8 @@
 //! bug takes branches no value takes), the search is tried again with the values not known
 //! whose intervals are small split into cases, one state per value (`Space::split_values`):
 //! a setting checked into a small range is then exact on each path. Its proofs decide
-//! `safe` and its bugs replay, but it gives no IVR (a schedule could not tell the cases
-//! apart). Programs it does not decide either, or whose states exceed the budget, are left
+//! `safe`, its bugs replay, and its IVRs are taken where the scheduler chooses alike in the
+//! cases, which the runtime cannot tell apart ([`crate::cases`]). Programs it does not decide either, or whose states exceed the budget, are left
 //! to the symbolic engine ([`crate::imc`]): [`run_iterative`] then returns [`Fallback`].
 
 mod counters;
@@ -181,7 +181,7 @@ fn attempt(
     let left = (start + budget.time.min(opts.timeout)).saturating_duration_since(Instant::now());
     // (Not where it reported a bug: the cases would find it again, and decide nothing more
     // without a schedule.)
-    let retry = r.is_err() && opts.cases && space.read_undefined.get() && run.bugs == bugs;
+    let retry = r.is_err() && space.read_undefined.get() && run.bugs == bugs;
     if retry && left > SPLIT_AFTER_LEFT {
         let mut split = Space::untracking(prog, ranges, untracked);
         if split.split_values() {
@@ -222,9 +222,10 @@ fn search(
     let (prog, opts, start, max_ivrs) = (run.prog, run.opts, run.start, run.max_ivrs);
     let deadline = start + budget.time.min(opts.timeout);
     // The deterministic scheduler's schedule, before the whole graph is known (it is stuck
-    // only where a bug is reachable). Not where values are split into cases: its choices
-    // could differ between cases, which no scheduler of the built program tells apart.
-    let first = !space.splits() && run.schedule(space, None, labels, budget.max_states)?;
+    // only where a bug is reachable). Where values are split into cases, the checker takes
+    // it only where it chooses alike in the cases (`crate::cases::uniform`), which the
+    // runtime cannot tell apart.
+    let first = run.schedule(space, None, labels, budget.max_states)?;
     run.deadline = deadline;
     if first && (opts.stop_at_first_safe || run.ivrs >= max_ivrs) {
         return Ok(run.report(
@@ -376,11 +377,6 @@ fn search(
                 )));
             };
             return Ok(run.report(verdict, Some(cex), cexs));
-        }
-        if space.splits() {
-            return Err(run.fallback(
-                "a bug, and no schedule from the search with values split into cases".into(),
-            ));
         }
         if !run.schedule(space, Some((&graph, &doomed)), labels, budget.max_states)? {
             return Err(run.fallback("the scheduler met a state without a safe choice".into()));
@@ -776,8 +772,8 @@ mod tests {
     use crate::frontend::{load_str, Options as FOpts};
 
     /// The children of one transition are cases: the checker accepts the complete ART of a
-    /// search that splits a value into them, rejects it without one of them, and rejects cases
-    /// in an IVR (whose schedule could not tell them apart).
+    /// search that splits a value into them, rejects it without one of them, and accepts it
+    /// as an IVR too (one thread: its scheduler chooses alike in every case).
     #[test]
     fn a_proof_without_one_of_its_cases_is_rejected() {
         let text = r#"
@@ -812,8 +808,7 @@ int main(void) {
                 })
             })
             .expect("a node split into cases");
-        let rejection = crate::check::check_ivr(&p, &art, 30_000).expect_err("no IVR");
-        assert!(rejection.reason.contains("into cases"), "{rejection:?}");
+        crate::check::check_ivr(&p, &art, 30_000).expect("an IVR with uniform cases");
         let (without, _) = art.restrict(|v| !art.is_ancestor(split, v));
         let rejection = crate::check::check_complete(&p, &without, 30_000).expect_err("rejected");
         assert!(

@@ -38,9 +38,9 @@ pub fn resolve(art: &Art, v: NodeId) -> NodeId {
 }
 
 /// The sets that `thread`'s steps lead to from the set `members` (sorted): per transition,
-/// the children of every member by it, coverings followed, sorted and without repetition,
-/// and without the nodes whose label is `false` (no state is there). Transitions in the order
-/// of their first child.
+/// the children of every member by it (covered or not), sorted and without repetition, and
+/// without the nodes whose label is `false` (no state is there). Transitions in the order of
+/// their first child.
 pub fn successors(art: &Art, members: &[NodeId], thread: ThreadId) -> Vec<(TransId, Vec<NodeId>)> {
     let mut out: Vec<(TransId, Vec<NodeId>)> = Vec::new();
     for &v in members {
@@ -48,10 +48,9 @@ pub fn successors(art: &Art, members: &[NodeId], thread: ThreadId) -> Vec<(Trans
             if matches!(art.node(e.child).label, Term::False) {
                 continue;
             }
-            let w = resolve(art, e.child);
             match out.iter_mut().find(|(tr, _)| *tr == e.transition) {
-                Some((_, set)) => set.push(w),
-                None => out.push((e.transition, vec![w])),
+                Some((_, set)) => set.push(e.child),
+                None => out.push((e.transition, vec![e.child])),
             }
         }
     }
@@ -89,6 +88,9 @@ pub fn uniform(art: &Art) -> Result<(), (NodeId, String)> {
         }
         for &t in &first.expanded {
             for (_, next) in successors(art, &set, t) {
+                let mut next: Vec<NodeId> = next.into_iter().map(|w| resolve(art, w)).collect();
+                next.sort_unstable();
+                next.dedup();
                 if !seen.contains_key(&next) {
                     seen.insert(next.clone(), ());
                     queue.push_back(next);

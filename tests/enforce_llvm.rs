@@ -137,6 +137,7 @@ fn idioms_run_under_their_schedules_and_print_what_the_native_program_prints() {
         "sem_trywait_pool",
         "server_table",
         "spinlock_sync",
+        "stdin_setting",
         "strings_stdio",
         "tls_counter",
         "trylock_backoff",
@@ -463,6 +464,77 @@ fn a_shared_vector_grown_with_realloc_builds_and_runs() {
             String::from_utf8_lossy(&o.stderr)
         );
         assert_eq!(sorted_lines(&o.stdout), native, "Opt{opt}");
+    }
+}
+
+/// What `exe` prints with `input` on its standard input (ended within 20 s).
+fn output_with_input(exe: &Path, input: &str) -> Output {
+    use std::io::Write;
+    let mut child = Command::new("timeout")
+        .arg("20")
+        .arg(exe)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("input written");
+    drop(stdin);
+    let o = child.wait_with_output().expect("ends");
+    assert_ne!(o.status.code(), Some(124), "{} did not end", exe.display());
+    o
+}
+
+/// Settings read with `scanf` in two calls (literal text, `%*d`, `%7s`, `%c`, `%x`), the count
+/// shared with two threads: the schedule branches inside scanf's model, so the built program
+/// runs the model, reading its real standard input a directive at a time. At every level,
+/// for inputs that match, end early, overflow the word and do not match, it prints what the
+/// native build prints.
+#[test]
+fn scanf_reads_the_real_input_in_the_built_program() {
+    let dir = scratch("scanf_inputs");
+    let src = program("scanf_inputs.c");
+    let native = dir.join("native");
+    let st = Command::new("cc")
+        .args(["-pthread", "-w", "-o"])
+        .arg(&native)
+        .arg(&src)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let inputs = [
+        "n=2 7 hello z ff",
+        "n=3",
+        "n=9 1 abcdefghij q 10",
+        "",
+        "x",
+        "n=1 2 w",
+        "n= 2",
+    ];
+    let expected: Vec<Vec<u8>> = (inputs.iter())
+        .map(|i| output_with_input(&native, i).stdout)
+        .collect();
+    assert_eq!(
+        String::from_utf8_lossy(&expected[0]),
+        "1 3|2 hello z ff|4\n"
+    );
+    for opt in 0..=2u8 {
+        let exe = dir.join(format!("scanf{opt}"));
+        build_with(&src, opt, &exe, None, &[]);
+        for (input, want) in inputs.iter().zip(&expected) {
+            let o = output_with_input(&exe, input);
+            assert!(
+                o.status.success(),
+                "Opt{opt} [{input}]: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(want),
+                "Opt{opt} [{input}]"
+            );
+        }
     }
 }
 

@@ -339,20 +339,17 @@ pub fn instrument(
         .collect();
     // The functions whose code the schedule orders, and their callers (a model whose helper
     // holds that code runs it: `strtol` runs `__synth_strto`, `atoi` runs `strtol`,
-    // `snprintf` runs `__synth_format`). Not the stand-ins of `scanf`, whose model makes up
-    // the line it reads ([`verifier::frontend::llvm::format::makes_up_input`]). A library
-    // model whose code the schedule orders only in the verifier's copies of other library
-    // calls, if at all, goes back to the system's definition.
-    let make_up = verifier::frontend::llvm::format::makes_up_input;
+    // `snprintf` runs `__synth_format`, `scanf` runs `__synth_scan_stdin`, which reads the
+    // real input through the support file's `__synth_scan_*`). A library model whose code
+    // the schedule orders only in the verifier's copies of other library calls, if at all,
+    // goes back to the system's definition.
     let mut keep: HashSet<String> = (instrumented.iter())
         .filter(|n| by_instr[n].iter().any(|r| used.contains(&r.site)))
         .map(|&n| m.function_of(n).to_string())
         .collect();
     loop {
         let more: Vec<String> = (calls.iter())
-            .filter(|(caller, callee)| {
-                keep.contains(callee) && !keep.contains(caller) && !make_up(caller)
-            })
+            .filter(|(caller, callee)| keep.contains(callee) && !keep.contains(caller))
             .map(|(caller, _)| caller.clone())
             .collect();
         if more.is_empty() {

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <string.h>
 
 #define SYNTH_NO_SITE 4294967295u
 
@@ -356,6 +357,83 @@ int __synth_pthread_join(uint32_t site, pthread_t t, void **ret) {
  * for the thread bound left behind is not detached (it names no thread). */
 int __synth_pthread_detach(pthread_t t) {
   return t == (pthread_t)SYNTH_NO_THREAD ? 0 : pthread_detach(t);
+}
+
+/* What scanf reads, in a built program that runs scanf's model (models.c, where these are
+ * any input): its standard input, a directive at a time, read by the C library's scanf with
+ * the format's text up to and including the directive. Each thread keeps what its last
+ * conversion read. */
+static _Thread_local struct {
+  union {
+    unsigned long number;
+    char text[4096];
+  } read;
+  size_t length;
+  int input_ended, failed, converted;
+} synth_scan;
+
+int __synth_scan_fails(const char *from, const char *directive, const char *to) {
+  /* The text before the directive, the directive (a `%s` or `%[` without a width gets one
+   * that fits the buffer; the model never runs with `%[`), then `%n` for where it ended. */
+  char format[512];
+  size_t lit = (size_t)(directive - from), dir = (size_t)(to - directive);
+  int skip = directive[1] == '*';
+  char c = to[-1];
+  const char *digits = directive + 1 + skip;
+  unsigned long width = strtoul(digits, NULL, 10);
+  int widthless = *digits < '0' || *digits > '9';
+  if (lit + dir + 16 > sizeof format || width >= sizeof synth_scan.read.text) {
+    fputs("synth: a scanf format or width too long for the built program's model\n", stderr);
+    abort();
+  }
+  memcpy(format, from, lit);
+  size_t n = lit;
+  format[n++] = '%';
+  if (c == 's' && widthless && !skip)
+    n += (size_t)sprintf(format + n, "4095");
+  memcpy(format + n, directive + 1, dir - 1);
+  n += dir - 1;
+  memcpy(format + n, "%n", 3);
+  memset(&synth_scan.read, 0, sizeof synth_scan.read);
+  int end = -1, r;
+  if (skip)
+    r = scanf(format, &end);
+  else if (c == 'c' || c == 's')
+    r = scanf(format, synth_scan.read.text, &end);
+  else
+    r = scanf(format, &synth_scan.read.number, &end);
+  if (r == EOF || end < 0) {
+    synth_scan.input_ended |= r == EOF && !synth_scan.converted;
+    synth_scan.failed = 1;
+    return 1;
+  }
+  synth_scan.converted = 1;
+  synth_scan.length = c == 's' ? strlen(synth_scan.read.text) : 0;
+  return 0;
+}
+
+unsigned long __synth_scan_number(void) { return synth_scan.read.number; }
+
+int __synth_scan_ends(unsigned long i) { return i >= synth_scan.length; }
+
+char __synth_scan_byte(unsigned long i) { return synth_scan.read.text[i]; }
+
+int __synth_scan_eof(void) { return synth_scan.input_ended; }
+
+/* The call ends: where no directive failed, the format's text after the last one is read
+ * too, as scanf reads it; the next call starts afresh. */
+void __synth_scan_end(const char *rest) {
+  if (!synth_scan.failed && *rest) {
+    char format[512];
+    size_t n = strlen(rest);
+    if (n + 3 <= sizeof format) {
+      memcpy(format, rest, n);
+      memcpy(format + n, "%n", 3);
+      int end = -1;
+      (void)scanf(format, &end);
+    }
+  }
+  synth_scan.input_ended = synth_scan.failed = synth_scan.converted = 0;
 }
 
 /* The verifier's built-ins. Inputs (__VERIFIER_nondet_*): define synth_input to supply

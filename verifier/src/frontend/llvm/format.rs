@@ -1,6 +1,6 @@
 //! The formatted input and output functions of C11 7.21.6 that work on strings: `snprintf`,
-//! `sprintf` and `asprintf` (GNU), and `sscanf`; and `scanf`, whose text is a line of
-//! standard input the model makes up (`environment.c`). The format must be a string constant whose
+//! `sprintf` and `asprintf` (GNU), and `sscanf`; and `scanf`, whose model reads any input (a
+//! built program's reads its standard input, `schedgen`'s `llvm_support.c`). The format must be a string constant whose
 //! conversions the library models know (integers, narrow characters and strings; no
 //! floating point, no `%n`, no `%p`, whose digits would be the verifier's own addresses, no
 //! scan sets), checked here; the arguments after it go into an array of `long`s (a pointer as
@@ -37,12 +37,6 @@ pub(super) fn lowered_as(name: &str) -> Option<&'static str> {
         .iter()
         .find(|(n, _)| *n == name)
         .map(|(_, as_)| *as_)
-}
-
-/// Whether `name` is of [`LOWERED`] and its model makes up what it reads (a line of standard
-/// input, `scanf`'s): a built program must read the real input, so it never runs its stand-in.
-pub fn makes_up_input(name: &str) -> bool {
-    lowered_as(name) == Some("scanf")
 }
 
 /// The conversions the models perform.

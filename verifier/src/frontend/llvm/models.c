@@ -855,8 +855,35 @@ int __VERIFIER_nondet_int(void);
 unsigned long __VERIFIER_nondet_ulong(void);
 char __VERIFIER_nondet_char(void);
 void __VERIFIER_assume(int);
+/* What scanf reads, a conversion at a time: any input for the verifier (these bodies); a
+ * built program reads its standard input with them (llvm_support.c defines them there).
+ * `__synth_scan_fails` reads the format's text from `from` to the directive at `directive`
+ * and its conversion, up to `to`, and says whether that stops the call. */
+W int __synth_scan_fails(const char *from, const char *directive, const char *to) {
+  (void)from;
+  (void)directive;
+  (void)to;
+  return __VERIFIER_nondet_int();
+}
+/* The number the last conversion read. */
+W unsigned long __synth_scan_number(void) { return __VERIFIER_nondet_ulong(); }
+/* Whether the string the last conversion read ends before its byte `i` (`i` > 0). */
+W int __synth_scan_ends(unsigned long i) {
+  (void)i;
+  return __VERIFIER_nondet_int();
+}
+/* Byte `i` of the characters the last conversion read. */
+W char __synth_scan_byte(unsigned long i) {
+  (void)i;
+  return __VERIFIER_nondet_char();
+}
+/* Whether the input ended before the call's first conversion. */
+W int __synth_scan_eof(void) { return __VERIFIER_nondet_int(); }
+/* The call ends, with the format's text after its last directive at `rest`. */
+W void __synth_scan_end(const char *rest) { (void)rest; }
 W int __synth_scan_stdin(const char *f, const long *args) {
   int assigned = 0, k = 0;
+  const char *from = f;
   while (*f) {
     if (*f++ != '%')
       continue;
@@ -864,6 +891,7 @@ W int __synth_scan_stdin(const char *f, const long *args) {
       f++;
       continue;
     }
+    const char *directive = f - 1;
     int skip = *f == '*';
     if (skip)
       f++;
@@ -873,8 +901,9 @@ W int __synth_scan_stdin(const char *f, const long *args) {
     int size = __synth_scan_size(f);
     f += __synth_modifier_length(f);
     char c = *f++;
-    if (__VERIFIER_nondet_int())
+    if (__synth_scan_fails(from, directive, f))
       break;
+    from = f;
     if (skip)
       continue;
     if (c == 'c' || c == 's') {
@@ -884,9 +913,9 @@ W int __synth_scan_stdin(const char *f, const long *args) {
         width = 1;
       unsigned long i = 0;
       for (; width == 0 || i < width; i++) {
-        if (c == 's' && i > 0 && __VERIFIER_nondet_int())
+        if (c == 's' && i > 0 && __synth_scan_ends(i))
           break;
-        char b = __VERIFIER_nondet_char();
+        char b = __synth_scan_byte(i);
         __VERIFIER_assume(c == 'c' || (b != 0 && !__synth_space(b)));
         d[i] = b;
       }
@@ -894,16 +923,27 @@ W int __synth_scan_stdin(const char *f, const long *args) {
         d[i] = 0;
     } else {
       void *d = (void *)args[k++];
-      unsigned long v = __VERIFIER_nondet_ulong();
+      unsigned long v = __synth_scan_number();
       __synth_store(d, size, v);
     }
     assigned++;
   }
-  return assigned == 0 && __VERIFIER_nondet_int() ? -1 : assigned;
+  int r = assigned == 0 && __synth_scan_eof() ? -1 : assigned;
+  __synth_scan_end(from);
+  return r;
 }
-W int scanf(const char *f, ...) { return __synth_scan_stdin(f, 0); }
-W int __isoc99_scanf(const char *f, ...) { return __synth_scan_stdin(f, 0); }
-W int __isoc23_scanf(const char *f, ...) { return __synth_scan_stdin(f, 0); }
+W int scanf(const char *f, ...) {
+  __SYNTH_ARGUMENTS(1);
+  return __synth_scan_stdin(f, args);
+}
+W int __isoc99_scanf(const char *f, ...) {
+  __SYNTH_ARGUMENTS(1);
+  return __synth_scan_stdin(f, args);
+}
+W int __isoc23_scanf(const char *f, ...) {
+  __SYNTH_ARGUMENTS(1);
+  return __synth_scan_stdin(f, args);
+}
 
 /* rand and random (one generator in glibc): its additive feedback generator (TYPE_3: each
  * word the sum of the words 3 and 31 before it, the result the sum shifted right by one),

@@ -467,6 +467,37 @@ fn a_shared_vector_grown_with_realloc_builds_and_runs() {
     }
 }
 
+/// The idioms with a bug that some schedule avoids (a data race, a lost update, a use after
+/// free, a double free, a lock-order deadlock, a signal where a broadcast is needed, a signal
+/// sent before its wait): `synth build` enforces a schedule that avoids it, so every run ends
+/// with the output of a run without the bug.
+#[test]
+fn idioms_with_bugs_built_avoid_them() {
+    let dir = scratch("buggy_idioms");
+    let idioms = [
+        ("racy_flag_handoff", "consumer saw 42\n"),
+        ("lost_update_struct", "hits=6\n"),
+        ("use_after_free", "result=700\n"),
+        ("double_free", "closed\n"),
+        ("bank_deadlock", "balances: 130 70\n"),
+        ("signal_not_broadcast", "passed=2\n"),
+        ("cond_missed_signal", "worker got 42\n"),
+    ];
+    for (name, expected) in idioms {
+        let exe = dir.join(name);
+        build(&program(&format!("idioms/{name}.c")), 2, &exe, None);
+        for _ in 0..3 {
+            let o = run(&exe).unwrap_or_else(|| panic!("{name} does not end"));
+            assert!(
+                o.status.success(),
+                "{name}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert_eq!(String::from_utf8_lossy(&o.stdout), expected, "{name}");
+        }
+    }
+}
+
 /// What `exe` prints with `input` on its standard input (ended within 20 s).
 fn output_with_input(exe: &Path, input: &str) -> Output {
     use std::io::Write;

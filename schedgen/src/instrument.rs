@@ -289,24 +289,16 @@ pub fn instrument(
     }
     // `__synth_realloc` copies the smaller of the old block's size and the new one, as the
     // model does: the program's allocations record their sizes.
+    // (Every use: calls, and the functions' addresses, as a thread-specific data destructor
+    // or through a pointer.)
     if block_sizes {
-        for n in 0..m.instruction_count() {
-            if !m.has(n) {
-                continue;
-            }
-            if let InstrKind::Call {
-                callee: Some(name), ..
-            } = m.kind(n)
-            {
-                let sized = match name.as_str() {
-                    "malloc" => "__synth_sized_malloc",
-                    "calloc" => "__synth_sized_calloc",
-                    "realloc" => "__synth_sized_realloc",
-                    "free" => "__synth_sized_free",
-                    _ => continue,
-                };
-                m.replace_call(n, sized, &[]);
-            }
+        for (f, sized) in [
+            ("malloc", "__synth_sized_malloc"),
+            ("calloc", "__synth_sized_calloc"),
+            ("realloc", "__synth_sized_realloc"),
+            ("free", "__synth_sized_free"),
+        ] {
+            m.redirect_function(f, sized);
         }
     }
     let main_params = m
@@ -600,9 +592,9 @@ fn byte_sites(prog: &Program, n: u32, roles: &[Role]) -> Result<Option<(u32, u32
             (What::Access, Some(ByteStep::Read)) => &mut sites.0,
             (What::Access, Some(ByteStep::Write)) => &mut sites.1,
             // (The test of a length computed without memory is no site.)
-            (w, _) => {
+            (w, step) => {
                 return Err(format!(
-                    "site {} of a block operation over its bytes performs {w:?}",
+                    "site {} of a block operation over its bytes is {w:?} ({step:?})",
                     r.site
                 ))
             }

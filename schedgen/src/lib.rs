@@ -73,7 +73,6 @@ pub enum Error {
     /// The root has no states.
     #[error("the root of the ART is labelled false")]
     NoStates,
-
     /// The schedule ends while a thread waits at a synchronisation this level removes (or
     /// behind an atomic region): deployed, it would run past it into code the proof does not
     /// cover.

@@ -32,10 +32,11 @@ int __synth_cond_wait(uint32_t release, uint32_t wake, uint32_t lock, pthread_co
 /* A block copy (`memcpy`, `memmove` with `backward`) whose length is known only at run time,
  * byte by byte as the verifier's model performs it: each byte read from `src`, then written
  * to `dst`, each access between its site's events where it is one (SYNTH_NO_SITE where it
- * touches no shared memory); `memmove` to a higher address goes from the last byte down. */
+ * touches no shared memory); `memmove` goes from the last byte down where the destination
+ * starts inside the source. */
 void __synth_copy_bytes(uint32_t read, uint32_t write, uint32_t backward, unsigned char *dst,
                         const unsigned char *src, uint64_t n) {
-  int down = backward && (uintptr_t)dst > (uintptr_t)src;
+  int down = backward && (uintptr_t)dst > (uintptr_t)src && (uintptr_t)dst < (uintptr_t)src + n;
   for (uint64_t i = 0; i < n; i++) {
     uint64_t k = down ? n - 1 - i : i;
     if (read != SYNTH_NO_SITE)
@@ -361,80 +362,98 @@ int __synth_pthread_detach(pthread_t t) {
 
 /* What scanf reads, in a built program that runs scanf's model (models.c, where these are
  * any input): its standard input, a directive at a time, read by the C library's scanf with
- * the format's text up to and including the directive. Each thread keeps what its last
- * conversion read. */
+ * the format's text up to and including the directive (`%c` and `%s` with glibc's `m`, so
+ * that any length fits), `%n` before and after the directive telling where it started and
+ * ended. Each thread keeps what its last conversion read. */
 static _Thread_local struct {
-  union {
-    unsigned long number;
-    char text[4096];
-  } read;
+  unsigned long number;
+  char *text;
   size_t length;
-  int input_ended, failed, converted;
+  int assigned, failed, input_ended, result_eof;
 } synth_scan;
 
+static void synth_scan_fail(const char *what) {
+  fprintf(stderr, "synth: scanf in the built program: %s\n", what);
+  abort();
+}
+
 int __synth_scan_fails(const char *from, const char *directive, const char *to) {
-  /* The text before the directive, the directive (a `%s` or `%[` without a width gets one
-   * that fits the buffer; the model never runs with `%[`), then `%n` for where it ended. */
-  char format[512];
   size_t lit = (size_t)(directive - from), dir = (size_t)(to - directive);
   int skip = directive[1] == '*';
   char c = to[-1];
-  const char *digits = directive + 1 + skip;
-  unsigned long width = strtoul(digits, NULL, 10);
-  int widthless = *digits < '0' || *digits > '9';
-  if (lit + dir + 16 > sizeof format || width >= sizeof synth_scan.read.text) {
-    fputs("synth: a scanf format or width too long for the built program's model\n", stderr);
-    abort();
-  }
+  int text = !skip && (c == 'c' || c == 's');
+  char *format = malloc(lit + dir + 8);
+  if (!format)
+    synth_scan_fail("out of memory");
   memcpy(format, from, lit);
   size_t n = lit;
-  format[n++] = '%';
-  if (c == 's' && widthless && !skip)
-    n += (size_t)sprintf(format + n, "4095");
-  memcpy(format + n, directive + 1, dir - 1);
-  n += dir - 1;
+  memcpy(format + n, "%n%", 3);
+  n += 3;
+  /* (`*`, the width, then glibc's `m`, the length modifier and the conversion.) */
+  const char *p = directive + 1;
+  while (*p == '*' || (*p >= '0' && *p <= '9'))
+    format[n++] = *p++;
+  if (text)
+    format[n++] = 'm';
+  memcpy(format + n, p, (size_t)(to - p));
+  n += (size_t)(to - p);
   memcpy(format + n, "%n", 3);
-  memset(&synth_scan.read, 0, sizeof synth_scan.read);
-  int end = -1, r;
+  free(synth_scan.text);
+  synth_scan.text = NULL;
+  synth_scan.number = 0;
+  int start = -1, end = -1, r;
   if (skip)
-    r = scanf(format, &end);
-  else if (c == 'c' || c == 's')
-    r = scanf(format, synth_scan.read.text, &end);
+    r = scanf(format, &start, &end);
+  else if (text)
+    r = scanf(format, &start, &synth_scan.text, &end);
   else
-    r = scanf(format, &synth_scan.read.number, &end);
+    r = scanf(format, &start, &synth_scan.number, &end);
+  free(format);
   if (r == EOF || end < 0) {
-    synth_scan.input_ended |= r == EOF && !synth_scan.converted;
+    synth_scan.input_ended |= r == EOF && synth_scan.assigned == 0;
     synth_scan.failed = 1;
     return 1;
   }
-  synth_scan.converted = 1;
-  synth_scan.length = c == 's' ? strlen(synth_scan.read.text) : 0;
+  if (!skip)
+    synth_scan.assigned++;
+  /* `%c` reads its width's bytes, or fewer where the input ends; `%s` a word. */
+  synth_scan.length = c == 's' && text ? strlen(synth_scan.text) : (size_t)(end - start);
   return 0;
 }
 
-unsigned long __synth_scan_number(void) { return synth_scan.read.number; }
+unsigned long __synth_scan_number(void) { return synth_scan.number; }
 
 int __synth_scan_ends(unsigned long i) { return i >= synth_scan.length; }
 
-char __synth_scan_byte(unsigned long i) { return synth_scan.read.text[i]; }
-
-int __synth_scan_eof(void) { return synth_scan.input_ended; }
+char __synth_scan_byte(unsigned long i) {
+  if (!synth_scan.text || i >= synth_scan.length)
+    synth_scan_fail("a byte past what was read");
+  return synth_scan.text[i];
+}
 
 /* The call ends: where no directive failed, the format's text after the last one is read
- * too, as scanf reads it; the next call starts afresh. */
+ * too, as scanf reads it; then whether the call's result is EOF (`__synth_scan_eof`), and the
+ * next call starts afresh. */
 void __synth_scan_end(const char *rest) {
   if (!synth_scan.failed && *rest) {
-    char format[512];
     size_t n = strlen(rest);
-    if (n + 3 <= sizeof format) {
-      memcpy(format, rest, n);
-      memcpy(format + n, "%n", 3);
-      int end = -1;
-      (void)scanf(format, &end);
-    }
+    char *format = malloc(n + 3);
+    if (!format)
+      synth_scan_fail("out of memory");
+    memcpy(format, rest, n);
+    memcpy(format + n, "%n", 3);
+    int end = -1;
+    if (scanf(format, &end) == EOF && synth_scan.assigned == 0)
+      synth_scan.input_ended = 1;
+    free(format);
   }
-  synth_scan.input_ended = synth_scan.failed = synth_scan.converted = 0;
+  free(synth_scan.text);
+  synth_scan.text = NULL;
+  synth_scan.result_eof = synth_scan.input_ended;
+  synth_scan.assigned = synth_scan.failed = synth_scan.input_ended = 0;
 }
+
+int __synth_scan_eof(void) { return synth_scan.result_eof; }
 
 /* The verifier's built-ins. Inputs (__VERIFIER_nondet_*): define synth_input to supply
  * them; this default returns 0. */

@@ -19,6 +19,7 @@ use crate::ir::{ThreadId, TransId};
 use crate::smt::Term;
 use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::VecDeque;
+use std::time::Instant;
 
 /// Whether some step of `art` is split into cases (a node has two children of one thread's
 /// transition).
@@ -62,13 +63,17 @@ pub fn successors(art: &Art, members: &[NodeId], thread: ThreadId) -> Vec<(Trans
 }
 
 /// Checks that every set of nodes the same steps reach from the root expands the same
-/// threads in each of its nodes; the first node that does not, with why.
-pub fn uniform(art: &Art) -> Result<(), (NodeId, String)> {
+/// threads in each of its nodes; the first node that does not, with why (or where the time
+/// ran out at `deadline`).
+pub fn uniform(art: &Art, deadline: Option<Instant>) -> Result<(), (NodeId, String)> {
     let root = vec![resolve(art, art.root())];
     let mut seen: FxHashMap<Vec<NodeId>, ()> = FxHashMap::default();
     seen.insert(root.clone(), ());
     let mut queue = VecDeque::from([root]);
     while let Some(set) = queue.pop_front() {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Err((set[0], "time ran out while checking the cases".into()));
+        }
         let first = art.node(set[0]);
         if let Some(&other) = set[1..]
             .iter()
@@ -135,13 +140,13 @@ mod tests {
         let next = successors(&art, &[root], ThreadId(0));
         assert_eq!(next.len(), 1, "one transition, both cases in its set");
         assert_eq!(next[0].1.len(), 2);
-        assert_eq!(uniform(&art), Ok(()));
+        assert_eq!(uniform(&art, None), Ok(()));
     }
 
     #[test]
     fn cases_the_scheduler_tells_apart_are_not_uniform() {
         let art = split(0);
-        let (node, why) = uniform(&art).expect_err("T1 in one case, T0 in the other");
+        let (node, why) = uniform(&art, None).expect_err("T1 in one case, T0 in the other");
         assert_eq!(node.0, 2, "{why}");
         assert!(why.contains("tells cases of a step apart"), "{why}");
     }

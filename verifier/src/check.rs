@@ -484,7 +484,8 @@ fn check<'a>(
         // in the nodes that the same steps reach: which case a run is in is nothing the
         // runtime sees.
         if crate::cases::has_cases(art) {
-            crate::cases::uniform(art).map_err(|(node, reason)| Rejection { node, reason })?;
+            crate::cases::uniform(art, deadline)
+                .map_err(|(node, reason)| Rejection { node, reason })?;
         }
     }
     Ok(Checked {

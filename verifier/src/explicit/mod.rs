@@ -224,8 +224,11 @@ fn search(
     // The deterministic scheduler's schedule, before the whole graph is known (it is stuck
     // only where a bug is reachable). Where values are split into cases, the checker takes
     // it only where it chooses alike in the cases (`crate::cases::uniform`), which the
-    // runtime cannot tell apart.
-    let first = run.schedule(space, None, labels, budget.max_states)?;
+    // runtime cannot tell apart; where it does not, the search goes on without an IVR.
+    let first = match run.schedule(space, None, labels, budget.max_states) {
+        Err(_) if space.splits() => false,
+        r => r?,
+    };
     run.deadline = deadline;
     if first && (opts.stop_at_first_safe || run.ivrs >= max_ivrs) {
         return Ok(run.report(

@@ -266,6 +266,11 @@ impl<'p> Space<'p> {
         self.track_undef && !self.cases.is_empty()
     }
 
+    /// Whether steps split values into cases ([`Space::split_values`]).
+    pub fn splits(&self) -> bool {
+        !self.cases.is_empty()
+    }
+
     /// State `k` split into cases ([`Space::split_values`]).
     fn cases(&self, k: Key) -> Vec<Key> {
         let mut out = vec![k];

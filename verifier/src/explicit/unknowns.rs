@@ -576,13 +576,6 @@ fn may_write(regs: &mut Regs, v: VarId, r: Range) {
     regs.insert(v, new);
 }
 
-/// The variables the analysis follows per location of their thread besides the registers
-/// ([`super::liveness::registers`]): a thread's own scalars that are their own C objects and
-/// that no other thread writes, though their address is taken (a local given by address to
-/// `scanf` or to a helper). Only their thread writes them, so its path decides what they may
-/// hold, as for a register; a write through a pointer that may reach one is a write that may
-/// or may not happen, and another thread that reads one reads any value it may hold at any
-/// location of its thread.
 /// The locations of `th` where another thread may run beside it: every location of a
 /// created thread; of the initial thread, the locations after a creation (before its first,
 /// it runs alone).
@@ -605,6 +598,13 @@ fn concurrent_locations(th: &Thread) -> Vec<bool> {
     seen
 }
 
+/// The variables the analysis follows per location of their thread besides the registers
+/// ([`super::liveness::registers`]): a thread's own scalars that are their own C objects and
+/// that no other thread writes, though their address is taken (a local given by address to
+/// `scanf` or to a helper). Only their thread writes them, so its path decides what they may
+/// hold, as for a register; a write through a pointer that may reach one is a write that may
+/// or may not happen, and another thread that reads one reads any value it may hold at any
+/// location of its thread where the reader may run ([`concurrent_locations`]).
 fn addressed_locals(prog: &Program) -> Vec<bool> {
     let register = super::liveness::registers(prog);
     let mut placed = vec![0u32; prog.vars.len()];

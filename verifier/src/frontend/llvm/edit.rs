@@ -502,6 +502,23 @@ impl Module {
         self.instrs[n as usize] = None;
     }
 
+    /// Redirects every use of the function `from` (its calls, and its address where taken)
+    /// to `to`, of the same type (declared where the module has none); whether the module
+    /// has a `from`.
+    pub fn redirect_function(&mut self, from: &str, to: &str) -> bool {
+        let c = cstring(from);
+        // SAFETY: the module is live; `to` gets `from`'s type, so every use stays well typed.
+        unsafe {
+            let f = LLVMGetNamedFunction(self.module, c.as_ptr());
+            if f.is_null() {
+                return false;
+            }
+            let g = self.function(to, LLVMGlobalGetValueType(f));
+            LLVMReplaceAllUsesWith(f, g);
+            true
+        }
+    }
+
     /// Renames the defined function `from` to `to`; returns its number of parameters, or
     /// `None` when the module defines no `from`.
     pub fn rename_function(&mut self, from: &str, to: &str) -> Option<u32> {

@@ -924,13 +924,15 @@ impl<'m> Lowerer<'m> {
             .or_else(|| self.chunks(&n));
         let Some(cells) = known else {
             // A length computed at run time, or objects whose layout is not known here: byte
-            // by byte.
+            // by byte; `memmove` goes from the last byte down where the destination starts
+            // inside the source (only in one object, where the verifier's addresses and the
+            // built program's are in the same order: `__synth_copy_bytes` does the same).
             let order = overlap.then(|| {
-                bin(
-                    BinOp::Gt,
-                    self.addr_expr(&dst),
-                    self.addr_expr(&src),
-                    Ty::INT,
+                let (d, s) = (self.addr_expr(&dst), self.addr_expr(&src));
+                let end = bin(BinOp::Add, s.clone(), cast(n.clone(), Ty::ULONG), Ty::ULONG);
+                and(
+                    bin(BinOp::Gt, d.clone(), s, Ty::INT),
+                    bin(BinOp::Lt, d, end, Ty::INT),
                 )
             });
             return self.byte_loop(dst, Some(src), None, n, order);
@@ -1056,7 +1058,7 @@ impl<'m> Lowerer<'m> {
 
     /// `memcpy(dst, src, n)` (with `src`) or `memset(dst, byte, n)` (with `byte`) as a loop over
     /// the bytes: each iteration one read and one write of a byte, or one write. Where
-    /// `backward` holds (`memmove` to a higher address), the loop goes from the last byte to
+    /// `backward` holds (`memmove` into its own source, higher up), the loop goes from the last byte to
     /// the first.
     fn byte_loop(
         &mut self,

@@ -847,8 +847,9 @@ W int __isoc23_sscanf(const char *s, const char *f, ...) {
 
 /* scanf: what reading standard input can make it do, whatever the input is. Each conversion
  * in turn either stops the call (the input ends or does not match) or assigns what some input
- * makes it assign: an integer conversion an arbitrary value of its object's size, `%c` its
- * width's bytes (one without a width), `%s` between one and its width of bytes that are
+ * makes it assign: an integer conversion an arbitrary value of its object's size, `%c` one
+ * to its width's bytes (one without a width; fewer where the input ends, as glibc assigns
+ * them), `%s` between one and its width of bytes that are
  * neither null nor white space (without a width, any number), then a null. The result is the
  * number of objects assigned, or possibly EOF while none is. */
 int __VERIFIER_nondet_int(void);
@@ -867,7 +868,8 @@ W int __synth_scan_fails(const char *from, const char *directive, const char *to
 }
 /* The number the last conversion read. */
 W unsigned long __synth_scan_number(void) { return __VERIFIER_nondet_ulong(); }
-/* Whether the string the last conversion read ends before its byte `i` (`i` > 0). */
+/* Whether what the last conversion read ends before its byte `i` (`i` > 0): a word (`%s`),
+ * or the input (`%c`, whose width's bytes it reads where the input has them). */
 W int __synth_scan_ends(unsigned long i) {
   (void)i;
   return __VERIFIER_nondet_int();
@@ -877,10 +879,10 @@ W char __synth_scan_byte(unsigned long i) {
   (void)i;
   return __VERIFIER_nondet_char();
 }
-/* Whether the input ended before the call's first conversion. */
-W int __synth_scan_eof(void) { return __VERIFIER_nondet_int(); }
 /* The call ends, with the format's text after its last directive at `rest`. */
 W void __synth_scan_end(const char *rest) { (void)rest; }
+/* Whether the call, which assigned nothing, returns EOF (the input ended). */
+W int __synth_scan_eof(void) { return __VERIFIER_nondet_int(); }
 W int __synth_scan_stdin(const char *f, const long *args) {
   int assigned = 0, k = 0;
   const char *from = f;
@@ -913,7 +915,7 @@ W int __synth_scan_stdin(const char *f, const long *args) {
         width = 1;
       unsigned long i = 0;
       for (; width == 0 || i < width; i++) {
-        if (c == 's' && i > 0 && __synth_scan_ends(i))
+        if (i > 0 && __synth_scan_ends(i))
           break;
         char b = __synth_scan_byte(i);
         __VERIFIER_assume(c == 'c' || (b != 0 && !__synth_space(b)));
@@ -928,9 +930,8 @@ W int __synth_scan_stdin(const char *f, const long *args) {
     }
     assigned++;
   }
-  int r = assigned == 0 && __synth_scan_eof() ? -1 : assigned;
   __synth_scan_end(from);
-  return r;
+  return assigned == 0 && __synth_scan_eof() ? -1 : assigned;
 }
 W int scanf(const char *f, ...) {
   __SYNTH_ARGUMENTS(1);

@@ -236,7 +236,18 @@ impl Module {
 
     /// Builds `void name(u32 consts...)` at the builder's position.
     unsafe fn call_void(&self, name: &str, consts: &[u32]) {
-        let mut params: Vec<LLVMTypeRef> = consts.iter().map(|_| self.i32_ty()).collect();
+        let params: Vec<LLVMTypeRef> = consts.iter().map(|_| self.i32_ty()).collect();
+        let args: Vec<LLVMValueRef> = consts.iter().map(|&v| self.u32_const(v)).collect();
+        self.call_void_with(name, params, args);
+    }
+
+    /// Builds `void name(args...)` (of types `params`) at the builder's position.
+    unsafe fn call_void_with(
+        &self,
+        name: &str,
+        mut params: Vec<LLVMTypeRef>,
+        mut args: Vec<LLVMValueRef>,
+    ) {
         let ty = LLVMFunctionType(
             LLVMVoidTypeInContext(self.ctx),
             params.as_mut_ptr(),
@@ -244,7 +255,6 @@ impl Module {
             0,
         );
         let f = self.function(name, ty);
-        let mut args: Vec<LLVMValueRef> = consts.iter().map(|&v| self.u32_const(v)).collect();
         LLVMBuildCall2(
             self.builder,
             ty,
@@ -394,21 +404,7 @@ impl Module {
                 params.push(LLVMTypeOf(a));
                 args.push(a);
             }
-            let ty = LLVMFunctionType(
-                LLVMVoidTypeInContext(self.ctx),
-                params.as_mut_ptr(),
-                params.len() as u32,
-                0,
-            );
-            let f = self.function(name, ty);
-            LLVMBuildCall2(
-                self.builder,
-                ty,
-                f,
-                args.as_mut_ptr(),
-                args.len() as u32,
-                c"".as_ptr(),
-            );
+            self.call_void_with(name, params, args);
             if LLVMGetTypeKind(LLVMTypeOf(i)) != LLVMTypeKind::LLVMVoidTypeKind {
                 LLVMReplaceAllUsesWith(i, dst);
             }

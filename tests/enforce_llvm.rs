@@ -144,19 +144,9 @@ fn idioms_run_under_their_schedules_and_print_what_the_native_program_prints() {
         "union_msg",
     ];
     for name in idioms {
-        let exe = dir.join(name);
-        build(&program(&format!("idioms/{name}.c")), 2, &exe, None);
         let expected = std::fs::read_to_string(program(&format!("idioms/{name}.expected")))
             .expect("expected output");
-        for _ in 0..3 {
-            let o = run(&exe).unwrap_or_else(|| panic!("{name} does not end"));
-            assert!(
-                o.status.success(),
-                "{name}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            assert_eq!(String::from_utf8_lossy(&o.stdout), expected, "{name}");
-        }
+        built_idiom_prints(&dir, name, &expected);
     }
 }
 
@@ -458,17 +448,23 @@ fn idioms_with_bugs_built_avoid_them() {
         ("cond_missed_signal", "worker got 42\n"),
     ];
     for (name, expected) in idioms {
-        let exe = dir.join(name);
-        build(&program(&format!("idioms/{name}.c")), 2, &exe, None);
-        for _ in 0..3 {
-            let o = run(&exe).unwrap_or_else(|| panic!("{name} does not end"));
-            assert!(
-                o.status.success(),
-                "{name}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            assert_eq!(String::from_utf8_lossy(&o.stdout), expected, "{name}");
-        }
+        built_idiom_prints(&dir, name, expected);
+    }
+}
+
+/// `tests/programs/idioms/NAME.c`, built at Opt2 into `dir`, ends with status 0 and prints
+/// `expected` in each of three runs.
+fn built_idiom_prints(dir: &Path, name: &str, expected: &str) {
+    let exe = dir.join(name);
+    build(&program(&format!("idioms/{name}.c")), 2, &exe, None);
+    for _ in 0..3 {
+        let o = run(&exe).unwrap_or_else(|| panic!("{name} does not end"));
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&o.stdout), expected, "{name}");
     }
 }
 

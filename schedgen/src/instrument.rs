@@ -586,45 +586,32 @@ fn byte_sites(prog: &Program, n: u32, roles: &[Role]) -> Result<Option<(u32, u32
         }
         (true, false) => {}
     }
-    let mut sites = (SYNTH_NONE, SYNTH_NONE);
-    for r in roles {
-        let slot = match (r.what, ByteStep::decode(r.sub)) {
-            (What::Access, Some(ByteStep::Read)) => &mut sites.0,
-            (What::Access, Some(ByteStep::Write)) => &mut sites.1,
-            // (The test of a length computed without memory is no site.)
-            (w, step) => {
-                return Err(format!(
-                    "site {} of a block operation over its bytes is {w:?} ({step:?})",
-                    r.site
-                ))
-            }
-        };
-        if *slot != SYNTH_NONE {
-            return Err(format!(
-                "one byte step of a block operation is two sites ({} and {})",
-                *slot, r.site
-            ));
-        }
-        *slot = r.site;
-    }
-    Ok(Some(sites))
+    let [read, write] = part_sites(roles, [ByteStep::Read, ByteStep::Write])?;
+    Ok(Some((read, write)))
 }
 
 /// The sites of a `realloc` (`void *__synth_realloc(alloc, length, read, write, release,
-/// p, n)` in `llvm_support.c`), each [`SYNTH_NONE`] where the part accesses no shared memory:
-/// every site of the call must be one of its parts ([`ByteStep`]).
+/// p, n)` in `llvm_support.c`), each [`SYNTH_NONE`] where the part accesses no shared memory.
 fn realloc_sites(roles: &[Role]) -> Result<[u32; 5], String> {
-    let mut sites = [SYNTH_NONE; 5];
+    use ByteStep::*;
+    part_sites(roles, [Allocate, Length, Read, Write, Release])
+}
+
+/// The site of each of `parts` of a library call or block operation ([`SYNTH_NONE`] where
+/// the part accesses no shared memory): every site of the call must be an access of one of
+/// them, and no part two sites.
+fn part_sites<const N: usize>(roles: &[Role], parts: [ByteStep; N]) -> Result<[u32; N], String> {
+    let mut sites = [SYNTH_NONE; N];
     for r in roles {
-        let k = match (r.what, ByteStep::decode(r.sub)) {
-            (What::Access, Some(ByteStep::Allocate)) => 0,
-            (What::Access, Some(ByteStep::Length)) => 1,
-            (What::Access, Some(ByteStep::Read)) => 2,
-            (What::Access, Some(ByteStep::Write)) => 3,
-            (What::Access, Some(ByteStep::Release)) => 4,
+        let step = ByteStep::decode(r.sub);
+        let k = match (
+            r.what,
+            step.and_then(|p| parts.iter().position(|&q| q == p)),
+        ) {
+            (What::Access, Some(k)) => k,
             (w, _) => {
                 return Err(format!(
-                    "site {} of `realloc` performs {w:?} (sites {})",
+                    "site {} of a block operation or `realloc` is {w:?} ({step:?}; sites {})",
                     r.site,
                     list(roles)
                 ))
@@ -632,8 +619,8 @@ fn realloc_sites(roles: &[Role]) -> Result<[u32; 5], String> {
         };
         if sites[k] != SYNTH_NONE {
             return Err(format!(
-                "one part of `realloc` is two sites ({} and {})",
-                sites[k], r.site
+                "one part ({:?}) of a block operation or `realloc` is two sites ({} and {})",
+                parts[k], sites[k], r.site
             ));
         }
         sites[k] = r.site;

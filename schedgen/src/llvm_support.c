@@ -29,6 +29,27 @@ int __synth_cond_wait(uint32_t release, uint32_t wake, uint32_t lock, pthread_co
   return 0;
 }
 
+/* The events of a site around an access, where the access is one (SYNTH_NO_SITE: none). */
+static inline void synth_before_at(uint32_t site) {
+  if (site != SYNTH_NO_SITE)
+    synth_before(site);
+}
+static inline void synth_after_at(uint32_t site) {
+  if (site != SYNTH_NO_SITE)
+    synth_after(site);
+}
+
+/* Byte `k` copied from `src` to `dst`, its read and its write between their events. */
+static inline void synth_copy_byte(uint32_t read, uint32_t write, unsigned char *dst,
+                                   const unsigned char *src, uint64_t k) {
+  synth_before_at(read);
+  unsigned char b = *(volatile const unsigned char *)&src[k];
+  synth_after_at(read);
+  synth_before_at(write);
+  *(volatile unsigned char *)&dst[k] = b;
+  synth_after_at(write);
+}
+
 /* A block copy (`memcpy`, `memmove` with `backward`) whose length is known only at run time,
  * byte by byte as the verifier's model performs it: each byte read from `src`, then written
  * to `dst`, each access between its site's events where it is one (SYNTH_NO_SITE where it
@@ -37,29 +58,16 @@ int __synth_cond_wait(uint32_t release, uint32_t wake, uint32_t lock, pthread_co
 void __synth_copy_bytes(uint32_t read, uint32_t write, uint32_t backward, unsigned char *dst,
                         const unsigned char *src, uint64_t n) {
   int down = backward && (uintptr_t)dst > (uintptr_t)src && (uintptr_t)dst < (uintptr_t)src + n;
-  for (uint64_t i = 0; i < n; i++) {
-    uint64_t k = down ? n - 1 - i : i;
-    if (read != SYNTH_NO_SITE)
-      synth_before(read);
-    unsigned char b = *(volatile const unsigned char *)&src[k];
-    if (read != SYNTH_NO_SITE)
-      synth_after(read);
-    if (write != SYNTH_NO_SITE)
-      synth_before(write);
-    *(volatile unsigned char *)&dst[k] = b;
-    if (write != SYNTH_NO_SITE)
-      synth_after(write);
-  }
+  for (uint64_t i = 0; i < n; i++)
+    synth_copy_byte(read, write, dst, src, down ? n - 1 - i : i);
 }
 
 /* A block fill (`memset`) whose length is known only at run time, byte by byte. */
 void __synth_fill_bytes(uint32_t write, unsigned char *dst, uint32_t byte, uint64_t n) {
   for (uint64_t i = 0; i < n; i++) {
-    if (write != SYNTH_NO_SITE)
-      synth_before(write);
+    synth_before_at(write);
     *(volatile unsigned char *)&dst[i] = (unsigned char)byte;
-    if (write != SYNTH_NO_SITE)
-      synth_after(write);
+    synth_after_at(write);
   }
 }
 
@@ -165,11 +173,9 @@ void *__synth_realloc(uint32_t alloc, uint32_t length, uint32_t read, uint32_t w
           stderr);
     abort();
   }
-  if (alloc != SYNTH_NO_SITE)
-    synth_before(alloc);
+  synth_before_at(alloc);
   unsigned char *q = malloc(n ? n : 1);
-  if (alloc != SYNTH_NO_SITE)
-    synth_after(alloc);
+  synth_after_at(alloc);
   if (!q) {
     fputs("synth: out of memory in `realloc`\n", stderr);
     abort();
@@ -177,34 +183,19 @@ void *__synth_realloc(uint32_t alloc, uint32_t length, uint32_t read, uint32_t w
   synth_size_record(q, n);
   size_t len = p ? (n < old ? n : old) : 0;
   for (size_t i = 0;; i++) {
-    if (length != SYNTH_NO_SITE) {
-      synth_before(length);
-      synth_after(length);
-    }
+    synth_before_at(length);
+    synth_after_at(length);
     if (i == len)
       break;
-    if (read != SYNTH_NO_SITE)
-      synth_before(read);
-    unsigned char b = p[i];
-    if (read != SYNTH_NO_SITE)
-      synth_after(read);
-    if (write != SYNTH_NO_SITE)
-      synth_before(write);
-    q[i] = b;
-    if (write != SYNTH_NO_SITE)
-      synth_after(write);
+    synth_copy_byte(read, write, q, p, i);
   }
   if (p) {
-    if (release != SYNTH_NO_SITE)
-      synth_before(release);
+    synth_before_at(release);
     free(p);
-    if (release != SYNTH_NO_SITE)
-      synth_after(release);
+    synth_after_at(release);
   }
   if (p && n == 0) {
-    size_t size;
-    synth_size_forget(q, &size);
-    free(q);
+    __synth_sized_free(q);
     return NULL;
   }
   return q;

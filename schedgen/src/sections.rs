@@ -123,16 +123,12 @@ pub fn pieces(prog: &Program, art: &Art, facts: &mut Checked) -> Result<Pieces, 
             covered.insert(v, w);
             next.push(w);
         } else if !is_end(prog, art, members[0]) {
-            let mut candidates: Vec<ThreadId> = Vec::new();
-            for &t in &node.expanded {
-                let mut everywhere = true;
-                for &m in &members {
-                    everywhere &= art.node(m).expanded.contains(&t) && facts.surely_enabled(m, t);
-                }
-                if everywhere {
-                    candidates.push(t);
-                }
-            }
+            let candidates: Vec<ThreadId> = (node.expanded.iter().copied())
+                .filter(|&t| {
+                    (members.iter())
+                        .all(|&m| art.node(m).expanded.contains(&t) && facts.surely_enabled(m, t))
+                })
+                .collect();
             if candidates.is_empty() {
                 return Err(Error::NoThread { node: members[0].0 });
             }

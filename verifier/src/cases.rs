@@ -17,7 +17,7 @@
 use crate::art::{Art, NodeId};
 use crate::ir::{ThreadId, TransId};
 use crate::smt::Term;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashSet;
 use std::collections::VecDeque;
 use std::time::Instant;
 
@@ -25,11 +25,10 @@ use std::time::Instant;
 /// transition).
 pub fn has_cases(art: &Art) -> bool {
     art.ids().any(|v| {
-        let mut seen = FxHashSet::default();
         let children = &art.node(v).children;
-        !children
-            .iter()
-            .all(|e| seen.insert((e.thread, e.transition)))
+        (children.iter().enumerate()).any(|(k, a)| {
+            (children[k + 1..].iter()).any(|b| (a.thread, a.transition) == (b.thread, b.transition))
+        })
     })
 }
 
@@ -67,8 +66,8 @@ pub fn successors(art: &Art, members: &[NodeId], thread: ThreadId) -> Vec<(Trans
 /// ran out at `deadline`).
 pub fn uniform(art: &Art, deadline: Option<Instant>) -> Result<(), (NodeId, String)> {
     let root = vec![resolve(art, art.root())];
-    let mut seen: FxHashMap<Vec<NodeId>, ()> = FxHashMap::default();
-    seen.insert(root.clone(), ());
+    let mut seen: FxHashSet<Vec<NodeId>> = FxHashSet::default();
+    seen.insert(root.clone());
     let mut queue = VecDeque::from([root]);
     while let Some(set) = queue.pop_front() {
         if deadline.is_some_and(|d| Instant::now() >= d) {
@@ -96,8 +95,7 @@ pub fn uniform(art: &Art, deadline: Option<Instant>) -> Result<(), (NodeId, Stri
                 let mut next: Vec<NodeId> = next.into_iter().map(|w| resolve(art, w)).collect();
                 next.sort_unstable();
                 next.dedup();
-                if !seen.contains_key(&next) {
-                    seen.insert(next.clone(), ());
+                if seen.insert(next.clone()) {
                     queue.push_back(next);
                 }
             }

@@ -158,6 +158,9 @@ struct Analysis<'a> {
     /// Per variable, whether it is a followed local whose address is taken (other threads
     /// may read it: [`Analysis::unknown_of`]).
     addressed: Vec<bool>,
+    /// Per thread, per location: whether another thread may run beside it there
+    /// ([`concurrent_locations`]).
+    concurrent: Vec<Vec<bool>>,
     /// The thread being analysed.
     current: ThreadId,
     /// Whether a memory interval or a thread's entry grew in the current round.
@@ -168,9 +171,9 @@ struct Analysis<'a> {
 
 impl<'a> Analysis<'a> {
     fn new(prog: &'a Program, ranges: &'a Ranges, abstracted: &'a [bool]) -> Analysis<'a> {
-        let addressed = addressed_locals(prog);
-        let register: Vec<bool> = (super::liveness::registers(prog).into_iter())
-            .zip(&addressed)
+        let plain = super::liveness::registers(prog);
+        let addressed = addressed_locals(prog, &plain);
+        let register: Vec<bool> = (plain.into_iter().zip(&addressed))
             .map(|(r, &a)| r || a)
             .collect();
         let owner = (prog.vars.iter())
@@ -216,6 +219,7 @@ impl<'a> Analysis<'a> {
             entry,
             owner,
             addressed,
+            concurrent: prog.threads.iter().map(concurrent_locations).collect(),
             current: ThreadId(0),
             changed: false,
             work: 0,
@@ -286,10 +290,9 @@ impl<'a> Analysis<'a> {
         }
         // What other threads read of its addressed locals: the hull over its locations where
         // another thread may run (for the initial thread, those after its first creation).
-        let shared = concurrent_locations(th);
         let mut hull: FxHashMap<VarId, Range> = FxHashMap::default();
-        let at_shared =
-            (at.iter().zip(&shared)).filter_map(|(regs, &s)| regs.as_ref().filter(|_| s));
+        let at_shared = (at.iter().zip(&self.concurrent[t.0 as usize]))
+            .filter_map(|(regs, &s)| regs.as_ref().filter(|_| s));
         for (&v, &r) in at_shared.flat_map(|regs| regs.iter()) {
             if self.addressed[v.0 as usize] {
                 let h = hull.entry(v).or_insert(r);
@@ -605,8 +608,8 @@ fn concurrent_locations(th: &Thread) -> Vec<bool> {
 /// hold, as for a register; a write through a pointer that may reach one is a write that may
 /// or may not happen, and another thread that reads one reads any value it may hold at any
 /// location of its thread where the reader may run ([`concurrent_locations`]).
-fn addressed_locals(prog: &Program) -> Vec<bool> {
-    let register = super::liveness::registers(prog);
+/// (`register`: the registers.)
+fn addressed_locals(prog: &Program, register: &[bool]) -> Vec<bool> {
     let mut placed = vec![0u32; prog.vars.len()];
     for p in prog.vars.iter().filter_map(|v| v.placement.as_ref()) {
         placed[p.object.0 as usize] += 1;
@@ -642,7 +645,7 @@ fn addressed_locals(prog: &Program) -> Vec<bool> {
         }
     }
     (own.into_iter().zip(register))
-        .map(|(o, r)| o.is_some() && !r)
+        .map(|(o, &r)| o.is_some() && !r)
         .collect()
 }
 

@@ -148,4 +148,63 @@ mod tests {
         assert_eq!(node.0, 2, "{why}");
         assert!(why.contains("tells cases of a step apart"), "{why}");
     }
+
+    /// Two cases of T0's first step, then T1's step from each; the first case's child is
+    /// covered by `cover(art, child of the first case, child of the second case)`'s choice.
+    fn cases_then_t1() -> (Art, [NodeId; 4]) {
+        let (t0, t1) = (ThreadId(0), ThreadId(1));
+        let mut art = Art::new(control(0, 0));
+        let root = art.root();
+        art.mark_expanded(root, t0);
+        let a = art.add_child(root, t0, TransId(0), control(1, 0));
+        let b = art.add_child(root, t0, TransId(0), control(1, 0));
+        art.mark_expanded(a, t1);
+        art.mark_expanded(b, t1);
+        let a1 = art.add_child(a, t1, TransId(1), control(1, 1));
+        let b1 = art.add_child(b, t1, TransId(1), control(1, 1));
+        (art, [a, b, a1, b1])
+    }
+
+    /// A run in a covered node goes on from the node covering it: the set T1's step leads to
+    /// from both cases is the covering node alone, whatever the covered one would have done.
+    #[test]
+    fn a_case_covered_by_the_other_is_one_position_with_it() {
+        let (mut art, [_, _, a1, b1]) = cases_then_t1();
+        art.mark_expanded(b1, ThreadId(0));
+        art.add_child(b1, ThreadId(0), TransId(2), control(2, 1));
+        art.cover(a1, b1);
+        assert_eq!(resolve(&art, a1), b1);
+        assert_eq!(uniform(&art, None), Ok(()));
+    }
+
+    /// Two case sets meet where one case is covered by a node outside the cases: the set is
+    /// the covering node and the other case, and the scheduler must treat those two alike.
+    #[test]
+    fn cases_meeting_at_a_covering_node_must_agree_with_it() {
+        let (mut art, [a, _, a1, b1]) = cases_then_t1();
+        // A node elsewhere (another step of T0 from the first case) that expands T0, and the
+        // second case's child, which expands T1.
+        let c = art.add_child(a, ThreadId(0), TransId(3), control(1, 1));
+        art.mark_expanded(c, ThreadId(0));
+        art.mark_expanded(b1, ThreadId(1));
+        art.cover(a1, c);
+        let (node, why) = uniform(&art, None).expect_err("T0 at the covering node, T1 beside");
+        assert!([c, b1].contains(&node), "{why}");
+        assert!(why.contains("tells cases of a step apart"), "{why}");
+        // The covering node choosing as the other case does is uniform.
+        let (mut art, [a, _, a1, b1]) = cases_then_t1();
+        let c = art.add_child(a, ThreadId(0), TransId(3), control(1, 1));
+        art.mark_expanded(c, ThreadId(1));
+        art.mark_expanded(b1, ThreadId(1));
+        art.cover(a1, c);
+        assert_eq!(uniform(&art, None), Ok(()));
+    }
+
+    /// The check gives up at its deadline with a reason, rather than passing.
+    #[test]
+    fn the_check_of_cases_stops_at_its_deadline() {
+        let art = split(1);
+        let (_, why) = uniform(&art, Some(Instant::now())).expect_err("deadline passed");
+        assert!(why.contains("time ran out"), "{why}");
+    }
 }

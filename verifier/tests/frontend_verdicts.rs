@@ -488,6 +488,60 @@ int main(void) {{
     }
 }
 
+/// Signed overflow and division by zero are undefined where C computes them, also where no
+/// use reads the result: an argument of `printf` (whose model reads no number), a value
+/// returned to a caller that drops it, a result nothing uses. Neither the stateless search nor
+/// the verifier calls such a program safe; the same computations on values that cannot
+/// overflow are safe.
+#[test]
+fn undefined_arithmetic_counts_where_no_use_reads_it() {
+    let text = |stmt: &str| {
+        format!(
+            r#"
+#include <stdio.h>
+int big = 2147483647, zero = 0;
+static int twice(int x) {{ return x * 2; }}
+int main(void) {{
+  {stmt};
+  return 0;
+}}
+"#
+        )
+    };
+    for (stmt, undefined) in [
+        ("printf(\"%d\\n\", big + 1)", true),
+        ("printf(\"%d\\n\", 5 / zero)", true),
+        ("twice(big)", true),
+        ("int unused = big * 3; (void)unused", true),
+        ("printf(\"%d\\n\", big - 1)", false),
+        ("twice(zero)", false),
+        ("int unused = zero * 3; (void)unused", false),
+    ] {
+        let p = load_str("arith.c", &text(stmt), &FOpts::default()).unwrap();
+        let r = search(&p);
+        let found = r.bugs.iter().any(|b| b.kind == BugKind::Undefined);
+        assert_eq!(found, undefined, "{stmt}: {:?}", r.bugs.first());
+        let opts = verifier::imc::Options {
+            timeout: Duration::from_secs(30),
+            ..verifier::imc::Options::default()
+        };
+        let v = verifier::engine::run_iterative(
+            &p,
+            opts,
+            verifier::engine::Engine::Auto,
+            usize::MAX,
+            None,
+            &mut |_| {},
+        );
+        assert_eq!(
+            v.verdict == Verdict::Safe,
+            !undefined,
+            "{stmt}: {:?}",
+            v.verdict
+        );
+    }
+}
+
 /// A struct passed by value as a variable argument (in memory, `byval`) is refused with its
 /// position rather than read from an 8-byte slot.
 #[test]

@@ -455,6 +455,104 @@ fn needs_var(f: &Function) -> HashSet<Name> {
             note(op, b, false, &mut out);
         }
     }
+    out.extend(unevaluated_checks(f, &out));
+    out
+}
+
+/// Whether an instruction's result is undefined for some operands, which C makes undefined
+/// behaviour where it is computed: signed overflow (`nsw`), division by zero, a shift past the
+/// width.
+fn may_be_undefined(i: &Instruction) -> bool {
+    use Instruction as I;
+    match i {
+        I::Add(x) => x.nsw,
+        I::Sub(x) => x.nsw,
+        I::Mul(x) => x.nsw,
+        I::UDiv(_) | I::SDiv(_) | I::URem(_) | I::SRem(_) => true,
+        I::Shl(_) | I::LShr(_) | I::AShr(_) => true,
+        _ => false,
+    }
+}
+
+/// The registers of instructions that may be undefined ([`may_be_undefined`]) whose value no
+/// use is sure to evaluate: a register substituted into its uses is evaluated only where a use
+/// is, and no use evaluates it where it is unused, an argument of a call (a library model may
+/// not read it: `printf`'s models do not), a value returned (the caller may drop it) or an arm
+/// of a `select`. They get a variable, so that they are computed where the program computes
+/// them and their undefined behaviour is seen. `evaluated` holds the registers that get a
+/// variable anyway.
+fn unevaluated_checks<'f>(f: &'f Function, evaluated: &'f HashSet<Name>) -> Vec<Name> {
+    use Instruction as I;
+    let mut forced: HashSet<&'f Name> = evaluated.iter().collect();
+    fn force<'f>(op: &'f Operand, forced: &mut HashSet<&'f Name>) {
+        if let Operand::LocalOperand { name, .. } = op {
+            forced.insert(name);
+        }
+    }
+    let mut out = Vec::new();
+    for bb in &f.basic_blocks {
+        if let Terminator::CondBr(_) | Terminator::Switch(_) | Terminator::IndirectBr(_) = &bb.term
+        {
+            for op in term_operands(&bb.term) {
+                force(op, &mut forced);
+            }
+        }
+        // (Uses follow their definition in a block; uses in other blocks get a variable.)
+        for i in bb.instrs.iter().rev() {
+            let result_forced = i.try_get_result().is_some_and(|d| forced.contains(d));
+            match i {
+                // Computed where its result is.
+                I::Add(_)
+                | I::Sub(_)
+                | I::Mul(_)
+                | I::UDiv(_)
+                | I::SDiv(_)
+                | I::URem(_)
+                | I::SRem(_)
+                | I::And(_)
+                | I::Or(_)
+                | I::Xor(_)
+                | I::Shl(_)
+                | I::LShr(_)
+                | I::AShr(_)
+                | I::ICmp(_)
+                | I::GetElementPtr(_)
+                | I::Trunc(_)
+                | I::ZExt(_)
+                | I::SExt(_)
+                | I::PtrToInt(_)
+                | I::IntToPtr(_)
+                | I::BitCast(_)
+                | I::Freeze(_)
+                | I::AddrSpaceCast(_)
+                | I::ExtractValue(_)
+                | I::InsertValue(_) => {
+                    if result_forced {
+                        for op in operands(i) {
+                            force(op, &mut forced);
+                        }
+                    }
+                }
+                I::Select(x) => {
+                    if result_forced {
+                        force(&x.condition, &mut forced);
+                    }
+                }
+                I::Call(_) | I::Phi(_) => {}
+                // Loads, stores, atomics, allocations: computed where they are.
+                _ => {
+                    for op in operands(i) {
+                        force(op, &mut forced);
+                    }
+                }
+            }
+            if may_be_undefined(i) && !result_forced {
+                if let Some(d) = i.try_get_result() {
+                    out.push(d.clone());
+                }
+            }
+        }
+    }
     out
 }
 

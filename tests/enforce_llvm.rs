@@ -548,6 +548,10 @@ fn scanf_reads_the_real_input_in_the_built_program() {
     );
     assert_eq!(native[0], "1 3|2 hello z ff|4\n");
     prints_what_the_native_build_prints("scanf_edges", &["5", "5 6 abc", "5 6abcdefg", "", "x"]);
+    // Two threads in scanf at once: each call reads its line's pair, as glibc's stream lock
+    // makes it (the model holds a lock of standard input for a call).
+    let native = prints_what_the_native_build_prints("scanf_threads", &["1 2\n3 4\n", "7 8 9"]);
+    assert_eq!(native[0], "1 2 / 3 4\n");
 }
 
 /// Sorted lines of `out`: the order in which threads print is the schedule's (or the

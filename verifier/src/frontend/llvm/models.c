@@ -883,7 +883,17 @@ W char __synth_scan_byte(unsigned long i) {
 W void __synth_scan_end(const char *rest) { (void)rest; }
 /* Whether the call, which assigned nothing, returns EOF (the input ended). */
 W int __synth_scan_eof(void) { return __VERIFIER_nondet_int(); }
+/* The lock of standard input: glibc's scanf reads one call's input under the stream's lock,
+ * so two threads' calls do not take turns within a call. */
+/* (Without pthread.h, some of whose functions are modelled here with other parameter types;
+ * glibc's PTHREAD_MUTEX_INITIALIZER is all zero bytes.) */
+int pthread_mutex_lock(void *);
+int pthread_mutex_unlock(void *);
+static struct {
+  long words[5];
+} __synth_stdin_lock;
 W int __synth_scan_stdin(const char *f, const long *args) {
+  pthread_mutex_lock(&__synth_stdin_lock);
   int assigned = 0, k = 0;
   const char *from = f;
   while (*f) {
@@ -931,7 +941,9 @@ W int __synth_scan_stdin(const char *f, const long *args) {
     assigned++;
   }
   __synth_scan_end(from);
-  return assigned == 0 && __synth_scan_eof() ? -1 : assigned;
+  int result = assigned == 0 && __synth_scan_eof() ? -1 : assigned;
+  pthread_mutex_unlock(&__synth_stdin_lock);
+  return result;
 }
 W int scanf(const char *f, ...) {
   __SYNTH_ARGUMENTS(1);

@@ -124,8 +124,14 @@ fn derived_values<'f>(f: &'f Function, seed: &'f Name) -> HashSet<&'f Name> {
                 }
                 Instruction::ExtractValue(x) if has(&x.aggregate) => Some(&x.dest),
                 // A call may return what it is given (`strchr`, `memcpy`, a function of the
-                // program's).
-                Instruction::Call(c) if c.arguments.iter().any(|(a, _)| has(a)) => c.dest.as_ref(),
+                // program's), as a pointer or in an aggregate. (An integer or floating-point
+                // result holds no address: a function of the program's converts one to an
+                // integer only where its parameter escapes, and the argument with it.)
+                Instruction::Call(c)
+                    if c.arguments.iter().any(|(a, _)| has(a)) && may_hold_address(c) =>
+                {
+                    c.dest.as_ref()
+                }
                 _ => None,
             };
             if let Some(d) = dest {
@@ -135,6 +141,19 @@ fn derived_values<'f>(f: &'f Function, seed: &'f Name) -> HashSet<&'f Name> {
         if derived.len() == before {
             return derived;
         }
+    }
+}
+
+/// Whether the result of call `c` may hold an address: it is neither an integer nor a
+/// floating-point number.
+fn may_hold_address(c: &llvm_ir::instruction::Call) -> bool {
+    use llvm_ir::types::Type;
+    match c.function_ty.as_ref() {
+        Type::FuncType { result_type, .. } => !matches!(
+            result_type.as_ref(),
+            Type::IntegerType { .. } | Type::FPType(_) | Type::VoidType
+        ),
+        _ => true,
     }
 }
 

@@ -179,6 +179,11 @@ pub(crate) struct Input {
     /// Most threads the program may create.
     #[arg(long, default_value_t = 64)]
     max_threads: usize,
+    /// Most calls of one function a thread may have active at once: recursion is inlined
+    /// this deep (each level a copy of the function), and a deeper call makes the verdict
+    /// `unknown`, naming the function.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=64))]
+    max_recursion: u32,
     /// Another C file of the program (repeatable): its translation unit is linked with
     /// FILE's, as `cc FILE OTHER.c ...` links them.
     #[arg(long = "with", value_name = "OTHER.c")]
@@ -259,6 +264,7 @@ impl Input {
             include_dirs: self.include.clone(),
             defines: self.define.clone(),
             max_threads: self.max_threads,
+            max_recursion: self.max_recursion as usize,
             sources: self.with.clone(),
             arguments: self.args.clone(),
             ..Default::default()

@@ -553,6 +553,35 @@ int main(int argc, char **argv) {
     }
 }
 
+/// Recursion deeper than `--max-recursion` calls is a limit of the model the verdict names
+/// with the option; a larger bound inlines it.
+#[test]
+fn max_recursion_bounds_the_inlining_of_recursive_calls() {
+    let p = write(
+        "fact.c",
+        "#include <stdio.h>\nstatic int fact(int n) { return n <= 1 ? 1 : n * fact(n - 1); }\n\
+         int main(void) { printf(\"%d\\n\", fact(5)); return 0; }\n",
+    );
+    let p = p.to_str().unwrap();
+    let o = synth(&["verify", p]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains(
+            "limit of the model: <recursion of fact deeper than 3 calls (--max-recursion)>"
+        ),
+        "{out}{}",
+        stderr(&o)
+    );
+    assert_eq!(o.status.code(), Some(4));
+    let o = synth(&["verify", "--max-recursion", "5", p]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("verdict: safe\n"), "{out}{}", stderr(&o));
+    assert_eq!(
+        synth(&["verify", "--max-recursion", "0", p]).status.code(),
+        Some(2)
+    );
+}
+
 /// `--timeout` holds within a second on a program whose counterexample takes longer than the
 /// limit to find and replay (a loop run 777,777 times; Z3's preprocessing of such a path's
 /// formula, which does not poll for its own time limit, once took minutes here).

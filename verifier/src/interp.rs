@@ -242,7 +242,24 @@ impl Outcome {
     pub fn is_program_bug(&self) -> bool {
         self.is_bug() || matches!(self, Outcome::Undefined { memory: true, .. })
     }
+
+    /// The limit of the model (`<...>`, [`Fault::model_limit`]) an undefined outcome marks, if
+    /// it marks one rather than something the program does.
+    pub fn model_limit(&self) -> Option<&str> {
+        match self {
+            Outcome::Undefined {
+                reason,
+                memory: false,
+                ..
+            } => (reason.split_once(OUT_OF_BOUNDS).map(|(_, var)| var))
+                .filter(|var| crate::ir::is_model_limit(var)),
+            _ => None,
+        }
+    }
 }
+
+/// What an access out of bounds says before the variable's name ([`Fault`]'s `Display`).
+const OUT_OF_BOUNDS: &str = " out of bounds of ";
 
 /// One executed transition.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -495,7 +512,7 @@ impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Fault::Arith(u) => write!(f, "{u}"),
-            Fault::OutOfBounds { var, index } => write!(f, "index {index} out of bounds of {var}"),
+            Fault::OutOfBounds { var, index } => write!(f, "index {index}{OUT_OF_BOUNDS}{var}"),
             Fault::BadAddress(0) => write!(f, "null pointer dereference"),
             Fault::BadAddress(crate::ir::DANGLING) => {
                 write!(f, "dereference of a pointer to a returned function's local")

@@ -1047,8 +1047,8 @@ int main(void) {
     );
 }
 
-/// A recursive function is inlined up to three active calls; a deeper call is the model's
-/// limit (undefined, named), never a silent cut.
+/// A recursive function is inlined up to three active calls (by default); a deeper call is
+/// the model's limit (named in the verdict), never a silent cut.
 #[test]
 fn recursion_is_inlined_three_calls_deep() {
     let program = |n: u32, expect: u32| {
@@ -1066,10 +1066,21 @@ fn recursion_is_inlined_three_calls_deep() {
     assert_eq!(r.verdict, Verdict::Unsafe);
     let (r, _) = verify(&lower("fact4.c", &program(4, 24)), Engine::Explicit);
     assert!(
-        matches!(&r.verdict, Verdict::Unknown(w) if w.contains("recursion of fact deeper than 3")),
+        matches!(&r.verdict, Verdict::Unknown(w) if w.contains("limit of the model")
+            && w.contains("recursion of fact deeper than 3")),
         "{:?}",
         r.verdict
     );
+    // Deeper with `max_recursion`.
+    let deeper = FOpts {
+        max_recursion: 5,
+        ..FOpts::default()
+    };
+    for (n, expect, want) in [(5, 120, Verdict::Safe), (5, 24, Verdict::Unsafe)] {
+        let p = load_str("fact5.c", &program(n, expect), &deeper).expect("lowers");
+        let (r, _) = verify(&p, Engine::Explicit);
+        assert_eq!(r.verdict, want, "fact({n}) == {expect}");
+    }
 }
 
 /// A signed left shift of a negative value or past the type's range is undefined (C11

@@ -344,10 +344,16 @@ fn search(
             // (Where the search read values it did not know, no schedule is known to be
             // doomed, undefined behaviour or not.)
             let verdict = if not_a_bug(&cex) && !space.read_undefined.get() {
-                Verdict::Unknown(format!(
-                    "undefined behaviour is reachable under every schedule: {}",
-                    ub_reason(&cex)
-                ))
+                Verdict::Unknown(match cex.execution.outcome.model_limit() {
+                    Some(limit) => format!(
+                        "every schedule reaches a limit of the model: {limit} (after {} steps)",
+                        cex.execution.steps.len()
+                    ),
+                    None => format!(
+                        "undefined behaviour is reachable under every schedule: {}",
+                        ub_reason(&cex)
+                    ),
+                })
             } else if prog.signal_chooses_waiter() {
                 return Err(run.fallback(
                     "every schedule leads to a bug in the search, which lets the program choose \

@@ -32,6 +32,9 @@ pub struct Options {
     pub max_threads_per_function: Option<usize>,
     /// Most transitions the whole program may have after lowering.
     pub max_transitions: usize,
+    /// Most calls of one function a thread may have active at once: recursion is inlined this
+    /// deep, and a deeper call is a limit of the model the verdict names.
+    pub max_recursion: usize,
     /// The program's other C files: their translation units are linked with the main file's
     /// into one module, as the C compiler links them.
     pub sources: Vec<PathBuf>,
@@ -61,6 +64,7 @@ impl Default for Options {
             max_threads: 64,
             max_threads_per_function: None,
             max_transitions: 2_000_000,
+            max_recursion: 3,
             sources: Vec::new(),
             arguments: Vec::new(),
             creations: None,

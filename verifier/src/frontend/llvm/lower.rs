@@ -82,10 +82,6 @@ pub(super) type Env = Vec<(usize, i128)>;
 /// Thread-specific data keys a program may create (`pthread_key_create`).
 pub(super) const MAX_KEYS: usize = 16;
 
-/// Calls of a function a thread may have active at once (recursion is inlined this deep; a
-/// deeper call is the model's limit: undefined).
-const RECURSION_DEPTH: usize = 3;
-
 /// Most contexts of one block (unrolled iterations of a loop that starts threads).
 const MAX_CONTEXTS: usize = 256;
 
@@ -1801,7 +1797,7 @@ impl<'m> Lowerer<'m> {
             .iter()
             .filter(|fr| std::ptr::eq(fr.func, f))
             .count();
-        if active >= RECURSION_DEPTH {
+        if active >= self.opts.max_recursion {
             return self.recursion_limit(f);
         }
         // The variable arguments are unsupported where the body reads them (`va_start`) and
@@ -2573,13 +2569,13 @@ impl<'m> Lowerer<'m> {
             .collect()
     }
 
-    /// A recursive call deeper than [`RECURSION_DEPTH`]: the model's limit
+    /// A recursive call deeper than [`Options::max_recursion`]: the model's limit
     /// ([`Lowerer::model_limit`]); the lowering goes on with an arbitrary result, which no
     /// execution reaches.
     fn recursion_limit(&mut self, f: &'m Function) -> R<Option<Val>> {
         let why = format!(
-            "<recursion of {} deeper than {RECURSION_DEPTH} calls>",
-            f.name
+            "<recursion of {} deeper than {} calls (--max-recursion)>",
+            f.name, self.opts.max_recursion
         );
         self.model_limit(why, Expr::tt())?;
         let ret = match self.m.types.type_of(f).as_ref() {

@@ -542,6 +542,52 @@ int main(void) {{
     }
 }
 
+/// A clock reads a time no later than the year 36812: a timeout added to it does not
+/// overflow (the deadline of a timed wait), a product of it with ten billion may.
+#[test]
+fn a_deadline_from_a_clock_does_not_overflow() {
+    let text = |expr: &str| {
+        format!(
+            r#"
+#include <stdio.h>
+#include <sys/time.h>
+#include <time.h>
+int main(void) {{
+  struct timespec ts;
+  struct timeval tv;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  gettimeofday(&tv, 0);
+  time_t now = time(0);
+  printf("%ld\n", (long)({expr}));
+  return 0;
+}}
+"#
+        )
+    };
+    for (expr, safe) in [
+        ("ts.tv_sec + 5", true),
+        ("now + 60", true),
+        ("tv.tv_sec + 1", true),
+        ("ts.tv_sec * 10000000000L", false),
+        ("now * 10000000000L", false),
+    ] {
+        let p = load_str("clock.c", &text(expr), &FOpts::default()).unwrap();
+        let opts = verifier::imc::Options {
+            timeout: Duration::from_secs(30),
+            ..verifier::imc::Options::default()
+        };
+        let v = verifier::engine::run_iterative(
+            &p,
+            opts,
+            verifier::engine::Engine::Auto,
+            usize::MAX,
+            None,
+            &mut |_| {},
+        );
+        assert_eq!(v.verdict == Verdict::Safe, safe, "{expr}: {:?}", v.verdict);
+    }
+}
+
 /// A struct passed by value as a variable argument (in memory, `byval`) is refused with its
 /// position rather than read from an 8-byte slot.
 #[test]

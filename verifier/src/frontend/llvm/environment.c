@@ -320,13 +320,15 @@ W size_t fread(void *buf, size_t size, size_t count, FILE *f) {
   return r;
 }
 
-/* Clocks: any time, with the nanoseconds (microseconds) in range; the clocks Linux always
- * has (0-7) never fail, another may fail. */
+/* Clocks: any time up to SYNTH_LAST_SECOND seconds (the year 36812: a later time is no
+ * clock's, and adding a timeout to a time read does not overflow), with the nanoseconds
+ * (microseconds) in range; the clocks Linux always has (0-7) never fail, another may fail. */
+#define SYNTH_LAST_SECOND ((1L << 40) - 1)
 W int clock_gettime(clockid_t clock, struct timespec *ts) {
   if ((clock < 0 || clock > 7) && __VERIFIER_nondet_int())
     return __synth_fail();
   long s = (long)__VERIFIER_nondet_ulong(), ns = (long)__VERIFIER_nondet_ulong();
-  __VERIFIER_assume(s >= 0 && ns >= 0 && ns < 1000000000);
+  __VERIFIER_assume(s >= 0 && s <= SYNTH_LAST_SECOND && ns >= 0 && ns < 1000000000);
   ts->tv_sec = s;
   ts->tv_nsec = ns;
   return 0;
@@ -334,12 +336,19 @@ W int clock_gettime(clockid_t clock, struct timespec *ts) {
 W int gettimeofday(struct timeval *tv, void *tz) {
   (void)tz;
   long s = (long)__VERIFIER_nondet_ulong(), us = (long)__VERIFIER_nondet_ulong();
-  __VERIFIER_assume(s >= 0 && us >= 0 && us < 1000000);
+  __VERIFIER_assume(s >= 0 && s <= SYNTH_LAST_SECOND && us >= 0 && us < 1000000);
   if (tv) {
     tv->tv_sec = s;
     tv->tv_usec = us;
   }
   return 0;
+}
+W time_t time(time_t *t) {
+  long s = (long)__VERIFIER_nondet_ulong();
+  __VERIFIER_assume(s >= 0 && s <= SYNTH_LAST_SECOND);
+  if (t)
+    *t = s;
+  return s;
 }
 
 /* A file's status: arbitrary, or a failure. */

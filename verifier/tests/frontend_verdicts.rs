@@ -588,6 +588,58 @@ int main(void) {{
     }
 }
 
+/// `memcpy` and `memset` through pointers whose object is not known while lowering (chosen
+/// by a branch, loaded from a struct a thread is given) access the cells of the type the IR
+/// says they point to, so the verifier decides them; a copy past the end is still a memory
+/// error.
+#[test]
+fn blocks_through_pointers_loaded_or_chosen_are_copied_by_their_type() {
+    let text = |n: u32| {
+        format!(
+            r#"
+#include <assert.h>
+#include <pthread.h>
+#include <string.h>
+struct task {{ int *dst; int *src; }};
+static int src[4] = {{1, 2, 3, 4}};
+static void *t(void *arg) {{
+  struct task *k = arg;
+  memcpy(k->dst, k->src, {n} * sizeof(int));
+  memset(k->src, 0, sizeof(int));
+  return NULL;
+}}
+int main(int argc, char **argv) {{
+  (void)argv;
+  int a[2] = {{0}}, b[2] = {{0}};
+  int *d = argc > 1 ? a : b;
+  struct task k = {{d, src}};
+  pthread_t th;
+  pthread_create(&th, NULL, t, &k);
+  pthread_join(th, NULL);
+  assert(b[0] == 1 && b[1] == 2 && src[0] == 0);
+  return 0;
+}}
+"#
+        )
+    };
+    for (n, want) in [(2, Verdict::Safe), (3, Verdict::Unsafe)] {
+        let p = load_str("typed_blocks.c", &text(n), &FOpts::default()).unwrap();
+        let opts = verifier::imc::Options {
+            timeout: Duration::from_secs(30),
+            ..verifier::imc::Options::default()
+        };
+        let v = verifier::engine::run_iterative(
+            &p,
+            opts,
+            verifier::engine::Engine::Auto,
+            usize::MAX,
+            None,
+            &mut |_| {},
+        );
+        assert_eq!(v.verdict, want, "{n} ints");
+    }
+}
+
 /// A struct passed by value as a variable argument (in memory, `byval`) is refused with its
 /// position rather than read from an 8-byte slot.
 #[test]

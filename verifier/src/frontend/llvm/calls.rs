@@ -645,13 +645,17 @@ impl<'m> Lowerer<'m> {
             "memcpy" | "memmove" => {
                 let (d, s) = (self.val(args[0])?, self.val(args[1])?);
                 let len = self.expr(args[2])?;
-                self.copy_block(d.clone(), s, len, name == "memmove")?;
+                let hint = self
+                    .pointee_hint(args[0])
+                    .or_else(|| self.pointee_hint(args[1]));
+                self.copy_block(d.clone(), s, len, name == "memmove", hint)?;
                 Ok(Some(d))
             }
             "memset" => {
                 let d = self.val(args[0])?;
                 let (b, len) = (self.expr(args[1])?, self.expr(args[2])?);
-                self.set_block(d.clone(), b, len)?;
+                let hint = self.pointee_hint(args[0]);
+                self.set_block(d.clone(), b, len, hint)?;
                 Ok(Some(d))
             }
             "sched_yield" | "pthread_yield" => {
@@ -1577,7 +1581,7 @@ impl<'m> Lowerer<'m> {
         }
         if n.starts_with("va_copy") {
             let (d, s) = (self.val(args[0])?, self.val(args[1])?);
-            self.copy_block(d, s, Expr::constant(24, Ty::ULONG), false)?;
+            self.copy_block(d, s, Expr::constant(24, Ty::ULONG), false, None)?;
             return Ok(None);
         }
         if n.starts_with("dbg.")
@@ -1632,7 +1636,10 @@ impl<'m> Lowerer<'m> {
         if n.starts_with("memcpy.") || n.starts_with("memmove.") {
             let (d, s) = (self.val(args[0])?, self.val(args[1])?);
             let len = self.expr(args[2])?;
-            self.copy_block(d, s, len, n.starts_with("memmove."))?;
+            let hint = self
+                .pointee_hint(args[0])
+                .or_else(|| self.pointee_hint(args[1]));
+            self.copy_block(d, s, len, n.starts_with("memmove."), hint)?;
             return Ok(None);
         }
         if n.starts_with("abs.") && args.len() == 2 {
@@ -1679,7 +1686,8 @@ impl<'m> Lowerer<'m> {
         if n.starts_with("memset.") {
             let d = self.val(args[0])?;
             let (b, len) = (self.expr(args[1])?, self.expr(args[2])?);
-            self.set_block(d, b, len)?;
+            let hint = self.pointee_hint(args[0]);
+            self.set_block(d, b, len, hint)?;
             return Ok(None);
         }
         self.unsupported(format!("intrinsic `llvm.{n}`"))

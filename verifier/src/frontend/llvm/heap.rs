@@ -894,6 +894,123 @@ impl<'m> Lowerer<'m> {
         Some((0..n / w).map(|k| (k * w, w, ty)).collect())
     }
 
+    /// The cells of `n` bytes (a constant) of what a pointer points to, by the type its IR
+    /// says it points to (`hint`, [`Lowerer::pointee_hint`]), where its object is not known
+    /// while lowering: that type's scalars, repeated over the block, where they cover every
+    /// byte of the type (no padding, no synchronisation object) in at most [`MAX_CHUNKS`]
+    /// cells. As for [`Lowerer::chunks`], where the object's cells turn out otherwise, the
+    /// interpreter accesses them byte by byte.
+    fn typed_cells(&self, hint: Option<&TypeRef>, n: &Expr) -> Option<Vec<(u64, u64, Ty)>> {
+        let ty = hint?;
+        let n = u64::try_from(self.const_eval(n)?).ok()?;
+        let size = self.layout.size(ty)?;
+        if size == 0 || n == 0 || n % size != 0 {
+            return None;
+        }
+        let mut one = Vec::new();
+        for l in self.layout.flatten(ty)? {
+            if l.elem.is_sync() {
+                return None;
+            }
+            one.extend((0..l.len).map(|k| (l.offset + k * l.stride, l.width, l.elem.ty())));
+        }
+        one.sort_unstable_by_key(|c| c.0);
+        let mut end = 0;
+        for &(at, width, _) in &one {
+            if at != end {
+                return None;
+            }
+            end = at + width;
+        }
+        let copies = n / size;
+        if end != size || copies * one.len() as u64 > MAX_CHUNKS {
+            return None;
+        }
+        Some(
+            (0..copies)
+                .flat_map(|c| one.iter().map(move |&(at, w, t)| (c * size + at, w, t)))
+                .collect(),
+        )
+    }
+
+    /// The type pointer operand `o` of the function being lowered points to, where its IR
+    /// says ([`Lowerer::pointee_type`]).
+    pub(super) fn pointee_hint(&self, o: &Operand) -> Option<TypeRef> {
+        self.pointee_type(self.frames.last()?.func, o, 4)
+    }
+
+    /// The type pointer operand `o` of `f` points to, where the IR says: the element a
+    /// `getelementptr` that computes it selects, an `alloca`'s type, for a pointer loaded
+    /// from a global or a struct's field the type of what every store into that slot in the
+    /// module points to, or the type `f`'s other uses of it access memory as. Through at most
+    /// `depth` phis, selects and loads (whose values must agree).
+    fn pointee_type(&self, f: &'m llvm_ir::Function, o: &Operand, depth: u32) -> Option<TypeRef> {
+        let Operand::LocalOperand { name, .. } = o else {
+            return None;
+        };
+        let depth = depth.checked_sub(1)?;
+        let agree = |values: &mut dyn Iterator<Item = (&'m llvm_ir::Function, &Operand)>| {
+            let mut hints = values.map(|(g, v)| self.pointee_type(g, v, depth));
+            let first = hints.next()??;
+            hints.all(|h| h.as_ref() == Some(&first)).then_some(first)
+        };
+        let def = f
+            .basic_blocks
+            .iter()
+            .flat_map(|b| &b.instrs)
+            .find(|i| i.try_get_result() == Some(name));
+        let found = match def {
+            Some(Instruction::GetElementPtr(g)) => return self.selected_type(g),
+            Some(Instruction::Alloca(a)) => return Some(a.allocated_type.clone()),
+            Some(Instruction::Phi(p)) => agree(&mut p.incoming_values.iter().map(|(v, _)| (f, v))),
+            Some(Instruction::Select(x)) => {
+                agree(&mut [&x.true_value, &x.false_value].into_iter().map(|v| (f, v)))
+            }
+            Some(Instruction::Load(l)) => slot_of(f, &l.address).and_then(|slot| {
+                let mut stores = Vec::new();
+                for g in &self.m.functions {
+                    for i in g.basic_blocks.iter().flat_map(|b| &b.instrs) {
+                        match i {
+                            Instruction::Store(st)
+                                if slot_of(g, &st.address).as_ref() == Some(&slot) =>
+                            {
+                                stores.push((g, &st.value));
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                agree(&mut stores.into_iter())
+            }),
+            _ => None,
+        };
+        found.or_else(|| self.use_type(f, name))
+    }
+
+    /// The type of the element a `getelementptr` selects.
+    fn selected_type(&self, g: &llvm_ir::instruction::GetElementPtr) -> Option<TypeRef> {
+        let mut t = g.source_element_type.clone();
+        for idx in g.indices.iter().skip(1) {
+            let next = match t.as_ref() {
+                Type::ArrayType { element_type, .. } | Type::VectorType { element_type, .. } => {
+                    element_type.clone()
+                }
+                _ => {
+                    let Operand::ConstantOperand(k) = idx else {
+                        return None;
+                    };
+                    let llvm_ir::Constant::Int { value, .. } = k.as_ref() else {
+                        return None;
+                    };
+                    let (fields, _) = self.layout.struct_fields(&t)?;
+                    fields.get(*value as usize)?.clone()
+                }
+            };
+            t = next;
+        }
+        Some(t)
+    }
+
     /// `p + k` for a pointer value.
     pub(super) fn offset_by(&self, p: &Val, k: u64) -> Val {
         match p {
@@ -914,13 +1031,22 @@ impl<'m> Lowerer<'m> {
     /// `memcpy(dst, src, n)` of a constant length, cell by cell (each a read and a write); the
     /// cells are those of whichever side's object is known. `memmove` (`overlap`) reads every
     /// cell before it writes any, so that blocks that overlap are copied as they were.
-    pub(super) fn copy_block(&mut self, dst: Val, src: Val, n: Expr, overlap: bool) -> R<()> {
+    /// `hint`: the type the IR says either pointer points to ([`Lowerer::pointee_hint`]).
+    pub(super) fn copy_block(
+        &mut self,
+        dst: Val,
+        src: Val,
+        n: Expr,
+        overlap: bool,
+        hint: Option<TypeRef>,
+    ) -> R<()> {
         let known = self
             .const_eval(&n)
             .and_then(|k| {
                 self.cells_in(&dst, k as u64)
                     .or_else(|| self.cells_in(&src, k as u64))
             })
+            .or_else(|| self.typed_cells(hint.as_ref(), &n))
             .or_else(|| self.chunks(&n));
         let Some(cells) = known else {
             // A length computed at run time, or objects whose layout is not known here: byte
@@ -978,11 +1104,19 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
-    /// `memset(dst, byte, n)` of a constant length, one write per cell.
-    pub(super) fn set_block(&mut self, dst: Val, byte: Expr, n: Expr) -> R<()> {
+    /// `memset(dst, byte, n)` of a constant length, one write per cell; `hint` as for
+    /// [`Lowerer::copy_block`].
+    pub(super) fn set_block(
+        &mut self,
+        dst: Val,
+        byte: Expr,
+        n: Expr,
+        hint: Option<TypeRef>,
+    ) -> R<()> {
         let known = self
             .const_eval(&n)
             .and_then(|k| self.cells_in(&dst, k as u64))
+            .or_else(|| self.typed_cells(hint.as_ref(), &n))
             .or_else(|| self.chunks(&n));
         let Some(cells) = known else {
             return self.byte_loop(dst, None, Some(byte), n, None);

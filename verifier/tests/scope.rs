@@ -320,6 +320,38 @@ fn only_differences_of_pointers_into_one_object_leave_numbering_unobserved() {
     }
 }
 
+/// A thread's number passed as its argument (`(void *)(long)i`) and converted back, and the
+/// difference of two constant pointers into one global, are no numbering; an address passed
+/// and converted to a number is.
+#[test]
+fn numbers_passed_as_pointers_leave_numbering_unobserved() {
+    let text = |arg: &str, body: &str| {
+        format!(
+            r#"
+#include <pthread.h>
+int s[4], seen[4];
+void *f(void *a) {{ long i = (long)a; {body}; return 0; }}
+int main(void) {{
+  pthread_t t[2];
+  for (long i = 0; i < 2; i++) pthread_create(&t[i], 0, f, {arg});
+  for (int i = 0; i < 2; i++) pthread_join(t[i], 0);
+  return 0;
+}}
+"#
+        )
+    };
+    for (arg, body, observes) in [
+        ("(void *)i", "seen[i & 3] = 1", false),
+        ("(void *)1L", "seen[i & 3] = (int)(&s[2] - s)", false),
+        ("0", "seen[0] = (int)i", false),
+        ("&seen[i]", "seen[0] = (int)i", true),
+        ("(void *)i", "seen[0] = (int)(long)&s[i & 3]", true),
+    ] {
+        let p = lower(&text(arg, body), 4, None).expect("lowers");
+        assert_eq!(p.observes_numbering, observes, "{arg}: {body}");
+    }
+}
+
 /// Each thread reads an element of a heap block past its end: a memory-safety violation (not
 /// an assertion), found in the smallest scope and one of the program without the bound.
 const READ_PAST_THE_END: &str = r#"

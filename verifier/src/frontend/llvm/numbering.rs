@@ -2,7 +2,9 @@
 //! `pthread_self` (a thread's id is its number), a pointer converted to an integer or two
 //! pointers compared by order (an address is its object's number and the offset). The
 //! difference of two pointers into one object (`p - q` in C, which clang compiles to two
-//! `ptrtoint`s and a `sub`) is an offset, the same in every numbering. A program
+//! `ptrtoint`s and a `sub`) is an offset, the same in every numbering; so is a pointer
+//! parameter that only ever gets an integer (`(void *)(long)i`, a thread's number) converted
+//! back. A program
 //! lowered with fewer threads numbers the later threads and their objects differently; a bug
 //! found there is one of the program without the bound only where the module cannot tell the
 //! numbers apart ([`crate::ir::Program::observes_numbering`], [`crate::scope`]).
@@ -20,14 +22,146 @@ pub fn observes_numbering(m: &Module) -> bool {
         .iter()
         .filter_map(|g| g.initializer.as_ref())
         .any(|c| converts(c));
-    consts
-        || m.functions.iter().any(|f| {
-            let offsets = offsets_only(f);
-            f.basic_blocks
-                .iter()
-                .flat_map(|b| &b.instrs)
-                .any(|i| observes(m, &offsets, i))
-        })
+    let numbers = number_parameters(m);
+    consts || m.functions.iter().any(|f| {
+        let mut offsets = offsets_only(f);
+        // A parameter that only ever gets an integer converted to a pointer (a thread's
+        // number passed as its argument, `(void *)(long)i`), converted back.
+        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
+            if let Instruction::PtrToInt(p) = i {
+                let param = f.parameters.iter().position(
+                    |q| matches!(&p.operand, Operand::LocalOperand { name, .. } if *name == q.name),
+                );
+                if param.is_some_and(|k| numbers.contains(&(f.name.as_str(), k))) {
+                    offsets.insert(&p.dest);
+                }
+            }
+        }
+        f.basic_blocks
+            .iter()
+            .flat_map(|b| &b.instrs)
+            .any(|i| observes(m, &offsets, i))
+    })
+}
+
+/// The pointer parameters of the module's functions that every call gives an integer
+/// converted to a pointer (`inttoptr`, or null): as arguments of direct calls, and as the
+/// argument of a `pthread_create` that starts the function. A function whose address is used
+/// otherwise (stored, passed on, in an initialiser) has callers not known here: none of its
+/// parameters is one.
+fn number_parameters(m: &Module) -> HashSet<(&str, usize)> {
+    let name_of = |o: &Operand| match o {
+        Operand::ConstantOperand(c) => match c.as_ref() {
+            Constant::GlobalReference { name, .. } => Some(super::lower::name_str(name)),
+            _ => None,
+        },
+        _ => None,
+    };
+    // Per function: whether each parameter got only numbers so far; `None` once its address
+    // is used otherwise.
+    let mut got: HashMap<String, Option<Vec<bool>>> = m
+        .functions
+        .iter()
+        .map(|f| (f.name.clone(), Some(vec![true; f.parameters.len()])))
+        .collect();
+    let escape = |got: &mut HashMap<String, Option<Vec<bool>>>, o: &Operand| {
+        if let Some(n) = name_of(o) {
+            if let Some(e) = got.get_mut(&n) {
+                *e = None;
+            }
+        }
+    };
+    for g in &m.global_vars {
+        if let Some(c) = &g.initializer {
+            let mut names = Vec::new();
+            references(c, &mut names);
+            for n in names {
+                if let Some(e) = got.get_mut(&n) {
+                    *e = None;
+                }
+            }
+        }
+    }
+    for f in &m.functions {
+        let defs: HashMap<&Name, &Instruction> = (f.basic_blocks.iter().flat_map(|b| &b.instrs))
+            .filter_map(|i| i.try_get_result().map(|d| (d, i)))
+            .collect();
+        let number = |o: &Operand| match o {
+            Operand::ConstantOperand(c) => {
+                matches!(c.as_ref(), Constant::IntToPtr(_) | Constant::Null(_))
+            }
+            Operand::LocalOperand { name, .. } => {
+                matches!(defs.get(name), Some(Instruction::IntToPtr(_)))
+            }
+            Operand::MetadataOperand => false,
+        };
+        let note = |got: &mut HashMap<String, Option<Vec<bool>>>, callee: &str, k, o| {
+            if let Some(Some(params)) = got.get_mut(callee) {
+                if let Some(p) = params.get_mut(k) {
+                    *p &= number(o);
+                }
+            }
+        };
+        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
+            let Instruction::Call(c) = i else {
+                for o in super::lower::operands(i) {
+                    escape(&mut got, o);
+                }
+                continue;
+            };
+            let callee = match &c.function {
+                either::Either::Right(o) => name_of(o),
+                either::Either::Left(_) => None,
+            };
+            let args: Vec<&Operand> = c.arguments.iter().map(|(o, _)| o).collect();
+            if callee.as_deref() == Some("pthread_create") && args.len() == 4 {
+                if let Some(start) = name_of(args[2]) {
+                    note(&mut got, &start, 0, args[3]);
+                }
+                escape(&mut got, args[0]);
+                escape(&mut got, args[1]);
+                escape(&mut got, args[3]);
+                continue;
+            }
+            for (k, a) in args.iter().enumerate() {
+                if let Some(n) = &callee {
+                    note(&mut got, n, k, a);
+                }
+                escape(&mut got, a);
+            }
+        }
+        for b in &f.basic_blocks {
+            for o in super::lower::term_operands(&b.term) {
+                escape(&mut got, o);
+            }
+        }
+    }
+    let mut out = HashSet::new();
+    for f in &m.functions {
+        if let Some(Some(params)) = got.get(&f.name) {
+            for (k, only) in params.iter().enumerate() {
+                if *only {
+                    out.insert((f.name.as_str(), k));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The globals and functions constant `c` refers to.
+fn references(c: &Constant, out: &mut Vec<String>) {
+    match c {
+        Constant::GlobalReference { name, .. } => out.push(super::lower::name_str(name)),
+        Constant::Struct { values, .. } => values.iter().for_each(|v| references(v, out)),
+        Constant::Array { elements, .. } => elements.iter().for_each(|v| references(v, out)),
+        Constant::Vector(elements) => elements.iter().for_each(|v| references(v, out)),
+        Constant::GetElementPtr(g) => references(&g.address, out),
+        Constant::BitCast(x) => references(&x.operand, out),
+        Constant::PtrToInt(x) => references(&x.operand, out),
+        Constant::AddrSpaceCast(x) => references(&x.operand, out),
+        _ => {}
+    }
 }
 
 /// Whether instruction `i` observes numbering (`offsets`: the `ptrtoint`s that only feed
@@ -87,33 +221,36 @@ fn offsets_only<'f>(f: &'f Function) -> HashSet<&'f Name> {
     let defs: HashMap<&'f Name, &'f Instruction> = instrs()
         .filter_map(|i| i.try_get_result().map(|d| (d, i)))
         .collect();
-    let converted = |o: &'f Operand| -> Option<(&'f Name, &'f Operand)> {
+    // A converted pointer: the `ptrtoint` instruction (none for a constant expression, which
+    // has no other use), and the pointer's root.
+    let converted = |o: &'f Operand| -> Option<(Option<&'f Name>, Option<String>)> {
         match o {
             Operand::LocalOperand { name, .. } => match defs.get(name) {
-                Some(Instruction::PtrToInt(p)) => Some((name, &p.operand)),
+                Some(Instruction::PtrToInt(p)) => {
+                    Some((Some(name), root(&defs, &p.operand, &mut Vec::new())))
+                }
                 _ => None,
             },
-            _ => None,
+            Operand::ConstantOperand(c) => match c.as_ref() {
+                Constant::PtrToInt(p) => Some((None, constant_root(&p.operand))),
+                _ => None,
+            },
+            Operand::MetadataOperand => None,
         }
     };
     // How often each `ptrtoint` is an operand of such a difference.
     let mut in_differences: HashMap<&Name, usize> = HashMap::new();
     for i in instrs() {
         let Instruction::Sub(s) = i else { continue };
-        let (Some((a, p)), Some((b, q))) = (converted(&s.operand0), converted(&s.operand1)) else {
+        let (Some((a, x)), Some((b, y))) = (converted(&s.operand0), converted(&s.operand1)) else {
             continue;
         };
-        let same = match (
-            root(&defs, p, &mut Vec::new()),
-            root(&defs, q, &mut Vec::new()),
-        ) {
-            // (An empty root: only loops, nothing known.)
-            (Some(x), Some(y)) => !x.is_empty() && x == y,
-            _ => false,
-        };
+        // (An empty root: only loops, nothing known.)
+        let same = matches!((x, y), (Some(x), Some(y)) if !x.is_empty() && x == y);
         if same {
-            *in_differences.entry(a).or_default() += 1;
-            *in_differences.entry(b).or_default() += 1;
+            for n in [a, b].into_iter().flatten() {
+                *in_differences.entry(n).or_default() += 1;
+            }
         }
     }
     if in_differences.is_empty() {
@@ -159,12 +296,7 @@ fn root<'f>(
 ) -> Option<String> {
     let name = match o {
         Operand::LocalOperand { name, .. } => name,
-        Operand::ConstantOperand(c) => {
-            return match c.as_ref() {
-                Constant::GlobalReference { name, .. } => Some(format!("@{name}")),
-                _ => None,
-            };
-        }
+        Operand::ConstantOperand(c) => return constant_root(c),
         Operand::MetadataOperand => return None,
     };
     let Some(i) = defs.get(name) else {
@@ -215,4 +347,15 @@ fn root<'f>(
     };
     visiting.pop();
     r
+}
+
+/// The root ([`root`]) of a constant pointer: the global it is an offset of.
+fn constant_root(c: &Constant) -> Option<String> {
+    match c {
+        Constant::GlobalReference { name, .. } => Some(format!("@{name}")),
+        Constant::GetElementPtr(g) => constant_root(&g.address),
+        Constant::BitCast(x) => constant_root(&x.operand),
+        Constant::AddrSpaceCast(x) => constant_root(&x.operand),
+        _ => None,
+    }
 }

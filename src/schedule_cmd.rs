@@ -376,6 +376,20 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                         eprintln!("no safe schedule exists; no header written");
                         return Ok(Err(1));
                     }
+                    if r.verdict == Verdict::Safe {
+                        // (Safe without an ART: a thread-modular proof, or a search whose
+                        // schedules the checker refused.)
+                        eprintln!(
+                            "`safe` was shown without a safe IVR ({}), so there is no schedule to \
+                             enforce; no header written",
+                            if r.any_thread_count.is_some() {
+                                "by a thread-modular proof for any number of threads"
+                            } else {
+                                "by a search whose schedules tell cases apart"
+                            }
+                        );
+                        return Ok(Err(4));
+                    }
                     eprintln!("no safe IVR within the budget; no header written");
                     return Ok(Err(4));
                 }

@@ -553,6 +553,49 @@ int main(int argc, char **argv) {
     }
 }
 
+/// A program shown safe for any number of threads by a thread-modular proof has no ART, so no
+/// schedule: `synth build` says so (exit 4), rather than that no IVR was found in time.
+#[test]
+fn build_of_a_program_safe_without_an_art_says_there_is_no_schedule() {
+    let p = write(
+        "many.c",
+        r#"#include <assert.h>
+#include <pthread.h>
+int global;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *t_fun(void *arg) {
+  pthread_mutex_lock(&m);
+  global++;
+  global--;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t t[1000];
+  for (int i = 0; i < 1000; i++)
+    pthread_create(&t[i], 0, t_fun, 0);
+  pthread_mutex_lock(&m);
+  assert(global == 0);
+  pthread_mutex_unlock(&m);
+  for (int i = 0; i < 1000; i++)
+    pthread_join(t[i], 0);
+  return 0;
+}
+"#,
+    );
+    let exe = p.with_extension("");
+    let o = synth(&["build", p.to_str().unwrap(), "-o", exe.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("verdict: safe\n"), "{out}{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("`safe` was shown without a safe IVR (by a thread-modular proof"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(o.status.code(), Some(4));
+    assert!(!exe.exists());
+}
+
 /// Recursion deeper than `--max-recursion` calls is a limit of the model the verdict names
 /// with the option; a larger bound inlines it.
 #[test]

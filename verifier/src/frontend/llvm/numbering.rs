@@ -23,25 +23,26 @@ pub fn observes_numbering(m: &Module) -> bool {
         .filter_map(|g| g.initializer.as_ref())
         .any(|c| converts(c));
     let numbers = number_parameters(m);
-    consts || m.functions.iter().any(|f| {
-        let mut offsets = offsets_only(f);
-        // A parameter that only ever gets an integer converted to a pointer (a thread's
-        // number passed as its argument, `(void *)(long)i`), converted back.
-        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
-            if let Instruction::PtrToInt(p) = i {
-                let param = f.parameters.iter().position(
+    consts
+        || m.functions.iter().any(|f| {
+            let mut offsets = offsets_only(f);
+            // A parameter that only ever gets an integer converted to a pointer (a thread's
+            // number passed as its argument, `(void *)(long)i`), converted back.
+            for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
+                if let Instruction::PtrToInt(p) = i {
+                    let param = f.parameters.iter().position(
                     |q| matches!(&p.operand, Operand::LocalOperand { name, .. } if *name == q.name),
                 );
-                if param.is_some_and(|k| numbers.contains(&(f.name.as_str(), k))) {
-                    offsets.insert(&p.dest);
+                    if param.is_some_and(|k| numbers.contains(&(f.name.as_str(), k))) {
+                        offsets.insert(&p.dest);
+                    }
                 }
             }
-        }
-        f.basic_blocks
-            .iter()
-            .flat_map(|b| &b.instrs)
-            .any(|i| observes(m, &offsets, i))
-    })
+            f.basic_blocks
+                .iter()
+                .flat_map(|b| &b.instrs)
+                .any(|i| observes(m, &offsets, i))
+        })
 }
 
 /// The pointer parameters of the module's functions that every call gives an integer

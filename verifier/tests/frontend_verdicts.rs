@@ -490,7 +490,9 @@ int main(void) {{
 
 /// Signed overflow and division by zero are undefined where C computes them, also where no
 /// use reads the result: an argument of `printf` (whose model reads no number), a value
-/// returned to a caller that drops it, a result nothing uses. Neither the stateless search nor
+/// returned to a caller that drops it, a result nothing uses, one converted to floating point
+/// (arbitrary in the model), the operand of a `switch` without cases, `abs` of the least
+/// value. Neither the stateless search nor
 /// the verifier calls such a program safe; the same computations on values that cannot
 /// overflow are safe.
 #[test]
@@ -499,6 +501,7 @@ fn undefined_arithmetic_counts_where_no_use_reads_it() {
         format!(
             r#"
 #include <stdio.h>
+#include <stdlib.h>
 int big = 2147483647, zero = 0;
 static int twice(int x) {{ return x * 2; }}
 int main(void) {{
@@ -513,6 +516,10 @@ int main(void) {{
         ("printf(\"%d\\n\", 5 / zero)", true),
         ("twice(big)", true),
         ("int unused = big * 3; (void)unused", true),
+        ("double q = big / zero; (void)q", true),
+        ("switch (5 / zero) { default: break; }", true),
+        ("printf(\"%d\\n\", abs(-big - 1))", true),
+        ("printf(\"%d\\n\", abs(-big))", false),
         ("printf(\"%d\\n\", big - 1)", false),
         ("twice(zero)", false),
         ("int unused = zero * 3; (void)unused", false),

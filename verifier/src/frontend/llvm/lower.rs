@@ -466,6 +466,8 @@ fn may_be_undefined(i: &Instruction) -> bool {
         I::Mul(x) => x.nsw,
         I::UDiv(_) | I::SDiv(_) | I::URem(_) | I::SRem(_) => true,
         I::Shl(_) | I::LShr(_) | I::AShr(_) => true,
+        // `abs` of the least value, where the flag makes it undefined (C's `abs`).
+        I::Call(_) => super::loops::callee(i).is_some_and(|c| c.starts_with("llvm.abs.")),
         _ => false,
     }
 }
@@ -487,8 +489,13 @@ fn unevaluated_checks<'f>(f: &'f Function, evaluated: &'f HashSet<Name>) -> Vec<
     }
     let mut out = Vec::new();
     for bb in &f.basic_blocks {
-        if let Terminator::CondBr(_) | Terminator::Switch(_) | Terminator::IndirectBr(_) = &bb.term
-        {
+        // (A `switch` without cases jumps to its default whatever its operand is.)
+        let decides = match &bb.term {
+            Terminator::CondBr(_) | Terminator::IndirectBr(_) => true,
+            Terminator::Switch(x) => !x.dests.is_empty(),
+            _ => false,
+        };
+        if decides {
             for op in term_operands(&bb.term) {
                 force(op, &mut forced);
             }
@@ -534,7 +541,22 @@ fn unevaluated_checks<'f>(f: &'f Function, evaluated: &'f HashSet<Name>) -> Vec<
                         force(&x.condition, &mut forced);
                     }
                 }
-                I::Call(_) | I::Phi(_) => {}
+                // Floating point is arbitrary in the model: its operands are not read.
+                I::Call(_)
+                | I::Phi(_)
+                | I::FAdd(_)
+                | I::FSub(_)
+                | I::FMul(_)
+                | I::FDiv(_)
+                | I::FRem(_)
+                | I::FNeg(_)
+                | I::FCmp(_)
+                | I::FPTrunc(_)
+                | I::FPExt(_)
+                | I::FPToUI(_)
+                | I::FPToSI(_)
+                | I::UIToFP(_)
+                | I::SIToFP(_) => {}
                 // Loads, stores, atomics, allocations: computed where they are.
                 _ => {
                     for op in operands(i) {

@@ -350,6 +350,15 @@ int main(void) {{
         let p = lower(&text(arg, body), 4, None).expect("lowers");
         assert_eq!(p.observes_numbering, observes, "{arg}: {body}");
     }
+    // An address read as a number through a union, then passed as a number; `main`'s
+    // `argv` (whose callers are not in the program) as a number.
+    let union = text("(void *)u.n", "seen[0] = (int)i").replace(
+        "pthread_t t[2];",
+        "pthread_t t[2]; union { void *p; long n; } u = {.p = s};",
+    );
+    assert!(lower(&union, 4, None).expect("lowers").observes_numbering);
+    let argv = "int main(int argc, char **argv) { return (int)((unsigned long)argv & 15); }";
+    assert!(lower(argv, 4, None).expect("lowers").observes_numbering);
 }
 
 /// Each thread reads an element of a heap block past its end: a memory-safety violation (not

@@ -59,12 +59,18 @@ fn number_parameters(m: &Module) -> HashSet<(&str, usize)> {
         _ => None,
     };
     // Per function: whether each parameter got only numbers so far; `None` once its address
-    // is used otherwise.
+    // is used otherwise. (`main`'s callers are not in the module.)
     let mut got: HashMap<String, Option<Vec<bool>>> = m
         .functions
         .iter()
-        .map(|f| (f.name.clone(), Some(vec![true; f.parameters.len()])))
+        .map(|f| {
+            let params = (f.name != "main").then(|| vec![true; f.parameters.len()]);
+            (f.name.clone(), params)
+        })
         .collect();
+    // The functions some call site gives arguments to (a function without one has callers
+    // not known here).
+    let mut called: HashSet<String> = HashSet::new();
     let escape = |got: &mut HashMap<String, Option<Vec<bool>>>, o: &Operand| {
         if let Some(n) = name_of(o) {
             if let Some(e) = got.get_mut(&n) {
@@ -88,15 +94,23 @@ fn number_parameters(m: &Module) -> HashSet<(&str, usize)> {
             .filter_map(|i| i.try_get_result().map(|d| (d, i)))
             .collect();
         let number = |o: &Operand| match o {
-            Operand::ConstantOperand(c) => {
-                matches!(c.as_ref(), Constant::IntToPtr(_) | Constant::Null(_))
-            }
-            Operand::LocalOperand { name, .. } => {
-                matches!(defs.get(name), Some(Instruction::IntToPtr(_)))
-            }
+            Operand::ConstantOperand(c) => match c.as_ref() {
+                Constant::IntToPtr(x) => matches!(x.operand.as_ref(), Constant::Int { .. }),
+                Constant::Null(_) => true,
+                _ => false,
+            },
+            Operand::LocalOperand { name, .. } => match defs.get(name) {
+                Some(Instruction::IntToPtr(x)) => computed(&defs, &x.operand, &mut Vec::new()),
+                _ => false,
+            },
             Operand::MetadataOperand => false,
         };
-        let note = |got: &mut HashMap<String, Option<Vec<bool>>>, callee: &str, k, o| {
+        let note = |got: &mut HashMap<String, Option<Vec<bool>>>,
+                    called: &mut HashSet<String>,
+                    callee: &str,
+                    k,
+                    o| {
+            called.insert(callee.to_string());
             if let Some(Some(params)) = got.get_mut(callee) {
                 if let Some(p) = params.get_mut(k) {
                     *p &= number(o);
@@ -117,7 +131,7 @@ fn number_parameters(m: &Module) -> HashSet<(&str, usize)> {
             let args: Vec<&Operand> = c.arguments.iter().map(|(o, _)| o).collect();
             if callee.as_deref() == Some("pthread_create") && args.len() == 4 {
                 if let Some(start) = name_of(args[2]) {
-                    note(&mut got, &start, 0, args[3]);
+                    note(&mut got, &mut called, &start, 0, args[3]);
                 }
                 escape(&mut got, args[0]);
                 escape(&mut got, args[1]);
@@ -126,7 +140,7 @@ fn number_parameters(m: &Module) -> HashSet<(&str, usize)> {
             }
             for (k, a) in args.iter().enumerate() {
                 if let Some(n) = &callee {
-                    note(&mut got, n, k, a);
+                    note(&mut got, &mut called, n, k, a);
                 }
                 escape(&mut got, a);
             }
@@ -138,7 +152,7 @@ fn number_parameters(m: &Module) -> HashSet<(&str, usize)> {
         }
     }
     let mut out = HashSet::new();
-    for f in &m.functions {
+    for f in m.functions.iter().filter(|f| called.contains(&f.name)) {
         if let Some(Some(params)) = got.get(&f.name) {
             for (k, only) in params.iter().enumerate() {
                 if *only {
@@ -148,6 +162,49 @@ fn number_parameters(m: &Module) -> HashSet<(&str, usize)> {
         }
     }
     out
+}
+
+/// Whether integer operand `o` is computed from constants alone (through phis, casts and
+/// integer arithmetic): no address can be in it, as one could in a value loaded from memory
+/// (a union's other member), returned by a call or passed in.
+fn computed<'f>(
+    defs: &HashMap<&'f Name, &'f Instruction>,
+    o: &'f Operand,
+    visiting: &mut Vec<&'f Name>,
+) -> bool {
+    let name = match o {
+        Operand::ConstantOperand(c) => return matches!(c.as_ref(), Constant::Int { .. }),
+        Operand::LocalOperand { name, .. } => name,
+        Operand::MetadataOperand => return false,
+    };
+    if visiting.contains(&name) {
+        // Around a loop: the other operands decide.
+        return true;
+    }
+    let Some(i) = defs.get(name) else {
+        return false;
+    };
+    visiting.push(name);
+    let mut all = |ops: &[&'f Operand]| ops.iter().all(|x| computed(defs, x, visiting));
+    let r = match i {
+        Instruction::Phi(p) => {
+            let ops: Vec<&Operand> = p.incoming_values.iter().map(|(v, _)| v).collect();
+            all(&ops)
+        }
+        Instruction::SExt(x) => all(&[&x.operand]),
+        Instruction::ZExt(x) => all(&[&x.operand]),
+        Instruction::Trunc(x) => all(&[&x.operand]),
+        Instruction::Add(x) => all(&[&x.operand0, &x.operand1]),
+        Instruction::Sub(x) => all(&[&x.operand0, &x.operand1]),
+        Instruction::Mul(x) => all(&[&x.operand0, &x.operand1]),
+        Instruction::And(x) => all(&[&x.operand0, &x.operand1]),
+        Instruction::Or(x) => all(&[&x.operand0, &x.operand1]),
+        Instruction::Xor(x) => all(&[&x.operand0, &x.operand1]),
+        Instruction::Shl(x) => all(&[&x.operand0, &x.operand1]),
+        _ => false,
+    };
+    visiting.pop();
+    r
 }
 
 /// The globals and functions constant `c` refers to.

@@ -909,7 +909,7 @@ impl<'m> Lowerer<'m> {
         }
         let mut one = Vec::new();
         for l in self.layout.flatten(ty)? {
-            if l.elem.is_sync() {
+            if l.elem.is_sync() || one.len() as u64 + l.len > MAX_CHUNKS {
                 return None;
             }
             one.extend((0..l.len).map(|k| (l.offset + k * l.stride, l.width, l.elem.ty())));
@@ -980,7 +980,13 @@ impl<'m> Lowerer<'m> {
                         }
                     }
                 }
-                agree(&mut stores.into_iter())
+                // (Each store's value by its own definition: no further loads, so that the
+                // module is scanned once per level.)
+                let mut hints = stores.into_iter().map(|(g, v)| self.pointee_type(g, v, 1));
+                hints
+                    .next()
+                    .flatten()
+                    .filter(|first| hints.all(|h| h.as_ref() == Some(first)))
             }),
             _ => None,
         };

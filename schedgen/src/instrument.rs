@@ -325,9 +325,13 @@ pub fn instrument(
             calls.push((m.function_of(n).to_string(), callee));
         }
     }
-    let models: HashSet<String> = m
-        .functions_in_section(verifier::frontend::llvm::compile::MODEL_SECTION)
+    use verifier::frontend::llvm::compile::{ENVIRONMENT_SECTION, MODEL_SECTION};
+    let environment: HashSet<String> = m
+        .functions_in_section(ENVIRONMENT_SECTION)
         .into_iter()
+        .collect();
+    let models: HashSet<String> = (m.functions_in_section(MODEL_SECTION).into_iter())
+        .chain(environment.iter().cloned())
         .collect();
     // The functions whose code the schedule orders, and their callers (a model whose helper
     // holds that code runs it: `strtol` runs `__synth_strto`, `atoi` runs `strtol`,
@@ -368,6 +372,17 @@ pub fn instrument(
             break;
         }
         runs.extend(more);
+    }
+    // The environment's answers are the system's in the built program, not the model's
+    // made-up values.
+    if let Some(f) = environment.iter().find(|f| kept_model(f)) {
+        return Err(Error::Unsupported {
+            position: sched.source.clone(),
+            what: format!(
+                "the schedule orders code of the environment's model `{f}` (what the system \
+                 answers), which the built program asks the system for instead"
+            ),
+        });
     }
     if let Some(f) = models.iter().find(|f| kept_model(f) && !runs.contains(*f)) {
         return Err(Error::Unsupported {

@@ -632,8 +632,9 @@ fn views_that_forget_others_mutexes_miss_no_bug() {
     assert!(e.contains("mutex"), "{e}");
 }
 
-/// An input that picks which of two structures `main` works on, and is then counted up:
-/// the branch on it is taken both ways, and the sum of it decides nothing.
+/// An input that picks which of two structures `main` works on, and is then counted up
+/// (unsigned, so that the count is defined for every input): the branch on it is taken both
+/// ways, and the sum of it decides nothing.
 const PICKS: &str = r#"
 #include <pthread.h>
 #include <assert.h>
@@ -646,7 +647,7 @@ void *worker(void *arg) {
 int main(void) {
   pthread_mutex_init(&A.m, 0);
   pthread_mutex_init(&B.m, 0);
-  int x = __VERIFIER_nondet_int();
+  unsigned x = __VERIFIER_nondet_int();
   struct s *s;
   if (x) { s = &A; x++; } else { s = &B; x++; }
   pthread_t t[10];

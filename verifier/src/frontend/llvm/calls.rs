@@ -562,7 +562,7 @@ impl<'m> Lowerer<'m> {
                 let in_model = self
                     .frames
                     .iter()
-                    .any(|f| f.func.section.as_deref() == Some(super::compile::MODEL_SECTION));
+                    .any(|f| super::compile::is_model_section(f.func.section.as_deref()));
                 self.vars[t.0 as usize].input = !in_model;
                 self.step(
                     Expr::tt(),

@@ -23,6 +23,17 @@ pub const LLVM_MAJOR: u32 = 19;
 /// The section of the libc models' definitions (`models.c`).
 pub const MODEL_SECTION: &str = ".text.synth_model";
 
+/// The section of the environment's models (`environment.c`: what the file system, the clock
+/// and the network answer), which `synth build` never runs: the built program asks the
+/// system.
+pub const ENVIRONMENT_SECTION: &str = ".text.synth_environment";
+
+/// Whether a function's section is one of the models' ([`MODEL_SECTION`],
+/// [`ENVIRONMENT_SECTION`]).
+pub fn is_model_section(section: Option<&str>) -> bool {
+    matches!(section, Some(s) if s == MODEL_SECTION || s == ENVIRONMENT_SECTION)
+}
+
 /// Warnings that clang makes errors by default and gcc does not (C89 habits that real
 /// programs still have).
 const GCC_ACCEPTS: &[&str] = &[

@@ -118,7 +118,7 @@ impl<'m> Lowerer<'m> {
             .functions
             .iter()
             .find(|f| f.name == name)
-            .is_none_or(|f| f.section.as_deref() == Some(super::compile::MODEL_SECTION))
+            .is_none_or(|f| super::compile::is_model_section(f.section.as_deref()))
     }
 
     /// The bytes of the string constant `v` points to, up to its null byte.

@@ -554,6 +554,49 @@ fn scanf_reads_the_real_input_in_the_built_program() {
     assert_eq!(native[0], "1 2 / 3 4\n");
 }
 
+/// The built program reads the system's clocks, not the values the verifier's models of
+/// `clock_gettime` and `time` make up; a schedule that orders code of an environment model
+/// (what `fopen` and `fread` answer, here) is refused rather than run on made-up values.
+#[test]
+fn the_built_program_asks_the_system_for_the_environments_answers() {
+    let native = prints_what_the_native_build_prints("clock_read", &[""]);
+    assert_eq!(native[0], "1 1 2\n");
+    let dir = scratch("environment_refused");
+    let src = dir.join("fopen_shared.c");
+    std::fs::write(
+        &src,
+        r#"#include <pthread.h>
+#include <stdio.h>
+char buf[4];
+void *w(void *a) { (void)a; return (void *)(long)buf[0]; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, w, 0);
+  FILE *f = fopen("/etc/hostname", "r");
+  if (f) { fread(buf, 1, 2, f); fclose(f); }
+  pthread_join(t, 0);
+  printf("%d\n", buf[0] != 0);
+  return 0;
+}
+"#,
+    )
+    .unwrap();
+    runtime_library();
+    let o = Command::new(synth_exe())
+        .arg("build")
+        .arg(&src)
+        .arg("-o")
+        .arg(dir.join("fopen_shared"))
+        .output()
+        .expect("synth runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("environment's model `fopen`") || err.contains("environment's model `fread`"),
+        "{err}"
+    );
+    assert!(!dir.join("fopen_shared").exists());
+}
+
 /// Sorted lines of `out`: the order in which threads print is the schedule's (or the
 /// system's), what they print is the program's.
 fn sorted_lines(out: &[u8]) -> Vec<String> {

@@ -149,17 +149,11 @@ mod tests {
         assert!(why.contains("tells cases of a step apart"), "{why}");
     }
 
-    /// Two cases of T0's first step, then T1's step from each; the first case's child is
-    /// covered by `cover(art, child of the first case, child of the second case)`'s choice.
+    /// [`split`]`(1)`, then T1's step from each case (nothing covered yet).
     fn cases_then_t1() -> (Art, [NodeId; 4]) {
-        let (t0, t1) = (ThreadId(0), ThreadId(1));
-        let mut art = Art::new(control(0, 0));
-        let root = art.root();
-        art.mark_expanded(root, t0);
-        let a = art.add_child(root, t0, TransId(0), control(1, 0));
-        let b = art.add_child(root, t0, TransId(0), control(1, 0));
-        art.mark_expanded(a, t1);
-        art.mark_expanded(b, t1);
+        let t1 = ThreadId(1);
+        let mut art = split(1);
+        let (a, b) = (NodeId(1), NodeId(2));
         let a1 = art.add_child(a, t1, TransId(1), control(1, 1));
         let b1 = art.add_child(b, t1, TransId(1), control(1, 1));
         (art, [a, b, a1, b1])

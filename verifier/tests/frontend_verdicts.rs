@@ -60,6 +60,23 @@ fn search(p: &Program) -> Report {
     )
 }
 
+/// The verdict of the default engine within 30 s.
+fn verdict_of(p: &Program) -> Verdict {
+    let opts = verifier::imc::Options {
+        timeout: Duration::from_secs(30),
+        ..verifier::imc::Options::default()
+    };
+    let r = verifier::engine::run_iterative(
+        p,
+        opts,
+        verifier::engine::Engine::Auto,
+        usize::MAX,
+        None,
+        &mut |_| {},
+    );
+    r.verdict
+}
+
 /// Whether a search covered every execution (none cut at the depth bound).
 fn exhaustive(r: &Report) -> bool {
     r.stats.complete && r.stats.depth_bounded == 0
@@ -472,19 +489,8 @@ int main(void) {{
         ("s != 4", Verdict::Unsafe),
     ] {
         let p = load_str("assume.c", &text(check), &FOpts::default()).unwrap();
-        let opts = verifier::imc::Options {
-            timeout: Duration::from_secs(30),
-            ..verifier::imc::Options::default()
-        };
-        let r = verifier::engine::run_iterative(
-            &p,
-            opts,
-            verifier::engine::Engine::Auto,
-            usize::MAX,
-            None,
-            &mut |_| {},
-        );
-        assert_eq!(r.verdict, want, "{check}");
+        let r = verdict_of(&p);
+        assert_eq!(r, want, "{check}");
     }
 }
 
@@ -528,24 +534,8 @@ int main(void) {{
         let r = search(&p);
         let found = r.bugs.iter().any(|b| b.kind == BugKind::Undefined);
         assert_eq!(found, undefined, "{stmt}: {:?}", r.bugs.first());
-        let opts = verifier::imc::Options {
-            timeout: Duration::from_secs(30),
-            ..verifier::imc::Options::default()
-        };
-        let v = verifier::engine::run_iterative(
-            &p,
-            opts,
-            verifier::engine::Engine::Auto,
-            usize::MAX,
-            None,
-            &mut |_| {},
-        );
-        assert_eq!(
-            v.verdict == Verdict::Safe,
-            !undefined,
-            "{stmt}: {:?}",
-            v.verdict
-        );
+        let v = verdict_of(&p);
+        assert_eq!(v == Verdict::Safe, !undefined, "{stmt}: {v:?}");
     }
 }
 
@@ -579,19 +569,8 @@ int main(void) {{
         ("now * 10000000000L", false),
     ] {
         let p = load_str("clock.c", &text(expr), &FOpts::default()).unwrap();
-        let opts = verifier::imc::Options {
-            timeout: Duration::from_secs(30),
-            ..verifier::imc::Options::default()
-        };
-        let v = verifier::engine::run_iterative(
-            &p,
-            opts,
-            verifier::engine::Engine::Auto,
-            usize::MAX,
-            None,
-            &mut |_| {},
-        );
-        assert_eq!(v.verdict == Verdict::Safe, safe, "{expr}: {:?}", v.verdict);
+        let v = verdict_of(&p);
+        assert_eq!(v == Verdict::Safe, safe, "{expr}: {v:?}");
     }
 }
 
@@ -631,19 +610,8 @@ int main(int argc, char **argv) {{
     };
     for (n, want) in [(2, Verdict::Safe), (3, Verdict::Unsafe)] {
         let p = load_str("typed_blocks.c", &text(n), &FOpts::default()).unwrap();
-        let opts = verifier::imc::Options {
-            timeout: Duration::from_secs(30),
-            ..verifier::imc::Options::default()
-        };
-        let v = verifier::engine::run_iterative(
-            &p,
-            opts,
-            verifier::engine::Engine::Auto,
-            usize::MAX,
-            None,
-            &mut |_| {},
-        );
-        assert_eq!(v.verdict, want, "{n} ints");
+        let v = verdict_of(&p);
+        assert_eq!(v, want, "{n} ints");
     }
 }
 

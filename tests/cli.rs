@@ -609,9 +609,7 @@ fn max_recursion_bounds_the_inlining_of_recursive_calls() {
     let o = synth(&["verify", p]);
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
-        out.contains(
-            "limit of the model: <recursion of fact deeper than 3 calls (--max-recursion)>"
-        ),
+        out.contains("one reaches <recursion of fact deeper than 3 calls (--max-recursion)>"),
         "{out}{}",
         stderr(&o)
     );

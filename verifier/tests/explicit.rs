@@ -1066,7 +1066,7 @@ fn recursion_is_inlined_three_calls_deep() {
     assert_eq!(r.verdict, Verdict::Unsafe);
     let (r, _) = verify(&lower("fact4.c", &program(4, 24)), Engine::Explicit);
     assert!(
-        matches!(&r.verdict, Verdict::Unknown(w) if w.contains("limit of the model")
+        matches!(&r.verdict, Verdict::Unknown(w) if w.contains("the model's limits")
             && w.contains("recursion of fact deeper than 3")),
         "{:?}",
         r.verdict

@@ -346,7 +346,8 @@ fn search(
             let verdict = if not_a_bug(&cex) && !space.read_undefined.get() {
                 Verdict::Unknown(match cex.execution.outcome.model_limit() {
                     Some(limit) => format!(
-                        "every schedule reaches a limit of the model: {limit} (after {} steps)",
+                        "no schedule avoids the model's limits (or undefined behaviour); one \
+                         reaches {limit} (after {} steps)",
                         cex.execution.steps.len()
                     ),
                     None => format!(

@@ -980,9 +980,10 @@ impl<'m> Lowerer<'m> {
                         }
                     }
                 }
-                // (Each store's value by its own definition: no further loads, so that the
-                // module is scanned once per level.)
-                let mut hints = stores.into_iter().map(|(g, v)| self.pointee_type(g, v, 1));
+                // (Each store's value through at most one phi or select: a load there is not
+                // followed, so that the module is scanned at most twice.)
+                let within = depth.min(2);
+                let mut hints = (stores.into_iter()).map(|(g, v)| self.pointee_type(g, v, within));
                 hints
                     .next()
                     .flatten()

@@ -949,7 +949,9 @@ impl<'m> Lowerer<'m> {
             return None;
         };
         let depth = depth.checked_sub(1)?;
-        let agree = |values: &mut dyn Iterator<Item = (&'m llvm_ir::Function, &Operand)>| {
+        // The values' type, where they all have the same one (each within `depth`).
+        let agree = |values: &mut dyn Iterator<Item = (&'m llvm_ir::Function, &Operand)>,
+                     depth: u32| {
             let mut hints = values.map(|(g, v)| self.pointee_type(g, v, depth));
             let first = hints.next()??;
             hints.all(|h| h.as_ref() == Some(&first)).then_some(first)
@@ -962,10 +964,13 @@ impl<'m> Lowerer<'m> {
         let found = match def {
             Some(Instruction::GetElementPtr(g)) => return self.selected_type(g),
             Some(Instruction::Alloca(a)) => return Some(a.allocated_type.clone()),
-            Some(Instruction::Phi(p)) => agree(&mut p.incoming_values.iter().map(|(v, _)| (f, v))),
-            Some(Instruction::Select(x)) => {
-                agree(&mut [&x.true_value, &x.false_value].into_iter().map(|v| (f, v)))
+            Some(Instruction::Phi(p)) => {
+                agree(&mut p.incoming_values.iter().map(|(v, _)| (f, v)), depth)
             }
+            Some(Instruction::Select(x)) => agree(
+                &mut [&x.true_value, &x.false_value].into_iter().map(|v| (f, v)),
+                depth,
+            ),
             Some(Instruction::Load(l)) => slot_of(f, &l.address).and_then(|slot| {
                 let mut stores = Vec::new();
                 for g in &self.m.functions {
@@ -982,12 +987,7 @@ impl<'m> Lowerer<'m> {
                 }
                 // (Each store's value through at most one phi or select: a load there is not
                 // followed, so that the module is scanned at most twice.)
-                let within = depth.min(2);
-                let mut hints = (stores.into_iter()).map(|(g, v)| self.pointee_type(g, v, within));
-                hints
-                    .next()
-                    .flatten()
-                    .filter(|first| hints.all(|h| h.as_ref() == Some(first)))
+                agree(&mut stores.into_iter(), depth.min(2))
             }),
             _ => None,
         };

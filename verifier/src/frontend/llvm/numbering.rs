@@ -71,22 +71,21 @@ fn number_parameters(m: &Module) -> HashSet<(&str, usize)> {
     // The functions some call site gives arguments to (a function without one has callers
     // not known here).
     let mut called: HashSet<String> = HashSet::new();
-    let escape = |got: &mut HashMap<String, Option<Vec<bool>>>, o: &Operand| {
-        if let Some(n) = name_of(o) {
-            if let Some(e) = got.get_mut(&n) {
-                *e = None;
-            }
+    let escape_name = |got: &mut HashMap<String, Option<Vec<bool>>>, n: &str| {
+        if let Some(e) = got.get_mut(n) {
+            *e = None;
         }
     };
-    for g in &m.global_vars {
-        if let Some(c) = &g.initializer {
-            let mut names = Vec::new();
-            references(c, &mut names);
-            for n in names {
-                if let Some(e) = got.get_mut(&n) {
-                    *e = None;
-                }
-            }
+    let escape = |got: &mut HashMap<String, Option<Vec<bool>>>, o: &Operand| {
+        if let Some(n) = name_of(o) {
+            escape_name(got, &n);
+        }
+    };
+    for c in m.global_vars.iter().filter_map(|g| g.initializer.as_ref()) {
+        let mut names = Vec::new();
+        references(c, &mut names);
+        for n in names {
+            escape_name(&mut got, &n);
         }
     }
     for f in &m.functions {
@@ -185,22 +184,21 @@ fn computed<'f>(
         return false;
     };
     visiting.push(name);
-    let mut all = |ops: &[&'f Operand]| ops.iter().all(|x| computed(defs, x, visiting));
+    use Instruction as I;
     let r = match i {
-        Instruction::Phi(p) => {
-            let ops: Vec<&Operand> = p.incoming_values.iter().map(|(v, _)| v).collect();
-            all(&ops)
-        }
-        Instruction::SExt(x) => all(&[&x.operand]),
-        Instruction::ZExt(x) => all(&[&x.operand]),
-        Instruction::Trunc(x) => all(&[&x.operand]),
-        Instruction::Add(x) => all(&[&x.operand0, &x.operand1]),
-        Instruction::Sub(x) => all(&[&x.operand0, &x.operand1]),
-        Instruction::Mul(x) => all(&[&x.operand0, &x.operand1]),
-        Instruction::And(x) => all(&[&x.operand0, &x.operand1]),
-        Instruction::Or(x) => all(&[&x.operand0, &x.operand1]),
-        Instruction::Xor(x) => all(&[&x.operand0, &x.operand1]),
-        Instruction::Shl(x) => all(&[&x.operand0, &x.operand1]),
+        I::Phi(_)
+        | I::SExt(_)
+        | I::ZExt(_)
+        | I::Trunc(_)
+        | I::Add(_)
+        | I::Sub(_)
+        | I::Mul(_)
+        | I::And(_)
+        | I::Or(_)
+        | I::Xor(_)
+        | I::Shl(_) => super::lower::operands(i)
+            .into_iter()
+            .all(|x| computed(defs, x, visiting)),
         _ => false,
     };
     visiting.pop();

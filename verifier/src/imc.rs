@@ -1011,11 +1011,11 @@ impl<'p> Verifier<'p> {
             path.iter().skip(1).map(|(_, e)| e.expect("edge")).collect();
         match witness::witness(self.prog, &self.enc, &mut self.smt, &steps, bad) {
             Witness::Replayed(c) => match &c.execution.outcome {
-                Outcome::Undefined {
-                    reason,
-                    memory: false,
-                    ..
-                } => Err(format!("undefined behaviour is reachable: {reason}")),
+                o @ Outcome::Undefined { memory: false, .. } => Err(format!(
+                    "undefined behaviour is reachable {} (after {} steps)",
+                    self.prog.show_undefined(o),
+                    c.execution.steps.len()
+                )),
                 _ => Ok(c),
             },
             Witness::Infeasible => Err(

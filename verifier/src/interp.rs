@@ -6,6 +6,7 @@
 //! [`crate::semantics`]; see [`crate::ir`] for the rules.
 
 use crate::ir::*;
+pub use crate::memory::{Memory, MEMORY_CHUNK};
 use crate::semantics::{self, Undefined};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -31,108 +32,6 @@ impl Status {
     }
 }
 
-/// The contents of every variable in one buffer (a state is cloned at every step of an
-/// exploration): `mem[v]` is the slice of variable `v`'s elements. An element holds the 64
-/// bits of its value (every type has at most 64); a load converts them to its type
-/// ([`Ty::wrap`]), which gives the value the element was stored with.
-#[derive(Debug)]
-pub struct Memory {
-    cells: Vec<i64>,
-    /// Where each variable starts in `cells`, and the end.
-    start: std::sync::Arc<[usize]>,
-}
-
-impl Memory {
-    /// Element `i` of variable `v` (`i` within the variable).
-    #[inline]
-    pub fn cell(&self, v: usize, i: usize) -> i64 {
-        self.cells[self.start[v] + i]
-    }
-
-    /// Element `i` of variable `v`, to write.
-    #[inline]
-    pub fn cell_mut(&mut self, v: usize, i: usize) -> &mut i64 {
-        &mut self.cells[self.start[v] + i]
-    }
-
-    /// Where element `i` of variable `v` is among all the elements ([`Memory::cells`]).
-    #[inline]
-    pub fn flat(&self, v: usize, i: usize) -> usize {
-        self.start[v] + i
-    }
-
-    /// Where each variable's elements start among all the elements, and their number.
-    pub fn starts(&self) -> &[usize] {
-        &self.start
-    }
-
-    /// Every element of every variable, in variable order.
-    #[inline]
-    pub fn cells(&self) -> &[i64] {
-        &self.cells
-    }
-
-    /// Replaces every element with `cells`, which has this memory's layout.
-    pub fn fill(&mut self, cells: Vec<i64>) {
-        assert_eq!(
-            Some(&cells.len()),
-            self.start.last(),
-            "a memory of another layout"
-        );
-        self.cells = cells;
-    }
-
-    /// [`Memory::cells`], to write.
-    #[inline]
-    pub fn cells_mut(&mut self) -> &mut [i64] {
-        &mut self.cells
-    }
-}
-
-impl Clone for Memory {
-    fn clone(&self) -> Memory {
-        Memory {
-            cells: self.cells.clone(),
-            start: self.start.clone(),
-        }
-    }
-    /// Reuses this memory's buffer (the explorer recycles states).
-    fn clone_from(&mut self, other: &Memory) {
-        self.cells.clone_from(&other.cells);
-        // (The layout is almost always the same one: no reference count to touch.)
-        if !std::sync::Arc::ptr_eq(&self.start, &other.start) {
-            self.start.clone_from(&other.start);
-        }
-    }
-}
-
-impl std::ops::Index<usize> for Memory {
-    type Output = [i64];
-    fn index(&self, v: usize) -> &[i64] {
-        &self.cells[self.start[v]..self.start[v + 1]]
-    }
-}
-
-impl std::ops::IndexMut<usize> for Memory {
-    fn index_mut(&mut self, v: usize) -> &mut [i64] {
-        &mut self.cells[self.start[v]..self.start[v + 1]]
-    }
-}
-
-impl PartialEq for Memory {
-    fn eq(&self, other: &Memory) -> bool {
-        self.cells == other.cells
-    }
-}
-
-impl Eq for Memory {}
-
-impl std::hash::Hash for Memory {
-    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        self.cells.hash(h);
-    }
-}
-
 /// A program state.
 #[derive(Debug, PartialEq, Eq, Hash)]
 pub struct State {
@@ -147,17 +46,14 @@ pub struct State {
 impl State {
     /// The value of element `i` of variable `v`, whose elements have type `ty`.
     pub fn get(&self, v: VarId, i: usize, ty: Ty) -> i128 {
-        ty.wrap(self.mem[v.0 as usize][i] as i128)
+        ty.wrap(self.mem.cell(v.0 as usize, i) as i128)
     }
 
     /// A state with no contents that shares this one's layout (allocates nothing): what is
     /// left behind when the explorer moves a state out.
     pub fn hollow(&self) -> State {
         State {
-            mem: Memory {
-                cells: Vec::new(),
-                start: self.mem.start.clone(),
-            },
+            mem: self.mem.hollow(),
             threads: Vec::new(),
             atomic: None,
         }
@@ -554,7 +450,7 @@ pub struct Touch {
 }
 
 /// What the evaluations and executions of a stretch of work read and wrote, as positions in
-/// [`Memory::cells`] ([`Machine::start_recording`]): the explorer memoises a thread's step by
+/// [`Memory::at`] ([`Machine::start_recording`]): the explorer memoises a thread's step by
 /// the values it read (`explore::memo`).
 #[derive(Default)]
 pub struct Recording {
@@ -696,7 +592,8 @@ pub struct Machine<'p> {
     /// Whether [`Machine::execute`] lists the values written (the explorer turns this off
     /// while it searches, and recomputes them for the traces it reports).
     record_writes: std::cell::Cell<bool>,
-    /// Per variable: visible to other threads (shared, global, heap or ghost).
+    /// Per variable: visible to other threads (shared, global, heap or ghost, but the ghosts
+    /// of the model's limits).
     visible: Vec<bool>,
     /// Per variable: its number of elements and their type.
     meta: Vec<(u32, Ty)>,
@@ -715,7 +612,12 @@ impl<'p> Machine<'p> {
         let visible = prog
             .vars
             .iter()
-            .map(|v| v.shared || !matches!(v.scope, VarScope::Local(_)))
+            .map(|v| {
+                // (A limit of the model's ghost is written, never read: its writes in bounds
+                // store the same 0, and one past them ends the execution.)
+                (v.shared || !matches!(v.scope, VarScope::Local(_)))
+                    && !(v.scope == VarScope::Ghost && crate::ir::is_model_limit(&v.name))
+            })
             .collect();
         let meta = prog.vars.iter().map(|v| (v.len, v.elem.ty())).collect();
         Machine {
@@ -894,10 +796,7 @@ impl<'p> Machine<'p> {
                 })),
             }
         }
-        let mem = Memory {
-            cells,
-            start: start.into(),
-        };
+        let mem = Memory::new(&cells, start.into());
         let mut threads = vec![Status::NotStarted; self.prog.threads.len()];
         threads[0] = Status::At(self.prog.threads[0].entry);
         State {
@@ -1109,12 +1008,11 @@ impl<'p> Machine<'p> {
                 self.rec.borrow_mut().keep(f, s.mem.cell(v.0 as usize, i));
             }
             self.wrote_bytes(s, v, i, 1 << at, Some(b));
-            let cell = s.mem.cell_mut(v.0 as usize, i);
-            let old = *cell as i128;
+            let old = s.mem.cell(v.0 as usize, i) as i128;
             let byte = ((x >> (8 * b)) & 0xff) as u64;
             let mask = !(0xffu64 << (8 * at));
             let new = ((old as u64) & mask) | (byte << (8 * at));
-            *cell = ty.wrap(new as i128) as i64;
+            s.mem.set_cell(v.0 as usize, i, ty.wrap(new as i128) as i64);
             self.touch(v, i, true, old);
             last = Some((v, i));
         }
@@ -1296,11 +1194,11 @@ impl<'p> Machine<'p> {
                         r => r?,
                     };
                     let x = vty.wrap(x);
-                    self.touch(v, i, true, s.mem[v.0 as usize][i] as i128);
+                    self.touch(v, i, true, s.mem.cell(v.0 as usize, i) as i128);
                     self.writing_input.set(true);
                     self.wrote(s, v, i);
                     self.writing_input.set(false);
-                    s.mem[v.0 as usize][i] = x as i64;
+                    s.mem.set_cell(v.0 as usize, i, x as i64);
                     if record {
                         step.writes.push((v, i as i128, x));
                     }
@@ -1309,9 +1207,9 @@ impl<'p> Machine<'p> {
                     for (v, e) in args {
                         let x = self.eval(s, e)?;
                         let ty = self.prog.var(*v).elem.ty();
-                        self.touch(*v, 0, true, s.mem[v.0 as usize][0] as i128);
+                        self.touch(*v, 0, true, s.mem.cell(v.0 as usize, 0) as i128);
                         self.wrote(s, *v, 0);
-                        s.mem[v.0 as usize][0] = ty.wrap(x) as i64;
+                        s.mem.set_cell(v.0 as usize, 0, ty.wrap(x) as i64);
                     }
                     s.threads[thread.0 as usize] = Status::At(self.prog.thread(*thread).entry);
                 }
@@ -1558,9 +1456,8 @@ impl<'p> Machine<'p> {
         self.writable(v)?;
         let x = ty.wrap(x);
         self.wrote(s, v, i);
-        let cell = s.mem.cell_mut(v.0 as usize, i);
-        let old = *cell as i128;
-        *cell = x as i64;
+        let old = s.mem.cell(v.0 as usize, i) as i128;
+        s.mem.set_cell(v.0 as usize, i, x as i64);
         self.touch(v, i, true, old);
         Ok((v, i, x))
     }
@@ -1764,7 +1661,7 @@ impl Program {
         m.set_record_writes(false);
         let mut replay = Replay::of(e);
         let mut s = m.initial(&mut replay, &mut Vec::new());
-        let cells = s.mem.cells().len();
+        let cells = s.mem.len();
         let mut ids = vec![0u64; unknown_words(cells)];
         let steps = e.steps.iter().map(|st| (st.thread, st.transition));
         for (thread, transition) in steps.chain(last) {
@@ -1833,7 +1730,7 @@ impl Program {
         m.set_record_writes(false);
         let mut replay = Replay::of(e);
         let mut s = m.initial(&mut replay, &mut Vec::new());
-        let cells = s.mem.cells().len();
+        let cells = s.mem.len();
         let mut out = Vec::with_capacity(e.steps.len() + 1);
         let steps = e.steps.iter().map(|st| (st.thread, st.transition));
         for (thread, transition) in steps.chain(last) {
@@ -1843,7 +1740,7 @@ impl Program {
             let writes = rec
                 .writes
                 .iter()
-                .map(|&c| (c, s.mem.cells()[c as usize]))
+                .map(|&c| (c, s.mem.at(c as usize)))
                 .collect();
             out.push(Recorded {
                 thread,
@@ -2060,6 +1957,16 @@ impl Program {
             vals,
             note
         )
+    }
+
+    /// Undefined behaviour `o` (an [`Outcome::Undefined`]) in words after "undefined
+    /// behaviour": `in T1: signed integer overflow at file:line:col`.
+    pub fn show_undefined(&self, o: &Outcome) -> String {
+        let s = self.show_outcome(o);
+        match s.strip_prefix("undefined behaviour ") {
+            Some(rest) => rest.to_string(),
+            None => s,
+        }
     }
 
     /// The outcome in words, with the source position for errors.

@@ -46,7 +46,7 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
     let mut oracle = Replay::of(e);
     let mut chosen = Vec::new();
     let mut s = m.initial(&mut oracle, &mut chosen);
-    let cells = s.mem.cells().len();
+    let cells = s.mem.len();
     // (The check copies the marks at every step.)
     let words = interp::unknown_words(cells).max(1);
     if e.steps.len().saturating_mul(words) > MAX_WORK {
@@ -65,7 +65,7 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
     }
     // So do the thread ids and addresses it holds.
     for k in 0..cells {
-        if numbering(prog, i128::from(s.mem.cells()[k])) {
+        if numbering(prog, i128::from(s.mem.at(k))) {
             interp::set_unknown_bytes(&mut taint, k, interp::ALL_BYTES);
         }
     }

@@ -141,7 +141,7 @@ impl Invariant {
     /// decides).
     pub fn forget(&self, k: &mut Key) {
         for &f in &self.cells {
-            k.state.mem.cells_mut()[f] = 0;
+            k.state.mem.set(f, 0);
             interp::set_unknown_bytes(&mut k.undef, f, interp::ALL_BYTES);
         }
     }

@@ -351,8 +351,8 @@ fn search(
                         cex.execution.steps.len()
                     ),
                     None => format!(
-                        "undefined behaviour is reachable under every schedule: {}",
-                        ub_reason(&cex)
+                        "undefined behaviour is reachable under every schedule {}",
+                        ub_reason(prog, &cex)
                     ),
                 })
             } else if prog.signal_chooses_waiter() {
@@ -376,7 +376,7 @@ fn search(
                 Verdict::Unsafe
             } else {
                 let what = if not_a_bug(&cex) {
-                    format!("undefined behaviour ({})", ub_reason(&cex))
+                    format!("undefined behaviour {}", ub_reason(prog, &cex))
                 } else {
                     "a bug".to_string()
                 };
@@ -405,15 +405,14 @@ fn not_a_bug(cex: &Counterexample) -> bool {
     )
 }
 
-/// What the undefined behaviour of a replayed execution is, and where.
-fn ub_reason(c: &Counterexample) -> String {
-    match &c.execution.outcome {
-        Outcome::Undefined { reason, .. } => {
-            let step = c.execution.steps.len();
-            format!("{reason} (after {step} steps)")
-        }
-        other => format!("{other:?}"),
-    }
+/// Where and what the undefined behaviour `c` ends with is: `in T1: signed integer overflow
+/// at file:line:col (after n steps)`.
+fn ub_reason(prog: &Program, c: &Counterexample) -> String {
+    format!(
+        "{} (after {} steps)",
+        prog.show_undefined(&c.execution.outcome),
+        c.execution.steps.len()
+    )
 }
 
 fn stop_reason(s: Stop) -> String {
@@ -727,8 +726,8 @@ impl Run<'_> {
     fn bug_verdict(&self, cex: &Counterexample) -> Verdict {
         if not_a_bug(cex) {
             Verdict::Unknown(format!(
-                "undefined behaviour is reachable: {}",
-                ub_reason(cex)
+                "undefined behaviour is reachable {}",
+                ub_reason(self.prog, cex)
             ))
         } else if self.first_safe.is_some() {
             Verdict::PartiallySafe

@@ -138,7 +138,7 @@ impl Oracle for Given {
 pub fn prove(prog: &Program, deadline: Instant, max_views: usize) -> Result<Proof, String> {
     let shape = Shape::of(prog)?;
     let space = Space::new(prog);
-    let mut learned = Learned::new(space.key(0).state.mem.cells().len());
+    let mut learned = Learned::new(space.key(0).state.mem.len());
     loop {
         let mut m = Modular::new(prog, &space, &shape, learned);
         let r = m.run(deadline, max_views);
@@ -401,7 +401,7 @@ struct Modular<'a, 'p> {
 impl<'a, 'p> Modular<'a, 'p> {
     fn new(prog: &'p Program, space: &'a Space<'p>, shape: &'a Shape, learned: Learned) -> Self {
         let mut initial = space.key(0).as_ref().clone();
-        let cells = initial.state.mem.cells().len();
+        let cells = initial.state.mem.len();
         // Uninitialised memory is not known, whatever the explicit search tracks.
         let mut undef = vec![0u64; interp::unknown_words(cells)];
         let mut var_of = vec![VarId(0); cells];
@@ -494,11 +494,10 @@ impl<'a, 'p> Modular<'a, 'p> {
     /// The mutexes (flat cells) thread `t` holds in `k`, in order.
     fn held(&self, k: &Key, t: ThreadId) -> Vec<usize> {
         let me = Self::me(t);
-        let cells = k.state.mem.cells();
         self.mutexes
             .iter()
             .copied()
-            .filter(|&f| cells[f] == me)
+            .filter(|&f| k.state.mem.at(f) == me)
             .collect()
     }
 
@@ -633,7 +632,7 @@ impl<'a, 'p> Modular<'a, 'p> {
                 continue;
             }
             for r in ranges {
-                k.state.mem.cells_mut()[r.clone()].fill(0);
+                k.state.mem.fill_range(r.clone(), 0);
                 clear_marks(&mut k.undef, r.clone());
             }
         }
@@ -645,8 +644,8 @@ impl<'a, 'p> Modular<'a, 'p> {
         // Of a mutex, a view knows whether its thread holds it.
         let me = Self::me(t);
         for &f in &self.mutexes {
-            if k.state.mem.cells()[f] != me && self.shared_mutex[f] {
-                k.state.mem.cells_mut()[f] = 0;
+            if k.state.mem.at(f) != me && self.shared_mutex[f] {
+                k.state.mem.set(f, 0);
                 interp::set_unknown_bytes(&mut k.undef, f, 0);
             }
         }
@@ -656,8 +655,7 @@ impl<'a, 'p> Modular<'a, 'p> {
     /// Thread `t`'s memory as it is before it starts, in `k`.
     fn restore(&self, k: &mut Key, t: ThreadId) {
         for r in &self.locals[t.0 as usize] {
-            k.state.mem.cells_mut()[r.clone()]
-                .copy_from_slice(&self.initial.state.mem.cells()[r.clone()]);
+            k.state.mem.copy_range(r.clone(), &self.initial.state.mem);
             for f in r.clone() {
                 let u = interp::unknown_bytes(&self.initial.undef, f);
                 interp::set_unknown_bytes(&mut k.undef, f, u);
@@ -692,10 +690,10 @@ impl<'a, 'p> Modular<'a, 'p> {
     /// Computes the views: each thread's steps, then the guarantees on the views at a shared
     /// access, until nothing changes.
     fn run(&mut self, deadline: Instant, max_views: usize) -> Result<(), String> {
-        let cells = self.initial.state.mem.cells();
+        let cells = &self.initial.state.mem;
         if self.mutexes.iter().any(|&f| {
             self.shared_mutex[f]
-                && (cells[f] != 0 || interp::unknown_bytes(&self.initial.undef, f) != 0)
+                && (cells.at(f) != 0 || interp::unknown_bytes(&self.initial.undef, f) != 0)
         }) {
             return Err("a mutex starts with a value that holds no thread's id".into());
         }
@@ -832,7 +830,7 @@ impl<'a, 'p> Modular<'a, 'p> {
                 return Ok(false);
             }
             let m = self.space.machine();
-            m.start_recording(k.state.mem.cells().len());
+            m.start_recording(k.state.mem.len());
             let _ = m.eval(&k.state, &tr.guard);
             let rec = m.stop_recording();
             let touched = self.touches(t, &rec.reads, &rec.writes, None)?;
@@ -878,7 +876,7 @@ impl<'a, 'p> Modular<'a, 'p> {
             }
             let m = self.space.machine();
             let mut trial = k.clone();
-            m.start_recording(k.state.mem.cells().len());
+            m.start_recording(k.state.mem.len());
             let _ = m.eval(&trial.state, &tr.guard);
             let _ = m.execute_unguarded(&mut trial.state, t, tr.id, &mut Given::default());
             let rec = m.stop_recording();
@@ -897,7 +895,7 @@ impl<'a, 'p> Modular<'a, 'p> {
                 .into_iter()
                 .flat_map(|k| {
                     let mut taken = k.clone();
-                    taken.state.mem.cells_mut()[f] = ANOTHERS;
+                    taken.state.mem.set(f, ANOTHERS);
                     [k, taken]
                 })
                 .collect();
@@ -925,7 +923,7 @@ impl<'a, 'p> Modular<'a, 'p> {
         let owners: Vec<(usize, i64)> = self
             .mutexes
             .iter()
-            .map(|&f| (f, k.state.mem.cells()[f]))
+            .map(|&f| (f, k.state.mem.at(f)))
             .collect();
         let mut out = Successors {
             views: Vec::new(),
@@ -953,7 +951,7 @@ impl<'a, 'p> Modular<'a, 'p> {
                 _ => {}
             }
             let m = self.space.machine();
-            m.start_recording(k.state.mem.cells().len());
+            m.start_recording(k.state.mem.len());
             m.start_tainting(&k.undef);
             let on = m.eval(&k.state, &tr.guard);
             // (Another value of what is not known in it may make it fail, or read elsewhere.)
@@ -1087,7 +1085,7 @@ impl<'a, 'p> Modular<'a, 'p> {
                 self.restore(&mut next, c);
             }
             let m = self.space.machine();
-            m.start_recording(next.state.mem.cells().len());
+            m.start_recording(next.state.mem.len());
             m.start_tainting(&next.undef);
             let r = m.execute_unguarded(&mut next.state, t, tr, &mut Given { values, next: 0 });
             let rec = m.stop_recording();
@@ -1226,7 +1224,7 @@ impl<'a, 'p> Modular<'a, 'p> {
         for op in &trans.ops {
             if let Op::Assign { place, .. } = op {
                 let m = self.space.machine();
-                m.start_recording(k.state.mem.cells().len());
+                m.start_recording(k.state.mem.len());
                 m.start_tainting(&k.undef);
                 let r = m.place(&k.state, place);
                 let rec = m.stop_recording();
@@ -1372,7 +1370,7 @@ impl<'a, 'p> Modular<'a, 'p> {
             let Ok(i) = owners.binary_search_by_key(&f, |o| o.0) else {
                 continue;
             };
-            let (a, b) = (owners[i].1, k.state.mem.cells()[f]);
+            let (a, b) = (owners[i].1, k.state.mem.at(f));
             let name = &self.prog.thread(t).name;
             if init && !was_alone {
                 return Err(format!(
@@ -1404,7 +1402,7 @@ impl<'a, 'p> Modular<'a, 'p> {
             let var = self.var_of[f].0 as usize;
             if self.owner(f) == Owner::Shared
                 && self.prog.vars[var].elem != ElemKind::Mutex
-                && k.state.mem.cells()[f] == me
+                && k.state.mem.at(f) == me
             {
                 return Err(format!(
                     "`{}` may hold a mutex outside a mutex variable (`{}`)",
@@ -1431,7 +1429,7 @@ impl<'a, 'p> Modular<'a, 'p> {
                     self.prog.thread(t).name
                 ));
             }
-            let value = k.state.mem.cells()[f] as i128;
+            let value = k.state.mem.at(f) as i128;
             if let Some((v, _)) = decode_address(value) {
                 if matches!(
                     self.prog.vars.get(v.0 as usize).map(|v| &v.scope),

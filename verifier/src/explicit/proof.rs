@@ -177,7 +177,7 @@ impl<'p> Labels<'p> {
             // its own cells' at the ends: compared, they can only miss a piece made before).
             let start = key.state.mem.flat(v.id.0 as usize, 0);
             let end = start + v.len as usize;
-            let cells = &key.state.mem.cells()[start..end];
+            let cells = key.state.mem.slice(start..end);
             let words = (start / 8).min(key.undef.len())..end.div_ceil(8).min(key.undef.len());
             let marks = &key.undef[words];
             let interval = if space.interval_varies(v.id) {
@@ -297,7 +297,7 @@ impl<'p> Labels<'p> {
     ) -> (Rc<[Term]>, Option<Term>) {
         let (lo, hi) = (b * BLOCK, ((b + 1) * BLOCK).min(v.len as usize));
         let start = key.state.mem.flat(v.id.0 as usize, lo);
-        let cells = &key.state.mem.cells()[start..start + hi - lo];
+        let cells = key.state.mem.slice(start..start + hi - lo);
         let all = crate::interp::width_bytes(v.elem.ty());
         let mut marks = [0u8; BLOCK];
         for (k, m) in marks[..hi - lo].iter_mut().enumerate() {
@@ -312,7 +312,7 @@ impl<'p> Labels<'p> {
         let hash = {
             use std::hash::{Hash, Hasher};
             let mut h = rustc_hash::FxHasher::default();
-            (v.id.0, b, cells, marks).hash(&mut h);
+            (v.id.0, b, &*cells, marks).hash(&mut h);
             h.finish()
         };
         let same = |w: &Window| {

@@ -45,8 +45,7 @@ impl Key {
 
     /// The values of cells `cells` (flat), then which of their bytes are not known.
     pub(super) fn values_of(&self, cells: &[usize]) -> Box<[i64]> {
-        let mem = self.state.mem.cells();
-        let values = cells.iter().map(|&f| mem[f]);
+        let values = cells.iter().map(|&f| self.state.mem.at(f));
         let marks = cells
             .iter()
             .map(|&f| interp::unknown_bytes(&self.undef, f) as i64);
@@ -57,7 +56,7 @@ impl Key {
     pub(super) fn set_values(&mut self, cells: &[usize], v: &[i64]) {
         let n = cells.len();
         for (i, &f) in cells.iter().enumerate() {
-            self.state.mem.cells_mut()[f] = v[i];
+            self.state.mem.set(f, v[i]);
             interp::set_unknown_bytes(&mut self.undef, f, v[n + i] as u8);
         }
     }
@@ -186,7 +185,7 @@ impl<'p> Space<'p> {
             }
         }
         let track_undef = super::unknowns::has_unknowns(prog) || untracked.contains(&true);
-        let cells = state.mem.cells().len();
+        let cells = state.mem.len();
         let words = if track_undef {
             interp::unknown_words(cells)
         } else {
@@ -302,7 +301,7 @@ impl<'p> Space<'p> {
                     .flat_map(|k| {
                         (r.lo..=r.hi).map(move |x| {
                             let mut k = k.clone();
-                            *k.state.mem.cell_mut(v.0 as usize, i) = ty.wrap(x) as i64;
+                            k.state.mem.set_cell(v.0 as usize, i, ty.wrap(x) as i64);
                             k.define(flat);
                             k
                         })
@@ -371,7 +370,7 @@ impl<'p> Space<'p> {
         for &v in &self.irrelevant {
             let len = self.prog.var(v).len as usize;
             for i in 0..len {
-                *k.state.mem.cell_mut(v.0 as usize, i) = 0;
+                k.state.mem.set_cell(v.0 as usize, i, 0);
                 k.define(k.state.mem.flat(v.0 as usize, i));
             }
         }
@@ -382,12 +381,12 @@ impl<'p> Space<'p> {
                 Status::NotStarted => self.prog.threads[t].entry,
             };
             for &v in &self.untracked[t] {
-                *k.state.mem.cell_mut(v.0 as usize, 0) = 0;
+                k.state.mem.set_cell(v.0 as usize, 0, 0);
                 let flat = k.state.mem.flat(v.0 as usize, 0);
                 interp::set_unknown_bytes(&mut k.undef, flat, interp::ALL_BYTES);
             }
             for v in self.live.dead(ThreadId(t as u32), l) {
-                *k.state.mem.cell_mut(v.0 as usize, 0) = 0;
+                k.state.mem.set_cell(v.0 as usize, 0, 0);
                 k.define(k.state.mem.flat(v.0 as usize, 0));
             }
         }
@@ -593,7 +592,7 @@ impl<'p> Space<'p> {
     /// Starts tracking which cells a step leaves not known, when undefined cells are tracked.
     fn start_recording(&self, k: &Key) {
         if self.track_undef {
-            self.machine.start_recording(k.state.mem.cells().len());
+            self.machine.start_recording(k.state.mem.len());
             self.machine.start_tainting(&k.undef);
         }
     }

@@ -14,6 +14,7 @@ use std::rc::Rc;
 
 /// Cells per chunk.
 pub const CHUNK: usize = 64;
+const _: () = assert!(crate::interp::MEMORY_CHUNK.is_multiple_of(CHUNK));
 
 /// Distinct chunks of one kind, each kept once and numbered.
 struct Chunks<T> {
@@ -29,12 +30,20 @@ impl<T: Clone + Eq + std::hash::Hash> Chunks<T> {
         }
     }
 
-    /// The numbers of `cells`' chunks, new chunks added; adds their bytes to `bytes`. A chunk
-    /// equal to the one at its position in `like` (the chunks of the state it was computed
-    /// from) is that one, without hashing it: a step changes few chunks.
-    fn pack(&mut self, cells: &[T], like: &[u32], bytes: &mut usize) -> Box<[u32]> {
-        cells
-            .chunks(CHUNK)
+    /// The numbers of the chunks `pieces` (slices of [`CHUNK`] cells, the last one maybe
+    /// shorter), new chunks added; adds their bytes to `bytes`. A chunk equal to the one at
+    /// its position in `like` (the chunks of the state it was computed from) is that one,
+    /// without hashing it: a step changes few chunks.
+    fn pack<'a>(
+        &mut self,
+        pieces: impl Iterator<Item = &'a [T]>,
+        like: &[u32],
+        bytes: &mut usize,
+    ) -> Box<[u32]>
+    where
+        T: 'a,
+    {
+        pieces
             .enumerate()
             .map(|(i, c)| {
                 if let Some(&id) = like.get(i) {
@@ -117,8 +126,13 @@ impl Store {
             None => (&[], &[]),
         };
         let p = Packed {
-            mem: self.cells.pack(k.state.mem.cells(), mem, &mut bytes),
-            undef: self.marks.pack(&k.undef, undef, &mut bytes),
+            // (A chunk of the memory is a whole number of the store's.)
+            mem: self.cells.pack(
+                k.state.mem.chunks().flat_map(|c| c.chunks(CHUNK)),
+                mem,
+                &mut bytes,
+            ),
+            undef: self.marks.pack(k.undef.chunks(CHUNK), undef, &mut bytes),
             threads: k.state.threads.as_slice().into(),
             atomic: k.state.atomic,
         };
@@ -143,7 +157,7 @@ impl Store {
         let mut state = self.layout.hollow();
         let mut cells = Vec::new();
         self.cells.unpack(&p.mem, &mut cells);
-        state.mem.fill(cells);
+        state.mem.fill(&cells);
         state.threads = p.threads.to_vec();
         state.atomic = p.atomic;
         let mut undef = Vec::new();

@@ -150,7 +150,7 @@ impl Memo {
         let Some(&root) = self.roots.get(&k) else {
             return Found::Miss;
         };
-        let cells = s.mem.cells();
+        let cells = &s.mem;
         let mut at = root;
         loop {
             match &self.nodes[at as usize] {
@@ -161,13 +161,13 @@ impl Memo {
                     return Found::Hit(*i);
                 }
                 Node::One { cell, value, next } => {
-                    if cells[*cell as usize] != *value {
+                    if cells.at(*cell as usize) != *value {
                         return Found::Miss;
                     }
                     at = *next;
                 }
                 Node::Read { cell, kids } => {
-                    let x = cells[*cell as usize];
+                    let x = cells.at(*cell as usize);
                     match kids.iter().find(|(v, _)| *v == x) {
                         Some(&(_, next)) => at = next,
                         None => return Found::Miss,
@@ -180,9 +180,8 @@ impl Memo {
     /// Makes `v` the outcome of step `i` from `s` (`v` came from the pool, a copy of `s`).
     pub fn apply<S>(&self, i: u32, v: &mut Variant<S>) {
         let (o, l) = (&self.done[i as usize], &self.lists);
-        let cells = v.state.mem.cells_mut();
         for &(c, x) in o.cells.of(&l.cells) {
-            cells[c as usize] = x;
+            v.state.mem.set(c as usize, x);
         }
         for &(t, st) in o.threads.of(&l.threads) {
             v.state.threads[t as usize] = st;
@@ -304,10 +303,10 @@ impl Memo {
             return;
         }
         let l = &mut self.lists;
-        let after = v.state.mem.cells();
+        let after = &v.state.mem;
         let cells = Span::push(
             &mut l.cells,
-            rec.writes.iter().map(|&c| (c, after[c as usize])),
+            rec.writes.iter().map(|&c| (c, after.at(c as usize))),
         );
         // The thread's own status and those of the threads it started are set whatever they
         // were; any other thread whose status changed is listed too.

@@ -130,9 +130,10 @@ pub struct Options {
     /// without.
     pub memo: bool,
     /// Most bytes the states of the execution being explored may take (a state per step and
-    /// per variant of it, their memory counted): a deeper execution of a program with much
-    /// memory stops the search (which is then incomplete) rather than the machine. Each
-    /// worker ([`Options::jobs`]) has this budget.
+    /// per variant of it, each counted by the memory its step did not share with the state
+    /// before, [`crate::memory::Memory::bytes_apart_from`]): a deeper execution stops the
+    /// search (which is then incomplete) rather than the machine. Each worker
+    /// ([`Options::jobs`]) has this budget.
     pub max_bytes: usize,
 }
 
@@ -660,7 +661,7 @@ impl<G: Guide> Reorder for Order<'_, '_, G> {
         }
         for &(key, k) in restored.iter() {
             let (v, i) = ((key >> 32) as usize, (key & 0xffff_ffff) as usize);
-            st.mem[v][i] = self.nodes[k].state.mem[v][i];
+            st.mem.set_cell(v, i, self.nodes[k].state.mem.cell(v, i));
         }
         if enabled_decides.is_some() {
             let can = step::can_move(self.steps.m, self.steps.guide, &ne.guide, &st, t);
@@ -949,8 +950,9 @@ struct Engine<'a, G: Guide> {
     /// Points popped, and steps taken, for their buffers.
     spare_points: Vec<Point>,
     spare_taken: Vec<Taken>,
-    /// Bytes of one state's memory.
-    state_bytes: usize,
+    /// Bytes of the memory of the states on the search stack not shared with the state
+    /// before each ([`Node::bytes`]).
+    held_bytes: usize,
     /// A scratch buffer of [`Engine::expand`].
     was_enabled: Vec<bool>,
     /// The data-race detector, when preempting only at synchronisation.
@@ -975,6 +977,9 @@ struct Node<S> {
     /// Only the current variant is this search's (the others belong to the search that
     /// handed this one its job).
     single: bool,
+    /// Bytes of the state's memory not shared with its parent's
+    /// ([`crate::memory::Memory::bytes_apart_from`]).
+    bytes: usize,
 }
 
 impl<'a, G: Guide> Engine<'a, G> {
@@ -1011,7 +1016,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             tables,
             spare_points: Vec::with_capacity(EXPECTED_STEPS),
             spare_taken: Vec::with_capacity(EXPECTED_STEPS),
-            state_bytes: 0,
+            held_bytes: 0,
             was_enabled: Vec::new(),
             race,
             starts,
@@ -1096,7 +1101,8 @@ impl<'a, G: Guide> Engine<'a, G> {
         }
         let mut init_vals = Vec::new();
         let state = self.m.initial(&mut ZeroInit, &mut init_vals);
-        self.state_bytes = std::mem::size_of_val(state.mem.cells());
+        let bytes = state.mem.bytes_apart_from(&state.hollow().mem);
+        self.held_bytes = bytes;
         let mut points: Vec<Point> = Vec::with_capacity(EXPECTED_STEPS);
         let mut nodes: Vec<Node<G::State>> = Vec::with_capacity(EXPECTED_STEPS);
         let mut states_for_cycles: Vec<State> = Vec::new();
@@ -1107,6 +1113,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             current: 0,
             ending: None,
             single: false,
+            bytes,
         });
         points.push(Point::default());
         let mut fresh = true;
@@ -1313,8 +1320,11 @@ impl<'a, G: Guide> Engine<'a, G> {
                 self.set_stop("a mutex released by a thread that does not hold it".into());
             }
         }
-        // (Each step's node keeps its state and its variants' states: about two per step.)
-        let held = self.state_bytes.saturating_mul(2 * nodes.len());
+        // (Each step's node keeps its state and its variants' states: about two per step,
+        // each sharing the chunks of memory its step did not write with its parent's.)
+        let bytes = state.mem.bytes_apart_from(&nodes[d].state.mem);
+        self.held_bytes += bytes;
+        let held = self.held_bytes.saturating_mul(2);
         if held > self.opts.max_bytes && self.stop.is_none() {
             self.set_stop(format!(
                 "memory budget: the states of an execution {} steps deep take more than {} MiB",
@@ -1329,6 +1339,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             current: 0,
             ending: v.ending.clone(),
             single: false,
+            bytes,
         };
         // A point's buffers are reused (a search pushes and pops one per step).
         // (A new point's lists start with room for every thread: grown from empty, they
@@ -1815,6 +1826,7 @@ impl<'a, G: Guide> Engine<'a, G> {
             s.leave(d);
         }
         if let Some(mut n) = nodes.pop() {
+            self.held_bytes -= n.bytes;
             self.pool.recycle(n.state);
             self.pool.recycle_variants(std::mem::take(&mut n.variants));
         }

@@ -370,7 +370,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
             }
             Found::Compute => self.compute(g, s, t, depth),
             Found::Miss => {
-                self.m.start_recording(s.mem.cells().len());
+                self.m.start_recording(s.mem.len());
                 let out = self.compute(g, s, t, depth);
                 let rec = self.m.stop_recording();
                 let input = out.iter().any(|v| v.read_input);
@@ -702,7 +702,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
             log.iter()
                 .filter(|a| a.write)
                 .filter_map(|a| {
-                    let now = w.state.mem[a.var.0 as usize][a.index as usize] as i128;
+                    let now = w.state.mem.cell(a.var.0 as usize, a.index as usize) as i128;
                     (now != a.old).then(|| (Acc::memory(a.var, a.index, true).key, a.old, now))
                 })
                 .collect()

@@ -399,7 +399,7 @@ fn schedule_from_an_ivr_file_and_a_rejected_ivr() {
 #[test]
 fn unsupported_constructs_are_unknown_and_old_c_is_accepted() {
     // Floating point arithmetic computes arbitrary values (with a warning); converting such a
-    // value to an integer is unsupported (out of range, it is undefined).
+    // value to an integer gives any integer, with a warning that its range is not checked.
     let fp = write(
         "llvm_float.c",
         "double d;\nint main(void) { d = d * 1.5; return 0; }\n",
@@ -417,6 +417,21 @@ fn unsupported_constructs_are_unknown_and_old_c_is_accepted() {
         "double d;\nint i;\nint main(void) { i = (int)d; return 0; }\n",
     );
     let o = synth(&["parse", fp.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "warning: conversions of floating point values to integers modelled as giving \
+             arbitrary values"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    // Inline assembly other than a barrier, a fence or a hint is not modelled.
+    let asm = write(
+        "llvm_asm.c",
+        "int i;\nint main(void) {\n  __asm__ volatile(\"int3\");\n  return i;\n}\n",
+    );
+    let o = synth(&["parse", asm.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(4), "{}", stderr(&o));
     let first = stderr(&o)
         .lines()
@@ -424,8 +439,8 @@ fn unsupported_constructs_are_unknown_and_old_c_is_accepted() {
         .unwrap_or("")
         .to_string();
     assert!(
-        first.starts_with(fp.to_str().unwrap())
-            && first.contains(": unsupported conversion of a floating point value to an integer"),
+        first.starts_with(asm.to_str().unwrap())
+            && first.contains(":3:3: unsupported inline assembly"),
         "{first}"
     );
     assert!(stderr(&o).contains("verdict: unknown"), "{}", stderr(&o));

@@ -86,6 +86,10 @@ impl<'m> Lowerer<'m> {
             Val::F(name) => name,
             v => return self.indirect_call(c, v),
         };
+        if name.starts_with(super::asm::HINT_PREFIX) {
+            // A compiler barrier, a fence or a spin-wait hint: nothing under the model.
+            return Ok(());
+        }
         let args: Vec<&'m Operand> = c.arguments.iter().map(|(o, _)| o).collect();
         let result = self.model(&name, &args, c)?;
         let refusal = self.last_refusal.take();

@@ -9,8 +9,11 @@
 //! The rewrite keeps the module's meaning (the same addresses), so the instrumented module is
 //! still the verified one.
 //!
-//! This is the only code of the front end that calls LLVM's C API directly; it is `unsafe`
-//! inside and safe to call.
+//! The same pass outlines the inline assembly the model takes for a step that does nothing
+//! ([`super::asm`]).
+//!
+//! With [`super::edit`] (the instrumentation's), this is the code of the front end that
+//! calls LLVM's C API directly; it is `unsafe` inside and safe to call.
 
 use std::ffi::{CStr, CString};
 use std::path::Path;
@@ -22,7 +25,8 @@ use llvm_sys::prelude::*;
 use llvm_sys::target::*;
 use llvm_sys::{LLVMOpcode, LLVMTypeKind};
 
-/// Canonicalises the constant GEPs of the bitcode at `input` and writes it to `output`.
+/// Canonicalises the constant GEPs of the bitcode at `input`, outlines its inline assembly
+/// that does nothing ([`super::asm`]) and writes it to `output`.
 pub fn canonicalize(input: &Path, output: &Path) -> Result<(), String> {
     let cin = CString::new(input.to_string_lossy().as_bytes()).map_err(|e| e.to_string())?;
     let cout = CString::new(output.to_string_lossy().as_bytes()).map_err(|e| e.to_string())?;
@@ -78,6 +82,7 @@ unsafe fn rewrite(ctx: LLVMContextRef, input: &CStr, output: &CStr) -> Result<()
         }
         g = LLVMGetNextGlobal(g);
     }
+    super::asm::outline_hints(ctx, module);
     let r = LLVMWriteBitcodeToFile(module, output.as_ptr());
     LLVMDisposeModule(module);
     if r != 0 {

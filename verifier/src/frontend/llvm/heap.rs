@@ -6,13 +6,14 @@
 //! (0 never allocated, 2 freed, `ALLOCATED + n` allocated with `n` bytes) followed by the
 //! payload: `E` elements of the
 //! type the program uses the memory as (from the `getelementptr`, load or store that uses the
-//! result; `E` from a constant size, [`ELEMENTS`] for a size computed at run time). An
+//! result; `E` from a constant size, [`ELEMENTS`] for a size computed at run time, at least
+//! [`MIN_ROOM`] bytes at a site outside loops). An
 //! allocation takes the instances in order, the next one named by a counter of the thread's
 //! (a freed instance is not taken again: pointers into its old block must stay dangling);
 //! `free`
 //! checks the status before the pointer (freeing memory that is not allocated, twice or not
 //! from `malloc`, goes to the error location) and marks it freed. More allocations than the
-//! site has instances, or a run-time size above [`ELEMENTS`] elements, is the model's limit: the
+//! site has instances, or a run-time size above the site's room, is the model's limit: the
 //! execution stops as undefined, and the verdict names the site.
 //!
 //! `realloc(p, n)` allocates at its own site, copies the bytes both blocks have and frees `p`.
@@ -39,6 +40,9 @@ const MAIN_SITE_CELLS: u64 = 4096;
 const MAX_INSTANCES: u64 = 1024;
 /// Elements of an allocation whose size is computed at run time.
 pub(super) const ELEMENTS: u64 = 64;
+/// Bytes of an allocation whose size is computed at run time, outside loops, at least (a
+/// line or a message formatted into a buffer of `strlen` plus a few bytes).
+const MIN_ROOM: u64 = 1024;
 /// Bytes of the status cell before each instance's payload.
 const HEADER: u64 = crate::ir::ALLOCATION_HEADER as u64;
 /// The status of an allocated instance of `n` bytes is `ALLOCATED + n`.
@@ -98,6 +102,11 @@ impl<'m> Lowerer<'m> {
         } else {
             INSTANCES
         };
+        // (A site outside loops has room for a message's bytes.)
+        let elems = match size_c {
+            None if k == 1 => elems.max(MIN_ROOM.div_ceil(s)),
+            _ => elems,
+        };
         let (obj, inst) = self.heap_object(self.block(ty, s, elems, k, zero))?;
         let status = obj;
         let sp = |j: Expr| Place::Var {
@@ -115,7 +124,7 @@ impl<'m> Lowerer<'m> {
             None => bin(
                 BinOp::Le,
                 cast(size.clone(), Ty::ULONG),
-                Expr::constant((ELEMENTS * s) as i128, Ty::ULONG),
+                Expr::constant((elems * s) as i128, Ty::ULONG),
                 Ty::INT,
             ),
         };
@@ -225,7 +234,7 @@ impl<'m> Lowerer<'m> {
             Some(_) => format!("<{many} at {here} in one thread>"),
             None => format!(
                 "<{many} at {here} in one thread, or one of more than {} bytes>",
-                ELEMENTS * s
+                elems * s
             ),
         };
         self.model_limit(why, Expr::tt())?;

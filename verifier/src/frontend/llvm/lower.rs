@@ -2353,7 +2353,14 @@ impl<'m> Lowerer<'m> {
             | I::SIToFP(_)
             | I::FCmp(_) => self.opaque_float(i),
             I::FPToUI(_) | I::FPToSI(_) => {
-                self.unsupported("conversion of a floating point value to an integer")
+                self.warn_once(
+                    "conversions of floating point values to integers modelled as giving \
+                     arbitrary values of the integer's type: the model does not compute \
+                     floating point, so it does not check that a value converted is within \
+                     the integer's range (C leaves it undefined otherwise)"
+                        .into(),
+                );
+                self.opaque_float(i)
             }
             I::VAArg(_) => self.unsupported("va_arg"),
             other => self.unsupported(format!("instruction `{other}`")),

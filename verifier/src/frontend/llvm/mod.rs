@@ -9,6 +9,7 @@
 //! cannot express yet is reported as `file:line:col: unsupported <construct>`.
 
 mod aggregates;
+mod asm;
 mod awaits;
 mod calls;
 mod canonical;

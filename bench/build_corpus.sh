@@ -8,6 +8,9 @@
 # cannot lower a construct), `error`.
 # Usage: bench/build_corpus.sh [SECONDS] [CORPUS_DIR]
 # Environment: LISTS="verdicts.tsv verdicts-more.tsv" goes over both lists (default: both).
+# An application under apps/ is built as its README builds and runs it: with the other `.c`
+# files of its directory (`--with`) and the arguments bench/app_args.tsv gives it, and run
+# with them in a copy of its directory (it may write files there).
 set -uo pipefail
 limit="${1:-10}"
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -25,8 +28,20 @@ while IFS=$'\t' read -r prog expected _; do
   case "$prog" in \#*|"") continue ;; esac
   total=$((total + 1))
   exe="$out/prog$total"
-  msg=$(cd "$corpus" && timeout $((limit + 60)) "$synth" build --timeout "$limit" \
-    "$prog" -o "$exe" 2>&1)
+  dir="$corpus"; file="$prog"; extra=(); args=""
+  case "$prog" in
+    apps/*)
+      dir="$corpus/$(dirname "$prog")"; file="$(basename "$prog")"
+      for other in "$dir"/*.c; do
+        [ "$(basename "$other")" != "$file" ] && extra+=(--with "$(basename "$other")")
+      done
+      args=$(awk -F'\t' -v p="$prog" '$1 == p { print $2 }' "$root/bench/app_args.tsv")
+      ;;
+  esac
+  # shellcheck disable=SC2206 # the arguments are words
+  [ -n "$args" ] && extra+=(-- $args)
+  msg=$(cd "$dir" && timeout $((limit + 60)) "$synth" build --timeout "$limit" \
+    "$file" -o "$exe" "${extra[@]}" 2>&1)
   rc=$?
   if [ $rc -ne 0 ]; then
     case "$msg" in
@@ -37,7 +52,12 @@ while IFS=$'\t' read -r prog expected _; do
     esac
     last=$(printf '%s\n' "$msg" | grep -v '^verdict\|^using\|^warning\|^counterexample\|^  ' | tail -1)
   else
-    (cd "$corpus" && timeout 5 "$exe" >/dev/null 2>"$out/err")
+    run="$dir"
+    if [ "$dir" != "$corpus" ]; then
+      run="$out/run$total"; cp -r "$dir" "$run"; chmod -R u+w "$run"
+    fi
+    # shellcheck disable=SC2086 # the arguments are words
+    (cd "$run" && timeout 5 "$exe" $args >/dev/null 2>"$out/err")
     r=$?
     case $r in
       0) o=ran-to-end ;;

@@ -19,6 +19,8 @@ cargo build --quiet --release --manifest-path "$root/Cargo.toml" --bin synth || 
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" -p enforcer-rt || exit 2
 synth="$root/target/release/synth"
 lists="${LISTS:-verdicts.tsv verdicts-more.tsv}"
+# shellcheck source=bench/app.sh
+. "$root/bench/app.sh"
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 printf '%-62s %-8s %-12s %s\n' program expected outcome message
@@ -28,16 +30,7 @@ while IFS=$'\t' read -r prog expected _; do
   case "$prog" in \#*|"") continue ;; esac
   total=$((total + 1))
   exe="$out/prog$total"
-  dir="$corpus"; file="$prog"; extra=(); args=""
-  case "$prog" in
-    apps/*)
-      dir="$corpus/$(dirname "$prog")"; file="$(basename "$prog")"
-      for other in "$dir"/*.c; do
-        [ "$(basename "$other")" != "$file" ] && extra+=(--with "$(basename "$other")")
-      done
-      args=$(awk -F'\t' -v p="$prog" '$1 == p { print $2 }' "$root/bench/app_args.tsv")
-      ;;
-  esac
+  app_of "$prog" "$corpus" "$root"
   # shellcheck disable=SC2206 # the arguments are words
   [ -n "$args" ] && extra+=(-- $args)
   msg=$(cd "$dir" && timeout $((limit + 60)) "$synth" build --timeout "$limit" \

@@ -17,24 +17,17 @@ corpus="${2:-${SYNTH_CORPUS:-$root/../shared/corpus}}"
 cargo build --quiet --release --manifest-path "$root/Cargo.toml" --bin synth || exit 2
 synth="$root/target/release/synth"
 lists="${LISTS:-verdicts.tsv}"
+# shellcheck source=bench/app.sh
+. "$root/bench/app.sh"
 printf '%-62s %-8s %-15s %9s %s\n' program expected verdict first-ivr time
 wrong=0; decided=0; total=0
 while IFS=$'\t' read -r prog expected _; do
   case "$prog" in \#*|"") continue ;; esac
   total=$((total + 1))
   start=$(date +%s%N)
-  dir="$corpus"; file="$prog"; extra=()
-  case "$prog" in
-    apps/*)
-      dir="$corpus/$(dirname "$prog")"; file="$(basename "$prog")"
-      for other in "$dir"/*.c; do
-        [ "$(basename "$other")" != "$file" ] && extra+=(--with "$(basename "$other")")
-      done
-      args=$(awk -F'\t' -v p="$prog" '$1 == p { print $2 }' "$root/bench/app_args.tsv")
-      # shellcheck disable=SC2206 # the arguments are words
-      [ -n "$args" ] && extra+=(-- $args)
-      ;;
-  esac
+  app_of "$prog" "$corpus" "$root"
+  # shellcheck disable=SC2206 # the arguments are words
+  [ -n "$args" ] && extra+=(-- $args)
   out=$(cd "$dir" && timeout $((limit + 30)) "$synth" verify --timeout "$limit" "$file" "${extra[@]}" 2>&1)
   ms=$(( ($(date +%s%N) - start) / 1000000 ))
   line=$(printf '%s\n' "$out" | grep -m1 '^verdict: ')

@@ -289,7 +289,13 @@ mod tests {
         let a = counting(n);
         let mut b = a.clone();
         assert_eq!(b.bytes_apart_from(&a), 3 * std::mem::size_of::<Page>());
-        for f in [0, MEMORY_CHUNK - 1, MEMORY_CHUNK, MEMORY_CHUNK << PAGE_BITS, n - 1] {
+        for f in [
+            0,
+            MEMORY_CHUNK - 1,
+            MEMORY_CHUNK,
+            MEMORY_CHUNK << PAGE_BITS,
+            n - 1,
+        ] {
             b.set(f, -1);
             assert_eq!(b.at(f), -1);
             assert_eq!(a.at(f), f as i64, "the original keeps cell {f}");
@@ -297,9 +303,18 @@ mod tests {
         assert!(b != a);
         // Three whole chunks and the short last one were copied, with their three pages.
         let apart = b.bytes_apart_from(&a);
-        assert!(apart > 3 * MEMORY_CHUNK * 8 && apart < 4 * MEMORY_CHUNK * 8, "{apart}");
+        assert!(
+            apart > 3 * MEMORY_CHUNK * 8 && apart < 4 * MEMORY_CHUNK * 8,
+            "{apart}"
+        );
         // Writing back the old values makes them equal again, and equal memories hash alike.
-        for f in [0, MEMORY_CHUNK - 1, MEMORY_CHUNK, MEMORY_CHUNK << PAGE_BITS, n - 1] {
+        for f in [
+            0,
+            MEMORY_CHUNK - 1,
+            MEMORY_CHUNK,
+            MEMORY_CHUNK << PAGE_BITS,
+            n - 1,
+        ] {
             b.set(f, f as i64);
         }
         assert!(b == a);
@@ -310,7 +325,10 @@ mod tests {
             h.finish()
         };
         assert_eq!(hash(&a), hash(&b));
-        assert_eq!(b.iter().collect::<Vec<_>>(), (0..n as i64).collect::<Vec<_>>());
+        assert_eq!(
+            b.iter().collect::<Vec<_>>(),
+            (0..n as i64).collect::<Vec<_>>()
+        );
         assert_eq!(b.len(), n);
     }
 
@@ -351,7 +369,11 @@ mod tests {
         let mut c = a.clone();
         c.set(4, 40);
         b.clone_from(&c);
-        assert_eq!(Arc::as_ptr(&b.pages[0][0]), mine, "copied into its own chunk");
+        assert_eq!(
+            Arc::as_ptr(&b.pages[0][0]),
+            mine,
+            "copied into its own chunk"
+        );
         assert!(b == c && b.at(3) == 3 && b.at(4) == 40);
         // A memory whose chunk another holds takes the other's chunk instead.
         let d = b.clone();

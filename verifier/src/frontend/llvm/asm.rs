@@ -31,24 +31,14 @@ const HINTS: &[&str] = &[
 /// `ctx` and `module` are live, and `module` belongs to `ctx`.
 pub unsafe fn outline_hints(ctx: LLVMContextRef, module: LLVMModuleRef) {
     let mut calls = Vec::new();
-    let mut f = LLVMGetFirstFunction(module);
-    while !f.is_null() {
-        let mut bb = LLVMGetFirstBasicBlock(f);
-        while !bb.is_null() {
-            let mut i = LLVMGetFirstInstruction(bb);
-            while !i.is_null() {
-                if !LLVMIsACallInst(i).is_null() {
-                    let callee = LLVMGetCalledValue(i);
-                    if !callee.is_null() && !LLVMIsAInlineAsm(callee).is_null() && is_hint(callee) {
-                        calls.push((i, callee));
-                    }
-                }
-                i = LLVMGetNextInstruction(i);
+    super::canonical::each_instruction(module, |i| {
+        if !LLVMIsACallInst(i).is_null() {
+            let callee = LLVMGetCalledValue(i);
+            if !callee.is_null() && !LLVMIsAInlineAsm(callee).is_null() && is_hint(callee) {
+                calls.push((i, callee));
             }
-            bb = LLVMGetNextBasicBlock(bb);
         }
-        f = LLVMGetNextFunction(f);
-    }
+    });
     // (An assembly value is unique for its text, constraints and type: one function each.)
     let mut made: HashMap<LLVMValueRef, LLVMValueRef> = HashMap::new();
     for (call, asm) in calls {

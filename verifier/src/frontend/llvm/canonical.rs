@@ -53,25 +53,15 @@ unsafe fn rewrite(ctx: LLVMContextRef, input: &CStr, output: &CStr) -> Result<()
         return Err("cannot parse the bitcode".into());
     }
     let dl = LLVMGetModuleDataLayout(module);
-    let mut f = LLVMGetFirstFunction(module);
-    while !f.is_null() {
-        let mut bb = LLVMGetFirstBasicBlock(f);
-        while !bb.is_null() {
-            let mut i = LLVMGetFirstInstruction(bb);
-            while !i.is_null() {
-                let n = LLVMGetNumOperands(i);
-                for k in 0..n.max(0) as u32 {
-                    let op = LLVMGetOperand(i, k);
-                    if let Some(new) = rebuild(ctx, dl, op) {
-                        LLVMSetOperand(i, k, new);
-                    }
-                }
-                i = LLVMGetNextInstruction(i);
+    each_instruction(module, |i| {
+        let n = LLVMGetNumOperands(i);
+        for k in 0..n.max(0) as u32 {
+            let op = LLVMGetOperand(i, k);
+            if let Some(new) = rebuild(ctx, dl, op) {
+                LLVMSetOperand(i, k, new);
             }
-            bb = LLVMGetNextBasicBlock(bb);
         }
-        f = LLVMGetNextFunction(f);
-    }
+    });
     let mut g = LLVMGetFirstGlobal(module);
     while !g.is_null() {
         let init = LLVMGetInitializer(g);
@@ -89,6 +79,24 @@ unsafe fn rewrite(ctx: LLVMContextRef, input: &CStr, output: &CStr) -> Result<()
         return Err(format!("cannot write {}", output.to_string_lossy()));
     }
     Ok(())
+}
+
+/// Calls `f` on every instruction of `module`'s functions, in order (`f` may change the
+/// instruction's operands, not add or remove instructions).
+pub(super) unsafe fn each_instruction(module: LLVMModuleRef, mut f: impl FnMut(LLVMValueRef)) {
+    let mut func = LLVMGetFirstFunction(module);
+    while !func.is_null() {
+        let mut bb = LLVMGetFirstBasicBlock(func);
+        while !bb.is_null() {
+            let mut i = LLVMGetFirstInstruction(bb);
+            while !i.is_null() {
+                f(i);
+                i = LLVMGetNextInstruction(i);
+            }
+            bb = LLVMGetNextBasicBlock(bb);
+        }
+        func = LLVMGetNextFunction(func);
+    }
 }
 
 unsafe fn take_message(msg: *mut std::ffi::c_char) -> String {

@@ -1011,10 +1011,9 @@ impl<'p> Verifier<'p> {
             path.iter().skip(1).map(|(_, e)| e.expect("edge")).collect();
         match witness::witness(self.prog, &self.enc, &mut self.smt, &steps, bad) {
             Witness::Replayed(c) => match &c.execution.outcome {
-                o @ Outcome::Undefined { memory: false, .. } => Err(format!(
-                    "undefined behaviour is reachable {} (after {} steps)",
-                    self.prog.show_undefined(o),
-                    c.execution.steps.len()
+                Outcome::Undefined { memory: false, .. } => Err(format!(
+                    "undefined behaviour is reachable {}",
+                    self.prog.show_undefined(&c.execution)
                 )),
                 _ => Ok(c),
             },

@@ -6,7 +6,7 @@
 //! [`crate::semantics`]; see [`crate::ir`] for the rules.
 
 use crate::ir::*;
-pub use crate::memory::{Memory, MEMORY_CHUNK};
+use crate::memory::Memory;
 use crate::semantics::{self, Undefined};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -1959,14 +1959,35 @@ impl Program {
         )
     }
 
-    /// Undefined behaviour `o` (an [`Outcome::Undefined`]) in words after "undefined
-    /// behaviour": `in T1: signed integer overflow at file:line:col`.
-    pub fn show_undefined(&self, o: &Outcome) -> String {
-        let s = self.show_outcome(o);
-        match s.strip_prefix("undefined behaviour ") {
-            Some(rest) => rest.to_string(),
-            None => s,
-        }
+    /// Where and what the undefined behaviour execution `e` ends with is, in words after
+    /// "undefined behaviour": `in T1: signed integer overflow at file:line:col (after n
+    /// steps)`.
+    pub fn show_undefined(&self, e: &Execution) -> String {
+        let what = match &e.outcome {
+            Outcome::Undefined {
+                thread,
+                transition,
+                reason,
+                ..
+            } => self.undefined_in(*thread, *transition, reason),
+            o => self.show_outcome(o),
+        };
+        format!("{what} (after {} steps)", e.steps.len())
+    }
+
+    /// ` at file:line:col` of transition `tr` of thread `t`, where it has a position.
+    fn at_transition(&self, t: ThreadId, tr: TransId) -> String {
+        self.thread(t)
+            .transition(tr)
+            .span
+            .as_ref()
+            .map(|s| format!(" at {}", self.position(s)))
+            .unwrap_or_default()
+    }
+
+    /// `in T1: reason at file:line:col`.
+    fn undefined_in(&self, t: ThreadId, tr: TransId, reason: &str) -> String {
+        format!("in {t}: {reason}{}", self.at_transition(t, tr))
     }
 
     /// The outcome in words, with the source position for errors.
@@ -1978,12 +1999,7 @@ impl Program {
                 kind,
             } => {
                 let t = self.thread(*thread);
-                let pos = t
-                    .transition(*transition)
-                    .span
-                    .as_ref()
-                    .map(|s| format!(" at {}", self.position(s)))
-                    .unwrap_or_default();
+                let pos = self.at_transition(*thread, *transition);
                 let what = match kind {
                     ErrorKind::AssertionFailed => "assertion failed",
                     ErrorKind::ReachError => "error reached",
@@ -2010,19 +2026,12 @@ impl Program {
                 reason,
                 memory,
             } => {
-                let pos = self
-                    .thread(*thread)
-                    .transition(*transition)
-                    .span
-                    .as_ref()
-                    .map(|s| format!(" at {}", self.position(s)))
-                    .unwrap_or_default();
                 let what = if *memory {
                     "memory-safety violation"
                 } else {
                     "undefined behaviour"
                 };
-                format!("{what} in {thread}: {reason}{pos}")
+                format!("{what} {}", self.undefined_in(*thread, *transition, reason))
             }
             Outcome::StepBound => "step bound reached".into(),
             Outcome::ScheduleEnd => "the given schedule ended".into(),

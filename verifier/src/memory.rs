@@ -129,16 +129,6 @@ impl Memory {
         self.pages.iter().flat_map(|p| p.iter().map(|c| &**c))
     }
 
-    /// Every cell, in variable order.
-    pub fn iter(&self) -> impl Iterator<Item = i64> + '_ {
-        self.chunks().flat_map(|c| c.iter().copied())
-    }
-
-    /// The cells `r`, in order.
-    pub fn range(&self, r: std::ops::Range<usize>) -> impl Iterator<Item = i64> + '_ {
-        r.map(|f| self.at(f))
-    }
-
     /// The cells `r` as one slice: borrowed where they lie in one chunk.
     pub fn slice(&self, r: std::ops::Range<usize>) -> std::borrow::Cow<'_, [i64]> {
         if r.is_empty() {
@@ -149,7 +139,7 @@ impl Memory {
             let o = c << CHUNK_BITS;
             std::borrow::Cow::Borrowed(&self.chunk(c)[r.start - o..r.end - o])
         } else {
-            std::borrow::Cow::Owned(self.range(r).collect())
+            std::borrow::Cow::Owned(r.map(|f| self.at(f)).collect())
         }
     }
 
@@ -326,7 +316,7 @@ mod tests {
         };
         assert_eq!(hash(&a), hash(&b));
         assert_eq!(
-            b.iter().collect::<Vec<_>>(),
+            b.chunks().collect::<Vec<_>>().concat(),
             (0..n as i64).collect::<Vec<_>>()
         );
         assert_eq!(b.len(), n);

@@ -352,7 +352,7 @@ fn search(
                     ),
                     None => format!(
                         "undefined behaviour is reachable under every schedule {}",
-                        ub_reason(prog, &cex)
+                        prog.show_undefined(&cex.execution)
                     ),
                 })
             } else if prog.signal_chooses_waiter() {
@@ -376,7 +376,10 @@ fn search(
                 Verdict::Unsafe
             } else {
                 let what = if not_a_bug(&cex) {
-                    format!("undefined behaviour {}", ub_reason(prog, &cex))
+                    format!(
+                        "undefined behaviour {}",
+                        prog.show_undefined(&cex.execution)
+                    )
                 } else {
                     "a bug".to_string()
                 };
@@ -402,16 +405,6 @@ fn not_a_bug(cex: &Counterexample) -> bool {
     matches!(
         cex.execution.outcome,
         Outcome::Undefined { memory: false, .. }
-    )
-}
-
-/// Where and what the undefined behaviour `c` ends with is: `in T1: signed integer overflow
-/// at file:line:col (after n steps)`.
-fn ub_reason(prog: &Program, c: &Counterexample) -> String {
-    format!(
-        "{} (after {} steps)",
-        prog.show_undefined(&c.execution.outcome),
-        c.execution.steps.len()
     )
 }
 
@@ -727,7 +720,7 @@ impl Run<'_> {
         if not_a_bug(cex) {
             Verdict::Unknown(format!(
                 "undefined behaviour is reachable {}",
-                ub_reason(self.prog, cex)
+                self.prog.show_undefined(&cex.execution)
             ))
         } else if self.first_safe.is_some() {
             Verdict::PartiallySafe

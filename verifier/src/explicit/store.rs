@@ -14,7 +14,7 @@ use std::rc::Rc;
 
 /// Cells per chunk.
 pub const CHUNK: usize = 64;
-const _: () = assert!(crate::interp::MEMORY_CHUNK.is_multiple_of(CHUNK));
+const _: () = assert!(crate::memory::MEMORY_CHUNK.is_multiple_of(CHUNK));
 
 /// Distinct chunks of one kind, each kept once and numbered.
 struct Chunks<T> {

@@ -204,7 +204,7 @@ impl Acc {
 }
 
 /// Where the memory element an access key ([`Acc::memory`]) names is among all the elements,
-/// given where each variable's elements start ([`crate::interp::Memory::starts`]).
+/// given where each variable's elements start ([`crate::memory::Memory::starts`]).
 pub(crate) fn position(starts: &[usize], key: u64) -> usize {
     starts[(key >> 32) as usize] + (key & 0xffff_ffff) as usize
 }
@@ -1101,7 +1101,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         }
         let mut init_vals = Vec::new();
         let state = self.m.initial(&mut ZeroInit, &mut init_vals);
-        let bytes = state.mem.bytes_apart_from(&state.hollow().mem);
+        let bytes = state.mem.bytes_apart_from(&state.mem.hollow());
         self.held_bytes = bytes;
         let mut points: Vec<Point> = Vec::with_capacity(EXPECTED_STEPS);
         let mut nodes: Vec<Node<G::State>> = Vec::with_capacity(EXPECTED_STEPS);

@@ -455,6 +455,29 @@ fn needs_var(f: &Function) -> HashSet<Name> {
     out
 }
 
+/// Whether an instruction is floating point arithmetic, a comparison of floating point
+/// values or a conversion to or from floating point: an arbitrary value in the model
+/// ([`Lowerer::opaque_float`]), which does not read its operands.
+fn is_float(i: &Instruction) -> bool {
+    use Instruction as I;
+    matches!(
+        i,
+        I::FAdd(_)
+            | I::FSub(_)
+            | I::FMul(_)
+            | I::FDiv(_)
+            | I::FRem(_)
+            | I::FNeg(_)
+            | I::FCmp(_)
+            | I::FPTrunc(_)
+            | I::FPExt(_)
+            | I::FPToUI(_)
+            | I::FPToSI(_)
+            | I::UIToFP(_)
+            | I::SIToFP(_)
+    )
+}
+
 /// Whether an instruction's result is undefined for some operands, which C makes undefined
 /// behaviour where it is computed: signed overflow (`nsw`), division by zero, a shift past the
 /// width.
@@ -541,22 +564,9 @@ fn unevaluated_checks<'f>(f: &'f Function, evaluated: &'f HashSet<Name>) -> Vec<
                         force(&x.condition, &mut forced);
                     }
                 }
+                I::Call(_) | I::Phi(_) => {}
                 // Floating point is arbitrary in the model: its operands are not read.
-                I::Call(_)
-                | I::Phi(_)
-                | I::FAdd(_)
-                | I::FSub(_)
-                | I::FMul(_)
-                | I::FDiv(_)
-                | I::FRem(_)
-                | I::FNeg(_)
-                | I::FCmp(_)
-                | I::FPTrunc(_)
-                | I::FPExt(_)
-                | I::FPToUI(_)
-                | I::FPToSI(_)
-                | I::UIToFP(_)
-                | I::SIToFP(_) => {}
+                _ if is_float(i) => {}
                 // Loads, stores, atomics, allocations: computed where they are.
                 _ => {
                     for op in operands(i) {
@@ -2341,27 +2351,7 @@ impl<'m> Lowerer<'m> {
                 Ok(())
             }
             I::Call(c) => self.call(c),
-            I::FAdd(_)
-            | I::FSub(_)
-            | I::FMul(_)
-            | I::FDiv(_)
-            | I::FRem(_)
-            | I::FNeg(_)
-            | I::FPTrunc(_)
-            | I::FPExt(_)
-            | I::UIToFP(_)
-            | I::SIToFP(_)
-            | I::FCmp(_) => self.opaque_float(i),
-            I::FPToUI(_) | I::FPToSI(_) => {
-                self.warn_once(
-                    "conversions of floating point values to integers modelled as giving \
-                     arbitrary values of the integer's type: the model does not compute \
-                     floating point, so it does not check that a value converted is within \
-                     the integer's range (C leaves it undefined otherwise)"
-                        .into(),
-                );
-                self.opaque_float(i)
-            }
+            _ if is_float(i) => self.opaque_float(i),
             I::VAArg(_) => self.unsupported("va_arg"),
             other => self.unsupported(format!("instruction `{other}`")),
         }
@@ -2374,11 +2364,22 @@ impl<'m> Lowerer<'m> {
         }
     }
 
-    /// Floating point arithmetic, conversions to floating point and comparisons compute an
-    /// arbitrary value of their result's type (an over-approximation: C gives them no
-    /// undefined behaviour under IEEE 754 arithmetic, Annex F); floating point values are
-    /// their bits otherwise (constants, loads and stores). The program records a warning.
+    /// Floating point arithmetic, conversions to and from floating point and comparisons
+    /// ([`is_float`]) compute an arbitrary value of their result's type (an
+    /// over-approximation: C gives them no undefined behaviour under IEEE 754 arithmetic,
+    /// Annex F, but for a conversion to an integer out of its range, which is not checked);
+    /// floating point values are their bits otherwise (constants, loads and stores). The
+    /// program records a warning, and one more for conversions to integers.
     fn opaque_float(&mut self, i: &'m Instruction) -> R<()> {
+        if matches!(i, Instruction::FPToUI(_) | Instruction::FPToSI(_)) {
+            self.warn_once(
+                "conversions of floating point values to integers modelled as giving \
+                 arbitrary values of the integer's type: the model does not compute floating \
+                 point, so it does not check that a value converted is within the integer's \
+                 range (C leaves it undefined otherwise)"
+                    .into(),
+            );
+        }
         let dest = i
             .try_get_result()
             .expect("floating point arithmetic has a result");

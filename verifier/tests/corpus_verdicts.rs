@@ -106,3 +106,26 @@ fn quick_corpus_programs_get_their_expected_iterative_verdicts() {
         }
     }
 }
+
+/// The corpus's bounded buffer, whose waiter counts start uninitialised, deadlocks with some
+/// of their values: `partially safe` with that deadlock, also with a time limit that lets
+/// the search without its loop counters emit the safe schedule first (the search that then
+/// tracks them probes its own schedule for the bug; with the first search's schedule only,
+/// it had none to probe, and a longer limit ended `unknown`).
+#[test]
+fn the_bounded_buffer_deadlock_is_found_with_a_longer_time_limit() {
+    let p = load(
+        &corpus().join("apps/boundedBuffer/boundedBuffer.c"),
+        &Options::default(),
+    )
+    .unwrap();
+    let opts = VOpts {
+        timeout: Duration::from_secs(60),
+        ..VOpts::default()
+    };
+    let r = run_iterative(&p, opts, Engine::Auto, usize::MAX, None, &mut |_| {});
+    assert_eq!(r.verdict, Verdict::PartiallySafe, "{:?}", r.verdict);
+    assert!(r.first_safe_ivr.is_some());
+    let c = r.counterexample.expect("the deadlock");
+    assert!(matches!(c.execution.outcome, Outcome::Deadlock { .. }));
+}

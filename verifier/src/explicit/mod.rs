@@ -125,6 +125,7 @@ pub fn run_iterative(
         // (Each attempt sets it.)
         deadline: start,
         schedule: Vec::new(),
+        earlier_schedule: Vec::new(),
     };
     // (The value ranges are computed once, for the counters and for both searches.)
     let ranges = ranges::Ranges::new(prog);
@@ -146,7 +147,7 @@ pub fn run_iterative(
             Ok(r) if opts.stop_at_first_safe && r.first_safe_ivr.is_some() => return Ok(r),
             _ => {}
         }
-        run.schedule.clear();
+        run.earlier_schedule = std::mem::take(&mut run.schedule);
     }
     attempt(&mut run, hunt, budget, &ranges, &[])
 }
@@ -599,8 +600,11 @@ struct Run<'a> {
     sink: &'a mut dyn FnMut(&Ivr),
     /// When the explicit search gives up.
     deadline: Instant,
-    /// The steps of the first safe schedule emitted, from the initial state.
+    /// The steps of the first safe schedule of this search, from the initial state (each
+    /// search's own: one that tracks what the one before left out takes its paths anew).
     schedule: Vec<(ThreadId, TransId)>,
+    /// Those of the search before, where there was one.
+    earlier_schedule: Vec<(ThreadId, TransId)>,
 }
 
 impl Run<'_> {
@@ -664,15 +668,21 @@ impl Run<'_> {
         };
         let Some(art) = art else { return Ok(false) };
         self.nodes = self.nodes.max(art.len());
-        if self.first_safe.is_none() {
-            self.first_safe = Some(self.start.elapsed());
-            let mut v = art.root();
-            while let Some(e) = art.node(v).children.first() {
-                self.schedule.push((e.thread, e.transition));
-                v = e.child;
-            }
+        self.first_safe.get_or_insert_with(|| self.start.elapsed());
+        let mut path = Vec::new();
+        let mut v = art.root();
+        while let Some(e) = art.node(v).children.first() {
+            path.push((e.thread, e.transition));
+            v = e.child;
         }
-        self.emit(IvrKind::Safe(Box::new(art)));
+        // The schedule the search before emitted is not emitted again.
+        let again = path == self.earlier_schedule;
+        if self.schedule.is_empty() {
+            self.schedule = path;
+        }
+        if !again {
+            self.emit(IvrKind::Safe(Box::new(art)));
+        }
         Ok(true)
     }
 

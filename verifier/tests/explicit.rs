@@ -226,6 +226,48 @@ int main(void) {
 }
 "#;
 
+/// A reader that has read a value too early is bound to fail once it runs again: its next
+/// steps read nothing another thread writes (the second program's writes `done` first). A
+/// schedule that never runs it again (`main` spinning) is unfair, so the safe one lets the
+/// writer go first, and the early read is the bug.
+#[test]
+fn a_thread_bound_to_fail_is_not_starved_by_the_schedule() {
+    for (name, reader) in [
+        ("checks.c", "int v = x; assert(v == 1); done = 1;"),
+        ("writes.c", "int v = x; done = 1; assert(v == 1);"),
+    ] {
+        let text = format!(
+            r#"
+#include <pthread.h>
+#include <assert.h>
+int x, done;
+void *reader(void *a) {{ {reader} return 0; }}
+int main(void) {{
+  pthread_t t;
+  pthread_create(&t, 0, reader, 0);
+  x = 1;
+  while (!done)
+    ;
+  pthread_join(t, 0);
+  return 0;
+}}
+"#
+        );
+        let p = lower(name, &text);
+        let (r, ivrs) = verify(&p, Engine::Explicit);
+        assert_eq!(r.verdict, Verdict::PartiallySafe, "{name}");
+        assert!(
+            ivrs.iter().any(|i| matches!(i.kind, IvrKind::Safe(_))),
+            "{name}"
+        );
+        let c = r.counterexample.expect("the early read");
+        assert!(
+            matches!(c.execution.outcome, Outcome::Error { .. }),
+            "{name}"
+        );
+    }
+}
+
 #[test]
 fn a_busy_wait_gets_a_fair_schedule() {
     let p = lower(

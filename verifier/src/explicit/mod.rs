@@ -25,6 +25,7 @@
 //! to the symbolic engine ([`crate::imc`]): [`run_iterative`] then returns [`Fallback`].
 
 mod counters;
+mod fails;
 mod inputs;
 mod liveness;
 mod lockset;

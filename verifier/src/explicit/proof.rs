@@ -481,11 +481,15 @@ pub fn schedule(
     Ok(art)
 }
 
-/// The states from which no scheduler avoids a bug: deadlocks, and states where every thread
-/// the graph expands has a step to an error, to undefined behaviour or to a doomed state.
+/// The states from which no scheduler avoids a bug: deadlocks, states where a thread is
+/// bound to fail ([`super::fails`]), and states where every thread the graph expands has a
+/// step to an error, to undefined behaviour or to a doomed state.
 pub fn doomed(space: &Space, g: &Graph, deadline: Instant) -> Result<Vec<bool>, Stop> {
     let n = g.edges.len();
-    let mut doomed: Vec<bool> = (0..n as u32).map(|s| g.is_deadlock(space, s)).collect();
+    let failing = super::fails::BoundToFail::new(space.prog);
+    let mut doomed: Vec<bool> = (0..n as u32)
+        .map(|s| g.is_deadlock(space, s) || (!space.is_end(s) && failing.any(space, s)))
+        .collect();
     let mut changed = true;
     while changed {
         if Instant::now() >= deadline {

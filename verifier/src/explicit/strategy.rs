@@ -20,9 +20,15 @@
 //! second allows every step and reuses the states found; it also runs where the checker
 //! rejects what the first found or the schedule gets stuck (`Strategy::without_waits`).
 //!
+//! A pair where a thread is bound to reach the error location is lost, whatever thread the
+//! scheduler picks there ([`super::fails`]): the cycle rule above would otherwise win it by
+//! never running that thread again, a schedule the checker rejects as unfair (or for the
+//! undefined behaviour the values it then never rules out allow).
+//!
 //! What it finds is only a proposal: the ART built from it goes through the independent
 //! checker ([`crate::check`]) like every other.
 
+use super::fails::BoundToFail;
 use super::proof::Phase;
 use super::space::{Edge, Key, Reduction, Space, Stop, Target};
 use crate::ir::{LocKind, Program, SyncKind, Thread, ThreadId, TransKind, Transition};
@@ -106,7 +112,8 @@ fn search_with(
 ) -> Result<Option<Strategy>, Stop> {
     let mut status: FxHashMap<(u32, Phase), Status> = FxHashMap::default();
     let root = (0u32, sched.start());
-    let mut stack = vec![open(space, &mut status, root, sched, no_waits)?];
+    let failing = BoundToFail::new(space.prog);
+    let mut stack = vec![open(space, &mut status, root, sched, no_waits, &failing)?];
     while let Some(f) = stack.last_mut() {
         if Instant::now() >= deadline {
             return Err(Stop::Budget(
@@ -162,7 +169,7 @@ fn search_with(
                     status.insert(c, Status::Won(None));
                     f.next_child += 1;
                 } else {
-                    let g = open(space, &mut status, c, sched, no_waits)?;
+                    let g = open(space, &mut status, c, sched, no_waits, &failing)?;
                     stack.push(g);
                 }
             }
@@ -178,16 +185,20 @@ fn search_with(
 }
 
 /// A new frame for a pair, marked open (without candidates where a thread cannot avoid a
-/// wait that `no_waits` makes a loss).
+/// wait that `no_waits` makes a loss, or is bound to reach the error location).
 fn open(
     space: &mut Space,
     status: &mut FxHashMap<(u32, Phase), Status>,
     key: (u32, Phase),
     sched: &RoundRobin,
     no_waits: Option<&Doomed>,
+    failing: &BoundToFail,
 ) -> Result<Frame, Stop> {
     status.insert(key, Status::Open);
-    let candidates = if space.is_end(key.0) || no_waits.is_some_and(|d| d.any(space, key.0)) {
+    let candidates = if space.is_end(key.0)
+        || no_waits.is_some_and(|d| d.any(space, key.0))
+        || failing.any(space, key.0)
+    {
         Vec::new()
     } else {
         match space.reduction(key.0, false)? {

@@ -1,0 +1,126 @@
+//! Threads bound to fail: a state where some thread reaches the error location (or undefined
+//! behaviour) whatever a fair scheduler does. The searches for a safe schedule
+//! ([`super::strategy`]) and for the states no scheduler can save ([`super::proof::doomed`])
+//! treat such a state as lost; without this, a schedule that never runs that thread again
+//! (a cycle of the other threads' steps, a spin loop) passes them as safe, and the checker
+//! then rejects it as unfair, or for the undefined behaviour the values it never rules out
+//! allow. Fairness is the condition of seed 002's schedulers (a fair, deadlock-free
+//! scheduler), which a thread's own steps cannot be kept from under it.
+
+use super::space::{Key, Space};
+use crate::ir::{Access, LocKind, Op, Program, ThreadId, TransKind, Transition};
+
+/// Where a thread is bound to reach the error location whatever the scheduler does: run
+/// alone from its location, some way of its steps gets there (or to undefined behaviour)
+/// within [`STEPS`] steps, each a step that reads no memory another thread can write and
+/// cannot block ([`solitary`]). What such a step does depends on the thread alone, so it
+/// stays enabled until the thread takes a step, which a fair scheduler lets it do, and
+/// where it has more than one, which it takes is the program's (its values') to choose, not
+/// the scheduler's. Statically, per thread, the locations from which such steps may lead to
+/// the error location (`near`); in a state, a run of them ([`BoundToFail::fails_alone`]).
+pub struct BoundToFail {
+    near: Vec<Vec<bool>>,
+}
+
+/// Most steps of one run of [`BoundToFail::fails_alone`].
+const STEPS: usize = 32;
+
+/// Most steps [`BoundToFail::fails_alone`] takes in all its runs from one state.
+const WORK: usize = 256;
+
+impl BoundToFail {
+    pub fn new(prog: &Program) -> BoundToFail {
+        let near = prog
+            .threads
+            .iter()
+            .map(|th| {
+                let mut near = vec![false; th.locations.len()];
+                let mut layer: Vec<usize> = th
+                    .transitions
+                    .iter()
+                    .filter(|tr| {
+                        solitary(tr) && th.locations[tr.dst.0 as usize].kind == LocKind::Error
+                    })
+                    .map(|tr| tr.src.0 as usize)
+                    .collect();
+                for _ in 0..STEPS {
+                    let mut next = Vec::new();
+                    for l in layer {
+                        if !std::mem::replace(&mut near[l], true) {
+                            next.extend(
+                                th.transitions
+                                    .iter()
+                                    .filter(|tr| tr.dst.0 as usize == l && solitary(tr))
+                                    .map(|tr| tr.src.0 as usize),
+                            );
+                        }
+                    }
+                    layer = next;
+                }
+                near
+            })
+            .collect();
+        BoundToFail { near }
+    }
+
+    /// Some thread of state `id` is bound to reach the error location.
+    pub fn any(&self, space: &Space, id: u32) -> bool {
+        let control = space.control(id);
+        let movable = control.movable(space.prog);
+        movable.into_iter().any(|t| {
+            let near =
+                control.locs[t.0 as usize].is_some_and(|l| self.near[t.0 as usize][l.0 as usize]);
+            near && self.fails_alone(space, id, t)
+        })
+    }
+
+    /// Thread `t`, run alone from state `id` by [`solitary`] steps, may reach the error
+    /// location or undefined behaviour (depth first over its ways, within [`STEPS`]
+    /// steps each and [`WORK`] in all).
+    fn fails_alone(&self, space: &Space, id: u32, t: ThreadId) -> bool {
+        let th = &space.prog.threads[t.0 as usize];
+        let mut work = 0;
+        let mut stack = vec![(Key::clone(&space.key(id)), 0usize)];
+        while let Some((k, depth)) = stack.pop() {
+            let Some(l) = k.state.threads[t.0 as usize].loc() else {
+                continue;
+            };
+            if depth >= STEPS || !self.near[t.0 as usize][l.0 as usize] {
+                continue;
+            }
+            for (tr, forced) in space.enabled_at(&k, t) {
+                let tr = th.transition(tr);
+                if !solitary(tr) {
+                    continue;
+                }
+                if work >= WORK {
+                    return false;
+                }
+                work += 1;
+                let mut next = k.clone();
+                if space.step_at(&mut next, t, tr.id, forced).is_err()
+                    || th.locations[tr.dst.0 as usize].kind == LocKind::Error
+                {
+                    return true;
+                }
+                stack.push((next, depth + 1));
+            }
+        }
+        false
+    }
+}
+
+/// A step that reads no memory another thread can write (it may write some) and cannot
+/// block: an ordinary statement or branch, or the step into the error location.
+fn solitary(tr: &Transition) -> bool {
+    !tr.may_block
+        && matches!(
+            tr.kind,
+            TransKind::Stmt | TransKind::Branch | TransKind::Error(_)
+        )
+        && tr.events.iter().all(|e| e.access == Access::Write)
+        && tr
+            .ops
+            .iter()
+            .all(|o| matches!(o, Op::Assign { .. } | Op::Havoc { .. }))
+}

@@ -382,3 +382,35 @@ int main(void) {
     let v = verdict(&p).0;
     assert!(!matches!(v, Verdict::Safe | Verdict::Unsafe), "{v:?}");
 }
+
+/// A thread-specific value's destructor gets what `pthread_setspecific` set: where every
+/// value set is a number (`(void *)42`), the destructor's `(long)v` reads no address, and a
+/// bug every scheduler meets is `unsafe`; where one is an address, it is not known to be.
+#[test]
+fn a_destructor_that_gets_numbers_reads_no_address() {
+    let program = |value: &str| {
+        format!(
+            r#"
+#include <assert.h>
+#include <pthread.h>
+int g;
+void dtor(void *v) {{ long val = (long)v; assert(val != 42); }}
+void *worker(void *k) {{ pthread_setspecific(*(pthread_key_t *)k, {value}); return 0; }}
+int main(void) {{
+  pthread_key_t key;
+  pthread_key_create(&key, dtor);
+  pthread_t t;
+  pthread_create(&t, 0, worker, &key);
+  pthread_join(t, 0);
+  return 0;
+}}
+"#
+        )
+    };
+    let p = lower(&program("(void *)42"), 64);
+    assert!(!p.observes_numbering);
+    assert_eq!(verdict(&p).0, Verdict::Unsafe);
+    let p = lower(&program("&g"), 64);
+    assert!(p.observes_numbering);
+    assert_ne!(verdict(&p).0, Verdict::Unsafe);
+}

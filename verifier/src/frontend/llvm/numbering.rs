@@ -46,10 +46,12 @@ pub fn observes_numbering(m: &Module) -> bool {
 }
 
 /// The pointer parameters of the module's functions that every call gives an integer
-/// converted to a pointer (`inttoptr`, or null): as arguments of direct calls, and as the
-/// argument of a `pthread_create` that starts the function. A function whose address is used
-/// otherwise (stored, passed on, in an initialiser) has callers not known here: none of its
-/// parameters is one.
+/// converted to a pointer (`inttoptr`, or null): as arguments of direct calls, as the
+/// argument of a `pthread_create` that starts the function, and as the value of a
+/// thread-specific key that a `pthread_key_create` names the function the destructor of
+/// (every value some `pthread_setspecific` sets). A function whose address is used otherwise
+/// (stored, passed on, in an initialiser) has callers not known here: none of its parameters
+/// is one.
 fn number_parameters(m: &Module) -> HashSet<(&str, usize)> {
     let name_of = |o: &Operand| match o {
         Operand::ConstantOperand(c) => match c.as_ref() {
@@ -88,22 +90,10 @@ fn number_parameters(m: &Module) -> HashSet<(&str, usize)> {
             escape_name(&mut got, &n);
         }
     }
+    let specific = specific_values_are_numbers(m);
     for f in &m.functions {
-        let defs: HashMap<&Name, &Instruction> = (f.basic_blocks.iter().flat_map(|b| &b.instrs))
-            .filter_map(|i| i.try_get_result().map(|d| (d, i)))
-            .collect();
-        let number = |o: &Operand| match o {
-            Operand::ConstantOperand(c) => match c.as_ref() {
-                Constant::IntToPtr(x) => matches!(x.operand.as_ref(), Constant::Int { .. }),
-                Constant::Null(_) => true,
-                _ => false,
-            },
-            Operand::LocalOperand { name, .. } => match defs.get(name) {
-                Some(Instruction::IntToPtr(x)) => computed(&defs, &x.operand, &mut Vec::new()),
-                _ => false,
-            },
-            Operand::MetadataOperand => false,
-        };
+        let defs = definitions(f);
+        let number = |o: &Operand| is_number(&defs, o);
         let note = |got: &mut HashMap<String, Option<Vec<bool>>>,
                     called: &mut HashSet<String>,
                     callee: &str,
@@ -128,6 +118,18 @@ fn number_parameters(m: &Module) -> HashSet<(&str, usize)> {
                 either::Either::Left(_) => None,
             };
             let args: Vec<&Operand> = c.arguments.iter().map(|(o, _)| o).collect();
+            if callee.as_deref() == Some("pthread_key_create") && args.len() == 2 {
+                if let Some(dtor) = name_of(args[1]) {
+                    called.insert(dtor.clone());
+                    if let Some(Some(params)) = got.get_mut(&dtor) {
+                        if let Some(p) = params.get_mut(0) {
+                            *p &= specific;
+                        }
+                    }
+                }
+                escape(&mut got, args[0]);
+                continue;
+            }
             if callee.as_deref() == Some("pthread_create") && args.len() == 4 {
                 if let Some(start) = name_of(args[2]) {
                     note(&mut got, &mut called, &start, 0, args[3]);
@@ -161,6 +163,49 @@ fn number_parameters(m: &Module) -> HashSet<(&str, usize)> {
         }
     }
     out
+}
+
+/// The instructions of `f` by the names of their results.
+fn definitions(f: &Function) -> HashMap<&Name, &Instruction> {
+    (f.basic_blocks.iter().flat_map(|b| &b.instrs))
+        .filter_map(|i| i.try_get_result().map(|d| (d, i)))
+        .collect()
+}
+
+/// Whether pointer operand `o` (of the function whose instructions are `defs`) is an
+/// integer converted to a pointer, or null.
+fn is_number<'f>(defs: &HashMap<&'f Name, &'f Instruction>, o: &'f Operand) -> bool {
+    match o {
+        Operand::ConstantOperand(c) => match c.as_ref() {
+            Constant::IntToPtr(x) => matches!(x.operand.as_ref(), Constant::Int { .. }),
+            Constant::Null(_) => true,
+            _ => false,
+        },
+        Operand::LocalOperand { name, .. } => match defs.get(name) {
+            Some(Instruction::IntToPtr(x)) => computed(defs, &x.operand, &mut Vec::new()),
+            _ => false,
+        },
+        Operand::MetadataOperand => false,
+    }
+}
+
+/// Whether every value the module's `pthread_setspecific` calls set is a number
+/// ([`is_number`]): what the keys' destructors get.
+fn specific_values_are_numbers(m: &Module) -> bool {
+    m.functions.iter().all(|f| {
+        let defs = definitions(f);
+        f.basic_blocks
+            .iter()
+            .flat_map(|b| &b.instrs)
+            .all(|i| match i {
+                Instruction::Call(c)
+                    if super::loops::callee(i).as_deref() == Some("pthread_setspecific") =>
+                {
+                    c.arguments.get(1).is_some_and(|(o, _)| is_number(&defs, o))
+                }
+                _ => true,
+            })
+    })
 }
 
 /// Whether integer operand `o` is computed from constants alone (through phis, casts and

@@ -443,7 +443,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     let limit = std::time::Duration::from_secs(a.timeout);
     let Some(p) = a.input.load_within(limit)? else {
         let why = format!("timeout after {} s while lowering the program", a.timeout);
-        print_unknown(a.json, &why, start);
+        print_unknown(a.json, &why, start, None);
         return Ok(4);
     };
     if let Some(dir) = &a.out {
@@ -453,6 +453,8 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     let found: verifier::scope::Found = Default::default();
     // Whether a counterexample was printed.
     let shown = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    // The IVRs emitted by now, and when the first safe one was (for a run the alarm ends).
+    let emitted: std::sync::Arc<std::sync::Mutex<Emitted>> = Default::default();
     let opts = verifier::imc::Options {
         timeout: limit.saturating_sub(start.elapsed()),
         max_nodes: a.max_nodes,
@@ -466,7 +468,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
     let live = !a.json && std::io::stderr().is_terminal();
     let alarm = {
         let (json, secs) = (a.json, a.timeout);
-        let (p, shown) = (p.clone(), shown.clone());
+        let (p, shown, emitted) = (p.clone(), shown.clone(), emitted.clone());
         limit::arm(start + limit + limit::GRACE, move || {
             if live {
                 eprint!("\r\x1b[K");
@@ -476,7 +478,8 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                     emit(&bug);
                 }
             }
-            print_unknown(json, &limit::stopped(secs), start);
+            let by_then = *emitted.lock().unwrap_or_else(|e| e.into_inner());
+            print_unknown(json, &limit::stopped(secs), start, Some(by_then));
             4
         })
     };
@@ -504,6 +507,13 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
         let mut sink = |ivr: &verifier::imc::Ivr| {
             if live {
                 eprint!("\r\x1b[K");
+            }
+            {
+                let mut e = emitted.lock().unwrap_or_else(|e| e.into_inner());
+                e.ivrs += 1;
+                if matches!(ivr.kind, IvrKind::Safe(_)) {
+                    e.first_safe.get_or_insert(ivr.time);
+                }
             }
             // (Made only when written: it lists every label.)
             let file = || verifier::ivr::IvrFile::new(&p, ivr);
@@ -668,18 +678,43 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
 
 /// Prints the verdict `unknown` of a run that ended before verifying (`why`), as text or as
 /// the JSON verdict line.
-fn print_unknown(json: bool, why: &str, start: std::time::Instant) {
+/// With `by_then`, the IVRs the run emitted before it was stopped.
+fn print_unknown(json: bool, why: &str, start: std::time::Instant, by_then: Option<Emitted>) {
+    let seconds = start.elapsed().as_secs_f64();
+    let first = by_then.and_then(|e| e.first_safe);
     if json {
-        let v = serde_json::json!({
+        let mut v = serde_json::json!({
             "format": "synth-verdict/1",
             "verdict": "unknown",
             "reason": why,
-            "seconds": start.elapsed().as_secs_f64(),
+            "seconds": seconds,
         });
+        if let Some(e) = by_then {
+            v["first_safe_ivr_seconds"] = serde_json::json!(first.map(|d| d.as_secs_f64()));
+            v["ivrs"] = serde_json::json!(e.ivrs);
+        }
         emit(&format!("{v}\n"));
     } else {
-        emit(&format!("verdict: unknown ({why})\n"));
+        let mut out = format!("verdict: unknown ({why})\n");
+        if let Some(e) = by_then {
+            let first = match first {
+                Some(d) => format!("{:.2} s", d.as_secs_f64()),
+                None => "none".into(),
+            };
+            out.push_str(&format!(
+                "first safe IVR: {first}, IVRs: {}, time: {seconds:.2} s\n",
+                e.ivrs
+            ));
+        }
+        emit(&out);
     }
+}
+
+/// The IVRs a run has emitted: how many, and when the first safe one was.
+#[derive(Clone, Copy, Default)]
+struct Emitted {
+    ivrs: usize,
+    first_safe: Option<std::time::Duration>,
 }
 
 /// Creates the `--out` directory; refuses one that already holds IVR files.

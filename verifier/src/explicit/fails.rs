@@ -9,6 +9,8 @@
 
 use super::space::{Key, Space};
 use crate::ir::{Access, LocKind, Op, Program, ThreadId, TransKind, Transition};
+use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 
 /// Where a thread is bound to reach the error location whatever the scheduler does: run
 /// alone from its location, some way of its steps gets there (or to undefined behaviour)
@@ -20,13 +22,15 @@ use crate::ir::{Access, LocKind, Op, Program, ThreadId, TransKind, Transition};
 /// the error location (`near`); in a state, a run of them ([`BoundToFail::fails_alone`]).
 pub struct BoundToFail {
     near: Vec<Vec<bool>>,
+    /// What [`BoundToFail::any`] found, per state.
+    found: RefCell<FxHashMap<u32, bool>>,
 }
 
 /// Most steps of one run of [`BoundToFail::fails_alone`].
-const STEPS: usize = 32;
+const STEPS: usize = 8;
 
 /// Most steps [`BoundToFail::fails_alone`] takes in all its runs from one state.
-const WORK: usize = 256;
+const WORK: usize = 32;
 
 impl BoundToFail {
     pub fn new(prog: &Program) -> BoundToFail {
@@ -60,18 +64,30 @@ impl BoundToFail {
                 near
             })
             .collect();
-        BoundToFail { near }
+        BoundToFail {
+            near,
+            found: RefCell::default(),
+        }
     }
 
-    /// Some thread of state `id` is bound to reach the error location.
+    /// Some thread of state `id` is bound to reach the error location (found once per state).
     pub fn any(&self, space: &Space, id: u32) -> bool {
+        if let Some(&known) = self.found.borrow().get(&id) {
+            return known;
+        }
         let control = space.control(id);
-        let movable = control.movable(space.prog);
-        movable.into_iter().any(|t| {
-            let near =
-                control.locs[t.0 as usize].is_some_and(|l| self.near[t.0 as usize][l.0 as usize]);
-            near && self.fails_alone(space, id, t)
-        })
+        let near: Vec<ThreadId> = (control.locs.iter().enumerate())
+            .filter(|(t, l)| l.is_some_and(|l| self.near[*t][l.0 as usize]))
+            .map(|(t, _)| ThreadId(t as u32))
+            .collect();
+        // (Whether the thread may move is asked only of one that would fail.)
+        let fails = near.into_iter().any(|t| {
+            control.atomic.is_none_or(|a| a == t)
+                && self.fails_alone(space, id, t)
+                && control.movable(space.prog).contains(&t)
+        });
+        self.found.borrow_mut().insert(id, fails);
+        fails
     }
 
     /// Thread `t`, run alone from state `id` by [`solitary`] steps, may reach the error
@@ -80,8 +96,11 @@ impl BoundToFail {
     fn fails_alone(&self, space: &Space, id: u32, t: ThreadId) -> bool {
         let th = &space.prog.threads[t.0 as usize];
         let mut work = 0;
-        let mut stack = vec![(Key::clone(&space.key(id)), 0usize)];
+        // (The state itself is not copied: only the states after steps are made.)
+        let first = space.key(id);
+        let mut stack: Vec<(Option<Key>, usize)> = vec![(None, 0)];
         while let Some((k, depth)) = stack.pop() {
+            let k = k.as_ref().unwrap_or(&first);
             let Some(l) = k.state.threads[t.0 as usize].loc() else {
                 continue;
             };
@@ -97,13 +116,13 @@ impl BoundToFail {
                     return false;
                 }
                 work += 1;
-                let mut next = k.clone();
+                let mut next = Key::clone(k);
                 if space.step_at(&mut next, t, tr.id, forced).is_err()
                     || th.locations[tr.dst.0 as usize].kind == LocKind::Error
                 {
                     return true;
                 }
-                stack.push((next, depth + 1));
+                stack.push((Some(next), depth + 1));
             }
         }
         false

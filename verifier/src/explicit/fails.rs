@@ -107,7 +107,7 @@ impl BoundToFail {
             if depth >= STEPS || !self.near[t.0 as usize][l.0 as usize] {
                 continue;
             }
-            for (tr, forced) in space.enabled_at(&k, t) {
+            for (tr, forced) in space.enabled_at(k, t) {
                 let tr = th.transition(tr);
                 if !solitary(tr) {
                     continue;

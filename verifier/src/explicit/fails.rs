@@ -1,11 +1,12 @@
 //! Threads bound to fail: a state where some thread reaches the error location (or undefined
-//! behaviour) whatever a fair scheduler does. The searches for a safe schedule
-//! ([`super::strategy`]) and for the states no scheduler can save ([`super::proof::doomed`])
-//! treat such a state as lost; without this, a schedule that never runs that thread again
-//! (a cycle of the other threads' steps, a spin loop) passes them as safe, and the checker
-//! then rejects it as unfair, or for the undefined behaviour the values it never rules out
-//! allow. Fairness is the condition of seed 002's schedulers (a fair, deadlock-free
-//! scheduler), which a thread's own steps cannot be kept from under it.
+//! behaviour) whatever a fair scheduler does while the program runs. The searches for a safe
+//! schedule ([`super::strategy`]) and the graph's scheduler ([`super::proof::doomed`]) avoid
+//! such a state; without this, a schedule that never runs that thread again (a cycle of the
+//! other threads' steps, a spin loop) passes them as safe, and the checker then rejects it as
+//! unfair, or for the undefined behaviour the values it never rules out allow. Fairness is
+//! the condition of seed 002's schedulers (a fair, deadlock-free scheduler), which a thread's
+//! own steps cannot be kept from under it. (Not a reason for `unsafe`: a scheduler that lets
+//! the program end first may cut the thread's steps short.)
 
 use super::space::{Key, Space};
 use crate::ir::{Access, LocKind, Op, Program, ThreadId, TransKind, Transition};

@@ -338,8 +338,8 @@ fn search(
         if crate::unavoidable::unavoidable(prog, &cex.execution).is_ok() {
             return Ok(run.report(Verdict::Unsafe, Some(cex), cexs));
         }
-        let doomed =
-            proof::doomed(space, &graph, deadline).map_err(|s| run.fallback(stop_reason(s)))?;
+        let doomed = proof::doomed(space, &graph, deadline, false)
+            .map_err(|s| run.fallback(stop_reason(s)))?;
         if doomed[0] {
             // Where a value not known was read, the bug may need the values the search took
             // (0): a scheduler may avoid it for others, which the symbolic engine can tell.
@@ -393,7 +393,9 @@ fn search(
             };
             return Ok(run.report(verdict, Some(cex), cexs));
         }
-        if !run.schedule(space, Some((&graph, &doomed)), labels, budget.max_states)? {
+        let avoid = proof::doomed(space, &graph, deadline, true)
+            .map_err(|s| run.fallback(stop_reason(s)))?;
+        if !run.schedule(space, Some((&graph, &avoid)), labels, budget.max_states)? {
             return Err(run.fallback("the scheduler met a state without a safe choice".into()));
         }
     }

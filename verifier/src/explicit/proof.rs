@@ -481,14 +481,27 @@ pub fn schedule(
     Ok(art)
 }
 
-/// The states from which no scheduler avoids a bug: deadlocks, states where a thread is
-/// bound to fail ([`super::fails`]), and states where every thread the graph expands has a
-/// step to an error, to undefined behaviour or to a doomed state.
-pub fn doomed(space: &Space, g: &Graph, deadline: Instant) -> Result<Vec<bool>, Stop> {
+/// The states from which no scheduler avoids a bug: deadlocks, and states where every
+/// thread the graph expands has a step to an error, to undefined behaviour or to a doomed
+/// state. With `bound_to_fail`, also the states where a thread is bound to fail
+/// ([`super::fails`]): the states a scheduler must avoid (it would starve the thread
+/// otherwise), not known to doom every scheduler (a program that ends first may cut the
+/// thread's steps short), so not for a verdict.
+pub fn doomed(
+    space: &Space,
+    g: &Graph,
+    deadline: Instant,
+    bound_to_fail: bool,
+) -> Result<Vec<bool>, Stop> {
     let n = g.edges.len();
-    let failing = super::fails::BoundToFail::new(space.prog);
+    let failing = bound_to_fail.then(|| super::fails::BoundToFail::new(space.prog));
     let mut doomed: Vec<bool> = (0..n as u32)
-        .map(|s| g.is_deadlock(space, s) || (!space.is_end(s) && failing.any(space, s)))
+        .map(|s| {
+            g.is_deadlock(space, s)
+                || failing
+                    .as_ref()
+                    .is_some_and(|f| !space.is_end(s) && f.any(space, s))
+        })
         .collect();
     let mut changed = true;
     while changed {

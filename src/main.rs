@@ -508,13 +508,6 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
             if live {
                 eprint!("\r\x1b[K");
             }
-            {
-                let mut e = emitted.lock().unwrap_or_else(|e| e.into_inner());
-                e.ivrs += 1;
-                if matches!(ivr.kind, IvrKind::Safe(_)) {
-                    e.first_safe.get_or_insert(ivr.time);
-                }
-            }
             // (Made only when written: it lists every label.)
             let file = || verifier::ivr::IvrFile::new(&p, ivr);
             if let Some(dir) = &a.out {
@@ -529,21 +522,33 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                     write_err.get_or_insert(anyhow::anyhow!("{}: {e}", path.display()));
                 }
             }
+            // (Counted once written or printed, for the summary of a run the alarm stops.)
+            let count = || {
+                let mut e = emitted.lock().unwrap_or_else(|e| e.into_inner());
+                e.ivrs += 1;
+                if matches!(ivr.kind, IvrKind::Safe(_)) {
+                    e.first_safe.get_or_insert(ivr.time);
+                }
+            };
             if a.json {
                 let line = match serde_json::to_string(&file()) {
                     Ok(l) => l,
                     Err(e) => format!("{{\"error\":\"{e}\"}}"),
                 };
                 emit(&(line + "\n"));
+                count();
                 return;
             }
             let t = ivr.time.as_secs_f64();
             match &ivr.kind {
-                IvrKind::Safe(art) => emit(&format!(
-                    "IVR {}: safe schedule ({} nodes, checked: safe, deadlock-free, fair) at {t:.2} s\n",
-                    ivr.index,
-                    art.len()
-                )),
+                IvrKind::Safe(art) => {
+                    emit(&format!(
+                        "IVR {}: safe schedule ({} nodes, checked: safe, deadlock-free, fair) at {t:.2} s\n",
+                        ivr.index,
+                        art.len()
+                    ));
+                    count();
+                }
                 IvrKind::Counterexample(c) => {
                     // Each distinct bug once, in full; the same bug found again (while the
                     // search removes unsafe schedules) is only counted.
@@ -551,6 +556,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                     let outcome = q.show_outcome(&c.execution.outcome);
                     if let Some(b) = bugs.iter_mut().find(|b| b.0 == outcome) {
                         b.1 += 1;
+                        count();
                         return;
                     }
                     bugs.push((outcome.clone(), 1));
@@ -561,7 +567,8 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                         c.execution.steps.len(),
                         scope_note(c),
                         indent(&q.show_execution_brief(&c.execution, verifier::interp::TRACE_ENDS)),
-                    ))
+                    ));
+                    count();
                 }
             }
         };

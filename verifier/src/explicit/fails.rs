@@ -81,7 +81,9 @@ impl BoundToFail {
             .filter(|(t, l)| l.is_some_and(|l| self.near[*t][l.0 as usize]))
             .map(|(t, _)| ThreadId(t as u32))
             .collect();
-        // (Whether the thread may move is asked only of one that would fail.)
+        // (Whether the thread may move is asked only of one that would fail. A value not
+        // known that a run decides on marks the search ([`Space::read_undefined`]): it
+        // decided on it.)
         let fails = near.into_iter().any(|t| {
             control.atomic.is_none_or(|a| a == t)
                 && self.fails_alone(space, id, t)

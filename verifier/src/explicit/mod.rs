@@ -126,7 +126,7 @@ pub fn run_iterative(
         // (Each attempt sets it.)
         deadline: start,
         schedule: Vec::new(),
-        earlier_schedule: Vec::new(),
+        earlier_schedule: None,
     };
     // (The value ranges are computed once, for the counters and for both searches.)
     let ranges = ranges::Ranges::new(prog);
@@ -148,7 +148,8 @@ pub fn run_iterative(
             Ok(r) if opts.stop_at_first_safe && r.first_safe_ivr.is_some() => return Ok(r),
             _ => {}
         }
-        run.earlier_schedule = std::mem::take(&mut run.schedule);
+        let earlier = std::mem::take(&mut run.schedule);
+        run.earlier_schedule = run.first_safe.is_some().then_some(earlier);
     }
     attempt(&mut run, hunt, budget, &ranges, &[])
 }
@@ -393,9 +394,13 @@ fn search(
             };
             return Ok(run.report(verdict, Some(cex), cexs));
         }
+        // Avoiding the states where a thread is bound to fail first; where that leaves no
+        // schedule, one may end the program before the thread runs on.
         let avoid = proof::doomed(space, &graph, deadline, true)
             .map_err(|s| run.fallback(stop_reason(s)))?;
-        if !run.schedule(space, Some((&graph, &avoid)), labels, budget.max_states)? {
+        if !run.schedule(space, Some((&graph, &avoid)), labels, budget.max_states)?
+            && !run.schedule(space, Some((&graph, &doomed)), labels, budget.max_states)?
+        {
             return Err(run.fallback("the scheduler met a state without a safe choice".into()));
         }
     }
@@ -606,8 +611,8 @@ struct Run<'a> {
     /// The steps of the first safe schedule of this search, from the initial state (each
     /// search's own: one that tracks what the one before left out takes its paths anew).
     schedule: Vec<(ThreadId, TransId)>,
-    /// Those of the search before, where there was one.
-    earlier_schedule: Vec<(ThreadId, TransId)>,
+    /// Those of the search before, where it emitted one.
+    earlier_schedule: Option<Vec<(ThreadId, TransId)>>,
 }
 
 impl Run<'_> {
@@ -679,7 +684,7 @@ impl Run<'_> {
             v = e.child;
         }
         // The schedule the search before emitted is not emitted again.
-        let again = path == self.earlier_schedule;
+        let again = self.earlier_schedule.as_ref() == Some(&path);
         if self.schedule.is_empty() {
             self.schedule = path;
         }

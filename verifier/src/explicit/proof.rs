@@ -495,14 +495,18 @@ pub fn doomed(
 ) -> Result<Vec<bool>, Stop> {
     let n = g.edges.len();
     let failing = bound_to_fail.then(|| super::fails::BoundToFail::new(space.prog));
-    let mut doomed: Vec<bool> = (0..n as u32)
-        .map(|s| {
-            g.is_deadlock(space, s)
-                || failing
-                    .as_ref()
-                    .is_some_and(|f| !space.is_end(s) && f.any(space, s))
-        })
-        .collect();
+    let mut doomed = Vec::with_capacity(n);
+    for s in 0..n as u32 {
+        if failing.is_some() && s % 1024 == 0 && Instant::now() >= deadline {
+            return Err(Stop::Budget(
+                "time ran out while finding doomed states".into(),
+            ));
+        }
+        let failing = failing.as_ref();
+        doomed.push(
+            g.is_deadlock(space, s) || failing.is_some_and(|f| !space.is_end(s) && f.any(space, s)),
+        );
+    }
     let mut changed = true;
     while changed {
         if Instant::now() >= deadline {

@@ -9,7 +9,7 @@
 //! the program end first may cut the thread's steps short.)
 
 use super::space::{Key, Space};
-use crate::ir::{Access, LocKind, Op, Program, ThreadId, TransKind, Transition};
+use crate::ir::{Access, LocKind, Op, Program, Thread, ThreadId, TransKind, Transition};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 
@@ -39,30 +39,10 @@ impl BoundToFail {
             .threads
             .iter()
             .map(|th| {
-                let mut near = vec![false; th.locations.len()];
-                let mut layer: Vec<usize> = th
-                    .transitions
-                    .iter()
-                    .filter(|tr| {
-                        solitary(tr) && th.locations[tr.dst.0 as usize].kind == LocKind::Error
-                    })
-                    .map(|tr| tr.src.0 as usize)
-                    .collect();
-                for _ in 0..STEPS {
-                    let mut next = Vec::new();
-                    for l in layer {
-                        if !std::mem::replace(&mut near[l], true) {
-                            next.extend(
-                                th.transitions
-                                    .iter()
-                                    .filter(|tr| tr.dst.0 as usize == l && solitary(tr))
-                                    .map(|tr| tr.src.0 as usize),
-                            );
-                        }
-                    }
-                    layer = next;
-                }
-                near
+                let to_error = th.transitions.iter().filter(|tr| {
+                    solitary(tr) && th.locations[tr.dst.0 as usize].kind == LocKind::Error
+                });
+                backwards(th, to_error.map(|tr| tr.src.0 as usize), STEPS, solitary)
             })
             .collect();
         BoundToFail {
@@ -145,4 +125,30 @@ fn solitary(tr: &Transition) -> bool {
             .ops
             .iter()
             .all(|o| matches!(o, Op::Assign { .. } | Op::Havoc { .. }))
+}
+
+/// The locations of `th` from which at most `steps` transitions that `follow` takes lead to
+/// one of `from` (those included).
+pub(super) fn backwards(
+    th: &Thread,
+    from: impl Iterator<Item = usize>,
+    steps: usize,
+    follow: impl Fn(&Transition) -> bool,
+) -> Vec<bool> {
+    let mut incoming: Vec<Vec<&Transition>> = vec![Vec::new(); th.locations.len()];
+    for tr in th.transitions.iter().filter(|tr| follow(tr)) {
+        incoming[tr.dst.0 as usize].push(tr);
+    }
+    let mut near = vec![false; th.locations.len()];
+    let mut layer: Vec<usize> = from.collect();
+    for _ in 0..steps {
+        let mut next = Vec::new();
+        for l in layer {
+            if !std::mem::replace(&mut near[l], true) {
+                next.extend(incoming[l].iter().map(|tr| tr.src.0 as usize));
+            }
+        }
+        layer = next;
+    }
+    near
 }

@@ -318,27 +318,11 @@ impl Doomed {
                 count(tr, &mut left, &mut found);
             }
         }
-        let mut near = vec![false; n];
-        let mut layer: Vec<usize> = th
-            .transitions
-            .iter()
-            .filter(|tr| starts_wait(tr))
-            .map(|tr| tr.src.0 as usize)
-            .collect();
-        for _ in 0..SOLO_STEPS {
-            let mut next = Vec::new();
-            for l in layer {
-                if !std::mem::replace(&mut near[l], true) {
-                    next.extend(
-                        incoming[l]
-                            .iter()
-                            .filter(|tr| !tr.may_block)
-                            .map(|tr| tr.src.0 as usize),
-                    );
-                }
-            }
-            layer = next;
-        }
+        let waits = th.transitions.iter().filter(|tr| starts_wait(tr));
+        let near =
+            super::fails::backwards(th, waits.map(|tr| tr.src.0 as usize), SOLO_STEPS, |tr| {
+                !tr.may_block
+            });
         (always, near)
     }
 

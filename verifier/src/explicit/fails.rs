@@ -57,14 +57,13 @@ impl BoundToFail {
             return known;
         }
         let control = space.control(id);
-        let near: Vec<ThreadId> = (control.locs.iter().enumerate())
+        let mut near = (control.locs.iter().enumerate())
             .filter(|(t, l)| l.is_some_and(|l| self.near[*t][l.0 as usize]))
-            .map(|(t, _)| ThreadId(t as u32))
-            .collect();
+            .map(|(t, _)| ThreadId(t as u32));
         // (Whether the thread may move is asked only of one that would fail. A value not
         // known that a run decides on marks the search ([`Space::read_undefined`]): it
         // decided on it.)
-        let fails = near.into_iter().any(|t| {
+        let fails = near.any(|t| {
             control.atomic.is_none_or(|a| a == t)
                 && self.fails_alone(space, id, t)
                 && control.movable(space.prog).contains(&t)

@@ -339,8 +339,8 @@ fn search(
         if crate::unavoidable::unavoidable(prog, &cex.execution).is_ok() {
             return Ok(run.report(Verdict::Unsafe, Some(cex), cexs));
         }
-        let doomed = proof::doomed(space, &graph, deadline, false)
-            .map_err(|s| run.fallback(stop_reason(s)))?;
+        let doomed =
+            proof::doomed(space, &graph, deadline).map_err(|s| run.fallback(stop_reason(s)))?;
         if doomed[0] {
             // Where a value not known was read, the bug may need the values the search took
             // (0): a scheduler may avoid it for others, which the symbolic engine can tell.
@@ -396,7 +396,7 @@ fn search(
         }
         // Avoiding the states where a thread is bound to fail first; where that leaves no
         // schedule, one may end the program before the thread runs on.
-        let avoid = proof::doomed(space, &graph, deadline, true)
+        let avoid = proof::to_avoid(space, &graph, deadline, &doomed)
             .map_err(|s| run.fallback(stop_reason(s)))?;
         if !run.schedule(space, Some((&graph, &avoid)), labels, budget.max_states)?
             && !run.schedule(space, Some((&graph, &doomed)), labels, budget.max_states)?

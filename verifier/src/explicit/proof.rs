@@ -481,32 +481,48 @@ pub fn schedule(
     Ok(art)
 }
 
-/// The states from which no scheduler avoids a bug: deadlocks, and states where every
-/// thread the graph expands has a step to an error, to undefined behaviour or to a doomed
-/// state. With `bound_to_fail`, also the states where a thread is bound to fail
-/// ([`super::fails`]): the states a scheduler must avoid (it would starve the thread
-/// otherwise), not known to doom every scheduler (a program that ends first may cut the
-/// thread's steps short), so not for a verdict.
-pub fn doomed(
+/// The states from which no scheduler avoids a bug: deadlocks, and states where every thread
+/// the graph expands has a step to an error, to undefined behaviour or to a doomed state.
+pub fn doomed(space: &Space, g: &Graph, deadline: Instant) -> Result<Vec<bool>, Stop> {
+    let deadlocks = (0..g.edges.len() as u32)
+        .map(|s| g.is_deadlock(space, s))
+        .collect();
+    lost(space, g, deadline, deadlocks)
+}
+
+/// The states a scheduler avoids: the `doomed` ones, those where a thread is bound to fail
+/// ([`super::fails`]: it would starve the thread otherwise), and those from which every
+/// thread leads to one. Not known to doom every scheduler (a program that ends first may cut
+/// the thread's steps short), so not for a verdict.
+pub fn to_avoid(
     space: &Space,
     g: &Graph,
     deadline: Instant,
-    bound_to_fail: bool,
+    doomed: &[bool],
 ) -> Result<Vec<bool>, Stop> {
-    let n = g.edges.len();
-    let failing = bound_to_fail.then(|| super::fails::BoundToFail::new(space.prog));
-    let mut doomed = Vec::with_capacity(n);
-    for s in 0..n as u32 {
-        if failing.is_some() && s % 1024 == 0 && Instant::now() >= deadline {
+    let failing = super::fails::BoundToFail::new(space.prog);
+    let mut marks = doomed.to_vec();
+    for (s, m) in marks.iter_mut().enumerate() {
+        if s % 1024 == 0 && Instant::now() >= deadline {
             return Err(Stop::Budget(
                 "time ran out while finding doomed states".into(),
             ));
         }
-        let failing = failing.as_ref();
-        doomed.push(
-            g.is_deadlock(space, s) || failing.is_some_and(|f| !space.is_end(s) && f.any(space, s)),
-        );
+        let s = s as u32;
+        *m = *m || (!space.is_end(s) && failing.any(space, s));
     }
+    lost(space, g, deadline, marks)
+}
+
+/// `marks` closed under the states where every thread the graph expands is disabled or has a
+/// step to an error, to undefined behaviour or to a marked state.
+fn lost(
+    space: &Space,
+    g: &Graph,
+    deadline: Instant,
+    mut doomed: Vec<bool>,
+) -> Result<Vec<bool>, Stop> {
+    let n = g.edges.len();
     let mut changed = true;
     while changed {
         if Instant::now() >= deadline {

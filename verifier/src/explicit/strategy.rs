@@ -25,7 +25,7 @@
 //! never running that thread again, a schedule the checker rejects as unfair (or for the
 //! undefined behaviour the values it then never rules out allow). (A schedule that ends the
 //! program before such a thread runs on is then not found here; the graph's scheduler,
-//! [`super::proof::doomed`], tries one where avoiding the state leaves none.)
+//! [`super::proof::to_avoid`], tries one where avoiding the state leaves none.)
 //!
 //! What it finds is only a proposal: the ART built from it goes through the independent
 //! checker ([`crate::check`]) like every other.
@@ -114,8 +114,7 @@ fn search_with(
 ) -> Result<Option<Strategy>, Stop> {
     let mut status: FxHashMap<(u32, Phase), Status> = FxHashMap::default();
     let root = (0u32, sched.start());
-    let failing = BoundToFail::new(space.prog);
-    let failing = Some(&failing);
+    let failing = &BoundToFail::new(space.prog);
     let mut stack = vec![open(space, &mut status, root, sched, no_waits, failing)?];
     while let Some(f) = stack.last_mut() {
         if Instant::now() >= deadline {
@@ -195,12 +194,12 @@ fn open(
     key: (u32, Phase),
     sched: &RoundRobin,
     no_waits: Option<&Doomed>,
-    failing: Option<&BoundToFail>,
+    failing: &BoundToFail,
 ) -> Result<Frame, Stop> {
     status.insert(key, Status::Open);
     let candidates = if space.is_end(key.0)
         || no_waits.is_some_and(|d| d.any(space, key.0))
-        || failing.is_some_and(|f| f.any(space, key.0))
+        || failing.any(space, key.0)
     {
         Vec::new()
     } else {

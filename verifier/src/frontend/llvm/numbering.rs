@@ -193,18 +193,20 @@ fn is_number<'f>(defs: &HashMap<&'f Name, &'f Instruction>, o: &'f Operand) -> b
 /// ([`is_number`]): what the keys' destructors get.
 fn specific_values_are_numbers(m: &Module) -> bool {
     m.functions.iter().all(|f| {
-        let defs = definitions(f);
-        f.basic_blocks
-            .iter()
-            .flat_map(|b| &b.instrs)
-            .all(|i| match i {
-                Instruction::Call(c)
-                    if super::loops::callee(i).as_deref() == Some("pthread_setspecific") =>
-                {
-                    c.arguments.get(1).is_some_and(|(o, _)| is_number(&defs, o))
-                }
-                _ => true,
-            })
+        let sets = (f.basic_blocks.iter().flat_map(|b| &b.instrs)).filter_map(|i| match i {
+            Instruction::Call(c)
+                if super::loops::callee(i).as_deref() == Some("pthread_setspecific") =>
+            {
+                Some(c.arguments.get(1).map(|(o, _)| o))
+            }
+            _ => None,
+        });
+        // (The definitions only of a function that sets one.)
+        let mut defs = None;
+        sets.into_iter().all(|value| {
+            let defs = defs.get_or_insert_with(|| definitions(f));
+            value.is_some_and(|o| is_number(defs, o))
+        })
     })
 }
 
@@ -319,9 +321,7 @@ fn offsets_only<'f>(f: &'f Function) -> HashSet<&'f Name> {
     if !instrs().any(|i| matches!(i, Instruction::PtrToInt(_))) {
         return HashSet::new();
     }
-    let defs: HashMap<&'f Name, &'f Instruction> = instrs()
-        .filter_map(|i| i.try_get_result().map(|d| (d, i)))
-        .collect();
+    let defs = definitions(f);
     // A converted pointer: the `ptrtoint` instruction (none for a constant expression, which
     // has no other use), and the pointer's root.
     let converted = |o: &'f Operand| -> Option<(Option<&'f Name>, Option<String>)> {

@@ -427,6 +427,61 @@ fn a_value_checked_into_a_small_range_is_split_into_cases() {
         .any(|i| matches!(i.kind, IvrKind::Counterexample(_))));
 }
 
+/// An input checked into range with `&&` (`assume(0 <= i && i < 4)` in a function that
+/// aborts) picks which cell of an array of locked structs `main` checks: the explicit engine
+/// splits the input into its four cases, so a program whose workers only touch their own
+/// cell is proved safe for every input, and one whose workers touch their neighbour's cell
+/// (a race on the checked value) is partially safe with a replayed bug.
+#[test]
+fn an_index_checked_into_range_picks_a_cell_case_by_case() {
+    let text = r#"
+#include <pthread.h>
+#include <stdlib.h>
+extern int __VERIFIER_nondet_int(void);
+extern void __assert_fail(const char *, const char *, unsigned, const char *);
+static void assume_abort_if_not(int cond) { if (!cond) abort(); }
+pthread_mutex_t global = PTHREAD_MUTEX_INITIALIZER;
+struct cell { int datum; pthread_mutex_t mutex; } a[4];
+static void touch(int *x) {
+  pthread_mutex_lock(&global); (*x)++; pthread_mutex_unlock(&global);
+  pthread_mutex_lock(&global); (*x)--; pthread_mutex_unlock(&global);
+}
+void *worker(void *arg) {
+  struct cell *c = arg;
+  pthread_mutex_lock(&c->mutex);
+  touch(&c[OFF].datum);
+  pthread_mutex_unlock(&c->mutex);
+  return NULL;
+}
+int main(void) {
+  pthread_t t[2];
+  for (int i = 0; i < 4; i++) pthread_mutex_init(&a[i].mutex, NULL);
+  int i = __VERIFIER_nondet_int();
+  assume_abort_if_not(0 <= i && i < 4);
+  for (int k = 0; k < 2; k++) pthread_create(&t[k], NULL, worker, &a[k]);
+  pthread_mutex_lock(&a[i].mutex);
+  pthread_mutex_lock(&global);
+  if (a[i].datum != 0) __assert_fail("racefree", "cells.c", 0, "main");
+  pthread_mutex_unlock(&global);
+  pthread_mutex_unlock(&a[i].mutex);
+  for (int k = 0; k < 2; k++) pthread_join(t[k], NULL);
+  return 0;
+}
+"#;
+    let (r, _) = verify(
+        &lower("cells.c", &text.replace("OFF", "0")),
+        Engine::Explicit,
+    );
+    assert_eq!(r.verdict, Verdict::Safe);
+    let (r, _) = verify(
+        &lower("cells.c", &text.replace("OFF", "1")),
+        Engine::Explicit,
+    );
+    assert_eq!(r.verdict, Verdict::PartiallySafe);
+    let c = r.counterexample.expect("a replayed bug");
+    assert!(matches!(c.execution.outcome, Outcome::Error { .. }));
+}
+
 /// Two branches on the same input: the search explores each both ways (the value is not
 /// known), so it meets paths no execution takes (`n == 3`, then `n != 3`); where a branch
 /// leaves one value (`n == 3` taken), it is split into that case, and the paths agree.

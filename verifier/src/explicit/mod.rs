@@ -176,21 +176,28 @@ fn attempt(
             .max(budget.time)
             .min(opts.timeout);
     let mut space = Space::untracking(prog, ranges, untracked);
+    // Where a value not known in a small interval picks the memory a step accesses (an
+    // index checked into range), the search that takes it as 0 accesses one cell for all its
+    // values and learns little from reading it: the search with the values split into cases
+    // goes first, and the one without them only where it decides nothing.
+    let split_first = space.splitting_picks_memory() && space.split_values();
     let mut labels = Labels::new(prog);
     let bugs = run.bugs;
     let mut r = search(run, hunt, budget, &mut space, &mut labels);
-    // Where the search read values it did not know and decided nothing, again with the
-    // values of small intervals split into cases ([`Space::split_values`]), in the time left.
+    // Where the search decided nothing, the other one in the time left: where this one read
+    // values it did not know, the one with the values of small intervals split into cases
+    // ([`Space::split_values`]). (Not where it reported a bug and emitted a safe schedule:
+    // the cases would find the bug again, and the verdict rests on the schedule.)
     let left = (start + budget.time.min(opts.timeout)).saturating_duration_since(Instant::now());
-    // (Not where it reported a bug: the cases would find it again, and decide nothing more
-    // without a schedule.)
-    let retry = r.is_err() && space.read_undefined.get() && run.bugs == bugs;
+    let retry = r.is_err()
+        && (split_first || space.read_undefined.get())
+        && (run.bugs == bugs || run.first_safe.is_none());
     if retry && left > SPLIT_AFTER_LEFT {
-        let mut split = Space::untracking(prog, ranges, untracked);
-        if split.split_values() {
+        let mut other = Space::untracking(prog, ranges, untracked);
+        if split_first || other.split_values() {
             drop(space);
             drop(labels);
-            space = split;
+            space = other;
             labels = Labels::new(prog);
             run.deadline = start + budget.time.min(opts.timeout);
             r = search(run, hunt, budget, &mut space, &mut labels);

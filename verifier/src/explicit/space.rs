@@ -248,9 +248,15 @@ impl<'p> Space<'p> {
     /// edges of one transition then lead to several states; the checker shows that the
     /// states after the step are in the union of theirs. Whether some variable may be split.
     pub fn split_values(&mut self) -> bool {
+        self.cases = self.case_vars();
+        self.track_undef && !self.cases.is_empty()
+    }
+
+    /// The variables [`Space::split_values`] splits.
+    fn case_vars(&self) -> Vec<VarId> {
         let small = self.unknowns.narrow_somewhere(MAX_CASES);
         let untracked: Vec<VarId> = self.untracked.iter().flatten().copied().collect();
-        self.cases = (self.prog.vars.iter())
+        (self.prog.vars.iter())
             .map(|v| v.id)
             .filter(|&v| {
                 let i = v.0 as usize;
@@ -261,8 +267,41 @@ impl<'p> Space<'p> {
                     && !self.forgotten[i]
                     && !untracked.contains(&v)
             })
-            .collect();
-        self.track_undef && !self.cases.is_empty()
+            .collect()
+    }
+
+    /// Whether a value not known that [`Space::split_values`] would split (one in a small
+    /// interval somewhere, not one of a small type) takes part in an index or an address
+    /// of a step's access.
+    pub fn splitting_picks_memory(&self) -> bool {
+        if !self.track_undef {
+            return false;
+        }
+        let small = self.unknowns.narrow_somewhere(MAX_CASES);
+        let split: Vec<bool> = {
+            let mut s = vec![false; self.prog.vars.len()];
+            for v in self.case_vars() {
+                s[v.0 as usize] = small[v.0 as usize];
+            }
+            s
+        };
+        if !split.contains(&true) {
+            return false;
+        }
+        let picks = |tr: &Transition| {
+            let mut picks = false;
+            tr.for_each_access(&mut |p| {
+                p.for_each_subexpr(&mut |e| {
+                    e.for_each_place(&mut |q| {
+                        if let Place::Var { var, .. } = q {
+                            picks |= split[var.0 as usize];
+                        }
+                    })
+                })
+            });
+            picks
+        };
+        (self.prog.threads.iter()).any(|th| th.transitions.iter().any(picks))
     }
 
     /// Whether steps split values into cases ([`Space::split_values`]).

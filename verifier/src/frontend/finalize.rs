@@ -30,6 +30,7 @@ pub(super) fn finalize(
         let mut any = false;
         let mut local = std::mem::take(&mut p.local_reads);
         for t in &mut p.threads {
+            any |= super::merge::thread_failing_assumptions(t, &shared, &p.vars);
             any |= super::merge::merge_invisible(t, &shared, &code, &p.vars, &mut local);
         }
         local.sort_unstable();

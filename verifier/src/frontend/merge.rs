@@ -11,6 +11,70 @@
 use crate::ir::*;
 use std::collections::HashSet;
 
+/// Sends a step of `t` after which the local assumption that follows cannot hold straight to
+/// the discard location (jump threading, as LLVM's pass of that name does for a branch on a
+/// phi of constants). `assume(0 <= i && i < n)` compiles to a phi of `false`, from the first
+/// comparison's failing arm, and of the second comparison; once that arm no longer leads to
+/// the assumption, the step that computes the second comparison is the assumption's only way
+/// in and merges into it ([`merge_invisible`]), so the assumption's guard reads the
+/// comparisons themselves, which bound the input for the searches that split an input's
+/// values into cases. The step only assigns the thread's own scalars from them, so no other
+/// thread can tell whether it stopped before the assumption or at it. Returns whether a step
+/// was sent (the thread may then have unreachable locations to drop).
+pub(super) fn thread_failing_assumptions(t: &mut Thread, shared: &[bool], vars: &[Var]) -> bool {
+    let special: HashSet<LocId> = [t.exit, t.error, t.halt, t.discard, t.entry]
+        .into_iter()
+        .collect();
+    let local =
+        |v: VarId| !shared[v.0 as usize] && matches!(vars[v.0 as usize].scope, VarScope::Local(_));
+    let mut sent = false;
+    for l in 0..t.locations.len() {
+        for x in t.locations[l].out.clone() {
+            let step = &t.transitions[x.0 as usize];
+            let l2 = step.dst;
+            if !matches!(step.kind, TransKind::Stmt | TransKind::Branch)
+                || step.refusal.is_some()
+                || special.contains(&l2)
+                || l2.0 as usize == l
+            {
+                continue;
+            }
+            let [b] = t.locations[l2.0 as usize].out[..] else {
+                continue;
+            };
+            let assume = &t.transitions[b.0 as usize];
+            if assume.kind != TransKind::Assume
+                || !assume.ops.is_empty()
+                || !reads_only(&assume.guard, &local)
+            {
+                continue;
+            }
+            let mut assigns = Vec::new();
+            for op in &step.ops {
+                match op {
+                    Op::Assign {
+                        place: Place::Var { var, index: None },
+                        value,
+                    } if local(*var) && reads_only(value, &local) => assigns.push((*var, value)),
+                    _ => break,
+                }
+            }
+            if assigns.len() != step.ops.len() {
+                continue;
+            }
+            let Some(g) = substituted(&assume.guard, &assigns, vars) else {
+                continue;
+            };
+
+            if constant(&g) == Some(0) {
+                t.transitions[x.0 as usize].dst = t.discard;
+                sent = true;
+            }
+        }
+    }
+    sent
+}
+
 /// Merges the invisible steps of `t`; `shared[v]` says whether variable `v` is shared, and
 /// `shared_code` holds the code that accesses shared memory in some copy (a step of it is not
 /// invisible: `synth build` instruments it as an event in every copy). Adds
@@ -110,6 +174,24 @@ fn invisible<'x>(
         assigns.push((*var, value));
     }
     Some(assigns)
+}
+
+/// The value of `e` where it reads nothing and is defined.
+fn constant(e: &Expr) -> Option<i128> {
+    use crate::semantics::{binop, unop};
+    match e {
+        Expr::Const { value, ty } => Some(ty.wrap(*value)),
+        Expr::Cast { arg, ty } => Some(ty.wrap(constant(arg)?)),
+        Expr::Unary { op, arg, ty } => unop(*op, *ty, constant(arg)?).ok(),
+        Expr::Binary { op, lhs, rhs, ty } => binop(*op, *ty, constant(lhs)?, constant(rhs)?).ok(),
+        Expr::Ite {
+            cond, then, els, ..
+        } => match constant(cond)? {
+            0 => constant(els),
+            _ => constant(then),
+        },
+        _ => None,
+    }
 }
 
 /// Whether evaluating `e` may be undefined (an operator [`crate::semantics`] says may be:

@@ -67,7 +67,8 @@ enum What {
     ArmAssume,
     /// The failing arm of an assumption on inputs.
     ArmAssumeFail,
-    /// An arm of a synchronisation call or of an assumption over shared state.
+    /// An arm of a synchronisation call or of an assumption over shared state (of a timed
+    /// wait's check of its deadline, with `sub` 1 for the arm that goes on to wait).
     ArmOther,
     Removed,
     Sync(SyncKind),
@@ -133,11 +134,20 @@ pub fn instrument(
             SiteKind::Access if x.kind == TransKind::Assume => What::Assume,
             SiteKind::Access => What::Access,
         };
+        // (Whether an arm goes on to a condition wait: a timed wait's check of its deadline.)
+        let waits = |x: &verifier::ir::Transition| {
+            th.outgoing(x.dst)
+                .any(|y| y.kind == TransKind::Sync(SyncKind::CondWaitRelease))
+        };
         match x.at {
             Some([n, sub]) if m.has(n) => by_instr.entry(n).or_default().push(Role {
                 site: site.id,
                 what,
-                sub,
+                sub: if what == What::ArmOther {
+                    u32::from(waits(x))
+                } else {
+                    sub
+                },
             }),
             // A return from a thread's function: reported by the runtime's trampoline.
             None if what == What::Exit => {}
@@ -168,7 +178,11 @@ pub fn instrument(
             what,
         };
         let find = |w: &dyn Fn(What) -> bool| roles.iter().find(|r| w(r.what)).map(|r| r.site);
-        if let Some(s) = find(&|w| w == What::ArmOther) {
+        let timed_wait = matches!(
+            m.kind(n),
+            InstrKind::Call { callee: Some(ref c), .. } if c == "pthread_cond_timedwait"
+        );
+        if let Some(s) = find(&|w| w == What::ArmOther).filter(|_| !timed_wait) {
             return Err(unsupported(format!(
                 "the schedule branches on the outcome of a synchronisation call or of an \
                  assumption over shared state (site {s})"
@@ -807,12 +821,41 @@ fn call(
             m.call_before(n, "synth_before", &[roles[0].site]);
             m.call_after(n, "synth_after", &[roles[0].site]);
         }
-        ("pthread_cond_timedwait", _) => {
-            return Err(
-                "a timed condition wait: whether it times out is the schedule's choice, which \
-                 the runtime does not make yet"
-                    .into(),
-            )
+        // A timed wait: the schedule's next event of the thread says whether it is woken or
+        // times out (either may be absent from the schedule); a read of the deadline from
+        // shared memory is an event of its own, and so are the arms of its check where the
+        // schedule branches on it.
+        ("pthread_cond_timedwait", _)
+            if sorted.contains(&What::Sync(SyncKind::CondWaitRelease))
+                && sorted.iter().all(|w| {
+                    matches!(
+                        w,
+                        What::Access
+                            | What::ArmOther
+                            | What::Sync(
+                                SyncKind::CondWaitRelease
+                                    | SyncKind::CondWaitWake
+                                    | SyncKind::CondWaitTimeout
+                                    | SyncKind::Lock
+                            )
+                    )
+                }) =>
+        {
+            let rel = sync(SyncKind::CondWaitRelease).expect("site");
+            let wake = sync(SyncKind::CondWaitWake).unwrap_or(none);
+            let timeout = sync(SyncKind::CondWaitTimeout).unwrap_or(none);
+            let lock = sync(SyncKind::Lock).unwrap_or(none);
+            let read = site(What::Access).unwrap_or(none);
+            let arm = |sub: u32| {
+                (roles.iter())
+                    .find(|r| r.what == What::ArmOther && r.sub == sub)
+                    .map_or(none, |r| r.site)
+            };
+            m.replace_call(
+                n,
+                "__synth_cond_timedwait",
+                &[read, arm(0), arm(1), rel, wake, timeout, lock],
+            );
         }
         (_, _) if multi => {
             return Err(format!(

@@ -7,8 +7,19 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #define SYNTH_NO_SITE 4294967295u
+
+/* The events of a site around an access, where the access is one (SYNTH_NO_SITE: none). */
+static inline void synth_before_at(uint32_t site) {
+  if (site != SYNTH_NO_SITE)
+    synth_before(site);
+}
+static inline void synth_after_at(uint32_t site) {
+  if (site != SYNTH_NO_SITE)
+    synth_after(site);
+}
 
 /* A condition wait: release the mutex, be woken (the schedule orders the signal before this
  * event), take the mutex again. The condition variable itself is not used: its order is the
@@ -29,14 +40,36 @@ int __synth_cond_wait(uint32_t release, uint32_t wake, uint32_t lock, pthread_co
   return 0;
 }
 
-/* The events of a site around an access, where the access is one (SYNTH_NO_SITE: none). */
-static inline void synth_before_at(uint32_t site) {
-  if (site != SYNTH_NO_SITE)
-    synth_before(site);
-}
-static inline void synth_after_at(uint32_t site) {
-  if (site != SYNTH_NO_SITE)
-    synth_after(site);
+/* A timed condition wait, in the verifier's model of glibc's: a deadline whose nanoseconds
+ * lie outside [0, 10^9) is refused with EINVAL at once, the mutex still held (`read` is the
+ * event of the deadline's read where it is one, `refuse` and `go_on` the check's arms where
+ * the schedule branches on it); otherwise the mutex is released and the schedule's next
+ * event of the thread says whether it is woken (`wake`) or times out (`timeout`, which
+ * returns ETIMEDOUT), then the mutex is taken again. A timeout the schedule chooses comes no
+ * earlier than the deadline on the realtime clock (the default clock of a condition
+ * variable). */
+int __synth_cond_timedwait(uint32_t read, uint32_t refuse, uint32_t go_on, uint32_t release,
+                           uint32_t wake, uint32_t timeout, uint32_t lock, pthread_cond_t *c,
+                           pthread_mutex_t *m, const struct timespec *deadline) {
+  (void)c;
+  synth_before_at(read);
+  struct timespec at = *(volatile const struct timespec *)deadline;
+  synth_after_at(read);
+  if (synth_branch(refuse, go_on, (unsigned long)at.tv_nsec >= 1000000000ul))
+    return EINVAL;
+  synth_before(release);
+  pthread_mutex_unlock(m);
+  synth_after(release);
+  uint32_t w = synth_choose(wake, timeout);
+  if (w == timeout)
+    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, NULL) == EINTR)
+      ;
+  synth_before(w);
+  synth_after(w);
+  synth_before_at(lock);
+  pthread_mutex_lock(m);
+  synth_after_at(lock);
+  return w == timeout ? ETIMEDOUT : 0;
 }
 
 /* Byte `k` copied from `src` to `dst`, its read and its write between their events. */

@@ -90,11 +90,14 @@ impl SiteTable {
             // The alternatives of one instruction of the LLVM module (a recursive mutex's
             // relock beside its first lock, an allocation reusing a freed block beside a fresh
             // one) are one site: the instruction's code is one. They are named by the first.
+            // A timed wait's timeout is a site of its own beside its wake: the instrumented
+            // call asks the schedule which of the two comes.
+            let timeout = |y: &Transition| y.kind == TransKind::Sync(SyncKind::CondWaitTimeout);
             let rep = match (tr.at, prog.bitcode.is_some(), kind) {
                 (Some(at), true, k) if k != SiteKind::Branch => prog
                     .thread(t)
                     .outgoing(tr.src)
-                    .find(|y| y.at == Some(at) && is_visible(y))
+                    .find(|y| y.at == Some(at) && is_visible(y) && timeout(y) == timeout(tr))
                     .unwrap_or(tr),
                 _ => tr,
             };
@@ -195,6 +198,7 @@ fn describe(prog: &Program, tr: &Transition, kind: SiteKind, arm: usize) -> Stri
                 SyncKind::Unlock => "unlock",
                 SyncKind::CondWaitRelease => "wait (release)",
                 SyncKind::CondWaitWake => "wait (wake)",
+                SyncKind::CondWaitTimeout => "wait (timeout)",
                 SyncKind::CondSignal => "signal",
                 SyncKind::CondBroadcast => "broadcast",
                 SyncKind::BarrierInit => "barrier init",

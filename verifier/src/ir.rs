@@ -902,6 +902,9 @@ pub enum SyncKind {
     CondWaitRelease,
     /// Second half of `pthread_cond_wait`: woken (may block).
     CondWaitWake,
+    /// Second half of `pthread_cond_timedwait` where the wait times out (the scheduler's
+    /// choice while the thread waits; the call returns `ETIMEDOUT`).
+    CondWaitTimeout,
     CondSignal,
     CondBroadcast,
     BarrierInit,

@@ -482,6 +482,36 @@ int main(void) {
     assert!(matches!(c.execution.outcome, Outcome::Error { .. }));
 }
 
+/// A deadline computed from the clock in the fields of a `struct timespec` (whose address
+/// `clock_gettime` takes): the nanoseconds the clock gives are below 10^9, so adding 0.2 s
+/// cannot overflow, and the explicit engine proves it with the field's interval where it is
+/// computed; adding more than `LONG_MAX - 10^9` may overflow, which is never `safe`.
+#[test]
+fn a_deadline_computed_in_the_fields_of_a_timespec_is_in_range() {
+    let text = |add: &str| {
+        format!(
+            r#"
+#include <stdio.h>
+#include <time.h>
+int main(void) {{
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  ts.tv_nsec += {add};
+  if (ts.tv_nsec >= 1000000000) {{
+    ts.tv_sec += 1;
+    ts.tv_nsec -= 1000000000;
+  }}
+  printf("%ld\n", (long)ts.tv_nsec);
+  return 0;
+}}
+"#
+        )
+    };
+    let (r, _) = verify(&lower("deadline.c", &text("200000000")), Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe);
+    never_safe(&lower("deadline.c", &text("9223372036000000000L")));
+}
+
 /// Two branches on the same input: the search explores each both ways (the value is not
 /// known), so it meets paths no execution takes (`n == 3`, then `n != 3`); where a branch
 /// leaves one value (`n == 3` taken), it is split into that case, and the paths agree.

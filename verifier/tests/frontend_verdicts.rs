@@ -695,3 +695,32 @@ int main(void) {{
     .unwrap();
     assert!(fails(&search(&racy)), "the lost update");
 }
+
+/// Floating point as C programs write it: `a * b + c` (which clang contracts to
+/// `llvm.fmuladd`), `fabs`, `floor` and `fma` (intrinsics) and `sqrt` and `pow` (library
+/// calls) lower to arbitrary values, so a program that only prints them is safe and one
+/// whose assertion depends on them is not.
+#[test]
+fn floating_point_intrinsics_and_math_functions_give_arbitrary_values() {
+    let text = |check: &str| {
+        format!(
+            r#"
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+double a = 1.5, b = 2.0, c = 0.5;
+int main(void) {{
+  double x = a * b + c;
+  double y = sqrt(x) + fabs(c) + floor(b) + pow(a, b) + fma(a, b, c);
+  printf("%f %f\n", x, y);
+  {check};
+  return 0;
+}}
+"#
+        )
+    };
+    let p = load_str("float.c", &text("(void)0"), &FOpts::default()).unwrap();
+    assert_eq!(verdict_of(&p), Verdict::Safe);
+    let p = load_str("float.c", &text("assert(y > 0)"), &FOpts::default()).unwrap();
+    assert_ne!(verdict_of(&p), Verdict::Safe);
+}

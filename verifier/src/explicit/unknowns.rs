@@ -158,6 +158,8 @@ struct Analysis<'a> {
     /// Per variable, whether it is a followed local whose address is taken (other threads
     /// may read it: [`Analysis::unknown_of`]).
     addressed: Vec<bool>,
+    /// Per variable, whether it is one of several variables of its object (a field).
+    field: Vec<bool>,
     /// Per thread, per location: whether another thread may run beside it there
     /// ([`concurrent_locations`]).
     concurrent: Vec<Vec<bool>>,
@@ -175,6 +177,17 @@ impl<'a> Analysis<'a> {
         let addressed = addressed_locals(prog, &plain);
         let register: Vec<bool> = (plain.into_iter().zip(&addressed))
             .map(|(r, &a)| r || a)
+            .collect();
+        let mut placed = vec![0u32; prog.vars.len()];
+        for p in prog.vars.iter().filter_map(|v| v.placement.as_ref()) {
+            placed[p.object.0 as usize] += 1;
+        }
+        let field = (prog.vars.iter())
+            .map(|v| {
+                v.placement.as_ref().is_some_and(|p| {
+                    p.object != v.id || p.offset != 0 || placed[v.id.0 as usize] > 1
+                })
+            })
             .collect();
         let owner = (prog.vars.iter())
             .map(|v| match v.scope {
@@ -219,6 +232,7 @@ impl<'a> Analysis<'a> {
             entry,
             owner,
             addressed,
+            field,
             concurrent: prog.threads.iter().map(concurrent_locations).collect(),
             current: ThreadId(0),
             changed: false,
@@ -444,8 +458,9 @@ impl<'a> Analysis<'a> {
                 for &target in targets {
                     let ety = elem_ty(self.prog, target);
                     if self.register[target.0 as usize] {
-                        // The pointer may write it, or another target.
-                        if ety != *ty {
+                        // The pointer may write it, or another target (or, where it is a
+                        // field, bytes of it and of the next field).
+                        if ety != *ty || self.field[target.0 as usize] {
                             may_write(regs, target, Range::full(ety));
                         } else if let Some(r) = v {
                             may_write(regs, target, r.as_ty(ety));
@@ -602,31 +617,25 @@ fn concurrent_locations(th: &Thread) -> Vec<bool> {
 }
 
 /// The variables the analysis follows per location of their thread besides the registers
-/// ([`super::liveness::registers`]): a thread's own scalars that are their own C objects and
-/// that no other thread writes, though their address is taken (a local given by address to
-/// `scanf` or to a helper). Only their thread writes them, so its path decides what they may
-/// hold, as for a register; a write through a pointer that may reach one is a write that may
-/// or may not happen, and another thread that reads one reads any value it may hold at any
-/// location of its thread where the reader may run ([`concurrent_locations`]).
-/// (`register`: the registers.)
+/// ([`super::liveness::registers`]): a thread's own scalars (C objects of their own, or
+/// fields of one, as the `tv_nsec` of a `struct timespec` given to `clock_gettime`) that no
+/// other thread writes, though their address is taken (a local given by address to `scanf`
+/// or to a helper). Only their thread writes them, so its path decides what they may hold, as
+/// for a register; a write through a pointer that may reach one is a write that may or may
+/// not happen (of any value where the scalar is a field: the write may straddle two fields),
+/// and another thread that reads one reads any value it may hold at any location of its
+/// thread where the reader may run ([`concurrent_locations`]). (`register`: the registers.)
 fn addressed_locals(prog: &Program, register: &[bool]) -> Vec<bool> {
-    let mut placed = vec![0u32; prog.vars.len()];
-    for p in prog.vars.iter().filter_map(|v| v.placement.as_ref()) {
-        placed[p.object.0 as usize] += 1;
-    }
-    let mut own: Vec<Option<ThreadId>> =
-        prog.vars
-            .iter()
-            .map(|v| {
-                let VarScope::Local(t) = v.scope else {
-                    return None;
-                };
-                let alone = v.placement.as_ref().is_none_or(|p| {
-                    p.object == v.id && p.offset == 0 && placed[v.id.0 as usize] == 1
-                });
-                (v.len == 1 && !v.is_array && alone).then_some(t)
-            })
-            .collect();
+    let mut own: Vec<Option<ThreadId>> = prog
+        .vars
+        .iter()
+        .map(|v| {
+            let VarScope::Local(t) = v.scope else {
+                return None;
+            };
+            (v.len == 1 && !v.is_array).then_some(t)
+        })
+        .collect();
     for th in &prog.threads {
         for op in th.transitions.iter().flat_map(|tr| &tr.ops) {
             let mut written = |v: VarId| {

@@ -212,7 +212,7 @@ impl<'m> Lowerer<'m> {
 
     /// A function defined outside the program and not modelled: it may write any value to
     /// the objects its arguments point to and to `errno` (havocked), and returns an
-    /// arbitrary integer; the
+    /// arbitrary integer or floating point value (`sqrt`, `pow`); the
     /// program records a warning that names it. An argument pointing to memory synth cannot
     /// name while lowering, a function pointer argument or a pointer result is unsupported.
     fn external(&mut self, name: &str, args: &[&'m Operand], c: &'m Call) -> R<Option<Val>> {
@@ -261,8 +261,11 @@ impl<'m> Lowerer<'m> {
         }
         let ret = match c.dest.as_ref().map(|_| self.m.types.type_of(c)) {
             Some(t) => match t.as_ref() {
-                Type::IntegerType { bits } if *bits <= 64 => {
-                    let ty = super::layout::int_ty(*bits);
+                Type::IntegerType { .. } | Type::FPType(_) if !matches!(t.as_ref(), Type::IntegerType { bits } if *bits > 64) =>
+                {
+                    // (A floating point result is an arbitrary value of its width, as the
+                    // model's floating point arithmetic gives.)
+                    let ty = self.reg_ty(&t)?;
                     let r = self.temp(name, ty);
                     ops.push(Op::Havoc {
                         place: Place::scalar(r),
@@ -477,7 +480,7 @@ impl<'m> Lowerer<'m> {
             ty: Ty::LONG,
         };
         if let Some(n) = name.strip_prefix("llvm.") {
-            return self.intrinsic(n, args);
+            return self.intrinsic(n, args, c);
         }
         match name {
             "reach_error"
@@ -1576,7 +1579,20 @@ impl<'m> Lowerer<'m> {
         Ok(None)
     }
 
-    fn intrinsic(&mut self, n: &str, args: &[&'m Operand]) -> R<Option<Val>> {
+    fn intrinsic(&mut self, n: &str, args: &[&'m Operand], c: &'m Call) -> R<Option<Val>> {
+        if is_float_intrinsic(n) {
+            // Floating point arithmetic (`a * b + c` contracted to `fmuladd`, `fabs`,
+            // `floor`): an arbitrary value, as the model's floating point instructions give
+            // ([`super::lower`]'s `opaque_float`).
+            let ty = self.reg_ty(&self.m.types.type_of(c))?;
+            let r = self.made_up("float", ty)?;
+            self.warn_once(
+                "floating point arithmetic modelled as computing arbitrary values (a bug \
+                 reported may depend on them)"
+                    .into(),
+            );
+            return Ok(Some(Val::E(r)));
+        }
         if n.starts_with("va_start") {
             return self.va_start(args[0]);
         }
@@ -2297,7 +2313,7 @@ impl<'m> Lowerer<'m> {
                         value: Expr::int(110),
                     },
                 ],
-                TransKind::Sync(SyncKind::CondWaitWake),
+                TransKind::Sync(SyncKind::CondWaitTimeout),
             )?;
         }
         let g = bin(
@@ -2616,4 +2632,40 @@ fn cannot_fail(e: &Expr, named: &impl Fn(&Place) -> bool) -> bool {
             cond, then, els, ..
         } => cannot_fail(cond, named) && cannot_fail(then, named) && cannot_fail(els, named),
     }
+}
+
+/// Whether `llvm.{n}` is floating point arithmetic on floating point values (the ones clang
+/// emits for C's arithmetic and `<math.h>`'s functions it knows).
+fn is_float_intrinsic(n: &str) -> bool {
+    let Some((base, ty)) = n.split_once('.') else {
+        return false;
+    };
+    matches!(ty, "f32" | "f64" | "f80" | "f128")
+        && matches!(
+            base,
+            "fmuladd"
+                | "fma"
+                | "fabs"
+                | "sqrt"
+                | "floor"
+                | "ceil"
+                | "trunc"
+                | "round"
+                | "roundeven"
+                | "rint"
+                | "nearbyint"
+                | "minnum"
+                | "maxnum"
+                | "minimum"
+                | "maximum"
+                | "copysign"
+                | "pow"
+                | "exp"
+                | "exp2"
+                | "log"
+                | "log2"
+                | "log10"
+                | "sin"
+                | "cos"
+        )
 }

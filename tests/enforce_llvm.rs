@@ -111,6 +111,27 @@ fn a_condition_variable_initialised_at_run_time_works_at_every_level() {
     runs_at_every_level("cond_init_handshake", 3, "got 42\n");
 }
 
+/// Timed condition waits: the schedule says whether a wait is woken or times out. A worker
+/// that waits again after each timeout gets the value main signals; a wait nobody signals
+/// times out, no earlier than its deadline (0.2 s after the worker read the clock).
+#[test]
+fn a_timed_wait_is_woken_or_times_out_as_the_schedule_says() {
+    runs_at_every_level("timed_wait_handoff", 3, "got 42\n");
+    let start = std::time::Instant::now();
+    runs_at_every_level("timed_wait_expires", 1, "timed out\nwaited 1\n");
+    // Three runs, each waiting for its deadline (the builds take longer).
+    assert!(start.elapsed() >= std::time::Duration::from_millis(600));
+}
+
+/// An assumption over a global that only its thread writes (an input in range) is no wait:
+/// its arms are the schedule's branch, and the built program prints what the native build
+/// prints for the inputs in range.
+#[test]
+fn an_assumption_over_a_global_only_its_thread_writes_builds_and_runs() {
+    let out = prints_what_the_native_build_prints("assume_own_shared", &["2\n", "3\n"]);
+    assert_eq!(out, ["seen 2\n", "seen 3\n"]);
+}
+
 /// The idioms of `tests/programs/idioms/` whose first safe IVR the verifier finds: each builds
 /// at Opt2 and its enforced run prints what the program compiled by `cc` prints
 /// (`.expected`).

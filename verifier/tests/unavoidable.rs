@@ -414,3 +414,43 @@ int main(void) {{
     assert!(p.observes_numbering);
     assert_ne!(verdict(&p).0, Verdict::Unsafe);
 }
+
+/// An assumption over a shared variable that only its own thread writes (an input `main`
+/// stores in a global that its threads read) fails for good: it discards the execution, as
+/// `abort()` in `assume_abort_if_not` ends the program, and is no deadlock. One over a
+/// variable another thread writes waits for it: where that thread never makes it hold, the
+/// wait is a deadlock no scheduler avoids.
+#[test]
+fn an_assumption_only_its_own_thread_can_make_hold_discards_and_does_not_deadlock() {
+    let text = |writer: &str| {
+        format!(
+            r#"
+#include <assert.h>
+#include <pthread.h>
+#include <stdlib.h>
+extern unsigned __VERIFIER_nondet_uint(void);
+static void assume_abort_if_not(int c) {{ if (!c) abort(); }}
+volatile unsigned n, seen;
+void *reader(void *a) {{ seen = n; {writer}; return 0; }}
+int main(void) {{
+  pthread_t t;
+  n = __VERIFIER_nondet_uint();
+  pthread_create(&t, 0, reader, 0);
+  assume_abort_if_not(n >= 2 && n < 4);
+  pthread_join(t, 0);
+  assert(seen < 4);
+  return 0;
+}}
+"#
+        )
+    };
+    let (v, _) = verdict(&lower(&text("(void)0"), 64));
+    assert_eq!(v, Verdict::Safe);
+    // The thread stores 7 in `n`: main's assumption may wait for a value it never gets.
+    let (v, ivrs) = verdict(&lower(&text("n = 7"), 64));
+    assert_ne!(v, Verdict::Safe);
+    assert!(ivrs.iter().any(|i| matches!(
+        &i.kind,
+        IvrKind::Counterexample(c) if matches!(c.execution.outcome, interp::Outcome::Deadlock { .. })
+    )));
+}

@@ -40,12 +40,62 @@ pub(super) fn finalize(
             renumber(p);
         }
     }
+    let writers = writers(p);
     for t in &mut p.threads {
-        mark(t, &shared, &code, &p.vars);
-        add_discards(t, &shared);
+        // The variables only this thread writes, or none: an assumption over them that fails
+        // stays false while the thread waits, so it discards the execution as a local one
+        // does, though other threads may read them.
+        let own: Vec<bool> = (writers.iter())
+            .map(|w| matches!(w, Writers::None) || *w == Writers::One(t.id))
+            .collect();
+        mark(t, &shared, &code, &p.vars, &own);
+        add_discards(t, &own);
         back_edges(t);
     }
     Ok(())
+}
+
+/// Which threads write a variable.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Writers {
+    None,
+    One(ThreadId),
+    Many,
+}
+
+/// Per variable, the threads that may write it: by assignment, through a pointer that may
+/// reach it, or as a parameter of a thread it creates. A write to one variable of an object
+/// counts for all of the object's (an access of another width reaches its neighbours).
+fn writers(p: &Program) -> Vec<Writers> {
+    let object = |v: VarId| p.vars[v.0 as usize].placement().object;
+    let mut by_object: HashMap<VarId, Writers> = HashMap::new();
+    for t in &p.threads {
+        let mut note = |v: VarId| {
+            let w = by_object.entry(object(v)).or_insert(Writers::One(t.id));
+            if *w != Writers::One(t.id) {
+                *w = Writers::Many;
+            }
+        };
+        for tr in &t.transitions {
+            for op in &tr.ops {
+                match op {
+                    Op::Assign { place, .. } | Op::Havoc { place, .. } => {
+                        place.vars().into_iter().for_each(&mut note)
+                    }
+                    Op::Spawn { args, .. } => args.iter().for_each(|(v, _)| note(*v)),
+                    Op::AtomicBegin | Op::AtomicEnd => {}
+                }
+            }
+        }
+    }
+    (p.vars.iter())
+        .map(|v| {
+            by_object
+                .get(&object(v.id))
+                .copied()
+                .unwrap_or(Writers::None)
+        })
+        .collect()
 }
 
 /// Compresses every thread ([`compress`]) and renumbers the transitions that create threads.
@@ -894,7 +944,7 @@ fn is_memory(pl: &Place, v: &Var) -> bool {
 /// Fills events, may-block and yield marks; a statement of shared code ([`shared_code`])
 /// and a creation refused for the thread bound have events on the memory they touch, shared
 /// or not.
-fn mark(t: &mut Thread, shared: &[bool], code: &HashSet<[u32; 2]>, vars: &[Var]) {
+fn mark(t: &mut Thread, shared: &[bool], code: &HashSet<[u32; 2]>, vars: &[Var], own: &[bool]) {
     let mut members: HashMap<VarId, Vec<VarId>> = HashMap::new();
     for v in vars {
         members.entry(v.placement().object).or_default().push(v.id);
@@ -976,26 +1026,36 @@ fn mark(t: &mut Thread, shared: &[bool], code: &HashSet<[u32; 2]>, vars: &[Var])
                 }
             }
         };
-        for pl in reads {
+        for pl in &reads {
             push(pl, Access::Read);
         }
         for pl in writes {
             push(pl, Access::Write);
+        }
+        // (An assumption waits where another thread may make it hold. One over what only its
+        // thread writes reads nothing another thread changes: its reads commute with every
+        // other thread's step, and it is no event.)
+        let others_change = reads
+            .iter()
+            .any(|pl| pl.vars().iter().any(|v| !own[v.0 as usize]));
+        if tr.kind == TransKind::Assume && !others_change {
+            events.clear();
         }
         let reads_shared = !events.is_empty();
         tr.events = events;
         tr.may_block = match &tr.kind {
             TransKind::Sync(SyncKind::AtomicBegin) => true,
             TransKind::Sync(_) => !tr.guard.is_true(),
-            TransKind::Assume => reads_shared && !tr.guard.is_true(),
+            TransKind::Assume => reads_shared && others_change && !tr.guard.is_true(),
             _ => false,
         };
         tr.yields = tr.kind == TransKind::Sync(SyncKind::Yield);
     }
 }
 
-/// A local assumption that fails discards the execution.
-fn add_discards(t: &mut Thread, shared: &[bool]) {
+/// An assumption that fails and that no other thread can make hold (one over the thread's
+/// own values, or over shared ones only it writes: `own`) discards the execution.
+fn add_discards(t: &mut Thread, own: &[bool]) {
     let n = t.transitions.len();
     for i in 0..n {
         let tr = &t.transitions[i];
@@ -1005,7 +1065,7 @@ fn add_discards(t: &mut Thread, shared: &[bool]) {
         let (reads, _) = tr.accesses();
         if reads
             .iter()
-            .any(|p| p.vars().iter().any(|v| shared[v.0 as usize]))
+            .any(|p| p.vars().iter().any(|v| !own[v.0 as usize]))
         {
             continue;
         }

@@ -68,7 +68,8 @@ enum What {
     /// The failing arm of an assumption on inputs.
     ArmAssumeFail,
     /// An arm of a synchronisation call or of an assumption over shared state (of a timed
-    /// wait's check of its deadline, with `sub` 1 for the arm that goes on to wait).
+    /// wait's check of its deadline, with `sub` 1 for the arm that goes on to wait and 0 for
+    /// the other; 2 for the outcome of a synchronisation itself).
     ArmOther,
     Removed,
     Sync(SyncKind),
@@ -143,10 +144,11 @@ pub fn instrument(
             Some([n, sub]) if m.has(n) => by_instr.entry(n).or_default().push(Role {
                 site: site.id,
                 what,
-                sub: if what == What::ArmOther {
-                    u32::from(waits(x))
-                } else {
-                    sub
+                sub: match what {
+                    What::ArmOther if x.kind == TransKind::Stmt => u32::from(waits(x)),
+                    // (The outcome of a synchronisation itself.)
+                    What::ArmOther => 2,
+                    _ => sub,
                 },
             }),
             // A return from a thread's function: reported by the runtime's trampoline.
@@ -845,6 +847,9 @@ fn call(
             let wake = sync(SyncKind::CondWaitWake).unwrap_or(none);
             let timeout = sync(SyncKind::CondWaitTimeout).unwrap_or(none);
             let lock = sync(SyncKind::Lock).unwrap_or(none);
+            if roles.iter().any(|r| r.what == What::ArmOther && r.sub == 2) {
+                return Err("the schedule branches on whether a timed wait times out".into());
+            }
             let read = site(What::Access).unwrap_or(none);
             let arm = |sub: u32| {
                 (roles.iter())

@@ -724,3 +724,40 @@ int main(void) {{
     let p = load_str("float.c", &text("assert(y > 0)"), &FOpts::default()).unwrap();
     assert_ne!(verdict_of(&p), Verdict::Safe);
 }
+
+/// An assumption tests the value its condition computed: where the thread writes the memory
+/// the condition read before the call (`x++ < 5`, a copy then a reset), the condition is not
+/// read again at the call, and `x == 5` after `assume(x++ < 5)` is reachable, whether or not
+/// another thread reads `x`.
+#[test]
+fn an_assumption_tests_what_its_condition_read_before_the_thread_wrote_it() {
+    let text = |reader: &str, assume: &str| {
+        format!(
+            r#"
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+extern void reach_error(void);
+int x;
+void *rd(void *a) {{ return (void *)(long)x; }}
+int main(void) {{
+  pthread_t t;
+  {reader};
+  x = __VERIFIER_nondet_int();
+  {assume};
+  if (x == 5) reach_error();
+  return 0;
+}}
+"#
+        )
+    };
+    for reader in ["pthread_create(&t, 0, rd, 0)", "(void)t"] {
+        for assume in [
+            "__VERIFIER_assume(x++ < 5)",
+            "int c = x == 5; x = 5; __VERIFIER_assume(!c)",
+        ] {
+            let p = load_str("stale.c", &text(reader, assume), &FOpts::default()).unwrap();
+            assert_ne!(verdict_of(&p), Verdict::Safe, "{reader}; {assume}");
+        }
+    }
+}

@@ -41,14 +41,36 @@ pub(super) fn finalize(
         }
     }
     let writers = writers(p);
+    // The variables only thread `t` writes, or none: an assumption over them that fails stays
+    // false while the thread waits, so it discards the execution as a local one does, though
+    // other threads may read them.
+    let own = |t: ThreadId| -> Vec<bool> {
+        (writers.iter())
+            .map(|w| matches!(w, Writers::None) || *w == Writers::One(t))
+            .collect()
+    };
+    // The code of the assumptions that read what another thread writes in some copy: an event
+    // in every copy (`synth build` instruments the code once for all).
+    let mut waiting = HashSet::new();
+    for t in &p.threads {
+        let own = own(t.id);
+        for tr in t
+            .transitions
+            .iter()
+            .filter(|tr| tr.kind == TransKind::Assume)
+        {
+            let (reads, _) = tr.accesses();
+            if reads
+                .iter()
+                .any(|pl| (pl.vars().iter()).any(|v| shared[v.0 as usize] && !own[v.0 as usize]))
+            {
+                waiting.extend(tr.at);
+            }
+        }
+    }
     for t in &mut p.threads {
-        // The variables only this thread writes, or none: an assumption over them that fails
-        // stays false while the thread waits, so it discards the execution as a local one
-        // does, though other threads may read them.
-        let own: Vec<bool> = (writers.iter())
-            .map(|w| matches!(w, Writers::None) || *w == Writers::One(t.id))
-            .collect();
-        mark(t, &shared, &code, &p.vars, &own);
+        let own = own(t.id);
+        mark(t, &shared, &code, &p.vars, &own, &waiting);
         add_discards(t, &own);
         back_edges(t);
     }
@@ -944,7 +966,14 @@ fn is_memory(pl: &Place, v: &Var) -> bool {
 /// Fills events, may-block and yield marks; a statement of shared code ([`shared_code`])
 /// and a creation refused for the thread bound have events on the memory they touch, shared
 /// or not.
-fn mark(t: &mut Thread, shared: &[bool], code: &HashSet<[u32; 2]>, vars: &[Var], own: &[bool]) {
+fn mark(
+    t: &mut Thread,
+    shared: &[bool],
+    code: &HashSet<[u32; 2]>,
+    vars: &[Var],
+    own: &[bool],
+    waiting: &HashSet<[u32; 2]>,
+) {
     let mut members: HashMap<VarId, Vec<VarId>> = HashMap::new();
     for v in vars {
         members.entry(v.placement().object).or_default().push(v.id);
@@ -1034,11 +1063,14 @@ fn mark(t: &mut Thread, shared: &[bool], code: &HashSet<[u32; 2]>, vars: &[Var],
         }
         // (An assumption waits where another thread may make it hold. One over what only its
         // thread writes reads nothing another thread changes: its reads commute with every
-        // other thread's step, and it is no event.)
+        // other thread's step, and it is no event, unless another copy of its code is.)
         let others_change = reads
             .iter()
             .any(|pl| pl.vars().iter().any(|v| !own[v.0 as usize]));
-        if tr.kind == TransKind::Assume && !others_change {
+        if tr.kind == TransKind::Assume
+            && !others_change
+            && !tr.at.is_some_and(|a| waiting.contains(&a))
+        {
             events.clear();
         }
         let reads_shared = !events.is_empty();

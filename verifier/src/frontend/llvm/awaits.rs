@@ -174,7 +174,11 @@ pub(super) fn successors(t: &Terminator) -> Vec<&Name> {
 impl<'m> Lowerer<'m> {
     /// The condition `o` as one expression over memory, or `None` when it cannot be rebuilt
     /// (then the assumption tests the register, as computed).
-    pub(super) fn await_condition(&mut self, o: &'m Operand) -> R<Option<Expr>> {
+    pub(super) fn await_condition(
+        &mut self,
+        o: &'m Operand,
+        call: &'m llvm_ir::instruction::Call,
+    ) -> R<Option<Expr>> {
         let f = self.frames.last().expect("frame").func;
         // The function's control flow, computed once per function.
         let flow = self
@@ -182,10 +186,17 @@ impl<'m> Lowerer<'m> {
             .entry(f.name.as_str())
             .or_insert_with(|| std::rc::Rc::new(Flow::new(f)))
             .clone();
+        let Some(at) = position(
+            f,
+            |i| matches!(i, Instruction::Call(c) if std::ptr::eq(c, call)),
+        ) else {
+            return Ok(None);
+        };
         let mut cx = Rebuild {
             f,
             flow,
             reads: false,
+            call: at,
         };
         let e = match self.rebuild(&mut cx, o, 0) {
             Ok(Some(e)) => e,
@@ -208,6 +219,12 @@ impl<'m> Lowerer<'m> {
         };
         match i {
             Instruction::Load(l) => {
+                // A read of the place at the call tests what the load read only where nothing
+                // may write memory in between (`x++ < 5`, `c = x; x = 0; assume(c)`).
+                let load = position(cx.f, |j| std::ptr::eq(j, i)).expect("defined here");
+                if may_write_between(cx.f, &cx.flow.cfg, load, cx.call) {
+                    return Ok(None);
+                }
                 let ptr = self.val(&l.address)?;
                 let Ok((w, ty)) = self.access_ty(&l.loaded_ty) else {
                     return Ok(None);
@@ -383,4 +400,63 @@ pub(super) struct Rebuild<'m> {
     flow: std::rc::Rc<Flow<'m>>,
     /// Whether the expression reads memory.
     reads: bool,
+    /// The block and index of the assumption's call.
+    call: (usize, usize),
+}
+
+/// The block and index of the first instruction of `f` that `is` picks.
+fn position(f: &Function, is: impl Fn(&Instruction) -> bool) -> Option<(usize, usize)> {
+    (f.basic_blocks.iter().enumerate())
+        .find_map(|(b, bb)| bb.instrs.iter().position(&is).map(|k| (b, k)))
+}
+
+/// Whether an instruction may write memory: a store, an atomic update, a call other than
+/// the intrinsics that only describe the code.
+fn writes_memory(i: &Instruction) -> bool {
+    match i {
+        Instruction::Store(_)
+        | Instruction::AtomicRMW(_)
+        | Instruction::CmpXchg(_)
+        | Instruction::Fence(_) => true,
+        Instruction::Call(_) => !super::loops::callee(i).is_some_and(|c| {
+            c.starts_with("llvm.dbg.")
+                || c.starts_with("llvm.lifetime.")
+                || c.starts_with("llvm.expect")
+                || c == "llvm.assume"
+        }),
+        _ => false,
+    }
+}
+
+/// Whether some path from the instruction at `from` to the one at `to` (block, index) may
+/// write memory: the rest of `from`'s block, the blocks between, the start of `to`'s
+/// block (whole blocks where a path may come back to them).
+fn may_write_between(f: &Function, cfg: &Cfg, from: (usize, usize), to: (usize, usize)) -> bool {
+    let instrs = |b: usize| &f.basic_blocks[b].instrs;
+    let any = |b: usize, r: std::ops::Range<usize>| instrs(b)[r].iter().any(writes_memory);
+    let n = f.basic_blocks.len();
+    // Blocks reachable from `from`'s successors, and blocks that reach `to`'s predecessors.
+    let reach = |start: usize, forward: bool| {
+        let next = |b: usize| match forward {
+            true => cfg.successors(b),
+            false => cfg.predecessors(b),
+        };
+        let mut seen = vec![false; n];
+        let mut work: Vec<usize> = next(start).to_vec();
+        while let Some(b) = work.pop() {
+            if !std::mem::replace(&mut seen[b], true) {
+                work.extend(next(b));
+            }
+        }
+        seen
+    };
+    let fwd = reach(from.0, true);
+    let bwd = reach(to.0, false);
+    if from.0 == to.0 && from.1 < to.1 && !fwd[from.0] {
+        return any(from.0, from.1 + 1..to.1);
+    }
+    let end = instrs(from.0).len();
+    (0..n).any(|b| fwd[b] && bwd[b] && any(b, 0..instrs(b).len()))
+        || any(from.0, from.1 + 1..end)
+        || any(to.0, 0..to.1)
 }

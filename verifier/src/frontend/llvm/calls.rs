@@ -508,7 +508,7 @@ impl<'m> Lowerer<'m> {
             }
             "__VERIFIER_assume" | "assume_abort_if_not" => {
                 // Over shared state the assumption waits: its condition is read atomically.
-                let x = match self.await_condition(args[0])? {
+                let x = match self.await_condition(args[0], c)? {
                     Some(c) => c,
                     None => self.expr(args[0])?,
                 };

@@ -429,14 +429,20 @@ fn writes_memory(i: &Instruction) -> bool {
 }
 
 /// Whether some path from the instruction at `from` to the one at `to` (block, index) may
-/// write memory: the rest of `from`'s block, the blocks between, the start of `to`'s
-/// block (whole blocks where a path may come back to them).
+/// write memory. Such a path runs from `from` to the end of its block (unless `to` comes
+/// later in the same block: then only the instructions between), through blocks that neither
+/// load again nor reach the call first (the path ends at the first call, and a load on it
+/// would read anew), to the start of `to`'s block.
 fn may_write_between(f: &Function, cfg: &Cfg, from: (usize, usize), to: (usize, usize)) -> bool {
     let instrs = |b: usize| &f.basic_blocks[b].instrs;
     let any = |b: usize, r: std::ops::Range<usize>| instrs(b)[r].iter().any(writes_memory);
+    if from.0 == to.0 && from.1 < to.1 {
+        return any(from.0, from.1 + 1..to.1);
+    }
     let n = f.basic_blocks.len();
-    // Blocks reachable from `from`'s successors, and blocks that reach `to`'s predecessors.
-    let reach = |start: usize, forward: bool| {
+    // The blocks a path reaches from `from`'s block without passing `to`'s, and those that
+    // reach `to`'s without passing `from`'s.
+    let reach = |start: usize, stop: usize, forward: bool| {
         let next = |b: usize| match forward {
             true => cfg.successors(b),
             false => cfg.predecessors(b),
@@ -444,19 +450,16 @@ fn may_write_between(f: &Function, cfg: &Cfg, from: (usize, usize), to: (usize, 
         let mut seen = vec![false; n];
         let mut work: Vec<usize> = next(start).to_vec();
         while let Some(b) = work.pop() {
-            if !std::mem::replace(&mut seen[b], true) {
+            if !std::mem::replace(&mut seen[b], true) && b != stop && b != start {
                 work.extend(next(b));
             }
         }
         seen
     };
-    let fwd = reach(from.0, true);
-    let bwd = reach(to.0, false);
-    if from.0 == to.0 && from.1 < to.1 && !fwd[from.0] {
-        return any(from.0, from.1 + 1..to.1);
-    }
+    let fwd = reach(from.0, to.0, true);
+    let bwd = reach(to.0, from.0, false);
     let end = instrs(from.0).len();
-    (0..n).any(|b| fwd[b] && bwd[b] && any(b, 0..instrs(b).len()))
+    (0..n).any(|b| b != from.0 && b != to.0 && fwd[b] && bwd[b] && any(b, 0..instrs(b).len()))
         || any(from.0, from.1 + 1..end)
         || any(to.0, 0..to.1)
 }

@@ -59,11 +59,7 @@ pub(super) fn finalize(
             .iter()
             .filter(|tr| tr.kind == TransKind::Assume)
         {
-            let (reads, _) = tr.accesses();
-            if reads
-                .iter()
-                .any(|pl| (pl.vars().iter()).any(|v| shared[v.0 as usize] && !own[v.0 as usize]))
-            {
+            if reads_any(tr, |v| shared[v.0 as usize] && !own[v.0 as usize]) {
                 waiting.extend(tr.at);
             }
         }
@@ -75,6 +71,12 @@ pub(super) fn finalize(
         back_edges(t);
     }
     Ok(())
+}
+
+/// Whether transition `tr` reads (in its guard or its ops) a variable that `picks`.
+fn reads_any(tr: &Transition, picks: impl Fn(VarId) -> bool) -> bool {
+    let (reads, _) = tr.accesses();
+    (reads.iter()).any(|pl| pl.vars().into_iter().any(&picks))
 }
 
 /// Which threads write a variable.
@@ -1064,9 +1066,7 @@ fn mark(
         // (An assumption waits where another thread may make it hold. One over what only its
         // thread writes reads nothing another thread changes: its reads commute with every
         // other thread's step, and it is no event, unless another copy of its code is.)
-        let others_change = reads
-            .iter()
-            .any(|pl| pl.vars().iter().any(|v| !own[v.0 as usize]));
+        let others_change = (reads.iter()).any(|pl| pl.vars().iter().any(|v| !own[v.0 as usize]));
         if tr.kind == TransKind::Assume
             && !others_change
             && !tr.at.is_some_and(|a| waiting.contains(&a))
@@ -1094,11 +1094,7 @@ fn add_discards(t: &mut Thread, own: &[bool]) {
         if tr.kind != TransKind::Assume || tr.may_block || tr.guard.is_true() {
             continue;
         }
-        let (reads, _) = tr.accesses();
-        if reads
-            .iter()
-            .any(|p| p.vars().iter().any(|v| !own[v.0 as usize]))
-        {
+        if reads_any(tr, |v| !own[v.0 as usize]) {
             continue;
         }
         let mut f = tr.clone();

@@ -761,3 +761,54 @@ int main(void) {{
         }
     }
 }
+
+/// A function defined only `inline` (C99's inline definition, which gives no external one)
+/// is called with that definition: the spin lock it implements protects the counter, and
+/// the program is safe. Where the file also defines a function `extern inline` (an external
+/// definition under C11 that gnu89 semantics would drop), the file is compiled as C11 and
+/// the inline-only function stays an unknown external one, named in a warning.
+#[test]
+fn a_function_defined_only_inline_is_called_with_its_definition() {
+    let text = |extra: &str| {
+        format!(
+            r#"
+#include <pthread.h>
+#include <assert.h>
+int lock, count;
+inline void acquire(void) {{ while (__sync_lock_test_and_set(&lock, 1)) ; }}
+inline void release(void) {{ __sync_lock_release(&lock); }}
+{extra}
+void *worker(void *arg) {{
+  acquire();
+  count++;
+  assert(count == 1);
+  count--;
+  release();
+  return 0;
+}}
+int main(void) {{
+  pthread_t a, b;
+  pthread_create(&a, 0, worker, 0);
+  pthread_create(&b, 0, worker, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  return 0;
+}}
+"#
+        )
+    };
+    let p = load_str("inline.c", &text(""), &FOpts::default()).unwrap();
+    assert!(
+        !p.warnings.iter().any(|w| w.contains("acquire")),
+        "{:?}",
+        p.warnings
+    );
+    assert_eq!(verdict_of(&p), Verdict::Safe);
+    let both = text("extern inline int twice(int x) { return 2 * x; }");
+    let p = load_str("inline.c", &both, &FOpts::default()).unwrap();
+    assert!(
+        p.warnings.iter().any(|w| w.contains("`acquire`")),
+        "{:?}",
+        p.warnings
+    );
+}

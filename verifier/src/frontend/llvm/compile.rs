@@ -171,7 +171,55 @@ fn compile_unit(path: &Path, opts: &Options, out: &Path) -> Result<(), Error> {
             _ => return Err(e),
         }
     }
+    use_inline_definitions(&mut cmd, path, out)
+}
+
+/// Gives the functions the unit calls and defines only `inline` (C99's inline definition,
+/// which provides no external one) that definition. A call may use the inline definition
+/// or an external one (C11 6.7.4p7), and the program has no external definition for the
+/// front end to use: gcc's gnu89 semantics (`-fgnu89-inline`) emit the inline definition as
+/// the external one, which the unit compiled so uses where it defines every function the
+/// unit defines compiled as C11 (it loses none of C11's `extern inline` definitions).
+fn use_inline_definitions(cmd: &mut Command, path: &Path, out: &Path) -> Result<(), Error> {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let mentions_inline = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .any(|w| w == "inline");
+    if !mentions_inline {
+        return Ok(());
+    }
+    let undefined = symbols(out, "--undefined-only")?;
+    let defined = symbols(out, "--defined-only")?;
+    let gnu89 = out.with_extension("gnu89.bc");
+    let mut args: Vec<std::ffi::OsString> = cmd.get_args().map(|a| a.to_os_string()).collect();
+    if let Some(k) = args.iter().position(|a| a == "-o") {
+        args[k + 1] = gnu89.clone().into_os_string();
+    }
+    let mut again = Command::new(cmd.get_program());
+    again.arg("-fgnu89-inline").args(args);
+    if run(&mut again, "compiling").is_err() {
+        return Ok(());
+    }
+    let defined_gnu89 = symbols(&gnu89, "--defined-only")?;
+    let gains = undefined.iter().any(|f| defined_gnu89.contains(f));
+    if gains && defined.is_subset(&defined_gnu89) {
+        std::fs::rename(&gnu89, out).map_err(|e| Error::Io {
+            path: out.display().to_string(),
+            message: e.to_string(),
+        })?;
+    }
     Ok(())
+}
+
+/// The symbols `llvm-nm` lists of the bitcode at `path` with `filter`.
+fn symbols(path: &Path, filter: &str) -> Result<std::collections::HashSet<String>, Error> {
+    let mut cmd = Command::new(tool("llvm-nm"));
+    cmd.args([filter, "--format=just-symbols"]).arg(path);
+    let out = run(&mut cmd, "listing the unit's symbols")?;
+    Ok(String::from_utf8_lossy(&out)
+        .lines()
+        .map(str::to_string)
+        .collect())
 }
 
 /// Links the libc models the module `raw` calls and runs the fixed pass list.

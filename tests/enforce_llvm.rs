@@ -298,6 +298,14 @@ fn the_thread_bound_holds_in_the_built_program() {
     runs_with_bounds("thread_bound", &[(3, "made 2\n"), (64, "made 6\n")]);
 }
 
+/// Workers started until a creation fails, in a loop with no counter: the verified program
+/// starts one thread per round until the bound refuses one, and the built program, which
+/// imposes the bound, starts as many and ends.
+#[test]
+fn a_loop_that_starts_threads_until_one_is_refused_ends_at_the_bound() {
+    runs_with_bounds("until_refused", &[(4, "3 3\n"), (64, "63 63\n")]);
+}
+
 /// A creation refused for the bound leaves an id whose join returns `ESRCH` at once, in the
 /// verifier's model and in the built program alike (the program joins every id unchecked).
 #[test]

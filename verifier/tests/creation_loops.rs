@@ -1,7 +1,7 @@
-//! Thread creation in loops the lowering cannot unroll (a `goto retry` around the creations):
-//! the first run of such a `pthread_create` starts its thread, a second run is a limit of the
-//! model that the verdict names; and an unrolled creation loop whose count is an input does
-//! not multiply the code after it once per count.
+//! Thread creation in loops: a loop around a creation with no counter (a `goto retry`, a
+//! `while (1)`) starts one thread per round until the thread bound refuses one; and an
+//! unrolled creation loop whose count is an input does not multiply the code after it once
+//! per count.
 
 use std::time::Duration;
 use verifier::engine::{run_iterative, Engine};
@@ -17,12 +17,16 @@ fn lower(text: &str, max_threads: usize) -> Program {
     load_str("loops.c", text, &opts).expect("lowers")
 }
 
-fn verdict(p: &Program, engine: Engine) -> Verdict {
+fn report(p: &Program, engine: Engine) -> verifier::imc::Report {
     let opts = Options {
         timeout: Duration::from_secs(30),
         ..Options::default()
     };
-    run_iterative(p, opts, engine, usize::MAX, None, &mut |_| {}).verdict
+    run_iterative(p, opts, engine, usize::MAX, None, &mut |_| {})
+}
+
+fn verdict(p: &Program, engine: Engine) -> Verdict {
+    report(p, engine).verdict
 }
 
 /// A worker started again after a failed attempt, `retry` decided by `RETRY`.
@@ -52,38 +56,83 @@ retry:
     )
 }
 
-#[test]
-fn a_creation_in_a_retry_loop_that_is_not_taken_is_safe() {
-    let p = lower(&retry_program("!ok"), 64);
-    assert_eq!(p.threads.len(), 2, "one worker thread");
-    for engine in [Engine::Explicit, Engine::Impact] {
-        assert_eq!(verdict(&p, engine), Verdict::Safe, "{engine:?}");
-    }
+/// The program's threads are the bound's, and no variable marks a creation run again (a
+/// limit of the model).
+fn unrolled_to_the_bound(p: &Program, bound: usize) {
+    assert_eq!(
+        p.threads.len(),
+        bound,
+        "one thread per round up to the bound"
+    );
+    assert_eq!(p.thread_bound, Some(bound));
+    assert!(
+        !p.vars.iter().any(|v| v.name.contains("run again")),
+        "no creation runs again"
+    );
 }
 
+/// Each round of a loop around a creation starts a thread of its own, until the bound
+/// refuses one: whether the verdict names the bound depends on whether a run retries
+/// (`meets_bound`).
 #[test]
-fn a_creation_run_again_on_an_input_is_a_named_limit_of_the_model() {
-    let p = lower(&retry_program("__VERIFIER_nondet_int()"), 64);
-    for engine in [Engine::Explicit, Engine::Impact] {
-        match verdict(&p, engine) {
-            Verdict::Unknown(why) => {
-                assert!(why.contains("loops.c:15:7 run again"), "{engine:?}: {why}")
-            }
-            other => panic!("{engine:?}: {other:?}"),
+fn a_retry_loop_starts_one_thread_per_round_up_to_the_bound() {
+    for (retry, retries) in [
+        ("!ok", false),
+        ("__VERIFIER_nondet_int()", true),
+        // `again` is a global: the lowering cannot tell that the loop runs twice only.
+        ("again && !(again = 0)", false),
+    ] {
+        let p = lower(&retry_program(retry), 4);
+        unrolled_to_the_bound(&p, 4);
+        for engine in [Engine::Explicit, Engine::Impact] {
+            let r = report(&p, engine);
+            assert_eq!(r.verdict, Verdict::Safe, "{retry}, {engine:?}");
+            assert_eq!(r.meets_bound, retries, "{retry}, {engine:?}");
         }
     }
 }
 
+/// Workers started for ever, in a loop with no counter that the lowering could unroll: one
+/// thread per round until the bound, then the creation fails in every round.
+const FOR_EVER: &str = r#"#include <pthread.h>
+#include <assert.h>
+int value;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {
+  LOCK;
+  int v = value;
+  if (v < 1000) {
+    value = v + 1;
+    assert(value == v + 1);
+  }
+  UNLOCK;
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  while (1)
+    pthread_create(&t, 0, worker, 0);
+}
+"#;
+
 #[test]
-fn a_creation_run_again_under_every_schedule_is_a_named_limit_of_the_model() {
-    // `again` is a global: no unrolling tells the two rounds apart.
-    let p = lower(&retry_program("again && !(again = 0)"), 64);
+fn a_loop_that_starts_threads_for_ever_is_unrolled_up_to_the_bound() {
+    let locked = FOR_EVER
+        .replace("LOCK", "pthread_mutex_lock(&m)")
+        .replace("UNLOCK", "pthread_mutex_unlock(&m)");
+    let p = lower(&locked, 4);
+    unrolled_to_the_bound(&p, 4);
     for engine in [Engine::Explicit, Engine::Impact] {
-        match verdict(&p, engine) {
-            Verdict::Unknown(why) => assert!(why.contains("run again"), "{engine:?}: {why}"),
-            other => panic!("{engine:?}: {other:?}"),
-        }
+        let r = report(&p, engine);
+        assert_eq!(r.verdict, Verdict::Safe, "{engine:?}");
+        assert!(r.meets_bound, "every run meets the bound, {engine:?}");
     }
+    // Without the mutex, two workers race on `value`: a bug, and a schedule that avoids it.
+    let racy = FOR_EVER.replace("UNLOCK", "").replace("LOCK", "");
+    // (The symbolic engine goes on looking for other bugs until the time limit.)
+    let p = lower(&racy, 3);
+    unrolled_to_the_bound(&p, 3);
+    assert_eq!(verdict(&p, Engine::Explicit), Verdict::PartiallySafe);
 }
 
 /// Workers created in a loop whose count is an input, joined in a loop, then a tail loop:

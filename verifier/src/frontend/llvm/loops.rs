@@ -141,16 +141,43 @@ fn reachability(f: &Function) -> Vec<Vec<bool>> {
 /// threads between the creations of a `goto retry` loop) keeps its phis as variables, so that
 /// it does not multiply the unrolled copies. A block on a cycle that is no natural loop (an
 /// irreducible one) is specialised where that cycle starts threads.
-/// The phis to specialise ([`specialised_phis`]) and, per block, those still told apart
-/// there ([`live_specialised`]), from one computation of the blocks' reachability.
+/// The phis to specialise ([`specialised_phis`]), per block those still told apart there
+/// ([`live_specialised`]), and the blocks on a cycle that starts threads
+/// ([`creation_cycles`]), from one computation of the blocks' reachability.
 pub(super) fn specialisation(
     f: &Function,
     creating: &HashSet<String>,
-) -> (HashSet<Name>, Vec<HashSet<Name>>) {
+) -> (HashSet<Name>, Vec<HashSet<Name>>, Vec<bool>) {
     let reach = reachability(f);
     let spec = specialised_phis(f, creating, &reach);
     let live = live_specialised(f, &spec, &reach);
-    (spec, live)
+    let cycles = creation_cycles(f, creating, &reach);
+    (spec, live, cycles)
+}
+
+/// Whether each block of `f` calls `pthread_create` or a function of `creating`.
+fn creating_blocks(f: &Function, creating: &HashSet<String>) -> Vec<bool> {
+    f.basic_blocks
+        .iter()
+        .map(|b| {
+            b.instrs
+                .iter()
+                .any(|i| callee(i).is_some_and(|c| c == "pthread_create" || creating.contains(&c)))
+        })
+        .collect()
+}
+
+/// For each block of `f`, whether it lies on a cycle through a block that starts threads.
+/// The lowering tells such a block's copies apart by the number of threads started so far
+/// (as a specialised phi's value), so that a loop with no counter (`while (1)
+/// pthread_create(...)`) is unrolled one copy per thread it starts, until the thread bound
+/// makes its creations fail and the copies close into a loop again.
+fn creation_cycles(f: &Function, creating: &HashSet<String>, reach: &[Vec<bool>]) -> Vec<bool> {
+    let creates = creating_blocks(f, creating);
+    let n = f.basic_blocks.len();
+    (0..n)
+        .map(|b| (0..n).any(|c| creates[c] && reach[b][c] && reach[c][b]))
+        .collect()
 }
 
 fn specialised_phis(
@@ -158,15 +185,7 @@ fn specialised_phis(
     creating: &HashSet<String>,
     reach: &[Vec<bool>],
 ) -> HashSet<Name> {
-    let creates: Vec<bool> = f
-        .basic_blocks
-        .iter()
-        .map(|b| {
-            b.instrs
-                .iter()
-                .any(|i| callee(i).is_some_and(|c| c == "pthread_create" || creating.contains(&c)))
-        })
-        .collect();
+    let creates = creating_blocks(f, creating);
     if !creates.iter().any(|c| *c) {
         return HashSet::new();
     }

@@ -75,9 +75,14 @@ struct Pending {
     created_by: (ThreadId, TransId),
 }
 
-/// An assignment of constants to specialised phis (by their number in the function): a
+/// An assignment of constants to specialised phis (by their number in the function), and on
+/// a cycle that starts threads the number of threads started ([`THREADS_STARTED`]): a
 /// context in which the lowering copies a block ([`super::loops`]).
 pub(super) type Env = Vec<(usize, i128)>;
+
+/// The key of an [`Env`] that holds how many threads the program had when the lowering
+/// entered a block on a cycle that starts threads ([`FnFacts::creation_cycles`]).
+const THREADS_STARTED: usize = usize::MAX;
 
 /// Thread-specific data keys a program may create (`pthread_key_create`).
 pub(super) const MAX_KEYS: usize = 16;
@@ -118,6 +123,8 @@ pub(super) struct Frame<'m> {
     phi_names: Vec<&'m Name>,
     /// The blocks on a cycle of the function's control flow.
     on_cycle: &'m [bool],
+    /// The blocks on a cycle that starts threads.
+    creation_cycles: &'m [bool],
     /// The block being lowered.
     pub cur_block: usize,
     /// The objects of the function's local variables (its `alloca`s): dead once it returns.
@@ -192,6 +199,9 @@ pub(super) struct FnFacts {
     spec_live: Vec<HashSet<Name>>,
     /// The blocks on a cycle.
     on_cycle: Vec<bool>,
+    /// The blocks on a cycle through a block that starts threads
+    /// ([`super::loops::specialisation`]): copied per number of threads started.
+    creation_cycles: Vec<bool>,
     /// The module-wide number of each block's first instruction ([`instruction_numbers`]).
     block_base: Vec<u32>,
     /// The `alloca`s whose address may be used after the function returns
@@ -251,6 +261,8 @@ pub(super) struct Lowerer<'m> {
     copy_counts: HashMap<crate::frontend::CreationCopy, u32>,
     /// How many of the favoured creations were met ([`crate::frontend::Options::creations`]).
     favoured_met: usize,
+    /// The defined functions whose address the program takes: those a thread may start.
+    thread_functions: Vec<String>,
     /// Per (thread, function, register): the refused creations whose result it holds.
     refused_results: HashMap<(ThreadId, usize, &'m Name), Vec<TransId>>,
     /// Whether the program gives mutexes a type (recursive, error-checking): then locking
@@ -312,13 +324,15 @@ pub(super) fn lower(
         .iter()
         .zip(numbers)
         .map(|(f, block_base)| {
-            let (spec_phis, spec_live) = super::loops::specialisation(f, &creating);
+            let (spec_phis, spec_live, creation_cycles) =
+                super::loops::specialisation(f, &creating);
             let facts = FnFacts {
                 needs_var: needs_var(f),
                 used: used(f),
                 spec_live,
                 spec_phis,
                 on_cycle: super::loops::on_cycle(f),
+                creation_cycles,
                 block_base,
                 escaping: escaping.remove(f.name.as_str()).unwrap_or_default(),
             };
@@ -344,6 +358,9 @@ pub(super) fn lower(
         creations: Vec::new(),
         copy_counts: HashMap::new(),
         favoured_met: 0,
+        thread_functions: (super::loops::address_taken_functions(m).into_iter())
+            .filter(|f| m.functions.iter().any(|g| &g.name == f))
+            .collect(),
         refused_results: HashMap::new(),
         limits: HashMap::new(),
         keys: None,
@@ -1791,6 +1808,20 @@ impl<'m> Lowerer<'m> {
         Ok(Some(child))
     }
 
+    /// Whether every creation from now on fails: the program has `--max-threads` threads,
+    /// or (lowered with [`crate::frontend::Options::max_threads_per_function`]) every
+    /// function a thread may start has that many.
+    fn creations_exhausted(&self) -> bool {
+        if self.threads.len() >= self.opts.max_threads {
+            return true;
+        }
+        let Some(k) = self.opts.max_threads_per_function else {
+            return false;
+        };
+        let started = |f: &str| self.threads.iter().filter(|t| t.0.function == f).count();
+        self.thread_functions.iter().all(|f| started(f) >= k)
+    }
+
     /// The number of the creation [`Lowerer::new_thread`] registered last
     /// ([`crate::ir::Start::creation`]).
     pub fn creation_number(&self) -> u32 {
@@ -1890,6 +1921,7 @@ impl<'m> Lowerer<'m> {
             spec_live: &facts.spec_live,
             phi_names,
             on_cycle: &facts.on_cycle,
+            creation_cycles: &facts.creation_cycles,
             cur_block: 0,
             locals: HashSet::new(),
             escaping: &facts.escaping,
@@ -2829,7 +2861,7 @@ impl<'m> Lowerer<'m> {
             let fr = self.frames.last().expect("frame");
             let live = &fr.spec_live[t];
             let mut env = fr.envs[fr.ctx].clone();
-            env.retain(|(k, _)| live.contains(fr.phi_names[*k]));
+            env.retain(|(k, _)| *k != THREADS_STARTED && live.contains(fr.phi_names[*k]));
             env
         };
         let mut assigns = Vec::new();
@@ -2842,6 +2874,12 @@ impl<'m> Lowerer<'m> {
             .copied()
             .unwrap_or(0)
             >= MAX_CONTEXTS;
+        // Once no creation can start a thread, iterations of a loop that starts threads are
+        // alike: its counter is a variable again, so that its copies close into a loop.
+        let full = full || self.creations_exhausted();
+        if !full && self.frames.last().expect("frame").creation_cycles[t] {
+            env.push((THREADS_STARTED, self.threads.len() as i128));
+        }
         for i in &f.basic_blocks[t].instrs {
             let Instruction::Phi(p) = i else { break };
             let fr = self.frames.last().expect("frame");

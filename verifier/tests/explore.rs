@@ -1489,3 +1489,60 @@ int main(void) {
     let r = run(&p, &Options::default());
     assert!(r.bugs.is_empty() && r.stats.limited == 0 && r.stats.complete);
 }
+
+/// Workers started for ever (`while (1) pthread_create(...)`): once the thread bound refuses
+/// a creation, `main` repeats a step that changes nothing. The search does not schedule it
+/// again (it would go on to the depth bound in every execution), so it completes, finds the
+/// race of the unlocked workers, and finds no deadlock where `main` spins and the workers
+/// wait.
+#[test]
+fn a_thread_that_only_repeats_itself_is_not_scheduled_again() {
+    let text = |lock: &str, unlock: &str| {
+        format!(
+            r#"#include <pthread.h>
+#include <assert.h>
+int value;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {{
+  {lock}
+  int v = value;
+  value = v + 1;
+  assert(value == v + 1);
+  {unlock}
+  return 0;
+}}
+int main(void) {{
+  pthread_t t;
+  while (1)
+    pthread_create(&t, 0, worker, 0);
+}}
+"#
+        )
+    };
+    let opts = FOpts {
+        max_threads: 3,
+        ..FOpts::default()
+    };
+    let locked = text("pthread_mutex_lock(&m);", "pthread_mutex_unlock(&m);");
+    let p = load_str("for_ever.c", &locked, &opts).unwrap();
+    let r = run(&p, &Options::default());
+    assert!(r.bugs.is_empty(), "{:?}", r.bugs[0].message);
+    assert!(r.stats.complete);
+    assert_eq!(r.stats.depth_bounded, 0);
+    // A worker that never unlocks: the other waits for ever while `main` spins, which is
+    // no deadlock.
+    let held = text("pthread_mutex_lock(&m);", "");
+    let p = load_str("for_ever.c", &held, &opts).unwrap();
+    let r = run(&p, &Options::default());
+    assert!(
+        !r.bugs.iter().any(|b| b.kind == BugKind::Deadlock),
+        "{:?}",
+        r.bugs.iter().map(|b| &b.message).collect::<Vec<_>>()
+    );
+    assert_eq!(r.stats.depth_bounded, 0);
+    let racy = text("", "");
+    let p = load_str("for_ever.c", &racy, &opts).unwrap();
+    let r = run(&p, &Options::default());
+    assert!(r.bugs.iter().any(|b| b.kind == BugKind::Error));
+    assert_eq!(r.stats.depth_bounded, 0);
+}

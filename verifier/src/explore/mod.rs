@@ -1551,7 +1551,9 @@ impl<'a, G: Guide> Engine<'a, G> {
                     continue;
                 }
             }
-            if step::can_move(&self.m, self.guide, &node.guide, &node.state, t) {
+            if step::can_move(&self.m, self.guide, &node.guide, &node.state, t)
+                && !self.stutters(&node.state, t)
+            {
                 enabled.push(t);
             }
         }
@@ -1586,7 +1588,10 @@ impl<'a, G: Guide> Engine<'a, G> {
                 })
                 .map(|t| t.id)
                 .collect();
-            return Some(if blocked.is_empty() {
+            // (A thread that only repeats itself can move: the program spins, the others
+            // wait for ever, and nothing changes any more.)
+            let spins = blocked.iter().any(|&t| self.stutters(&node.state, t));
+            return Some(if blocked.is_empty() || spins {
                 Ending2::Terminated
             } else {
                 Ending2::Deadlock(blocked)
@@ -1801,6 +1806,17 @@ impl<'a, G: Guide> Engine<'a, G> {
     }
 
     /// How steps are computed in this search.
+    /// Whether thread `t` only repeats itself in `s` ([`step::stutters`]; not under the fair
+    /// scheduler, whose yields handle such loops).
+    fn stutters(&self, s: &State, t: ThreadId) -> bool {
+        match s.threads[t.0 as usize] {
+            Status::At(l) => {
+                !self.opts.fair && self.tables.stutter(t, l) && step::stutters(&self.m, s, t, l)
+            }
+            Status::NotStarted => false,
+        }
+    }
+
     fn stepper(&self) -> step::Stepper<'_, 'a, G> {
         step::Stepper {
             m: &self.m,

@@ -203,6 +203,31 @@ pub(crate) fn can_move<G: Guide>(
         })
 }
 
+/// Whether thread `t`, at a [`Tables::stutter`] location `l` in state `s`, would only repeat
+/// itself: its one transition is enabled and leaves every variable it assigns as it is. It
+/// then runs that transition for ever, touching only its own locals: the search need not
+/// schedule it (no state or error is lost), and it does not count as a thread that cannot
+/// move where the others are blocked (it can: the program does not deadlock, it spins).
+pub(crate) fn stutters(m: &Machine<'_>, s: &State, t: ThreadId, l: crate::ir::LocId) -> bool {
+    let Some(tr) = m.prog.thread(t).outgoing(l).next() else {
+        return false;
+    };
+    if !matches!(m.eval(s, &tr.guard), Ok(v) if v != 0) {
+        return false;
+    }
+    let mut after = s.clone();
+    if m.execute_assignments(&mut after, t, tr).is_err() {
+        return false;
+    }
+    tr.ops.iter().all(|o| match o {
+        Op::Assign {
+            place: crate::ir::Place::Var { var, index: None },
+            ..
+        } => after.mem.cell(var.0 as usize, 0) == s.mem.cell(var.0 as usize, 0),
+        _ => false,
+    })
+}
+
 /// What computing a step needs besides the state: the machine, the guide, the input domain,
 /// the bound on invisible transitions per step, whether the fair scheduler's marks are
 /// wanted, and recycled buffers (a state is copied at every step; its buffer is reused).
@@ -862,8 +887,8 @@ fn continue_combos(combo: &mut [usize], domains: &[Vec<i128>]) {
 pub(crate) struct Tables {
     /// Where each thread's locations start in `flags` and `guard_vars`.
     base: Vec<usize>,
-    /// Per location: which of [`LOCAL`], [`LOOP`], [`UNLOCK`], [`PRIVATE`], [`OWN`] and
-    /// [`OWN_JOIN`] hold.
+    /// Per location: which of [`LOCAL`], [`LOOP`], [`UNLOCK`], [`PRIVATE`], [`OWN`],
+    /// [`OWN_JOIN`] and [`STUTTER`] hold.
     flags: Vec<u8>,
     /// Per location: [`Tables::guard_vars`].
     guard_vars: Vec<Option<u128>>,
@@ -887,6 +912,8 @@ const PRIVATE: u8 = 8;
 const OWN: u8 = 16;
 /// A location's flag: [`Tables::own_join`].
 const OWN_JOIN: u8 = 32;
+/// A location's flag: [`Tables::stutter`].
+const STUTTER: u8 = 64;
 
 /// A transition's fact, for its location's flags: [`crate::ir::Thread::local_transition`].
 const T_LOCAL: u8 = 1;
@@ -1082,6 +1109,21 @@ impl Tables {
                 if loc.out.len() == 1 && all & T_OWN_JOIN != 0 {
                     flags |= OWN_JOIN;
                 }
+                if gates_nothing && loc.out.len() == 1 && all & T_OWN != 0 {
+                    let tr = th.transition(loc.out[0]);
+                    let scalars = tr.ops.iter().all(|o| {
+                        matches!(
+                            o,
+                            Op::Assign {
+                                place: Place::Var { index: None, .. },
+                                ..
+                            }
+                        )
+                    });
+                    if tr.dst.0 as usize == l && scalars {
+                        flags |= STUTTER;
+                    }
+                }
                 tables.flags.push(flags);
                 tables.guard_vars.push(reads);
             }
@@ -1132,6 +1174,15 @@ impl Tables {
     #[inline]
     pub fn own(&self, t: ThreadId, l: crate::ir::LocId) -> bool {
         self.flags[self.at(t, l)] & OWN != 0
+    }
+
+    /// Whether, when no guide gates transitions, location `l` of thread `t` has one
+    /// transition, back to `l`, that only assigns to scalars no other thread touches (a
+    /// loop of refused thread creations, `while (1);`): where it leaves them as they are
+    /// ([`stutters`]), the thread repeats it for ever and no other thread can tell.
+    #[inline]
+    pub fn stutter(&self, t: ThreadId, l: crate::ir::LocId) -> bool {
+        self.flags[self.at(t, l)] & STUTTER != 0
     }
 
     /// Whether, when no guide gates transitions, location `l` of thread `t` has one

@@ -1545,4 +1545,42 @@ int main(void) {{
     let r = run(&p, &Options::default());
     assert!(r.bugs.iter().any(|b| b.kind == BugKind::Error));
     assert_eq!(r.stats.depth_bounded, 0);
+    // Where the spinning ends an execution, the blocked threads' races are still tried: the
+    // second worker reaches the error once it runs before the first takes the mutex for
+    // good.
+    let held_then_error = r#"#include <pthread.h>
+extern void reach_error(void);
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *keeps(void *p) { pthread_mutex_lock(&m); return 0; }
+void *fails(void *p) { pthread_mutex_lock(&m); reach_error(); return 0; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, keeps, 0);
+  while (1) pthread_create(&t, 0, fails, 0);
+}
+"#;
+    let p = load_str("for_ever.c", held_then_error, &opts).unwrap();
+    let r = run(&p, &Options::default());
+    assert!(r.bugs.iter().any(|b| b.kind == BugKind::Error));
+    // A spinning thread shut out by another's atomic region cannot move: a deadlock.
+    let shut_out = r#"#include <pthread.h>
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *a(void *p) {
+  __VERIFIER_atomic_begin();
+  pthread_mutex_lock(&m);
+  __VERIFIER_atomic_end();
+  return 0;
+}
+int main(void) {
+  pthread_t x;
+  pthread_mutex_lock(&m);
+  pthread_create(&x, 0, a, 0);
+  while (1) ;
+}
+"#;
+    let p = load_str("for_ever.c", shut_out, &opts).unwrap();
+    let r = run(&p, &Options::default());
+    assert!(r.bugs.iter().any(|b| b.kind == BugKind::Deadlock));
 }

@@ -1552,7 +1552,7 @@ impl<'a, G: Guide> Engine<'a, G> {
                 }
             }
             if step::can_move(&self.m, self.guide, &node.guide, &node.state, t)
-                && !self.stutters(&node.state, t)
+                && !self.stutters_at(&node.state, t)
             {
                 enabled.push(t);
             }
@@ -1589,10 +1589,15 @@ impl<'a, G: Guide> Engine<'a, G> {
                 .map(|t| t.id)
                 .collect();
             // (A thread that only repeats itself can move: the program spins, the others
-            // wait for ever, and nothing changes any more.)
-            let spins = blocked.iter().any(|&t| self.stutters(&node.state, t));
-            return Some(if blocked.is_empty() || spins {
+            // wait for ever, and nothing changes any more; their races are still pending.)
+            let spins = blocked.iter().any(|&t| {
+                step::can_move(&self.m, self.guide, &node.guide, &node.state, t)
+                    && self.stutters_at(&node.state, t)
+            });
+            return Some(if blocked.is_empty() {
                 Ending2::Terminated
+            } else if spins {
+                Ending2::Spins
             } else {
                 Ending2::Deadlock(blocked)
             });
@@ -1738,6 +1743,7 @@ impl<'a, G: Guide> Engine<'a, G> {
                 return;
             }
             Ending2::Terminated
+            | Ending2::Spins
             | Ending2::Cut
             | Ending2::Step(Ending::Halted | Ending::Discarded) => {
                 return;
@@ -1805,10 +1811,9 @@ impl<'a, G: Guide> Engine<'a, G> {
         acc
     }
 
-    /// How steps are computed in this search.
     /// Whether thread `t` only repeats itself in `s` ([`step::stutters`]; not under the fair
     /// scheduler, whose yields handle such loops).
-    fn stutters(&self, s: &State, t: ThreadId) -> bool {
+    fn stutters_at(&self, s: &State, t: ThreadId) -> bool {
         match s.threads[t.0 as usize] {
             Status::At(l) => {
                 !self.opts.fair && self.tables.stutter(t, l) && step::stutters(&self.m, s, t, l)
@@ -1817,6 +1822,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         }
     }
 
+    /// How steps are computed in this search.
     fn stepper(&self) -> step::Stepper<'_, 'a, G> {
         step::Stepper {
             m: &self.m,
@@ -2032,6 +2038,9 @@ enum Ending2 {
     Step(Ending),
     Deadlock(Vec<ThreadId>),
     Terminated,
+    /// The threads that have not ended are blocked, but for one that only repeats itself
+    /// ([`step::stutters`]): no deadlock, and nothing changes any more.
+    Spins,
     DepthBound,
     /// Nothing allowed to move (a replay that ended early).
     Cut,

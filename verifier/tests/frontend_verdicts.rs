@@ -804,6 +804,36 @@ int main(void) {{
         p.warnings
     );
     assert_eq!(verdict_of(&p), Verdict::Safe);
+    // The C99 idiom over two files: the inline definition in one, the external one in the
+    // other (they link as C11 does); and an inline definition in a header two files include.
+    let dir = std::env::temp_dir().join(format!("synth-inline-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let main = r#"#include <pthread.h>
+#include <assert.h>
+#include "one.h"
+int x;
+void *t(void *a) { x = one(); return 0; }
+int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0); assert(x == 1); return 0; }
+"#;
+    write("one.h", "inline int one(void) { return 1; }\n");
+    for other in [
+        "int one(void) { return 1; }\n",
+        "#include \"one.h\"\nint two(void) { return one() + 1; }\n",
+    ] {
+        let opts = FOpts {
+            sources: vec![write("other.c", other)],
+            ..FOpts::default()
+        };
+        let p = load(&write("main.c", main), &opts).unwrap();
+        assert!(!p.warnings.iter().any(|w| w.contains("`one`")), "{other}");
+        assert_eq!(verdict_of(&p), Verdict::Safe, "{other}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
     let both = text("extern inline int twice(int x) { return 2 * x; }");
     let p = load_str("inline.c", &both, &FOpts::default()).unwrap();
     assert!(

@@ -112,14 +112,16 @@ pub fn preprocess(path: &Path, opts: &Options) -> Result<String, Error> {
 /// `dir` after the fixed pass list; returns the bitcode's path.
 pub fn compile(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, Error> {
     let mut units = Vec::new();
-    for (i, p) in std::iter::once(path)
+    let mut commands = Vec::new();
+    let paths: Vec<&Path> = std::iter::once(path)
         .chain(opts.sources.iter().map(PathBuf::as_path))
-        .enumerate()
-    {
+        .collect();
+    for (i, p) in paths.iter().enumerate() {
         let unit = dir.join(format!("unit{i}.bc"));
-        compile_unit(p, opts, &unit)?;
+        commands.push(compile_unit(p, opts, &unit)?);
         units.push(unit);
     }
+    use_inline_definitions(&paths, &mut commands, &units, opts)?;
     let raw = if units.len() == 1 {
         units.pop().expect("one unit")
     } else {
@@ -133,8 +135,8 @@ pub fn compile(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, Error
     link_models_and_optimise(raw, dir)
 }
 
-/// Compiles one translation unit to bitcode at `out`.
-fn compile_unit(path: &Path, opts: &Options, out: &Path) -> Result<(), Error> {
+/// Compiles one translation unit to bitcode at `out`; returns the command that did.
+fn compile_unit(path: &Path, opts: &Options, out: &Path) -> Result<Command, Error> {
     let mut cmd = Command::new(clang());
     cmd.args([
         "-c",
@@ -171,44 +173,102 @@ fn compile_unit(path: &Path, opts: &Options, out: &Path) -> Result<(), Error> {
             _ => return Err(e),
         }
     }
-    use_inline_definitions(&mut cmd, path, out)
+    Ok(cmd)
 }
 
-/// Gives the functions the unit calls and defines only `inline` (C99's inline definition,
-/// which provides no external one) that definition. A call may use the inline definition
-/// or an external one (C11 6.7.4p7), and the program has no external definition for the
-/// front end to use: gcc's gnu89 semantics (`-fgnu89-inline`) emit the inline definition as
-/// the external one, which the unit compiled so uses where it defines every function the
-/// unit defines compiled as C11 (it loses none of C11's `extern inline` definitions).
-fn use_inline_definitions(cmd: &mut Command, path: &Path, out: &Path) -> Result<(), Error> {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let mentions_inline = text
-        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-        .any(|w| w == "inline");
-    if !mentions_inline {
+/// Gives the functions the program calls and a file defines only `inline` (C99's inline
+/// definition, which provides no external one) that definition. A call may use the inline
+/// definition or an external one (C11 6.7.4p7); where no file has an external one, the
+/// program as written does not link. Under gcc's gnu89 semantics (`-fgnu89-inline`) the
+/// inline definition is the external one: a file that uses `inline` outside system headers
+/// is compiled so instead where that defines a function the program calls and no file
+/// defines, every function it defined as C11 (C11's `extern inline` is not external under
+/// gnu89), and nothing another file defines.
+fn use_inline_definitions(
+    paths: &[&Path],
+    commands: &mut [Command],
+    units: &[PathBuf],
+    opts: &Options,
+) -> Result<(), Error> {
+    use std::collections::HashSet;
+    let mut mentions = Vec::new();
+    for p in paths {
+        mentions.push(mentions_inline(p, opts)?);
+    }
+    if !mentions.iter().any(|m| *m) {
         return Ok(());
     }
-    let undefined = symbols(out, "--undefined-only")?;
-    let defined = symbols(out, "--defined-only")?;
-    let gnu89 = out.with_extension("gnu89.bc");
-    let mut args: Vec<std::ffi::OsString> = cmd.get_args().map(|a| a.to_os_string()).collect();
-    if let Some(k) = args.iter().position(|a| a == "-o") {
-        args[k + 1] = gnu89.clone().into_os_string();
+    let mut defined = Vec::new();
+    let mut undefined: HashSet<String> = HashSet::new();
+    for u in units {
+        defined.push(symbols(u, "--defined-only")?);
+        undefined.extend(symbols(u, "--undefined-only")?);
     }
-    let mut again = Command::new(cmd.get_program());
-    again.arg("-fgnu89-inline").args(args);
-    if run(&mut again, "compiling").is_err() {
-        return Ok(());
+    for d in &defined {
+        undefined.retain(|f| !d.contains(f));
     }
-    let defined_gnu89 = symbols(&gnu89, "--defined-only")?;
-    let gains = undefined.iter().any(|f| defined_gnu89.contains(f));
-    if gains && defined.is_subset(&defined_gnu89) {
-        std::fs::rename(&gnu89, out).map_err(|e| Error::Io {
-            path: out.display().to_string(),
-            message: e.to_string(),
-        })?;
+    for (i, unit) in units.iter().enumerate() {
+        if !mentions[i] {
+            continue;
+        }
+        let gnu89 = unit.with_extension("gnu89.bc");
+        let cmd = &commands[i];
+        let mut args: Vec<std::ffi::OsString> = cmd.get_args().map(|a| a.to_os_string()).collect();
+        if let Some(k) = args.iter().position(|a| a == "-o") {
+            args[k + 1] = gnu89.clone().into_os_string();
+        }
+        let mut again = Command::new(cmd.get_program());
+        again.arg("-fgnu89-inline").args(args);
+        if run(&mut again, "compiling").is_err() {
+            continue;
+        }
+        let now = symbols(&gnu89, "--defined-only")?;
+        let added: HashSet<&String> = now.difference(&defined[i]).collect();
+        let elsewhere = (defined.iter().enumerate())
+            .any(|(j, d)| j != i && added.iter().any(|f| d.contains(*f)));
+        let gains = added.iter().any(|f| undefined.contains(*f));
+        if gains && !elsewhere && defined[i].is_subset(&now) {
+            std::fs::rename(&gnu89, unit).map_err(|e| Error::Io {
+                path: unit.display().to_string(),
+                message: e.to_string(),
+            })?;
+            undefined.retain(|f| !now.contains(f));
+            defined[i] = now;
+        }
     }
     Ok(())
+}
+
+/// Whether the file at `path`, preprocessed, says `inline` (or `__inline`, `__inline__`)
+/// outside system headers.
+fn mentions_inline(path: &Path, opts: &Options) -> Result<bool, Error> {
+    let mut cmd = Command::new(clang());
+    cmd.arg("-E");
+    dialect_flags(&mut cmd, opts);
+    cmd.arg(path);
+    let out = run(&mut cmd, "preprocessing")?;
+    let text = String::from_utf8_lossy(&out);
+    let mut system = false;
+    for line in text.lines() {
+        // A line marker: `# N "file" FLAGS`, flag 3 for a system header.
+        if let Some(marker) = line.strip_prefix("# ") {
+            if marker.starts_with(|c: char| c.is_ascii_digit()) {
+                system = marker
+                    .rsplit('"')
+                    .next()
+                    .is_some_and(|flags| flags.split_whitespace().any(|f| f == "3"));
+                continue;
+            }
+        }
+        if !system
+            && line
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| matches!(w, "inline" | "__inline" | "__inline__"))
+        {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
 
 /// The symbols `llvm-nm` lists of the bitcode at `path` with `filter`.

@@ -149,9 +149,10 @@ pub(super) fn specialisation(
     creating: &HashSet<String>,
 ) -> (HashSet<Name>, Vec<HashSet<Name>>, Vec<bool>) {
     let reach = reachability(f);
-    let spec = specialised_phis(f, creating, &reach);
+    let creates = creating_blocks(f, creating);
+    let spec = specialised_phis(f, &creates, &reach);
     let live = live_specialised(f, &spec, &reach);
-    let cycles = creation_cycles(f, creating, &reach);
+    let cycles = creation_cycles(&creates, &reach);
     (spec, live, cycles)
 }
 
@@ -172,20 +173,14 @@ fn creating_blocks(f: &Function, creating: &HashSet<String>) -> Vec<bool> {
 /// (as a specialised phi's value), so that a loop with no counter (`while (1)
 /// pthread_create(...)`) is unrolled one copy per thread it starts, until the thread bound
 /// makes its creations fail and the copies close into a loop again.
-fn creation_cycles(f: &Function, creating: &HashSet<String>, reach: &[Vec<bool>]) -> Vec<bool> {
-    let creates = creating_blocks(f, creating);
-    let n = f.basic_blocks.len();
+fn creation_cycles(creates: &[bool], reach: &[Vec<bool>]) -> Vec<bool> {
+    let n = creates.len();
     (0..n)
         .map(|b| (0..n).any(|c| creates[c] && reach[b][c] && reach[c][b]))
         .collect()
 }
 
-fn specialised_phis(
-    f: &Function,
-    creating: &HashSet<String>,
-    reach: &[Vec<bool>],
-) -> HashSet<Name> {
-    let creates = creating_blocks(f, creating);
+fn specialised_phis(f: &Function, creates: &[bool], reach: &[Vec<bool>]) -> HashSet<Name> {
     if !creates.iter().any(|c| *c) {
         return HashSet::new();
     }

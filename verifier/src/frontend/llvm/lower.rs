@@ -2874,8 +2874,10 @@ impl<'m> Lowerer<'m> {
             .copied()
             .unwrap_or(0)
             >= MAX_CONTEXTS;
-        // Once no creation can start a thread, iterations of a loop that starts threads are
-        // alike: its counter is a variable again, so that its copies close into a loop.
+        // Once no creation can start a thread (the program has the bound's threads; this
+        // holds from then on, in every function lowered later too), iterations of a loop
+        // that starts threads are alike: no phi is specialised any more, so that the copies
+        // close into a loop.
         let full = full || self.creations_exhausted();
         if !full && self.frames.last().expect("frame").creation_cycles[t] {
             env.push((THREADS_STARTED, self.threads.len() as i128));

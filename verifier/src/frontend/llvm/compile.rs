@@ -121,7 +121,7 @@ pub fn compile(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, Error
         commands.push(compile_unit(p, opts, &unit)?);
         units.push(unit);
     }
-    use_inline_definitions(&paths, &mut commands, &units, opts)?;
+    use_inline_definitions(&paths, &commands, &units, opts)?;
     let raw = if units.len() == 1 {
         units.pop().expect("one unit")
     } else {
@@ -186,7 +186,7 @@ fn compile_unit(path: &Path, opts: &Options, out: &Path) -> Result<Command, Erro
 /// gnu89), and nothing another file defines.
 fn use_inline_definitions(
     paths: &[&Path],
-    commands: &mut [Command],
+    commands: &[Command],
     units: &[PathBuf],
     opts: &Options,
 ) -> Result<(), Error> {

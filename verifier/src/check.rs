@@ -425,10 +425,7 @@ fn check<'a>(
                 for tr in prog.threads[t].outgoing(l) {
                     let step = step(t, tr);
                     let st = &step.0;
-                    let enabled = Term::exists(
-                        st.inputs.clone(),
-                        Term::and([st.guard.clone(), st.input_ranges.clone()]),
-                    );
+                    let enabled = st.enabled();
                     some_enabled.push(enabled.clone());
                     let ub = Term::exists(
                         st.inputs.clone(),
@@ -489,11 +486,7 @@ fn check<'a>(
                 .all(|t| {
                     let l = c.locs[t.0 as usize].expect("movable");
                     prog.threads[t.0 as usize].outgoing(l).all(|tr| {
-                        let st = &step(t.0 as usize, tr).0;
-                        let enabled = Term::exists(
-                            st.inputs.clone(),
-                            Term::and([st.guard.clone(), st.input_ranges.clone()]),
-                        );
+                        let enabled = step(t.0 as usize, tr).0.enabled();
                         valid(&mut smt, &pre, Term::not(enabled)) == Some(true)
                     })
                 })
@@ -616,6 +609,9 @@ fn cycle_proviso(
     expands_every_enabled: &mut dyn FnMut(NodeId) -> bool,
 ) -> Result<(), Rejection> {
     use petgraph::graph::{DiGraph, NodeIndex};
+    // (Each node is asked once: a node that does not expand every enabled thread stays
+    // reduced, and may be on a cycle again in the next pass.)
+    let mut asked: std::collections::HashMap<NodeId, bool> = Default::default();
     loop {
         let mut g: DiGraph<NodeId, ()> = DiGraph::new();
         let idx: Vec<NodeIndex> = art.ids().map(|v| g.add_node(v)).collect();
@@ -637,7 +633,8 @@ fn cycle_proviso(
         };
         let mut full = Vec::new();
         for v in on_cycle.iter().flatten() {
-            if reduced.contains(v) && expands_every_enabled(*v) {
+            if reduced.contains(v) && *asked.entry(*v).or_insert_with(|| expands_every_enabled(*v))
+            {
                 full.push(*v);
             }
         }
@@ -926,7 +923,7 @@ impl<'a> Checked<'a> {
             return false;
         }
         let st = self.enc.step(self.prog.thread(t).transition(tr), &self.id);
-        let enabled = Term::exists(st.inputs, Term::and([st.guard, st.input_ranges]));
+        let enabled = st.enabled();
         let prem = Term::and([self.ranges.clone(), self.art.node(v).label.clone()]);
         self.smt.implies(&prem, &enabled) == Some(true)
     }
@@ -1059,10 +1056,11 @@ fn enabling(
     }
     let l = c.locs[t.0 as usize]?;
     let may_block = prog.thread(t).outgoing(l).any(|tr| tr.may_block);
-    let enabled = Term::or(prog.thread(t).outgoing(l).map(|tr| {
-        let st = enc.step(tr, id);
-        Term::exists(st.inputs, Term::and([st.guard, st.input_ranges]))
-    }));
+    let enabled = Term::or(
+        prog.thread(t)
+            .outgoing(l)
+            .map(|tr| enc.step(tr, id).enabled()),
+    );
     Some((may_block, enabled))
 }
 

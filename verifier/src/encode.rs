@@ -38,6 +38,17 @@ pub struct SymStep {
     pub input_ranges: Term,
 }
 
+impl SymStep {
+    /// Holds in a pre-state where the transition is enabled: its guard holds for some input
+    /// in range.
+    pub fn enabled(&self) -> Term {
+        Term::exists(
+            self.inputs.clone(),
+            Term::and([self.guard.clone(), self.input_ranges.clone()]),
+        )
+    }
+}
+
 /// Encodes a program's IR.
 pub struct Encoder<'p> {
     prog: &'p Program,

@@ -750,10 +750,7 @@ impl<'p> Verifier<'p> {
         let Some(l) = c.locs[t.0 as usize] else {
             return Term::False;
         };
-        Term::or(self.prog.thread(t).outgoing(l).map(|tr| {
-            let st = self.enc.step(tr, s);
-            Term::exists(st.inputs, Term::and([st.guard, st.input_ranges]))
-        }))
+        Term::or((self.prog.thread(t).outgoing(l)).map(|tr| self.enc.step(tr, s).enabled()))
     }
 
     /// Tries to cover `v` by an earlier node with the same control state.

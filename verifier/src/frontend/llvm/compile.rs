@@ -191,10 +191,7 @@ fn use_inline_definitions(
     opts: &Options,
 ) -> Result<(), Error> {
     use std::collections::HashSet;
-    let mut mentions = Vec::new();
-    for p in paths {
-        mentions.push(mentions_inline(p, opts)?);
-    }
+    let mentions: Vec<bool> = paths.iter().map(|p| mentions_inline(p, opts)).collect();
     if !mentions.iter().any(|m| *m) {
         return Ok(());
     }
@@ -239,15 +236,12 @@ fn use_inline_definitions(
     Ok(())
 }
 
-/// Whether the file at `path`, preprocessed, says `inline` (or `__inline`, `__inline__`)
-/// outside system headers.
-fn mentions_inline(path: &Path, opts: &Options) -> Result<bool, Error> {
-    let mut cmd = Command::new(clang());
-    cmd.arg("-E");
-    dialect_flags(&mut cmd, opts);
-    cmd.arg(path);
-    let out = run(&mut cmd, "preprocessing")?;
-    let text = String::from_utf8_lossy(&out);
+/// Whether the file at `path`, preprocessed ([`preprocess`]), says `inline` (or `__inline`,
+/// `__inline__`) outside system headers.
+fn mentions_inline(path: &Path, opts: &Options) -> bool {
+    let Ok(text) = preprocess(path, opts) else {
+        return false;
+    };
     let mut system = false;
     for line in text.lines() {
         // A line marker: `# N "file" FLAGS`, flag 3 for a system header.
@@ -265,10 +259,10 @@ fn mentions_inline(path: &Path, opts: &Options) -> Result<bool, Error> {
                 .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .any(|w| matches!(w, "inline" | "__inline" | "__inline__"))
         {
-            return Ok(true);
+            return true;
         }
     }
-    Ok(false)
+    false
 }
 
 /// The symbols `llvm-nm` lists of the bitcode at `path` with `filter`.

@@ -842,3 +842,74 @@ int main(void) { pthread_t h; pthread_create(&h, 0, t, 0); pthread_join(h, 0); a
         p.warnings
     );
 }
+
+/// An atomic region may end on each of two branches (`begin; if (c) { end; return; } ...;
+/// end;`): the depth of atomic regions belongs to the path, not to the order in which the
+/// blocks are lowered. Both increments inside the region are atomic, and the program is safe;
+/// where the region ends before the write, an increment is lost. A function that returns
+/// inside a region on one path and outside it on another is an unsupported construct.
+#[test]
+fn an_atomic_region_ends_on_either_branch() {
+    let text = |tail: &str| {
+        format!(
+            r#"
+#include <pthread.h>
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+extern void reach_error(void);
+int x;
+void *w(void *a) {{
+  __VERIFIER_atomic_begin();
+  int v = x;
+  if (v > 100) {{ __VERIFIER_atomic_end(); return 0; }}
+  {tail}
+  return 0;
+}}
+int main(void) {{
+  pthread_t a, b;
+  pthread_create(&a, 0, w, 0);
+  pthread_create(&b, 0, w, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  if (x != 2) reach_error();
+  return 0;
+}}
+"#
+        )
+    };
+    let atomic = load_str(
+        "both.c",
+        &text("x = v + 1; __VERIFIER_atomic_end();"),
+        &FOpts::default(),
+    )
+    .unwrap();
+    assert_eq!(verdict_of(&atomic), Verdict::Safe);
+    let early = load_str(
+        "early.c",
+        &text("__VERIFIER_atomic_end(); x = v + 1;"),
+        &FOpts::default(),
+    )
+    .unwrap();
+    assert!(matches!(
+        verdict_of(&early),
+        Verdict::PartiallySafe | Verdict::Unsafe
+    ));
+    let uneven = r#"
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+extern int __VERIFIER_nondet_int(void);
+int x;
+int maybe_enter(int c) { if (c) { __VERIFIER_atomic_begin(); return 1; } return 0; }
+int main(void) {
+  if (maybe_enter(__VERIFIER_nondet_int())) { x = 1; __VERIFIER_atomic_end(); }
+  return 0;
+}
+"#;
+    match load_str("uneven.c", uneven, &FOpts::default()) {
+        Err(Error::Unsupported { construct, .. }) => {
+            assert!(construct.contains("atomic region"), "{construct}")
+        }
+        Err(e) => panic!("expected an unsupported construct, got {e}"),
+        Ok(_) => panic!("expected an unsupported construct"),
+    }
+}

@@ -75,14 +75,24 @@ struct Pending {
     created_by: (ThreadId, TransId),
 }
 
-/// An assignment of constants to specialised phis (by their number in the function), and on
-/// a cycle that starts threads the number of threads started ([`THREADS_STARTED`]): a
-/// context in which the lowering copies a block ([`super::loops`]).
+/// An assignment of constants to specialised phis (by their number in the function), on
+/// a cycle that starts threads the number of threads started ([`THREADS_STARTED`]), and
+/// inside an atomic region its depth ([`ATOMIC_DEPTH`]): a context in which the lowering
+/// copies a block ([`super::loops`]).
 pub(super) type Env = Vec<(usize, i128)>;
 
 /// The key of an [`Env`] that holds how many threads the program had when the lowering
 /// entered a block on a cycle that starts threads ([`FnFacts::creation_cycles`]).
 const THREADS_STARTED: usize = usize::MAX;
+
+/// The key of an [`Env`] that holds the depth of nested atomic regions
+/// (`__VERIFIER_atomic_begin`) at a block's entry, relative to the call's: a region may
+/// end on each of two branches (`begin; if (c) { end; return; } ...; end;`), so the depth
+/// is a property of the path, not of the order in which the blocks are lowered.
+const ATOMIC_DEPTH: usize = usize::MAX - 1;
+
+/// Deepest nesting of atomic regions (a loop that begins one per round has no bound).
+const MAX_ATOMIC_DEPTH: i128 = 16;
 
 /// Thread-specific data keys a program may create (`pthread_key_create`).
 pub(super) const MAX_KEYS: usize = 16;
@@ -141,6 +151,10 @@ pub(super) struct Frame<'m> {
     pub result: Option<&'m Name>,
     /// The call it is inlined through (`None` for a thread's start function).
     call_at: Option<[u32; 2]>,
+    /// The depth of atomic regions at the call.
+    base_depth: u32,
+    /// The depth of atomic regions at the returns lowered so far.
+    ret_depth: Option<u32>,
 }
 
 impl<'m> Frame<'m> {
@@ -1929,6 +1943,8 @@ impl<'m> Lowerer<'m> {
             varargs,
             result,
             call_at: self.at,
+            base_depth: self.atomic_depth,
+            ret_depth: None,
         };
         self.flush()?;
         frame.blocks.insert((0, 0), self.cur);
@@ -1960,6 +1976,7 @@ impl<'m> Lowerer<'m> {
         let frame = self.frames.pop().expect("pushed");
         r?;
         self.cur = frame.ret_loc;
+        self.atomic_depth = frame.ret_depth.unwrap_or(frame.base_depth);
         Ok(frame.ret.map(|(t, vars)| {
             let mut parts = vars.into_iter().map(|(v, ty)| Expr::var(v, ty));
             self.assemble(&t, &mut parts)
@@ -1978,6 +1995,12 @@ impl<'m> Lowerer<'m> {
             fr.ctx = ctx;
             fr.cur_block = b;
             let loc = fr.blocks[&(b, ctx)];
+            let depth = fr.base_depth as i128
+                + fr.envs[ctx]
+                    .iter()
+                    .find(|(k, _)| *k == ATOMIC_DEPTH)
+                    .map_or(0, |(_, d)| *d);
+            self.atomic_depth = depth as u32;
             self.cur = loc;
             self.pending.clear();
             // The phis of the block: the context's constant, or their variable.
@@ -2861,9 +2884,23 @@ impl<'m> Lowerer<'m> {
             let fr = self.frames.last().expect("frame");
             let live = &fr.spec_live[t];
             let mut env = fr.envs[fr.ctx].clone();
-            env.retain(|(k, _)| *k != THREADS_STARTED && live.contains(fr.phi_names[*k]));
+            env.retain(|(k, _)| {
+                *k != THREADS_STARTED && *k != ATOMIC_DEPTH && live.contains(fr.phi_names[*k])
+            });
             env
         };
+        let depth = {
+            let fr = self.frames.last().expect("frame");
+            self.atomic_depth as i128 - fr.base_depth as i128
+        };
+        if depth > MAX_ATOMIC_DEPTH {
+            return self.unsupported(format!(
+                "atomic regions nested more than {MAX_ATOMIC_DEPTH} deep"
+            ));
+        }
+        if depth != 0 {
+            env.push((ATOMIC_DEPTH, depth));
+        }
         let mut assigns = Vec::new();
         let full = self
             .frames
@@ -3045,6 +3082,13 @@ impl<'m> Lowerer<'m> {
                 let ends = self.end_lifetimes(1);
                 let access = !ends.is_empty();
                 self.pending.extend(ends);
+                let depth = self.atomic_depth;
+                let fr = self.frame();
+                if *fr.ret_depth.get_or_insert(depth) != depth {
+                    return self.unsupported(
+                        "a function that returns inside an atomic region on one path and outside it on another",
+                    );
+                }
                 let ops = std::mem::take(&mut self.pending);
                 let dst = self.frames.last().expect("frame").ret_loc;
                 let t = self.edge(self.cur, dst, Expr::tt(), ops, TransKind::Stmt)?;

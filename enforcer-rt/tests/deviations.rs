@@ -366,3 +366,56 @@ fn the_fast_paths_take_only_the_common_case() {
     assert!(!e.before_fast(&c0, x) && !e.before_fast(&c1, x));
     assert!(e.is_finished());
 }
+
+/// A branch that the verified program decided in some copies of its code reports arms there
+/// too: where the thread's next event is no branch arm, the report performs nothing (the
+/// event after it is still checked); where it is another arm, it is a deviation as at any
+/// branch. At the section's end, its arm selects the successor as [`Enforcer::branch`]'s does.
+#[test]
+fn a_decided_copy_of_a_branch_performs_nothing() {
+    let (mut s, main, x, y) = one_thread();
+    let (left, right) = (
+        s.site(SynthSiteKind::Branch, "branch: i < n"),
+        s.site(SynthSiteKind::Branch, "branch: !(i < n)"),
+    );
+    let s0 = s.section(&[(main, x, &[]), (main, right, &[]), (main, y, &[])]);
+    let s1 = s.section(&[]);
+    s.end(
+        s0,
+        End::Branch {
+            thread: main,
+            arms: vec![Arm {
+                site: left,
+                section: s1,
+            }],
+        },
+    );
+    let e = s.enforcer();
+    let mut ctx = e.register(main).unwrap();
+    // Before `write x`: a decided copy.
+    e.branch_decided(&mut ctx, left).unwrap();
+    // The plain report is a deviation there.
+    assert_eq!(
+        e.branch(&mut ctx, left).unwrap_err().kind,
+        DeviationKind::WrongEvent
+    );
+    e.before(&mut ctx, x).unwrap();
+    e.after(&mut ctx, x).unwrap();
+    // The arm `right` is the next event: the other arm is a deviation.
+    assert_eq!(
+        e.branch_decided(&mut ctx, left).unwrap_err().kind,
+        DeviationKind::WrongEvent
+    );
+    e.branch_decided(&mut ctx, right).unwrap();
+    // An event out of order is still one.
+    assert_eq!(
+        e.before(&mut ctx, x).unwrap_err().kind,
+        DeviationKind::WrongEvent
+    );
+    e.before(&mut ctx, y).unwrap();
+    e.after(&mut ctx, y).unwrap();
+    // No events left: the arm selects the next section.
+    e.branch_decided(&mut ctx, left).unwrap();
+    assert_eq!(e.current_section(), s1);
+    assert!(e.is_finished());
+}

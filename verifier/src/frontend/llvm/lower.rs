@@ -309,6 +309,8 @@ pub(super) struct Lowerer<'m> {
     pub atomic_depth: u32,
     /// The transition that began the current atomic region ([`Lowerer::begin_atomic`]).
     pub atomic_begin: Option<TransId>,
+    /// The branches and switches decided in some copy ([`Program::decided_branches`]).
+    decided: std::collections::BTreeSet<u32>,
     /// Local assignments (registers only) waiting for the next transition.
     pub pending: Vec<Op>,
     total: usize,
@@ -407,6 +409,7 @@ pub(super) fn lower(
         frames: Vec::new(),
         atomic_depth: 0,
         atomic_begin: None,
+        decided: Default::default(),
         pending: Vec::new(),
         total: 0,
         temps: 0,
@@ -1370,6 +1373,7 @@ impl<'m> Lowerer<'m> {
             threads,
             thread_done: self.thread_done,
             local_reads: Vec::new(),
+            decided_branches: std::mem::take(&mut self.decided).into_iter().collect(),
             objects: std::mem::take(&mut self.made),
             thread_bound: self.bounded.then_some(self.opts.max_threads),
             observes_numbering,
@@ -2991,6 +2995,13 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
+    /// The branch or switch being lowered is decided in this copy.
+    fn note_decided(&mut self) {
+        if let Some([n, _]) = self.at {
+            self.decided.insert(n);
+        }
+    }
+
     /// The arms made next go to successor `k` of the terminator being lowered (LLVM's
     /// numbering: a conditional branch's true successor is 0, a switch's default is 0).
     fn successor(&mut self, k: u32) {
@@ -3011,6 +3022,7 @@ impl<'m> Lowerer<'m> {
                 match self.const_eval(&c) {
                     // Decided while lowering (a specialised loop counter, `argc`).
                     Some(v) => {
+                        self.note_decided();
                         let dest = if v != 0 { &b.true_dest } else { &b.false_dest };
                         self.goto(block, dest, Expr::tt(), vec![], TransKind::Stmt)?;
                     }
@@ -3034,6 +3046,7 @@ impl<'m> Lowerer<'m> {
                         return self.unsupported("switch over a non-integer");
                     };
                     if let Some(k) = known {
+                        self.note_decided();
                         if cv.as_const().map(|v| t.wrap(v)) == Some(t.wrap(k)) {
                             return self.goto(block, dest, Expr::tt(), vec![], TransKind::Stmt);
                         }

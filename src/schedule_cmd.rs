@@ -325,42 +325,55 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
             };
             // (The stateless search beside the engines says why there is no schedule where
             // it finds a bug.)
-            let r = verifier::engine::run_iterative_scoped(
-                &p,
-                Some(input.scopes(&p)),
-                opts,
-                a.engine.into(),
-                a.ivrs.unwrap_or(usize::MAX),
-                None,
-                &mut sink,
-            );
+            let run = |opts: verifier::imc::Options, sink: &mut dyn FnMut(&verifier::imc::Ivr)| {
+                verifier::engine::run_iterative_scoped(
+                    &p,
+                    Some(input.scopes(&p)),
+                    opts,
+                    a.engine.into(),
+                    a.ivrs.unwrap_or(usize::MAX),
+                    None,
+                    sink,
+                )
+            };
+            let r = run(opts.clone(), &mut sink);
+            // A thread-modular proof's `safe` (for any number of threads) has no schedule:
+            // the schedule comes from a run with the thread bound, which the built program
+            // keeps (the creations past it fail).
+            let bounded = (r.verdict == Verdict::Safe
+                && r.any_thread_count.is_some()
+                && r.first_safe_ivr.is_none())
+            .then(|| {
+                emit(&format!(
+                    "verdict: safe (for any number of threads, by a thread-modular proof, which \
+                     gives no schedule; verifying with at most {} threads for one)\n",
+                    p.thread_bound.unwrap_or_default()
+                ));
+                run(
+                    verifier::imc::Options {
+                        timeout: limit.saturating_sub(start.elapsed()),
+                        stop_at_first_safe: true,
+                        any_thread_count: false,
+                        ..opts
+                    },
+                    &mut sink,
+                )
+            });
             // (The run has ended: the verdict below is the only one.)
             drop(alarm);
-            let verdict = match &r.verdict {
-                Verdict::Unknown(why) if last_safe.is_some() && r.counterexamples.is_empty() => {
-                    format!("unknown ({why}; `synth verify` goes on to a complete verdict)")
+            if let Some(b) = bounded {
+                if let Some(c) = &b.counterexample {
+                    // (The proof and the run disagree: the replayed bug is what holds.)
+                    print_counterexample(&p, c);
+                    eprintln!("the run with the thread bound found a bug; no header written");
+                    return Ok(Err(1));
                 }
-                Verdict::Unknown(why) => format!("unknown ({why})"),
-                v => format!(
-                    "{}{}",
-                    v.word(),
-                    p.bound_note(
-                        r.meets_bound,
-                        r.counterexample
-                            .as_ref()
-                            .map(|c| (c.program(&p), &c.execution))
-                    )
-                ),
-            };
-            emit(&format!("verdict: {verdict}\n"));
-            if let Some(c) = &r.counterexample {
-                let q = c.program(&p);
-                emit(&format!(
-                    "counterexample ({}{}):\n{}",
-                    q.show_outcome(&c.execution.outcome),
-                    crate::scope_note(c),
-                    indent(&q.show_execution_brief(&c.execution, verifier::interp::TRACE_ENDS))
-                ));
+                if last_safe.is_none() {
+                    eprintln!("no safe IVR within the budget; no header written");
+                    return Ok(Err(4));
+                }
+            } else {
+                print_verdict(&p, &r, last_safe.is_some());
             }
             match last_safe {
                 Some((index, art, time)) => {
@@ -420,4 +433,40 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
             Ok(Err(1))
         }
     }
+}
+
+/// The verdict line of run `r` of `p` (and its counterexample); `has_safe`: it emitted a safe
+/// IVR.
+fn print_verdict(p: &verifier::ir::Program, r: &verifier::imc::Report, has_safe: bool) {
+    let verdict = match &r.verdict {
+        Verdict::Unknown(why) if has_safe && r.counterexamples.is_empty() => {
+            format!("unknown ({why}; `synth verify` goes on to a complete verdict)")
+        }
+        Verdict::Unknown(why) => format!("unknown ({why})"),
+        v => format!(
+            "{}{}",
+            v.word(),
+            p.bound_note(
+                r.meets_bound,
+                r.counterexample
+                    .as_ref()
+                    .map(|c| (c.program(p), &c.execution))
+            )
+        ),
+    };
+    emit(&format!("verdict: {verdict}\n"));
+    if let Some(c) = &r.counterexample {
+        print_counterexample(p, c);
+    }
+}
+
+/// A counterexample with its outcome and replayed trace.
+fn print_counterexample(p: &verifier::ir::Program, c: &verifier::imc::Counterexample) {
+    let q = c.program(p);
+    emit(&format!(
+        "counterexample ({}{}):\n{}",
+        q.show_outcome(&c.execution.outcome),
+        crate::scope_note(c),
+        indent(&q.show_execution_brief(&c.execution, verifier::interp::TRACE_ENDS))
+    ));
 }

@@ -742,3 +742,44 @@ fn a_program_of_several_files_is_verified_and_built_as_one() {
 fn an_overlapping_memmove_of_shared_memory_moves_the_old_bytes_at_every_level() {
     runs_at_every_level("shift_window", 3, "4 samples, 1 1 left\n");
 }
+
+/// A program that a thread-modular proof shows safe for any number of threads, whose `main`
+/// starts workers in a loop past the bound: `synth build` says so, takes its schedule from a
+/// run with the bound, and the built program runs at every level. The loop's first rounds
+/// are unrolled with their counter known and the rest is a loop: the built program reaches
+/// the loop's branch in the unrolled rounds too, where the schedule has no arm of it.
+#[test]
+fn a_program_safe_for_any_number_of_threads_builds_with_the_bound() {
+    let dir = scratch("any_count_workers");
+    for opt in 0..=2u8 {
+        let exe = dir.join(format!("any_count_workers{opt}"));
+        runtime_library();
+        let o = Command::new(synth_exe())
+            .args(["build", "--max-threads", "4", "--opt"])
+            .arg(opt.to_string())
+            .arg(program("any_count_workers.c"))
+            .arg("-o")
+            .arg(&exe)
+            .output()
+            .expect("synth runs");
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success(),
+            "{out}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            out.contains("verdict: safe (for any number of threads"),
+            "{out}"
+        );
+        for _ in 0..3 {
+            let o = run(&exe).expect("ends");
+            assert!(
+                o.status.success(),
+                "Opt{opt}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert_eq!(String::from_utf8_lossy(&o.stdout), "started\n", "Opt{opt}");
+        }
+    }
+}

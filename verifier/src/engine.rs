@@ -165,6 +165,9 @@ fn any_thread_count(
     start: Instant,
 ) -> Option<Report> {
     prog.thread_bound?;
+    if !opts.any_thread_count {
+        return None;
+    }
     let one = lower?(Some(1))?;
     let deadline = start + opts.timeout.mul_f64(MODULAR_SHARE);
     let proof = crate::explicit::modular::prove(&one, deadline, MODULAR_VIEWS);

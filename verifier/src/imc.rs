@@ -59,6 +59,10 @@ pub struct Options {
     /// it finds one, for a caller that must answer before the run returns (the time limit's
     /// alarm).
     pub bug_found: Option<crate::scope::Found>,
+    /// Try the thread-modular proof of safety for any number of threads first
+    /// ([`crate::explicit::modular`]) where the thread bound limits the program. Its `safe`
+    /// comes without a schedule: a caller that needs one turns it off.
+    pub any_thread_count: bool,
 }
 
 impl Default for Options {
@@ -72,6 +76,7 @@ impl Default for Options {
             pair_turns: 0,
             exit_after: false,
             bug_found: None,
+            any_thread_count: true,
         }
     }
 }

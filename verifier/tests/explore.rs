@@ -358,8 +358,9 @@ fn fair_search_reports_the_philosophers_livelock() {
 }
 
 /// Seed 000, Figure 3: the spin loop terminates under every fair schedule. The fair search
-/// ends without reaching the depth bound and reports nothing; the unfair search must cut
-/// executions at the depth bound.
+/// ends without reaching the depth bound and reports nothing. The unfair search ends too: a
+/// round of the spin that leaves every variable and thread as it found them is not scheduled
+/// again until the other thread moves, so no execution reaches the depth bound.
 #[test]
 fn fair_search_terminates_on_the_spin_loop() {
     for f in ["spin_fair.c", "spin_fair_noyield.c"] {
@@ -386,7 +387,8 @@ fn fair_search_terminates_on_the_spin_loop() {
                 },
             );
             assert!(unfair.bugs.is_empty(), "{f}");
-            assert!(unfair.stats.depth_bounded > 0, "{f}");
+            assert!(unfair.stats.complete, "{f}");
+            assert_eq!(unfair.stats.depth_bounded, 0, "{f}");
         }
     }
 }
@@ -1583,4 +1585,97 @@ int main(void) {
     let p = load_str("for_ever.c", shut_out, &opts).unwrap();
     let r = run(&p, &Options::default());
     assert!(r.bugs.iter().any(|b| b.kind == BugKind::Deadlock));
+}
+
+/// A wait that polls shared memory (`lock; test; unlock` in a loop) and finds nothing changed
+/// is back in the state it started the round in: the search does not schedule it again until
+/// another thread moves, so every execution ends without the depth bound. The bug that one
+/// order of the workers gives is still found; where a worker never comes (it waits for a
+/// mutex held for ever), the poller spins, which is no deadlock; and a poll whose round
+/// changes something (a count of its rounds) is not cut short.
+#[test]
+fn a_poll_that_finds_nothing_changed_is_not_scheduled_again() {
+    let text = |check: &str, count: &str| {
+        format!(
+            r#"#include <pthread.h>
+#include <assert.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int done, last, rounds;
+void *worker(void *arg) {{
+  pthread_mutex_lock(&m);
+  done++;
+  last = (int)(long)arg;
+  pthread_mutex_unlock(&m);
+  return 0;
+}}
+int main(void) {{
+  pthread_t a, b;
+  pthread_create(&a, 0, worker, (void *)1);
+  pthread_create(&b, 0, worker, (void *)2);
+  for (;;) {{
+    pthread_mutex_lock(&m);
+    int all = done == 2;
+    {count}
+    pthread_mutex_unlock(&m);
+    if (all) break;
+  }}
+  {check}
+  return 0;
+}}
+"#
+        )
+    };
+    let opts = Options {
+        max_depth: 300,
+        ..Options::default()
+    };
+    let safe = load_str("poll.c", &text("assert(done == 2);", ""), &FOpts::default()).unwrap();
+    let r = run(&safe, &opts);
+    assert!(r.bugs.is_empty(), "{:?}", r.bugs[0].message);
+    assert!(r.stats.complete);
+    assert_eq!(r.stats.depth_bounded, 0);
+    let order = load_str("poll.c", &text("assert(last == 2);", ""), &FOpts::default()).unwrap();
+    let r = run(&order, &opts);
+    assert!(r.bugs.iter().any(|b| b.kind == BugKind::Error));
+    assert_eq!(r.stats.depth_bounded, 0);
+    let counted = load_str(
+        "poll.c",
+        &text("assert(done == 2);", "rounds++;"),
+        &FOpts::default(),
+    )
+    .unwrap();
+    let r = run(&counted, &opts);
+    assert!(r.bugs.is_empty(), "{:?}", r.bugs[0].message);
+    assert!(r.stats.depth_bounded > 0);
+    let never = r#"#include <pthread.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER, held = PTHREAD_MUTEX_INITIALIZER;
+int done;
+void *worker(void *arg) {
+  pthread_mutex_lock(&held);
+  pthread_mutex_lock(&m);
+  done = 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t a;
+  pthread_mutex_lock(&held);
+  pthread_create(&a, 0, worker, 0);
+  for (;;) {
+    pthread_mutex_lock(&m);
+    int all = done;
+    pthread_mutex_unlock(&m);
+    if (all) break;
+  }
+  return 0;
+}
+"#;
+    let p = load_str("poll.c", never, &FOpts::default()).unwrap();
+    let r = run(&p, &opts);
+    assert!(
+        !r.bugs.iter().any(|b| b.kind == BugKind::Deadlock),
+        "{:?}",
+        r.bugs.iter().map(|b| &b.message).collect::<Vec<_>>()
+    );
+    assert_eq!(r.stats.depth_bounded, 0);
 }

@@ -354,6 +354,9 @@ pub enum BugKind {
 /// The trace file format (`synth explore --replay`).
 pub const TRACE_FORMAT: &str = "synth-trace/1";
 
+/// Most steps of one thread a spinning wait's round may take ([`Engine::spins`]).
+const MAX_SPIN_STEPS: usize = 64;
+
 /// A bug with the execution that shows it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Bug {
@@ -518,6 +521,9 @@ pub struct Point {
     pub claims: Option<Claims>,
     /// The step taken from here, while its subtree is explored.
     pub taken: Option<Taken>,
+    /// Threads that could move here but are not enabled: they would only repeat a round
+    /// that came back to this state ([`Engine::spins`]).
+    pub spinning: Vec<ThreadId>,
 }
 
 /// The threads claimed at a point several workers share: each thread is explored there by
@@ -1354,8 +1360,10 @@ impl<'a, G: Guide> Engine<'a, G> {
             handed: Vec::new(),
             claims: None,
             taken: None,
+            spinning: Vec::new(),
         });
         p.enabled.clear();
+        p.spinning.clear();
         p.allowed.clear();
         p.backtrack.clear();
         p.done.clear();
@@ -1508,6 +1516,8 @@ impl<'a, G: Guide> Engine<'a, G> {
         let node = &nodes[d];
         let mut enabled = std::mem::take(&mut points[d].enabled);
         enabled.clear();
+        let mut spinning = std::mem::take(&mut points[d].spinning);
+        spinning.clear();
         // Without a guide, a thread that did not move and was not started keeps its
         // enabledness when the step wrote no variable its guards read (and no atomic region
         // began or ended).
@@ -1532,7 +1542,7 @@ impl<'a, G: Guide> Engine<'a, G> {
         }
         for t in 0..self.prog.threads.len() {
             let t = ThreadId(t as u32);
-            if let Some((taken, _)) = before {
+            if let Some((taken, c)) = before {
                 let same = taken.thread != t
                     && match node.state.threads[t.0 as usize] {
                         Status::NotStarted => !taken.spawned.contains(&t),
@@ -1544,7 +1554,9 @@ impl<'a, G: Guide> Engine<'a, G> {
                                     .is_some_and(|vars| vars & written == 0)
                         }
                     };
-                if same {
+                // (A thread that spun may move once another has: its state is no longer
+                // the one it came back to.)
+                if same && !points[c].spinning.contains(&t) {
                     if was[t.0 as usize] {
                         enabled.push(t);
                     }
@@ -1554,11 +1566,16 @@ impl<'a, G: Guide> Engine<'a, G> {
             if step::can_move(&self.m, self.guide, &node.guide, &node.state, t)
                 && !self.stutters_at(&node.state, t)
             {
-                enabled.push(t);
+                if self.spins(nodes, points, d, t) {
+                    spinning.push(t);
+                } else {
+                    enabled.push(t);
+                }
             }
         }
         self.was_enabled = was;
         points[d].enabled = enabled;
+        points[d].spinning = spinning;
         let steps = self.stepper();
         let order = Order {
             steps: &steps,
@@ -1591,8 +1608,9 @@ impl<'a, G: Guide> Engine<'a, G> {
             // (A thread that only repeats itself can move: the program spins, the others
             // wait for ever, and nothing changes any more; their races are still pending.)
             let spins = blocked.iter().any(|&t| {
-                step::can_move(&self.m, self.guide, &node.guide, &node.state, t)
-                    && self.stutters_at(&node.state, t)
+                points[d].spinning.contains(&t)
+                    || (step::can_move(&self.m, self.guide, &node.guide, &node.state, t)
+                        && self.stutters_at(&node.state, t))
             });
             return Some(if blocked.is_empty() {
                 Ending2::Terminated
@@ -1820,6 +1838,35 @@ impl<'a, G: Guide> Engine<'a, G> {
             }
             Status::NotStarted => false,
         }
+    }
+
+    /// Whether thread `t`, at point `d`, is back where it was at an earlier point with only
+    /// its own steps between (at most [`MAX_SPIN_STEPS`]) and every variable and thread as it
+    /// was: a wait that polls shared memory (`lock; test; unlock` in a loop) that found
+    /// nothing changed. Run again, it repeats those steps and comes back to this state, so
+    /// the search need not schedule it until another thread moves (no state or error is
+    /// lost), and it does not count as blocked where the others are (the program spins).
+    /// Not under the fair scheduler, whose yields handle such loops, nor with a guide, whose
+    /// state may differ.
+    fn spins(&self, nodes: &[Node<G::State>], points: &[Point], d: usize, t: ThreadId) -> bool {
+        if self.opts.fair || !self.guide.gates_nothing() {
+            return false;
+        }
+        let s = &nodes[d].state;
+        let here = s.threads[t.0 as usize];
+        if !matches!(here, Status::At(_)) {
+            return false;
+        }
+        for c in (d.saturating_sub(MAX_SPIN_STEPS)..d).rev() {
+            match &points[c].taken {
+                Some(taken) if taken.thread == t => {}
+                _ => return false,
+            }
+            if nodes[c].state.threads[t.0 as usize] == here {
+                return nodes[c].state == *s;
+            }
+        }
+        false
     }
 
     /// How steps are computed in this search.

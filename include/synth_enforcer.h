@@ -231,12 +231,6 @@ uint32_t synth_choose(uint32_t a, uint32_t b);
 // selects the next section; any other arm aborts.
 int32_t synth_branch(uint32_t site_if_true, uint32_t site_if_false, int32_t cond);
 
-// [`synth_branch`] at a branch that the verified program decides while it is lowered in
-// some copies of its code (a loop's first rounds, unrolled with their counter known) and
-// takes at run time in others: where the thread's next event is pending and is no branch arm,
-// this is a decided copy, and the call reports nothing.
-int32_t synth_branch_decided(uint32_t site_if_true, uint32_t site_if_false, int32_t cond);
-
 // The calling thread exits (returns from its start function or calls `pthread_exit`): its
 // next event must be its exit (a site of kind `SYNTH_SITE_KIND_THREAD_EXIT`), which it
 // performs; anything else aborts.

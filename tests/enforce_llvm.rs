@@ -783,3 +783,60 @@ fn a_program_safe_for_any_number_of_threads_builds_with_the_bound() {
         }
     }
 }
+
+/// A branch the lowering decided in one copy of its code (an inlined call with a constant
+/// argument) and that the schedule branches on in another: the built program reports the arm
+/// it takes at both, and the schedule has the decided copy's arm as an event too. It neither
+/// stops with a deviation nor runs an order the schedule does not have, whatever the input.
+#[test]
+fn a_branch_decided_in_one_copy_and_taken_in_another_runs_as_scheduled() {
+    let dir = scratch("decided_copies");
+    for (name, outputs) in [
+        ("decided_copy_then_taken", ["z=1\n", "z=1\n"]),
+        ("taken_copy_then_decided", ["h=2\n", "h=1\n"]),
+    ] {
+        for opt in 0..=2u8 {
+            let exe = dir.join(format!("{name}{opt}"));
+            runtime_library();
+            let o = Command::new(synth_exe())
+                .args(["build", "--max-threads", "3", "--opt"])
+                .arg(opt.to_string())
+                .arg(program(&format!("{name}.c")))
+                .arg("-o")
+                .arg(&exe)
+                .output()
+                .expect("synth runs");
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            for (input, printed) in ["n", "y"].iter().zip(outputs) {
+                for _ in 0..3 {
+                    let mut child = Command::new("timeout")
+                        .arg("20")
+                        .arg(&exe)
+                        .stdin(std::process::Stdio::piped())
+                        .stdout(std::process::Stdio::piped())
+                        .stderr(std::process::Stdio::piped())
+                        .spawn()
+                        .expect("runs");
+                    use std::io::Write;
+                    child
+                        .stdin
+                        .take()
+                        .expect("stdin")
+                        .write_all(input.as_bytes())
+                        .expect("writes");
+                    let o = child.wait_with_output().expect("ends");
+                    assert!(
+                        o.status.success(),
+                        "{name} Opt{opt} input {input}: {}",
+                        String::from_utf8_lossy(&o.stderr)
+                    );
+                    assert_eq!(
+                        String::from_utf8_lossy(&o.stdout),
+                        printed,
+                        "{name} Opt{opt}"
+                    );
+                }
+            }
+        }
+    }
+}

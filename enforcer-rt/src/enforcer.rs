@@ -626,38 +626,12 @@ impl Enforcer {
     /// arm selects the successor (a deviation when none has that arm). With no events left
     /// otherwise, it waits for the next section. Another pending event is a deviation.
     pub fn branch<'a>(&'a self, ctx: &mut ThreadCtx<'a>, site: u32) -> Result<(), Box<Deviation>> {
-        self.branch_in(ctx, site, false)
-    }
-
-    /// [`Enforcer::branch`] at a branch that the verified program decides while it is lowered
-    /// in some copies of its code (a loop's first rounds, unrolled with their counter known)
-    /// and takes at run time in others. Where the thread's next event is pending and is no
-    /// branch arm, this is one of the decided copies, which the schedule does not see: it
-    /// performs nothing. (Every event the thread performs is still checked, so a path the
-    /// schedule does not have shows at its next one.)
-    pub fn branch_decided<'a>(
-        &'a self,
-        ctx: &mut ThreadCtx<'a>,
-        site: u32,
-    ) -> Result<(), Box<Deviation>> {
-        self.branch_in(ctx, site, true)
-    }
-
-    fn branch_in<'a>(
-        &'a self,
-        ctx: &mut ThreadCtx<'a>,
-        site: u32,
-        decided: bool,
-    ) -> Result<(), Box<Deviation>> {
         loop {
             self.refresh(ctx);
             match ctx.events.get(ctx.pos as usize) {
                 Some(ev) if ev.site == site => {
                     self.wait_for(ctx.thread, ev);
                     return self.after(ctx, site);
-                }
-                Some(ev) if decided && self.site_kind(ev.site) != Some(SynthSiteKind::Branch) => {
-                    return Ok(())
                 }
                 Some(ev) => return Err(self.wrong_event(ctx, site, ev.site)),
                 None => {}

@@ -272,23 +272,6 @@ pub extern "C" fn synth_branch(site_if_true: u32, site_if_false: u32, cond: i32)
     i32::from(taken)
 }
 
-/// [`synth_branch`] at a branch that the verified program decides while it is lowered in
-/// some copies of its code (a loop's first rounds, unrolled with their counter known) and
-/// takes at run time in others: where the thread's next event is pending and is no branch arm,
-/// this is a decided copy, and the call reports nothing.
-#[no_mangle]
-pub extern "C" fn synth_branch_decided(site_if_true: u32, site_if_false: u32, cond: i32) -> i32 {
-    let taken = cond != 0;
-    let site = if taken { site_if_true } else { site_if_false };
-    if site != SYNTH_NONE {
-        if TRACE.load(Relaxed) {
-            trace("branch", site);
-        }
-        with_ctx("synth_branch_decided", |e, ctx| e.branch_decided(ctx, site));
-    }
-    i32::from(taken)
-}
-
 /// The calling thread exits (returns from its start function or calls `pthread_exit`): its
 /// next event must be its exit (a site of kind `SYNTH_SITE_KIND_THREAD_EXIT`), which it
 /// performs; anything else aborts.

@@ -169,7 +169,6 @@ pub fn instrument(
     }
     check_shared_code(prog, &m, &by_instr, &position)?;
     let sequential = sequential_sites(prog, sched);
-    let decided: HashSet<u32> = prog.decided_branches.iter().copied().collect();
     let none = SYNTH_NONE;
     let mut instrumented: HashSet<u32> = HashSet::new();
     // Whether the built program must know the size of the blocks it allocates.
@@ -208,13 +207,7 @@ pub fn instrument(
                         w => return Err(unsupported(format!("a branch performs {w:?}"))),
                     }
                 }
-                // (A copy of the branch that the lowering decided is no arm of the schedule.)
-                let report = if decided.contains(&n) {
-                    "synth_branch_decided"
-                } else {
-                    "synth_branch"
-                };
-                m.report_branch(n, report, &sites, none);
+                m.report_branch(n, "synth_branch", &sites, none);
             }
             InstrKind::Load | InstrKind::Store | InstrKind::AtomicRmw | InstrKind::CmpXchg => {
                 let kept: Vec<&Role> = roles.iter().filter(|r| r.what != What::Removed).collect();

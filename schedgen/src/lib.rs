@@ -303,6 +303,12 @@ fn signal_outcome(prog: &Program, t: ThreadId, tr: TransId) -> Option<u32> {
 /// condition, inlined elsewhere or run by another thread): the instrumented code reports the
 /// arm in every copy, so every copy's arm is an event of the schedule too.
 fn same_code_arms(prog: &Program, arms: Vec<(ThreadId, TransId)>) -> Vec<(ThreadId, TransId)> {
+    // (An arm of the LLVM module is its successor: a copy the lowering decided has that arm
+    // alone, [`verifier::ir::Transition::at`].)
+    let arm = |th: &verifier::ir::Thread, x: &verifier::ir::Transition| match x.at {
+        Some([_, k]) if prog.bitcode.is_some() => k as usize,
+        _ => th.arm(x),
+    };
     let code: HashSet<([u32; 2], usize)> = arms
         .iter()
         .filter_map(|&(t, tr)| {
@@ -310,14 +316,14 @@ fn same_code_arms(prog: &Program, arms: Vec<(ThreadId, TransId)>) -> Vec<(Thread
             (x.kind == TransKind::Branch)
                 .then_some(x.at)
                 .flatten()
-                .map(|at| (at, prog.thread(t).arm(x)))
+                .map(|at| (at, arm(prog.thread(t), x)))
         })
         .collect();
     let mut out = arms;
     for th in &prog.threads {
         for tr in &th.transitions {
             if let (TransKind::Branch, Some(at)) = (&tr.kind, tr.at) {
-                if code.contains(&(at, th.arm(tr))) {
+                if code.contains(&(at, arm(th, tr))) {
                     out.push((th.id, tr.id));
                 }
             }

@@ -1348,12 +1348,6 @@ pub struct Program {
     /// for that access: an access merged into the step after it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub local_reads: Vec<[u32; 2]>,
-    /// The conditional branches and switches (their [`Transition::at`] instruction) that
-    /// the lowering decided in some copy of its code (a loop's first rounds, unrolled with
-    /// their counter known), where no step stands for them: the built program reaches them
-    /// there without an arm of the schedule.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub decided_branches: Vec<u32>,
     /// The objects variables are placed in (the LLVM front end's; empty when every
     /// variable is its own object).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

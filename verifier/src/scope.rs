@@ -6,7 +6,8 @@
 //! with at most one, then two, threads per start function
 //! ([`crate::frontend::Options::max_threads_per_function`]): the stateless search of
 //! [`crate::explore`] (DPOR, as Flanagan and Godefroid's "Dynamic partial-order reduction for
-//! model checking software"), with inputs 0 and 1, explores it far sooner.
+//! model checking software"), with inputs 0 and 1 (up to 4 where the narrower range is
+//! searched through), explores it far sooner.
 //!
 //! A bug found is replayed on the interpreter, and kept only where it does not depend on the
 //! creations the small scope refuses ([`Program::error_needs_bound`]): its steps are then the
@@ -154,7 +155,7 @@ fn bug_in(
     cancel: Option<Arc<AtomicBool>>,
 ) -> Option<Counterexample> {
     let end = Instant::now() + time;
-    let opts = explore::Options {
+    let mut opts = explore::Options {
         max_depth: MAX_DEPTH,
         inputs: Inputs::Range { lo: 0, hi: 1 },
         timeout: Some(time),
@@ -164,8 +165,19 @@ fn bug_in(
         jobs: 1,
         ..explore::Options::default()
     };
-    let report = explore::explore(&prog, &Unguided, &opts, None);
-    let first = report.bugs.into_iter().find_map(|b| kept(&prog, k, b));
+    // Inputs 0 and 1, and where that search covers every execution, up to 2, 3 and 4
+    // (a bug of `y == 2`).
+    let mut first = None;
+    for hi in 1..=MAX_INPUT {
+        opts.inputs = Inputs::Range { lo: 0, hi };
+        opts.timeout = Some(end.saturating_duration_since(Instant::now()));
+        let report = explore::explore(&prog, &Unguided, &opts, None);
+        let complete = report.stats.complete;
+        first = report.bugs.into_iter().find_map(|b| kept(&prog, k, b));
+        if first.is_some() || !complete || Instant::now() >= end {
+            break;
+        }
+    }
     if first.is_some() || k.is_none() {
         return first;
     }
@@ -179,6 +191,10 @@ fn bug_in(
     let report = explore::explore(&prog, &Unguided, &opts, None);
     report.bugs.into_iter().find_map(|b| kept(&prog, k, b))
 }
+
+/// Largest input value the search of a scope tries (inputs from 0, the range widened while
+/// the search of the narrower one covers every execution).
+const MAX_INPUT: i128 = 4;
 
 /// Most bugs the search of a scope collects when the first needs the scope.
 const MAX_BUGS: usize = 10;

@@ -498,3 +498,29 @@ int main(void) {
 fn a_memory_error_whose_faulting_step_reads_thread_ids_is_not_reported() {
     scope_bug_is_not_reported(FAULT_READS_IDS, 64);
 }
+
+/// Each worker's check fails only where its inputs are 0 and 2 (and the creation loop has no
+/// counter, so the program has a thread bound). The search of the small scopes tries inputs 0
+/// and 1 first, and where that covers every execution, wider ranges: it finds the bug.
+#[test]
+fn a_bug_of_an_input_2_is_found_once_0_and_1_are_searched_through() {
+    let text = r#"
+#include <pthread.h>
+extern unsigned __VERIFIER_nondet_uint(void);
+extern void reach_error(void);
+void *worker(void *arg) {
+  unsigned x = __VERIFIER_nondet_uint(), y = __VERIFIER_nondet_uint();
+  if (x == 0 && y == 2) reach_error();
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  while (1) pthread_create(&t, 0, worker, 0);
+}
+"#;
+    let scope = move |k: Option<usize>| lower(text, 4, k);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let c = verifier::scope::bug(&scope, &verifier::scope::SMALL, deadline, None)
+        .expect("the bug is found");
+    assert_eq!(c.threads_per_function, Some(1));
+}

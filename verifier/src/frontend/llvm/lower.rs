@@ -309,8 +309,11 @@ pub(super) struct Lowerer<'m> {
     pub atomic_depth: u32,
     /// The transition that began the current atomic region ([`Lowerer::begin_atomic`]).
     pub atomic_begin: Option<TransId>,
-    /// The branches and switches decided in some copy ([`Program::decided_branches`]).
-    decided: std::collections::BTreeSet<u32>,
+    /// Steps of branches and switches decided in some copy: thread, step, instruction and
+    /// successor ([`Lowerer::arms_of_decided_copies`]).
+    decided: Vec<(ThreadId, TransId, u32, u32)>,
+    /// The branches and switches with arms in some copy.
+    taken: HashSet<u32>,
     /// Local assignments (registers only) waiting for the next transition.
     pub pending: Vec<Op>,
     total: usize,
@@ -409,7 +412,8 @@ pub(super) fn lower(
         frames: Vec::new(),
         atomic_depth: 0,
         atomic_begin: None,
-        decided: Default::default(),
+        decided: Vec::new(),
+        taken: HashSet::new(),
         pending: Vec::new(),
         total: 0,
         temps: 0,
@@ -1338,6 +1342,7 @@ impl<'m> Lowerer<'m> {
         while let Some(p) = self.queue.pop_front() {
             self.lower_thread(p)?;
         }
+        self.arms_of_decided_copies();
         self.expand_signals();
         let n = self.threads.len() as u32;
         self.vars[self.thread_done.0 as usize].len = n;
@@ -1373,7 +1378,6 @@ impl<'m> Lowerer<'m> {
             threads,
             thread_done: self.thread_done,
             local_reads: Vec::new(),
-            decided_branches: std::mem::take(&mut self.decided).into_iter().collect(),
             objects: std::mem::take(&mut self.made),
             thread_bound: self.bounded.then_some(self.opts.max_threads),
             observes_numbering,
@@ -2877,7 +2881,7 @@ impl<'m> Lowerer<'m> {
         guard: Expr,
         mut ops: Vec<Op>,
         kind: TransKind,
-    ) -> R<()> {
+    ) -> R<TransId> {
         let f = self.frames.last().expect("frame").func;
         let Some(&t) = self.frames.last().expect("frame").index.get(to) else {
             return self.invalid(format!("branch to a missing block {}", name_str(to)));
@@ -2991,14 +2995,36 @@ impl<'m> Lowerer<'m> {
                 l
             }
         };
-        self.edge(self.cur, dst, guard, ops, kind)?;
-        Ok(())
+        self.edge(self.cur, dst, guard, ops, kind)
     }
 
-    /// The branch or switch being lowered is decided in this copy.
-    fn note_decided(&mut self) {
+    /// The branch or switch being lowered went to its successor `k` by step `t`, decided in
+    /// this copy ([`Lowerer::arms_of_decided_copies`]).
+    fn note_decided(&mut self, t: TransId, k: u32) {
         if let Some([n, _]) = self.at {
-            self.decided.insert(n);
+            self.decided.push((self.tid, t, n, k));
+        }
+    }
+
+    /// The branch or switch being lowered has arms in this copy.
+    fn note_taken(&mut self) {
+        if let Some([n, _]) = self.at {
+            self.taken.insert(n);
+        }
+    }
+
+    /// The steps by which copies of a branch or switch that the lowering decided (a loop's
+    /// first rounds, unrolled with their counter known) go on, where another copy has arms
+    /// (the rest of the loop): they become arms too, whose guard holds. The built program
+    /// reports the arm it takes at every copy of the instruction; the schedule then has it
+    /// as an event in every copy, as it has every other copy of an arm it branches on.
+    fn arms_of_decided_copies(&mut self) {
+        for &(tid, t, n, k) in &self.decided {
+            if self.taken.contains(&n) {
+                let tr = &mut self.threads[tid.0 as usize].1.transitions[t.0 as usize];
+                tr.kind = TransKind::Branch;
+                tr.at = Some([n, k]);
+            }
         }
     }
 
@@ -3022,11 +3048,16 @@ impl<'m> Lowerer<'m> {
                 match self.const_eval(&c) {
                     // Decided while lowering (a specialised loop counter, `argc`).
                     Some(v) => {
-                        self.note_decided();
-                        let dest = if v != 0 { &b.true_dest } else { &b.false_dest };
-                        self.goto(block, dest, Expr::tt(), vec![], TransKind::Stmt)?;
+                        let (dest, k) = if v != 0 {
+                            (&b.true_dest, 0)
+                        } else {
+                            (&b.false_dest, 1)
+                        };
+                        let t = self.goto(block, dest, Expr::tt(), vec![], TransKind::Stmt)?;
+                        self.note_decided(t, k);
                     }
                     None => {
+                        self.note_taken();
                         self.successor(0);
                         self.goto(block, &b.true_dest, c.clone(), vec![], TransKind::Branch)?;
                         self.successor(1);
@@ -3046,9 +3077,10 @@ impl<'m> Lowerer<'m> {
                         return self.unsupported("switch over a non-integer");
                     };
                     if let Some(k) = known {
-                        self.note_decided();
                         if cv.as_const().map(|v| t.wrap(v)) == Some(t.wrap(k)) {
-                            return self.goto(block, dest, Expr::tt(), vec![], TransKind::Stmt);
+                            let tr = self.goto(block, dest, Expr::tt(), vec![], TransKind::Stmt)?;
+                            self.note_decided(tr, self.at.map_or(0, |a| a[1]));
+                            return Ok(());
                         }
                         continue;
                     }
@@ -3063,10 +3095,14 @@ impl<'m> Lowerer<'m> {
                 let kind = if g.is_true() {
                     TransKind::Stmt
                 } else {
+                    self.note_taken();
                     TransKind::Branch
                 };
                 self.successor(0);
-                self.goto(block, &s.default_dest, g, vec![], kind)?;
+                let tr = self.goto(block, &s.default_dest, g, vec![], kind)?;
+                if known.is_some() {
+                    self.note_decided(tr, 0);
+                }
             }
             Terminator::Ret(r) => {
                 let ret = self.frames.last().expect("frame").ret.clone();

@@ -106,11 +106,13 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
             (None, _) => return Err("the replay does not end in the execution's bug".into()),
         };
         if enabled.len() != 1 {
-            return Err(format!(
-                "step {}: {} transitions are enabled, and a scheduler may choose",
-                at + 1,
-                enabled.len()
-            ));
+            return on_its_own(prog, &m, &s, e, at, &taint).map_err(|why| {
+                format!(
+                    "step {}: {} transitions are enabled, and a scheduler may choose ({why})",
+                    at + 1,
+                    enabled.len()
+                )
+            });
         }
         if !enabled.contains(&(t, tr)) {
             return Err("the replay does not follow the execution".into());
@@ -150,20 +152,134 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
                 };
             }
         }
-        // The program's inputs are values the environment chooses, not the model.
-        for op in &transition.ops {
-            if let Op::Havoc {
-                place: Place::Var { var, index: None },
-                ..
-            } = op
-            {
-                if prog.vars[var.0 as usize].input {
-                    let f = s.mem.flat(var.0 as usize, 0);
-                    interp::set_unknown_bytes(&mut taint, f, 0);
+        inputs_known(prog, transition, &s, &mut taint);
+        at += 1;
+    }
+}
+
+/// The program's inputs that `tr` read are values the environment chooses, not the model.
+fn inputs_known(prog: &Program, tr: &Transition, s: &interp::State, taint: &mut [u64]) {
+    for op in &tr.ops {
+        if let Op::Havoc {
+            place: Place::Var { var, index: None },
+            ..
+        } = op
+        {
+            if prog.vars[var.0 as usize].input {
+                let f = s.mem.flat(var.0 as usize, 0);
+                interp::set_unknown_bytes(taint, f, 0);
+            }
+        }
+    }
+}
+
+/// Whether the failing thread of `e` meets its bug from state `s` (reached at step `at` by
+/// every scheduler) whatever the others do: a fair scheduler runs it, and its steps from
+/// there on are the execution's. That holds where its remaining steps are plain (no
+/// synchronisation, so none waits), each enabled in turn, read no value the model made up
+/// and no variable another thread may write (nor a place another thread writes through a
+/// pointer), and end in the execution's bug; where no other thread can end the program
+/// first (`exit`, `abort`, `main` returning, a failed assumption) or shut it out (an
+/// atomic region). The others' steps then neither change what it reads nor stop it.
+fn on_its_own(
+    prog: &Program,
+    m: &Machine,
+    s: &interp::State,
+    e: &Execution,
+    at: usize,
+    taint: &[u64],
+) -> Result<(), String> {
+    let t = match &e.outcome {
+        Outcome::Error { thread, .. } | Outcome::Undefined { thread, .. } => *thread,
+        _ => return Err("the bug is no thread's".into()),
+    };
+    if !matches!(s.threads[t.0 as usize], interp::Status::At(_)) {
+        return Err("the failing thread has not started".into());
+    }
+    if prog.has_atomic_regions() {
+        return Err("the program has atomic regions".into());
+    }
+    // What the other threads may write, and whether one can end the program.
+    let mut written = std::collections::HashSet::new();
+    for u in prog.threads.iter().filter(|u| u.id != t) {
+        for tr in &u.transitions {
+            if tr.dst == u.halt || tr.dst == u.discard || (u.id.0 == 0 && tr.dst == u.exit) {
+                return Err(format!("`{}` may end the program first", u.name));
+            }
+            for op in &tr.ops {
+                match op {
+                    Op::Assign { place, .. } | Op::Havoc { place, .. } => match place {
+                        Place::Var { var, .. } => {
+                            written.insert(*var);
+                        }
+                        Place::Deref { .. } => {
+                            return Err(format!("`{}` writes through a pointer", u.name))
+                        }
+                    },
+                    Op::Spawn { .. } | Op::AtomicBegin | Op::AtomicEnd => {}
                 }
             }
         }
-        at += 1;
+    }
+    let steps: Vec<&interp::Step> = e.steps[at..].iter().filter(|st| st.thread == t).collect();
+    let mut oracle = Replay::new(
+        steps
+            .iter()
+            .map(|st| (st.thread, Some(st.transition)))
+            .collect(),
+        steps.iter().flat_map(|st| st.inputs.clone()).collect(),
+    );
+    let mut s = s.clone();
+    let mut taint = taint.to_vec();
+    let starts = s.mem.starts().to_vec();
+    let var_of = |f: u32| starts.partition_point(|&x| x <= f as usize) - 1;
+    let th = prog.thread(t);
+    let last = match &e.outcome {
+        Outcome::Undefined { transition, .. } => Some(*transition),
+        _ => None,
+    };
+    for (k, st) in steps.iter().enumerate() {
+        let tr = th.transition(st.transition);
+        let final_fault = k + 1 == steps.len() && last == Some(st.transition);
+        if !matches!(
+            tr.kind,
+            TransKind::Stmt | TransKind::Branch | TransKind::Error(_)
+        ) && !final_fault
+        {
+            return Err(format!("the failing thread's step {} may wait", k + 1));
+        }
+        let cells = s.mem.len();
+        m.start_recording(cells);
+        m.start_tainting(&taint);
+        let enabled = matches!(m.eval(&s, &tr.guard), Ok(v) if v != 0);
+        let result = enabled.then(|| m.execute(&mut s, t, st.transition, &mut oracle));
+        let tainted = m.take_read_tainted();
+        let rec = m.stop_recording();
+        if !enabled {
+            return Err("a step of the failing thread is not enabled on its own".into());
+        }
+        if tainted {
+            return Err(format!(
+                "the failing thread's step {} reads a value the model does not compute",
+                k + 1
+            ));
+        }
+        for &f in rec.reads.iter().map(|(f, _)| f).chain(&rec.loads) {
+            if written.contains(&crate::ir::VarId(var_of(f) as u32)) {
+                return Err("the failing thread reads what another thread writes".into());
+            }
+        }
+        taint.copy_from_slice(&rec.taint);
+        drop(rec);
+        match result {
+            Some(Ok(_)) => inputs_known(prog, tr, &s, &mut taint),
+            Some(Err(f)) if final_fault && f.is_memory_error() => return Ok(()),
+            _ => return Err("the failing thread's steps end otherwise on their own".into()),
+        }
+    }
+    match (&e.outcome, s.threads[t.0 as usize]) {
+        (Outcome::Error { .. }, interp::Status::At(l)) if l == th.error => Ok(()),
+        _ => Err("the failing thread's steps do not end in the bug".into()),
     }
 }
 

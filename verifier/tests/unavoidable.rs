@@ -454,3 +454,62 @@ int main(void) {{
         IvrKind::Counterexample(c) if matches!(c.execution.outcome, interp::Outcome::Deadlock { .. })
     )));
 }
+
+/// `w` fails on its input 1 and reads nothing any other thread writes; `u` writes a global
+/// (`tail`), and `main` waits for `u` and then `ending`.
+fn on_its_own(w_reads: &str, tail: &str, ending: &str) -> String {
+    format!(
+        r#"
+#include <pthread.h>
+#include <stdlib.h>
+extern unsigned __VERIFIER_nondet_uint(void);
+extern void reach_error(void);
+int shared;
+void *w(void *a) {{
+  unsigned x = __VERIFIER_nondet_uint();
+  if (x == 1{w_reads}) reach_error();
+  return 0;
+}}
+void *u(void *a) {{
+  shared = 1;
+  {tail}
+  return 0;
+}}
+int main(void) {{
+  pthread_t t, v;
+  pthread_create(&t, 0, w, 0);
+  pthread_create(&v, 0, u, 0);
+  pthread_join(v, 0);
+  {ending}
+}}
+"#
+    )
+}
+
+/// Where the scheduler has a choice, a bug is still unavoidable when the failing thread,
+/// already started, goes on to it on its own: its steps wait for nothing, read nothing
+/// another thread writes, and no other thread can end the program first. A read of what
+/// another thread writes, a `main` that may return (ending the program before the failing
+/// thread runs) or another thread that may call `exit` leaves it avoidable.
+#[test]
+fn a_thread_that_fails_on_its_own_makes_the_bug_unavoidable() {
+    let alone = lower(&on_its_own("", "", "while (1) ;"), 64);
+    unavoidable(&alone, &bug(&alone, &[1])).expect("unavoidable");
+    assert_eq!(verdict(&alone).0, Verdict::Unsafe);
+    for (w_reads, tail, ending, why) in [
+        (
+            " && shared == 0",
+            "",
+            "while (1) ;",
+            "reads what another thread writes",
+        ),
+        ("", "", "return 0;", "may end the program first"),
+        ("", "exit(0);", "while (1) ;", "may end the program first"),
+    ] {
+        let p = lower(&on_its_own(w_reads, tail, ending), 64);
+        let e = bug(&p, &[1]);
+        let err = unavoidable(&p, &e).expect_err("avoidable");
+        assert!(err.contains(why), "{err}");
+        assert_ne!(verdict(&p).0, Verdict::Unsafe, "{w_reads} {tail} {ending}");
+    }
+}

@@ -307,10 +307,17 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                     last_safe = Some((ivr.index, art.clone(), ivr.time));
                 }
             };
+            // (Set once a verdict is printed: the alarm then prints no other.)
+            let said = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
             let alarm = {
                 let secs = a.timeout;
                 let q = p.clone();
+                let said = said.clone();
                 crate::limit::arm(start + limit + crate::limit::GRACE, move || {
+                    if said.load(std::sync::atomic::Ordering::SeqCst) {
+                        eprintln!("no safe IVR within the budget; no header written");
+                        return 4;
+                    }
                     // (Its sink prints no counterexample.)
                     if let Some(bug) = crate::found_by_then(&q, &found, None) {
                         emit(&bug);
@@ -344,6 +351,7 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                 && r.any_thread_count.is_some()
                 && r.first_safe_ivr.is_none())
             .then(|| {
+                said.store(true, std::sync::atomic::Ordering::SeqCst);
                 emit(&format!(
                     "verdict: safe (for any number of threads, by a thread-modular proof, which \
                      gives no schedule; verifying with at most {} threads for one)\n",
@@ -359,7 +367,7 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
                     &mut sink,
                 )
             });
-            // (The run has ended: the verdict below is the only one.)
+            // (The runs have ended: the alarm prints nothing more.)
             drop(alarm);
             if let Some(b) = bounded {
                 if let Some(c) = &b.counterexample {

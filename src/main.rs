@@ -600,16 +600,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
             "unsafe executions exist (complete mode does not look for a safe schedule)".to_string()
         }
         Verdict::Unknown(why) => format!("unknown ({why})"),
-        v => format!(
-            "{}{}",
-            v.word(),
-            p.bound_note(
-                r.meets_bound,
-                r.counterexample
-                    .as_ref()
-                    .map(|c| (c.program(&p), &c.execution))
-            )
-        ),
+        _ => settled(&p, &r),
     };
     if a.json {
         let first = r.first_safe_ivr.map(|d| d.as_secs_f64());
@@ -766,6 +757,20 @@ pub(crate) fn found_by_then(
         scope_note(&c),
         indent(&q.show_execution_brief(&c.execution, verifier::interp::TRACE_ENDS))
     ))
+}
+
+/// A decided verdict of run `r` of `p` in words, with what it owes to the thread bound.
+pub(crate) fn settled(p: &verifier::ir::Program, r: &verifier::imc::Report) -> String {
+    format!(
+        "{}{}",
+        r.verdict.word(),
+        p.bound_note(
+            r.meets_bound,
+            r.counterexample
+                .as_ref()
+                .map(|c| (c.program(p), &c.execution))
+        )
+    )
 }
 
 pub(crate) fn scope_note(c: &verifier::imc::Counterexample) -> String {

@@ -451,16 +451,7 @@ fn print_verdict(p: &verifier::ir::Program, r: &verifier::imc::Report, has_safe:
             format!("unknown ({why}; `synth verify` goes on to a complete verdict)")
         }
         Verdict::Unknown(why) => format!("unknown ({why})"),
-        v => format!(
-            "{}{}",
-            v.word(),
-            p.bound_note(
-                r.meets_bound,
-                r.counterexample
-                    .as_ref()
-                    .map(|c| (c.program(p), &c.execution))
-            )
-        ),
+        _ => crate::settled(p, r),
     };
     emit(&format!("verdict: {verdict}\n"));
     if let Some(c) = &r.counterexample {

@@ -33,10 +33,23 @@ fn build(source: &str, opt: u8, exe: &Path, keep: Option<&Path>) {
 
 /// [`build`] for runs with the command-line arguments `args`.
 fn build_with(source: &str, opt: u8, exe: &Path, keep: Option<&Path>, args: &[&str]) {
+    build_flags(source, opt, exe, keep, &[], args);
+}
+
+/// [`build_with`] with more flags for `synth build`; returns what it printed.
+fn build_flags(
+    source: &str,
+    opt: u8,
+    exe: &Path,
+    keep: Option<&Path>,
+    flags: &[&str],
+    args: &[&str],
+) -> String {
     runtime_library();
     let mut cmd = Command::new(synth_exe());
     cmd.args(["build", "--timeout", "60", "--opt"])
         .arg(opt.to_string())
+        .args(flags)
         .arg(source)
         .arg("-o")
         .arg(exe);
@@ -47,12 +60,38 @@ fn build_with(source: &str, opt: u8, exe: &Path, keep: Option<&Path>, args: &[&s
         cmd.arg("--").args(args);
     }
     let o = cmd.output().expect("synth runs");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
     assert!(
         o.status.success(),
-        "synth build --opt {opt} {source} failed:\n{}{}",
-        String::from_utf8_lossy(&o.stdout),
+        "synth build --opt {opt} {source} failed:\n{out}{}",
         String::from_utf8_lossy(&o.stderr)
     );
+    out
+}
+
+/// Runs `exe` (killed after 20 s) with `input` on its standard input: it ends with status 0
+/// and prints `expected`.
+fn runs_printing(exe: &Path, input: &str, expected: &str, what: &str) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new("timeout")
+        .arg("20")
+        .arg(exe)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("writes");
+    drop(stdin);
+    let o = child.wait_with_output().expect("ends");
+    assert!(
+        o.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&o.stdout), expected, "{what}");
 }
 
 /// Runs `exe`, killed after 20 s (`None` then).
@@ -753,33 +792,14 @@ fn a_program_safe_for_any_number_of_threads_builds_with_the_bound() {
     let dir = scratch("any_count_workers");
     for opt in 0..=2u8 {
         let exe = dir.join(format!("any_count_workers{opt}"));
-        runtime_library();
-        let o = Command::new(synth_exe())
-            .args(["build", "--max-threads", "4", "--opt"])
-            .arg(opt.to_string())
-            .arg(program("any_count_workers.c"))
-            .arg("-o")
-            .arg(&exe)
-            .output()
-            .expect("synth runs");
-        let out = String::from_utf8_lossy(&o.stdout);
-        assert!(
-            o.status.success(),
-            "{out}{}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        let source = program("any_count_workers.c");
+        let out = build_flags(&source, opt, &exe, None, &["--max-threads", "4"], &[]);
         assert!(
             out.contains("verdict: safe (for any number of threads"),
             "{out}"
         );
         for _ in 0..3 {
-            let o = run(&exe).expect("ends");
-            assert!(
-                o.status.success(),
-                "Opt{opt}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            assert_eq!(String::from_utf8_lossy(&o.stdout), "started\n", "Opt{opt}");
+            runs_printing(&exe, "", "started\n", &format!("Opt{opt}"));
         }
     }
 }
@@ -797,44 +817,11 @@ fn a_branch_decided_in_one_copy_and_taken_in_another_runs_as_scheduled() {
     ] {
         for opt in 0..=2u8 {
             let exe = dir.join(format!("{name}{opt}"));
-            runtime_library();
-            let o = Command::new(synth_exe())
-                .args(["build", "--max-threads", "3", "--opt"])
-                .arg(opt.to_string())
-                .arg(program(&format!("{name}.c")))
-                .arg("-o")
-                .arg(&exe)
-                .output()
-                .expect("synth runs");
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let source = program(&format!("{name}.c"));
+            build_flags(&source, opt, &exe, None, &["--max-threads", "3"], &[]);
             for (input, printed) in ["n", "y"].iter().zip(outputs) {
                 for _ in 0..3 {
-                    let mut child = Command::new("timeout")
-                        .arg("20")
-                        .arg(&exe)
-                        .stdin(std::process::Stdio::piped())
-                        .stdout(std::process::Stdio::piped())
-                        .stderr(std::process::Stdio::piped())
-                        .spawn()
-                        .expect("runs");
-                    use std::io::Write;
-                    child
-                        .stdin
-                        .take()
-                        .expect("stdin")
-                        .write_all(input.as_bytes())
-                        .expect("writes");
-                    let o = child.wait_with_output().expect("ends");
-                    assert!(
-                        o.status.success(),
-                        "{name} Opt{opt} input {input}: {}",
-                        String::from_utf8_lossy(&o.stderr)
-                    );
-                    assert_eq!(
-                        String::from_utf8_lossy(&o.stdout),
-                        printed,
-                        "{name} Opt{opt}"
-                    );
+                    runs_printing(&exe, input, printed, &format!("{name} Opt{opt} {input}"));
                 }
             }
         }

@@ -199,9 +199,41 @@ fn on_its_own(
     if prog.has_atomic_regions() {
         return Err("the program has atomic regions".into());
     }
-    // What the other threads may write, and whether one can end the program.
+    // What the other threads may write, and whether one can end the program. A program
+    // lowered in a small scope ([`crate::scope`]) refuses creations that the program makes:
+    // the threads it leaves out run the code of the function each refused creation starts,
+    // whose thread in the scope stands for them (the failing thread's own function too,
+    // whose other threads write what it writes, but for its locals).
+    let replicated: std::collections::HashSet<&str> = prog
+        .threads
+        .iter()
+        .flat_map(|u| &u.transitions)
+        .filter(|tr| tr.refusal.is_some())
+        .filter_map(|tr| tr.starts.as_ref().map(|s| s.function.as_str()))
+        .collect();
+    // (A thread's code is lowered for its argument: a left-out thread stands for itself only
+    // where every creation of its function passes the same one.)
+    for f in &replicated {
+        let mut args = prog
+            .threads
+            .iter()
+            .flat_map(|u| &u.transitions)
+            .filter_map(|tr| tr.starts.as_ref())
+            .filter(|s| s.function == *f)
+            .map(|s| &s.arg);
+        let first = args.next().cloned().flatten();
+        if first.is_none() || args.any(|a| *a != first) {
+            return Err(format!(
+                "the threads of `{f}` the scope leaves out may run other code than its own"
+            ));
+        }
+    }
     let mut written = std::collections::HashSet::new();
-    for u in prog.threads.iter().filter(|u| u.id != t) {
+    for u in &prog.threads {
+        let others = u.id != t;
+        if !others && !replicated.contains(u.function.as_str()) {
+            continue;
+        }
         for tr in &u.transitions {
             if tr.dst == u.halt || tr.dst == u.discard || (u.id.0 == 0 && tr.dst == u.exit) {
                 return Err(format!("`{}` may end the program first", u.name));
@@ -210,7 +242,10 @@ fn on_its_own(
                 match op {
                     Op::Assign { place, .. } | Op::Havoc { place, .. } => match place {
                         Place::Var { var, .. } => {
-                            written.insert(*var);
+                            let own = matches!(prog.var(*var).scope, ir::VarScope::Local(_));
+                            if others || !own {
+                                written.insert(*var);
+                            }
                         }
                         Place::Deref { .. } => {
                             return Err(format!("`{}` writes through a pointer", u.name))

@@ -513,3 +513,64 @@ fn a_thread_that_fails_on_its_own_makes_the_bug_unavoidable() {
         assert_ne!(verdict(&p).0, Verdict::Unsafe, "{w_reads} {tail} {ending}");
     }
 }
+
+/// Takes the last enabled transition at each step (the newest thread first), with inputs 0.
+struct Last;
+
+impl Oracle for Last {
+    fn pick(&mut self, _step: usize, enabled: &[(ThreadId, TransId)]) -> Choice {
+        Choice::Take(enabled.len() - 1)
+    }
+    fn input(&mut self, _ty: Ty) -> i128 {
+        0
+    }
+    fn initial(&mut self, _var: VarId, _index: usize, _ty: Ty) -> i128 {
+        0
+    }
+}
+
+/// In a small scope (one thread per start function), the thread of `f` stands for the
+/// threads the scope leaves out only where they run its code: `f` is lowered for its
+/// argument, and where the creations pass different ones (`i % 2`), a left-out thread may
+/// set `g` before the failing one reads it. With the same argument everywhere, every thread
+/// of `f` fails on its own.
+#[test]
+fn a_thread_a_small_scope_leaves_out_may_avoid_the_bug() {
+    let text = |arg: &str| {
+        format!(
+            r#"
+#include <pthread.h>
+extern void reach_error(void);
+int g;
+void *f(void *a) {{
+  if (a) g = 1;
+  else if (g == 0) reach_error();
+  return 0;
+}}
+int main(void) {{
+  pthread_t t;
+  for (long i = 0; i < 8; i++) pthread_create(&t, 0, f, (void *)({arg}));
+  while (1) ;
+}}
+"#
+        )
+    };
+    let scope = |arg: &str| {
+        let opts = FOpts {
+            max_threads: 64,
+            max_threads_per_function: Some(1),
+            ..FOpts::default()
+        };
+        load_str("scope.c", &text(arg), &opts).expect("lowers")
+    };
+    let run = |p: &Program| {
+        let (e, _) = interp::run(p, &mut Last, 10_000);
+        assert!(e.outcome.is_bug(), "{:?}", e.outcome);
+        e
+    };
+    let varying = scope("i % 2");
+    let err = unavoidable(&varying, &run(&varying)).expect_err("avoidable");
+    assert!(err.contains("leaves out"), "{err}");
+    let same = scope("0");
+    unavoidable(&same, &run(&same)).expect("unavoidable");
+}

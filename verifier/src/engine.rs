@@ -140,15 +140,16 @@ pub fn run_iterative_scoped(
         offset += 1;
         let its = cex.scope.as_deref().unwrap_or(prog);
         let unavoidable = crate::unavoidable::unavoidable(its, &cex.execution).is_ok();
-        sink(&bug_ivr(offset, cex, start, 0, 0));
+        sink(&bug_ivr(offset, cex.clone(), start, 0, 0));
         if unavoidable {
             // Every scheduler meets it: there is no safe schedule for the symbolic engine to
-            // look for (the verdict is `unsafe`).
-            let r = Report {
+            // look for.
+            return Report {
                 ivrs: offset,
-                ..without_art(Verdict::Unknown("no safe schedule exists".into()), start)
+                counterexamples: vec![cex.clone()],
+                counterexample: Some(cex),
+                ..without_art(Verdict::Unsafe, start)
             };
-            return with_hunt(prog, r, hunt.as_ref(), start, max_ivrs, Some(offset), sink);
         }
     }
     let shown = (offset > fallback.ivrs).then_some(offset);

@@ -190,8 +190,9 @@ fn on_its_own(
     taint: &[u64],
 ) -> Result<(), String> {
     let t = match &e.outcome {
-        Outcome::Error { thread, .. } | Outcome::Undefined { thread, .. } => *thread,
-        _ => return Err("the bug is no thread's".into()),
+        Outcome::Error { thread, .. } => *thread,
+        // (A memory error's faulting step is not one of the execution's steps.)
+        _ => return Err("the bug is no thread's failed check".into()),
     };
     if !matches!(s.threads[t.0 as usize], interp::Status::At(_)) {
         return Err("the failing thread has not started".into());
@@ -269,18 +270,12 @@ fn on_its_own(
     let starts = s.mem.starts().to_vec();
     let var_of = |f: u32| starts.partition_point(|&x| x <= f as usize) - 1;
     let th = prog.thread(t);
-    let last = match &e.outcome {
-        Outcome::Undefined { transition, .. } => Some(*transition),
-        _ => None,
-    };
     for (k, st) in steps.iter().enumerate() {
         let tr = th.transition(st.transition);
-        let final_fault = k + 1 == steps.len() && last == Some(st.transition);
         if !matches!(
             tr.kind,
             TransKind::Stmt | TransKind::Branch | TransKind::Error(_)
-        ) && !final_fault
-        {
+        ) {
             return Err(format!("the failing thread's step {} may wait", k + 1));
         }
         let cells = s.mem.len();
@@ -308,12 +303,11 @@ fn on_its_own(
         drop(rec);
         match result {
             Some(Ok(_)) => inputs_known(prog, tr, &s, &mut taint),
-            Some(Err(f)) if final_fault && f.is_memory_error() => return Ok(()),
             _ => return Err("the failing thread's steps end otherwise on their own".into()),
         }
     }
-    match (&e.outcome, s.threads[t.0 as usize]) {
-        (Outcome::Error { .. }, interp::Status::At(l)) if l == th.error => Ok(()),
+    match s.threads[t.0 as usize] {
+        interp::Status::At(l) if l == th.error => Ok(()),
         _ => Err("the failing thread's steps do not end in the bug".into()),
     }
 }

@@ -2086,7 +2086,7 @@ enum Ending2 {
     Deadlock(Vec<ThreadId>),
     Terminated,
     /// The threads that have not ended are blocked, but for one that only repeats itself
-    /// ([`step::stutters`]): no deadlock, and nothing changes any more.
+    /// ([`step::stutters`], [`Engine::spins`]): no deadlock, and nothing changes any more.
     Spins,
     DepthBound,
     /// Nothing allowed to move (a replay that ended early).

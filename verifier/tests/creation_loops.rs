@@ -212,3 +212,40 @@ fn a_value_of_the_last_round_of_an_unrolled_loop_is_read_after_it() {
         );
     }
 }
+
+/// Workers counted by an unsigned input stored in an `int` and checked into `[2, 4]`; each
+/// marks its own slot. The conversion `(int)u` is checked, not `u`: the values of `u` above
+/// `INT_MAX` fail the check as negative numbers.
+const WORKERS_FROM_INPUT: &str = r#"#include <pthread.h>
+#include <assert.h>
+#include <stdlib.h>
+extern unsigned __VERIFIER_nondet_uint(void);
+int done[4];
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int next;
+void *worker(void *arg) {
+  pthread_mutex_lock(&m);
+  int me = next;
+  next = me + 1;
+  pthread_mutex_unlock(&m);
+  done[me] = 1;
+  return 0;
+}
+int main(void) {
+  pthread_t t[4];
+  int n = __VERIFIER_nondet_uint();
+  if (!(n >= 2 && n <= 4)) abort();
+  for (int i = 0; i < n; i++) pthread_create(&t[i], 0, worker, 0);
+  for (int i = 0; i < n; i++) pthread_join(t[i], 0);
+  int sum = 0;
+  for (int i = 0; i < n; i++) sum += done[i];
+  assert(sum == n);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_worker_count_from_an_unsigned_input_checked_as_an_int_is_decided() {
+    let p = lower(WORKERS_FROM_INPUT, 64);
+    assert_eq!(verdict(&p, Engine::Explicit), Verdict::Safe);
+}

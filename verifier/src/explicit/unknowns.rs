@@ -536,6 +536,7 @@ impl<'a> Analysis<'a> {
     /// to the values for which `x op y` holds for some value of `y`.
     fn compare(&self, regs: &mut Regs, x: &Expr, op: BinOp, y: &Expr) {
         let Some(var) = self.register_view(regs, x) else {
+            self.compare_converted(regs, x, op, y);
             return;
         };
         let Some(&cur) = regs.get(&var) else {
@@ -557,6 +558,67 @@ impl<'a> Analysis<'a> {
             regs.remove(&var);
         } else {
             regs.insert(var, Range { lo, hi });
+        }
+    }
+
+    /// [`Analysis::compare`] where `x` converts a register through casts that may change its
+    /// values but lose none (`(int)u` of an `unsigned u`, widenings): such a conversion is
+    /// one to one, and the identity on the values every type on the way has, so the values
+    /// it maps into that common range are those values themselves. Where every value that
+    /// takes `x op y` lies in the common range, the register is narrowed to them
+    /// (`(int)u >= 2` taken: `2 <= u <= INT_MAX`).
+    fn compare_converted(&self, regs: &mut Regs, x: &Expr, op: BinOp, y: &Expr) {
+        let mut casts = Vec::new();
+        let mut e = x;
+        while let Expr::Cast { arg, ty } = e {
+            casts.push(*ty);
+            e = arg;
+        }
+        let Expr::Load {
+            place: Place::Var { var, index: None },
+            ty,
+        } = e
+        else {
+            return;
+        };
+        if casts.is_empty() || !self.register[var.0 as usize] || elem_ty(self.prog, *var) != *ty {
+            return;
+        }
+        let Some(&cur) = regs.get(var) else {
+            return;
+        };
+        // From the register outwards: no cast may narrow.
+        let (mut prev, mut common) = (*ty, Range::full(*ty));
+        for c in casts.iter().rev() {
+            if c.bits < prev.bits {
+                return;
+            }
+            let Some(m) = common.meet(Range::full(*c)) else {
+                return;
+            };
+            (prev, common) = (*c, m);
+        }
+        let outer = Range::full(casts[0]);
+        let other = eval_vars(self.prog, y, &|v| self.any(regs, v));
+        let (lo, hi) = match op {
+            BinOp::Lt => (outer.lo, other.hi - 1),
+            BinOp::Le => (outer.lo, other.hi),
+            BinOp::Gt => (other.lo + 1, outer.hi),
+            BinOp::Ge => (other.lo, outer.hi),
+            BinOp::Eq => (other.lo, other.hi),
+            _ => return,
+        };
+        if lo < common.lo || hi > common.hi {
+            return;
+        }
+        match cur.meet(Range { lo, hi }) {
+            // Where the condition holds, `var` is known.
+            None => {
+                regs.remove(var);
+            }
+            Some(r) => {
+                regs.insert(*var, r);
+            }
         }
     }
 
@@ -792,6 +854,31 @@ mod tests {
             .find(|v| v.name == name)
             .unwrap_or_else(|| panic!("no variable {name}"))
             .id
+    }
+
+    #[test]
+    fn an_unsigned_input_checked_as_an_int_is_narrowed_where_no_other_value_passes() {
+        // `(int)u >= 2` holds for `2 <= u <= INT_MAX` only: the conversion is one to one, and
+        // the values above INT_MAX become negative. `(int)u <= 4` holds for those too, so it
+        // narrows nothing.
+        let (p, u) = analysed(
+            r#"
+extern unsigned __VERIFIER_nondet_uint(void);
+extern void abort(void);
+int g, h;
+int main(void) {
+  int n = __VERIFIER_nondet_uint();
+  if (!(n >= 2 && n <= 4)) abort();
+  g = n;
+  int m = __VERIFIER_nondet_uint();
+  if (m <= 4) h = m;
+  return 0;
+}
+"#,
+        );
+        assert_eq!(u.of(var(&p, "g"), None), Some(Range { lo: 2, hi: 4 }));
+        let h = u.of(var(&p, "h"), None).expect("h may be not known");
+        assert!(h.lo < 0, "{h:?}");
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! ([`crate::frontend::Options::max_threads_per_function`]): the stateless search of
 //! [`crate::explore`] (DPOR, as Flanagan and Godefroid's "Dynamic partial-order reduction for
 //! model checking software"), with inputs 0 and 1 (up to 4 where the narrower range is
-//! searched through), explores it far sooner.
+//! searched through, then the values at the program's checks), explores it far sooner.
 //!
 //! A bug found is replayed on the interpreter, and kept only where it does not depend on the
 //! creations the small scope refuses ([`Program::error_needs_bound`]): its steps are then the
@@ -167,9 +167,13 @@ fn bug_in(
     };
     // Inputs 0 and 1, and where that search covers every execution, up to 2, 3 and 4
     // (a bug of `y == 2`).
+    // Then, where that too is searched through, 0 and the values at the program's checks
+    // (`n >= 5 && n <= 10`: 4, 5, 6, 9, 10, 11).
     let mut first = None;
-    for hi in 1..=MAX_INPUT {
-        opts.inputs = Inputs::Range { lo: 0, hi };
+    let mut ranges = (1..=MAX_INPUT).map(|hi| Inputs::Range { lo: 0, hi });
+    let mut boundary = Some(boundary_inputs(&prog)).filter(|b| b.len() > 1);
+    while let Some(inputs) = ranges.next().or_else(|| boundary.take().map(Inputs::List)) {
+        opts.inputs = inputs;
         opts.timeout = Some(end.saturating_duration_since(Instant::now()));
         let report = explore::explore(&prog, &Unguided, &opts, None);
         let complete = report.stats.complete;
@@ -195,6 +199,27 @@ fn bug_in(
 /// Largest input value the search of a scope tries (inputs from 0, the range widened while
 /// the search of the narrower one covers every execution).
 const MAX_INPUT: i128 = 4;
+
+/// 0 and the constants the program's guards compare with and their neighbours
+/// ([`crate::explicit::unknowns::thresholds`]) beyond `0..=MAX_INPUT`, the nearest to 0
+/// first, at most [`MAX_BOUNDARY`] of them, and none of magnitude over [`MAX_BOUNDARY_VALUE`]
+/// (thread ids and addresses are compared as numbers too).
+fn boundary_inputs(prog: &Program) -> Vec<i128> {
+    let mut out: Vec<i128> = crate::explicit::unknowns::thresholds(prog)
+        .into_iter()
+        .filter(|v| !(0..=MAX_INPUT).contains(v) && v.abs() <= MAX_BOUNDARY_VALUE)
+        .collect();
+    out.sort_by_key(|v| (v.abs(), *v));
+    out.truncate(MAX_BOUNDARY);
+    out.insert(0, 0);
+    out
+}
+
+/// Most values beside 0 that [`boundary_inputs`] gives.
+const MAX_BOUNDARY: usize = 12;
+
+/// Largest magnitude of a value [`boundary_inputs`] gives.
+const MAX_BOUNDARY_VALUE: i128 = 1 << 16;
 
 /// Most bugs the search of a scope collects when the first needs the scope.
 const MAX_BUGS: usize = 10;

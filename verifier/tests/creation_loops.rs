@@ -249,3 +249,14 @@ fn a_worker_count_from_an_unsigned_input_checked_as_an_int_is_decided() {
     let p = lower(WORKERS_FROM_INPUT, 64);
     assert_eq!(verdict(&p, Engine::Explicit), Verdict::Safe);
 }
+
+#[test]
+fn a_bug_a_schedule_avoids_for_every_worker_count_is_not_unsafe() {
+    // Slots taken without the lock: two workers may take the same one, unless the scheduler
+    // runs them one after another, whatever the input.
+    let racy = WORKERS_FROM_INPUT
+        .replace("pthread_mutex_lock(&m);", "")
+        .replace("pthread_mutex_unlock(&m);", "");
+    let r = report(&lower(&racy, 64), Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::PartiallySafe);
+}

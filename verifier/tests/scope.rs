@@ -524,3 +524,28 @@ int main(void) {
         .expect("the bug is found");
     assert_eq!(c.threads_per_function, Some(1));
 }
+
+/// A bug of a worker count checked into `[5, 8]`: inputs from 0 to 4 never pass the check,
+/// and the search goes on with the values at the program's checks.
+#[test]
+fn a_bug_of_an_input_beyond_4_is_found_at_the_programs_checks() {
+    let text = r#"
+#include <pthread.h>
+#include <stdlib.h>
+extern unsigned __VERIFIER_nondet_uint(void);
+extern void reach_error(void);
+void *worker(void *arg) { return 0; }
+int main(void) {
+  pthread_t t;
+  unsigned n = __VERIFIER_nondet_uint();
+  if (n < 5 || n > 8) abort();
+  if (n == 8) reach_error();
+  while (1) pthread_create(&t, 0, worker, 0);
+}
+"#;
+    let scope = move |k: Option<usize>| lower(text, 4, k);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let c = verifier::scope::bug(&scope, &verifier::scope::SMALL, deadline, None)
+        .expect("the bug is found");
+    assert!(c.execution.steps.iter().any(|s| s.inputs == [8]));
+}

@@ -31,21 +31,6 @@ pub fn approximation(prog: &Program) -> Option<&str> {
 /// Why the bug of `e` may be avoidable by some scheduler, or `Ok` where every scheduler
 /// meets it (see the module documentation).
 pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
-    replay(prog, e, true)
-}
-
-/// Why the run of `e` may not reach its bug in the compiled program, or `Ok` where it
-/// decides only on values the program computes (and its inputs): the check of
-/// [`unavoidable`] without the scheduler's choices, for a claim that every scheduler meets
-/// a bug which a search of every schedule makes (each failing run may rest on the numbers
-/// the model gives addresses and thread ids, which the program reads through a union or an
-/// integer type without a conversion the lowering sees).
-pub fn computed(prog: &Program, e: &Execution) -> Result<(), String> {
-    replay(prog, e, false)
-}
-
-/// [`unavoidable`], or with `!choices` [`computed`].
-fn replay(prog: &Program, e: &Execution, choices: bool) -> Result<(), String> {
     if !e.outcome.is_program_bug() {
         return Err("the execution does not end in a bug".into());
     }
@@ -120,7 +105,7 @@ fn replay(prog: &Program, e: &Execution, choices: bool) -> Result<(), String> {
             ) => (*thread, *transition),
             (None, _) => return Err("the replay does not end in the execution's bug".into()),
         };
-        if choices && enabled.len() != 1 {
+        if enabled.len() != 1 {
             return on_its_own(prog, &m, &s, e, at, &taint).map_err(|why| {
                 format!(
                     "step {}: {} transitions are enabled, and a scheduler may choose ({why})",
@@ -133,7 +118,7 @@ fn replay(prog: &Program, e: &Execution, choices: bool) -> Result<(), String> {
             return Err("the replay does not follow the execution".into());
         }
         let transition = prog.thread(t).transition(tr);
-        if choices && transition.refusal.is_some() {
+        if transition.refusal.is_some() {
             return Err(format!(
                 "step {}: a thread creation is refused for the thread bound",
                 at + 1
@@ -316,7 +301,7 @@ fn on_its_own(
         }
         taint.copy_from_slice(&rec.taint);
         drop(rec);
-        // (Thread ids and addresses it writes are numbers the model chose, as in `replay`.)
+        // (Thread ids and addresses it writes are numbers the model chose, as in `unavoidable`.)
         if let Some(Ok(step)) = &result {
             for &(v, i, x) in &step.writes {
                 if numbering(prog, x) {

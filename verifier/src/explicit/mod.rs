@@ -382,16 +382,13 @@ fn search(
                     "every schedule leads to a bug in the search, but it may rest on what the \
                      model approximates ({why})"
                 )));
-            } else if !space.read_undefined.get()
-                && !prog.reads_thread_ids(&cex.execution)
-                && crate::unavoidable::computed(prog, &cex.execution).is_ok()
-            {
+            } else if !space.read_undefined.get() && !prog.reads_thread_ids(&cex.execution) {
                 Verdict::Unsafe
             } else if !space.read_undefined.get() {
-                // (The model's thread ids and addresses are made up: glibc's are aligned.)
+                // (The model's thread ids are made up: glibc's are aligned addresses.)
                 return Err(run.fallback(
-                    "every schedule leads to a bug in the search, whose run reads a thread id or \
-                     an address as a number: with the numbers of a run a schedule may avoid it"
+                    "every schedule leads to a bug in the search, whose run reads a thread id as \
+                     a number: with the ids of a run a schedule may avoid it"
                         .into(),
                 ));
             } else {

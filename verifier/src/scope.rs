@@ -168,7 +168,7 @@ fn bug_in(
     // Inputs 0 and 1, and where that search covers every execution, up to 2, 3 and 4
     // (a bug of `y == 2`).
     // Then, where that too is searched through, 0 and the values at the program's checks
-    // (`n >= 5 && n <= 10`: 4, 5, 6, 9, 10, 11).
+    // (`n >= 5 && n <= 10`: 5, 6, 9, 10, 11).
     let mut first = None;
     let mut ranges = (1..=MAX_INPUT).map(|hi| Inputs::Range { lo: 0, hi });
     let mut boundary = Some(boundary_inputs(&prog)).filter(|b| b.len() > 1);

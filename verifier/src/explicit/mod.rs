@@ -382,15 +382,8 @@ fn search(
                     "every schedule leads to a bug in the search, but it may rest on what the \
                      model approximates ({why})"
                 )));
-            } else if !space.read_undefined.get() && !prog.reads_thread_ids(&cex.execution) {
-                Verdict::Unsafe
             } else if !space.read_undefined.get() {
-                // (The model's thread ids are made up: glibc's are aligned addresses.)
-                return Err(run.fallback(
-                    "every schedule leads to a bug in the search, whose run reads a thread id as \
-                     a number: with the ids of a run a schedule may avoid it"
-                        .into(),
-                ));
+                Verdict::Unsafe
             } else {
                 let what = if not_a_bug(&cex) {
                     format!(

@@ -1,6 +1,7 @@
 //! Whether a module can observe how the front end numbers threads and objects: a call of
-//! `pthread_self` (a thread's id is its number), a pointer converted to an integer or two
-//! pointers compared by order (an address is its object's number and the offset). The
+//! `pthread_self` (a thread's id is its number), a pointer converted to an integer (by a
+//! `ptrtoint`, or stored and loaded back as an integer through a union) or two pointers
+//! compared by order (an address is its object's number and the offset). The
 //! difference of two pointers into one object (`p - q` in C, which clang compiles to two
 //! `ptrtoint`s and a `sub`) is an offset, the same in every numbering; so is a pointer
 //! parameter that only ever gets an integer (`(void *)(long)i`, a thread's number) converted
@@ -43,6 +44,72 @@ pub fn observes_numbering(m: &Module) -> bool {
                 .flat_map(|b| &b.instrs)
                 .any(|i| observes(m, &offsets, i))
         })
+        || puns_pointers(m)
+}
+
+/// Whether some function of `m` loads an integer from a place where one stores a pointer (a
+/// union of a pointer and an integer, `union { void *p; unsigned long n; }`): the integer
+/// is the pointer's address, converted without a `ptrtoint`. Places are told apart by their
+/// address operand, seen through `getelementptr`s with constant indices: a global's across
+/// the module, a function's own values in it.
+fn puns_pointers(m: &Module) -> bool {
+    let mut pointers_stored = HashSet::new();
+    let mut integers_loaded = HashSet::new();
+    for f in &m.functions {
+        let defs = definitions(f);
+        let key = |o: &Operand| {
+            let k = place_key(&defs, o);
+            match k.starts_with('@') {
+                true => k,
+                false => format!("{}:{k}", f.name),
+            }
+        };
+        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
+            match i {
+                Instruction::Store(st) => {
+                    if matches!(
+                        m.types.type_of(&st.value).as_ref(),
+                        Type::PointerType { .. }
+                    ) {
+                        pointers_stored.insert(key(&st.address));
+                    }
+                }
+                Instruction::Load(l) => {
+                    if matches!(l.loaded_ty.as_ref(), Type::IntegerType { .. }) {
+                        integers_loaded.insert(key(&l.address));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    pointers_stored
+        .intersection(&integers_loaded)
+        .next()
+        .is_some()
+}
+
+/// The place an address operand names, as text: a `getelementptr` with constant indices as
+/// its base's place and the indices.
+fn place_key(defs: &HashMap<&Name, &Instruction>, o: &Operand) -> String {
+    if let Operand::LocalOperand { name, .. } = o {
+        if let Some(Instruction::GetElementPtr(g)) = defs.get(name) {
+            let constant = |o: &Operand| match o {
+                Operand::ConstantOperand(c) => Some(format!("{c}")),
+                _ => None,
+            };
+            if let Some(ix) = g.indices.iter().map(constant).collect::<Option<Vec<_>>>() {
+                return format!("{}[{}]", place_key(defs, &g.address), ix.join(","));
+            }
+        }
+    }
+    match o {
+        Operand::ConstantOperand(c) => match c.as_ref() {
+            Constant::GlobalReference { name, .. } => format!("@{}", super::lower::name_str(name)),
+            c => format!("@{c}"),
+        },
+        _ => format!("{o}"),
+    }
 }
 
 /// The pointer parameters of the module's functions that every call gives an integer

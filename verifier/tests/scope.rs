@@ -499,6 +499,13 @@ fn a_memory_error_whose_faulting_step_reads_thread_ids_is_not_reported() {
     scope_bug_is_not_reported(FAULT_READS_IDS, 64);
 }
 
+/// The bug the search of the small scopes finds in `text` (thread bound 4) within 20 s.
+fn small_scope_bug(text: &'static str) -> verifier::imc::Counterexample {
+    let scope = move |k: Option<usize>| lower(text, 4, k);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    verifier::scope::bug(&scope, &verifier::scope::SMALL, deadline, None).expect("the bug is found")
+}
+
 /// Each worker's check fails only where its inputs are 0 and 2 (and the creation loop has no
 /// counter, so the program has a thread bound). The search of the small scopes tries inputs 0
 /// and 1 first, and where that covers every execution, wider ranges: it finds the bug.
@@ -518,10 +525,7 @@ int main(void) {
   while (1) pthread_create(&t, 0, worker, 0);
 }
 "#;
-    let scope = move |k: Option<usize>| lower(text, 4, k);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let c = verifier::scope::bug(&scope, &verifier::scope::SMALL, deadline, None)
-        .expect("the bug is found");
+    let c = small_scope_bug(text);
     assert_eq!(c.threads_per_function, Some(1));
 }
 
@@ -543,9 +547,6 @@ int main(void) {
   while (1) pthread_create(&t, 0, worker, 0);
 }
 "#;
-    let scope = move |k: Option<usize>| lower(text, 4, k);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let c = verifier::scope::bug(&scope, &verifier::scope::SMALL, deadline, None)
-        .expect("the bug is found");
+    let c = small_scope_bug(text);
     assert!(c.execution.steps.iter().any(|s| s.inputs == [8]));
 }

@@ -568,27 +568,17 @@ impl<'a> Analysis<'a> {
     /// takes `x op y` lies in the common range, the register is narrowed to them
     /// (`(int)u >= 2` taken: `2 <= u <= INT_MAX`).
     fn compare_converted(&self, regs: &mut Regs, x: &Expr, op: BinOp, y: &Expr) {
-        let mut casts = Vec::new();
-        let mut e = x;
-        while let Expr::Cast { arg, ty } = e {
-            casts.push(*ty);
-            e = arg;
-        }
-        let Expr::Load {
-            place: Place::Var { var, index: None },
-            ty,
-        } = e
-        else {
+        let Some((var, ty, casts)) = self.cast_register(x) else {
             return;
         };
-        if casts.is_empty() || !self.register[var.0 as usize] || elem_ty(self.prog, *var) != *ty {
-            return;
-        }
-        let Some(&cur) = regs.get(var) else {
+        let Some(&cur) = regs.get(&var) else {
             return;
         };
+        if casts.is_empty() {
+            return;
+        }
         // From the register outwards: no cast may narrow.
-        let (mut prev, mut common) = (*ty, Range::full(*ty));
+        let (mut prev, mut common) = (ty, Range::full(ty));
         for c in casts.iter().rev() {
             if c.bits < prev.bits {
                 return;
@@ -614,18 +604,17 @@ impl<'a> Analysis<'a> {
         match cur.meet(Range { lo, hi }) {
             // Where the condition holds, `var` is known.
             None => {
-                regs.remove(var);
+                regs.remove(&var);
             }
             Some(r) => {
-                regs.insert(*var, r);
+                regs.insert(var, r);
             }
         }
     }
 
-    /// The register `e` reads, where `e` is a load of it through casts that change none of
-    /// the values it may have where not known (casts that keep its interval, or a round trip
-    /// through types of its width back to its own).
-    fn register_view(&self, regs: &Regs, e: &Expr) -> Option<VarId> {
+    /// The register `e` loads, its type and the casts around the load (the outermost
+    /// first), where `e` is such a load.
+    fn cast_register(&self, e: &Expr) -> Option<(VarId, Ty, Vec<Ty>)> {
         let mut casts = Vec::new();
         let mut e = e;
         while let Expr::Cast { arg, ty } = e {
@@ -639,13 +628,19 @@ impl<'a> Analysis<'a> {
         else {
             return None;
         };
-        if !self.register[var.0 as usize] || elem_ty(self.prog, *var) != *ty {
-            return None;
-        }
-        let cur = *regs.get(var)?;
+        (self.register[var.0 as usize] && elem_ty(self.prog, *var) == *ty)
+            .then_some((*var, *ty, casts))
+    }
+
+    /// The register `e` reads, where `e` is a load of it through casts that change none of
+    /// the values it may have where not known (casts that keep its interval, or a round trip
+    /// through types of its width back to its own).
+    fn register_view(&self, regs: &Regs, e: &Expr) -> Option<VarId> {
+        let (var, ty, casts) = self.cast_register(e)?;
+        let cur = *regs.get(&var)?;
         let keeps = casts.iter().all(|c| cur.fits(*c));
-        let round_trip = casts.first() == Some(ty) && casts.iter().all(|c| c.bits == ty.bits);
-        (keeps || round_trip).then_some(*var)
+        let round_trip = casts.first() == Some(&ty) && casts.iter().all(|c| c.bits == ty.bits);
+        (keeps || round_trip).then_some(var)
     }
 }
 

@@ -72,20 +72,7 @@ fn build_flags(
 /// Runs `exe` (killed after 20 s) with `input` on its standard input: it ends with status 0
 /// and prints `expected`.
 fn runs_printing(exe: &Path, input: &str, expected: &str, what: &str) {
-    use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new("timeout")
-        .arg("20")
-        .arg(exe)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(input.as_bytes()).expect("writes");
-    drop(stdin);
-    let o = child.wait_with_output().expect("ends");
+    let o = output_with_input(exe, input);
     assert!(
         o.status.success(),
         "{what}: {}",

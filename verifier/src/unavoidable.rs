@@ -129,14 +129,8 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
             return Err(made_up(at));
         }
         taint.copy_from_slice(&m.stop_recording().taint);
-        // Thread ids and addresses the step wrote are numbers the model chose.
         if let Ok(step) = &result {
-            for &(v, i, x) in &step.writes {
-                if numbering(prog, x) {
-                    let f = s.mem.flat(v.0 as usize, i as usize);
-                    interp::set_unknown_bytes(&mut taint, f, interp::ALL_BYTES);
-                }
-            }
+            numbers_made_up(prog, &s, &step.writes, &mut taint);
         }
         match result {
             Ok(_) => {}
@@ -154,6 +148,22 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
         }
         inputs_known(prog, transition, &s, &mut taint);
         at += 1;
+    }
+}
+
+/// Thread ids and addresses among a step's `writes` are numbers the model chose: their cells
+/// become not known in `taint`.
+fn numbers_made_up(
+    prog: &Program,
+    s: &interp::State,
+    writes: &[(ir::VarId, i128, i128)],
+    taint: &mut [u64],
+) {
+    for &(v, i, x) in writes {
+        if numbering(prog, x) {
+            let f = s.mem.flat(v.0 as usize, i as usize);
+            interp::set_unknown_bytes(taint, f, interp::ALL_BYTES);
+        }
     }
 }
 
@@ -205,20 +215,15 @@ fn on_its_own(
     // the threads it leaves out run the code of the function each refused creation starts,
     // whose thread in the scope stands for them (the failing thread's own function too,
     // whose other threads write what it writes, but for its locals).
-    let replicated: std::collections::HashSet<&str> = prog
-        .threads
-        .iter()
-        .flat_map(|u| &u.transitions)
+    let creations = || prog.threads.iter().flat_map(|u| &u.transitions);
+    let replicated: std::collections::HashSet<&str> = creations()
         .filter(|tr| tr.refusal.is_some())
         .filter_map(|tr| tr.starts.as_ref().map(|s| s.function.as_str()))
         .collect();
     // (A thread's code is lowered for its argument: a left-out thread stands for itself only
     // where every creation of its function passes the same one.)
     for f in &replicated {
-        let mut args = prog
-            .threads
-            .iter()
-            .flat_map(|u| &u.transitions)
+        let mut args = creations()
             .filter_map(|tr| tr.starts.as_ref())
             .filter(|s| s.function == *f)
             .map(|s| &s.arg);
@@ -301,14 +306,8 @@ fn on_its_own(
         }
         taint.copy_from_slice(&rec.taint);
         drop(rec);
-        // (Thread ids and addresses it writes are numbers the model chose, as in `unavoidable`.)
         if let Some(Ok(step)) = &result {
-            for &(v, i, x) in &step.writes {
-                if numbering(prog, x) {
-                    let f = s.mem.flat(v.0 as usize, i as usize);
-                    interp::set_unknown_bytes(&mut taint, f, interp::ALL_BYTES);
-                }
-            }
+            numbers_made_up(prog, &s, &step.writes, &mut taint);
         }
         match result {
             Some(Ok(_)) => inputs_known(prog, tr, &s, &mut taint),

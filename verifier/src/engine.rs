@@ -62,7 +62,70 @@ pub fn run_iterative(
 /// a search there for bugs of the program without its thread bound (of the program itself,
 /// where it has none) runs beside the engines, and a bug it finds decides `partially safe`
 /// once they have a safe schedule.
+///
+/// A program that reads thread ids or addresses as numbers ([`Program::observes_numbering`])
+/// decides on values the model makes up: a run's are others (glibc's thread ids and
+/// `malloc`'s blocks are aligned addresses, say), so a schedule shown safe with the model's
+/// values may not be safe with a run's. Such a program gets no safe schedule and no `safe`
+/// verdict: only the bugs the engines find, as `unknown`.
 pub fn run_iterative_scoped(
+    prog: &Program,
+    scopes: Option<scope::Lower>,
+    opts: Options,
+    engine: Engine,
+    max_ivrs: usize,
+    progress: Option<ProgressFn>,
+    sink: &mut dyn FnMut(&Ivr),
+) -> Report {
+    let Some(why) = &prog.observes_numbering else {
+        return run_engines(prog, scopes, opts, engine, max_ivrs, progress, sink);
+    };
+    let mut shown = 0;
+    let mut bugs_only = |ivr: &Ivr| {
+        if matches!(ivr.kind, IvrKind::Counterexample(_)) {
+            shown += 1;
+            let mut ivr = ivr.clone();
+            ivr.index = shown;
+            sink(&ivr);
+        }
+    };
+    let r = run_engines(
+        prog,
+        scopes,
+        opts,
+        engine,
+        max_ivrs,
+        progress,
+        &mut bugs_only,
+    );
+    without_safe_claims(r, why, shown)
+}
+
+/// Report `r` of a program that reads thread ids or addresses as numbers (`why`), of which
+/// `shown` IVRs (its bugs) were emitted: nothing in it is claimed safe.
+pub fn without_safe_claims(r: Report, why: &str, shown: usize) -> Report {
+    let verdict = match r.verdict {
+        Verdict::Safe | Verdict::PartiallySafe => Verdict::Unknown(format!(
+            "the program reads thread ids or addresses as numbers ({why}), and the model's \
+             numbers are not a run's: no schedule is claimed safe{}",
+            match r.counterexamples.is_empty() {
+                true => "",
+                false => "; the bug shown may depend on them too",
+            }
+        )),
+        v => v,
+    };
+    Report {
+        verdict,
+        ivrs: shown,
+        first_safe_ivr: None,
+        any_thread_count: None,
+        ..r
+    }
+}
+
+/// [`run_iterative_scoped`] for a program whose numbers are a run's.
+fn run_engines(
     prog: &Program,
     scopes: Option<scope::Lower>,
     opts: Options,

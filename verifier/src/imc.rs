@@ -481,8 +481,18 @@ impl<'p> Verifier<'p> {
         Ok(())
     }
 
-    /// Runs complete verification.
+    /// Runs complete verification. A program that reads thread ids or addresses as numbers
+    /// is not claimed safe ([`crate::engine::without_safe_claims`]).
     pub fn run(&mut self) -> Report {
+        let r = self.run_complete();
+        match &self.prog.observes_numbering {
+            Some(why) => crate::engine::without_safe_claims(r, why, 0),
+            None => r,
+        }
+    }
+
+    /// [`Verifier::run`], whatever the program reads.
+    fn run_complete(&mut self) -> Report {
         let start = Instant::now();
         self.smt.set_deadline(start + self.opts.timeout);
         let verdict = self.explore(start);
@@ -1213,7 +1223,7 @@ impl Verifier<'_> {
     /// variables, and no thread id or address read as a number. Then a path fixes the state, and the ART is a game tree of schedules.
     fn deterministic(&self) -> bool {
         // (The values the model gives thread ids and addresses are not a run's.)
-        !self.prog.observes_numbering
+        self.prog.observes_numbering.is_none()
             && self.prog.vars.iter().all(|v| v.init != Init::Nondet)
             && self.prog.threads.iter().all(|t| {
                 t.transitions

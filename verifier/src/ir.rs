@@ -1357,12 +1357,14 @@ pub struct Program {
     /// (as POSIX allows). Every verdict then holds for runs with at most `N` threads.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thread_bound: Option<usize>,
-    /// The program can tell how threads and objects are numbered (it calls `pthread_self`,
-    /// converts a pointer to an integer or compares pointers by order): a program lowered
+    /// Where the program can tell how threads and objects are numbered (it calls
+    /// `pthread_self`, converts a pointer or a thread id to an integer or compares pointers by
+    /// order), described with its `file:line:col`. The model's numbers are not a run's: no
+    /// schedule of such a program is claimed safe ([`crate::engine`]), and a program lowered
     /// with fewer threads numbers them differently, so its bugs are not known to be the
     /// program's ([`crate::scope`]).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub observes_numbering: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub observes_numbering: Option<String>,
     /// The argument vector `main` is verified with (LLVM front end): the program's name
     /// (the stem of its file), then the arguments. The built program runs only with these
     /// arguments, and passes this name as `argv[0]`.

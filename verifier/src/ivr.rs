@@ -109,6 +109,13 @@ pub fn verify_file(prog: &Program, text: &str, timeout_ms: u32) -> Result<Checke
     }
     match f.body {
         Body::Safe { terms, nodes } => {
+            // (The model's thread ids and addresses are not a run's: `crate::engine`.)
+            if let Some(why) = &prog.observes_numbering {
+                return Err(format!(
+                    "the program reads thread ids or addresses as numbers ({why}): no schedule \
+                     of it is safe as far as the model knows"
+                ));
+            }
             let terms = terms.terms()?;
             let art = Art::from_records(&nodes, &terms)?;
             check_ivr(prog, &art, timeout_ms)

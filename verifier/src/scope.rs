@@ -113,7 +113,7 @@ const MAX_DEPTH: usize = 20_000;
 /// threads and objects are numbered.
 pub fn holds_without_bound(prog: &Program, e: &crate::interp::Execution) -> bool {
     e.outcome.is_program_bug()
-        && !prog.observes_numbering
+        && prog.observes_numbering.is_none()
         && !prog.error_needs_bound(e)
         && !prog.reads_thread_ids(e)
 }

@@ -34,7 +34,7 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
     if !e.outcome.is_program_bug() {
         return Err("the execution does not end in a bug".into());
     }
-    if prog.observes_numbering {
+    if prog.observes_numbering.is_some() {
         return Err("the program reads thread ids or addresses as numbers".into());
     }
     // A warning names what the model approximates (a function it does not know, which may

@@ -371,7 +371,7 @@ fn search(
                      the thread a signal wakes: a scheduler may avoid it by waking another"
                         .into(),
                 ));
-            } else if prog.observes_numbering {
+            } else if prog.observes_numbering.is_some() {
                 return Err(run.fallback(
                     "every schedule leads to a bug in the search, whose program reads thread ids \
                      or addresses as numbers: with a run's values a schedule may avoid it"

@@ -135,9 +135,104 @@ pub fn compile(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, Error
     link_models_and_optimise(raw, dir)
 }
 
+/// glibc's definition of `pthread_t` (in `bits/pthreadtypes.h`), and what
+/// [`compile_opaque_ids`] puts in its place: a pointer to a structure no one defines, which C
+/// lets a program copy, store, pass, compare for equality and test against null, and not
+/// compute with (arithmetic, order, indexing and `switch` are errors; a conversion to an
+/// integer is a `ptrtoint` in the module).
+const PTHREAD_T: (&str, &str) = (
+    "typedef unsigned long int pthread_t;",
+    "typedef struct synth_opaque_thread *pthread_t;",
+);
+
+/// Compiles the program's files as [`compile`] does, but with `pthread_t` an opaque pointer
+/// ([`PTHREAD_T`], in a copy of the C library's header in `dir` searched before the
+/// system's), to one module after `mem2reg` without the models: where the program computes
+/// with a thread id, that module converts a pointer to an integer or compares pointers by
+/// order ([`super::numbering`]), or the program does not compile so. `Err` with why not
+/// (clang's first error, or a C library whose `pthread_t` is not glibc's).
+pub fn compile_opaque_ids(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, String> {
+    let header = pthread_types_header().ok_or("the C library's `pthread_t` is not found")?;
+    let text =
+        std::fs::read_to_string(&header).map_err(|e| format!("{}: {e}", header.display()))?;
+    if !text.contains(PTHREAD_T.0) {
+        return Err("the C library's `pthread_t` is not glibc's".into());
+    }
+    let include = dir.join("opaque-ids");
+    let bits = include.join("bits");
+    std::fs::create_dir_all(&bits)
+        .and_then(|()| {
+            std::fs::write(
+                bits.join("pthreadtypes.h"),
+                text.replace(PTHREAD_T.0, PTHREAD_T.1),
+            )
+        })
+        .map_err(|e| format!("{}: {e}", include.display()))?;
+    let first_error = |e: Error| match e {
+        Error::Compiler { message } => message
+            .lines()
+            .find(|l| l.contains(" error: "))
+            .unwrap_or(message.lines().next().unwrap_or_default())
+            .to_string(),
+        e => e.to_string(),
+    };
+    let mut units = Vec::new();
+    let paths = std::iter::once(path).chain(opts.sources.iter().map(PathBuf::as_path));
+    for (i, p) in paths.enumerate() {
+        let unit = dir.join(format!("opaque-unit{i}.bc"));
+        compile_unit_with(p, opts, &unit, Some(&include)).map_err(first_error)?;
+        units.push(unit);
+    }
+    let raw = dir.join("opaque-raw.bc");
+    let mut cmd = Command::new(tool("llvm-link"));
+    cmd.args(&units).arg("-o").arg(&raw);
+    run(&mut cmd, "linking the program's files").map_err(first_error)?;
+    let out = dir.join("opaque-mem2reg.bc");
+    let mut cmd = Command::new(opt());
+    cmd.arg("-passes=mem2reg").arg("-o").arg(&out).arg(&raw);
+    run(&mut cmd, "optimising").map_err(first_error)?;
+    Ok(out)
+}
+
+/// The C library's header that defines `pthread_t` (`bits/pthreadtypes.h`), as clang finds
+/// it from `<pthread.h>`.
+fn pthread_types_header() -> Option<PathBuf> {
+    use std::io::Write;
+    let mut child = Command::new(clang())
+        .args(["-M", "-x", "c", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    child
+        .stdin
+        .take()?
+        .write_all(b"#include <pthread.h>\n")
+        .ok()?;
+    let out = child.wait_with_output().ok()?;
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .find(|w| w.ends_with("/bits/pthreadtypes.h"))
+        .map(PathBuf::from)
+}
+
 /// Compiles one translation unit to bitcode at `out`; returns the command that did.
 fn compile_unit(path: &Path, opts: &Options, out: &Path) -> Result<Command, Error> {
+    compile_unit_with(path, opts, out, None)
+}
+
+/// [`compile_unit`], with headers in `first` (if any) found before the system's.
+fn compile_unit_with(
+    path: &Path,
+    opts: &Options,
+    out: &Path,
+    first: Option<&Path>,
+) -> Result<Command, Error> {
     let mut cmd = Command::new(clang());
+    if let Some(dir) = first {
+        cmd.arg("-isystem").arg(dir);
+    }
     cmd.args([
         "-c",
         "-emit-llvm",

@@ -1361,15 +1361,11 @@ impl<'m> Lowerer<'m> {
         for v in &mut self.vars {
             v.read_only = self.const_objects.contains(&v.placement().object);
         }
-        let observes_numbering = super::numbering::observes_numbering(self.m);
-        if observes_numbering {
-            self.warn_once(
-                "the program reads thread ids or addresses as numbers (`pthread_self`, a pointer \
-                 converted to an integer or pointers compared by order): the model's values are \
-                 not those of a run, and a verdict that depends on them may not hold"
-                    .into(),
-            );
+        let observes = super::numbering::observes_numbering(self.m);
+        if let Some(o) = &observes {
+            self.warn_once(super::numbering::warning(o));
         }
+        let observes_numbering = observes.map(|o| o.to_string());
         Ok(Program {
             format: IR_FORMAT.into(),
             sha256: String::new(),

@@ -75,6 +75,12 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, hash: String) -> Result<Prog
         best = favour_run_creations(best, opts, &lowered);
     }
     let (mut program, names, _) = best;
+    if program.observes_numbering.is_none() {
+        if let Some(o) = numbering::reads_thread_ids(&module, path, opts, dir) {
+            program.warnings.push(numbering::warning(&o));
+            program.observes_numbering = Some(o.to_string());
+        }
+    }
     program.sha256 = hash;
     let bytes = std::fs::read(&bc).map_err(|e| Error::Io {
         path: bc.display().to_string(),

@@ -12,49 +12,136 @@
 
 use llvm_ir::instruction::Instruction;
 use llvm_ir::types::Type;
-use llvm_ir::{Constant, Function, IntPredicate, Module, Name, Operand};
+use llvm_ir::{Constant, DebugLoc, Function, HasDebugLoc, IntPredicate, Module, Name, Operand};
 use std::collections::{HashMap, HashSet};
 
-/// Whether some function or initialiser of `m` calls `pthread_self`, converts a pointer to
-/// an integer, or compares pointers by order.
-pub fn observes_numbering(m: &Module) -> bool {
-    let consts = m
-        .global_vars
-        .iter()
-        .filter_map(|g| g.initializer.as_ref())
-        .any(|c| converts(c));
-    let numbers = number_parameters(m);
-    consts
-        || m.functions.iter().any(|f| {
-            let mut offsets = offsets_only(f);
-            // A parameter that only ever gets an integer converted to a pointer (a thread's
-            // number passed as its argument, `(void *)(long)i`), converted back.
-            for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
-                if let Instruction::PtrToInt(p) = i {
-                    let param = f.parameters.iter().position(
-                    |q| matches!(&p.operand, Operand::LocalOperand { name, .. } if *name == q.name),
-                );
-                    if param.is_some_and(|k| numbers.contains(&(f.name.as_str(), k))) {
-                        offsets.insert(&p.dest);
-                    }
-                }
-            }
-            f.basic_blocks
-                .iter()
-                .flat_map(|b| &b.instrs)
-                .any(|i| observes(m, &offsets, i))
-        })
-        || puns_pointers(m)
+/// Where and how a module reads a thread id or an address as a number.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Observation {
+    /// What reads it (`a pointer converted to an integer`, ...).
+    pub what: String,
+    /// Its `file:line:col`, where the module has debug information for it.
+    pub at: Option<String>,
 }
 
-/// Whether some function of `m` loads an integer from a place where one stores a pointer (a
+impl std::fmt::Display for Observation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.at {
+            Some(at) => write!(f, "{} at {at}", self.what),
+            None => f.write_str(&self.what),
+        }
+    }
+}
+
+/// The front end's warning for a program that reads numbers as `o` does.
+pub fn warning(o: &Observation) -> String {
+    format!(
+        "the program reads thread ids or addresses as numbers ({o}): the model's values are \
+         not those of a run, so no schedule of it is claimed safe, and a bug it shows may \
+         depend on them"
+    )
+}
+
+/// `file:line:col` of a debug location.
+fn located(d: Option<&DebugLoc>) -> Option<String> {
+    d.map(|d| format!("{}:{}:{}", d.filename, d.line, d.col.unwrap_or(1).max(1)))
+}
+
+/// The first place where some function or initialiser of `m` calls `pthread_self`, converts
+/// a pointer to an integer, or compares pointers by order.
+pub fn observes_numbering(m: &Module) -> Option<Observation> {
+    let global = m
+        .global_vars
+        .iter()
+        .find(|g| g.initializer.as_ref().is_some_and(|c| converts(c)));
+    if let Some(g) = global {
+        return Some(Observation {
+            what: "an initialiser converting an address to an integer".into(),
+            at: located(g.debugloc.as_ref()),
+        });
+    }
+    let numbers = number_parameters(m);
+    let specific = specific_values_are_numbers(m);
+    let found = m.functions.iter().find_map(|f| {
+        let mut offsets = offsets_only(f);
+        offsets.extend(only_printed(f, specific));
+        // A parameter that only ever gets an integer converted to a pointer (a thread's
+        // number passed as its argument, `(void *)(long)i`), converted back.
+        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
+            if let Instruction::PtrToInt(p) = i {
+                let param = f.parameters.iter().position(
+                    |q| matches!(&p.operand, Operand::LocalOperand { name, .. } if *name == q.name),
+                );
+                if param.is_some_and(|k| numbers.contains(&(f.name.as_str(), k))) {
+                    offsets.insert(&p.dest);
+                }
+            }
+        }
+        f.basic_blocks.iter().flat_map(|b| &b.instrs).find_map(|i| {
+            observes(m, &offsets, i).map(|what| Observation {
+                what: what.to_string(),
+                at: located(i.get_debug_loc().as_ref()),
+            })
+        })
+    });
+    found.or_else(|| puns_pointers(m))
+}
+
+/// Where the program at `path` (whose module, `m`, reads no number otherwise) computes
+/// with a thread id: glibc's `pthread_t` is an integer, so a conversion or a computation
+/// leaves no trace in `m`. The program compiled with `pthread_t` opaque
+/// ([`super::compile::compile_opaque_ids`], in `dir`) shows one as a pointer read as a
+/// number, or does not compile. Only a program that creates threads is compiled again.
+pub fn reads_thread_ids(
+    m: &Module,
+    path: &std::path::Path,
+    opts: &crate::frontend::Options,
+    dir: &std::path::Path,
+) -> Option<Observation> {
+    let creates = m.functions.iter().any(|f| {
+        (f.basic_blocks.iter().flat_map(|b| &b.instrs))
+            .any(|i| super::loops::callee(i).as_deref() == Some("pthread_create"))
+    });
+    if !creates {
+        return None;
+    }
+    let bc = match super::compile::compile_opaque_ids(path, opts, dir) {
+        Ok(bc) => bc,
+        Err(why) => {
+            // (clang's error: `file:line:col: error: what`.)
+            let (at, what) = match why.split_once(": error: ") {
+                Some((at, what)) => (Some(at.to_string()), what),
+                None => (None, why.as_str()),
+            };
+            return Some(Observation {
+                what: format!("a thread id used as a number ({what}, where `pthread_t` is opaque)"),
+                at,
+            });
+        }
+    };
+    let Ok(opaque) = Module::from_bc_path(&bc) else {
+        return Some(Observation {
+            what: "a thread id perhaps used as a number (the check's module cannot be read)".into(),
+            at: None,
+        });
+    };
+    observes_numbering(&opaque).map(|o| Observation {
+        what: o
+            .what
+            .replace("a pointer", "a thread id")
+            .replace("pointers", "thread ids"),
+        at: o.at,
+    })
+}
+
+/// The first load of an integer in `m` from a place where one stores a pointer (a
 /// union of a pointer and an integer, `union { void *p; unsigned long n; }`): the integer
 /// is the pointer's address, converted without a `ptrtoint`. Places are told apart by their
 /// address operand, seen through `getelementptr`s with constant indices: a global's across
 /// the module, a function's own values in it.
-fn puns_pointers(m: &Module) -> bool {
+fn puns_pointers(m: &Module) -> Option<Observation> {
     let mut pointers_stored = HashSet::new();
-    let mut integers_loaded = HashSet::new();
+    let mut integers_loaded = Vec::new();
     for f in &m.functions {
         let defs = definitions(f);
         let key = |o: &Operand| {
@@ -76,17 +163,20 @@ fn puns_pointers(m: &Module) -> bool {
                 }
                 Instruction::Load(l) => {
                     if matches!(l.loaded_ty.as_ref(), Type::IntegerType { .. }) {
-                        integers_loaded.insert(key(&l.address));
+                        integers_loaded.push((key(&l.address), i));
                     }
                 }
                 _ => {}
             }
         }
     }
-    pointers_stored
-        .intersection(&integers_loaded)
-        .next()
-        .is_some()
+    let (_, i) = integers_loaded
+        .into_iter()
+        .find(|(k, _)| pointers_stored.contains(k))?;
+    Some(Observation {
+        what: "a pointer stored and loaded back as an integer".into(),
+        at: located(i.get_debug_loc().as_ref()),
+    })
 }
 
 /// The place an address operand names, as text: a `getelementptr` with constant indices as
@@ -110,6 +200,103 @@ fn place_key(defs: &HashMap<&Name, &Instruction>, o: &Operand) -> String {
         },
         _ => format!("{o}"),
     }
+}
+
+/// The functions that print their arguments (as numbers, where a `%d` or `%p` asks).
+const PRINTING: [&str; 6] = ["printf", "fprintf", "dprintf", "putchar", "putc", "fputc"];
+
+/// The functions that take a thread id as a handle: they tell ids apart only by equality,
+/// which every numbering keeps.
+const TAKING_IDS: [&str; 5] = [
+    "pthread_equal",
+    "pthread_join",
+    "pthread_detach",
+    "pthread_cancel",
+    "pthread_kill",
+];
+
+/// The `ptrtoint`s and `pthread_self` calls of `f` whose results the program decides
+/// nothing on: it prints them (converted in any way) or hands them, unconverted or widened,
+/// to [`TAKING_IDS`]. Also the conversions of what `pthread_getspecific` returns, where every
+/// value the module sets is a number ([`specific_values_are_numbers`], `specific`).
+fn only_printed(f: &Function, specific: bool) -> HashSet<&Name> {
+    let instrs = || f.basic_blocks.iter().flat_map(|b| &b.instrs);
+    let defs = definitions(f);
+    let sources: Vec<&Name> = instrs()
+        .filter_map(|i| match i {
+            Instruction::PtrToInt(p) => Some(&p.dest),
+            Instruction::Call(c) => {
+                let own = super::loops::callee(i).as_deref() == Some("pthread_self");
+                c.dest.as_ref().filter(|_| own)
+            }
+            _ => None,
+        })
+        .collect();
+    if sources.is_empty() {
+        return HashSet::new();
+    }
+    // The instructions using each value, and the values a terminator uses.
+    let mut uses: HashMap<&Name, Vec<&Instruction>> = HashMap::new();
+    for i in instrs() {
+        for o in super::lower::operands(i) {
+            if let Operand::LocalOperand { name, .. } = o {
+                uses.entry(name).or_default().push(i);
+            }
+        }
+    }
+    let mut in_terminators: HashSet<&Name> = HashSet::new();
+    for b in &f.basic_blocks {
+        for o in super::lower::term_operands(&b.term) {
+            if let Operand::LocalOperand { name, .. } = o {
+                in_terminators.insert(name);
+            }
+        }
+    }
+    let getspecific = |o: &Operand| match o {
+        Operand::LocalOperand { name, .. } => defs
+            .get(name)
+            .is_some_and(|i| super::loops::callee(i).as_deref() == Some("pthread_getspecific")),
+        _ => false,
+    };
+    sources
+        .into_iter()
+        .filter(|&n| {
+            let number = matches!(defs.get(n), Some(Instruction::PtrToInt(p)) if specific && getspecific(&p.operand));
+            number || printed(n, false, &uses, &in_terminators)
+        })
+        .collect()
+}
+
+/// Whether value `n` (narrowed on its way if `narrowed`) only reaches [`PRINTING`] and
+/// [`TAKING_IDS`] calls ([`only_printed`]), through conversions.
+fn printed(
+    n: &Name,
+    narrowed: bool,
+    uses: &HashMap<&Name, Vec<&Instruction>>,
+    in_terminators: &HashSet<&Name>,
+) -> bool {
+    if in_terminators.contains(n) {
+        return false;
+    }
+    uses.get(n).into_iter().flatten().all(|i| match i {
+        Instruction::Trunc(x) => printed(&x.dest, true, uses, in_terminators),
+        Instruction::ZExt(x) => printed(&x.dest, narrowed, uses, in_terminators),
+        Instruction::SExt(x) => printed(&x.dest, narrowed, uses, in_terminators),
+        // (A thread id that is a pointer: [`super::compile::compile_opaque_ids`].)
+        Instruction::PtrToInt(x) => printed(&x.dest, narrowed, uses, in_terminators),
+        Instruction::Call(c) => {
+            let callee = super::loops::callee(i).unwrap_or_default();
+            // (Not as the called function.)
+            let argument = c
+                .arguments
+                .iter()
+                .any(|(o, _)| matches!(o, Operand::LocalOperand { name, .. } if name == n));
+            argument
+                && (PRINTING.contains(&callee.as_str())
+                    || (!narrowed && TAKING_IDS.contains(&callee.as_str())))
+        }
+        _ => false,
+    })
 }
 
 /// The pointer parameters of the module's functions that every call gives an integer
@@ -334,19 +521,30 @@ fn references(c: &Constant, out: &mut Vec<String>) {
     }
 }
 
-/// Whether instruction `i` observes numbering (`offsets`: the `ptrtoint`s that only feed
-/// differences of pointers into one object, [`offsets_only`]).
-fn observes(m: &Module, offsets: &HashSet<&Name>, i: &Instruction) -> bool {
+/// How instruction `i` observes numbering, if it does (`offsets`: the `ptrtoint`s that only feed
+/// differences of pointers into one object, [`offsets_only`], and those and the
+/// `pthread_self` calls whose results only feed output, [`only_printed`]).
+fn observes(m: &Module, offsets: &HashSet<&Name>, i: &Instruction) -> Option<&'static str> {
     let constant = |o: &Operand| matches!(o, Operand::ConstantOperand(c) if converts(c));
+    const CONVERTED: &str = "an address converted to an integer";
     match i {
-        Instruction::PtrToInt(p) => !offsets.contains(&p.dest),
+        Instruction::PtrToInt(p) if !offsets.contains(&p.dest) => {
+            Some("a pointer converted to an integer")
+        }
+        Instruction::Call(c) if c.dest.as_ref().is_some_and(|d| offsets.contains(d)) => None,
         Instruction::ICmp(x) => {
             let ordered = !matches!(x.predicate, IntPredicate::EQ | IntPredicate::NE);
             let pointer = matches!(
                 m.types.type_of(&x.operand0).as_ref(),
                 Type::PointerType { .. }
             );
-            (ordered && pointer) || constant(&x.operand0) || constant(&x.operand1)
+            if ordered && pointer {
+                Some("pointers compared by order")
+            } else if constant(&x.operand0) || constant(&x.operand1) {
+                Some(CONVERTED)
+            } else {
+                None
+            }
         }
         Instruction::Call(c) => {
             let callee = match &c.function {
@@ -358,10 +556,16 @@ fn observes(m: &Module, offsets: &HashSet<&Name>, i: &Instruction) -> bool {
                 },
                 _ => false,
             };
-            callee || c.arguments.iter().any(|(o, _)| constant(o))
+            if callee {
+                Some("a call of `pthread_self`")
+            } else if c.arguments.iter().any(|(o, _)| constant(o)) {
+                Some(CONVERTED)
+            } else {
+                None
+            }
         }
-        Instruction::Store(s) => constant(&s.value),
-        _ => false,
+        Instruction::Store(s) if constant(&s.value) => Some(CONVERTED),
+        _ => None,
     }
 }
 

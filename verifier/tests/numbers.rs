@@ -66,9 +66,9 @@ fn checking_low_bits(setup: &str, expr: &str) -> String {
 #[test]
 fn a_check_on_a_thread_ids_or_an_addresss_number_is_not_called_safe() {
     let cases = [
-        ("", "t", "numbers.c:9:21"),
+        ("", "t", "numbers.c:9:"),
         ("", "(unsigned long)t + 16", "numbers.c:9:"),
-        ("", "pthread_self()", "numbers.c:9:21"),
+        ("", "pthread_self()", "numbers.c:9:"),
         (
             "void *p = malloc(32); if (!p) return 0;",
             "(unsigned long)p",
@@ -183,4 +183,110 @@ fn the_ivr_checker_refuses_a_safe_schedule_of_a_program_reading_numbers() {
     assert!(verify_file(&blind, &text, 30_000).is_ok());
     let refused = verify_file(&p, &text, 30_000).expect_err("refused");
     assert!(refused.contains("numbers"), "{refused}");
+}
+
+/// A program whose `main` gets a thread's id (`t`, a `pthread_t` unless the declaration
+/// says otherwise) and an address (`p`, 32 bytes from `malloc`), then runs `body`.
+fn with_id_and_address(declaration: &str, body: &str) -> String {
+    format!(
+        "#include <assert.h>\n#include <pthread.h>\n#include <stdio.h>\n#include <stdlib.h>\n\
+         #include <string.h>\n\
+         static void *f(void *a) {{ return a; }}\n\
+         int low();\n\
+         int main(void) {{\n  {declaration};\n  pthread_create(&t, 0, f, 0);\n  \
+         pthread_join(t, 0);\n  void *p = malloc(32);\n  if (!p) return 0;\n  \
+         unsigned long v = 1;\n  {body}\n  assert((v & 15) != 0);\n  return 0;\n}}\n\
+         int low(unsigned long x) {{ return x & 15; }}\n"
+    )
+}
+
+/// Ids and addresses read as numbers without a conversion the module shows: kept in an
+/// integer, passed to a function without a prototype, copied into an integer, read through
+/// a union or byte by byte, formatted into a string and read back. Each fails natively and
+/// is not called safe.
+#[test]
+fn numbers_read_through_memory_types_and_text_are_seen() {
+    let cases = [
+        ("unsigned long t", "v = t;"),
+        ("pthread_t t", "v = low(t) ? 1 : 0;"),
+        ("pthread_t t", "memcpy(&v, &t, sizeof v);"),
+        ("pthread_t t", "memcpy(&v, &p, sizeof v);"),
+        ("pthread_t t", "v = ((unsigned char *)&t)[0];"),
+        ("pthread_t t", "v = ((unsigned char *)&p)[0];"),
+        (
+            "union { pthread_t t; unsigned long n; } u; pthread_t t",
+            "u.t = t; v = u.n;",
+        ),
+        (
+            "pthread_t t",
+            "char s[32]; snprintf(s, sizeof s, \"%lu\", t); v = strtoul(s, 0, 10);",
+        ),
+    ];
+    for (declaration, body) in cases {
+        let text = with_id_and_address(declaration, body);
+        assert!(fails_natively("through", &text), "{body}: passes natively");
+        let p = lower(&text);
+        assert!(p.observes_numbering.is_some(), "{body}");
+        let (v, _) = verdict(&p);
+        assert!(matches!(v, Verdict::Unknown(_)), "{body}: {v:?}");
+    }
+}
+
+/// Comparing an id for equality with the number the model gives it is a read; with a
+/// number in the zero page, which no id or object has, it is not.
+#[test]
+fn an_id_compared_with_a_number_is_read_unless_no_object_has_the_number() {
+    let equal = with_id_and_address("pthread_t t", "v = t == 0x7f0000001001UL ? 1 : 0;");
+    assert!(fails_natively("equal", &equal));
+    let p = lower(&equal);
+    assert!(p.observes_numbering.is_some());
+    assert!(matches!(verdict(&p).0, Verdict::Unknown(_)));
+    let small = with_id_and_address("pthread_t t", "v = t != 1 && t != (pthread_t)-1 ? 1 : 0;");
+    assert!(!fails_natively("small", &small));
+    let p = lower(&small);
+    assert_eq!(p.observes_numbering, None);
+    assert_eq!(verdict(&p).0, Verdict::Safe);
+}
+
+/// `main`'s id kept in a global and compared with `pthread_equal`, and the numbers threads
+/// return read back after their joins (`(long)ret`), read no number: the program is safe.
+#[test]
+fn ids_kept_for_pthread_equal_and_numbers_threads_return_are_no_reads() {
+    let p = lower(
+        r#"
+#include <assert.h>
+#include <pthread.h>
+int x;
+pthread_t main_id;
+static void *f(void *a) {
+  if (!pthread_equal(pthread_self(), main_id)) x = 1;
+  return (void *)((long)a * 10);
+}
+int main(void) {
+  main_id = pthread_self();
+  pthread_t t[2];
+  for (long i = 0; i < 2; i++) pthread_create(&t[i], 0, f, (void *)i);
+  long total = 0;
+  for (int i = 0; i < 2; i++) {
+    void *ret;
+    pthread_join(t[i], &ret);
+    total += (long)ret;
+  }
+  assert(x == 1 && total == 10);
+  return 0;
+}
+"#,
+    );
+    assert_eq!(p.observes_numbering, None);
+    assert_eq!(verdict(&p).0, Verdict::Safe);
+}
+
+/// `printf`'s `%n` stores the count printed so far, which the model does not: refused.
+#[test]
+fn printf_storing_its_count_is_refused() {
+    let text = "#include <stdio.h>\nint main(void) {\n  int n = 0;\n  \
+                printf(\"0123456789ab%n\\n\", &n);\n  return n < 10;\n}\n";
+    let e = load_str("count.c", text, &FOpts::default()).expect_err("refused");
+    assert!(e.to_string().contains("count.c:4:3"), "{e}");
+    assert!(e.to_string().contains("%n"), "{e}");
 }

@@ -227,10 +227,11 @@ fn a_bug_that_depends_on_how_threads_are_numbered_is_not_reported() {
         .observes_numbering
         .is_some());
     scope_bug_is_not_reported(SELF_ID, 4);
-    // The program without the bound has none.
+    // The program without the bound has none with the model's numbers, which are not a
+    // run's: it is not called safe either.
     let big = lower(SELF_ID, 64, None).expect("lowers");
     let r = run_iterative(&big, opts(), Engine::Auto, usize::MAX, None, &mut |_| {});
-    assert_eq!(r.verdict, Verdict::Safe);
+    assert!(matches!(r.verdict, Verdict::Unknown(_)), "{:?}", r.verdict);
 }
 
 #[test]
@@ -287,10 +288,12 @@ fn first_bug(p: &Program) -> verifier::interp::Execution {
 fn copies_of_thread_ids_decide_nothing_and_comparisons_of_them_do() {
     let p = lower(JOINS_FROM_AN_ARRAY, 64, None).expect("lowers");
     assert!(!p.reads_thread_ids(&first_bug(&p)));
-    // The same check, made only where the second id is the greater number.
+    // The same check, made only where the second id is the greater number: the front end
+    // sees the ids compared by order, and so does the run.
     let orders_ids = JOINS_FROM_AN_ARRAY.replace("  assert(", "  if (t[1] > t[0]) assert(");
     let p = lower(&orders_ids, 64, None).expect("lowers");
-    assert!(p.observes_numbering.is_none());
+    let why = p.observes_numbering.clone().expect("reads ids");
+    assert!(why.contains("thread ids compared by order"), "{why}");
     assert!(p.reads_thread_ids(&first_bug(&p)));
 }
 

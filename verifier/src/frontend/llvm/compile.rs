@@ -82,6 +82,11 @@ fn dialect_flags(cmd: &mut Command, opts: &Options) {
 }
 
 fn run(cmd: &mut Command, what: &str) -> Result<Vec<u8>, Error> {
+    run_diagnosed(cmd, what).map(|(out, _)| out)
+}
+
+/// [`run`], with what the command wrote to its standard error (its warnings).
+fn run_diagnosed(cmd: &mut Command, what: &str) -> Result<(Vec<u8>, String), Error> {
     let out = cmd.output().map_err(|e| Error::Compiler {
         message: format!(
             "cannot run `{}` ({what}): {e}; scripts/setup installs clang-{LLVM_MAJOR}",
@@ -93,7 +98,10 @@ fn run(cmd: &mut Command, what: &str) -> Result<Vec<u8>, Error> {
             message: String::from_utf8_lossy(&out.stderr).into_owned(),
         });
     }
-    Ok(out.stdout)
+    Ok((
+        out.stdout,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    ))
 }
 
 /// The preprocessed source of `path` (for the program's hash).
@@ -145,6 +153,9 @@ const PTHREAD_T: (&str, &str) = (
     "typedef struct synth_opaque_thread *pthread_t;",
 );
 
+/// The structure [`PTHREAD_T`] points to.
+const OPAQUE: &str = "synth_opaque_thread";
+
 /// Compiles the program's files as [`compile`] does, but with `pthread_t` an opaque pointer
 /// ([`PTHREAD_T`], in a copy of the C library's header in `dir` searched before the
 /// system's), to one module after `mem2reg` without the models: where the program computes
@@ -168,29 +179,49 @@ pub fn compile_opaque_ids(path: &Path, opts: &Options, dir: &Path) -> Result<Pat
             )
         })
         .map_err(|e| format!("{}: {e}", include.display()))?;
-    let first_error = |e: Error| match e {
-        Error::Compiler { message } => message
-            .lines()
-            .find(|l| l.contains(" error: "))
-            .unwrap_or(message.lines().next().unwrap_or_default())
-            .to_string(),
+    // The first error, or warning about the opaque type (a conversion to or from an integer,
+    // an id passed where an integer is wanted, compared with an integer, ...), without the
+    // type's made-up name. (Not a format's or a comparison's with an integer, which the
+    // module shows: printed, an id's number decides nothing, and compared with a number in
+    // the zero page, it is unequal in every numbering.)
+    let said = |text: &str| {
+        text.lines()
+            .find(|l| {
+                let shown = ["[-Wformat", "[-Wpointer-integer-compare]"];
+                l.contains(" error: ")
+                    || l.contains(OPAQUE)
+                        && l.contains(" warning: ")
+                        && !shown.iter().any(|w| l.contains(w))
+            })
+            .map(|l| {
+                l.replace(&format!(" (aka 'struct {OPAQUE} *')"), "")
+                    .replace(&format!(" (aka 'struct {OPAQUE} **')"), "")
+            })
+    };
+    let failed = |e: Error| match e {
+        Error::Compiler { message } => {
+            said(&message).unwrap_or(message.lines().next().unwrap_or_default().into())
+        }
         e => e.to_string(),
     };
     let mut units = Vec::new();
     let paths = std::iter::once(path).chain(opts.sources.iter().map(PathBuf::as_path));
     for (i, p) in paths.enumerate() {
         let unit = dir.join(format!("opaque-unit{i}.bc"));
-        compile_unit_with(p, opts, &unit, Some(&include)).map_err(first_error)?;
+        let (_, diagnostics) = compile_unit_with(p, opts, &unit, Some(&include)).map_err(failed)?;
+        if let Some(d) = said(&diagnostics) {
+            return Err(d);
+        }
         units.push(unit);
     }
     let raw = dir.join("opaque-raw.bc");
     let mut cmd = Command::new(tool("llvm-link"));
     cmd.args(&units).arg("-o").arg(&raw);
-    run(&mut cmd, "linking the program's files").map_err(first_error)?;
+    run(&mut cmd, "linking the program's files").map_err(failed)?;
     let out = dir.join("opaque-mem2reg.bc");
     let mut cmd = Command::new(opt());
     cmd.arg("-passes=mem2reg").arg("-o").arg(&out).arg(&raw);
-    run(&mut cmd, "optimising").map_err(first_error)?;
+    run(&mut cmd, "optimising").map_err(failed)?;
     Ok(out)
 }
 
@@ -219,16 +250,17 @@ fn pthread_types_header() -> Option<PathBuf> {
 
 /// Compiles one translation unit to bitcode at `out`; returns the command that did.
 fn compile_unit(path: &Path, opts: &Options, out: &Path) -> Result<Command, Error> {
-    compile_unit_with(path, opts, out, None)
+    compile_unit_with(path, opts, out, None).map(|(cmd, _)| cmd)
 }
 
-/// [`compile_unit`], with headers in `first` (if any) found before the system's.
+/// [`compile_unit`], with headers in `first` (if any) found before the system's and then
+/// its warnings kept; returns the command and what clang said.
 fn compile_unit_with(
     path: &Path,
     opts: &Options,
     out: &Path,
     first: Option<&Path>,
-) -> Result<Command, Error> {
+) -> Result<(Command, String), Error> {
     let mut cmd = Command::new(clang());
     if let Some(dir) = first {
         cmd.arg("-isystem").arg(dir);
@@ -245,8 +277,6 @@ fn compile_unit_with(
         "-fno-discard-value-names",
         "-fno-stack-protector",
         "-pthread",
-        // Warnings are the compiler's business; errors still stop the front end.
-        "-w",
         // Checks of undefined behaviour the IR no longer shows, each a call of
         // `llvm.ubsantrap` where it happens: LLVM's `shl` does not say whether C's operand
         // was signed; an index past an array inside a struct stays inside the struct's
@@ -255,20 +285,24 @@ fn compile_unit_with(
         "-fsanitize-trap=shift-base,array-bounds,vla-bound",
     ])
     .args(GCC_ACCEPTS);
+    // Warnings are the compiler's business (but for the check of `first`'s); errors still
+    // stop the front end.
+    if first.is_none() {
+        cmd.arg("-w");
+    }
     dialect_flags(&mut cmd, opts);
     cmd.arg("-o").arg(out).arg(path);
-    if let Err(e) = run(&mut cmd, "compiling") {
+    let diagnostics = match run_diagnosed(&mut cmd, "compiling") {
+        Ok((_, d)) => d,
         // clang rejects a `main` whose parameters have other types than the standard's, which
         // gcc accepts with a warning; a freestanding compilation does not check `main`.
-        match &e {
-            Error::Compiler { message } if message.contains("parameter of 'main'") => {
-                cmd.args(["-ffreestanding", "-fbuiltin"]);
-                run(&mut cmd, "compiling")?;
-            }
-            _ => return Err(e),
+        Err(Error::Compiler { message }) if message.contains("parameter of 'main'") => {
+            cmd.args(["-ffreestanding", "-fbuiltin"]);
+            run_diagnosed(&mut cmd, "compiling")?.1
         }
-    }
-    Ok(cmd)
+        Err(e) => return Err(e),
+    };
+    Ok((cmd, diagnostics))
 }
 
 /// Gives the functions the program calls and a file defines only `inline` (C99's inline

@@ -53,6 +53,40 @@ enum Direction {
 /// The arguments `format` converts, each `true` where it is a 64-bit integer (`%ld`, `%zu`,
 /// ...), or the first conversion the models do not perform.
 fn conversions(format: &[u8], dir: Direction) -> Result<Vec<bool>, String> {
+    converted(format, dir).map(|args| args.into_iter().map(|(wide, _)| wide).collect())
+}
+
+/// Per argument the `printf` format `format` converts, whether as a string (`%s`); `None`
+/// where the models do not perform one of its conversions.
+pub(super) fn printed_as_strings(format: &[u8]) -> Option<Vec<bool>> {
+    let args = converted(format, Direction::Print).ok()?;
+    Some(args.into_iter().map(|(_, c)| c == b's').collect())
+}
+
+/// Whether `printf` format `format` has a `%n` conversion (whatever its other conversions).
+fn stores_count_in(format: &[u8]) -> bool {
+    let mut i = 0;
+    while i < format.len() {
+        if format[i] == b'%' {
+            i += 1;
+            while format
+                .get(i)
+                .is_some_and(|c| b"-+ #*.0123456789hlLqjzt".contains(c))
+            {
+                i += 1;
+            }
+            if format.get(i) == Some(&b'n') {
+                return true;
+            }
+        }
+        i += 1;
+    }
+    false
+}
+
+/// [`conversions`], each argument with its conversion's letter (`*` for a width or a
+/// precision).
+fn converted(format: &[u8], dir: Direction) -> Result<Vec<(bool, u8)>, String> {
     let mut args = Vec::new();
     let mut i = 0;
     while i < format.len() {
@@ -71,7 +105,7 @@ fn conversions(format: &[u8], dir: Direction) -> Result<Vec<bool>, String> {
         }
         let mut star = |i: &mut usize| {
             if dir == Direction::Print && format.get(*i) == Some(&b'*') {
-                args.push(false);
+                args.push((false, b'*'));
                 *i += 1;
             }
             while format.get(*i).is_some_and(u8::is_ascii_digit) {
@@ -94,7 +128,7 @@ fn conversions(format: &[u8], dir: Direction) -> Result<Vec<bool>, String> {
             Some(&c) if long && (c == b'c' || c == b's') => return Err(format!("l{}", c as char)),
             Some(&c) if KNOWN.contains(&c) => {
                 if c != b'%' && assigns {
-                    args.push(dir == Direction::Print && wide && b"diouxX".contains(&c));
+                    args.push((dir == Direction::Print && wide && b"diouxX".contains(&c), c));
                 }
                 i += 1;
             }
@@ -147,6 +181,20 @@ impl<'m> Lowerer<'m> {
             out.push(b as u8);
         }
         None
+    }
+
+    /// Whether the call of `name` (`printf`, `fprintf`, `vprintf` or `vfprintf`) with
+    /// `args` has a format that is a string constant with a `%n` conversion.
+    pub(super) fn stores_count(&mut self, name: &str, args: &[&'m Operand]) -> R<bool> {
+        let k = usize::from(name.starts_with("f") || name.starts_with("vf"));
+        let Some(f) = args.get(k) else {
+            return Ok(false);
+        };
+        let v = self.val(f)?;
+        let Some(text) = self.constant_string(&v) else {
+            return Ok(false);
+        };
+        Ok(stores_count_in(&text))
     }
 
     /// `snprintf(buf, size, format, ...)`, `sprintf(buf, format, ...)`,
@@ -238,7 +286,7 @@ impl<'m> Lowerer<'m> {
 
 #[cfg(test)]
 mod tests {
-    use super::{conversions, Direction};
+    use super::{conversions, printed_as_strings, stores_count_in, Direction};
 
     #[test]
     fn conversions_are_counted_and_unknown_ones_named() {
@@ -253,6 +301,11 @@ mod tests {
         assert_eq!(conversions(b"%ls"), Err("ls".into()));
         assert_eq!(conversions(b"%lc"), Err("lc".into()));
         assert_eq!(conversions(b"%"), Err(String::new()));
+        let strings = vec![false, false, true, false, false, false];
+        assert_eq!(printed_as_strings(b"%-*.*s|%05ld|%%|%x|%zu"), Some(strings));
+        assert_eq!(printed_as_strings(b"%p"), None);
+        assert!(stores_count_in(b"%5.2f then %hhn"));
+        assert!(!stores_count_in(b"100%% %s %d\n"));
     }
 
     #[test]

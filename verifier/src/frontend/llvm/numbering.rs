@@ -47,9 +47,17 @@ fn located(d: Option<&DebugLoc>) -> Option<String> {
     d.map(|d| format!("{}:{}:{}", d.filename, d.line, d.col.unwrap_or(1).max(1)))
 }
 
-/// The first place where some function or initialiser of `m` calls `pthread_self`, converts
-/// a pointer to an integer, or compares pointers by order.
+/// The first place where some function or initialiser of `m` converts a pointer to an
+/// integer (by a `ptrtoint`, through memory, or passing it where an integer is wanted),
+/// formats one as a number, or compares pointers by order. (A thread id, an integer in `m`,
+/// is found by [`reads_thread_ids`].)
 pub fn observes_numbering(m: &Module) -> Option<Observation> {
+    observes(m, false)
+}
+
+/// [`observes_numbering`], where `opaque_ids` says whether `m` was compiled with `pthread_t`
+/// a pointer ([`super::compile::compile_opaque_ids`]): then `pthread_create` stores one.
+fn observes(m: &Module, opaque_ids: bool) -> Option<Observation> {
     let global = m
         .global_vars
         .iter()
@@ -62,9 +70,10 @@ pub fn observes_numbering(m: &Module) -> Option<Observation> {
     }
     let numbers = number_parameters(m);
     let specific = specific_values_are_numbers(m);
+    let joined = joined_values_are_numbers(m);
     let found = m.functions.iter().find_map(|f| {
         let mut offsets = offsets_only(f);
-        offsets.extend(only_printed(f, specific));
+        offsets.extend(only_printed(f, specific, joined));
         // A parameter that only ever gets an integer converted to a pointer (a thread's
         // number passed as its argument, `(void *)(long)i`), converted back.
         for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
@@ -78,43 +87,48 @@ pub fn observes_numbering(m: &Module) -> Option<Observation> {
             }
         }
         f.basic_blocks.iter().flat_map(|b| &b.instrs).find_map(|i| {
-            observes(m, &offsets, i).map(|what| Observation {
+            reads(m, &offsets, i).map(|what| Observation {
                 what: what.to_string(),
                 at: located(i.get_debug_loc().as_ref()),
             })
         })
     });
-    found.or_else(|| puns_pointers(m))
+    found.or_else(|| puns_pointers(m, opaque_ids))
 }
 
 /// Where the program at `path` (whose module, `m`, reads no number otherwise) computes
 /// with a thread id: glibc's `pthread_t` is an integer, so a conversion or a computation
 /// leaves no trace in `m`. The program compiled with `pthread_t` opaque
 /// ([`super::compile::compile_opaque_ids`], in `dir`) shows one as a pointer read as a
-/// number, or does not compile. Only a program that creates threads is compiled again.
+/// number, or does not compile (or clang warns of a conversion of one). Only a program that
+/// creates threads or asks for its own id is compiled again; where the check cannot be made
+/// (a C library whose `pthread_t` is not glibc's), it counts as a read.
 pub fn reads_thread_ids(
     m: &Module,
     path: &std::path::Path,
     opts: &crate::frontend::Options,
     dir: &std::path::Path,
 ) -> Option<Observation> {
-    let creates = m.functions.iter().any(|f| {
-        (f.basic_blocks.iter().flat_map(|b| &b.instrs))
-            .any(|i| super::loops::callee(i).as_deref() == Some("pthread_create"))
-    });
+    // (Called directly or not.)
+    let creates = ["pthread_create", "pthread_self"]
+        .iter()
+        .any(|f| m.get_func_by_name(f).is_some() || m.get_func_decl_by_name(f).is_some());
     if !creates {
         return None;
     }
     let bc = match super::compile::compile_opaque_ids(path, opts, dir) {
         Ok(bc) => bc,
         Err(why) => {
-            // (clang's error: `file:line:col: error: what`.)
-            let (at, what) = match why.split_once(": error: ") {
+            // (clang's diagnostic: `file:line:col: error: what`.)
+            let split = [": fatal error: ", ": error: ", ": warning: "]
+                .iter()
+                .find_map(|s| why.split_once(s));
+            let (at, what) = match split {
                 Some((at, what)) => (Some(at.to_string()), what),
                 None => (None, why.as_str()),
             };
             return Some(Observation {
-                what: format!("a thread id used as a number ({what}, where `pthread_t` is opaque)"),
+                what: format!("a thread id used as a number: {what}"),
                 at,
             });
         }
@@ -125,7 +139,7 @@ pub fn reads_thread_ids(
             at: None,
         });
     };
-    observes_numbering(&opaque).map(|o| Observation {
+    observes(&opaque, true).map(|o| Observation {
         what: o
             .what
             .replace("a pointer", "a thread id")
@@ -135,13 +149,18 @@ pub fn reads_thread_ids(
 }
 
 /// The first load of an integer in `m` from a place where one stores a pointer (a
-/// union of a pointer and an integer, `union { void *p; unsigned long n; }`): the integer
-/// is the pointer's address, converted without a `ptrtoint`. Places are told apart by their
-/// address operand, seen through `getelementptr`s with constant indices: a global's across
-/// the module, a function's own values in it.
-fn puns_pointers(m: &Module) -> Option<Observation> {
+/// union of a pointer and an integer, `union { void *p; unsigned long n; }`, or a byte of
+/// it): the integer is the pointer's address, converted without a `ptrtoint`. A pointer is
+/// stored by a `store`, by `pthread_create` where `opaque_ids` (its id is one,
+/// [`reads_thread_ids`]), and by a copy (`memcpy`, `memmove`) of a place that holds one.
+/// Places are told apart by their address operand, seen through `getelementptr`s with
+/// constant indices: a global's across the module, a function's own values in it; a load
+/// from inside a place (more indices) reads from it.
+fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
     let mut pointers_stored = HashSet::new();
     let mut integers_loaded = Vec::new();
+    // Copies: (to, from).
+    let mut copies = Vec::new();
     for f in &m.functions {
         let defs = definitions(f);
         let key = |o: &Operand| {
@@ -166,13 +185,42 @@ fn puns_pointers(m: &Module) -> Option<Observation> {
                         integers_loaded.push((key(&l.address), i));
                     }
                 }
+                Instruction::Call(c) => {
+                    let callee = super::loops::callee(i).unwrap_or_default();
+                    let arg = |k: usize| c.arguments.get(k).map(|(o, _)| key(o));
+                    if opaque_ids && callee == "pthread_create" {
+                        pointers_stored.extend(arg(0));
+                    }
+                    let copy = ["memcpy", "memmove", "llvm.memcpy.", "llvm.memmove."]
+                        .iter()
+                        .any(|n| callee == *n || n.ends_with('.') && callee.starts_with(n));
+                    if let (true, Some(to), Some(from)) = (copy, arg(0), arg(1)) {
+                        copies.push((to, from));
+                    }
+                }
                 _ => {}
             }
         }
     }
+    // Whether place `inner` lies inside (or is) place `outer`.
+    let inside = |inner: &str, outer: &str| {
+        inner == outer || inner.starts_with(outer) && inner[outer.len()..].starts_with('[')
+    };
+    let holds =
+        |stored: &HashSet<String>, k: &str| stored.iter().any(|p| inside(k, p) || inside(p, k));
+    loop {
+        let new: Vec<String> = (copies.iter())
+            .filter(|(to, from)| !pointers_stored.contains(to) && holds(&pointers_stored, from))
+            .map(|(to, _)| to.clone())
+            .collect();
+        if new.is_empty() {
+            break;
+        }
+        pointers_stored.extend(new);
+    }
     let (_, i) = integers_loaded
         .into_iter()
-        .find(|(k, _)| pointers_stored.contains(k))?;
+        .find(|(k, _)| pointers_stored.iter().any(|p| inside(k, p)))?;
     Some(Observation {
         what: "a pointer stored and loaded back as an integer".into(),
         at: located(i.get_debug_loc().as_ref()),
@@ -215,20 +263,18 @@ const TAKING_IDS: [&str; 5] = [
     "pthread_kill",
 ];
 
-/// The `ptrtoint`s and `pthread_self` calls of `f` whose results the program decides
-/// nothing on: it prints them (converted in any way) or hands them, unconverted or widened,
-/// to [`TAKING_IDS`]. Also the conversions of what `pthread_getspecific` returns, where every
-/// value the module sets is a number ([`specific_values_are_numbers`], `specific`).
-fn only_printed(f: &Function, specific: bool) -> HashSet<&Name> {
+/// The `ptrtoint`s of `f` whose results the program decides nothing on: it prints them
+/// (converted in any way) or hands them, unconverted or widened, to [`TAKING_IDS`] (a thread
+/// id where `pthread_t` is a pointer, [`reads_thread_ids`]). Also the conversions of what
+/// `pthread_getspecific` returns, where every value the module sets is a number
+/// ([`specific_values_are_numbers`], `specific`), and of the values `pthread_join` stores,
+/// where every thread returns a number ([`joined_values_are_numbers`], `joined`).
+fn only_printed(f: &Function, specific: bool, joined: bool) -> HashSet<&Name> {
     let instrs = || f.basic_blocks.iter().flat_map(|b| &b.instrs);
     let defs = definitions(f);
     let sources: Vec<&Name> = instrs()
         .filter_map(|i| match i {
             Instruction::PtrToInt(p) => Some(&p.dest),
-            Instruction::Call(c) => {
-                let own = super::loops::callee(i).as_deref() == Some("pthread_self");
-                c.dest.as_ref().filter(|_| own)
-            }
             _ => None,
         })
         .collect();
@@ -252,6 +298,22 @@ fn only_printed(f: &Function, specific: bool) -> HashSet<&Name> {
             }
         }
     }
+    // The values loaded from where a `pthread_join` stores its thread's result.
+    let results: Vec<&Operand> = instrs()
+        .filter_map(|i| match i {
+            Instruction::Call(c) if super::loops::callee(i).as_deref() == Some("pthread_join") => {
+                c.arguments.get(1).map(|(o, _)| o)
+            }
+            _ => None,
+        })
+        .collect();
+    let join_results: Vec<&Name> = instrs()
+        .filter_map(|i| match i {
+            Instruction::Load(l) if results.contains(&&l.address) => Some(&l.dest),
+            _ => None,
+        })
+        .collect();
+    let joined_result = |o: &Operand| matches!(o, Operand::LocalOperand { name, .. } if join_results.contains(&name));
     let getspecific = |o: &Operand| match o {
         Operand::LocalOperand { name, .. } => defs
             .get(name)
@@ -261,7 +323,7 @@ fn only_printed(f: &Function, specific: bool) -> HashSet<&Name> {
     sources
         .into_iter()
         .filter(|&n| {
-            let number = matches!(defs.get(n), Some(Instruction::PtrToInt(p)) if specific && getspecific(&p.operand));
+            let number = matches!(defs.get(n), Some(Instruction::PtrToInt(p)) if specific && getspecific(&p.operand) || joined && joined_result(&p.operand));
             number || printed(n, false, &uses, &in_terminators)
         })
         .collect()
@@ -443,6 +505,54 @@ fn is_number<'f>(defs: &HashMap<&'f Name, &'f Instruction>, o: &'f Operand) -> b
     }
 }
 
+/// Whether every value a thread of the module returns (from its start function, or passed to
+/// `pthread_exit`) is an integer converted to a pointer, or null: what `pthread_join` gets.
+/// (Whatever the integer: where the module reads no other number, no integer holds one.)
+fn joined_values_are_numbers(m: &Module) -> bool {
+    let number = |o: &Operand, f: &Function| match o {
+        Operand::ConstantOperand(c) => {
+            matches!(c.as_ref(), Constant::Null(_) | Constant::IntToPtr(_))
+        }
+        Operand::LocalOperand { name, .. } => f
+            .basic_blocks
+            .iter()
+            .flat_map(|b| &b.instrs)
+            .any(|i| matches!(i, Instruction::IntToPtr(x) if x.dest == *name)),
+        Operand::MetadataOperand => false,
+    };
+    let mut starts = Vec::new();
+    for f in &m.functions {
+        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
+            let Instruction::Call(c) = i else { continue };
+            match super::loops::callee(i).as_deref() {
+                Some("pthread_create") => match c.arguments.get(2).map(|(o, _)| o) {
+                    Some(Operand::ConstantOperand(k)) => match k.as_ref() {
+                        Constant::GlobalReference { name, .. } => {
+                            starts.push(super::lower::name_str(name))
+                        }
+                        _ => return false,
+                    },
+                    _ => return false,
+                },
+                Some("pthread_exit") if !c.arguments.first().is_some_and(|(o, _)| number(o, f)) => {
+                    return false;
+                }
+                _ => {}
+            }
+        }
+    }
+    starts.iter().all(|s| {
+        m.get_func_by_name(s).is_some_and(|f| {
+            f.basic_blocks.iter().all(|b| match &b.term {
+                llvm_ir::Terminator::Ret(r) => {
+                    r.return_operand.as_ref().is_some_and(|o| number(o, f))
+                }
+                _ => true,
+            })
+        })
+    })
+}
+
 /// Whether every value the module's `pthread_setspecific` calls set is a number
 /// ([`is_number`]): what the keys' destructors get.
 fn specific_values_are_numbers(m: &Module) -> bool {
@@ -524,14 +634,13 @@ fn references(c: &Constant, out: &mut Vec<String>) {
 /// How instruction `i` observes numbering, if it does (`offsets`: the `ptrtoint`s that only feed
 /// differences of pointers into one object, [`offsets_only`], and those and the
 /// `pthread_self` calls whose results only feed output, [`only_printed`]).
-fn observes(m: &Module, offsets: &HashSet<&Name>, i: &Instruction) -> Option<&'static str> {
+fn reads(m: &Module, offsets: &HashSet<&Name>, i: &Instruction) -> Option<&'static str> {
     let constant = |o: &Operand| matches!(o, Operand::ConstantOperand(c) if converts(c));
     const CONVERTED: &str = "an address converted to an integer";
     match i {
         Instruction::PtrToInt(p) if !offsets.contains(&p.dest) => {
             Some("a pointer converted to an integer")
         }
-        Instruction::Call(c) if c.dest.as_ref().is_some_and(|d| offsets.contains(d)) => None,
         Instruction::ICmp(x) => {
             let ordered = !matches!(x.predicate, IntPredicate::EQ | IntPredicate::NE);
             let pointer = matches!(
@@ -540,6 +649,9 @@ fn observes(m: &Module, offsets: &HashSet<&Name>, i: &Instruction) -> Option<&'s
             );
             if ordered && pointer {
                 Some("pointers compared by order")
+            } else if pointer && (outside_zero_page(&x.operand0) || outside_zero_page(&x.operand1))
+            {
+                Some("a pointer compared with a number")
             } else if constant(&x.operand0) || constant(&x.operand1) {
                 Some(CONVERTED)
             } else {
@@ -547,19 +659,12 @@ fn observes(m: &Module, offsets: &HashSet<&Name>, i: &Instruction) -> Option<&'s
             }
         }
         Instruction::Call(c) => {
-            let callee = match &c.function {
-                either::Either::Right(Operand::ConstantOperand(f)) => match f.as_ref() {
-                    Constant::GlobalReference { name, .. } => {
-                        super::lower::name_str(name) == "pthread_self"
-                    }
-                    _ => false,
-                },
-                _ => false,
-            };
-            if callee {
-                Some("a call of `pthread_self`")
-            } else if c.arguments.iter().any(|(o, _)| constant(o)) {
+            if c.arguments.iter().any(|(o, _)| constant(o)) {
                 Some(CONVERTED)
+            } else if passes_pointer_as_integer(m, i) {
+                Some("a pointer passed where an integer is wanted")
+            } else if formats_pointer_as_number(m, i) {
+                Some("a pointer formatted as a number into memory")
             } else {
                 None
             }
@@ -567,6 +672,106 @@ fn observes(m: &Module, offsets: &HashSet<&Name>, i: &Instruction) -> Option<&'s
         Instruction::Store(s) if constant(&s.value) => Some(CONVERTED),
         _ => None,
     }
+}
+
+/// Whether `o` is a number converted to a pointer outside the first and the last page of the
+/// address space (where no object lies, in a run and in the model), so that a pointer
+/// compared with it for equality may be equal in one numbering and not in another.
+fn outside_zero_page(o: &Operand) -> bool {
+    let Operand::ConstantOperand(c) = o else {
+        return false;
+    };
+    let Constant::IntToPtr(x) = c.as_ref() else {
+        return false;
+    };
+    match x.operand.as_ref() {
+        Constant::Int { bits, value } => {
+            let v = if *bits >= 64 {
+                *value as i64
+            } else {
+                ((*value << (64 - bits)) as i64) >> (64 - bits)
+            };
+            !(-4096..4096).contains(&v)
+        }
+        _ => true,
+    }
+}
+
+/// Whether call `i` passes a pointer as a parameter that the called function (defined or
+/// declared in `m`) takes as an integer (a function called without a prototype: `int f();`
+/// then `int f(unsigned long x)`).
+fn passes_pointer_as_integer(m: &Module, i: &Instruction) -> bool {
+    let (Instruction::Call(c), Some(name)) = (i, super::loops::callee(i)) else {
+        return false;
+    };
+    let params: Vec<&llvm_ir::TypeRef> = match m.get_func_by_name(&name) {
+        Some(f) => f.parameters.iter().map(|p| &p.ty).collect(),
+        None => match m.get_func_decl_by_name(&name) {
+            Some(d) => d.parameters.iter().map(|p| &p.ty).collect(),
+            None => return false,
+        },
+    };
+    c.arguments.iter().zip(params).any(|((o, _), ty)| {
+        matches!(m.types.type_of(o).as_ref(), Type::PointerType { .. })
+            && matches!(ty.as_ref(), Type::IntegerType { .. })
+    })
+}
+
+/// The functions that format their arguments into memory, each with the number of its
+/// arguments up to the format.
+const FORMATTING: [(&str, usize); 3] = [("snprintf", 3), ("sprintf", 2), ("asprintf", 2)];
+
+/// Whether call `i` formats a pointer by a conversion other than `%s` into memory (`%lu`
+/// of a thread id where it is a pointer): the text holds its number, for the program to
+/// read. (Printed to a stream, a number decides nothing in the program.)
+fn formats_pointer_as_number(m: &Module, i: &Instruction) -> bool {
+    let (Instruction::Call(c), Some(name)) = (i, super::loops::callee(i)) else {
+        return false;
+    };
+    let Some(&(_, fixed)) = FORMATTING.iter().find(|(f, _)| *f == name) else {
+        return false;
+    };
+    let pointer = |o: &Operand| matches!(m.types.type_of(o).as_ref(), Type::PointerType { .. });
+    let rest = c.arguments.iter().skip(fixed).map(|(o, _)| o);
+    let strings = c
+        .arguments
+        .get(fixed.wrapping_sub(1))
+        .and_then(|(f, _)| constant_text(m, f))
+        .and_then(|f| super::format::printed_as_strings(&f));
+    match strings {
+        Some(strings) => rest
+            .enumerate()
+            .any(|(k, o)| pointer(o) && !strings.get(k).copied().unwrap_or(false)),
+        // (The lowering refuses a format it cannot read.)
+        None => rest.clone().any(pointer),
+    }
+}
+
+/// The bytes of the string constant `o` points to, up to its end or its first zero.
+fn constant_text(m: &Module, o: &Operand) -> Option<Vec<u8>> {
+    let Operand::ConstantOperand(c) = o else {
+        return None;
+    };
+    let (name, skip) = match c.as_ref() {
+        Constant::GlobalReference { name, .. } => (name, 0),
+        Constant::GetElementPtr(g) => match (g.address.as_ref(), &g.indices[..]) {
+            (Constant::GlobalReference { name, .. }, [k]) => match k.as_ref() {
+                Constant::Int { value, .. } => (name, *value as usize),
+                _ => return None,
+            },
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let g = m.global_vars.iter().find(|g| g.name == *name)?;
+    let Constant::Array { elements, .. } = g.initializer.as_ref()?.as_ref() else {
+        return None;
+    };
+    let bytes = elements.iter().skip(skip).map(|e| match e.as_ref() {
+        Constant::Int { value, .. } => Some(*value as u8),
+        _ => None,
+    });
+    bytes.take_while(|b| *b != Some(0)).collect()
 }
 
 /// Whether constant `c` converts a pointer to an integer somewhere inside.

@@ -363,6 +363,16 @@ fn rejected(r: verifier::check::Rejection) -> Error {
 /// established (and asks the checker what it did not ask).
 pub fn generate_checked(facts: &mut Checked, opts: Options) -> Result<ProgramSchedule, Error> {
     let (prog, art) = (facts.program(), facts.art());
+    // (The model's thread ids and addresses are not a run's: `verifier::engine`.)
+    if let Some(why) = &prog.observes_numbering {
+        return Err(Error::Rejected {
+            node: 0,
+            reason: format!(
+                "the program reads thread ids or addresses as numbers ({why}): no schedule \
+                 of it is safe as far as the model knows"
+            ),
+        });
+    }
     let pieces = sections::pieces(prog, art, facts)?;
     let objects = subsumable(prog);
     let removed = |tr: &Transition| removed_at(opts.opt, &objects, tr);

@@ -80,16 +80,18 @@ pub fn run_iterative_scoped(
     let Some(why) = &prog.observes_numbering else {
         return run_engines(prog, scopes, opts, engine, max_ivrs, progress, sink);
     };
-    let mut shown = 0;
+    let (mut shown, mut dropped) = (0, false);
     let mut bugs_only = |ivr: &Ivr| {
         if matches!(ivr.kind, IvrKind::Counterexample(_)) {
             shown += 1;
             let mut ivr = ivr.clone();
             ivr.index = shown;
             sink(&ivr);
+        } else {
+            dropped = true;
         }
     };
-    let r = run_engines(
+    let mut r = run_engines(
         prog,
         scopes,
         opts,
@@ -98,6 +100,10 @@ pub fn run_iterative_scoped(
         progress,
         &mut bugs_only,
     );
+    if dropped && matches!(r.verdict, Verdict::Unknown(_)) {
+        // (Why a run stopped after a safe schedule that is not claimed says nothing.)
+        r.verdict = Verdict::Safe;
+    }
     without_safe_claims(r, why, shown)
 }
 
@@ -112,6 +118,11 @@ pub fn without_safe_claims(r: Report, why: &str, shown: usize) -> Report {
                 true => "",
                 false => "; the bug shown may depend on them too",
             }
+        )),
+        // (Complete mode's: the bug may be the model's numbers'.)
+        Verdict::BugFound => Verdict::Unknown(format!(
+            "a bug was found, but the program reads thread ids or addresses as numbers \
+             ({why}), and the bug may depend on the model's numbers"
         )),
         v => v,
     };

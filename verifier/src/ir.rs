@@ -1365,6 +1365,10 @@ pub struct Program {
     /// program's ([`crate::scope`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub observes_numbering: Option<String>,
+    /// Whether a thread calls `pthread_self`: in a thread that stands for all of its
+    /// function's ([`crate::explicit::modular`]), one id stands for theirs, equal or not.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub asks_own_id: bool,
     /// The argument vector `main` is verified with (LLVM front end): the program's name
     /// (the stem of its file), then the arguments. The built program runs only with these
     /// arguments, and passes this name as `argv[0]`.

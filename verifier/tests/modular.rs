@@ -734,7 +734,7 @@ extern long __VERIFIER_nondet_long(void);
 void *worker(void *arg) {
   long x = __VERIFIER_nondet_long();
   char *p = *(char **)&x;
-  if (p == (char *)12345) assert(0);
+  if (p == (char *)1234) assert(0);
   return 0;
 }
 "#;

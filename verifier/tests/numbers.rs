@@ -29,7 +29,7 @@ fn verdict(p: &Program) -> (Verdict, Vec<Ivr>) {
 
 /// Whether `text`, compiled with the system's C compiler, fails when run (an assertion).
 fn fails_natively(name: &str, text: &str) -> bool {
-    let dir = std::env::temp_dir().join(format!("synth-numbers-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("synth-numbers-{}-{name}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temporary directory");
     let src = dir.join(format!("{name}.c"));
     let bin = dir.join(name);
@@ -202,8 +202,9 @@ fn with_id_and_address(declaration: &str, body: &str) -> String {
 
 /// Ids and addresses read as numbers without a conversion the module shows: kept in an
 /// integer, passed to a function without a prototype, copied into an integer, read through
-/// a union or byte by byte, formatted into a string and read back. Each fails natively and
-/// is not called safe.
+/// a union or byte by byte, formatted into a string and read back, compared with a number
+/// computed at run time. Each fails natively and is not called safe. A constant address
+/// computed with or returned is read too.
 #[test]
 fn numbers_read_through_memory_types_and_text_are_seen() {
     let cases = [
@@ -221,7 +222,21 @@ fn numbers_read_through_memory_types_and_text_are_seen() {
             "pthread_t t",
             "char s[32]; snprintf(s, sizeof s, \"%lu\", t); v = strtoul(s, 0, 10);",
         ),
+        (
+            "pthread_t t",
+            "unsigned long m = 0x7f0000001001UL; v = t == m ? 1 : 0;",
+        ),
     ];
+    // A constant address computed with or returned (no run fails for sure: only alignment
+    // is known).
+    for body in [
+        "return (int)((unsigned long)&g & 0xfff);",
+        "return (unsigned long)&g;",
+    ] {
+        let text =
+            format!("int g;\nlong h(void) {{ {body} }}\nint main(void) {{ return h() == 7; }}\n");
+        assert!(lower(&text).observes_numbering.is_some(), "{body}");
+    }
     for (declaration, body) in cases {
         let text = with_id_and_address(declaration, body);
         assert!(fails_natively("through", &text), "{body}: passes natively");

@@ -176,7 +176,7 @@ struct Shape {
 
 impl Shape {
     fn of(prog: &Program) -> Result<Shape, String> {
-        if prog.observes_numbering.is_some() {
+        if prog.observes_numbering.is_some() || prog.asks_own_id {
             return Err("the program can tell how threads or objects are numbered".into());
         }
         if prog.has_atomic_regions() {

@@ -677,10 +677,13 @@ impl<'m> Lowerer<'m> {
                 self.step(Expr::tt(), vec![], TransKind::Sync(SyncKind::Yield))?;
                 Ok(self.ret0())
             }
-            "pthread_self" => Ok(Some(Val::E(Expr::constant(
-                crate::ir::thread_id(self.tid),
-                Ty::ULONG,
-            )))),
+            "pthread_self" => {
+                self.asks_own_id = true;
+                Ok(Some(Val::E(Expr::constant(
+                    crate::ir::thread_id(self.tid),
+                    Ty::ULONG,
+                ))))
+            }
             "pthread_mutex_init"
             | "pthread_mutex_lock"
             | "pthread_mutex_unlock"

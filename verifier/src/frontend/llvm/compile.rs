@@ -187,16 +187,17 @@ pub fn compile_opaque_ids(path: &Path, opts: &Options, dir: &Path) -> Result<Pat
     let said = |text: &str| {
         text.lines()
             .find(|l| {
-                let shown = ["[-Wformat", "[-Wpointer-integer-compare]"];
+                let shown = [
+                    "[-Wformat",
+                    "[-Wpointer-integer-compare]",
+                    "[-Wpointer-to-int-cast]",
+                ];
                 l.contains(" error: ")
                     || l.contains(OPAQUE)
                         && l.contains(" warning: ")
                         && !shown.iter().any(|w| l.contains(w))
             })
-            .map(|l| {
-                l.replace(&format!(" (aka 'struct {OPAQUE} *')"), "")
-                    .replace(&format!(" (aka 'struct {OPAQUE} **')"), "")
-            })
+            .map(without_opaque_name)
     };
     let failed = |e: Error| match e {
         Error::Compiler { message } => {
@@ -223,6 +224,28 @@ pub fn compile_opaque_ids(path: &Path, opts: &Options, dir: &Path) -> Result<Pat
     cmd.arg("-passes=mem2reg").arg("-o").arg(&out).arg(&raw);
     run(&mut cmd, "optimising").map_err(failed)?;
     Ok(out)
+}
+
+/// Diagnostic `line` without the `(aka 'struct synth_opaque_thread *')`s clang adds to
+/// `pthread_t`.
+fn without_opaque_name(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(at) = rest.find(" (aka '") {
+        let end = rest[at..].find("')").map(|e| at + e + 2);
+        match end {
+            Some(end) if rest[at..end].contains(OPAQUE) => {
+                out.push_str(&rest[..at]);
+                rest = &rest[end..];
+            }
+            _ => {
+                out.push_str(&rest[..at + 1]);
+                rest = &rest[at + 1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The C library's header that defines `pthread_t` (`bits/pthreadtypes.h`), as clang finds

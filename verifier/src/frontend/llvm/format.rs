@@ -71,7 +71,7 @@ fn stores_count_in(format: &[u8]) -> bool {
             i += 1;
             while format
                 .get(i)
-                .is_some_and(|c| b"-+ #*.0123456789hlLqjzt".contains(c))
+                .is_some_and(|c| b"-+ #'I$*.0123456789hlLqjzt".contains(c))
             {
                 i += 1;
             }
@@ -305,6 +305,7 @@ mod tests {
         assert_eq!(printed_as_strings(b"%-*.*s|%05ld|%%|%x|%zu"), Some(strings));
         assert_eq!(printed_as_strings(b"%p"), None);
         assert!(stores_count_in(b"%5.2f then %hhn"));
+        assert!(stores_count_in(b"%1$n") && stores_count_in(b"%'n"));
         assert!(!stores_count_in(b"100%% %s %d\n"));
     }
 

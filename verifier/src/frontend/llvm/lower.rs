@@ -263,6 +263,8 @@ pub(super) struct Lowerer<'m> {
     limits: HashMap<String, VarId>,
     /// Whether a `pthread_create` met the thread bound (and fails with `EAGAIN`).
     pub bounded: bool,
+    /// Whether a thread calls `pthread_self` ([`Program::asks_own_id`]).
+    pub asks_own_id: bool,
     /// Whether `main` may end its thread by `pthread_exit` (then its locals' lifetimes end
     /// while the program goes on).
     main_exits_thread: bool,
@@ -372,6 +374,7 @@ pub(super) fn lower(
         signals: Vec::new(),
         typed_mutexes: false,
         bounded: false,
+        asks_own_id: false,
         main_exits_thread: super::loops::functions_calling(m, "pthread_exit").contains("main"),
         last_refusal: None,
         creations: Vec::new(),
@@ -1377,6 +1380,7 @@ impl<'m> Lowerer<'m> {
             objects: std::mem::take(&mut self.made),
             thread_bound: self.bounded.then_some(self.opts.max_threads),
             observes_numbering,
+            asks_own_id: self.asks_own_id,
             arguments: std::mem::take(&mut self.arguments),
             warnings: std::mem::take(&mut self.warnings),
 

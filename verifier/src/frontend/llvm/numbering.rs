@@ -86,10 +86,24 @@ fn observes(m: &Module, opaque_ids: bool) -> Option<Observation> {
                 }
             }
         }
-        f.basic_blocks.iter().flat_map(|b| &b.instrs).find_map(|i| {
-            reads(m, &offsets, i).map(|what| Observation {
+        let defs = definitions(f);
+        let found = f.basic_blocks.iter().flat_map(|b| &b.instrs).find_map(|i| {
+            reads(m, &defs, &offsets, i).map(|what| Observation {
                 what: what.to_string(),
                 at: located(i.get_debug_loc().as_ref()),
+            })
+        });
+        // (A constant conversion returned or branched on.)
+        let constant = |o: &Operand| matches!(o, Operand::ConstantOperand(c) if converts(c));
+        found.or_else(|| {
+            let b = f.basic_blocks.iter().find(|b| {
+                super::lower::term_operands(&b.term)
+                    .into_iter()
+                    .any(constant)
+            })?;
+            Some(Observation {
+                what: "an address converted to an integer".into(),
+                at: located(b.term.get_debug_loc().as_ref()),
             })
         })
     });
@@ -307,6 +321,18 @@ fn only_printed(f: &Function, specific: bool, joined: bool) -> HashSet<&Name> {
             _ => None,
         })
         .collect();
+    // (Only where nothing else stores there, nor passes it on: `ret = malloc(32)`.)
+    let elsewhere = |slot: &&Operand| {
+        instrs().any(|i| match i {
+            Instruction::Store(st) => st.address == **slot,
+            Instruction::Call(c) => {
+                super::loops::callee(i).as_deref() != Some("pthread_join")
+                    && c.arguments.iter().any(|(o, _)| o == *slot)
+            }
+            _ => false,
+        })
+    };
+    let results: Vec<&Operand> = results.into_iter().filter(|r| !elsewhere(r)).collect();
     let join_results: Vec<&Name> = instrs()
         .filter_map(|i| match i {
             Instruction::Load(l) if results.contains(&&l.address) => Some(&l.dest),
@@ -634,9 +660,32 @@ fn references(c: &Constant, out: &mut Vec<String>) {
 /// How instruction `i` observes numbering, if it does (`offsets`: the `ptrtoint`s that only feed
 /// differences of pointers into one object, [`offsets_only`], and those and the
 /// `pthread_self` calls whose results only feed output, [`only_printed`]).
-fn reads(m: &Module, offsets: &HashSet<&Name>, i: &Instruction) -> Option<&'static str> {
+fn reads<'f>(
+    m: &Module,
+    defs: &HashMap<&'f Name, &'f Instruction>,
+    offsets: &HashSet<&Name>,
+    i: &'f Instruction,
+) -> Option<&'static str> {
     let constant = |o: &Operand| matches!(o, Operand::ConstantOperand(c) if converts(c));
     const CONVERTED: &str = "an address converted to an integer";
+    // A pointer made of a number that is not a constant (`(pthread_t)(base + k)`): compared
+    // for equality, or with an id, it may be equal in one numbering and not in another.
+    let computed_pointer = |o: &Operand| match o {
+        Operand::LocalOperand { name, .. } => match defs.get(name) {
+            Some(Instruction::IntToPtr(x)) => match &x.operand {
+                Operand::ConstantOperand(c) => match c.as_ref() {
+                    Constant::Int { bits, value } => !in_zero_page(*bits, *value),
+                    _ => true,
+                },
+                _ => true,
+            },
+            _ => false,
+        },
+        _ => false,
+    };
+    if super::lower::operands(i).into_iter().any(constant) {
+        return Some(CONVERTED);
+    }
     match i {
         Instruction::PtrToInt(p) if !offsets.contains(&p.dest) => {
             Some("a pointer converted to an integer")
@@ -649,7 +698,10 @@ fn reads(m: &Module, offsets: &HashSet<&Name>, i: &Instruction) -> Option<&'stat
             );
             if ordered && pointer {
                 Some("pointers compared by order")
-            } else if pointer && (outside_zero_page(&x.operand0) || outside_zero_page(&x.operand1))
+            } else if pointer
+                && [&x.operand0, &x.operand1]
+                    .iter()
+                    .any(|o| outside_zero_page(o) || computed_pointer(o))
             {
                 Some("a pointer compared with a number")
             } else if constant(&x.operand0) || constant(&x.operand1) {
@@ -659,9 +711,10 @@ fn reads(m: &Module, offsets: &HashSet<&Name>, i: &Instruction) -> Option<&'stat
             }
         }
         Instruction::Call(c) => {
-            if c.arguments.iter().any(|(o, _)| constant(o)) {
-                Some(CONVERTED)
-            } else if passes_pointer_as_integer(m, i) {
+            let callee = super::loops::callee(i).unwrap_or_default();
+            if callee == "pthread_equal" && c.arguments.iter().any(|(o, _)| computed_pointer(o)) {
+                Some("a pointer compared with a number")
+            } else if passes_pointer_as_integer(m, defs, i) {
                 Some("a pointer passed where an integer is wanted")
             } else if formats_pointer_as_number(m, i) {
                 Some("a pointer formatted as a number into memory")
@@ -669,7 +722,6 @@ fn reads(m: &Module, offsets: &HashSet<&Name>, i: &Instruction) -> Option<&'stat
                 None
             }
         }
-        Instruction::Store(s) if constant(&s.value) => Some(CONVERTED),
         _ => None,
     }
 }
@@ -685,22 +737,30 @@ fn outside_zero_page(o: &Operand) -> bool {
         return false;
     };
     match x.operand.as_ref() {
-        Constant::Int { bits, value } => {
-            let v = if *bits >= 64 {
-                *value as i64
-            } else {
-                ((*value << (64 - bits)) as i64) >> (64 - bits)
-            };
-            !(-4096..4096).contains(&v)
-        }
+        Constant::Int { bits, value } => !in_zero_page(*bits, *value),
         _ => true,
     }
+}
+
+/// Whether the `bits`-bit integer `value` (sign-extended) lies in the first or the last page
+/// of the address space.
+fn in_zero_page(bits: u32, value: u64) -> bool {
+    let v = match bits {
+        0 => 0,
+        64.. => value as i64,
+        _ => ((value << (64 - bits)) as i64) >> (64 - bits),
+    };
+    (-4096..4096).contains(&v)
 }
 
 /// Whether call `i` passes a pointer as a parameter that the called function (defined or
 /// declared in `m`) takes as an integer (a function called without a prototype: `int f();`
 /// then `int f(unsigned long x)`).
-fn passes_pointer_as_integer(m: &Module, i: &Instruction) -> bool {
+fn passes_pointer_as_integer<'f>(
+    m: &Module,
+    defs: &HashMap<&'f Name, &'f Instruction>,
+    i: &'f Instruction,
+) -> bool {
     let (Instruction::Call(c), Some(name)) = (i, super::loops::callee(i)) else {
         return false;
     };
@@ -711,10 +771,30 @@ fn passes_pointer_as_integer(m: &Module, i: &Instruction) -> bool {
             None => return false,
         },
     };
-    c.arguments.iter().zip(params).any(|((o, _), ty)| {
-        matches!(m.types.type_of(o).as_ref(), Type::PointerType { .. })
-            && matches!(ty.as_ref(), Type::IntegerType { .. })
-    })
+    let pointer = |o: &Operand| matches!(m.types.type_of(o).as_ref(), Type::PointerType { .. });
+    let integer = |ty: &llvm_ir::TypeRef| matches!(ty.as_ref(), Type::IntegerType { .. });
+    // A thread's start function gets `pthread_create`'s last argument.
+    if name == "pthread_create" {
+        let start = match c.arguments.get(2).map(|(o, _)| o) {
+            Some(Operand::ConstantOperand(k)) => match k.as_ref() {
+                Constant::GlobalReference { name, .. } => {
+                    m.get_func_by_name(&super::lower::name_str(name))
+                }
+                _ => None,
+            },
+            _ => None,
+        };
+        let takes_integer = start
+            .and_then(|f| f.parameters.first())
+            .is_some_and(|p| integer(&p.ty));
+        if takes_integer && c.arguments.get(3).is_some_and(|(o, _)| !is_number(defs, o)) {
+            return true;
+        }
+    }
+    c.arguments
+        .iter()
+        .zip(params)
+        .any(|((o, _), ty)| pointer(o) && integer(ty))
 }
 
 /// The functions that format their arguments into memory, each with the number of its
@@ -784,7 +864,16 @@ fn converts(c: &Constant) -> bool {
         Constant::GetElementPtr(g) => converts(&g.address),
         Constant::BitCast(x) => converts(&x.operand),
         Constant::Add(x) => converts(&x.operand0) || converts(&x.operand1),
-        Constant::Sub(x) => converts(&x.operand0) || converts(&x.operand1),
+        // (The difference of two addresses in one global is an offset.)
+        Constant::Sub(x) => match (x.operand0.as_ref(), x.operand1.as_ref()) {
+            (Constant::PtrToInt(a), Constant::PtrToInt(b))
+                if constant_root(&a.operand).is_some()
+                    && constant_root(&a.operand) == constant_root(&b.operand) =>
+            {
+                false
+            }
+            _ => converts(&x.operand0) || converts(&x.operand1),
+        },
         _ => false,
     }
 }

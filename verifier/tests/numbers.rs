@@ -3,11 +3,11 @@
 //! no bug of it `unsafe`; a thread id only joined, compared for equality or printed, and a
 //! pointer only printed, are not read as numbers.
 
+mod common;
+
 use std::process::Command;
-use std::time::Duration;
-use verifier::engine::{run_iterative, Engine};
 use verifier::frontend::{load_str, Options as FOpts};
-use verifier::imc::{Ivr, IvrKind, Options, Verdict};
+use verifier::imc::{Ivr, IvrKind, Verdict};
 use verifier::ir::Program;
 use verifier::ivr::{verify_file, IvrFile};
 
@@ -16,15 +16,7 @@ fn lower(text: &str) -> Program {
 }
 
 fn verdict(p: &Program) -> (Verdict, Vec<Ivr>) {
-    let opts = Options {
-        timeout: Duration::from_secs(30),
-        ..Options::default()
-    };
-    let mut ivrs = Vec::new();
-    let r = run_iterative(p, opts, Engine::Auto, usize::MAX, None, &mut |i| {
-        ivrs.push(i.clone())
-    });
-    (r.verdict, ivrs)
+    common::verdict_and_ivrs(p)
 }
 
 /// Whether `text`, compiled with the system's C compiler, fails when run (an assertion).

@@ -3,10 +3,10 @@
 //! `unsafe`; a choice of the scheduler, a value the model makes up, or a creation refused for
 //! the thread bound leaves it avoidable.
 
-use std::time::Duration;
-use verifier::engine::{run_iterative, Engine};
+mod common;
+
 use verifier::frontend::{load_str, Options as FOpts};
-use verifier::imc::{Ivr, IvrKind, Options, Verdict};
+use verifier::imc::{Ivr, IvrKind, Verdict};
 use verifier::interp::{self, Choice, Execution, Oracle};
 use verifier::ir::{Program, ThreadId, TransId, Ty, VarId};
 use verifier::ivr::{verify_file, Checked, IvrFile};
@@ -48,15 +48,7 @@ fn bug(p: &Program, inputs: &[i128]) -> Execution {
 }
 
 fn verdict(p: &Program) -> (Verdict, Vec<Ivr>) {
-    let opts = Options {
-        timeout: Duration::from_secs(30),
-        ..Options::default()
-    };
-    let mut ivrs = Vec::new();
-    let r = run_iterative(p, opts, Engine::Auto, usize::MAX, None, &mut |i| {
-        ivrs.push(i.clone())
-    });
-    (r.verdict, ivrs)
+    common::verdict_and_ivrs(p)
 }
 
 /// Main joins its thread before it checks its input: for input 999 every scheduler fails.

@@ -1,14 +1,23 @@
-//! Whether a module can observe how the front end numbers threads and objects: a call of
-//! `pthread_self` (a thread's id is its number), a pointer converted to an integer (by a
-//! `ptrtoint`, or stored and loaded back as an integer through a union) or two pointers
-//! compared by order (an address is its object's number and the offset). The
-//! difference of two pointers into one object (`p - q` in C, which clang compiles to two
-//! `ptrtoint`s and a `sub`) is an offset, the same in every numbering; so is a pointer
-//! parameter that only ever gets an integer (`(void *)(long)i`, a thread's number) converted
-//! back. A program
-//! lowered with fewer threads numbers the later threads and their objects differently; a bug
-//! found there is one of the program without the bound only where the module cannot tell the
-//! numbers apart ([`crate::ir::Program::observes_numbering`], [`crate::scope`]).
+//! Whether a program can observe how the front end numbers threads and objects (a thread's
+//! id is its number, an address is its object's number and the offset): where it reads a
+//! pointer as an integer (a `ptrtoint`, a pointer stored and loaded back as an integer,
+//! passed where an integer is wanted, formatted into memory as a number), compares one with
+//! a number outside the zero page or two by order, or computes with a thread id, which
+//! glibc's `pthread_t` makes an integer with no conversion in the module: the program is
+//! compiled again with `pthread_t` an opaque pointer ([`reads_thread_ids`]). The model's
+//! numbers are not a run's, so no schedule of such a program is claimed safe
+//! ([`crate::engine`]); and a program lowered with fewer threads numbers the later threads
+//! and their objects differently, so a bug found there is one of the program without the
+//! bound only where the module cannot tell the numbers apart
+//! ([`crate::ir::Program::observes_numbering`], [`crate::scope`]).
+//!
+//! Not reads: the difference of two pointers into one object (`p - q` in C, which clang
+//! compiles to two `ptrtoint`s and a `sub`), an offset in every numbering; an integer
+//! converted to a pointer and back (a thread's number passed as `(void *)(long)i`, a
+//! thread-specific value, a thread's result read after its join); a number only printed to a
+//! stream, or an id only handed to `pthread_equal`, `pthread_join` and their kind, or
+//! compared for equality (distinct threads and objects have distinct numbers in every
+//! numbering). The analysis is syntactic: places are matched by how the module names them.
 
 use llvm_ir::instruction::Instruction;
 use llvm_ir::types::Type;
@@ -658,8 +667,8 @@ fn references(c: &Constant, out: &mut Vec<String>) {
 }
 
 /// How instruction `i` observes numbering, if it does (`offsets`: the `ptrtoint`s that only feed
-/// differences of pointers into one object, [`offsets_only`], and those and the
-/// `pthread_self` calls whose results only feed output, [`only_printed`]).
+/// differences of pointers into one object, [`offsets_only`], and those whose results only
+/// feed output or are numbers, [`only_printed`]).
 fn reads<'f>(
     m: &Module,
     defs: &HashMap<&'f Name, &'f Instruction>,

@@ -847,11 +847,11 @@ fn a_call_through_a_pointer_reaches_the_functions_of_its_type_or_is_a_bug() {
 typedef int (*fn)(int);
 static int inc(int x) {{ return x + 1; }}
 static int dec(int x) {{ return x - 1; }}
-static uintptr_t where;
-static void *w(void *a) {{ fn f = (fn)where; assert(f(1) == 2); return 0; }}
+static fn where;
+static void *w(void *a) {{ fn f = where; assert(f(1) == 2); return 0; }}
 int main(void) {{
   pthread_t t;
-  where = __VERIFIER_nondet_int() ? (uintptr_t)inc : {bad};
+  where = __VERIFIER_nondet_int() ? inc : {bad};
   fn g = dec;
   pthread_create(&t, 0, w, 0);
   pthread_join(t, 0);
@@ -860,10 +860,10 @@ int main(void) {{
 "#
         )
     };
-    let p = lower("fp_ok.c", &program("(uintptr_t)inc"));
+    let p = lower("fp_ok.c", &program("inc"));
     let (r, _) = verify(&p, Engine::Auto);
     assert_eq!(r.verdict, Verdict::Safe);
-    let p = lower("fp_bad.c", &program("8"));
+    let p = lower("fp_bad.c", &program("(fn)8"));
     let (r, ivrs) = verify(&p, Engine::Auto);
     assert_ne!(r.verdict, Verdict::Safe);
     let bug = ivrs

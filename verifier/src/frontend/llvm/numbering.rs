@@ -81,8 +81,9 @@ fn observes(m: &Module, opaque_ids: bool) -> Option<Observation> {
     let specific = specific_values_are_numbers(m);
     let joined = joined_values_are_numbers(m);
     let found = m.functions.iter().find_map(|f| {
+        let defs = definitions(f);
         let mut offsets = offsets_only(f);
-        offsets.extend(only_printed(f, specific, joined));
+        offsets.extend(only_printed(f, &defs, specific, joined));
         // A parameter that only ever gets an integer converted to a pointer (a thread's
         // number passed as its argument, `(void *)(long)i`), converted back.
         for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
@@ -95,7 +96,6 @@ fn observes(m: &Module, opaque_ids: bool) -> Option<Observation> {
                 }
             }
         }
-        let defs = definitions(f);
         let found = f.basic_blocks.iter().flat_map(|b| &b.instrs).find_map(|i| {
             reads(m, &defs, &offsets, i).map(|what| Observation {
                 what: what.to_string(),
@@ -291,10 +291,15 @@ const TAKING_IDS: [&str; 5] = [
 /// id where `pthread_t` is a pointer, [`reads_thread_ids`]). Also the conversions of what
 /// `pthread_getspecific` returns, where every value the module sets is a number
 /// ([`specific_values_are_numbers`], `specific`), and of the values `pthread_join` stores,
-/// where every thread returns a number ([`joined_values_are_numbers`], `joined`).
-fn only_printed(f: &Function, specific: bool, joined: bool) -> HashSet<&Name> {
+/// where every thread returns a number ([`joined_values_are_numbers`], `joined`). `defs`: the
+/// instructions of `f` by their results.
+fn only_printed<'f>(
+    f: &'f Function,
+    defs: &HashMap<&'f Name, &'f Instruction>,
+    specific: bool,
+    joined: bool,
+) -> HashSet<&'f Name> {
     let instrs = || f.basic_blocks.iter().flat_map(|b| &b.instrs);
-    let defs = definitions(f);
     let sources: Vec<&Name> = instrs()
         .filter_map(|i| match i {
             Instruction::PtrToInt(p) => Some(&p.dest),

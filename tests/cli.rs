@@ -705,6 +705,58 @@ int main(void) {
     }
 }
 
+/// Ctrl-C stops `synth verify` at once, also while the solver checks a formula: the checks
+/// leave `SIGINT` to the process's default action (Z3 takes it over for the time of a check
+/// by default, and cancelled only that check: `synth` went on to its time limit).
+#[test]
+fn an_interrupt_stops_verify_while_the_solver_runs() {
+    use std::os::unix::process::ExitStatusExt;
+    use std::time::{Duration, Instant};
+    // (A nonlinear question the solver works on for seconds.)
+    let program = write(
+        "cubes.c",
+        r#"
+#include <assert.h>
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+  long a = __VERIFIER_nondet_int(), b = __VERIFIER_nondet_int(), c = __VERIFIER_nondet_int();
+  if (a > 1 && b > 1 && c > 1 && a < 1000000 && b < 1000000 && c < 1000000)
+    assert(a * a * a + b * b * b != c * c * c);
+  return 0;
+}
+"#,
+    );
+    // (`env` gives `SIGINT` its default action, which a shell ignores for a background job,
+    // and runs synth in its own process.)
+    let mut child = Command::new("env")
+        .arg("--default-signal=INT")
+        .arg(env!("CARGO_BIN_EXE_synth"))
+        .args(["verify", "--engine", "impact", "--timeout", "120"])
+        .arg(&program)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("synth starts");
+    std::thread::sleep(Duration::from_secs(3));
+    let sent = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(sent.success());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("waits") {
+            break s;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("synth verify went on after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(status.signal(), Some(2), "{status:?}");
+}
+
 /// A time limit beyond what the clock can count is bad input (exit 2), not a panic.
 #[test]
 fn a_time_limit_out_of_range_is_bad_input() {

@@ -48,8 +48,7 @@ impl Z3 {
         let ctx: &'static z3::Context = Box::leak(Box::new(z3::Context::new(&cfg)));
         let solver = z3::Solver::new(ctx);
         let path = z3::Solver::new(ctx);
-        let mut p = z3::Params::new(ctx);
-        p.set_u32("timeout", timeout_ms);
+        let p = params(ctx, timeout_ms);
         solver.set_params(&p);
         path.set_params(&p);
         Z3 {
@@ -94,9 +93,7 @@ impl Z3 {
             (&self.solver, &mut self.set_ms)
         };
         if budget != *set_ms {
-            let mut p = z3::Params::new(self.ctx);
-            p.set_u32("timeout", budget);
-            solver.set_params(&p);
+            solver.set_params(&params(self.ctx, budget));
             *set_ms = budget;
         }
         match solver.check_assumptions(assumptions) {
@@ -419,6 +416,17 @@ impl Backend for Z3 {
         self.read_back(&Dynamic::from_ast(&z))
             .unwrap_or_else(|| t.clone())
     }
+}
+
+/// A solver's parameters: checks give up after `timeout_ms` milliseconds, and leave
+/// `SIGINT` alone. (By default a check installs Z3's own handler for the process while it
+/// runs, which cancels only that check: Ctrl-C did not stop `synth`. Checks on two threads
+/// at once also left the handler installed with a pointer to a returned check's frame.)
+fn params(ctx: &'static z3::Context, timeout_ms: u32) -> z3::Params<'static> {
+    let mut p = z3::Params::new(ctx);
+    p.set_u32("timeout", timeout_ms);
+    p.set_bool("ctrl_c", false);
+    p
 }
 
 /// Whether `SYNTH_DEBUG_SMT` asks for the timing of slow queries (read once).

@@ -76,7 +76,9 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, hash: String) -> Result<Prog
     }
     let (mut program, names, _) = best;
     if program.observes_numbering.is_none() {
-        if let Some(o) = numbering::reads_thread_ids(&module, path, opts, dir) {
+        if let Some(o) = thread_id_reads(&hash, || {
+            numbering::reads_thread_ids(&module, path, opts, dir)
+        }) {
             program.warnings.push(numbering::warning(&o));
             program.observes_numbering = Some(o.to_string());
         }
@@ -100,6 +102,37 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, hash: String) -> Result<Prog
         })
         .collect();
     Ok(program)
+}
+
+/// What [`numbering::reads_thread_ids`] found in each program (by its hash, which covers
+/// the preprocessed text of its files) this process has checked. The check compiles the
+/// program once more, and its result does not depend on the thread bound: the lowerings of
+/// one program in its small scopes ([`crate::scope`]) make that compilation once.
+static THREAD_ID_READS: std::sync::LazyLock<ThreadIdReads> =
+    std::sync::LazyLock::new(Default::default);
+
+/// A program's hash and what [`numbering::reads_thread_ids`] found in it.
+type ThreadIdReads =
+    std::sync::Mutex<std::collections::HashMap<String, Option<numbering::Observation>>>;
+
+/// The result of `check` for the program of `hash`, computed once per process.
+fn thread_id_reads(
+    hash: &str,
+    check: impl FnOnce() -> Option<numbering::Observation>,
+) -> Option<numbering::Observation> {
+    if let Some(r) = THREAD_ID_READS
+        .lock()
+        .ok()
+        .and_then(|m| m.get(hash).cloned())
+    {
+        return r;
+    }
+    // (Two lowerings of one program at once may both check; they agree.)
+    let r = check();
+    if let Ok(mut m) = THREAD_ID_READS.lock() {
+        m.insert(hash.to_string(), r.clone());
+    }
+    r
 }
 
 /// A lowered program, its source files, and its creations ([`super::Creation`]).

@@ -297,3 +297,84 @@ fn printf_storing_its_count_is_refused() {
     assert!(e.to_string().contains("count.c:4:3"), "{e}");
     assert!(e.to_string().contains("%n"), "{e}");
 }
+
+/// The `container_of` idiom (`(size_t)&((struct node *)0)->link`, a member's offset from a
+/// null pointer) and an address `main` returns as the exit status read no number: the
+/// offset is the same number in a run and in the model, and no verdict rests on the exit
+/// status. Both programs are safe, and the first passes when compiled.
+#[test]
+fn offsets_from_null_and_mains_exit_status_are_no_reads() {
+    let text = r#"
+#include <assert.h>
+#include <pthread.h>
+#include <stddef.h>
+struct link { struct link *next; };
+struct node { int value; struct link link; };
+#define container_of(p, type, member) \
+  ((type *)((char *)(p) - (size_t)&((type *)0)->member))
+struct node a = {1, {0}}, b = {2, {&a.link}};
+struct link *head = &b.link;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int total;
+static void *sum(void *arg) {
+  pthread_mutex_lock(&m);
+  for (struct link *l = head; l; l = l->next)
+    total += container_of(l, struct node, link)->value;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, sum, 0);
+  pthread_join(t, 0);
+  assert(total == 3);
+  return 0;
+}
+"#;
+    let p = lower(text);
+    assert_eq!(p.observes_numbering, None);
+    assert_eq!(verdict(&p).0, Verdict::Safe);
+    assert!(!fails_natively("container_of", text));
+    let status = lower(
+        r#"
+#include <pthread.h>
+#include <stdlib.h>
+static void *f(void *a) { return a; }
+int main(void) {
+  pthread_t t;
+  void *p = malloc(8);
+  pthread_create(&t, 0, f, p);
+  pthread_join(t, 0);
+  return (long)p;
+}
+"#,
+    );
+    assert_eq!(status.observes_numbering, None);
+    assert_eq!(verdict(&status).0, Verdict::Safe);
+}
+
+/// What a function other than `main` returns is the caller's to decide on: an address
+/// converted there is still read (here the caller checks its low bits, which the compiled
+/// program fails).
+#[test]
+fn an_address_returned_to_a_caller_is_read() {
+    let text = r#"
+#include <assert.h>
+#include <pthread.h>
+#include <stdlib.h>
+static void *f(void *a) { return a; }
+static long number(void *p) { return (long)p; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, f, 0);
+  long v = number(malloc(16));
+  pthread_join(t, 0);
+  assert((v & 15) != 0);
+  return 0;
+}
+"#;
+    let p = lower(text);
+    assert!(p.observes_numbering.is_some());
+    assert_ne!(verdict(&p).0, Verdict::Safe);
+    assert!(fails_natively("returned_address", text));
+}

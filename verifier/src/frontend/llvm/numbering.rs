@@ -80,10 +80,12 @@ fn observes(m: &Module, opaque_ids: bool) -> Option<Observation> {
     let numbers = number_parameters(m);
     let specific = specific_values_are_numbers(m);
     let joined = joined_values_are_numbers(m);
+    let main_returns_status = !uses_main(m);
     let found = m.functions.iter().find_map(|f| {
         let defs = definitions(f);
         let mut offsets = offsets_only(f);
-        offsets.extend(only_printed(f, &defs, specific, joined));
+        let status = main_returns_status && f.name == "main";
+        offsets.extend(only_printed(f, &defs, specific, joined, status));
         // A parameter that only ever gets an integer converted to a pointer (a thread's
         // number passed as its argument, `(void *)(long)i`), converted back.
         for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
@@ -291,13 +293,16 @@ const TAKING_IDS: [&str; 5] = [
 /// id where `pthread_t` is a pointer, [`reads_thread_ids`]). Also the conversions of what
 /// `pthread_getspecific` returns, where every value the module sets is a number
 /// ([`specific_values_are_numbers`], `specific`), and of the values `pthread_join` stores,
-/// where every thread returns a number ([`joined_values_are_numbers`], `joined`). `defs`: the
-/// instructions of `f` by their results.
+/// where every thread returns a number ([`joined_values_are_numbers`], `joined`). Also, where
+/// `f` returns the process's exit status (`status`: it is `main`, which nothing calls), what
+/// it returns: no verdict rests on the exit status. `defs`: the instructions of `f` by their
+/// results.
 fn only_printed<'f>(
     f: &'f Function,
     defs: &HashMap<&'f Name, &'f Instruction>,
     specific: bool,
     joined: bool,
+    status: bool,
 ) -> HashSet<&'f Name> {
     let instrs = || f.basic_blocks.iter().flat_map(|b| &b.instrs);
     let sources: Vec<&Name> = instrs()
@@ -320,6 +325,9 @@ fn only_printed<'f>(
     }
     let mut in_terminators: HashSet<&Name> = HashSet::new();
     for b in &f.basic_blocks {
+        if status && matches!(b.term, llvm_ir::Terminator::Ret(_)) {
+            continue;
+        }
         for o in super::lower::term_operands(&b.term) {
             if let Operand::LocalOperand { name, .. } = o {
                 in_terminators.insert(name);
@@ -367,6 +375,42 @@ fn only_printed<'f>(
             number || printed(n, false, &uses, &in_terminators)
         })
         .collect()
+}
+
+/// Whether a function of `m` calls `main` or takes its address (then what `main` returns is
+/// more than the exit status).
+fn uses_main(m: &Module) -> bool {
+    let is_main = |o: &Operand| {
+        matches!(o, Operand::ConstantOperand(c)
+            if matches!(c.as_ref(), Constant::GlobalReference { name, .. }
+                if super::lower::name_str(name) == "main"))
+    };
+    m.functions.iter().any(|f| {
+        f.basic_blocks.iter().any(|b| {
+            b.instrs
+                .iter()
+                .any(|i| super::lower::operands(i).into_iter().any(is_main))
+                || super::lower::term_operands(&b.term)
+                    .into_iter()
+                    .any(is_main)
+        })
+    }) || m
+        .global_vars
+        .iter()
+        .any(|g| g.initializer.as_ref().is_some_and(|c| mentions_main(c)))
+}
+
+/// Whether constant `c` mentions `main`.
+fn mentions_main(c: &Constant) -> bool {
+    match c {
+        Constant::GlobalReference { name, .. } => super::lower::name_str(name) == "main",
+        Constant::Struct { values, .. } => values.iter().any(|v| mentions_main(v)),
+        Constant::Array { elements, .. } => elements.iter().any(|v| mentions_main(v)),
+        Constant::BitCast(x) => mentions_main(&x.operand),
+        Constant::PtrToInt(x) => mentions_main(&x.operand),
+        Constant::GetElementPtr(g) => mentions_main(&g.address),
+        _ => false,
+    }
 }
 
 /// Whether value `n` (narrowed on its way if `narrowed`) only reaches [`PRINTING`] and
@@ -701,7 +745,10 @@ fn reads<'f>(
         return Some(CONVERTED);
     }
     match i {
-        Instruction::PtrToInt(p) if !offsets.contains(&p.dest) => {
+        Instruction::PtrToInt(p)
+            if !offsets.contains(&p.dest)
+                && !matches!(&p.operand, Operand::ConstantOperand(c) if number_based(c)) =>
+        {
             Some("a pointer converted to an integer")
         }
         Instruction::ICmp(x) => {
@@ -871,7 +918,7 @@ fn constant_text(m: &Module, o: &Operand) -> Option<Vec<u8>> {
 /// Whether constant `c` converts a pointer to an integer somewhere inside.
 fn converts(c: &Constant) -> bool {
     match c {
-        Constant::PtrToInt(_) => true,
+        Constant::PtrToInt(x) => !number_based(&x.operand),
         Constant::Struct { values, .. } => values.iter().any(|v| converts(v)),
         Constant::Array { elements, .. } => elements.iter().any(|v| converts(v)),
         Constant::Vector(elements) => elements.iter().any(|v| converts(v)),
@@ -888,6 +935,21 @@ fn converts(c: &Constant) -> bool {
             }
             _ => converts(&x.operand0) || converts(&x.operand1),
         },
+        _ => false,
+    }
+}
+
+/// Whether constant pointer `c` is a number with an offset (null or a constant integer
+/// converted to a pointer, through `getelementptr`s): converted back it is that number in a
+/// run and in the model alike. (`(size_t)&((struct s *)0)->member`, the `offsetof` of the
+/// `container_of` idiom, is one.)
+fn number_based(c: &Constant) -> bool {
+    match c {
+        Constant::Null(_) => true,
+        Constant::IntToPtr(x) => matches!(x.operand.as_ref(), Constant::Int { .. }),
+        Constant::GetElementPtr(g) => number_based(&g.address),
+        Constant::BitCast(x) => number_based(&x.operand),
+        Constant::AddrSpaceCast(x) => number_based(&x.operand),
         _ => false,
     }
 }

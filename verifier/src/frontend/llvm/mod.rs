@@ -41,13 +41,28 @@ pub fn load(path: &Path, opts: &Options) -> Result<Program, Error> {
         units.push((compile::preprocess(p, opts)?, p));
     }
     let hash = program_hash(&units);
+    // What the compilation of the files depends on beyond their preprocessed text: their
+    // paths and lines (the positions reported), and the directories headers come from.
+    let mut compiled = format!("{:?} {:?}", opts.include_dirs, opts.defines).into_bytes();
+    for (_, p) in &units {
+        compiled.extend(p.display().to_string().bytes().chain([0]));
+        compiled.extend(std::fs::read(p).unwrap_or_default());
+        compiled.push(0);
+    }
+    let compiled = super::sha256_hex(&compiled);
     let dir = super::scratch_dir("synth-llvm")?;
-    let r = load_in(path, opts, &dir, hash);
+    let r = load_in(path, opts, &dir, hash, &compiled);
     let _ = std::fs::remove_dir_all(&dir);
     r
 }
 
-fn load_in(path: &Path, opts: &Options, dir: &Path, hash: String) -> Result<Program, Error> {
+fn load_in(
+    path: &Path,
+    opts: &Options,
+    dir: &Path,
+    hash: String,
+    compiled: &str,
+) -> Result<Program, Error> {
     let bc = compile::compile(path, opts, dir)?;
     let module = llvm_ir::Module::from_bc_path(&bc).map_err(|e| Error::Compiler {
         message: format!("cannot read the LLVM module clang wrote: {e}"),
@@ -76,7 +91,7 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, hash: String) -> Result<Prog
     }
     let (mut program, names, _) = best;
     if program.observes_numbering.is_none() {
-        if let Some(o) = thread_id_reads(&hash, || {
+        if let Some(o) = thread_id_reads(compiled, || {
             numbering::reads_thread_ids(&module, path, opts, dir)
         }) {
             program.warnings.push(numbering::warning(&o));
@@ -104,33 +119,35 @@ fn load_in(path: &Path, opts: &Options, dir: &Path, hash: String) -> Result<Prog
     Ok(program)
 }
 
-/// What [`numbering::reads_thread_ids`] found in each program (by its hash, which covers
-/// the preprocessed text of its files) this process has checked. The check compiles the
-/// program once more, and its result does not depend on the thread bound: the lowerings of
-/// one program in its small scopes ([`crate::scope`]) make that compilation once.
+/// What [`numbering::reads_thread_ids`] found in each program this process has checked, by
+/// what its compilation depends on (the files' paths and bytes, the include directories and
+/// definitions). The check compiles the program once more, and its result does not depend
+/// on the thread bound: the lowerings of one program in its small scopes
+/// ([`crate::scope`]) make that compilation once.
 static THREAD_ID_READS: std::sync::LazyLock<ThreadIdReads> =
     std::sync::LazyLock::new(Default::default);
 
-/// A program's hash and what [`numbering::reads_thread_ids`] found in it.
+/// A program's compilation and what [`numbering::reads_thread_ids`] found in it.
 type ThreadIdReads =
     std::sync::Mutex<std::collections::HashMap<String, Option<numbering::Observation>>>;
 
-/// The result of `check` for the program of `hash`, computed once per process.
+/// The result of `check` for the program whose compilation `key` names, computed once per
+/// process.
 fn thread_id_reads(
-    hash: &str,
+    key: &str,
     check: impl FnOnce() -> Option<numbering::Observation>,
 ) -> Option<numbering::Observation> {
     if let Some(r) = THREAD_ID_READS
         .lock()
         .ok()
-        .and_then(|m| m.get(hash).cloned())
+        .and_then(|m| m.get(key).cloned())
     {
         return r;
     }
     // (Two lowerings of one program at once may both check; they agree.)
     let r = check();
     if let Ok(mut m) = THREAD_ID_READS.lock() {
-        m.insert(hash.to_string(), r.clone());
+        m.insert(key.to_string(), r.clone());
     }
     r
 }

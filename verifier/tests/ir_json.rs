@@ -71,3 +71,38 @@ fn program_hash_covers_definitions_but_not_the_path_spelling() {
     let c = load(&ex, &opts).unwrap();
     assert_ne!(a.sha256, c.sha256, "a -D changes the program, so its hash");
 }
+
+/// A pragma changes what is compiled (`#pragma pack(1)` the layout), and one file is not the
+/// same text split into two: each is another program, with another hash.
+#[test]
+fn program_hash_covers_pragmas_and_where_files_end() {
+    let dir = std::env::temp_dir().join(format!("synth-hash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let body = "struct s { char c; int i; };\nint main(void) { return sizeof(struct s); }\n";
+    let plain = load(&file("plain.c", body), &Options::default()).unwrap();
+    let packed = load(
+        &file("packed.c", &format!("#pragma pack(1)\n{body}")),
+        &Options::default(),
+    )
+    .unwrap();
+    assert_ne!(plain.sha256, packed.sha256);
+    let first = "int f(void);\n";
+    let second = "int f(void) { return 1; }\nint main(void) { return f() - 1; }\n";
+    let one = load(
+        &file("one.c", &format!("{first}{second}")),
+        &Options::default(),
+    )
+    .unwrap();
+    let opts = Options {
+        sources: vec![file("second.c", second)],
+        ..Options::default()
+    };
+    let two = load(&file("first.c", first), &opts).unwrap();
+    assert_ne!(one.sha256, two.sha256);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -121,11 +121,17 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// The program's SHA-256: of the preprocessed source of each of its files, in order, without
-/// line markers and with the file's path (as `__FILE__` spells it) replaced by its name, so
-/// that it covers `-D` definitions and included headers (what is compiled) but not how the
-/// paths were spelled.
+/// The program's SHA-256: of the preprocessed source of each of its files, in order and each
+/// ended by a NUL (one file is not two), without line markers and with the file's path (as
+/// `__FILE__` spells it) replaced by its name, so that it covers `-D` definitions, included
+/// headers and pragmas (what is compiled) but not how the paths were spelled.
 pub fn program_hash(units: &[(String, &Path)]) -> String {
+    // (`# 12 "file.c" 2` and `#line 12`; `#pragma pack(1)` and the like stay.)
+    let marker = |line: &str| {
+        line.strip_prefix("# ")
+            .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+            || line.starts_with("#line")
+    };
     let mut text = String::new();
     for (preprocessed, path) in units {
         let spelled = format!("\"{}\"", path.display());
@@ -136,10 +142,11 @@ pub fn program_hash(units: &[(String, &Path)]) -> String {
                 .unwrap_or_default()
         );
         for line in preprocessed.split_inclusive('\n') {
-            if !line.starts_with('#') {
+            if !marker(line) {
                 text.push_str(&line.replace(&spelled, &name));
             }
         }
+        text.push('\0');
     }
     sha256_hex(text.as_bytes())
 }

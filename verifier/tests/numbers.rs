@@ -378,3 +378,43 @@ int main(void) {
     assert_ne!(verdict(&p).0, Verdict::Safe);
     assert!(fails_natively("returned_address", text));
 }
+
+/// A program whose include directories hold their own copy of the C library's
+/// `bits/pthreadtypes.h` is still compiled with `pthread_t` opaque for the check: its
+/// computation with a thread id (`pthread_self() % 2`) is seen.
+#[test]
+fn a_copy_of_the_thread_types_header_in_an_include_directory_does_not_hide_ids() {
+    let deps = Command::new("cc")
+        .args(["-M", "-x", "c", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            use std::io::Write;
+            c.stdin
+                .take()
+                .expect("stdin")
+                .write_all(b"#include <pthread.h>\n")?;
+            c.wait_with_output()
+        })
+        .expect("cc -M runs");
+    let deps = String::from_utf8_lossy(&deps.stdout).replace('\\', " ");
+    let header = deps
+        .split_whitespace()
+        .find(|p| p.ends_with("bits/pthreadtypes.h"))
+        .expect("glibc's bits/pthreadtypes.h");
+    let dir = std::env::temp_dir().join(format!("synth-shadow-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("bits")).expect("directory");
+    std::fs::copy(header, dir.join("bits/pthreadtypes.h")).expect("header copied");
+    let text = r#"
+#include <pthread.h>
+int main(void) { return pthread_self() % 2; }
+"#;
+    let opts = FOpts {
+        include_dirs: vec![dir.clone()],
+        ..FOpts::default()
+    };
+    let p = load_str("shadow.c", text, &opts).expect("lowers");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(p.observes_numbering.is_some());
+}

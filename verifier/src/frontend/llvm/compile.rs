@@ -158,7 +158,7 @@ const OPAQUE: &str = "synth_opaque_thread";
 
 /// Compiles the program's files as [`compile`] does, but with `pthread_t` an opaque pointer
 /// ([`PTHREAD_T`], in a copy of the C library's header in `dir` searched before the
-/// system's), to one module after `mem2reg` without the models: where the program computes
+/// program's include directories and the system's), to one module after `mem2reg` without the models: where the program computes
 /// with a thread id, that module converts a pointer to an integer or compares pointers by
 /// order ([`super::numbering`]), or the program does not compile so. `Err` with why not
 /// (clang's first error, or a C library whose `pthread_t` is not glibc's).
@@ -276,8 +276,9 @@ fn compile_unit(path: &Path, opts: &Options, out: &Path) -> Result<Command, Erro
     compile_unit_with(path, opts, out, None).map(|(cmd, _)| cmd)
 }
 
-/// [`compile_unit`], with headers in `first` (if any) found before the system's and then
-/// its warnings kept; returns the command and what clang said.
+/// [`compile_unit`], with headers in `first` (if any) found before any other (the program's
+/// `-I` directories included: one of them may hold a copy of the same header) and then its
+/// warnings kept; returns the command and what clang said.
 fn compile_unit_with(
     path: &Path,
     opts: &Options,
@@ -286,7 +287,8 @@ fn compile_unit_with(
 ) -> Result<(Command, String), Error> {
     let mut cmd = Command::new(clang());
     if let Some(dir) = first {
-        cmd.arg("-isystem").arg(dir);
+        // (The first `-I` directory is searched before the others and the system's.)
+        cmd.arg("-I").arg(dir);
     }
     cmd.args([
         "-c",

@@ -158,10 +158,11 @@ const OPAQUE: &str = "synth_opaque_thread";
 
 /// Compiles the program's files as [`compile`] does, but with `pthread_t` an opaque pointer
 /// ([`PTHREAD_T`], in a copy of the C library's header in `dir` searched before the
-/// program's include directories and the system's), to one module after `mem2reg` without the models: where the program computes
-/// with a thread id, that module converts a pointer to an integer or compares pointers by
-/// order ([`super::numbering`]), or the program does not compile so. `Err` with why not
-/// (clang's first error, or a C library whose `pthread_t` is not glibc's).
+/// program's include directories and the system's), to one module after `mem2reg` without
+/// the models: where the program computes with a thread id, that module converts a pointer
+/// to an integer or compares pointers by order ([`super::numbering`]), or the program does
+/// not compile so. `Err` with why not (clang's first error, or a C library whose
+/// `pthread_t` is not glibc's).
 pub fn compile_opaque_ids(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, String> {
     let header = pthread_types_header().ok_or("the C library's `pthread_t` is not found")?;
     let text =

@@ -377,40 +377,22 @@ fn only_printed<'f>(
         .collect()
 }
 
-/// Whether a function of `m` calls `main` or takes its address (then what `main` returns is
-/// more than the exit status).
+/// Whether the module calls `main` or takes its address, in a function or an initialiser
+/// ([`references`]): then what `main` returns is more than the exit status.
 fn uses_main(m: &Module) -> bool {
-    let is_main = |o: &Operand| {
-        matches!(o, Operand::ConstantOperand(c)
-            if matches!(c.as_ref(), Constant::GlobalReference { name, .. }
-                if super::lower::name_str(name) == "main"))
-    };
-    m.functions.iter().any(|f| {
-        f.basic_blocks.iter().any(|b| {
-            b.instrs
-                .iter()
-                .any(|i| super::lower::operands(i).into_iter().any(is_main))
-                || super::lower::term_operands(&b.term)
-                    .into_iter()
-                    .any(is_main)
-        })
-    }) || m
-        .global_vars
-        .iter()
-        .any(|g| g.initializer.as_ref().is_some_and(|c| mentions_main(c)))
-}
-
-/// Whether constant `c` mentions `main`.
-fn mentions_main(c: &Constant) -> bool {
-    match c {
-        Constant::GlobalReference { name, .. } => super::lower::name_str(name) == "main",
-        Constant::Struct { values, .. } => values.iter().any(|v| mentions_main(v)),
-        Constant::Array { elements, .. } => elements.iter().any(|v| mentions_main(v)),
-        Constant::BitCast(x) => mentions_main(&x.operand),
-        Constant::PtrToInt(x) => mentions_main(&x.operand),
-        Constant::GetElementPtr(g) => mentions_main(&g.address),
-        _ => false,
+    let mut names = Vec::new();
+    for c in m.global_vars.iter().filter_map(|g| g.initializer.as_ref()) {
+        references(c, &mut names);
     }
+    for b in m.functions.iter().flat_map(|f| &f.basic_blocks) {
+        let operands = b.instrs.iter().flat_map(super::lower::operands);
+        for o in operands.chain(super::lower::term_operands(&b.term)) {
+            if let Operand::ConstantOperand(c) = o {
+                references(c, &mut names);
+            }
+        }
+    }
+    names.iter().any(|n| n == "main")
 }
 
 /// Whether value `n` (narrowed on its way if `narrowed`) only reaches [`PRINTING`] and

@@ -221,6 +221,8 @@ pub(super) struct FnFacts {
     /// The `alloca`s whose address may be used after the function returns
     /// ([`super::escape`]).
     escaping: HashSet<Name>,
+    /// The registers of `ptrtoint`s.
+    converted: HashSet<Name>,
 }
 
 /// The lowering state.
@@ -244,6 +246,9 @@ pub(super) struct Lowerer<'m> {
     tls: HashMap<(String, ThreadId), VarId>,
     /// `pthread_cond_signal` transitions, expanded once all threads are known.
     pub signals: Vec<(ThreadId, TransId)>,
+    /// Comparisons and differences of pointers, completed once all threads are known
+    /// ([`super::pointers`]).
+    pub within_blocks: Vec<super::pointers::WithinBlock>,
     /// The functions whose address the program takes, each an object of one byte (so that
     /// function pointers are distinct, non-null addresses).
     pub fn_objects: HashMap<String, VarId>,
@@ -289,7 +294,7 @@ pub(super) struct Lowerer<'m> {
     pub globals: HashMap<String, VarId>,
     pub(super) funcs: HashMap<&'m str, &'m Function>,
     facts: &'m HashMap<&'m str, FnFacts>,
-    threads: Vec<(Thread, ThreadB)>,
+    pub threads: Vec<(Thread, ThreadB)>,
     queue: VecDeque<Pending>,
     pub thread_done: VarId,
     /// Per thread, whether it was detached (`pthread_detach`, or created detached), where
@@ -356,6 +361,12 @@ pub(super) fn lower(
                 creation_cycles,
                 block_base,
                 escaping: escaping.remove(f.name.as_str()).unwrap_or_default(),
+                converted: (f.basic_blocks.iter().flat_map(|b| &b.instrs))
+                    .filter_map(|i| match i {
+                        Instruction::PtrToInt(p) => Some(p.dest.clone()),
+                        _ => None,
+                    })
+                    .collect(),
             };
             (f.name.as_str(), facts)
         })
@@ -372,6 +383,7 @@ pub(super) fn lower(
         objects: HashMap::new(),
         heap_sites: HashSet::new(),
         signals: Vec::new(),
+        within_blocks: Vec::new(),
         typed_mutexes: false,
         bounded: false,
         asks_own_id: false,
@@ -1347,6 +1359,7 @@ impl<'m> Lowerer<'m> {
         }
         self.arms_of_decided_copies();
         self.expand_signals();
+        self.fill_within_blocks();
         let n = self.threads.len() as u32;
         self.vars[self.thread_done.0 as usize].len = n;
         if let Some(d) = self.thread_detached {
@@ -2322,6 +2335,8 @@ impl<'m> Lowerer<'m> {
     fn instruction(&mut self, i: &'m Instruction) -> R<()> {
         use Instruction as I;
         match i {
+            I::ICmp(x) if super::pointers::orders_pointers(self.m, x) => self.pointer_order(x),
+            I::Sub(x) if self.subtracts_pointers(x) => self.pointer_difference(x),
             I::Add(_)
             | I::Sub(_)
             | I::Mul(_)
@@ -2468,6 +2483,9 @@ impl<'m> Lowerer<'m> {
         let arg = |k: usize| ops[k].1.clone();
         let ty_of = |k: usize| self.reg_ty(&self.m.types.type_of(ops[k].0));
         Ok(Some(match i {
+            // Made up where the pointers lie in two blocks ([`super::pointers`]).
+            I::ICmp(x) if super::pointers::orders_pointers(self.m, x) => return Ok(None),
+            I::Sub(x) if self.subtracts_pointers(x) => return Ok(None),
             I::Add(x) => self.arith(BinOp::Add, arg(0), arg(1), ty_of(0)?, x.nsw)?,
             I::Sub(x) => self.arith(BinOp::Sub, arg(0), arg(1), ty_of(0)?, x.nsw)?,
             I::Mul(x) => self.arith(BinOp::Mul, arg(0), arg(1), ty_of(0)?, x.nsw)?,
@@ -2528,7 +2546,7 @@ impl<'m> Lowerer<'m> {
         }))
     }
 
-    fn arith(&self, op: BinOp, x: Expr, y: Expr, t: Ty, signed: bool) -> R<Expr> {
+    pub(super) fn arith(&self, op: BinOp, x: Expr, y: Expr, t: Ty, signed: bool) -> R<Expr> {
         if t == Ty::BOOL {
             // i1 arithmetic is arithmetic modulo 2.
             return match op {
@@ -2552,7 +2570,22 @@ impl<'m> Lowerer<'m> {
         })
     }
 
-    fn icmp(&self, pred: IntPredicate, a: Expr, b: Expr, t: Ty) -> R<Expr> {
+    /// Whether `x` subtracts two pointers converted to integers (`p - q` in C, which clang
+    /// compiles to two `ptrtoint`s and a `sub`; [`super::pointers`]).
+    pub(super) fn subtracts_pointers(&self, x: &ins::Sub) -> bool {
+        let Some(fr) = self.frames.last() else {
+            return false;
+        };
+        let converted = &self.facts[fr.func.name.as_str()].converted;
+        let is = |o: &Operand| match o {
+            Operand::LocalOperand { name, .. } => converted.contains(name),
+            Operand::ConstantOperand(c) => matches!(c.as_ref(), Constant::PtrToInt(_)),
+            Operand::MetadataOperand => false,
+        };
+        is(&x.operand0) && is(&x.operand1)
+    }
+
+    pub(super) fn icmp(&self, pred: IntPredicate, a: Expr, b: Expr, t: Ty) -> R<Expr> {
         use IntPredicate as P;
         let (op, signed) = match pred {
             P::EQ => (BinOp::Eq, true),

@@ -22,6 +22,7 @@ mod layout;
 mod loops;
 mod lower;
 mod numbering;
+mod pointers;
 
 use super::{program_hash, Error, Options};
 use crate::ir::{Bitcode, Program, SourceFile, Span};

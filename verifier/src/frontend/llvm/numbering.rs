@@ -2,7 +2,7 @@
 //! id is its number, an address is its object's number and the offset): where it reads a
 //! pointer as an integer (a `ptrtoint`, a pointer stored and loaded back as an integer,
 //! passed where an integer is wanted, formatted into memory as a number), compares one with
-//! a number outside the zero page or two by order, or computes with a thread id, which
+//! a number outside the zero page, or computes with a thread id, which
 //! glibc's `pthread_t` makes an integer with no conversion in the module: the program is
 //! compiled again with `pthread_t` an opaque pointer ([`reads_thread_ids`]). The model's
 //! numbers are not a run's, so no schedule of such a program is claimed safe
@@ -17,11 +17,12 @@
 //! thread-specific value, a thread's result read after its join); a number only printed to a
 //! stream, or an id only handed to `pthread_equal`, `pthread_join` and their kind, or
 //! compared for equality (distinct threads and objects have distinct numbers in every
-//! numbering). The analysis is syntactic: places are matched by how the module names them.
+//! numbering); pointers compared by order (the model's order within one block, a made-up
+//! result across blocks, [`super::pointers`]). The analysis is syntactic: places are matched by how the module names them.
 
 use llvm_ir::instruction::Instruction;
 use llvm_ir::types::Type;
-use llvm_ir::{Constant, DebugLoc, Function, HasDebugLoc, IntPredicate, Module, Name, Operand};
+use llvm_ir::{Constant, DebugLoc, Function, HasDebugLoc, Module, Name, Operand};
 use std::collections::{HashMap, HashSet};
 
 /// Where and how a module reads a thread id or an address as a number.
@@ -58,7 +59,7 @@ fn located(d: Option<&DebugLoc>) -> Option<String> {
 
 /// The first place where some function or initialiser of `m` converts a pointer to an
 /// integer (by a `ptrtoint`, through memory, or passing it where an integer is wanted),
-/// formats one as a number, or compares pointers by order. (A thread id, an integer in `m`,
+/// formats one as a number, or compares one with a number. (A thread id, an integer in `m`,
 /// is found by [`reads_thread_ids`].)
 pub fn observes_numbering(m: &Module) -> Option<Observation> {
     observes(m, false)
@@ -164,13 +165,43 @@ pub fn reads_thread_ids(
             at: None,
         });
     };
-    observes(&opaque, true).map(|o| Observation {
-        what: o
-            .what
-            .replace("a pointer", "a thread id")
-            .replace("pointers", "thread ids"),
-        at: o.at,
+    if let Some(o) = observes(&opaque, true) {
+        return Some(Observation {
+            what: o
+                .what
+                .replace("a pointer", "a thread id")
+                .replace("pointers", "thread ids"),
+            at: o.at,
+        });
+    }
+    // Pointers compared by order are no reads ([`super::pointers`]), but ids are integers in
+    // `m`: a place with more such comparisons in the opaque module compares ids.
+    let before = ordered_pointer_compares(m);
+    let mut more: Vec<Option<String>> = ordered_pointer_compares(&opaque)
+        .into_iter()
+        .filter(|(at, n)| before.get(at).copied().unwrap_or(0) < *n)
+        .map(|(at, _)| at)
+        .collect();
+    more.sort();
+    more.into_iter().next().map(|at| Observation {
+        what: "thread ids compared by order".into(),
+        at,
     })
+}
+
+/// How many comparisons by order of two pointers `m` makes at each place.
+fn ordered_pointer_compares(m: &Module) -> HashMap<Option<String>, usize> {
+    let mut out = HashMap::new();
+    for f in &m.functions {
+        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
+            if let Instruction::ICmp(x) = i {
+                if super::pointers::orders_pointers(m, x) {
+                    *out.entry(located(i.get_debug_loc().as_ref())).or_default() += 1;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The first load of an integer in `m` from a place where one stores a pointer (a
@@ -734,14 +765,13 @@ fn reads<'f>(
             Some("a pointer converted to an integer")
         }
         Instruction::ICmp(x) => {
-            let ordered = !matches!(x.predicate, IntPredicate::EQ | IntPredicate::NE);
+            // (Pointers compared by order get a made-up result where they lie in two
+            // blocks, [`super::pointers`].)
             let pointer = matches!(
                 m.types.type_of(&x.operand0).as_ref(),
                 Type::PointerType { .. }
             );
-            if ordered && pointer {
-                Some("pointers compared by order")
-            } else if pointer
+            if pointer
                 && [&x.operand0, &x.operand1]
                     .iter()
                     .any(|o| outside_zero_page(o) || computed_pointer(o))
@@ -936,9 +966,10 @@ fn number_based(c: &Constant) -> bool {
     }
 }
 
-/// The `ptrtoint`s of `f` whose only uses are subtractions of one from another whose pointers
-/// have the same root ([`root`]): the difference of two pointers into one object. (Uses are
-/// counted in the instructions' and terminators' text, which names every operand.)
+/// The `ptrtoint`s of `f` whose only uses are subtractions of one from another: the difference
+/// of two pointers, which the lowering makes up unless both lie in one block
+/// ([`super::pointers`]). (Uses are counted in the instructions' and terminators' text, which
+/// names every operand.)
 fn offsets_only<'f>(f: &'f Function) -> HashSet<&'f Name> {
     let instrs = || f.basic_blocks.iter().flat_map(|b| &b.instrs);
     if !instrs().any(|i| matches!(i, Instruction::PtrToInt(_))) {
@@ -946,17 +977,15 @@ fn offsets_only<'f>(f: &'f Function) -> HashSet<&'f Name> {
     }
     let defs = definitions(f);
     // A converted pointer: the `ptrtoint` instruction (none for a constant expression, which
-    // has no other use), and the pointer's root.
-    let converted = |o: &'f Operand| -> Option<(Option<&'f Name>, Option<String>)> {
+    // has no other use).
+    let converted = |o: &'f Operand| -> Option<Option<&'f Name>> {
         match o {
             Operand::LocalOperand { name, .. } => match defs.get(name) {
-                Some(Instruction::PtrToInt(p)) => {
-                    Some((Some(name), root(&defs, &p.operand, &mut Vec::new())))
-                }
+                Some(Instruction::PtrToInt(_)) => Some(Some(name)),
                 _ => None,
             },
             Operand::ConstantOperand(c) => match c.as_ref() {
-                Constant::PtrToInt(p) => Some((None, constant_root(&p.operand))),
+                Constant::PtrToInt(_) => Some(None),
                 _ => None,
             },
             Operand::MetadataOperand => None,
@@ -966,15 +995,11 @@ fn offsets_only<'f>(f: &'f Function) -> HashSet<&'f Name> {
     let mut in_differences: HashMap<&Name, usize> = HashMap::new();
     for i in instrs() {
         let Instruction::Sub(s) = i else { continue };
-        let (Some((a, x)), Some((b, y))) = (converted(&s.operand0), converted(&s.operand1)) else {
+        let (Some(a), Some(b)) = (converted(&s.operand0), converted(&s.operand1)) else {
             continue;
         };
-        // (An empty root: only loops, nothing known.)
-        let same = matches!((x, y), (Some(x), Some(y)) if !x.is_empty() && x == y);
-        if same {
-            for n in [a, b].into_iter().flatten() {
-                *in_differences.entry(n).or_default() += 1;
-            }
+        for n in [a, b].into_iter().flatten() {
+            *in_differences.entry(n).or_default() += 1;
         }
     }
     if in_differences.is_empty() {
@@ -1010,70 +1035,7 @@ fn occurrences(text: &str, token: &str) -> usize {
         .count()
 }
 
-/// The value a pointer is computed from by offsets alone (`getelementptr`, casts, and phis or
-/// selects whose operands all have that root): two pointers with one root point into one
-/// object (C's pointer arithmetic stays inside its object). `None` where that is not known.
-fn root<'f>(
-    defs: &HashMap<&'f Name, &'f Instruction>,
-    o: &'f Operand,
-    visiting: &mut Vec<&'f Name>,
-) -> Option<String> {
-    let name = match o {
-        Operand::LocalOperand { name, .. } => name,
-        Operand::ConstantOperand(c) => return constant_root(c),
-        Operand::MetadataOperand => return None,
-    };
-    let Some(i) = defs.get(name) else {
-        // A parameter.
-        return Some(name.to_string());
-    };
-    if visiting.contains(&name) {
-        // Around a loop: the other operands decide.
-        return Some(String::new());
-    }
-    visiting.push(name);
-    let all_same = |roots: Vec<Option<String>>| -> Option<String> {
-        let mut found: Option<String> = None;
-        for r in roots {
-            let r = r?;
-            if r.is_empty() {
-                continue;
-            }
-            match &found {
-                Some(f) if *f != r => return None,
-                _ => found = Some(r),
-            }
-        }
-        Some(found.unwrap_or_default())
-    };
-    let r = match i {
-        Instruction::GetElementPtr(g) => root(defs, &g.address, visiting),
-        Instruction::BitCast(x) => root(defs, &x.operand, visiting),
-        Instruction::AddrSpaceCast(x) => root(defs, &x.operand, visiting),
-        Instruction::Freeze(x) => root(defs, &x.operand, visiting),
-        Instruction::Phi(p) => {
-            let roots = p
-                .incoming_values
-                .iter()
-                .map(|(v, _)| root(defs, v, visiting))
-                .collect();
-            all_same(roots)
-        }
-        Instruction::Select(s) => {
-            let roots = vec![
-                root(defs, &s.true_value, visiting),
-                root(defs, &s.false_value, visiting),
-            ];
-            all_same(roots)
-        }
-        // A value computed otherwise (a load, a call, an alloca) is its own root.
-        _ => Some(name.to_string()),
-    };
-    visiting.pop();
-    r
-}
-
-/// The root ([`root`]) of a constant pointer: the global it is an offset of.
+/// The global a constant pointer is an offset of, if any.
 fn constant_root(c: &Constant) -> Option<String> {
     match c {
         Constant::GlobalReference { name, .. } => Some(format!("@{name}")),

@@ -1,0 +1,122 @@
+//! Pointers compared by order and subtracted (`frontend::llvm::pointers`): within one block
+//! (an object, or one instance of an allocation site) the model's result is a run's, so such
+//! programs are decided; across blocks C gives no result and a run's is its allocator's, so
+//! the model makes one up: no `safe` verdict rests on the model's numbers, and no `unsafe`
+//! one either.
+
+mod common;
+
+use std::process::Command;
+use verifier::frontend::{load_str, Options as FOpts};
+use verifier::imc::Verdict;
+use verifier::ir::Program;
+
+fn lower(text: &str) -> Program {
+    load_str("order.c", text, &FOpts::default()).expect("lowers")
+}
+
+/// Whether `text`, compiled with the system's C compiler, runs to its end with status 0.
+fn passes_natively(name: &str, text: &str) -> bool {
+    let dir = std::env::temp_dir().join(format!("synth-order-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let src = dir.join(format!("{name}.c"));
+    let bin = dir.join(name);
+    std::fs::write(&src, text).expect("source written");
+    let cc = Command::new("cc")
+        .args(["-std=gnu11", "-O0", "-w", "-pthread", "-o"])
+        .arg(&bin)
+        .arg(&src)
+        .output()
+        .expect("cc runs");
+    assert!(
+        cc.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cc.stderr)
+    );
+    let run = Command::new(&bin).output().expect("the program runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    run.status.success()
+}
+
+/// Loops over a heap block up to one past its end, differences of pointers into one array
+/// and into a struct's fields, pointers loaded from two fields of one node (the difference
+/// of `n->write - n->read` of a queue node): all within one block, all exact.
+const WITHIN: &str = r#"
+#include <assert.h>
+#include <pthread.h>
+#include <stdlib.h>
+struct node { int *read; int buf[4]; int *write; };
+struct s { int x; int buf[4]; int y; };
+struct s g;
+struct node *n;
+static void *writer(void *a) { *n->write = 7; n->write++; return a; }
+int main(void) {
+  int *p[2];
+  for (int i = 0; i < 2; i++) { p[i] = malloc(4 * sizeof(int)); if (!p[i]) return 0; }
+  int *e = p[1] + 4, *q = p[1];
+  int k = 0;
+  while (q < e) { *q++ = k++; }
+  assert(k == 4 && e - p[1] == 4 && p[0] + 4 > p[0]);
+  assert(&g.x < &g.y && &g.buf[3] - &g.buf[1] == 2);
+  n = malloc(sizeof *n);
+  if (!n) return 0;
+  n->read = n->write = n->buf;
+  pthread_t t;
+  pthread_create(&t, 0, writer, 0);
+  pthread_join(t, 0);
+  assert(n->write - n->read == 1 && n->read < n->write);
+  return 0;
+}
+"#;
+
+#[test]
+fn pointers_into_one_block_compare_and_subtract_exactly() {
+    assert!(passes_natively("within", WITHIN));
+    let p = lower(WITHIN);
+    assert_eq!(p.observes_numbering, None);
+    let (v, _) = common::verdict_and_ivrs(&p);
+    assert_eq!(v, Verdict::Safe);
+}
+
+#[test]
+fn pointers_into_two_blocks_have_no_order_or_distance_of_the_models() {
+    let cases = [
+        // Two globals: the model numbers `a` before `b`.
+        (
+            "globals",
+            "int a, b;\nint main(void) { assert(&a < &b); return 0; }",
+        ),
+        (
+            "distance",
+            "int main(void) {\n  char *a = malloc(8), *b = malloc(8);\n  if (!a || !b) \
+             return 0;\n  long d = b - a;\n  assert(d < 0 || d >= 8);\n  return 0;\n}",
+        ),
+        // Two blocks of one allocation site: the model's instances lie in the order made.
+        (
+            "instances",
+            "int main(void) {\n  int *p[2];\n  for (int i = 0; i < 2; i++) { p[i] = \
+             malloc(16); if (!p[i]) return 0; }\n  assert(p[0] < p[1]);\n  return 0;\n}",
+        ),
+        // A thread's block against main's.
+        (
+            "threads",
+            "int *m;\nstatic void *f(void *a) { int *q = malloc(4); if (q) assert(q > m); \
+             return a; }\nint main(void) {\n  m = malloc(4);\n  if (!m) return 0;\n  \
+             pthread_t t;\n  pthread_create(&t, 0, f, 0);\n  pthread_join(t, 0);\n  return \
+             0;\n}",
+        ),
+    ];
+    for (name, body) in cases {
+        let text =
+            format!("#include <assert.h>\n#include <pthread.h>\n#include <stdlib.h>\n{body}\n");
+        // (Each passes compiled with gcc or clang on glibc: the layout decides.)
+        assert!(passes_natively(name, &text), "{name}");
+        let p = lower(&text);
+        assert_eq!(p.observes_numbering, None, "{name}");
+        let (v, _) = common::verdict_and_ivrs(&p);
+        assert!(
+            !matches!(v, Verdict::Safe | Verdict::Unsafe),
+            "{name}: {v:?}"
+        );
+    }
+}

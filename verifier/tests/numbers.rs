@@ -19,29 +19,6 @@ fn verdict(p: &Program) -> (Verdict, Vec<Ivr>) {
     common::verdict_and_ivrs(p)
 }
 
-/// Whether `text`, compiled with the system's C compiler, fails when run (an assertion).
-fn fails_natively(name: &str, text: &str) -> bool {
-    let dir = std::env::temp_dir().join(format!("synth-numbers-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary directory");
-    let src = dir.join(format!("{name}.c"));
-    let bin = dir.join(name);
-    std::fs::write(&src, text).expect("source written");
-    let cc = Command::new("cc")
-        .args(["-std=gnu11", "-O0", "-w", "-pthread", "-o"])
-        .arg(&bin)
-        .arg(&src)
-        .output()
-        .expect("cc runs");
-    assert!(
-        cc.status.success(),
-        "{}",
-        String::from_utf8_lossy(&cc.stderr)
-    );
-    let run = Command::new(&bin).output().expect("the program runs");
-    let _ = std::fs::remove_dir_all(&dir);
-    !run.status.success()
-}
-
 /// A program checking the low bits of a number `expr` computes from a thread id or an
 /// address (`setup` before it): glibc's ids and malloc's blocks are 16-byte aligned, so the
 /// compiled program fails, while the model's numbers pass.
@@ -69,7 +46,10 @@ fn a_check_on_a_thread_ids_or_an_addresss_number_is_not_called_safe() {
     ];
     for (setup, expr, at) in cases {
         let text = checking_low_bits(setup, expr);
-        assert!(fails_natively("low_bits", &text), "{expr}: passes natively");
+        assert!(
+            !common::runs_natively("low_bits", &text),
+            "{expr}: passes natively"
+        );
         let p = lower(&text);
         let why = p.observes_numbering.clone().expect("reads a number");
         assert!(why.contains(at), "{expr}: {why}");
@@ -231,7 +211,10 @@ fn numbers_read_through_memory_types_and_text_are_seen() {
     }
     for (declaration, body) in cases {
         let text = with_id_and_address(declaration, body);
-        assert!(fails_natively("through", &text), "{body}: passes natively");
+        assert!(
+            !common::runs_natively("through", &text),
+            "{body}: passes natively"
+        );
         let p = lower(&text);
         assert!(p.observes_numbering.is_some(), "{body}");
         let (v, _) = verdict(&p);
@@ -244,12 +227,12 @@ fn numbers_read_through_memory_types_and_text_are_seen() {
 #[test]
 fn an_id_compared_with_a_number_is_read_unless_no_object_has_the_number() {
     let equal = with_id_and_address("pthread_t t", "v = t == 0x7f0000001001UL ? 1 : 0;");
-    assert!(fails_natively("equal", &equal));
+    assert!(!common::runs_natively("equal", &equal));
     let p = lower(&equal);
     assert!(p.observes_numbering.is_some());
     assert!(matches!(verdict(&p).0, Verdict::Unknown(_)));
     let small = with_id_and_address("pthread_t t", "v = t != 1 && t != (pthread_t)-1 ? 1 : 0;");
-    assert!(!fails_natively("small", &small));
+    assert!(common::runs_natively("small", &small));
     let p = lower(&small);
     assert_eq!(p.observes_numbering, None);
     assert_eq!(verdict(&p).0, Verdict::Safe);
@@ -334,7 +317,7 @@ int main(void) {
     let p = lower(text);
     assert_eq!(p.observes_numbering, None);
     assert_eq!(verdict(&p).0, Verdict::Safe);
-    assert!(!fails_natively("container_of", text));
+    assert!(common::runs_natively("container_of", text));
     let status = lower(
         r#"
 #include <pthread.h>
@@ -376,7 +359,7 @@ int main(void) {
     let p = lower(text);
     assert!(p.observes_numbering.is_some());
     assert_ne!(verdict(&p).0, Verdict::Safe);
-    assert!(fails_natively("returned_address", text));
+    assert!(!common::runs_natively("returned_address", text));
 }
 
 /// A program whose include directories hold their own copy of the C library's

@@ -6,36 +6,12 @@
 
 mod common;
 
-use std::process::Command;
 use verifier::frontend::{load_str, Options as FOpts};
 use verifier::imc::Verdict;
 use verifier::ir::Program;
 
 fn lower(text: &str) -> Program {
     load_str("order.c", text, &FOpts::default()).expect("lowers")
-}
-
-/// Whether `text`, compiled with the system's C compiler, runs to its end with status 0.
-fn passes_natively(name: &str, text: &str) -> bool {
-    let dir = std::env::temp_dir().join(format!("synth-order-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temporary directory");
-    let src = dir.join(format!("{name}.c"));
-    let bin = dir.join(name);
-    std::fs::write(&src, text).expect("source written");
-    let cc = Command::new("cc")
-        .args(["-std=gnu11", "-O0", "-w", "-pthread", "-o"])
-        .arg(&bin)
-        .arg(&src)
-        .output()
-        .expect("cc runs");
-    assert!(
-        cc.status.success(),
-        "{}",
-        String::from_utf8_lossy(&cc.stderr)
-    );
-    let run = Command::new(&bin).output().expect("the program runs");
-    let _ = std::fs::remove_dir_all(&dir);
-    run.status.success()
 }
 
 /// Loops over a heap block up to one past its end, differences of pointers into one array
@@ -71,7 +47,7 @@ int main(void) {
 
 #[test]
 fn pointers_into_one_block_compare_and_subtract_exactly() {
-    assert!(passes_natively("within", WITHIN));
+    assert!(common::runs_natively("within", WITHIN));
     let p = lower(WITHIN);
     assert_eq!(p.observes_numbering, None);
     let (v, _) = common::verdict_and_ivrs(&p);
@@ -110,7 +86,7 @@ fn pointers_into_two_blocks_have_no_order_or_distance_of_the_models() {
         let text =
             format!("#include <assert.h>\n#include <pthread.h>\n#include <stdlib.h>\n{body}\n");
         // (Each passes compiled with gcc or clang on glibc: the layout decides.)
-        assert!(passes_natively(name, &text), "{name}");
+        assert!(common::runs_natively(name, &text), "{name}");
         let p = lower(&text);
         assert_eq!(p.observes_numbering, None, "{name}");
         let (v, _) = common::verdict_and_ivrs(&p);

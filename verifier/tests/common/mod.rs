@@ -47,3 +47,30 @@ pub fn verdict_and_ivrs(
     );
     (r.verdict, ivrs)
 }
+
+/// Whether C program `text`, compiled with the system's C compiler (`-std=gnu11 -O0
+/// -pthread`) as `name`, runs to its end with exit status 0.
+#[allow(dead_code)]
+pub fn runs_natively(name: &str, text: &str) -> bool {
+    let dir = std::env::temp_dir().join(format!("synth-native-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temporary directory");
+    let src = dir.join(format!("{name}.c"));
+    let bin = dir.join(name);
+    std::fs::write(&src, text).expect("source written");
+    let cc = std::process::Command::new("cc")
+        .args(["-std=gnu11", "-O0", "-w", "-pthread", "-o"])
+        .arg(&bin)
+        .arg(&src)
+        .output()
+        .expect("cc runs");
+    assert!(
+        cc.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cc.stderr)
+    );
+    let run = std::process::Command::new(&bin)
+        .output()
+        .expect("the program runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    run.status.success()
+}

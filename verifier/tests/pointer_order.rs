@@ -96,3 +96,78 @@ fn pointers_into_two_blocks_have_no_order_or_distance_of_the_models() {
         );
     }
 }
+
+/// The verdict of `p` within `secs` seconds.
+fn verdict_within(p: &Program, secs: u64) -> Verdict {
+    let opts = verifier::imc::Options {
+        timeout: std::time::Duration::from_secs(secs),
+        ..verifier::imc::Options::default()
+    };
+    let engine = verifier::engine::Engine::Auto;
+    verifier::engine::run_iterative(p, opts, engine, usize::MAX, None, &mut |_| {}).verdict
+}
+
+/// Values that are no addresses in an object are never one block: thread ids (numbers of
+/// the model's own, glibc's are addresses), a dangling pointer (which gcc makes null), and a
+/// pointer converted to a narrower integer (its object's number lost). And a thread id
+/// converted to an integer and subtracted, which the program compiled with `pthread_t`
+/// opaque shows as a difference of two pointers, is read as a number.
+#[test]
+fn numbers_dangling_pointers_and_narrowed_addresses_are_no_blocks() {
+    let thread = "static void *f(void *x) { return x; }\n";
+    let two = "pthread_t t1, t2;\n  pthread_create(&t1, 0, f, 0);\n  pthread_create(&t2, 0, \
+               f, 0);\n  pthread_join(t1, 0);\n  pthread_join(t2, 0);\n";
+    let cases = [
+        // (name, declarations, body, whether the compiled program passes)
+        (
+            "ids_subtracted",
+            thread,
+            format!("{two}  assert((long)t2 - (long)t1 == 1);"),
+            false,
+        ),
+        (
+            "ids_apart",
+            thread,
+            format!("{two}  assert((long)t2 - (long)t1 != 1);"),
+            true,
+        ),
+        (
+            "ids_ordered",
+            thread,
+            format!("{two}  void *a = (void *)t1, *b = (void *)t2;\n  assert(a < b);"),
+            false,
+        ),
+        (
+            "dangling",
+            "static int *f(void) { int x = 1; return &x; }\n",
+            "int *p = f();\n  assert(p > (int *)0);".to_string(),
+            false,
+        ),
+        (
+            "narrowed",
+            "",
+            "int a, b;\n  int *p = &a, *q = &b;\n  assert((unsigned)p - (unsigned)q == 0);"
+                .to_string(),
+            false,
+        ),
+        (
+            "narrowed_apart",
+            "",
+            "int a, b;\n  int *p = &a, *q = &b;\n  assert((unsigned)p - (unsigned)q != 0);"
+                .to_string(),
+            true,
+        ),
+    ];
+    for (name, decls, body, passes) in cases {
+        let text = format!(
+            "#include <assert.h>\n#include <pthread.h>\n{decls}int main(void) {{\n  {body}\n  \
+             return 0;\n}}\n"
+        );
+        assert_eq!(common::runs_natively(name, &text), passes, "{name}");
+        let v = verdict_within(&lower(&text), 5);
+        assert!(
+            !matches!(v, Verdict::Safe | Verdict::Unsafe),
+            "{name}: {v:?}"
+        );
+    }
+}

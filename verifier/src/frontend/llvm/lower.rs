@@ -2570,8 +2570,8 @@ impl<'m> Lowerer<'m> {
         })
     }
 
-    /// Whether `x` subtracts two pointers converted to integers (`p - q` in C, which clang
-    /// compiles to two `ptrtoint`s and a `sub`; [`super::pointers`]).
+    /// Whether `x` subtracts two pointers converted to 64-bit integers (`p - q` in C, which
+    /// clang compiles to two `ptrtoint`s and a `sub`; [`super::pointers`]).
     pub(super) fn subtracts_pointers(&self, x: &ins::Sub) -> bool {
         let Some(fr) = self.frames.last() else {
             return false;
@@ -2582,7 +2582,12 @@ impl<'m> Lowerer<'m> {
             Operand::ConstantOperand(c) => matches!(c.as_ref(), Constant::PtrToInt(_)),
             Operand::MetadataOperand => false,
         };
-        is(&x.operand0) && is(&x.operand1)
+        // (A pointer converted to a narrower integer loses its object's number.)
+        let full = matches!(
+            self.m.types.type_of(&x.operand0).as_ref(),
+            Type::IntegerType { bits: 64 }
+        );
+        full && is(&x.operand0) && is(&x.operand1)
     }
 
     pub(super) fn icmp(&self, pred: IntPredicate, a: Expr, b: Expr, t: Ty) -> R<Expr> {

@@ -174,19 +174,45 @@ pub fn reads_thread_ids(
             at: o.at,
         });
     }
-    // Pointers compared by order are no reads ([`super::pointers`]), but ids are integers in
-    // `m`: a place with more such comparisons in the opaque module compares ids.
-    let before = ordered_pointer_compares(m);
-    let mut more: Vec<Option<String>> = ordered_pointer_compares(&opaque)
-        .into_iter()
-        .filter(|(at, n)| before.get(at).copied().unwrap_or(0) < *n)
-        .map(|(at, _)| at)
-        .collect();
-    more.sort();
-    more.into_iter().next().map(|at| Observation {
-        what: "thread ids compared by order".into(),
+    // Pointers compared by order or subtracted are no reads ([`super::pointers`]), but ids
+    // are integers in `m`: a place with more of them in the opaque module computes with ids.
+    let more = |count: fn(&Module) -> HashMap<Option<String>, usize>| {
+        let before = count(m);
+        let mut more: Vec<Option<String>> = count(&opaque)
+            .into_iter()
+            .filter(|(at, n)| before.get(at).copied().unwrap_or(0) < *n)
+            .map(|(at, _)| at)
+            .collect();
+        more.sort();
+        more.into_iter().next()
+    };
+    if let Some(at) = more(ordered_pointer_compares) {
+        return Some(Observation {
+            what: "thread ids compared by order".into(),
+            at,
+        });
+    }
+    more(pointer_differences).map(|at| Observation {
+        what: "a thread id converted to an integer".into(),
         at,
     })
+}
+
+/// How many `ptrtoint`s that only feed differences of pointers ([`offsets_only`]) `m` has at
+/// each place.
+fn pointer_differences(m: &Module) -> HashMap<Option<String>, usize> {
+    let mut out = HashMap::new();
+    for f in &m.functions {
+        let offsets = offsets_only(f);
+        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
+            if let Instruction::PtrToInt(p) = i {
+                if offsets.contains(&p.dest) {
+                    *out.entry(located(i.get_debug_loc().as_ref())).or_default() += 1;
+                }
+            }
+        }
+    }
+    out
 }
 
 /// How many comparisons by order of two pointers `m` makes at each place.
@@ -966,7 +992,12 @@ fn number_based(c: &Constant) -> bool {
     }
 }
 
-/// The `ptrtoint`s of `f` whose only uses are subtractions of one from another: the difference
+/// Whether `t` is a 64-bit integer, which a pointer converts to without losing bits.
+fn full_width(t: &llvm_ir::TypeRef) -> bool {
+    matches!(t.as_ref(), Type::IntegerType { bits: 64 })
+}
+
+/// The `ptrtoint`s of `f` (to 64 bits) whose only uses are subtractions of one from another: the difference
 /// of two pointers, which the lowering makes up unless both lie in one block
 /// ([`super::pointers`]). (Uses are counted in the instructions' and terminators' text, which
 /// names every operand.)
@@ -981,11 +1012,11 @@ fn offsets_only<'f>(f: &'f Function) -> HashSet<&'f Name> {
     let converted = |o: &'f Operand| -> Option<Option<&'f Name>> {
         match o {
             Operand::LocalOperand { name, .. } => match defs.get(name) {
-                Some(Instruction::PtrToInt(_)) => Some(Some(name)),
+                Some(Instruction::PtrToInt(p)) if full_width(&p.to_type) => Some(Some(name)),
                 _ => None,
             },
             Operand::ConstantOperand(c) => match c.as_ref() {
-                Constant::PtrToInt(_) => Some(None),
+                Constant::PtrToInt(p) if full_width(&p.to_type) => Some(None),
                 _ => None,
             },
             Operand::MetadataOperand => None,

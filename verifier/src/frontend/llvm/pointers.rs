@@ -11,6 +11,12 @@
 //! ([`crate::unavoidable`] counts such values as not known). A program that orders its locks
 //! by address (`if (a < b) lock(a), lock(b); else ...`) is thus verified for both orders.
 //!
+//! Values that are no address in an object are in no block: null (but for the order above), a
+//! number converted to a pointer, a thread id converted to one (a number of the model's own),
+//! a dangling pointer's value (which a compiler may make null). A difference is one of
+//! pointers converted to 64-bit integers; a narrower conversion drops the object's number,
+//! and stays a read of addresses ([`super::numbering`]).
+//!
 //! A block is an object, except for the objects holding the instances of an allocation site or
 //! a variable-length array ([`crate::ir::Var::allocation_status`]): there each instance is a
 //! block. Instances are told apart by the stride of the object's status variable, which is
@@ -128,14 +134,20 @@ impl<'m> Lowerer<'m> {
                 (p.object.0 as i128 + 1, p.stride)
             })
             .collect();
+        // The greatest object number an address may have: below the thread ids', which
+        // are numbers of the model's too ([`crate::ir::THREAD_ID_BASE`]).
+        let last = (self.vars.len() as i128).min((THREAD_ID_BASE >> 32) - 1);
         for w in std::mem::take(&mut self.within_blocks) {
-            let mut one = one_block(&w.a, &w.b, &instanced);
+            let mut one = one_block(&w.a, &w.b, &instanced, last);
             if w.null_exact {
+                // Null lies below an object's address (not below a dangling pointer's
+                // value, which a compiler may make null).
                 let null =
                     |x: &Expr| bin(BinOp::Eq, x.clone(), Expr::constant(0, Ty::ULONG), Ty::INT);
+                let below = |x: &Expr, y: &Expr| and(null(x), in_object(y, last));
                 one = bin(
                     BinOp::Or,
-                    bin(BinOp::Or, null(&w.a), null(&w.b), Ty::INT),
+                    bin(BinOp::Or, below(&w.a, &w.b), below(&w.b, &w.a), Ty::INT),
                     one,
                     Ty::INT,
                 );
@@ -157,11 +169,31 @@ impl<'m> Lowerer<'m> {
     }
 }
 
-/// Whether addresses `a` and `b` (of type `unsigned long`) lie in one block: `instanced`
-/// lists the objects of several blocks (see the module documentation).
-fn one_block(a: &Expr, b: &Expr, instanced: &[(i128, u32)]) -> Expr {
+/// The object number of address `x` (of type `unsigned long`; [`crate::ir::address`]).
+fn object(x: &Expr) -> Expr {
+    bin(
+        BinOp::Shr,
+        x.clone(),
+        Expr::constant(32, Ty::ULONG),
+        Ty::ULONG,
+    )
+}
+
+/// Whether `x` is an address in an object numbered at most `last`: not null, a number
+/// converted to a pointer (object 0), a thread id or a dangling pointer's value.
+fn in_object(x: &Expr, last: i128) -> Expr {
     let ul = |v: i128| Expr::constant(v, Ty::ULONG);
-    let object = |x: &Expr| bin(BinOp::Shr, x.clone(), ul(32), Ty::ULONG);
+    and(
+        bin(BinOp::Ge, object(x), ul(1), Ty::INT),
+        bin(BinOp::Le, object(x), ul(last), Ty::INT),
+    )
+}
+
+/// Whether `a` and `b` (of type `unsigned long`) are addresses in one block: `instanced`
+/// lists the objects of several blocks (see the module documentation), `last` is the
+/// greatest object number.
+fn one_block(a: &Expr, b: &Expr, instanced: &[(i128, u32)], last: i128) -> Expr {
+    let ul = |v: i128| Expr::constant(v, Ty::ULONG);
     // The instance of an address in an object whose instances are `stride` bytes apart, each
     // with its status cell first: one past an instance's end is still that instance.
     let instance = |x: &Expr, stride: u32| {
@@ -173,7 +205,10 @@ fn one_block(a: &Expr, b: &Expr, instanced: &[(i128, u32)]) -> Expr {
         let payload = bin(BinOp::Sub, off, l(ALLOCATION_HEADER), Ty::LONG);
         bin(BinOp::Div, payload, l(stride as i128), Ty::LONG)
     };
-    let mut same = bin(BinOp::Eq, object(a), object(b), Ty::INT);
+    let mut same = and(
+        in_object(a, last),
+        bin(BinOp::Eq, object(a), object(b), Ty::INT),
+    );
     for &(obj, stride) in instanced {
         let elsewhere = bin(BinOp::Ne, object(a), ul(obj), Ty::INT);
         let together = bin(BinOp::Eq, instance(a, stride), instance(b, stride), Ty::INT);

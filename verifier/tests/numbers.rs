@@ -174,7 +174,7 @@ fn with_id_and_address(declaration: &str, body: &str) -> String {
 
 /// Ids and addresses read as numbers without a conversion the module shows: kept in an
 /// integer, passed to a function without a prototype, copied into an integer, read through
-/// a union or byte by byte, formatted into a string and read back, compared with a number
+/// a union or byte by byte or by `memcmp`, formatted into a string and read back, compared with a number
 /// computed at run time. Each fails natively and is not called safe. A constant address
 /// computed with or returned is read too.
 #[test]
@@ -186,6 +186,14 @@ fn numbers_read_through_memory_types_and_text_are_seen() {
         ("pthread_t t", "memcpy(&v, &p, sizeof v);"),
         ("pthread_t t", "v = ((unsigned char *)&t)[0];"),
         ("pthread_t t", "v = ((unsigned char *)&p)[0];"),
+        (
+            "pthread_t t",
+            "pthread_t z = 0; v = memcmp(&t, &z, sizeof t) > 0 ? 16 : 1;",
+        ),
+        (
+            "pthread_t t",
+            "void *z = 0; v = memcmp(&p, &z, sizeof p) > 0 ? 16 : 1;",
+        ),
         (
             "union { pthread_t t; unsigned long n; } u; pthread_t t",
             "u.t = t; v = u.n;",

@@ -3146,11 +3146,23 @@ impl<'m> Lowerer<'m> {
                 let ret = self.frames.last().expect("frame").ret.clone();
                 if let (Some(o), Some((t, vars))) = (&r.return_operand, ret) {
                     let v = match self.val(o)? {
-                        // A pointer to the function's own local dangles once it returns.
+                        // A pointer to the function's own local dangles once it returns: its
+                        // value is indeterminate (C11 6.2.4p2), null as gcc makes it or an
+                        // address no object has (as clang leaves the stack's).
                         Val::P { obj, .. }
                             if self.frames.last().expect("frame").locals.contains(&obj) =>
                         {
-                            Val::E(Expr::constant(crate::ir::DANGLING, Ty::ULONG))
+                            let null = self.temp("dangling", Ty::BOOL);
+                            self.pending.push(Op::Havoc {
+                                place: Place::scalar(null),
+                                ty: Ty::BOOL,
+                            });
+                            Val::E(ite(
+                                Expr::var(null, Ty::BOOL),
+                                Expr::constant(0, Ty::ULONG),
+                                Expr::constant(crate::ir::DANGLING, Ty::ULONG),
+                                Ty::ULONG,
+                            ))
                         }
                         v => v,
                     };

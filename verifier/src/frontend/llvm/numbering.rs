@@ -232,7 +232,8 @@ fn ordered_pointer_compares(m: &Module) -> HashMap<Option<String>, usize> {
 
 /// The first load of an integer in `m` from a place where one stores a pointer (a
 /// union of a pointer and an integer, `union { void *p; unsigned long n; }`, or a byte of
-/// it): the integer is the pointer's address, converted without a `ptrtoint`. A pointer is
+/// it, or `memcmp` of it): the integer is the pointer's address, converted without a
+/// `ptrtoint`. A pointer is
 /// stored by a `store`, by `pthread_create` where `opaque_ids` (its id is one,
 /// [`reads_thread_ids`]), and by a copy (`memcpy`, `memmove`) of a place that holds one.
 /// Places are told apart by their address operand, seen through `getelementptr`s with
@@ -278,6 +279,11 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
                         .any(|n| callee == *n || n.ends_with('.') && callee.starts_with(n));
                     if let (true, Some(to), Some(from)) = (copy, arg(0), arg(1)) {
                         copies.push((to, from));
+                    }
+                    // Comparisons of bytes read them as integers.
+                    if ["memcmp", "bcmp"].contains(&callee.as_str()) {
+                        integers_loaded
+                            .extend([arg(0), arg(1)].into_iter().flatten().map(|k| (k, i)));
                     }
                 }
                 _ => {}

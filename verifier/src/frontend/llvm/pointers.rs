@@ -5,11 +5,14 @@
 //! since an object's bytes lie at consecutive addresses in both. Pointers into two blocks have
 //! no order or distance in C, and a run's are its allocator's and linker's, which the model's
 //! numbers are not. So the result is the model's where both pointers lie in one block (for an
-//! order, also where either is null, which lies below every address in both), and otherwise a
-//! value the model does not compute (a register made up anew, as for floating point): every
-//! verdict holds for any answer, and no bug the model reports rests on the model's numbering
-//! ([`crate::unavoidable`] counts such values as not known). A program that orders its locks
-//! by address (`if (a < b) lock(a), lock(b); else ...`) is thus verified for both orders.
+//! order, also where one is null and the other an address in an object: null lies below every
+//! address in both), and otherwise a value the model does not compute (a register made up
+//! anew at each comparison, as for floating point): every verdict holds for any answer, and no
+//! bug the model reports rests on the model's numbering ([`crate::unavoidable`] counts such
+//! values as not known). The answers are not kept consistent with each other (a run's are, by
+//! one order of its blocks), so a program whose correctness rests on that consistency (locks
+//! ordered by their blocks' addresses) gets no `safe` verdict: a known gap, on the side of
+//! caution.
 //!
 //! Values that are no address in an object are in no block: null (but for the order above), a
 //! number converted to a pointer, a thread id converted to one (a number of the model's own),

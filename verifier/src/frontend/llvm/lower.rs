@@ -883,6 +883,17 @@ impl<'m> Lowerer<'m> {
         Ok(Expr::var(r, ty))
     }
 
+    /// A register of the current thread made up (an arbitrary value, not an input) by the
+    /// next step, which runs the pending assignments first.
+    pub fn made_up_pending(&mut self, name: &str, ty: Ty) -> VarId {
+        let r = self.temp(name, ty);
+        self.pending.push(Op::Havoc {
+            place: Place::scalar(r),
+            ty,
+        });
+        r
+    }
+
     /// A register variable of the current thread.
     pub fn temp(&mut self, name: &str, ty: Ty) -> VarId {
         self.temps += 1;
@@ -2152,11 +2163,7 @@ impl<'m> Lowerer<'m> {
                     ) =>
                 {
                     let ty = self.reg_ty(t)?;
-                    let r = self.temp("undef", ty);
-                    self.pending.push(Op::Havoc {
-                        place: Place::scalar(r),
-                        ty,
-                    });
+                    let r = self.made_up_pending("undef", ty);
                     Ok(Val::E(Expr::var(r, ty)))
                 }
                 _ => self.const_val(c),
@@ -2577,17 +2584,7 @@ impl<'m> Lowerer<'m> {
             return false;
         };
         let converted = &self.facts[fr.func.name.as_str()].converted;
-        let is = |o: &Operand| match o {
-            Operand::LocalOperand { name, .. } => converted.contains(name),
-            Operand::ConstantOperand(c) => matches!(c.as_ref(), Constant::PtrToInt(_)),
-            Operand::MetadataOperand => false,
-        };
-        // (A pointer converted to a narrower integer loses its object's number.)
-        let full = matches!(
-            self.m.types.type_of(&x.operand0).as_ref(),
-            Type::IntegerType { bits: 64 }
-        );
-        full && is(&x.operand0) && is(&x.operand1)
+        super::pointers::subtracts_pointers(self.m, x, |name| converted.contains(name))
     }
 
     pub(super) fn icmp(&self, pred: IntPredicate, a: Expr, b: Expr, t: Ty) -> R<Expr> {
@@ -3152,11 +3149,7 @@ impl<'m> Lowerer<'m> {
                         Val::P { obj, .. }
                             if self.frames.last().expect("frame").locals.contains(&obj) =>
                         {
-                            let null = self.temp("dangling", Ty::BOOL);
-                            self.pending.push(Op::Havoc {
-                                place: Place::scalar(null),
-                                ty: Ty::BOOL,
-                            });
+                            let null = self.made_up_pending("dangling", Ty::BOOL);
                             Val::E(ite(
                                 Expr::var(null, Ty::BOOL),
                                 Expr::constant(0, Ty::ULONG),

@@ -84,7 +84,7 @@ fn observes(m: &Module, opaque_ids: bool) -> Option<Observation> {
     let main_returns_status = !uses_main(m);
     let found = m.functions.iter().find_map(|f| {
         let defs = definitions(f);
-        let mut offsets = offsets_only(f);
+        let mut offsets = offsets_only(m, f);
         let status = main_returns_status && f.name == "main";
         offsets.extend(only_printed(f, &defs, specific, joined, status));
         // A parameter that only ever gets an integer converted to a pointer (a thread's
@@ -201,31 +201,32 @@ pub fn reads_thread_ids(
 /// How many `ptrtoint`s that only feed differences of pointers ([`offsets_only`]) `m` has at
 /// each place.
 fn pointer_differences(m: &Module) -> HashMap<Option<String>, usize> {
-    let mut out = HashMap::new();
-    for f in &m.functions {
-        let offsets = offsets_only(f);
-        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
-            if let Instruction::PtrToInt(p) = i {
-                if offsets.contains(&p.dest) {
-                    *out.entry(located(i.get_debug_loc().as_ref())).or_default() += 1;
-                }
-            }
-        }
-    }
-    out
+    per_place(m.functions.iter().flat_map(|f| {
+        let offsets = offsets_only(m, f);
+        instructions(f)
+            .filter(move |i| matches!(i, Instruction::PtrToInt(p) if offsets.contains(&p.dest)))
+    }))
 }
 
 /// How many comparisons by order of two pointers `m` makes at each place.
 fn ordered_pointer_compares(m: &Module) -> HashMap<Option<String>, usize> {
+    per_place(
+        (m.functions.iter().flat_map(instructions)).filter(
+            |i| matches!(i, Instruction::ICmp(x) if super::pointers::orders_pointers(m, x)),
+        ),
+    )
+}
+
+/// The instructions of `f`.
+fn instructions(f: &Function) -> impl Iterator<Item = &Instruction> {
+    f.basic_blocks.iter().flat_map(|b| &b.instrs)
+}
+
+/// How many of `instrs` lie at each place.
+fn per_place<'a>(instrs: impl Iterator<Item = &'a Instruction>) -> HashMap<Option<String>, usize> {
     let mut out = HashMap::new();
-    for f in &m.functions {
-        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
-            if let Instruction::ICmp(x) = i {
-                if super::pointers::orders_pointers(m, x) {
-                    *out.entry(located(i.get_debug_loc().as_ref())).or_default() += 1;
-                }
-            }
-        }
+    for i in instrs {
+        *out.entry(located(i.get_debug_loc().as_ref())).or_default() += 1;
     }
     out
 }
@@ -998,45 +999,28 @@ fn number_based(c: &Constant) -> bool {
     }
 }
 
-/// Whether `t` is a 64-bit integer, which a pointer converts to without losing bits.
-fn full_width(t: &llvm_ir::TypeRef) -> bool {
-    matches!(t.as_ref(), Type::IntegerType { bits: 64 })
-}
-
-/// The `ptrtoint`s of `f` (to 64 bits) whose only uses are subtractions of one from another: the difference
-/// of two pointers, which the lowering makes up unless both lie in one block
-/// ([`super::pointers`]). (Uses are counted in the instructions' and terminators' text, which
+/// The `ptrtoint`s of `f` whose only uses are differences of pointers
+/// ([`super::pointers::subtracts_pointers`]), which the lowering makes up unless both lie in
+/// one block. (Uses are counted in the instructions' and terminators' text, which
 /// names every operand.)
-fn offsets_only<'f>(f: &'f Function) -> HashSet<&'f Name> {
+fn offsets_only<'f>(m: &Module, f: &'f Function) -> HashSet<&'f Name> {
     let instrs = || f.basic_blocks.iter().flat_map(|b| &b.instrs);
     if !instrs().any(|i| matches!(i, Instruction::PtrToInt(_))) {
         return HashSet::new();
     }
     let defs = definitions(f);
-    // A converted pointer: the `ptrtoint` instruction (none for a constant expression, which
-    // has no other use).
-    let converted = |o: &'f Operand| -> Option<Option<&'f Name>> {
-        match o {
-            Operand::LocalOperand { name, .. } => match defs.get(name) {
-                Some(Instruction::PtrToInt(p)) if full_width(&p.to_type) => Some(Some(name)),
-                _ => None,
-            },
-            Operand::ConstantOperand(c) => match c.as_ref() {
-                Constant::PtrToInt(p) if full_width(&p.to_type) => Some(None),
-                _ => None,
-            },
-            Operand::MetadataOperand => None,
-        }
-    };
+    let is_ptrtoint = |n: &Name| matches!(defs.get(n), Some(Instruction::PtrToInt(_)));
     // How often each `ptrtoint` is an operand of such a difference.
     let mut in_differences: HashMap<&Name, usize> = HashMap::new();
     for i in instrs() {
         let Instruction::Sub(s) = i else { continue };
-        let (Some(a), Some(b)) = (converted(&s.operand0), converted(&s.operand1)) else {
+        if !super::pointers::subtracts_pointers(m, s, is_ptrtoint) {
             continue;
-        };
-        for n in [a, b].into_iter().flatten() {
-            *in_differences.entry(n).or_default() += 1;
+        }
+        for o in [&s.operand0, &s.operand1] {
+            if let Operand::LocalOperand { name, .. } = o {
+                *in_differences.entry(name).or_default() += 1;
+            }
         }
     }
     if in_differences.is_empty() {

@@ -31,7 +31,8 @@ use super::lower::{and, bin, cast, ite, Lowerer, Val, R};
 use crate::ir::*;
 use llvm_ir::instruction::{ICmp, Sub};
 use llvm_ir::types::Type;
-use llvm_ir::{IntPredicate, Name};
+use llvm_ir::{Constant, IntPredicate, Name, Operand};
+use std::collections::HashMap;
 
 /// A comparison by order or a difference of two pointers, to be completed by
 /// [`Lowerer::fill_within_blocks`].
@@ -57,6 +58,28 @@ pub(super) fn orders_pointers(m: &llvm_ir::Module, x: &ICmp) -> bool {
             m.types.type_of(&x.operand0).as_ref(),
             Type::PointerType { .. }
         )
+}
+
+/// Whether `x` subtracts two pointers converted to 64-bit integers (`p - q` in C, which clang
+/// compiles to two `ptrtoint`s and a `sub`), where `converted` says which registers of its
+/// function are `ptrtoint`s. (A pointer converted to a narrower integer loses its object's
+/// number.) The lowering computes such a difference ([`Lowerer::pointer_difference`]), and
+/// the numbering analysis does not count it as a read of addresses.
+pub(super) fn subtracts_pointers(
+    m: &llvm_ir::Module,
+    x: &Sub,
+    converted: impl Fn(&Name) -> bool,
+) -> bool {
+    let is = |o: &Operand| match o {
+        Operand::LocalOperand { name, .. } => converted(name),
+        Operand::ConstantOperand(c) => matches!(c.as_ref(), Constant::PtrToInt(_)),
+        Operand::MetadataOperand => false,
+    };
+    matches!(
+        m.types.type_of(&x.operand0).as_ref(),
+        Type::IntegerType { bits: 64 }
+    ) && is(&x.operand0)
+        && is(&x.operand1)
 }
 
 impl<'m> Lowerer<'m> {
@@ -98,11 +121,7 @@ impl<'m> Lowerer<'m> {
         b: Expr,
         null_exact: bool,
     ) {
-        let r = self.temp(name, ty);
-        self.pending.push(Op::Havoc {
-            place: Place::scalar(r),
-            ty,
-        });
+        let r = self.made_up_pending(name, ty);
         // Completed at the end; until then the made-up value stays.
         self.pending.push(Op::Assign {
             place: Place::scalar(r),
@@ -140,6 +159,8 @@ impl<'m> Lowerer<'m> {
         // The greatest object number an address may have: below the thread ids', which
         // are numbers of the model's too ([`crate::ir::THREAD_ID_BASE`]).
         let last = (self.vars.len() as i128).min((THREAD_ID_BASE >> 32) - 1);
+        // Per thread, the test of each result register.
+        let mut tests: Vec<HashMap<VarId, Expr>> = vec![HashMap::new(); self.threads.len()];
         for w in std::mem::take(&mut self.within_blocks) {
             let mut one = one_block(&w.a, &w.b, &instanced, last);
             if w.null_exact {
@@ -156,15 +177,20 @@ impl<'m> Lowerer<'m> {
                 );
             }
             let value = ite(one, w.exact, Expr::var(w.result, w.ty), w.ty);
-            let tb = &mut self.threads[w.thread.0 as usize].1;
+            tests[w.thread.0 as usize].insert(w.result, value);
+        }
+        for ((_, tb), tests) in self.threads.iter_mut().zip(&tests) {
+            if tests.is_empty() {
+                continue;
+            }
             for op in tb.transitions.iter_mut().flat_map(|t| &mut t.ops) {
                 if let Op::Assign {
                     place: Place::Var { var, index: None },
-                    value: v,
+                    value,
                 } = op
                 {
-                    if *var == w.result {
-                        *v = value.clone();
+                    if let Some(test) = tests.get(var) {
+                        *value = test.clone();
                     }
                 }
             }

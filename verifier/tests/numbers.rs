@@ -40,7 +40,7 @@ fn a_check_on_a_thread_ids_or_an_addresss_number_is_not_called_safe() {
         ("", "pthread_self()", "numbers.c:9:"),
         (
             "void *p = malloc(32); if (!p) return 0;",
-            "(unsigned long)p",
+            "(unsigned long)p + 16",
             "numbers.c:9:",
         ),
     ];
@@ -208,9 +208,10 @@ fn numbers_read_through_memory_types_and_text_are_seen() {
         ),
     ];
     // A constant address computed with or returned (no run fails for sure: only alignment
-    // is known).
+    // is known). (Its remainder modulo a power of two is made up beyond the alignment,
+    // `pointer_order.rs`.)
     for body in [
-        "return (int)((unsigned long)&g & 0xfff);",
+        "return (int)((unsigned long)&g >> 4);",
         "return (unsigned long)&g;",
     ] {
         let text =

@@ -171,3 +171,85 @@ fn numbers_dangling_pointers_and_narrowed_addresses_are_no_blocks() {
         );
     }
 }
+
+/// An address modulo a power of two (a test of alignment, `(uintptr_t)p % 8`, `(char *)p -
+/// (char *)0`, `& 15`) is a run's where the block starts at such a multiple in every run:
+/// globals and locals declared so aligned, memory from `malloc` (16 bytes), instances of an
+/// allocation site a multiple apart. Such programs are decided, a wrong claim of alignment
+/// too.
+const ALIGNED: &str = r#"
+#include <assert.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+long g[4];
+int x;
+static void *f(void *a) { x++; return a; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, f, 0);
+  long *p = malloc(3 * sizeof(long));
+  long loc[2];
+  char *q[3];
+  for (int i = 0; i < 3; i++) q[i] = malloc(40);
+  assert(((char *)p - (char *)0) % sizeof(long) == 0);
+  assert(((uintptr_t)&g[1] & 7) == 0 && (uintptr_t)&loc[1] % 8 == 0);
+  assert((uintptr_t)(p + 1) % 16 == 8);
+  for (int i = 0; i < 3; i++) assert((uintptr_t)(q[i] + 24) % 16 == 8);
+  CLAIM;
+  pthread_join(t, 0);
+  return 0;
+}
+"#;
+
+#[test]
+fn addresses_modulo_the_alignment_every_run_gives_are_exact() {
+    let safe = ALIGNED.replace("CLAIM", "assert((uintptr_t)(q[2] + 32) % 16 == 0)");
+    assert!(common::runs_natively("aligned", &safe));
+    let p = lower(&safe);
+    assert_eq!(p.observes_numbering, None);
+    assert_eq!(common::verdict_and_ivrs(&p).0, Verdict::Safe);
+    // 40 is no multiple of 16.
+    let wrong = ALIGNED.replace("CLAIM", "assert((uintptr_t)(q[2] + 40) % 16 == 0)");
+    assert!(!common::runs_natively("misaligned", &wrong));
+    assert_eq!(common::verdict_and_ivrs(&lower(&wrong)).0, Verdict::Unsafe);
+}
+
+/// Where no run is known to align the block, the remainder is made up: a byte array (which
+/// the module aligns to 1), instances of a site 28 bytes apart (a status cell and 20 bytes),
+/// and thread ids (glibc's are addresses; the program compiled with `pthread_t` opaque shows
+/// the remainder of one).
+#[test]
+fn addresses_modulo_more_than_their_blocks_alignment_are_made_up() {
+    let thread = "static void *f(void *x) { return x; }\n";
+    let cases = [
+        (
+            "bytes",
+            "char c[3];\n",
+            "assert((uintptr_t)&c[1] % 8 == 1);",
+        ),
+        (
+            "site",
+            "",
+            "char *q[2];\n  for (int i = 0; i < 2; i++) { q[i] = malloc(20); if (!q[i]) \
+             return 0; }\n  assert((uintptr_t)q[1] % 8 == 0);",
+        ),
+        (
+            "ids",
+            thread,
+            "pthread_t t;\n  pthread_create(&t, 0, f, 0);\n  pthread_join(t, 0);\n  \
+             assert((uintptr_t)t % 8 == 0);",
+        ),
+    ];
+    for (name, decls, body) in cases {
+        let text = format!(
+            "#include <assert.h>\n#include <pthread.h>\n#include <stdint.h>\n#include \
+             <stdlib.h>\n{decls}int main(void) {{\n  {body}\n  return 0;\n}}\n"
+        );
+        let v = verdict_within(&lower(&text), 5);
+        assert!(
+            !matches!(v, Verdict::Safe | Verdict::Unsafe),
+            "{name}: {v:?}"
+        );
+    }
+}

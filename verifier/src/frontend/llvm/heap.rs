@@ -108,6 +108,12 @@ impl<'m> Lowerer<'m> {
             _ => elems,
         };
         let (obj, inst) = self.heap_object(self.block(ty, s, elems, k, zero))?;
+        let align = if status_base == crate::ir::MAPPED {
+            super::pointers::PAGE_ALIGNMENT
+        } else {
+            super::pointers::MALLOC_ALIGNMENT
+        };
+        self.alignments.insert(obj, align);
         let status = obj;
         let sp = |j: Expr| Place::Var {
             var: status,

@@ -223,6 +223,9 @@ pub(super) struct FnFacts {
     escaping: HashSet<Name>,
     /// The registers of `ptrtoint`s.
     converted: HashSet<Name>,
+    /// The registers that hold addresses converted to integers
+    /// ([`super::pointers::address_registers`]).
+    addresses: HashSet<Name>,
 }
 
 /// The lowering state.
@@ -249,6 +252,9 @@ pub(super) struct Lowerer<'m> {
     /// Comparisons and differences of pointers, completed once all threads are known
     /// ([`super::pointers`]).
     pub within_blocks: Vec<super::pointers::WithinBlock>,
+    /// The alignment every run gives the first byte of each object (of each instance, for an
+    /// object of several), where it is more than 1 ([`super::pointers`]).
+    pub alignments: HashMap<VarId, u64>,
     /// The functions whose address the program takes, each an object of one byte (so that
     /// function pointers are distinct, non-null addresses).
     pub fn_objects: HashMap<String, VarId>,
@@ -367,6 +373,7 @@ pub(super) fn lower(
                         _ => None,
                     })
                     .collect(),
+                addresses: (super::pointers::address_registers(f).into_iter().cloned()).collect(),
             };
             (f.name.as_str(), facts)
         })
@@ -384,6 +391,7 @@ pub(super) fn lower(
         heap_sites: HashSet::new(),
         signals: Vec::new(),
         within_blocks: Vec::new(),
+        alignments: HashMap::new(),
         typed_mutexes: false,
         bounded: false,
         asks_own_id: false,
@@ -1496,6 +1504,7 @@ impl<'m> Lowerer<'m> {
                 continue;
             }
             let obj = self.new_object(&name, &ty, VarScope::Global, init)?;
+            self.alignments.insert(obj, g.alignment.max(1) as u64);
             if g.is_constant {
                 self.const_objects.insert(obj);
             }
@@ -2344,6 +2353,13 @@ impl<'m> Lowerer<'m> {
         match i {
             I::ICmp(x) if super::pointers::orders_pointers(self.m, x) => self.pointer_order(x),
             I::Sub(x) if self.subtracts_pointers(x) => self.pointer_difference(x),
+            I::URem(_) | I::SRem(_) | I::And(_) if self.remainder_of_address(i).is_some() => {
+                let (x, k) = self.remainder_of_address(i).expect("a remainder");
+                let dest = i
+                    .try_get_result()
+                    .expect("an arithmetic instruction has a result");
+                self.pointer_remainder(dest, x, k)
+            }
             I::Add(_)
             | I::Sub(_)
             | I::Mul(_)
@@ -2493,6 +2509,9 @@ impl<'m> Lowerer<'m> {
             // Made up where the pointers lie in two blocks ([`super::pointers`]).
             I::ICmp(x) if super::pointers::orders_pointers(self.m, x) => return Ok(None),
             I::Sub(x) if self.subtracts_pointers(x) => return Ok(None),
+            I::URem(_) | I::SRem(_) | I::And(_) if self.remainder_of_address(i).is_some() => {
+                return Ok(None)
+            }
             I::Add(x) => self.arith(BinOp::Add, arg(0), arg(1), ty_of(0)?, x.nsw)?,
             I::Sub(x) => self.arith(BinOp::Sub, arg(0), arg(1), ty_of(0)?, x.nsw)?,
             I::Mul(x) => self.arith(BinOp::Mul, arg(0), arg(1), ty_of(0)?, x.nsw)?,
@@ -2587,6 +2606,17 @@ impl<'m> Lowerer<'m> {
         super::pointers::subtracts_pointers(self.m, x, |name| converted.contains(name))
     }
 
+    /// The address and the modulus of `i` where it takes an address converted to an integer
+    /// modulo a power of two ([`super::pointers::remainder_of_address`]).
+    pub(super) fn remainder_of_address<'i>(
+        &self,
+        i: &'i Instruction,
+    ) -> Option<(&'i Operand, u64)> {
+        let fr = self.frames.last()?;
+        let addresses = &self.facts[fr.func.name.as_str()].addresses;
+        super::pointers::remainder_of_address(self.m, i, |name| addresses.contains(name))
+    }
+
     pub(super) fn icmp(&self, pred: IntPredicate, a: Expr, b: Expr, t: Ty) -> R<Expr> {
         use IntPredicate as P;
         let (op, signed) = match pred {
@@ -2654,6 +2684,7 @@ impl<'m> Lowerer<'m> {
     /// `lifetime`, the object's status cell is freed when the function returns.
     fn bind_local(&mut self, x: &'m ins::Alloca, p: Val, lifetime: bool) {
         if let Val::P { obj, .. } = p {
+            self.alignments.insert(obj, x.alignment.max(1) as u64);
             let f = self.frame();
             f.locals.insert(obj);
             if lifetime {

@@ -787,7 +787,9 @@ fn reads<'f>(
         },
         _ => false,
     };
-    if super::lower::operands(i).into_iter().any(constant) {
+    // (A constant address modulo a power of two is made up unless its block is so aligned.)
+    let remainder = super::pointers::remainder_of_address(m, i, |_| false).is_some();
+    if !remainder && super::lower::operands(i).into_iter().any(constant) {
         return Some(CONVERTED);
     }
     match i {
@@ -999,48 +1001,84 @@ fn number_based(c: &Constant) -> bool {
     }
 }
 
-/// The `ptrtoint`s of `f` whose only uses are differences of pointers
+/// The registers of `f` holding addresses converted to integers
+/// ([`super::pointers::address_registers`]) whose only uses are differences of pointers
 /// ([`super::pointers::subtracts_pointers`]), which the lowering makes up unless both lie in
-/// one block. (Uses are counted in the instructions' and terminators' text, which
-/// names every operand.)
+/// one block, remainders modulo a power of two ([`super::pointers::remainder_of_address`]),
+/// made up unless the block is so aligned, and registers of this set with 0 added or
+/// subtracted. (Uses are counted in the instructions' and terminators' text, which names
+/// every operand.)
 fn offsets_only<'f>(m: &Module, f: &'f Function) -> HashSet<&'f Name> {
     let instrs = || f.basic_blocks.iter().flat_map(|b| &b.instrs);
-    if !instrs().any(|i| matches!(i, Instruction::PtrToInt(_))) {
+    let addresses = super::pointers::address_registers(f);
+    if addresses.is_empty() {
         return HashSet::new();
     }
     let defs = definitions(f);
     let is_ptrtoint = |n: &Name| matches!(defs.get(n), Some(Instruction::PtrToInt(_)));
-    // How often each `ptrtoint` is an operand of such a difference.
-    let mut in_differences: HashMap<&Name, usize> = HashMap::new();
+    let local = |o: &'f Operand| match o {
+        Operand::LocalOperand { name, .. } => Some(name),
+        _ => None,
+    };
+    // Each use of an address register in a difference or a remainder, and each use in a
+    // register of `addresses` (with the register).
+    let mut good: HashMap<&Name, usize> = HashMap::new();
+    let mut derived: Vec<(&Name, &Name)> = Vec::new();
     for i in instrs() {
-        let Instruction::Sub(s) = i else { continue };
-        if !super::pointers::subtracts_pointers(m, s, is_ptrtoint) {
-            continue;
-        }
-        for o in [&s.operand0, &s.operand1] {
-            if let Operand::LocalOperand { name, .. } = o {
-                *in_differences.entry(name).or_default() += 1;
+        match i {
+            Instruction::Sub(s) if super::pointers::subtracts_pointers(m, s, is_ptrtoint) => {
+                for name in [&s.operand0, &s.operand1].into_iter().filter_map(local) {
+                    *good.entry(name).or_default() += 1;
+                }
+            }
+            _ => {
+                if let Some((x, _)) =
+                    super::pointers::remainder_of_address(m, i, |n| addresses.contains(n))
+                {
+                    if let Some(name) = local(x) {
+                        *good.entry(name).or_default() += 1;
+                    }
+                } else if let Some(dest) = i.try_get_result().filter(|d| addresses.contains(d)) {
+                    if !matches!(i, Instruction::PtrToInt(_)) {
+                        let ops = super::lower::operands(i);
+                        if let Some(name) = ops.into_iter().find_map(local) {
+                            derived.push((name, dest));
+                        }
+                    }
+                }
             }
         }
-    }
-    if in_differences.is_empty() {
-        return HashSet::new();
     }
     // Every use of each, counted in the text of the function's instructions and terminators.
     let texts: Vec<String> = instrs()
         .map(|i| i.to_string())
         .chain(f.basic_blocks.iter().map(|b| b.term.to_string()))
         .collect();
-    in_differences
-        .into_iter()
-        .filter(|(name, n)| {
-            let token = name.to_string();
-            let uses: usize = texts.iter().map(|t| occurrences(t, &token)).sum();
-            // (The definition names it once.)
-            uses == n + 1
-        })
-        .map(|(name, _)| name)
-        .collect()
+    let uses = |name: &Name| -> usize {
+        let token = name.to_string();
+        // (The definition names it once.)
+        texts.iter().map(|t| occurrences(t, &token)).sum::<usize>() - 1
+    };
+    let total: HashMap<&Name, usize> = addresses.iter().map(|n| (*n, uses(n))).collect();
+    // The greatest set whose every use is good or a register of the set.
+    let mut set: HashSet<&Name> = addresses.clone();
+    loop {
+        let keep: HashSet<&Name> = set
+            .iter()
+            .copied()
+            .filter(|n| {
+                let inside = derived
+                    .iter()
+                    .filter(|(from, to)| from == n && set.contains(to))
+                    .count();
+                good.get(n).copied().unwrap_or(0) + inside == total[n]
+            })
+            .collect();
+        if keep.len() == set.len() {
+            return set;
+        }
+        set = keep;
+    }
 }
 
 /// Occurrences of value name `token` (`%x`) in `text` as a whole name.

@@ -1,4 +1,5 @@
-//! Pointers compared by order (`p < q`, `p >= q`, ...) and subtracted (`p - q`).
+//! Pointers compared by order (`p < q`, `p >= q`, ...), subtracted (`p - q`), and reduced
+//! modulo a power of two (`(uintptr_t)p % 8`, `(uintptr_t)p & 15`: a test of alignment).
 //!
 //! C defines both for two pointers into one block only: the same object (array, struct), or
 //! one past its end (C11 6.5.8p5, 6.5.6p9). There the model's addresses give a run's results,
@@ -14,6 +15,14 @@
 //! ordered by their blocks' addresses) gets no `safe` verdict: a known gap, on the side of
 //! caution.
 //!
+//! An address modulo a power of two `k` is a run's where the block's first byte lies at a
+//! multiple of `k` in every run: a global or a local declared so aligned in the module (the
+//! linker and the stack frame keep it), memory from `malloc` and its kind (glibc's
+//! alignment of 16 bytes on x86-64, as the model's other choices of the C library are
+//! glibc's) or a file mapping (a page). The model's address is then the block's offset
+//! modulo `k`, when the instances of an allocation site lie a multiple of `k` apart.
+//! Elsewhere the remainder is made up as above.
+//!
 //! Values that are no address in an object are in no block: null (but for the order above), a
 //! number converted to a pointer, a thread id converted to one (a number of the model's own),
 //! a dangling pointer's value (which a compiler may make null). A difference is one of
@@ -24,15 +33,25 @@
 //! a variable-length array ([`crate::ir::Var::allocation_status`]): there each instance is a
 //! block. Instances are told apart by the stride of the object's status variable, which is
 //! known only once every thread is lowered (a thread lowered later may have the site), so the
-//! lowering records each comparison and difference, and [`Lowerer::fill_within_blocks`]
-//! writes its test at the end.
+//! lowering records each comparison, difference and remainder, and
+//! [`Lowerer::fill_within_blocks`] writes its test at the end.
 
 use super::lower::{and, bin, cast, ite, Lowerer, Val, R};
 use crate::ir::*;
 use llvm_ir::instruction::{ICmp, Sub};
 use llvm_ir::types::Type;
-use llvm_ir::{Constant, IntPredicate, Name, Operand};
-use std::collections::HashMap;
+use llvm_ir::{Constant, Function, Instruction, IntPredicate, Name, Operand};
+use std::collections::{HashMap, HashSet};
+
+/// The greatest alignment a test of alignment may ask for (a page).
+const MAX_ALIGNMENT: u64 = 4096;
+
+/// The alignment of memory from `malloc`, `calloc` and `realloc` (glibc's `MALLOC_ALIGNMENT`
+/// on x86-64: `alignof(max_align_t)`).
+pub(super) const MALLOC_ALIGNMENT: u64 = 16;
+
+/// The alignment of a file mapping (`mmap`): a page.
+pub(super) const PAGE_ALIGNMENT: u64 = 4096;
 
 /// A comparison by order or a difference of two pointers, to be completed by
 /// [`Lowerer::fill_within_blocks`].
@@ -44,11 +63,19 @@ pub(super) struct WithinBlock {
     ty: Ty,
     /// The result where both pointers lie in one block.
     exact: Expr,
-    /// Both pointers, as `unsigned long`.
+    /// The (first) pointer, as `unsigned long`.
     a: Expr,
-    b: Expr,
-    /// Whether the result is exact where either pointer is null (an order).
-    null_exact: bool,
+    /// What `a` is taken with.
+    with: With,
+}
+
+/// What a [`WithinBlock`] takes its pointer with.
+enum With {
+    /// A second pointer, as `unsigned long`; `null_exact`: whether the result is exact where
+    /// either is null (an order).
+    Pointer { b: Expr, null_exact: bool },
+    /// A power of two (a remainder).
+    Modulus(u64),
 }
 
 /// Whether `x` compares two pointers by order.
@@ -82,6 +109,81 @@ pub(super) fn subtracts_pointers(
         && is(&x.operand1)
 }
 
+/// The registers of `f` that hold an address converted to an integer: a `ptrtoint`, or one
+/// with 0 added or subtracted (`(char *)p - (char *)0`, which clang compiles to a `sub` of
+/// 0).
+pub(super) fn address_registers(f: &Function) -> HashSet<&Name> {
+    let instrs = || f.basic_blocks.iter().flat_map(|b| &b.instrs);
+    let mut out: HashSet<&Name> = instrs()
+        .filter_map(|i| match i {
+            Instruction::PtrToInt(p) => Some(&p.dest),
+            _ => None,
+        })
+        .collect();
+    if out.is_empty() {
+        return out;
+    }
+    let zero = |o: &Operand| matches!(o, Operand::ConstantOperand(c) if matches!(c.as_ref(), Constant::Int { value: 0, .. }));
+    let local = |o: &Operand| match o {
+        Operand::LocalOperand { name, .. } => Some(name.clone()),
+        _ => None,
+    };
+    loop {
+        let more: Vec<&Name> = instrs()
+            .filter_map(|i| {
+                let (x, dest) = match i {
+                    Instruction::Sub(s) if zero(&s.operand1) => (&s.operand0, &s.dest),
+                    Instruction::Add(a) if zero(&a.operand1) => (&a.operand0, &a.dest),
+                    Instruction::Add(a) if zero(&a.operand0) => (&a.operand1, &a.dest),
+                    _ => return None,
+                };
+                let x = local(x)?;
+                (out.contains(&x) && !out.contains(dest)).then_some(dest)
+            })
+            .collect();
+        if more.is_empty() {
+            return out;
+        }
+        out.extend(more);
+    }
+}
+
+/// The address and the modulus of `i` where it takes an address converted to a 64-bit
+/// integer (a constant conversion, or a register `address` says holds one,
+/// [`address_registers`]) modulo a power of two (`urem` or `srem` by it, or `and` with one
+/// less): a test of alignment.
+pub(super) fn remainder_of_address<'i>(
+    m: &llvm_ir::Module,
+    i: &'i Instruction,
+    address: impl Fn(&Name) -> bool,
+) -> Option<(&'i Operand, u64)> {
+    let constant = |o: &Operand| match o {
+        Operand::ConstantOperand(c) => match c.as_ref() {
+            Constant::Int { bits: 64, value } => Some(*value),
+            _ => None,
+        },
+        _ => None,
+    };
+    let is_address = |o: &Operand| match o {
+        Operand::LocalOperand { name, .. } => address(name),
+        Operand::ConstantOperand(c) => matches!(c.as_ref(), Constant::PtrToInt(_)),
+        Operand::MetadataOperand => false,
+    };
+    let power = |k: u64| ((2..=MAX_ALIGNMENT).contains(&k) && k.is_power_of_two()).then_some(k);
+    let (x, k) = match i {
+        Instruction::URem(r) => (&r.operand0, power(constant(&r.operand1)?)?),
+        Instruction::SRem(r) => (&r.operand0, power(constant(&r.operand1)?)?),
+        Instruction::And(a) => match (constant(&a.operand0), constant(&a.operand1)) {
+            (None, Some(mask)) => (&a.operand0, power(mask.checked_add(1)?)?),
+            (Some(mask), None) => (&a.operand1, power(mask.checked_add(1)?)?),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    (is_address(x) && matches!(m.types.type_of(x).as_ref(), Type::IntegerType { bits: 64 }))
+        .then_some((x, k))
+}
+
 impl<'m> Lowerer<'m> {
     /// Lowers `x`, a comparison by order of two pointers ([`orders_pointers`]).
     pub(super) fn pointer_order(&mut self, x: &'m ICmp) -> R<()> {
@@ -91,7 +193,11 @@ impl<'m> Lowerer<'m> {
             self.icmp(x.predicate, a.clone(), b.clone(), Ty::ULONG)?,
             Ty::BOOL,
         );
-        self.within_block(&x.dest, "order", Ty::BOOL, exact, a, b, true);
+        let with = With::Pointer {
+            b,
+            null_exact: true,
+        };
+        self.within_block(&x.dest, "order", Ty::BOOL, exact, a, with);
         Ok(())
     }
 
@@ -103,14 +209,28 @@ impl<'m> Lowerer<'m> {
         let b = self.expr(&x.operand1)?;
         let exact = self.arith(BinOp::Sub, a.clone(), b.clone(), ty, x.nsw)?;
         let (a, b) = (cast(a, Ty::ULONG), cast(b, Ty::ULONG));
-        self.within_block(&x.dest, "distance", ty, exact, a, b, false);
+        let with = With::Pointer {
+            b,
+            null_exact: false,
+        };
+        self.within_block(&x.dest, "distance", ty, exact, a, with);
         Ok(())
     }
 
-    /// Binds `dest` to a register made up, then set to `exact` where `a` and `b` lie in one
-    /// block (the test is written by [`Lowerer::fill_within_blocks`]). Both assignments run
-    /// with the next step.
-    #[allow(clippy::too_many_arguments)]
+    /// Lowers `i`, whose result `dest` is the address `x` converted to an integer modulo
+    /// `k` ([`remainder_of_address`]).
+    pub(super) fn pointer_remainder(&mut self, dest: &'m Name, x: &'m Operand, k: u64) -> R<()> {
+        let ty = self.reg_ty(&self.m.types.type_of(x))?;
+        let a = cast(self.expr(x)?, Ty::ULONG);
+        // (Written by [`Lowerer::fill_within_blocks`], which knows the blocks' layout.)
+        let exact = Expr::constant(0, ty);
+        self.within_block(dest, "remainder", ty, exact, a, With::Modulus(k));
+        Ok(())
+    }
+
+    /// Binds `dest` to a register made up, then set to `exact` where `a` and what it is taken
+    /// `with` lie in one block (or `a` in an aligned one; the test is written by
+    /// [`Lowerer::fill_within_blocks`]). Both assignments run with the next step.
     fn within_block(
         &mut self,
         dest: &'m Name,
@@ -118,8 +238,7 @@ impl<'m> Lowerer<'m> {
         ty: Ty,
         exact: Expr,
         a: Expr,
-        b: Expr,
-        null_exact: bool,
+        with: With,
     ) {
         let r = self.made_up_pending(name, ty);
         // Completed at the end; until then the made-up value stays.
@@ -133,8 +252,7 @@ impl<'m> Lowerer<'m> {
             ty,
             exact,
             a,
-            b,
-            null_exact,
+            with,
         });
         self.bind(dest, Val::E(Expr::var(r, ty)), ty);
     }
@@ -162,21 +280,31 @@ impl<'m> Lowerer<'m> {
         // Per thread, the test of each result register.
         let mut tests: Vec<HashMap<VarId, Expr>> = vec![HashMap::new(); self.threads.len()];
         for w in std::mem::take(&mut self.within_blocks) {
-            let mut one = one_block(&w.a, &w.b, &instanced, last);
-            if w.null_exact {
-                // Null lies below an object's address (not below a dangling pointer's
-                // value, which a compiler may make null).
-                let null =
-                    |x: &Expr| bin(BinOp::Eq, x.clone(), Expr::constant(0, Ty::ULONG), Ty::INT);
-                let below = |x: &Expr, y: &Expr| and(null(x), in_object(y, last));
-                one = bin(
-                    BinOp::Or,
-                    bin(BinOp::Or, below(&w.a, &w.b), below(&w.b, &w.a), Ty::INT),
-                    one,
-                    Ty::INT,
-                );
-            }
-            let value = ite(one, w.exact, Expr::var(w.result, w.ty), w.ty);
+            let (one, exact) = match &w.with {
+                With::Pointer { b, null_exact } => {
+                    let mut one = one_block(&w.a, b, &instanced, last);
+                    if *null_exact {
+                        // Null lies below an object's address (not below a dangling
+                        // pointer's value, which a compiler may make null).
+                        let null = |x: &Expr| {
+                            bin(BinOp::Eq, x.clone(), Expr::constant(0, Ty::ULONG), Ty::INT)
+                        };
+                        let below = |x: &Expr, y: &Expr| and(null(x), in_object(y, last));
+                        one = bin(
+                            BinOp::Or,
+                            bin(BinOp::Or, below(&w.a, b), below(b, &w.a), Ty::INT),
+                            one,
+                            Ty::INT,
+                        );
+                    }
+                    (one, w.exact)
+                }
+                With::Modulus(k) => {
+                    let (one, exact) = self.aligned(&w.a, *k, last);
+                    (one, cast(exact, w.ty))
+                }
+            };
+            let value = ite(one, exact, Expr::var(w.result, w.ty), w.ty);
             tests[w.thread.0 as usize].insert(w.result, value);
         }
         for ((_, tb), tests) in self.threads.iter_mut().zip(&tests) {
@@ -196,6 +324,94 @@ impl<'m> Lowerer<'m> {
             }
         }
     }
+}
+
+impl Lowerer<'_> {
+    /// Whether address `x` (of type `unsigned long`) lies in a block whose first byte is at
+    /// a multiple of `k` in every run, and `x` modulo `k` in a run where it does (see the
+    /// module documentation); `last` is the greatest object number.
+    fn aligned(&self, x: &Expr, k: u64, last: i128) -> (Expr, Expr) {
+        let ul = |v: i128| Expr::constant(v, Ty::ULONG);
+        // The objects (by number) whose blocks are so aligned, those of them whose blocks
+        // start after a status cell, and the others.
+        let (mut aligned, mut after_status, mut others) = (vec![], vec![], vec![]);
+        for v in &self.vars {
+            if v.placement().object != v.id {
+                continue;
+            }
+            let number = v.id.0 as i128 + 1;
+            let instances_aligned = !v.allocation_status
+                || v.len <= 1
+                || (v.placement().stride as u64).is_multiple_of(k);
+            let align = self.alignments.get(&v.id).copied().unwrap_or(1);
+            if align >= k && instances_aligned && number <= last {
+                aligned.push(number);
+                if v.allocation_status {
+                    after_status.push(number);
+                }
+            } else {
+                others.push(number);
+            }
+        }
+        let test = and(in_object(x, last), among(x, &aligned, &others));
+        let mask = |e: Expr| bin(BinOp::BitAnd, e, ul(k as i128 - 1), Ty::ULONG);
+        // (A status cell of `ALLOCATION_HEADER` bytes moves the block by a multiple of `k`
+        // where `k` divides it.)
+        let value = if after_status.is_empty() || ALLOCATION_HEADER % k as i128 == 0 {
+            mask(x.clone())
+        } else {
+            let plain: Vec<i128> = aligned
+                .iter()
+                .copied()
+                .filter(|n| !after_status.contains(n))
+                .collect();
+            let payload = bin(BinOp::Sub, x.clone(), ul(ALLOCATION_HEADER), Ty::ULONG);
+            ite(
+                among(x, &after_status, &plain),
+                mask(payload),
+                mask(x.clone()),
+                Ty::ULONG,
+            )
+        };
+        (test, value)
+    }
+}
+
+/// Whether the object number of address `x` is one of `these` (sorted), given that it is one
+/// of `these` or `others`: a test of ranges of numbers.
+fn among(x: &Expr, these: &[i128], others: &[i128]) -> Expr {
+    let ul = |v: i128| Expr::constant(v, Ty::ULONG);
+    if these.is_empty() {
+        return Expr::int(0);
+    }
+    if others.is_empty() {
+        return Expr::tt();
+    }
+    // Runs of `these` with none of `others` between.
+    let mut runs: Vec<(i128, i128)> = vec![];
+    for &n in these {
+        match runs.last_mut() {
+            Some((_, hi)) if others.get(others.partition_point(|o| *o <= *hi)) >= Some(&n) => {
+                *hi = n
+            }
+            Some((_, hi)) if others.partition_point(|o| *o <= *hi) == others.len() => *hi = n,
+            _ => runs.push((n, n)),
+        }
+    }
+    let o = object(x);
+    runs.into_iter()
+        .map(|(lo, hi)| {
+            if lo == hi {
+                bin(BinOp::Eq, o.clone(), ul(lo), Ty::INT)
+            } else {
+                and(
+                    bin(BinOp::Ge, o.clone(), ul(lo), Ty::INT),
+                    bin(BinOp::Le, o.clone(), ul(hi), Ty::INT),
+                )
+            }
+        })
+        .reduce(|a, b| bin(BinOp::Or, a, b, Ty::INT))
+        .unwrap_or_else(|| Expr::int(0))
 }
 
 /// The object number of address `x` (of type `unsigned long`; [`crate::ir::address`]).

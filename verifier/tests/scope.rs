@@ -366,7 +366,7 @@ int main(void) {{
         .expect("lowers")
         .observes_numbering
         .is_some());
-    let argv = "int main(int argc, char **argv) { return (int)((unsigned long)argv & 15); }";
+    let argv = "int main(int argc, char **argv) { return (int)((unsigned long)argv >> 4); }";
     assert!(lower(argv, 4, None)
         .expect("lowers")
         .observes_numbering

@@ -18,7 +18,8 @@
 //! stream, or an id only handed to `pthread_equal`, `pthread_join` and their kind, or
 //! compared for equality (distinct threads and objects have distinct numbers in every
 //! numbering); pointers compared by order (the model's order within one block, a made-up
-//! result across blocks, [`super::pointers`]). The analysis is syntactic: places are matched by how the module names them.
+//! result across blocks, [`super::pointers`]); an address modulo a power of two (the model's
+//! where every run aligns the block so, made up elsewhere, [`super::pointers`]). The analysis is syntactic: places are matched by how the module names them.
 
 use llvm_ir::instruction::Instruction;
 use llvm_ir::types::Type;

@@ -77,6 +77,9 @@ pub(crate) struct Variant<G> {
     pub own_iterations: u32,
     /// One of its transitions read an input (a trace step with input values).
     pub read_input: bool,
+    /// One of its transitions read inputs whose values made no difference
+    /// ([`same_outcome`]): its trace steps keep the values, so the memo does not keep it.
+    pub read_unused_input: bool,
     /// With [`Tables::unlocks`]: the access key of a mutex it released (unlock,
     /// `pthread_cond_wait`) without holding it.
     pub stray: Option<u64>,
@@ -355,6 +358,7 @@ impl<S: Clone> Pool<S> {
                 v.loud = false;
                 v.own_iterations = 0;
                 v.read_input = false;
+                v.read_unused_input = false;
                 v.stray = None;
                 v
             }
@@ -398,7 +402,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 self.m.start_recording(s.mem.len());
                 let out = self.compute(g, s, t, depth);
                 let rec = self.m.stop_recording();
-                let input = out.iter().any(|v| v.read_input);
+                let input = out.iter().any(|v| v.read_input || v.read_unused_input);
                 memo.borrow_mut().insert(s, t, alone, &rec, &out, input);
                 out
             }
@@ -468,6 +472,7 @@ impl<S: Clone> Variant<S> {
             loud: false,
             own_iterations: 0,
             read_input: false,
+            read_unused_input: false,
             stray: None,
         }
     }
@@ -492,6 +497,7 @@ impl<S: Clone> Variant<S> {
         self.loud = w.loud;
         self.own_iterations = w.own_iterations;
         self.read_input = w.read_input;
+        self.read_unused_input = w.read_unused_input;
         self.stray = w.stray;
     }
 }
@@ -541,7 +547,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 {
                     break Some((v, tr, gate));
                 }
-                self.run_one(&mut v, t, tr, &gate, &[]);
+                self.run_one(&mut v, t, tr, &gate, &[], true);
                 self.run_private(&mut v, t);
                 if !self.goes_on(&v, t, &mut next) {
                     out.push(v);
@@ -584,21 +590,44 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 })
                 .collect();
             let (combos, every) = input_combinations(&domains);
-            let mut v = Some(v);
             let mut combo = vec![0usize; domains.len()];
+            // One variant per combination of values, but one per distinct outcome: values
+            // the transition overwrites (a register made up, then set where a pointer
+            // comparison is exact, `frontend::llvm::pointers`) or does not tell apart make
+            // the same state and accesses, and so the same executions.
+            let mut ran: Vec<(Variant<G::State>, Vec<i128>)> = Vec::new();
             for k in 0..combos {
                 let vals: Vec<i128> = if every {
                     combo.iter().zip(&domains).map(|(i, d)| d[*i]).collect()
                 } else {
                     domains.iter().map(|d| d[k % d.len()]).collect()
                 };
-                let mut w = if k + 1 == combos {
-                    v.take().expect("the variant")
-                } else {
-                    v.as_ref().expect("the variant").fork(self.pool)
-                };
-                self.run_one(&mut w, t, tr, &gate, &vals);
+                let mut w = v.fork(self.pool);
+                self.run_one(&mut w, t, tr, &gate, &vals, true);
                 continue_combos(&mut combo, &domains);
+                if ran.iter().any(|(r, _)| same_outcome(r, &w)) {
+                    self.pool.recycle(w.state);
+                    continue;
+                }
+                ran.push((w, vals));
+            }
+            let variants: Vec<Variant<G::State>> = if combos == 1 {
+                ran.into_iter().map(|(w, _)| w).collect()
+            } else if let [(_, vals)] = &ran[..] {
+                // Every value made the same outcome: the transition reads no input that
+                // matters, so the step goes on as after one that reads none.
+                let mut w = v;
+                self.run_one(&mut w, t, tr, &gate, vals, false);
+                w.read_unused_input = true;
+                for (r, _) in ran {
+                    self.pool.recycle(r.state);
+                }
+                vec![w]
+            } else {
+                self.pool.recycle(v.state);
+                ran.into_iter().map(|(w, _)| w).collect()
+            };
+            for w in variants {
                 if !self.goes_on(&w, t, &mut next) {
                     out.push(w);
                     continue;
@@ -661,7 +690,8 @@ impl<G: Guide> Stepper<'_, '_, G> {
         }
     }
 
-    /// Executes one transition into `w`.
+    /// Executes one transition into `w`, with `vals` for its inputs; `inputs`: whether they
+    /// count as read (not where every value makes the same outcome, [`same_outcome`]).
     fn run_one(
         &self,
         w: &mut Variant<G::State>,
@@ -669,6 +699,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
         tr: TransId,
         gate: &Gate,
         vals: &[i128],
+        inputs: bool,
     ) {
         let (m, guide) = (self.m, self.guide);
         let th = m.prog.thread(t);
@@ -685,7 +716,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
             }
             w.loud = false;
         }
-        if reads_input(x) {
+        if inputs && reads_input(x) {
             // Each input value makes a variant of the step, so with `one_input` a step reads
             // one input: `k` inputs in one step would make `5^k` variants (with the default
             // domain) before the search could run any of them. Reading one then counts as the
@@ -801,7 +832,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
         drop(log);
         match r {
             Ok(step) => {
-                w.read_input |= !step.inputs.is_empty();
+                w.read_input |= inputs && !step.inputs.is_empty();
                 w.steps.push(TraceStep {
                     thread: t,
                     transition: tr,
@@ -811,7 +842,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 });
             }
             Err(f) => {
-                w.read_input |= !vals.is_empty();
+                w.read_input |= inputs && !vals.is_empty();
                 w.steps.push(TraceStep::new(t, tr, vals.to_vec(), false));
                 w.ending = Some(Ending::of_fault(tr, &f));
                 return;
@@ -843,6 +874,33 @@ impl<G: Guide> Stepper<'_, '_, G> {
             _ => {}
         }
     }
+}
+
+/// Whether two variants of one transition's step (from one variant, with other values of
+/// its inputs) end alike: the same state, accesses and everything the search reads of them
+/// (but the inputs' values in the trace), and no ending (a bug keeps its own trace).
+fn same_outcome<S>(a: &Variant<S>, b: &Variant<S>) -> bool {
+    a.ending.is_none()
+        && b.ending.is_none()
+        && a.state == b.state
+        && a.acc == b.acc
+        && a.spawned == b.spawned
+        && a.marks == b.marks
+        && a.races == b.races
+        && a.stray == b.stray
+        && (
+            a.visible,
+            a.back_edges,
+            a.loud,
+            a.own_iterations,
+            a.read_input,
+        ) == (
+            b.visible,
+            b.back_edges,
+            b.loud,
+            b.own_iterations,
+            b.read_input,
+        )
 }
 
 /// Whether a transition reads inputs (`__VERIFIER_nondet_*`).

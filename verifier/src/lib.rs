@@ -15,6 +15,7 @@ pub mod imc;
 pub mod interp;
 pub mod ir;
 pub mod ivr;
+pub(crate) mod liveness;
 pub mod memory;
 pub mod pretty;
 pub mod scheduler;

@@ -22,10 +22,10 @@
 //! holds more than [`WIDE`] values are left out: a short loop's states are few, and tracked
 //! they keep the search exact.
 
-use super::liveness::registers;
 use super::ranges::Ranges;
 use super::unknowns::{value_reads, Unknowns};
 use crate::ir::*;
+use crate::liveness::registers;
 
 /// Counters whose intervals hold at most this many values stay tracked.
 const WIDE: i128 = 32;

@@ -27,7 +27,6 @@
 mod counters;
 mod fails;
 mod inputs;
-mod liveness;
 mod lockset;
 pub mod modular;
 mod probe;

@@ -14,7 +14,6 @@
 //! as SPIN or CPAchecker's value analysis); an edge leads to a state, to an error, or to
 //! undefined behaviour.
 
-use super::liveness::Liveness;
 use super::ranges::{elem_ty, eval_with, truth_with, Range, Ranges};
 use super::relevance::Relevance;
 use super::store::Store;
@@ -23,6 +22,7 @@ use crate::art::Control;
 use crate::footprint::Footprints;
 use crate::interp::{self, Machine, Oracle, State, Status};
 use crate::ir::*;
+use crate::liveness::Liveness;
 use std::rc::Rc;
 use std::time::Instant;
 

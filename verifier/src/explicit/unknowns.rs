@@ -173,7 +173,7 @@ struct Analysis<'a> {
 
 impl<'a> Analysis<'a> {
     fn new(prog: &'a Program, ranges: &'a Ranges, abstracted: &'a [bool]) -> Analysis<'a> {
-        let plain = super::liveness::registers(prog);
+        let plain = crate::liveness::registers(prog);
         let addressed = addressed_locals(prog, &plain);
         let register: Vec<bool> = (plain.into_iter().zip(&addressed))
             .map(|(r, &a)| r || a)

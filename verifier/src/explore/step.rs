@@ -604,6 +604,9 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 };
                 let mut w = v.fork(self.pool);
                 self.run_one(&mut w, t, tr, &gate, &vals, true);
+                if combos > 1 {
+                    self.forget_dead(&mut w, t);
+                }
                 continue_combos(&mut combo, &domains);
                 if ran.iter().any(|(r, _)| same_outcome(r, &w)) {
                     self.pool.recycle(w.state);
@@ -618,6 +621,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 // matters, so the step goes on as after one that reads none.
                 let mut w = v;
                 self.run_one(&mut w, t, tr, &gate, vals, false);
+                self.forget_dead(&mut w, t);
                 w.read_unused_input = true;
                 for (r, _) in ran {
                     self.pool.recycle(r.state);
@@ -686,6 +690,16 @@ impl<G: Guide> Stepper<'_, '_, G> {
             w.steps.push(TraceStep::new(t, x.id, vec![], false));
             if let Err(f) = r {
                 w.ending = Some(Ending::of_fault(x.id, &f));
+            }
+        }
+    }
+
+    /// Sets the registers of thread `t` that are dead where `w` left it to zero: values no
+    /// path reads before writing them make no difference to the executions from there.
+    fn forget_dead(&self, w: &mut Variant<G::State>, t: ThreadId) {
+        if let Status::At(l) = w.state.threads[t.0 as usize] {
+            for v in self.tables.live.dead(t, l) {
+                w.state.mem.set_cell(v.0 as usize, 0, 0);
             }
         }
     }
@@ -956,6 +970,8 @@ pub(crate) struct Tables {
     sync_vars: Option<Vec<bool>>,
     /// [`Tables::atomics`].
     atomics: bool,
+    /// The registers dead at each location ([`Stepper::forget_dead`]).
+    live: crate::liveness::Liveness,
 }
 
 /// A location's flag: [`Tables::local`].
@@ -1010,6 +1026,7 @@ impl Tables {
             unlocks: coarse,
             sync_vars: coarse.then(|| vec![true; prog.vars.len()]),
             atomics: false,
+            live: crate::liveness::Liveness::new(prog),
         };
         let own = |v: VarId| {
             let v = prog.var(v);

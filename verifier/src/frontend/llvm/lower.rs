@@ -1504,7 +1504,12 @@ impl<'m> Lowerer<'m> {
                 continue;
             }
             let obj = self.new_object(&name, &ty, VarScope::Global, init)?;
-            self.alignments.insert(obj, g.alignment.max(1) as u64);
+            // (The models' globals have no debug information: their counterparts are the C
+            // library's own memory, aligned as it likes.)
+            if g.debugloc.is_some() {
+                let align = self.declared_alignment(g.alignment, &ty, true);
+                self.alignments.insert(obj, align);
+            }
             if g.is_constant {
                 self.const_objects.insert(obj);
             }
@@ -2358,7 +2363,7 @@ impl<'m> Lowerer<'m> {
                 let dest = i
                     .try_get_result()
                     .expect("an arithmetic instruction has a result");
-                self.pointer_remainder(dest, x, k)
+                self.pointer_remainder(dest, x, k, matches!(i, I::SRem(_)))
             }
             I::Add(_)
             | I::Sub(_)
@@ -2660,13 +2665,18 @@ impl<'m> Lowerer<'m> {
             Some(_) => return self.invalid("an array of no elements"),
             None => {
                 let p = self.variable_array(name, &x.allocated_type, count, again)?;
+                // (A variable-length array is aligned to 16 bytes by gcc and clang alike, and
+                // by the x86-64 psABI.)
+                self.align_object(&p, x.alignment.max(1) as u64);
                 self.bind_local(x, p, dies);
                 return Ok(());
             }
         };
+        let align = self.declared_alignment(x.alignment, &ty, false);
         // An escaping local has a lifetime (an empty struct has no bytes to access).
         if again.is_some() && self.layout.size(&ty).is_some_and(|s| s > 0) {
             let p = self.local_with_lifetime(name, &ty, again)?;
+            self.align_object(&p, align);
             self.bind_local(x, p, true);
         } else {
             let obj = self.new_object(&name, &ty, VarScope::Local(self.tid), Init::Nondet)?;
@@ -2675,16 +2685,39 @@ impl<'m> Lowerer<'m> {
                 off: 0,
                 dyn_: vec![],
             };
+            self.align_object(&p, align);
             self.bind_local(x, p, false);
         }
         Ok(())
+    }
+
+    /// Records that every run aligns the object `p` points to to `align`.
+    fn align_object(&mut self, p: &Val, align: u64) {
+        if let Val::P { obj, .. } = p {
+            self.alignments.insert(*obj, align);
+        }
+    }
+
+    /// The alignment every compiler gives an object of type `t` that the module aligns to
+    /// `align` (clang's choice): no more than the type's own, but for a global array of 16
+    /// bytes or more, which the x86-64 psABI aligns to 16 (gcc aligns local arrays so only
+    /// where it optimises for speed).
+    fn declared_alignment(&self, align: u32, t: &TypeRef, global: bool) -> u64 {
+        let Some((size, own)) = self.layout.size_align(t) else {
+            return 1;
+        };
+        let abi = if global && matches!(t.as_ref(), Type::ArrayType { .. }) && size >= 16 {
+            own.max(16)
+        } else {
+            own
+        };
+        (align.max(1) as u64).min(abi)
     }
 
     /// Binds the `alloca` `x` to `p`, a pointer to a local object of the function; with
     /// `lifetime`, the object's status cell is freed when the function returns.
     fn bind_local(&mut self, x: &'m ins::Alloca, p: Val, lifetime: bool) {
         if let Val::P { obj, .. } = p {
-            self.alignments.insert(obj, x.alignment.max(1) as u64);
             let f = self.frame();
             f.locals.insert(obj);
             if lifetime {

@@ -74,8 +74,8 @@ enum With {
     /// A second pointer, as `unsigned long`; `null_exact`: whether the result is exact where
     /// either is null (an order).
     Pointer { b: Expr, null_exact: bool },
-    /// A power of two (a remainder).
-    Modulus(u64),
+    /// A power of two (a remainder), and whether the remainder is signed (`srem`).
+    Modulus(u64, bool),
 }
 
 /// Whether `x` compares two pointers by order.
@@ -218,13 +218,19 @@ impl<'m> Lowerer<'m> {
     }
 
     /// Lowers `i`, whose result `dest` is the address `x` converted to an integer modulo
-    /// `k` ([`remainder_of_address`]).
-    pub(super) fn pointer_remainder(&mut self, dest: &'m Name, x: &'m Operand, k: u64) -> R<()> {
+    /// `k` ([`remainder_of_address`]; `signed`: by `srem`).
+    pub(super) fn pointer_remainder(
+        &mut self,
+        dest: &'m Name,
+        x: &'m Operand,
+        k: u64,
+        signed: bool,
+    ) -> R<()> {
         let ty = self.reg_ty(&self.m.types.type_of(x))?;
         let a = cast(self.expr(x)?, Ty::ULONG);
         // (Written by [`Lowerer::fill_within_blocks`], which knows the blocks' layout.)
         let exact = Expr::constant(0, ty);
-        self.within_block(dest, "remainder", ty, exact, a, With::Modulus(k));
+        self.within_block(dest, "remainder", ty, exact, a, With::Modulus(k, signed));
         Ok(())
     }
 
@@ -299,12 +305,27 @@ impl<'m> Lowerer<'m> {
                     }
                     (one, w.exact)
                 }
-                With::Modulus(k) => {
+                With::Modulus(k, _) => {
                     let (one, exact) = self.aligned(&w.a, *k, last);
                     (one, cast(exact, w.ty))
                 }
             };
-            let value = ite(one, exact, Expr::var(w.result, w.ty), w.ty);
+            // (A remainder made up is still one: below the modulus, and for `srem` above
+            // its negation.)
+            let made_up = match w.with {
+                With::Modulus(k, signed) => {
+                    let op = if signed { BinOp::Rem } else { BinOp::BitAnd };
+                    let by = if signed { k as i128 } else { k as i128 - 1 };
+                    bin(
+                        op,
+                        Expr::var(w.result, w.ty),
+                        Expr::constant(by, w.ty),
+                        w.ty,
+                    )
+                }
+                With::Pointer { .. } => Expr::var(w.result, w.ty),
+            };
+            let value = ite(one, exact, made_up, w.ty);
             tests[w.thread.0 as usize].insert(w.result, value);
         }
         for ((_, tb), tests) in self.threads.iter_mut().zip(&tests) {
@@ -332,47 +353,36 @@ impl Lowerer<'_> {
     /// module documentation); `last` is the greatest object number.
     fn aligned(&self, x: &Expr, k: u64, last: i128) -> (Expr, Expr) {
         let ul = |v: i128| Expr::constant(v, Ty::ULONG);
-        // The objects (by number) whose blocks are so aligned, those of them whose blocks
-        // start after a status cell, and the others.
-        let (mut aligned, mut after_status, mut others) = (vec![], vec![], vec![]);
+        // The objects (by number) whose blocks are so aligned, and the others. A block after
+        // a status cell lies `ALLOCATION_HEADER` bytes into its instance: the same modulo
+        // `k` only where `k` divides that. (Moving it back instead would be wrong for a
+        // number that only looks like an address of the object.)
+        let (mut aligned, mut others) = (vec![], vec![]);
         for v in &self.vars {
             if v.placement().object != v.id {
                 continue;
             }
             let number = v.id.0 as i128 + 1;
             let instances_aligned = !v.allocation_status
-                || v.len <= 1
-                || (v.placement().stride as u64).is_multiple_of(k);
+                || (ALLOCATION_HEADER as u64).is_multiple_of(k)
+                    && (v.len <= 1 || (v.placement().stride as u64).is_multiple_of(k));
             let align = self.alignments.get(&v.id).copied().unwrap_or(1);
             if align >= k && instances_aligned && number <= last {
                 aligned.push(number);
-                if v.allocation_status {
-                    after_status.push(number);
-                }
             } else {
                 others.push(number);
             }
         }
-        let test = and(in_object(x, last), among(x, &aligned, &others));
-        let mask = |e: Expr| bin(BinOp::BitAnd, e, ul(k as i128 - 1), Ty::ULONG);
-        // (A status cell of `ALLOCATION_HEADER` bytes moves the block by a multiple of `k`
-        // where `k` divides it.)
-        let value = if after_status.is_empty() || ALLOCATION_HEADER % k as i128 == 0 {
-            mask(x.clone())
-        } else {
-            let plain: Vec<i128> = aligned
-                .iter()
-                .copied()
-                .filter(|n| !after_status.contains(n))
-                .collect();
-            let payload = bin(BinOp::Sub, x.clone(), ul(ALLOCATION_HEADER), Ty::ULONG);
-            ite(
-                among(x, &after_status, &plain),
-                mask(payload),
-                mask(x.clone()),
-                Ty::ULONG,
-            )
-        };
+        // A number below 2^32 (null, or an integer converted to a pointer) is its own
+        // address, in a run too.
+        let number = bin(BinOp::Eq, object(x), Expr::constant(0, Ty::ULONG), Ty::INT);
+        let test = bin(
+            BinOp::Or,
+            number,
+            and(in_object(x, last), among(x, &aligned, &others)),
+            Ty::INT,
+        );
+        let value = bin(BinOp::BitAnd, x.clone(), ul(k as i128 - 1), Ty::ULONG);
         (test, value)
     }
 }

@@ -1,7 +1,10 @@
 //! Dead registers: a thread's own scalar variables that no path from its location reads
-//! before writing them. The explicit search forgets their values (sets them to zero) so that
-//! states that differ only in dead values are one state, and its labels do not mention them.
-//! Classic backward live-variable analysis over each thread's control-flow graph.
+//! before writing them. The explicit search ([`crate::explicit`]) forgets their values (sets
+//! them to zero) so that states that differ only in dead values are one state, and its labels
+//! do not mention them; the explorer ([`crate::explore`]) so that values of inputs that only
+//! reach dead registers (an uninitialised local overwritten before it is read) make one
+//! variant of a step. Classic backward live-variable analysis over each thread's
+//! control-flow graph.
 
 use crate::ir::{Expr, Op, Place, Program, ThreadId, VarId, VarScope};
 
@@ -31,7 +34,7 @@ impl Liveness {
 
 /// The variables that are registers: scalars of one thread only ever accessed by name (their
 /// address is never taken, no pointer may point to them).
-pub(super) fn registers(prog: &Program) -> Vec<bool> {
+pub(crate) fn registers(prog: &Program) -> Vec<bool> {
     let mut reg: Vec<bool> = prog
         .vars
         .iter()

@@ -595,41 +595,45 @@ impl<G: Guide> Stepper<'_, '_, G> {
             // the transition overwrites (a register made up, then set where a pointer
             // comparison is exact, `frontend::llvm::pointers`) or does not tell apart make
             // the same state and accesses, and so the same executions.
-            let mut ran: Vec<(Variant<G::State>, Vec<i128>)> = Vec::new();
-            for k in 0..combos {
-                let vals: Vec<i128> = if every {
-                    combo.iter().zip(&domains).map(|(i, d)| d[*i]).collect()
-                } else {
-                    domains.iter().map(|d| d[k % d.len()]).collect()
-                };
-                let mut w = v.fork(self.pool);
-                self.run_one(&mut w, t, tr, &gate, &vals, true);
-                if combos > 1 {
-                    self.forget_dead(&mut w, t);
-                }
-                continue_combos(&mut combo, &domains);
-                if ran.iter().any(|(r, _)| same_outcome(r, &w)) {
-                    self.pool.recycle(w.state);
-                    continue;
-                }
-                ran.push((w, vals));
-            }
             let variants: Vec<Variant<G::State>> = if combos == 1 {
-                ran.into_iter().map(|(w, _)| w).collect()
-            } else if let [(_, vals)] = &ran[..] {
-                // Every value made the same outcome: the transition reads no input that
-                // matters, so the step goes on as after one that reads none.
+                // (One variant: no other to compare with.)
+                let vals: Vec<i128> = domains.iter().map(|d| d[0]).collect();
                 let mut w = v;
-                self.run_one(&mut w, t, tr, &gate, vals, false);
-                self.forget_dead(&mut w, t);
-                w.read_unused_input = true;
-                for (r, _) in ran {
-                    self.pool.recycle(r.state);
-                }
+                self.run_one(&mut w, t, tr, &gate, &vals, true);
                 vec![w]
             } else {
-                self.pool.recycle(v.state);
-                ran.into_iter().map(|(w, _)| w).collect()
+                let mut ran: Vec<(Variant<G::State>, Vec<i128>)> = Vec::new();
+                for k in 0..combos {
+                    let vals: Vec<i128> = if every {
+                        combo.iter().zip(&domains).map(|(i, d)| d[*i]).collect()
+                    } else {
+                        domains.iter().map(|d| d[k % d.len()]).collect()
+                    };
+                    let mut w = v.fork(self.pool);
+                    self.run_one(&mut w, t, tr, &gate, &vals, true);
+                    self.forget_dead(&mut w, t);
+                    continue_combos(&mut combo, &domains);
+                    if ran.iter().any(|(r, _)| same_outcome(r, &w)) {
+                        self.pool.recycle(w.state);
+                        continue;
+                    }
+                    ran.push((w, vals));
+                }
+                if let [(_, vals)] = &ran[..] {
+                    // Every value made the same outcome: the transition reads no input that
+                    // matters, so the step goes on as after one that reads none.
+                    let mut w = v;
+                    self.run_one(&mut w, t, tr, &gate, vals, false);
+                    self.forget_dead(&mut w, t);
+                    w.read_unused_input = true;
+                    for (r, _) in ran {
+                        self.pool.recycle(r.state);
+                    }
+                    vec![w]
+                } else {
+                    self.pool.recycle(v.state);
+                    ran.into_iter().map(|(w, _)| w).collect()
+                }
             };
             for w in variants {
                 if !self.goes_on(&w, t, &mut next) {

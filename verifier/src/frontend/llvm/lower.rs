@@ -1504,9 +1504,10 @@ impl<'m> Lowerer<'m> {
                 continue;
             }
             let obj = self.new_object(&name, &ty, VarScope::Global, init)?;
-            // (The models' globals have no debug information: their counterparts are the C
-            // library's own memory, aligned as it likes.)
-            if g.debugloc.is_some() {
+            // (The models' globals have no debug information, and a declaration has no
+            // definition here: their counterparts are the C library's own memory, aligned
+            // as it likes.)
+            if g.debugloc.is_some() && g.initializer.is_some() {
                 let align = self.declared_alignment(g.alignment, &ty, true);
                 self.alignments.insert(obj, align);
             }

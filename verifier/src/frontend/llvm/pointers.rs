@@ -16,12 +16,16 @@
 //! caution.
 //!
 //! An address modulo a power of two `k` is a run's where the block's first byte lies at a
-//! multiple of `k` in every run: a global or a local declared so aligned in the module (the
-//! linker and the stack frame keep it), memory from `malloc` and its kind (glibc's
-//! alignment of 16 bytes on x86-64, as the model's other choices of the C library are
-//! glibc's) or a file mapping (a page). The model's address is then the block's offset
-//! modulo `k`, when the instances of an allocation site lie a multiple of `k` apart.
-//! Elsewhere the remainder is made up as above.
+//! multiple of `k` in every run, whichever compiler built it: a global or a local as aligned
+//! as the module says but no more than its type (clang may give more than gcc; a global
+//! array of 16 bytes or more is aligned to 16 by the x86-64 psABI, a variable-length array
+//! too), memory from `malloc` and its kind (glibc's alignment of 16 bytes on x86-64, as the
+//! model's other choices of the C library are glibc's) or a file mapping (a page); not the
+//! models' own globals, whose counterparts are the C library's memory. The model's address
+//! is then the block's offset modulo `k`, where the block's status cell (8 bytes) and the
+//! distance between a site's instances are multiples of `k`; and a number below 2^32 (null,
+//! an integer converted to a pointer) is its own address in the model and in a run.
+//! Elsewhere the remainder is made up as above, but within the remainder's range.
 //!
 //! Values that are no address in an object are in no block: null (but for the order above), a
 //! number converted to a pointer, a thread id converted to one (a number of the model's own),

@@ -590,7 +590,6 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 })
                 .collect();
             let (combos, every) = input_combinations(&domains);
-            let mut combo = vec![0usize; domains.len()];
             // One variant per combination of values, but one per distinct outcome: values
             // the transition overwrites (a register made up, then set where a pointer
             // comparison is exact, `frontend::llvm::pointers`) or does not tell apart make
@@ -603,6 +602,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
                 vec![w]
             } else {
                 let mut ran: Vec<(Variant<G::State>, Vec<i128>)> = Vec::new();
+                let mut combo = vec![0usize; domains.len()];
                 for k in 0..combos {
                     let vals: Vec<i128> = if every {
                         combo.iter().zip(&domains).map(|(i, d)| d[*i]).collect()

@@ -2356,16 +2356,12 @@ impl<'m> Lowerer<'m> {
 
     fn instruction(&mut self, i: &'m Instruction) -> R<()> {
         use Instruction as I;
+        if let (Some((x, k)), Some(dest)) = (self.remainder_of_address(i), i.try_get_result()) {
+            return self.pointer_remainder(dest, x, k, matches!(i, I::SRem(_)));
+        }
         match i {
             I::ICmp(x) if super::pointers::orders_pointers(self.m, x) => self.pointer_order(x),
             I::Sub(x) if self.subtracts_pointers(x) => self.pointer_difference(x),
-            I::URem(_) | I::SRem(_) | I::And(_) if self.remainder_of_address(i).is_some() => {
-                let (x, k) = self.remainder_of_address(i).expect("a remainder");
-                let dest = i
-                    .try_get_result()
-                    .expect("an arithmetic instruction has a result");
-                self.pointer_remainder(dest, x, k, matches!(i, I::SRem(_)))
-            }
             I::Add(_)
             | I::Sub(_)
             | I::Mul(_)
@@ -2618,6 +2614,12 @@ impl<'m> Lowerer<'m> {
         &self,
         i: &'i Instruction,
     ) -> Option<(&'i Operand, u64)> {
+        if !matches!(
+            i,
+            Instruction::URem(_) | Instruction::SRem(_) | Instruction::And(_)
+        ) {
+            return None;
+        }
         let fr = self.frames.last()?;
         let addresses = &self.facts[fr.func.name.as_str()].addresses;
         super::pointers::remainder_of_address(self.m, i, |name| addresses.contains(name))

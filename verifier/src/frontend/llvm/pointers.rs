@@ -65,8 +65,6 @@ pub(super) struct WithinBlock {
     result: VarId,
     /// Its type.
     ty: Ty,
-    /// The result where both pointers lie in one block.
-    exact: Expr,
     /// The (first) pointer, as `unsigned long`.
     a: Expr,
     /// What `a` is taken with.
@@ -75,9 +73,13 @@ pub(super) struct WithinBlock {
 
 /// What a [`WithinBlock`] takes its pointer with.
 enum With {
-    /// A second pointer, as `unsigned long`; `null_exact`: whether the result is exact where
-    /// either is null (an order).
-    Pointer { b: Expr, null_exact: bool },
+    /// A second pointer, as `unsigned long`; `exact`: the result where both lie in one
+    /// block; `null_exact`: whether it is exact where either is null (an order).
+    Pointer {
+        b: Expr,
+        exact: Expr,
+        null_exact: bool,
+    },
     /// A power of two (a remainder), and whether the remainder is signed (`srem`).
     Modulus(u64, bool),
 }
@@ -199,9 +201,10 @@ impl<'m> Lowerer<'m> {
         );
         let with = With::Pointer {
             b,
+            exact,
             null_exact: true,
         };
-        self.within_block(&x.dest, "order", Ty::BOOL, exact, a, with);
+        self.within_block(&x.dest, "order", Ty::BOOL, a, with);
         Ok(())
     }
 
@@ -215,9 +218,10 @@ impl<'m> Lowerer<'m> {
         let (a, b) = (cast(a, Ty::ULONG), cast(b, Ty::ULONG));
         let with = With::Pointer {
             b,
+            exact,
             null_exact: false,
         };
-        self.within_block(&x.dest, "distance", ty, exact, a, with);
+        self.within_block(&x.dest, "distance", ty, a, with);
         Ok(())
     }
 
@@ -232,24 +236,14 @@ impl<'m> Lowerer<'m> {
     ) -> R<()> {
         let ty = self.reg_ty(&self.m.types.type_of(x))?;
         let a = cast(self.expr(x)?, Ty::ULONG);
-        // (Written by [`Lowerer::fill_within_blocks`], which knows the blocks' layout.)
-        let exact = Expr::constant(0, ty);
-        self.within_block(dest, "remainder", ty, exact, a, With::Modulus(k, signed));
+        self.within_block(dest, "remainder", ty, a, With::Modulus(k, signed));
         Ok(())
     }
 
     /// Binds `dest` to a register made up, then set to `exact` where `a` and what it is taken
     /// `with` lie in one block (or `a` in an aligned one; the test is written by
     /// [`Lowerer::fill_within_blocks`]). Both assignments run with the next step.
-    fn within_block(
-        &mut self,
-        dest: &'m Name,
-        name: &str,
-        ty: Ty,
-        exact: Expr,
-        a: Expr,
-        with: With,
-    ) {
+    fn within_block(&mut self, dest: &'m Name, name: &str, ty: Ty, a: Expr, with: With) {
         let r = self.made_up_pending(name, ty);
         // Completed at the end; until then the made-up value stays.
         self.pending.push(Op::Assign {
@@ -260,7 +254,6 @@ impl<'m> Lowerer<'m> {
             thread: self.tid,
             result: r,
             ty,
-            exact,
             a,
             with,
         });
@@ -289,11 +282,18 @@ impl<'m> Lowerer<'m> {
         let last = (self.vars.len() as i128).min((THREAD_ID_BASE >> 32) - 1);
         // Per thread, the test of each result register.
         let mut tests: Vec<HashMap<VarId, Expr>> = vec![HashMap::new(); self.threads.len()];
+        // Per modulus, the ranges of numbers of the objects so aligned ([`Lowerer::aligned`]).
+        let mut aligned_runs: HashMap<u64, Vec<(i128, i128)>> = HashMap::new();
         for w in std::mem::take(&mut self.within_blocks) {
-            let (one, exact) = match &w.with {
-                With::Pointer { b, null_exact } => {
-                    let mut one = one_block(&w.a, b, &instanced, last);
-                    if *null_exact {
+            let made_up = Expr::var(w.result, w.ty);
+            let (one, exact, made_up) = match w.with {
+                With::Pointer {
+                    b,
+                    exact,
+                    null_exact,
+                } => {
+                    let mut one = one_block(&w.a, &b, &instanced, last);
+                    if null_exact {
                         // Null lies below an object's address (not below a dangling
                         // pointer's value, which a compiler may make null).
                         let null = |x: &Expr| {
@@ -302,32 +302,28 @@ impl<'m> Lowerer<'m> {
                         let below = |x: &Expr, y: &Expr| and(null(x), in_object(y, last));
                         one = bin(
                             BinOp::Or,
-                            bin(BinOp::Or, below(&w.a, b), below(b, &w.a), Ty::INT),
+                            bin(BinOp::Or, below(&w.a, &b), below(&b, &w.a), Ty::INT),
                             one,
                             Ty::INT,
                         );
                     }
-                    (one, w.exact)
+                    (one, exact, made_up)
                 }
-                With::Modulus(k, _) => {
-                    let (one, exact) = self.aligned(&w.a, *k, last);
-                    (one, cast(exact, w.ty))
-                }
-            };
-            // (A remainder made up is still one: below the modulus, and for `srem` above
-            // its negation.)
-            let made_up = match w.with {
                 With::Modulus(k, signed) => {
-                    let op = if signed { BinOp::Rem } else { BinOp::BitAnd };
-                    let by = if signed { k as i128 } else { k as i128 - 1 };
-                    bin(
-                        op,
-                        Expr::var(w.result, w.ty),
-                        Expr::constant(by, w.ty),
-                        w.ty,
-                    )
+                    let runs = aligned_runs
+                        .entry(k)
+                        .or_insert_with(|| self.aligned(k, last));
+                    let (one, exact) = remainder(&w.a, k, runs, last);
+                    // (A remainder made up is still one: below the modulus, and for `srem`
+                    // above its negation.)
+                    let (op, by) = if signed {
+                        (BinOp::Rem, k as i128)
+                    } else {
+                        (BinOp::BitAnd, k as i128 - 1)
+                    };
+                    let made_up = bin(op, made_up, Expr::constant(by, w.ty), w.ty);
+                    (one, cast(exact, w.ty), made_up)
                 }
-                With::Pointer { .. } => Expr::var(w.result, w.ty),
             };
             let value = ite(one, exact, made_up, w.ty);
             tests[w.thread.0 as usize].insert(w.result, value);
@@ -352,15 +348,13 @@ impl<'m> Lowerer<'m> {
 }
 
 impl Lowerer<'_> {
-    /// Whether address `x` (of type `unsigned long`) lies in a block whose first byte is at
-    /// a multiple of `k` in every run, and `x` modulo `k` in a run where it does (see the
-    /// module documentation); `last` is the greatest object number.
-    fn aligned(&self, x: &Expr, k: u64, last: i128) -> (Expr, Expr) {
-        let ul = |v: i128| Expr::constant(v, Ty::ULONG);
-        // The objects (by number) whose blocks are so aligned, and the others. A block after
-        // a status cell lies `ALLOCATION_HEADER` bytes into its instance: the same modulo
-        // `k` only where `k` divides that. (Moving it back instead would be wrong for a
-        // number that only looks like an address of the object.)
+    /// The ranges of numbers of the objects whose blocks' first bytes lie at a multiple of
+    /// `k` in every run (see the module documentation), given that a number is an object's;
+    /// `last` is the greatest object number.
+    fn aligned(&self, k: u64, last: i128) -> Vec<(i128, i128)> {
+        // A block after a status cell lies `ALLOCATION_HEADER` bytes into its instance: the
+        // same modulo `k` only where `k` divides that. (Moving it back instead would be
+        // wrong for a number that only looks like an address of the object.)
         let (mut aligned, mut others) = (vec![], vec![]);
         for v in &self.vars {
             if v.placement().object != v.id {
@@ -377,44 +371,33 @@ impl Lowerer<'_> {
                 others.push(number);
             }
         }
-        // A number below 2^32 (null, or an integer converted to a pointer) is its own
-        // address, in a run too.
-        let number = bin(BinOp::Eq, object(x), Expr::constant(0, Ty::ULONG), Ty::INT);
-        let test = bin(
-            BinOp::Or,
-            number,
-            and(in_object(x, last), among(x, &aligned, &others)),
-            Ty::INT,
-        );
-        let value = bin(BinOp::BitAnd, x.clone(), ul(k as i128 - 1), Ty::ULONG);
-        (test, value)
+        // Runs of `aligned` with none of `others` between (both sorted).
+        let mut runs: Vec<(i128, i128)> = vec![];
+        for n in aligned {
+            match runs.last_mut() {
+                Some((_, hi))
+                    if others
+                        .get(others.partition_point(|o| *o <= *hi))
+                        .is_none_or(|o| *o > n) =>
+                {
+                    *hi = n
+                }
+                _ => runs.push((n, n)),
+            }
+        }
+        runs
     }
 }
 
-/// Whether the object number of address `x` is one of `these` (sorted), given that it is one
-/// of `these` or `others`: a test of ranges of numbers.
-fn among(x: &Expr, these: &[i128], others: &[i128]) -> Expr {
+/// Whether address `x` (of type `unsigned long`) lies in a block whose first byte is at a
+/// multiple of `k` in every run, one of the objects numbered in `runs` ([`Lowerer::aligned`]),
+/// and `x` modulo `k` where it does; `last` is the greatest object number.
+fn remainder(x: &Expr, k: u64, runs: &[(i128, i128)], last: i128) -> (Expr, Expr) {
     let ul = |v: i128| Expr::constant(v, Ty::ULONG);
-    if these.is_empty() {
-        return Expr::int(0);
-    }
-    if others.is_empty() {
-        return Expr::tt();
-    }
-    // Runs of `these` with none of `others` between.
-    let mut runs: Vec<(i128, i128)> = vec![];
-    for &n in these {
-        match runs.last_mut() {
-            Some((_, hi)) if others.get(others.partition_point(|o| *o <= *hi)) >= Some(&n) => {
-                *hi = n
-            }
-            Some((_, hi)) if others.partition_point(|o| *o <= *hi) == others.len() => *hi = n,
-            _ => runs.push((n, n)),
-        }
-    }
     let o = object(x);
-    runs.into_iter()
-        .map(|(lo, hi)| {
+    let among = runs
+        .iter()
+        .map(|&(lo, hi)| {
             if lo == hi {
                 bin(BinOp::Eq, o.clone(), ul(lo), Ty::INT)
             } else {
@@ -425,7 +408,15 @@ fn among(x: &Expr, these: &[i128], others: &[i128]) -> Expr {
             }
         })
         .reduce(|a, b| bin(BinOp::Or, a, b, Ty::INT))
-        .unwrap_or_else(|| Expr::int(0))
+        .unwrap_or_else(|| Expr::int(0));
+    // A number below 2^32 (null, or an integer converted to a pointer) is its own address,
+    // in a run too.
+    let number = bin(BinOp::Eq, o, ul(0), Ty::INT);
+    let test = bin(BinOp::Or, number, and(in_object(x, last), among), Ty::INT);
+    (
+        test,
+        bin(BinOp::BitAnd, x.clone(), ul(k as i128 - 1), Ty::ULONG),
+    )
 }
 
 /// The object number of address `x` (of type `unsigned long`; [`crate::ir::address`]).

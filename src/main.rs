@@ -479,7 +479,15 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
                 }
             }
             let by_then = *emitted.lock().unwrap_or_else(|e| e.into_inner());
-            print_unknown(json, &limit::stopped(secs), start, Some(by_then));
+            let mut why = limit::stopped(secs);
+            if found.lock().is_ok_and(|f| f.is_some()) {
+                why.push_str(&format!(
+                    "; a bug was found and replayed{}, which a scheduler may avoid as far \
+                     as synth knows",
+                    if json { "" } else { " (shown above)" }
+                ));
+            }
+            print_unknown(json, &why, start, Some(by_then));
             4
         })
     };

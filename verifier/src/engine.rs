@@ -151,7 +151,7 @@ fn run_engines(
     // thread-modular proof is tried, and is dropped (stopped) where that holds.
     let hunt = scopes.map(|lower| {
         let (scopes, share) = match prog.thread_bound {
-            Some(_) => (&scope::SMALL[..], HUNT_SHARE),
+            Some(_) => (&scope::SMALL_THEN_BOUNDED[..], HUNT_SHARE),
             None => (&scope::ITSELF[..], HUNT_SHARE_ITSELF),
         };
         let slot = opts.bug_found.clone();

@@ -1680,10 +1680,26 @@ impl Program {
             m.start_tainting(&ids);
             let done = m.execute(&mut s, thread, transition, &mut replay);
             let rec = m.stop_recording();
-            if rec.read_tainted && tr.kind != TransKind::Sync(SyncKind::Join) {
+            if rec.read_tainted
+                && tr.kind != TransKind::Sync(SyncKind::Join)
+                && !self.reads_thread_records(tr)
+            {
                 return true;
             }
             ids.copy_from_slice(&rec.taint);
+            // A join's result (0, or the error it returns at once: the id names no thread,
+            // the caller, or a detached thread) is the same however threads are numbered.
+            if tr.kind == TransKind::Sync(SyncKind::Join) {
+                for op in &tr.ops {
+                    if let Op::Assign { place, value } = op {
+                        if one_of_constants(value) {
+                            if let Ok((v, i)) = m.place(&s, place) {
+                                set_unknown_bytes(&mut ids, s.mem.flat(v.0 as usize, i), 0);
+                            }
+                        }
+                    }
+                }
+            }
             for f in inputs {
                 set_unknown_bytes(&mut ids, f, 0);
             }
@@ -1706,6 +1722,36 @@ impl Program {
             }
         }
         false
+    }
+
+    /// Whether transition `tr` only copies elements of the model's records of threads into
+    /// registers (its ghost arrays with an element per thread, such as whether a thread is
+    /// detached, which a join reads in a step of its own): an element picked by a thread's
+    /// id is the same however threads are numbered, since renumbering them permutes their
+    /// records alike.
+    fn reads_thread_records(&self, tr: &crate::ir::Transition) -> bool {
+        let record = |p: &Place| match p {
+            Place::Var { var, .. } => {
+                let v = self.var(*var);
+                v.scope == crate::ir::VarScope::Ghost && v.len as usize == self.threads.len()
+            }
+            Place::Deref { .. } => false,
+        };
+        let register = |p: &Place| match p {
+            Place::Var { var, index } => {
+                index.is_none() && matches!(self.var(*var).scope, crate::ir::VarScope::Local(_))
+            }
+            Place::Deref { .. } => false,
+        };
+        tr.guard.as_const() == Some(1)
+            && !tr.ops.is_empty()
+            && tr.ops.iter().all(|o| match o {
+                Op::Assign {
+                    place,
+                    value: Expr::Load { place: from, .. },
+                } => register(place) && record(from),
+                _ => false,
+            })
     }
 
     /// The step at which execution `e` faulted (it ends in undefined behaviour), where it
@@ -2047,5 +2093,14 @@ fn truncate(s: &str, n: usize) -> String {
         s.to_string()
     } else {
         s.chars().take(n - 1).chain(std::iter::once('…')).collect()
+    }
+}
+
+/// Whether `e` is a constant, or a choice (`c ? a : b`) between such.
+fn one_of_constants(e: &Expr) -> bool {
+    match e {
+        Expr::Const { .. } => true,
+        Expr::Ite { then, els, .. } => one_of_constants(then) && one_of_constants(els),
+        _ => false,
     }
 }

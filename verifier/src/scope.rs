@@ -4,7 +4,8 @@
 //! rarely need more than one or two threads of each kind (the small scope hypothesis of
 //! Jackson's "Software Abstractions"). This module looks for them in the same program lowered
 //! with at most one, then two, threads per start function
-//! ([`crate::frontend::Options::max_threads_per_function`]): the stateless search of
+//! ([`crate::frontend::Options::max_threads_per_function`]), and then in the program with
+//! its bound ([`SMALL_THEN_BOUNDED`]): the stateless search of
 //! [`crate::explore`] (DPOR, as Flanagan and Godefroid's "Dynamic partial-order reduction for
 //! model checking software"), with inputs 0 and 1 (up to 4 where the narrower range is
 //! searched through, then the values at the program's checks), explores it far sooner.
@@ -40,6 +41,14 @@ pub type Lower = Arc<dyn Fn(Option<usize>) -> Option<Program> + Send + Sync>;
 /// The small scopes of a program the thread bound limits, in the order they are searched:
 /// threads per start function.
 pub const SMALL: [Option<usize>; 2] = [Some(1), Some(2)];
+
+/// The scopes the search beside the engines goes through for a program the thread bound
+/// limits: the small ones, then the program with its bound. A small scope counts threads
+/// per start function over the whole lowering, also those of creations no run makes
+/// together (two calls of a function that starts workers, in the branches of an `if`): the
+/// creations met later are refused, and the scope may lack the threads a run needs. The
+/// bounded program's bugs are its own (a verdict on them says "with at most N threads").
+pub const SMALL_THEN_BOUNDED: [Option<usize>; 3] = [Some(1), Some(2), None];
 
 /// The scope of a program without a thread bound: itself.
 pub const ITSELF: [Option<usize>; 1] = [None];
@@ -119,7 +128,8 @@ pub fn holds_without_bound(prog: &Program, e: &crate::interp::Execution) -> bool
 }
 
 /// Looks for a bug of the program without the thread bound in `scopes` (lowered by
-/// `lower`) until `deadline` (or until `cancel` is set), the time split evenly between them.
+/// `lower`) until `deadline` (or until `cancel` is set), the time split evenly between the
+/// small ones; the program itself (`None`) has the time they leave.
 pub fn bug(
     lower: &dyn Fn(Option<usize>) -> Option<Program>,
     scopes: &[Option<usize>],
@@ -135,7 +145,13 @@ pub fn bug(
         if left.is_zero() {
             return None;
         }
-        let share = left / (scopes.len() - i) as u32;
+        // The small scopes share the time; the bounded program after them has what they
+        // leave.
+        let small_left = scopes[i..].iter().filter(|k| k.is_some()).count();
+        let share = match k {
+            Some(_) => left / small_left as u32,
+            None => left,
+        };
         let Some(prog) = lower(k) else {
             continue;
         };

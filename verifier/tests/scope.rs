@@ -562,3 +562,121 @@ int main(void) {
     let c = small_scope_bug(text);
     assert!(c.execution.steps.iter().any(|s| s.inputs == [8]));
 }
+
+/// Two calls of a function that starts workers in a loop of a run-time count, in the
+/// branches of an `if` on that count: the run with the argument `2` takes the second, whose
+/// two workers lose an update. The lowering meets the first call's creations first; a small scope that
+/// gave them its threads would have none left for the run's.
+const WORKERS_IN_EITHER_BRANCH: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+#include <stdio.h>
+#include <stdlib.h>
+int counter;
+void *worker(void *a) { int t = counter; counter = t + 1; return 0; }
+void start(int k) {
+  pthread_t ts[16];
+  for (int i = 0; i < k && i < 16; i++) pthread_create(&ts[i], 0, worker, 0);
+  for (int i = 0; i < k && i < 16; i++) pthread_join(ts[i], 0);
+}
+int main(int argc, char **argv) {
+  int k = atoi(argv[1]);
+  if (k > 8) {
+    puts("twice as many");
+    start(2 * k);
+    puts("done");
+  } else {
+    start(k);
+    assert(counter == k);
+  }
+  return 0;
+}
+"#;
+
+#[test]
+fn a_small_scope_gives_its_threads_to_the_creations_a_run_makes() {
+    let scope = |k: Option<usize>| {
+        let opts = FOpts {
+            max_threads: 16,
+            max_threads_per_function: k,
+            arguments: vec!["2".into()],
+            ..FOpts::default()
+        };
+        load_str("scope.c", WORKERS_IN_EITHER_BRANCH, &opts).ok()
+    };
+    let p = scope(Some(2)).expect("lowers");
+    assert!(p.thread_bound.is_some());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let c = verifier::scope::bug(&scope, &verifier::scope::SMALL, deadline, None)
+        .expect("the lost update of the branch the run takes is found");
+    assert_eq!(c.threads_per_function, Some(2));
+    assert!(matches!(
+        c.execution.outcome,
+        verifier::interp::Outcome::Error { .. }
+    ));
+}
+
+/// Workers joined with their result checked, in a program that may detach a thread: the
+/// join's result (0, or an error it returns at once) and the record of whether a thread is
+/// detached are the same however threads are numbered.
+const JOINS_CHECKED: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+#include <stdlib.h>
+int counter;
+void *worker(void *a) { int t = counter; counter = t + 1; return 0; }
+int main(int argc, char **argv) {
+  pthread_t ts[2];
+  for (int i = 0; i < 2; i++) pthread_create(&ts[i], 0, worker, 0);
+  if (argc > 5) pthread_detach(ts[0]);
+  for (int i = 0; i < 2; i++)
+    if (pthread_join(ts[i], 0) != 0) abort();
+  assert(counter == 2);
+  return 0;
+}
+"#;
+
+#[test]
+fn a_join_whose_result_is_checked_decides_nothing_on_thread_ids() {
+    let p = lower(JOINS_CHECKED, 64, None).expect("lowers");
+    assert!(p.vars.iter().any(|v| v.name == "__thread_detached"));
+    assert!(!p.reads_thread_ids(&first_bug(&p)));
+}
+
+/// Three workers of a run-time count, all of whose updates but one are lost: a bug of three
+/// threads of one function, which no small scope has, and the bounded program does.
+const THREE_LOST_UPDATES: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+#include <stdlib.h>
+int counter;
+void *worker(void *a) { int t = counter; counter = t + 1; return 0; }
+int main(int argc, char **argv) {
+  int k = atoi(argv[1]);
+  pthread_t ts[8];
+  for (int i = 0; i < k && i < 8; i++) pthread_create(&ts[i], 0, worker, 0);
+  for (int i = 0; i < k && i < 8; i++) pthread_join(ts[i], 0);
+  assert(counter >= 2);
+  return 0;
+}
+"#;
+
+#[test]
+fn the_search_goes_on_to_the_bounded_program_after_the_small_scopes() {
+    let scope = |k: Option<usize>| {
+        let opts = FOpts {
+            max_threads: 8,
+            max_threads_per_function: k,
+            arguments: vec!["3".into()],
+            ..FOpts::default()
+        };
+        load_str("scope.c", THREE_LOST_UPDATES, &opts).ok()
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    assert!(verifier::scope::bug(&scope, &verifier::scope::SMALL, deadline, None).is_none());
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let c = verifier::scope::bug(&scope, &verifier::scope::SMALL_THEN_BOUNDED, deadline, None)
+        .expect("the bounded program's bug is found");
+    assert_eq!(c.threads_per_function, None);
+    assert!(c.scope.is_none());
+}

@@ -41,10 +41,11 @@ pub struct Options {
     /// The command-line arguments `main` gets after the program's name.
     pub arguments: Vec<String>,
     /// When set, only these creations (a copy of `pthread_create` and how many of its
-    /// creations the lowering met before) get threads within the bound; the others fail as a
-    /// creation beyond [`Options::max_threads`] does. The front end sets it to favour the
-    /// creations a run with [`Options::arguments`] makes ([`llvm::load`]).
-    pub creations: Option<std::sync::Arc<std::collections::HashSet<Creation>>>,
+    /// creations the lowering met before, with the function the thread starts) get threads
+    /// within the bound, [`Options::max_threads`] and [`Options::max_threads_per_function`];
+    /// the others fail as a creation beyond the bound does. The front end sets it to favour
+    /// the creations a run with [`Options::arguments`] makes ([`llvm::load`]).
+    pub creations: Option<std::sync::Arc<std::collections::HashMap<Creation, String>>>,
 }
 
 /// An inlined copy of a `pthread_create`: the function of the thread that runs it, and the

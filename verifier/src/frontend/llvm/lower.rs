@@ -286,8 +286,10 @@ pub(super) struct Lowerer<'m> {
     creations: Vec<crate::frontend::Creation>,
     /// Per copy of `pthread_create`, how many of its creations were met.
     copy_counts: HashMap<crate::frontend::CreationCopy, u32>,
-    /// How many of the favoured creations were met ([`crate::frontend::Options::creations`]).
+    /// How many of the favoured creations were met ([`crate::frontend::Options::creations`]),
+    /// in all and per start function.
     favoured_met: usize,
+    favoured_met_by_function: HashMap<String, usize>,
     /// The defined functions whose address the program takes: those a thread may start.
     thread_functions: Vec<String>,
     /// Per (thread, function, register): the refused creations whose result it holds.
@@ -400,6 +402,7 @@ pub(super) fn lower(
         creations: Vec::new(),
         copy_counts: HashMap::new(),
         favoured_met: 0,
+        favoured_met_by_function: HashMap::new(),
         thread_functions: (super::loops::address_taken_functions(m).into_iter())
             .filter(|f| m.functions.iter().any(|g| &g.name == f))
             .collect(),
@@ -1841,21 +1844,30 @@ impl<'m> Lowerer<'m> {
         let count = self.copy_counts.entry(copy.clone()).or_insert(0);
         let creation = (copy, *count);
         *count += 1;
+        let started = |f: &str| self.threads.iter().filter(|t| t.0.function == f).count();
         let other = match &self.opts.creations {
-            Some(favoured) if favoured.contains(&creation) => {
+            Some(favoured) if favoured.contains_key(&creation) => {
                 self.favoured_met += 1;
+                *(self.favoured_met_by_function)
+                    .entry(func.to_string())
+                    .or_default() += 1;
                 false
             }
-            // A thread the favoured creations still to come leave.
+            // A thread the favoured creations still to come leave: of the bound, and of the
+            // bound per start function.
             Some(favoured) => {
-                self.threads.len() + favoured.len() - self.favoured_met.min(favoured.len())
-                    >= self.opts.max_threads
+                let left = favoured.len() - self.favoured_met.min(favoured.len());
+                let met_here = self.favoured_met_by_function.get(func).copied();
+                let left_here = (favoured.values().filter(|f| *f == func).count())
+                    .saturating_sub(met_here.unwrap_or(0));
+                self.threads.len() + left >= self.opts.max_threads
+                    || (self.opts.max_threads_per_function)
+                        .is_some_and(|k| started(func) + left_here >= k)
             }
             None => false,
         };
         self.creations.push(creation);
-        let per_function =
-            |k: usize| self.threads.iter().filter(|t| t.0.function == func).count() >= k;
+        let per_function = |k: usize| started(func) >= k;
         if self.threads.len() >= self.opts.max_threads
             || self.opts.max_threads_per_function.is_some_and(per_function)
             || other

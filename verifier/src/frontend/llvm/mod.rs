@@ -86,10 +86,7 @@ fn load_in(
         super::finalize::finalize(&mut program, &position, opts, true)?;
         Ok((program, names, creations))
     };
-    let mut best = lowered(opts)?;
-    if opts.max_threads_per_function.is_none() {
-        best = favour_run_creations(best, opts, &lowered);
-    }
+    let best = favour_run_creations(lowered(opts)?, opts, &lowered);
     let (mut program, names, _) = best;
     if program.observes_numbering.is_none() {
         if let Some(o) = thread_id_reads(compiled, || {
@@ -160,7 +157,8 @@ type Lowered = (Program, Vec<String>, Vec<super::Creation>);
 /// ([`favour_run_creations`]).
 const MAX_LOWERINGS: usize = 8;
 
-/// The program lowered with the bound's threads given to the creations a run makes.
+/// The program lowered with the bound's threads given to the creations a run makes (and,
+/// in a small scope, [`Options::max_threads_per_function`]'s threads of each start function).
 ///
 /// The front end gives each of the bound's threads to a creation as it lowers it, so a loop
 /// of creations whose count is known only at run time takes every thread the bound allows,
@@ -212,7 +210,7 @@ struct RunCreations {
     refusals: usize,
     /// The creations it makes, where another lowering may give them more threads: it met a
     /// refusal while threads went to creations it does not make, or are left over.
-    favour: Option<std::collections::HashSet<super::Creation>>,
+    favour: Option<std::collections::HashMap<super::Creation, String>>,
 }
 
 /// [`RunCreations`] of `program`.
@@ -229,19 +227,22 @@ fn run_creations(
     }
     let (run, _) = crate::interp::run(program, &mut crate::interp::FirstOracle, 200_000);
     let mut refusals = 0;
-    let mut made = std::collections::HashSet::new();
+    let mut made = std::collections::HashMap::new();
     for st in &run.steps {
         let tr = program.thread(st.thread).transition(st.transition);
         if let Some(start) = &tr.starts {
             refusals += usize::from(tr.refusal.is_some());
-            made.insert(creations[start.creation as usize].clone());
+            made.insert(
+                creations[start.creation as usize].clone(),
+                start.function.clone(),
+            );
         }
     }
     let wasted = (program.threads.iter())
         .flat_map(|t| &t.transitions)
         .filter(|tr| tr.spawned().is_some())
         .filter_map(|tr| tr.starts.as_ref())
-        .any(|s| !made.contains(&creations[s.creation as usize]));
+        .any(|s| !made.contains_key(&creations[s.creation as usize]));
     let spare = program.threads.len() < max_threads;
     RunCreations {
         refusals,

@@ -480,10 +480,12 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
             }
             let by_then = *emitted.lock().unwrap_or_else(|e| e.into_inner());
             let mut why = limit::stopped(secs);
-            if found.lock().is_ok_and(|f| f.is_some()) {
+            let bug = found.lock().ok().and_then(|f| f.clone());
+            if let Some(c) = bug {
+                let note = p.bound_note(true, Some((c.program(&p), &c.execution)));
                 why.push_str(&format!(
-                    "; a bug was found and replayed{}, which a scheduler may avoid as far \
-                     as synth knows",
+                    "; a bug was found and replayed{note}{}, which a scheduler may avoid as \
+                     far as synth knows",
                     if json { "" } else { " (shown above)" }
                 ));
             }

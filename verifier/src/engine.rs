@@ -311,10 +311,10 @@ fn bug_ivr(
 /// `r`, unless it is `unknown` or `safe` with a safe schedule emitted, and `hunt` has found a
 /// bug by now: then that bug, emitted as the last IVR where there is room for one (or shown
 /// already as IVR `shown`), and with a safe schedule emitted `partially safe` (a `safe` the
-/// bug contradicts is one of the bounded program, and the bug one without the bound; or else
-/// an engine was wrong, and the replayed bug is what holds). Without one, `unsafe` where no
-/// scheduler had a choice on the bug's way ([`crate::unavoidable`]), and `unknown` naming the
-/// bug otherwise.
+/// bug contradicts is one of the bounded program; the bug, one of a small scope that occurs
+/// without the bound, or one of the bounded program that an engine missed). Without one,
+/// `unsafe` where no scheduler had a choice on the bug's way ([`crate::unavoidable`]), and
+/// `unknown` naming the bug (and what it owes to the thread bound) otherwise.
 fn with_hunt(
     prog: &Program,
     mut r: Report,
@@ -357,8 +357,9 @@ fn with_hunt(
             match crate::unavoidable::unavoidable(its, &cex.execution) {
                 Ok(()) => Verdict::Unsafe,
                 Err(avoidable) => Verdict::Unknown(format!(
-                    "{why}; a bug was found and replayed (IVR {index}), which a scheduler \
-                     may avoid as far as synth knows: {avoidable}"
+                    "{why}; a bug was found and replayed{} (IVR {index}), which a scheduler \
+                     may avoid as far as synth knows: {avoidable}",
+                    prog.bound_note(true, Some((its, &cex.execution)))
                 )),
             }
         }

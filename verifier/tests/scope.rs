@@ -680,3 +680,42 @@ fn the_search_goes_on_to_the_bounded_program_after_the_small_scopes() {
     assert_eq!(c.threads_per_function, None);
     assert!(c.scope.is_none());
 }
+
+/// A run (inputs 0) makes three creations of `w1`; a creation it does not make starts `g`,
+/// which fails. With a bound of 4 threads and one thread per start function, the run's
+/// creations can have one thread only: `g`'s creation keeps a thread.
+const ONE_OF_THREE_FAVOURED: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+int __VERIFIER_nondet_int(void);
+int x;
+void *w1(void *a) { return 0; }
+void *g(void *a) { x = 1; assert(0); return 0; }
+pthread_t a, b1, b2, b3, u;
+int main(void) {
+  int c = __VERIFIER_nondet_int();
+  if (c) pthread_create(&u, 0, g, 0);
+  int d = __VERIFIER_nondet_int();
+  if (d) {
+    pthread_create(&a, 0, w1, 0);
+    pthread_join(a, 0);
+  } else {
+    pthread_create(&b1, 0, w1, 0);
+    pthread_create(&b2, 0, w1, 0);
+    pthread_create(&b3, 0, w1, 0);
+    pthread_join(b1, 0);
+    pthread_join(b2, 0);
+    pthread_join(b3, 0);
+  }
+  return 0;
+}
+"#;
+
+#[test]
+fn a_small_scope_keeps_no_thread_for_favoured_creations_beyond_its_bound() {
+    let scope = |k: Option<usize>| lower(ONE_OF_THREE_FAVOURED, 4, k);
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let c = verifier::scope::bug(&scope, &verifier::scope::SMALL, deadline, None)
+        .expect("g's failure is found");
+    assert_eq!(c.threads_per_function, Some(1));
+}

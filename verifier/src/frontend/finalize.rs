@@ -6,6 +6,7 @@
 use super::{Error, Options};
 use crate::ir::*;
 use fixedbitset::FixedBitSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 /// `file:line:col` of a span (of the program's start for `None`), for messages.
@@ -64,9 +65,22 @@ pub(super) fn finalize(
             }
         }
     }
+    // The variables of each object (once: a program inlined into many threads has about as
+    // many variables as transitions).
+    let mut members: FxHashMap<VarId, Vec<VarId>> = FxHashMap::default();
+    for v in &p.vars {
+        members.entry(v.placement().object).or_default().push(v.id);
+    }
+    let facts = Facts {
+        shared: &shared,
+        code: &code,
+        vars: &p.vars,
+        members: &members,
+        waiting: &waiting,
+    };
     for t in &mut p.threads {
         let own = own(t.id);
-        mark(t, &shared, &code, &p.vars, &own, &waiting);
+        mark(t, &facts, &own);
         add_discards(t, &own);
         back_edges(t);
     }
@@ -965,21 +979,30 @@ fn is_memory(pl: &Place, v: &Var) -> bool {
     }
 }
 
+/// What [`mark`] reads of the whole program.
+struct Facts<'a> {
+    /// Per variable, whether it is shared.
+    shared: &'a [bool],
+    /// The code of statements that access shared and local memory ([`shared_code`]).
+    code: &'a HashSet<[u32; 2]>,
+    vars: &'a [Var],
+    /// The variables of each object.
+    members: &'a FxHashMap<VarId, Vec<VarId>>,
+    /// The code of the assumptions that wait on another thread.
+    waiting: &'a HashSet<[u32; 2]>,
+}
+
 /// Fills events, may-block and yield marks; a statement of shared code ([`shared_code`])
 /// and a creation refused for the thread bound have events on the memory they touch, shared
 /// or not.
-fn mark(
-    t: &mut Thread,
-    shared: &[bool],
-    code: &HashSet<[u32; 2]>,
-    vars: &[Var],
-    own: &[bool],
-    waiting: &HashSet<[u32; 2]>,
-) {
-    let mut members: HashMap<VarId, Vec<VarId>> = HashMap::new();
-    for v in vars {
-        members.entry(v.placement().object).or_default().push(v.id);
-    }
+fn mark(t: &mut Thread, facts: &Facts<'_>, own: &[bool]) {
+    let Facts {
+        shared,
+        code,
+        vars,
+        members,
+        waiting,
+    } = *facts;
     for tr in &mut t.transitions {
         // (A creation refused for the thread bound is an event on the id it writes: the
         // built program asks the schedule whether this copy of the code refuses.)
@@ -991,12 +1014,12 @@ fn mark(
         // The events in order of first access, and where each (variable, index) is among them
         // (a place through a pointer may have thousands of targets).
         let mut events: Vec<Event> = Vec::new();
-        let mut at: HashMap<(VarId, Option<Expr>), usize> = HashMap::new();
+        let mut at: FxHashMap<(VarId, Option<Expr>), usize> = FxHashMap::default();
         let mut push = |pl: &Place, access: Access| {
             // An access through a pointer of another width than the elements of a target
             // laid out in bytes may touch any of the variables of its object, at elements
             // its address alone does not say: it accesses them whole.
-            let mut wide: HashSet<VarId> = HashSet::new();
+            let mut wide: FxHashSet<VarId> = FxHashSet::default();
             let mut touched = pl.vars();
             if let Place::Deref { ty, targets, .. } = pl {
                 let bytes = (ty.bits as u32).div_ceil(8);
@@ -1008,7 +1031,7 @@ fn mark(
                     }
                 }
                 if !wide.is_empty() {
-                    let own: HashSet<VarId> = touched.iter().copied().collect();
+                    let own: FxHashSet<VarId> = touched.iter().copied().collect();
                     let mut extra: Vec<VarId> =
                         wide.iter().filter(|m| !own.contains(m)).copied().collect();
                     extra.sort();

@@ -1856,13 +1856,24 @@ impl<'m> Lowerer<'m> {
             // A thread the favoured creations still to come leave: of the bound, and of the
             // bound per start function.
             Some(favoured) => {
-                let left = favoured.len() - self.favoured_met.min(favoured.len());
-                let met_here = self.favoured_met_by_function.get(func).copied();
-                let left_here = (favoured.values().filter(|f| *f == func).count())
-                    .saturating_sub(met_here.unwrap_or(0));
+                let met = |f: &str| self.favoured_met_by_function.get(f).copied().unwrap_or(0);
+                let left_of = |f: &str| {
+                    (favoured.values().filter(|g| *g == f).count()).saturating_sub(met(f))
+                };
+                let left = match self.opts.max_threads_per_function {
+                    None => favoured.len() - self.favoured_met.min(favoured.len()),
+                    // (Per start function, no more than the threads it may still have.)
+                    Some(k) => {
+                        let functions: HashSet<&str> =
+                            favoured.values().map(String::as_str).collect();
+                        (functions.into_iter())
+                            .map(|f| left_of(f).min(k.saturating_sub(started(f))))
+                            .sum()
+                    }
+                };
                 self.threads.len() + left >= self.opts.max_threads
                     || (self.opts.max_threads_per_function)
-                        .is_some_and(|k| started(func) + left_here >= k)
+                        .is_some_and(|k| started(func) + left_of(func) >= k)
             }
             None => false,
         };

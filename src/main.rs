@@ -484,7 +484,7 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
             if let Some(c) = bug {
                 let note = p.bound_note(true, Some((c.program(&p), &c.execution)));
                 why.push_str(&format!(
-                    "; a bug was found and replayed{note}{}, which a scheduler may avoid as \
+                    "; a bug was found and replayed{}{note}; a scheduler may avoid it as \
                      far as synth knows",
                     if json { "" } else { " (shown above)" }
                 ));

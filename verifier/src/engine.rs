@@ -357,8 +357,8 @@ fn with_hunt(
             match crate::unavoidable::unavoidable(its, &cex.execution) {
                 Ok(()) => Verdict::Unsafe,
                 Err(avoidable) => Verdict::Unknown(format!(
-                    "{why}; a bug was found and replayed{} (IVR {index}), which a scheduler \
-                     may avoid as far as synth knows: {avoidable}",
+                    "{why}; a bug was found and replayed (IVR {index}){}; a scheduler may \
+                     avoid it as far as synth knows: {avoidable}",
                     prog.bound_note(true, Some((its, &cex.execution)))
                 )),
             }

@@ -22,6 +22,22 @@ fn lower(text: &str, max_threads: usize, per_function: Option<usize>) -> Option<
     load_str("scope.c", text, &opts).ok()
 }
 
+/// [`lower`] of a program that `main` runs with the one argument `arg`.
+fn lower_with(
+    text: &str,
+    max_threads: usize,
+    per_function: Option<usize>,
+    arg: &str,
+) -> Option<Program> {
+    let opts = FOpts {
+        max_threads,
+        max_threads_per_function: per_function,
+        arguments: vec![arg.into()],
+        ..FOpts::default()
+    };
+    load_str("scope.c", text, &opts).ok()
+}
+
 /// The IVR file of counterexample `c` of `p`.
 fn file_of(p: &Program, c: verifier::imc::Counterexample) -> String {
     let ivr = Ivr {
@@ -595,15 +611,7 @@ int main(int argc, char **argv) {
 
 #[test]
 fn a_small_scope_gives_its_threads_to_the_creations_a_run_makes() {
-    let scope = |k: Option<usize>| {
-        let opts = FOpts {
-            max_threads: 16,
-            max_threads_per_function: k,
-            arguments: vec!["2".into()],
-            ..FOpts::default()
-        };
-        load_str("scope.c", WORKERS_IN_EITHER_BRANCH, &opts).ok()
-    };
+    let scope = |k: Option<usize>| lower_with(WORKERS_IN_EITHER_BRANCH, 16, k, "2");
     let p = scope(Some(2)).expect("lowers");
     assert!(p.thread_bound.is_some());
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -663,15 +671,7 @@ int main(int argc, char **argv) {
 
 #[test]
 fn the_search_goes_on_to_the_bounded_program_after_the_small_scopes() {
-    let scope = |k: Option<usize>| {
-        let opts = FOpts {
-            max_threads: 8,
-            max_threads_per_function: k,
-            arguments: vec!["3".into()],
-            ..FOpts::default()
-        };
-        load_str("scope.c", THREE_LOST_UPDATES, &opts).ok()
-    };
+    let scope = |k: Option<usize>| lower_with(THREE_LOST_UPDATES, 8, k, "3");
     let deadline = Instant::now() + Duration::from_secs(20);
     assert!(verifier::scope::bug(&scope, &verifier::scope::SMALL, deadline, None).is_none());
     let deadline = Instant::now() + Duration::from_secs(20);

@@ -482,12 +482,8 @@ fn verify(a: VerifyArgs) -> anyhow::Result<u8> {
             let mut why = limit::stopped(secs);
             let bug = found.lock().ok().and_then(|f| f.clone());
             if let Some(c) = bug {
-                let note = p.bound_note(true, Some((c.program(&p), &c.execution)));
-                why.push_str(&format!(
-                    "; a bug was found and replayed{}{note}; a scheduler may avoid it as \
-                     far as synth knows",
-                    if json { "" } else { " (shown above)" }
-                ));
+                let shown = if json { "" } else { " (shown above)" };
+                why = format!("{why}; {}", verifier::engine::found_bug(&p, &c, shown));
             }
             print_unknown(json, &why, start, Some(by_then));
             4

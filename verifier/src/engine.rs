@@ -212,7 +212,7 @@ fn run_engines(
         .and_then(|h| h.wait(Instant::now()))
     {
         offset += 1;
-        let its = cex.scope.as_deref().unwrap_or(prog);
+        let its = cex.program(prog);
         let unavoidable = crate::unavoidable::unavoidable(its, &cex.execution).is_ok();
         sink(&bug_ivr(offset, cex.clone(), start, 0, 0));
         if unavoidable {
@@ -308,6 +308,16 @@ fn bug_ivr(
     }
 }
 
+/// The words of an `unknown` verdict on bug `cex` of `prog` (found by the search beside the
+/// engines; `shown` says where it is shown): that it was found, what it owes to the thread
+/// bound, and that a scheduler may avoid it.
+pub fn found_bug(prog: &Program, cex: &Counterexample, shown: &str) -> String {
+    let note = prog.bound_note(true, Some((cex.program(prog), &cex.execution)));
+    format!(
+        "a bug was found and replayed{shown}{note}; a scheduler may avoid it as far as synth knows"
+    )
+}
+
 /// `r`, unless it is `unknown` or `safe` with a safe schedule emitted, and `hunt` has found a
 /// bug by now: then that bug, emitted as the last IVR where there is room for one (or shown
 /// already as IVR `shown`), and with a safe schedule emitted `partially safe` (a `safe` the
@@ -353,13 +363,12 @@ fn with_hunt(
         (_, Some(_)) => Verdict::PartiallySafe,
         (Verdict::Unknown(why), None) => {
             // (A bug of a small scope is judged in the program it is an execution of.)
-            let its = cex.scope.as_deref().unwrap_or(prog);
+            let its = cex.program(prog);
             match crate::unavoidable::unavoidable(its, &cex.execution) {
                 Ok(()) => Verdict::Unsafe,
                 Err(avoidable) => Verdict::Unknown(format!(
-                    "{why}; a bug was found and replayed (IVR {index}){}; a scheduler may \
-                     avoid it as far as synth knows: {avoidable}",
-                    prog.bound_note(true, Some((its, &cex.execution)))
+                    "{why}; {}: {avoidable}",
+                    found_bug(prog, &cex, &format!(" (IVR {index})"))
                 )),
             }
         }

@@ -43,11 +43,9 @@ pub type Lower = Arc<dyn Fn(Option<usize>) -> Option<Program> + Send + Sync>;
 pub const SMALL: [Option<usize>; 2] = [Some(1), Some(2)];
 
 /// The scopes the search beside the engines goes through for a program the thread bound
-/// limits: the small ones, then the program with its bound. A small scope counts threads
-/// per start function over the whole lowering, also those of creations no run makes
-/// together (two calls of a function that starts workers, in the branches of an `if`): the
-/// creations met later are refused, and the scope may lack the threads a run needs. The
-/// bounded program's bugs are its own (a verdict on them says "with at most N threads").
+/// limits: the small ones, then the program with its bound, for bugs that need more
+/// threads of one start function than a small scope has. The bounded program's bugs are
+/// its own (a verdict on them says "with at most N threads").
 pub const SMALL_THEN_BOUNDED: [Option<usize>; 3] = [Some(1), Some(2), None];
 
 /// The scope of a program without a thread bound: itself.

@@ -713,9 +713,6 @@ int main(void) {
 
 #[test]
 fn a_small_scope_keeps_no_thread_for_favoured_creations_beyond_its_bound() {
-    let scope = |k: Option<usize>| lower(ONE_OF_THREE_FAVOURED, 4, k);
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let c = verifier::scope::bug(&scope, &verifier::scope::SMALL, deadline, None)
-        .expect("g's failure is found");
+    let c = small_scope_bug(ONE_OF_THREE_FAVOURED);
     assert_eq!(c.threads_per_function, Some(1));
 }

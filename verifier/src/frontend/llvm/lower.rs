@@ -287,8 +287,7 @@ pub(super) struct Lowerer<'m> {
     /// Per copy of `pthread_create`, how many of its creations were met.
     copy_counts: HashMap<crate::frontend::CreationCopy, u32>,
     /// How many of the favoured creations were met ([`crate::frontend::Options::creations`]),
-    /// in all and per start function.
-    favoured_met: usize,
+    /// per start function.
     favoured_met_by_function: HashMap<String, usize>,
     /// The defined functions whose address the program takes: those a thread may start.
     thread_functions: Vec<String>,
@@ -401,7 +400,6 @@ pub(super) fn lower(
         last_refusal: None,
         creations: Vec::new(),
         copy_counts: HashMap::new(),
-        favoured_met: 0,
         favoured_met_by_function: HashMap::new(),
         thread_functions: (super::loops::address_taken_functions(m).into_iter())
             .filter(|f| m.functions.iter().any(|g| &g.name == f))
@@ -1847,7 +1845,6 @@ impl<'m> Lowerer<'m> {
         let started = |f: &str| self.threads.iter().filter(|t| t.0.function == f).count();
         let other = match &self.opts.creations {
             Some(favoured) if favoured.contains_key(&creation) => {
-                self.favoured_met += 1;
                 *(self.favoured_met_by_function)
                     .entry(func.to_string())
                     .or_default() += 1;
@@ -1860,17 +1857,15 @@ impl<'m> Lowerer<'m> {
                 let left_of = |f: &str| {
                     (favoured.values().filter(|g| *g == f).count()).saturating_sub(met(f))
                 };
-                let left = match self.opts.max_threads_per_function {
-                    None => favoured.len() - self.favoured_met.min(favoured.len()),
-                    // (Per start function, no more than the threads it may still have.)
-                    Some(k) => {
-                        let functions: HashSet<&str> =
-                            favoured.values().map(String::as_str).collect();
-                        (functions.into_iter())
-                            .map(|f| left_of(f).min(k.saturating_sub(started(f))))
-                            .sum()
-                    }
+                // (Per start function, no more than the threads it may still have.)
+                let room = |f: &str| match self.opts.max_threads_per_function {
+                    Some(k) => k.saturating_sub(started(f)),
+                    None => usize::MAX,
                 };
+                let functions: HashSet<&str> = favoured.values().map(String::as_str).collect();
+                let left: usize = (functions.into_iter())
+                    .map(|f| left_of(f).min(room(f)))
+                    .sum();
                 self.threads.len() + left >= self.opts.max_threads
                     || (self.opts.max_threads_per_function)
                         .is_some_and(|k| started(func) + left_of(func) >= k)

@@ -187,9 +187,14 @@ fn attempt(
     // values it did not know, the one with the values of small intervals split into cases
     // ([`Space::split_values`]). (Not where it reported a bug and emitted a safe schedule:
     // the cases would find the bug again, and the verdict rests on the schedule.)
+    // The search without counters does not split values after the fact: where it decided
+    // nothing, what it left out is as likely the cause as the values, and the states of
+    // its cases grow with every round a loop may run; the search with counters goes next
+    // and splits where it decides nothing itself.
     let left = (start + budget.time.min(opts.timeout)).saturating_duration_since(Instant::now());
+    let counters_left_out = untracked.contains(&true);
     let retry = r.is_err()
-        && (split_first || space.read_undefined.get())
+        && (split_first || (space.read_undefined.get() && !counters_left_out))
         && (run.bugs == bugs || run.first_safe.is_none());
     if retry && left > SPLIT_AFTER_LEFT {
         let mut other = Space::untracking(prog, ranges, untracked);

@@ -25,22 +25,53 @@ use llvm_sys::prelude::*;
 use llvm_sys::target::*;
 use llvm_sys::{LLVMOpcode, LLVMTypeKind};
 
-/// Canonicalises the constant GEPs of the bitcode at `input`, outlines its inline assembly
-/// that does nothing ([`super::asm`]) and writes it to `output`.
+/// Runs the fixed pass list on the bitcode at `input` (`mem2reg`: locals whose address is
+/// not taken become registers), canonicalises its constant GEPs, outlines its inline
+/// assembly that does nothing ([`super::asm`]) and writes it to `output`.
 pub fn canonicalize(input: &Path, output: &Path) -> Result<(), String> {
+    // SAFETY: the module is live for the closure's call.
+    in_module(input, output, |ctx, module| unsafe {
+        mem2reg_in(module)?;
+        rewrite(ctx, module);
+        Ok(())
+    })
+}
+
+/// Runs the fixed pass list (`mem2reg`) on the bitcode at `input` and writes it to `output`.
+pub fn mem2reg(input: &Path, output: &Path) -> Result<(), String> {
+    // SAFETY: the module is live for the closure's call.
+    in_module(input, output, |_, module| unsafe { mem2reg_in(module) })
+}
+
+/// Reads the bitcode at `input` into a context of its own, calls `f` on it and writes the
+/// module to `output`.
+fn in_module(
+    input: &Path,
+    output: &Path,
+    f: impl FnOnce(LLVMContextRef, LLVMModuleRef) -> Result<(), String>,
+) -> Result<(), String> {
     let cin = CString::new(input.to_string_lossy().as_bytes()).map_err(|e| e.to_string())?;
     let cout = CString::new(output.to_string_lossy().as_bytes()).map_err(|e| e.to_string())?;
     // SAFETY: every LLVM object is created here, used only while the context lives, and the
     // context (with the module it owns) is disposed before returning.
     unsafe {
         let ctx = LLVMContextCreate();
-        let r = rewrite(ctx, &cin, &cout);
+        let r = read(ctx, &cin).and_then(|module| {
+            let r =
+                f(ctx, module).and_then(|()| match LLVMWriteBitcodeToFile(module, cout.as_ptr()) {
+                    0 => Ok(()),
+                    _ => Err(format!("cannot write {}", output.to_string_lossy())),
+                });
+            LLVMDisposeModule(module);
+            r
+        });
         LLVMContextDispose(ctx);
         r
     }
 }
 
-unsafe fn rewrite(ctx: LLVMContextRef, input: &CStr, output: &CStr) -> Result<(), String> {
+/// The module of the bitcode file at `input`, in `ctx`.
+unsafe fn read(ctx: LLVMContextRef, input: &CStr) -> Result<LLVMModuleRef, String> {
     let mut buf: LLVMMemoryBufferRef = std::ptr::null_mut();
     let mut msg: *mut std::ffi::c_char = std::ptr::null_mut();
     if LLVMCreateMemoryBufferWithContentsOfFile(input.as_ptr(), &mut buf, &mut msg) != 0 {
@@ -52,6 +83,28 @@ unsafe fn rewrite(ctx: LLVMContextRef, input: &CStr, output: &CStr) -> Result<()
     if failed {
         return Err("cannot parse the bitcode".into());
     }
+    Ok(module)
+}
+
+/// Runs `mem2reg` on `module` (LLVM's new pass manager, as `opt -passes=mem2reg`).
+unsafe fn mem2reg_in(module: LLVMModuleRef) -> Result<(), String> {
+    use llvm_sys::error::{LLVMDisposeErrorMessage, LLVMGetErrorMessage};
+    use llvm_sys::transforms::pass_builder::*;
+    let options = LLVMCreatePassBuilderOptions();
+    let err = LLVMRunPasses(module, c"mem2reg".as_ptr(), std::ptr::null_mut(), options);
+    LLVMDisposePassBuilderOptions(options);
+    if err.is_null() {
+        return Ok(());
+    }
+    let msg = LLVMGetErrorMessage(err);
+    let s = CStr::from_ptr(msg).to_string_lossy().into_owned();
+    LLVMDisposeErrorMessage(msg);
+    Err(s)
+}
+
+/// Canonicalises the constant GEPs of `module` and outlines its inline assembly that does
+/// nothing.
+unsafe fn rewrite(ctx: LLVMContextRef, module: LLVMModuleRef) {
     let dl = LLVMGetModuleDataLayout(module);
     each_instruction(module, |i| {
         let n = LLVMGetNumOperands(i);
@@ -73,12 +126,6 @@ unsafe fn rewrite(ctx: LLVMContextRef, input: &CStr, output: &CStr) -> Result<()
         g = LLVMGetNextGlobal(g);
     }
     super::asm::outline_hints(ctx, module);
-    let r = LLVMWriteBitcodeToFile(module, output.as_ptr());
-    LLVMDisposeModule(module);
-    if r != 0 {
-        return Err(format!("cannot write {}", output.to_string_lossy()));
-    }
-    Ok(())
 }
 
 /// Calls `f` on every instruction of `module`'s functions, in order (`f` may change the

@@ -1,6 +1,10 @@
-//! Compiles C to the LLVM module the front end lowers: clang with debug information and a
-//! fixed, small pass list (`mem2reg`, so that locals whose address is not taken become
-//! registers), and the preprocessed source the program's hash covers.
+//! Compiles C to the LLVM module the front end lowers: clang with debug information, the
+//! libc models linked in (a bitcode library compiled when synth is built, `build.rs`), and a
+//! fixed, small pass list run in this process (`mem2reg`, so that locals whose address is
+//! not taken become registers, [`super::canonical`]); and the preprocessed source the
+//! program's hash covers. Each run of a tool is a process of its own (tens of
+//! milliseconds): the front end runs clang to preprocess and to compile each file, and
+//! `llvm-link` to add the models.
 //!
 //! One LLVM major version is pinned (the one `llvm-ir` reads): [`LLVM_MAJOR`]. clang turns
 //! some old-C warnings into errors that gcc accepts; they are downgraded to warnings, as gcc
@@ -10,12 +14,10 @@ use super::super::{Error, Options};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The C definitions of the libc functions the front end models by their code: what the
-/// library computes (`models.c`) and what the environment answers (`environment.c`).
-const MODELS: &[(&str, &str)] = &[
-    ("models", include_str!("models.c")),
-    ("environment", include_str!("environment.c")),
-];
+/// The libc functions the front end models by their code, as one bitcode library: what the
+/// library computes (`models.c`) and what the environment answers (`environment.c`),
+/// compiled with the pinned clang when synth is built (`build.rs`).
+const MODELS_LIBRARY: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/models-library.bc"));
 
 /// The LLVM major version of clang, `opt` and the library the front end reads modules with.
 pub const LLVM_MAJOR: u32 = 19;
@@ -65,10 +67,6 @@ pub fn clang() -> PathBuf {
         .unwrap_or_else(|| tool("clang"))
 }
 
-fn opt() -> PathBuf {
-    tool("opt")
-}
-
 /// The flags that select the dialect and the preprocessor's input (shared by the
 /// preprocessing and the compilation, so that the hash covers what is compiled).
 fn dialect_flags(cmd: &mut Command, opts: &Options) {
@@ -116,30 +114,22 @@ pub fn preprocess(path: &Path, opts: &Options) -> Result<String, Error> {
     })
 }
 
-/// Compiles `path` and the program's other files ([`Options::sources`]) to one module in
-/// `dir` after the fixed pass list; returns the bitcode's path.
-pub fn compile(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, Error> {
+/// A translation unit of the program: its preprocessed text ([`preprocess`]) and its path.
+pub type Unit<'a> = (String, &'a Path);
+
+/// Compiles the program's files (`sources`: the main file first, then
+/// [`Options::sources`]) to one module in `dir` after the fixed pass list; returns the
+/// bitcode's path.
+pub fn compile(sources: &[Unit], opts: &Options, dir: &Path) -> Result<PathBuf, Error> {
     let mut units = Vec::new();
     let mut commands = Vec::new();
-    let paths: Vec<&Path> = std::iter::once(path)
-        .chain(opts.sources.iter().map(PathBuf::as_path))
-        .collect();
-    for (i, p) in paths.iter().enumerate() {
+    for (i, (_, p)) in sources.iter().enumerate() {
         let unit = dir.join(format!("unit{i}.bc"));
         commands.push(compile_unit(p, opts, &unit)?);
         units.push(unit);
     }
-    use_inline_definitions(&paths, &commands, &units, opts)?;
-    let raw = if units.len() == 1 {
-        units.pop().expect("one unit")
-    } else {
-        // As the C compiler links the translation units: one module.
-        let raw = dir.join("raw.bc");
-        let mut cmd = Command::new(tool("llvm-link"));
-        cmd.args(&units).arg("-o").arg(&raw);
-        run(&mut cmd, "linking the program's files")?;
-        raw
-    };
+    use_inline_definitions(sources, &commands, &units)?;
+    let raw = link_units(units, &dir.join("raw.bc"))?;
     link_models_and_optimise(raw, dir)
 }
 
@@ -163,8 +153,8 @@ const OPAQUE: &str = "synth_opaque_thread";
 /// to an integer or compares pointers by order ([`super::numbering`]), or the program does
 /// not compile so. `Err` with why not (clang's first error, or a C library whose
 /// `pthread_t` is not glibc's).
-pub fn compile_opaque_ids(path: &Path, opts: &Options, dir: &Path) -> Result<PathBuf, String> {
-    let header = pthread_types_header().ok_or("the C library's `pthread_t` is not found")?;
+pub fn compile_opaque_ids(sources: &[Unit], opts: &Options, dir: &Path) -> Result<PathBuf, String> {
+    let header = pthread_types_header(sources).ok_or("the C library's `pthread_t` is not found")?;
     let text =
         std::fs::read_to_string(&header).map_err(|e| format!("{}: {e}", header.display()))?;
     if !text.contains(PTHREAD_T.0) {
@@ -207,8 +197,7 @@ pub fn compile_opaque_ids(path: &Path, opts: &Options, dir: &Path) -> Result<Pat
         e => e.to_string(),
     };
     let mut units = Vec::new();
-    let paths = std::iter::once(path).chain(opts.sources.iter().map(PathBuf::as_path));
-    for (i, p) in paths.enumerate() {
+    for (i, (_, p)) in sources.iter().enumerate() {
         let unit = dir.join(format!("opaque-unit{i}.bc"));
         let (_, diagnostics) = compile_unit_with(p, opts, &unit, Some(&include)).map_err(failed)?;
         if let Some(d) = said(&diagnostics) {
@@ -216,15 +205,22 @@ pub fn compile_opaque_ids(path: &Path, opts: &Options, dir: &Path) -> Result<Pat
         }
         units.push(unit);
     }
-    let raw = dir.join("opaque-raw.bc");
-    let mut cmd = Command::new(tool("llvm-link"));
-    cmd.args(&units).arg("-o").arg(&raw);
-    run(&mut cmd, "linking the program's files").map_err(failed)?;
+    let raw = link_units(units, &dir.join("opaque-raw.bc")).map_err(failed)?;
     let out = dir.join("opaque-mem2reg.bc");
-    let mut cmd = Command::new(opt());
-    cmd.arg("-passes=mem2reg").arg("-o").arg(&out).arg(&raw);
-    run(&mut cmd, "optimising").map_err(failed)?;
+    super::canonical::mem2reg(&raw, &out)?;
     Ok(out)
+}
+
+/// The program's compiled `units` linked into one module (at `out` where there are several),
+/// as the C compiler links translation units.
+fn link_units(mut units: Vec<PathBuf>, out: &Path) -> Result<PathBuf, Error> {
+    if units.len() == 1 {
+        return Ok(units.pop().expect("one unit"));
+    }
+    let mut cmd = Command::new(tool("llvm-link"));
+    cmd.args(&units).arg("-o").arg(out);
+    run(&mut cmd, "linking the program's files")?;
+    Ok(out.to_path_buf())
 }
 
 /// Diagnostic `line` without the `(aka 'struct synth_opaque_thread *')`s clang adds to
@@ -249,10 +245,21 @@ fn without_opaque_name(line: &str) -> String {
     out
 }
 
-/// The C library's header that defines `pthread_t` (`bits/pthreadtypes.h`), as clang finds
-/// it from `<pthread.h>`.
-fn pthread_types_header() -> Option<PathBuf> {
+/// The C library's header that defines `pthread_t` (`bits/pthreadtypes.h`): where the
+/// program's preprocessed text includes it, that one (its line markers name it), and
+/// otherwise the one clang finds from `<pthread.h>`.
+fn pthread_types_header(sources: &[Unit]) -> Option<PathBuf> {
     use std::io::Write;
+    let named = sources.iter().find_map(|(text, _)| {
+        text.lines().find_map(|line| {
+            let file = line.strip_prefix("# ")?.split('"').nth(1)?;
+            file.ends_with("/bits/pthreadtypes.h")
+                .then(|| PathBuf::from(file))
+        })
+    });
+    if named.is_some() {
+        return named;
+    }
     let mut child = Command::new(clang())
         .args(["-M", "-x", "c", "-"])
         .stdin(std::process::Stdio::piped())
@@ -340,13 +347,12 @@ fn compile_unit_with(
 /// defines, every function it defined as C11 (C11's `extern inline` is not external under
 /// gnu89), and nothing another file defines.
 fn use_inline_definitions(
-    paths: &[&Path],
+    sources: &[Unit],
     commands: &[Command],
     units: &[PathBuf],
-    opts: &Options,
 ) -> Result<(), Error> {
     use std::collections::HashSet;
-    let mentions: Vec<bool> = paths.iter().map(|p| mentions_inline(p, opts)).collect();
+    let mentions: Vec<bool> = sources.iter().map(|(t, _)| mentions_inline(t)).collect();
     if !mentions.iter().any(|m| *m) {
         return Ok(());
     }
@@ -391,12 +397,9 @@ fn use_inline_definitions(
     Ok(())
 }
 
-/// Whether the file at `path`, preprocessed ([`preprocess`]), says `inline` (or `__inline`,
+/// Whether a file's preprocessed `text` ([`preprocess`]) says `inline` (or `__inline`,
 /// `__inline__`) outside system headers.
-fn mentions_inline(path: &Path, opts: &Options) -> bool {
-    let Ok(text) = preprocess(path, opts) else {
-        return false;
-    };
+fn mentions_inline(text: &str) -> bool {
     let mut system = false;
     for line in text.lines() {
         // A line marker: `# N "file" FLAGS`, flag 3 for a system header.
@@ -434,27 +437,12 @@ fn symbols(path: &Path, filter: &str) -> Result<std::collections::HashSet<String
 /// Links the libc models the module `raw` calls and runs the fixed pass list.
 fn link_models_and_optimise(raw: PathBuf, dir: &Path) -> Result<PathBuf, Error> {
     // The libc models the program calls, linked weakly (the program's definitions win):
-    // first into one library, so that the environment's calls of the models resolve too.
-    let mut parts = Vec::new();
-    for (name, text) in MODELS {
-        let source = dir.join(format!("{name}.c"));
-        std::fs::write(&source, text).map_err(|e| Error::Io {
-            path: source.display().to_string(),
-            message: e.to_string(),
-        })?;
-        let models = dir.join(format!("{name}.bc"));
-        let mut cmd = Command::new(clang());
-        cmd.args(["-c", "-emit-llvm", "-O0", "-Xclang", "-disable-O0-optnone"])
-            .args(["-fno-builtin", "-fno-stack-protector", "-w", "-o"])
-            .arg(&models)
-            .arg(&source);
-        run(&mut cmd, "compiling the libc models")?;
-        parts.push(models);
-    }
+    // one library, so that the environment's calls of the models resolve too.
     let library = dir.join("models-library.bc");
-    let mut cmd = Command::new(tool("llvm-link"));
-    cmd.args(&parts).arg("-o").arg(&library);
-    run(&mut cmd, "linking the libc models")?;
+    std::fs::write(&library, MODELS_LIBRARY).map_err(|e| Error::Io {
+        path: library.display().to_string(),
+        message: e.to_string(),
+    })?;
     let linked = dir.join("with-models.bc");
     let mut cmd = Command::new(tool("llvm-link"));
     cmd.arg(&raw)
@@ -463,15 +451,8 @@ fn link_models_and_optimise(raw: PathBuf, dir: &Path) -> Result<PathBuf, Error> 
         .arg("-o")
         .arg(&linked);
     run(&mut cmd, "linking the libc models")?;
-    let opt_out = dir.join("mem2reg.bc");
-    let mut cmd = Command::new(opt());
-    cmd.arg("-passes=mem2reg")
-        .arg("-o")
-        .arg(&opt_out)
-        .arg(&linked);
-    run(&mut cmd, "optimising")?;
     let out = dir.join("module.bc");
-    super::canonical::canonicalize(&opt_out, &out).map_err(|e| Error::Compiler {
+    super::canonical::canonicalize(&linked, &out).map_err(|e| Error::Compiler {
         message: format!("cannot rewrite the LLVM module: {e}"),
     })?;
     Ok(out)

@@ -52,19 +52,20 @@ pub fn load(path: &Path, opts: &Options) -> Result<Program, Error> {
     }
     let compiled = super::sha256_hex(&compiled);
     let dir = super::scratch_dir("synth-llvm")?;
-    let r = load_in(path, opts, &dir, hash, &compiled);
+    let r = load_in(&units, opts, &dir, hash, &compiled);
     let _ = std::fs::remove_dir_all(&dir);
     r
 }
 
 fn load_in(
-    path: &Path,
+    units: &[compile::Unit],
     opts: &Options,
     dir: &Path,
     hash: String,
     compiled: &str,
 ) -> Result<Program, Error> {
-    let bc = compile::compile(path, opts, dir)?;
+    let path = units[0].1;
+    let bc = compile::compile(units, opts, dir)?;
     let module = llvm_ir::Module::from_bc_path(&bc).map_err(|e| Error::Compiler {
         message: format!("cannot read the LLVM module clang wrote: {e}"),
     })?;
@@ -90,7 +91,7 @@ fn load_in(
     let (mut program, names, _) = best;
     if program.observes_numbering.is_none() {
         if let Some(o) = thread_id_reads(compiled, || {
-            numbering::reads_thread_ids(&module, path, opts, dir)
+            numbering::reads_thread_ids(&module, units, opts, dir)
         }) {
             program.warnings.push(numbering::warning(&o));
             program.observes_numbering = Some(o.to_string());

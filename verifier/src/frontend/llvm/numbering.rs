@@ -123,7 +123,7 @@ fn observes(m: &Module, opaque_ids: bool) -> Option<Observation> {
     found.or_else(|| puns_pointers(m, opaque_ids))
 }
 
-/// Where the program at `path` (whose module, `m`, reads no number otherwise) computes
+/// Where the program of `sources` (whose module, `m`, reads no number otherwise) computes
 /// with a thread id: glibc's `pthread_t` is an integer, so a conversion or a computation
 /// leaves no trace in `m`. The program compiled with `pthread_t` opaque
 /// ([`super::compile::compile_opaque_ids`], in `dir`) shows one as a pointer read as a
@@ -132,7 +132,7 @@ fn observes(m: &Module, opaque_ids: bool) -> Option<Observation> {
 /// (a C library whose `pthread_t` is not glibc's), it counts as a read.
 pub fn reads_thread_ids(
     m: &Module,
-    path: &std::path::Path,
+    sources: &[super::compile::Unit],
     opts: &crate::frontend::Options,
     dir: &std::path::Path,
 ) -> Option<Observation> {
@@ -143,7 +143,7 @@ pub fn reads_thread_ids(
     if !creates {
         return None;
     }
-    let bc = match super::compile::compile_opaque_ids(path, opts, dir) {
+    let bc = match super::compile::compile_opaque_ids(sources, opts, dir) {
         Ok(bc) => bc,
         Err(why) => {
             // (clang's diagnostic: `file:line:col: error: what`.)

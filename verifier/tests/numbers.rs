@@ -371,11 +371,9 @@ int main(void) {
     assert!(!common::runs_natively("returned_address", text));
 }
 
-/// A program whose include directories hold their own copy of the C library's
-/// `bits/pthreadtypes.h` is still compiled with `pthread_t` opaque for the check: its
-/// computation with a thread id (`pthread_self() % 2`) is seen.
-#[test]
-fn a_copy_of_the_thread_types_header_in_an_include_directory_does_not_hide_ids() {
+/// glibc's `bits/pthreadtypes.h` (as `cc -M` finds it from `<pthread.h>`), copied into a new
+/// include directory named `name` under the temporary directory.
+fn thread_types_copy(name: &str) -> std::path::PathBuf {
     let deps = Command::new("cc")
         .args(["-M", "-x", "c", "-"])
         .stdin(std::process::Stdio::piped())
@@ -395,9 +393,18 @@ fn a_copy_of_the_thread_types_header_in_an_include_directory_does_not_hide_ids()
         .split_whitespace()
         .find(|p| p.ends_with("bits/pthreadtypes.h"))
         .expect("glibc's bits/pthreadtypes.h");
-    let dir = std::env::temp_dir().join(format!("synth-shadow-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("bits")).expect("directory");
     std::fs::copy(header, dir.join("bits/pthreadtypes.h")).expect("header copied");
+    dir
+}
+
+/// A program whose include directories hold their own copy of the C library's
+/// `bits/pthreadtypes.h` is still compiled with `pthread_t` opaque for the check: its
+/// computation with a thread id (`pthread_self() % 2`) is seen.
+#[test]
+fn a_copy_of_the_thread_types_header_in_an_include_directory_does_not_hide_ids() {
+    let dir = thread_types_copy("synth-shadow");
     let text = r#"
 #include <pthread.h>
 int main(void) { return pthread_self() % 2; }
@@ -409,4 +416,38 @@ int main(void) { return pthread_self() % 2; }
     let p = load_str("shadow.c", text, &opts).expect("lowers");
     let _ = std::fs::remove_dir_all(&dir);
     assert!(p.observes_numbering.is_some());
+}
+
+/// The copy of the header in a directory whose name clang escapes in its line markers (a
+/// non-ASCII letter, a backslash) is found all the same: a program that only joins its
+/// threads reads no id, and one that computes with an id does.
+#[test]
+fn a_copy_of_the_thread_types_header_under_an_escaped_name_is_found() {
+    let only_joined = r#"
+#include <pthread.h>
+int x;
+static void *t(void *a) { x = 1; return a; }
+int main(void) {
+  pthread_t a;
+  pthread_create(&a, 0, t, 0);
+  pthread_join(a, 0);
+  return 0;
+}
+"#;
+    let computed = r#"
+#include <pthread.h>
+int main(void) { return pthread_self() % 2; }
+"#;
+    for name in ["synth-incl\u{e9}", "synth-back\\slash"] {
+        let dir = thread_types_copy(name);
+        let opts = FOpts {
+            include_dirs: vec![dir.clone()],
+            ..FOpts::default()
+        };
+        let joined = load_str("escaped.c", only_joined, &opts).expect("lowers");
+        let reads = load_str("escaped.c", computed, &opts).expect("lowers");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(joined.observes_numbering, None, "{name}");
+        assert!(reads.observes_numbering.is_some(), "{name}");
+    }
 }

@@ -246,15 +246,17 @@ fn without_opaque_name(line: &str) -> String {
 }
 
 /// The C library's header that defines `pthread_t` (`bits/pthreadtypes.h`): where the
-/// program's preprocessed text includes it, that one (its line markers name it), and
-/// otherwise the one clang finds from `<pthread.h>`.
+/// program's preprocessed text includes it, the one it includes (its line markers name it;
+/// a copy in one of the program's include directories, then), and otherwise the one clang
+/// finds from `<pthread.h>`. (A marker's name with characters clang escapes names no file
+/// as written: then clang's.)
 fn pthread_types_header(sources: &[Unit]) -> Option<PathBuf> {
     use std::io::Write;
     let named = sources.iter().find_map(|(text, _)| {
         text.lines().find_map(|line| {
             let file = line.strip_prefix("# ")?.split('"').nth(1)?;
-            file.ends_with("/bits/pthreadtypes.h")
-                .then(|| PathBuf::from(file))
+            let path = PathBuf::from(file);
+            (file.ends_with("/bits/pthreadtypes.h") && path.is_file()).then_some(path)
         })
     });
     if named.is_some() {

@@ -149,6 +149,13 @@ fn a_timed_wait_is_woken_or_times_out_as_the_schedule_says() {
     assert!(start.elapsed() >= std::time::Duration::from_millis(600));
 }
 
+/// A timed wait on a condition variable whose attribute chose the monotonic clock times out
+/// no earlier than its deadline on that clock (the program checks it: "early" otherwise).
+#[test]
+fn a_timed_wait_on_the_monotonic_clock_waits_for_its_deadline() {
+    runs_at_every_level("timed_wait_monotonic", 1, "timed out\nwaited 1\n");
+}
+
 /// An assumption over a global that only its thread writes (an input in range) is no wait:
 /// its arms are the schedule's branch, and the built program prints what the native build
 /// prints for the inputs in range.

@@ -40,18 +40,28 @@ int __synth_cond_wait(uint32_t release, uint32_t wake, uint32_t lock, pthread_co
   return 0;
 }
 
+/* The clock of condition variable `c`'s timed waits (pthread_condattr_setclock): glibc
+ * (since 2.25) marks a condition variable initialised for CLOCK_MONOTONIC with bit 1 of
+ * `__wrefs`; every other one waits on CLOCK_REALTIME. */
+static clockid_t synth_cond_clock(const pthread_cond_t *c) {
+#ifdef __GLIBC__
+  if (c->__data.__wrefs & 2)
+    return CLOCK_MONOTONIC;
+#endif
+  (void)c;
+  return CLOCK_REALTIME;
+}
+
 /* A timed condition wait, in the verifier's model of glibc's: a deadline whose nanoseconds
  * lie outside [0, 10^9) is refused with EINVAL at once, the mutex still held (`read` is the
  * event of the deadline's read where it is one, `refuse` and `go_on` the check's arms where
  * the schedule branches on it); otherwise the mutex is released and the schedule's next
  * event of the thread says whether it is woken (`wake`) or times out (`timeout`, which
  * returns ETIMEDOUT), then the mutex is taken again. A timeout the schedule chooses comes no
- * earlier than the deadline on the realtime clock (the default clock of a condition
- * variable). */
+ * earlier than the deadline on the condition variable's clock (synth_cond_clock). */
 int __synth_cond_timedwait(uint32_t read, uint32_t refuse, uint32_t go_on, uint32_t release,
                            uint32_t wake, uint32_t timeout, uint32_t lock, pthread_cond_t *c,
                            pthread_mutex_t *m, const struct timespec *deadline) {
-  (void)c;
   synth_before_at(read);
   struct timespec at = *(volatile const struct timespec *)deadline;
   synth_after_at(read);
@@ -62,7 +72,7 @@ int __synth_cond_timedwait(uint32_t read, uint32_t refuse, uint32_t go_on, uint3
   synth_after(release);
   uint32_t w = synth_choose(wake, timeout);
   if (w == timeout)
-    while (clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &at, NULL) == EINTR)
+    while (clock_nanosleep(synth_cond_clock(c), TIMER_ABSTIME, &at, NULL) == EINTR)
       ;
   synth_before(w);
   synth_after(w);
@@ -243,11 +253,12 @@ int __synth_event(uint32_t site, void *object) {
 }
 
 /* `pthread_cond_init`: the condition variable's waiters are the schedule's (the waits and
- * signals are performed by it), so initialising it is its event alone. */
+ * signals are performed by it), so initialising it is its event; the condition variable is
+ * initialised all the same, for the clock its timed waits use (synth_cond_clock). glibc's
+ * initialisation always succeeds. */
 int __synth_cond_init(uint32_t site, void *cond, const void *attr) {
-  (void)cond;
-  (void)attr;
   synth_before(site);
+  pthread_cond_init((pthread_cond_t *)cond, (const pthread_condattr_t *)attr);
   synth_after(site);
   return 0;
 }

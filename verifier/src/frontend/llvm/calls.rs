@@ -39,7 +39,6 @@ const NO_EFFECT: &[&str] = &[
     "pthread_cond_destroy",
     "pthread_attr_destroy",
     "pthread_mutexattr_destroy",
-    "pthread_condattr_init",
     "pthread_condattr_destroy",
     "usleep",
     "sleep",

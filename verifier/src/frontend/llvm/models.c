@@ -823,6 +823,54 @@ W int pthread_attr_setscope(void *attr, int scope) {
   return scope == 0 ? 0 : scope == 1 ? 95 : 22;
 }
 
+/* Condition variables' attributes as glibc keeps them, in the attribute's int: bit 0 shared
+ * between processes, bit 1 the clock of timed waits (only CLOCK_REALTIME, 0, and
+ * CLOCK_MONOTONIC, 1, are accepted). The model's timed waits may time out at any time, so
+ * the clock changes nothing else; a built program waits on the condition variable's clock. */
+W int pthread_condattr_init(void *attr) {
+  *(int *)attr = 0;
+  return 0;
+}
+W int pthread_condattr_setclock(void *attr, int clock) {
+  if (clock != 0 && clock != 1)
+    return 22;
+  *(int *)attr = (*(int *)attr & ~2) | clock << 1;
+  return 0;
+}
+W int pthread_condattr_getclock(const void *attr, int *clock) {
+  *clock = *(const int *)attr >> 1 & 1;
+  return 0;
+}
+W int pthread_condattr_setpshared(void *attr, int shared) {
+  if (shared != 0 && shared != 1)
+    return 22;
+  *(int *)attr = (*(int *)attr & ~1) | shared;
+  return 0;
+}
+W int pthread_condattr_getpshared(const void *attr, int *shared) {
+  *shared = *(const int *)attr & 1;
+  return 0;
+}
+
+/* A mutex shared between processes behaves as a private one in a program of one process;
+ * glibc accepts PTHREAD_PROCESS_PRIVATE (0) and PTHREAD_PROCESS_SHARED (1). */
+W int pthread_mutexattr_setpshared(void *attr, int shared) {
+  (void)attr;
+  return shared == 0 || shared == 1 ? 0 : 22;
+}
+
+/* A thread's stack and guard sizes change nothing the model observes (it has no stack
+ * limit); glibc refuses a stack smaller than PTHREAD_STACK_MIN (16384) with EINVAL. */
+W int pthread_attr_setstacksize(void *attr, unsigned long size) {
+  (void)attr;
+  return size < 16384 ? 22 : 0;
+}
+W int pthread_attr_setguardsize(void *attr, unsigned long size) {
+  (void)attr;
+  (void)size;
+  return 0;
+}
+
 /* qsort: a stable insertion sort (C leaves the order of equal elements unspecified; glibc's
  * merge sort keeps it too), calling the comparison as the library does, on the elements'
  * bytes. */

@@ -17,6 +17,7 @@
 #include <netdb.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <sys/select.h>
 #include <sys/socket.h>
@@ -203,6 +204,22 @@ W char *getcwd(char *buf, size_t size) {
   buf[0] = '/';
   __synth_text(buf + 1, size - 1);
   return buf;
+}
+
+/* A thread's name: longer than 15 bytes, ERANGE; the calling thread's is set (a system
+ * call that does not fail); another thread's is written to a file under /proc, which may
+ * fail as the file system says. */
+W int pthread_setname_np(pthread_t t, const char *name) {
+  size_t n = 0;
+  while (name[n])
+    n++;
+  if (n > 15)
+    return ERANGE;
+  if (pthread_equal(t, pthread_self()) || !__VERIFIER_nondet_int())
+    return 0;
+  int e = __VERIFIER_nondet_int();
+  __VERIFIER_assume(e > 0);
+  return e;
 }
 
 W uid_t getuid(void) { return (uid_t)__VERIFIER_nondet_int(); }

@@ -859,6 +859,43 @@ W int pthread_mutexattr_setpshared(void *attr, int shared) {
   return shared == 0 || shared == 1 ? 0 : 22;
 }
 
+/* Read-write locks' and barriers' attributes: only sharing between processes, which
+ * changes nothing in a program of one process (a rwlock's preference for readers or writers,
+ * pthread_rwlockattr_setkind_np, is not modelled). */
+W int pthread_rwlockattr_init(void *attr) {
+  (void)attr;
+  return 0;
+}
+W int pthread_rwlockattr_destroy(void *attr) {
+  (void)attr;
+  return 0;
+}
+W int pthread_rwlockattr_setpshared(void *attr, int shared) {
+  (void)attr;
+  return shared == 0 || shared == 1 ? 0 : 22;
+}
+W int pthread_barrierattr_init(void *attr) {
+  (void)attr;
+  return 0;
+}
+W int pthread_barrierattr_destroy(void *attr) {
+  (void)attr;
+  return 0;
+}
+W int pthread_barrierattr_setpshared(void *attr, int shared) {
+  (void)attr;
+  return shared == 0 || shared == 1 ? 0 : 22;
+}
+
+/* A stream's buffering changes nothing the model observes (output is an event where it is
+ * written); glibc refuses a mode other than _IOFBF, _IOLBF and _IONBF (0-2) with EOF. */
+W int setvbuf(void *stream, char *buf, int mode, size_t size) {
+  (void)stream;
+  (void)buf;
+  (void)size;
+  return mode >= 0 && mode <= 2 ? 0 : -1;
+}
+
 /* A thread's stack and guard sizes change nothing the model observes (it has no stack
  * limit); glibc refuses a stack smaller than PTHREAD_STACK_MIN (16384) with EINVAL. */
 W int pthread_attr_setstacksize(void *attr, unsigned long size) {

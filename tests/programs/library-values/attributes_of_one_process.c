@@ -1,6 +1,7 @@
 // verdict: safe
 // Attributes that change nothing in a program of one process, and a stream's buffering:
-// glibc's results for valid and invalid values, and a thread's name up to 15 bytes.
+// glibc's results for valid and invalid values, a thread's name up to 15 bytes (read into
+// 16 bytes at least), a stack size of PTHREAD_STACK_MIN at least.
 #define _GNU_SOURCE
 #include <assert.h>
 #include <errno.h>
@@ -29,6 +30,13 @@ int main(void) {
   assert(setvbuf(stdout, NULL, 9, 0) != 0);
   assert(pthread_setname_np(pthread_self(), "worker-0") == 0);
   assert(pthread_setname_np(pthread_self(), "a-name-of-16-chr") == ERANGE);
+  char name[16], small[8];
+  assert(pthread_getname_np(pthread_self(), small, sizeof small) == ERANGE);
+  assert(pthread_getname_np(pthread_self(), name, sizeof name) == 0);
+  pthread_attr_t ta;
+  size_t size;
+  assert(pthread_attr_init(&ta) == 0);
+  assert(pthread_attr_getstacksize(&ta, &size) == 0 && size >= 16384);
   printf("done\n");
   return 0;
 }

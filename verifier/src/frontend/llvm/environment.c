@@ -180,6 +180,32 @@ static void __synth_text(char *s, size_t n) {
   s[k] = 0;
 }
 
+/* A thread's name (up to 15 bytes of text; the default is the program's name, which the
+ * environment gives): ERANGE for a buffer shorter than 16 bytes; another thread's is read
+ * from a file under /proc, which may fail as the file system says. The name a thread set
+ * is not kept: any name may be read. */
+W int pthread_getname_np(pthread_t t, char *buf, size_t len) {
+  if (len < 16)
+    return ERANGE;
+  if (!pthread_equal(t, pthread_self()) && __VERIFIER_nondet_int()) {
+    int e = __VERIFIER_nondet_int();
+    __VERIFIER_assume(e > 0);
+    return e;
+  }
+  __synth_text(buf, 16);
+  return 0;
+}
+
+/* A thread attribute's stack size: the one the attribute holds, or the default, which
+ * follows the environment's stack limit. Any size the system accepts (PTHREAD_STACK_MIN,
+ * 16384, or more, up to 2^40 more) may be read: the size set is not kept. (A range by
+ * arithmetic, as the clocks' below.) */
+W int pthread_attr_getstacksize(const pthread_attr_t *attr, size_t *size) {
+  (void)attr;
+  *size = 16384 + (__VERIFIER_nondet_ulong() & ((1UL << 40) - 1));
+  return 0;
+}
+
 /* The working directory: an absolute path of arbitrary text that fits in `size` bytes, or a
  * failure (ERANGE where it does not fit, among others). Without a buffer, glibc allocates
  * one of `size` bytes (of PATH_MAX bytes where `size` is 0). */

@@ -823,6 +823,11 @@ W int pthread_attr_setscope(void *attr, int scope) {
   return scope == 0 ? 0 : scope == 1 ? 95 : 22;
 }
 
+/* Whether an attribute's sharing is PTHREAD_PROCESS_PRIVATE (0) or PTHREAD_PROCESS_SHARED
+ * (1): 0, else EINVAL, as glibc's setters of every kind of attribute answer. Sharing between
+ * processes changes nothing in a program of one process. */
+static int __synth_sharing(int shared) { return shared == 0 || shared == 1 ? 0 : 22; }
+
 /* Condition variables' attributes as glibc keeps them, in the attribute's int: bit 0 shared
  * between processes, bit 1 the clock of timed waits (only CLOCK_REALTIME, 0, and
  * CLOCK_MONOTONIC, 1, are accepted). The model's timed waits may time out at any time, so
@@ -842,7 +847,7 @@ W int pthread_condattr_getclock(const void *attr, int *clock) {
   return 0;
 }
 W int pthread_condattr_setpshared(void *attr, int shared) {
-  if (shared != 0 && shared != 1)
+  if (__synth_sharing(shared))
     return 22;
   *(int *)attr = (*(int *)attr & ~1) | shared;
   return 0;
@@ -852,16 +857,12 @@ W int pthread_condattr_getpshared(const void *attr, int *shared) {
   return 0;
 }
 
-/* A mutex shared between processes behaves as a private one in a program of one process;
- * glibc accepts PTHREAD_PROCESS_PRIVATE (0) and PTHREAD_PROCESS_SHARED (1). */
+/* Mutexes', read-write locks' and barriers' sharing (a rwlock's preference for readers or
+ * writers, pthread_rwlockattr_setkind_np, is not modelled). */
 W int pthread_mutexattr_setpshared(void *attr, int shared) {
   (void)attr;
-  return shared == 0 || shared == 1 ? 0 : 22;
+  return __synth_sharing(shared);
 }
-
-/* Read-write locks' and barriers' attributes: only sharing between processes, which
- * changes nothing in a program of one process (a rwlock's preference for readers or writers,
- * pthread_rwlockattr_setkind_np, is not modelled). */
 W int pthread_rwlockattr_init(void *attr) {
   (void)attr;
   return 0;
@@ -872,7 +873,7 @@ W int pthread_rwlockattr_destroy(void *attr) {
 }
 W int pthread_rwlockattr_setpshared(void *attr, int shared) {
   (void)attr;
-  return shared == 0 || shared == 1 ? 0 : 22;
+  return __synth_sharing(shared);
 }
 W int pthread_barrierattr_init(void *attr) {
   (void)attr;
@@ -884,7 +885,7 @@ W int pthread_barrierattr_destroy(void *attr) {
 }
 W int pthread_barrierattr_setpshared(void *attr, int shared) {
   (void)attr;
-  return shared == 0 || shared == 1 ? 0 : 22;
+  return __synth_sharing(shared);
 }
 
 /* A stream's buffering changes nothing the model observes (output is an event where it is

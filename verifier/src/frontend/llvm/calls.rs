@@ -40,6 +40,13 @@ const NO_EFFECT: &[&str] = &[
     "pthread_attr_destroy",
     "pthread_mutexattr_destroy",
     "pthread_condattr_destroy",
+    // Attributes of one process's rwlocks and barriers; a thread's guard size (the model has
+    // no stack limit).
+    "pthread_rwlockattr_init",
+    "pthread_rwlockattr_destroy",
+    "pthread_barrierattr_init",
+    "pthread_barrierattr_destroy",
+    "pthread_attr_setguardsize",
     "usleep",
     "sleep",
     // pthread_cleanup_push/pop: threads are never cancelled here, so the handlers never run.

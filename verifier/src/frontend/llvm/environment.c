@@ -32,6 +32,7 @@ long __VERIFIER_nondet_long(void);
 char __VERIFIER_nondet_char(void);
 void __VERIFIER_assume(int);
 void *malloc(size_t);
+size_t strlen(const char *);
 void free(void *);
 /* Heap memory for a mapping of n bytes (null when none is left), which free must not
  * release; and its release (0, or -1 with EINVAL for a pointer that is not a mapping). */
@@ -40,11 +41,16 @@ int __synth_unmap(void *p);
 
 #define W __attribute__((weak, section(".text.synth_environment")))
 
-/* A failure: -1 with an arbitrary positive errno. */
-static int __synth_fail(void) {
+/* An arbitrary error number (positive). */
+static int __synth_error(void) {
   int e = __VERIFIER_nondet_int();
   __VERIFIER_assume(e > 0);
-  errno = e;
+  return e;
+}
+
+/* A failure: -1 with an arbitrary positive errno. */
+static int __synth_fail(void) {
+  errno = __synth_error();
   return -1;
 }
 
@@ -180,20 +186,29 @@ static void __synth_text(char *s, size_t n) {
   s[k] = 0;
 }
 
-/* A thread's name (up to 15 bytes of text; the default is the program's name, which the
- * environment gives): ERANGE for a buffer shorter than 16 bytes; another thread's is read
- * from a file under /proc, which may fail as the file system says. The name a thread set
- * is not kept: any name may be read. */
+/* Threads' names: the calling thread's is read and set by a system call that does not
+ * fail, another thread's through a file under /proc, which may fail as the file system
+ * says: 0, or the error of thread `t`'s file. */
+static int __synth_name_file(pthread_t t) {
+  return pthread_equal(t, pthread_self()) || !__VERIFIER_nondet_int() ? 0 : __synth_error();
+}
+
+/* A thread's name: up to 15 bytes of text (the default is the program's name, which the
+ * environment gives); ERANGE for a buffer shorter than 16 bytes. The name a thread set is
+ * not kept: any name may be read. */
 W int pthread_getname_np(pthread_t t, char *buf, size_t len) {
   if (len < 16)
     return ERANGE;
-  if (!pthread_equal(t, pthread_self()) && __VERIFIER_nondet_int()) {
-    int e = __VERIFIER_nondet_int();
-    __VERIFIER_assume(e > 0);
+  int e = __synth_name_file(t);
+  if (e)
     return e;
-  }
   __synth_text(buf, 16);
   return 0;
+}
+
+/* A thread's new name: ERANGE beyond 15 bytes. */
+W int pthread_setname_np(pthread_t t, const char *name) {
+  return strlen(name) > 15 ? ERANGE : __synth_name_file(t);
 }
 
 /* A thread attribute's stack size: the one the attribute holds, or the default, which
@@ -230,22 +245,6 @@ W char *getcwd(char *buf, size_t size) {
   buf[0] = '/';
   __synth_text(buf + 1, size - 1);
   return buf;
-}
-
-/* A thread's name: longer than 15 bytes, ERANGE; the calling thread's is set (a system
- * call that does not fail); another thread's is written to a file under /proc, which may
- * fail as the file system says. */
-W int pthread_setname_np(pthread_t t, const char *name) {
-  size_t n = 0;
-  while (name[n])
-    n++;
-  if (n > 15)
-    return ERANGE;
-  if (pthread_equal(t, pthread_self()) || !__VERIFIER_nondet_int())
-    return 0;
-  int e = __VERIFIER_nondet_int();
-  __VERIFIER_assume(e > 0);
-  return e;
 }
 
 W uid_t getuid(void) { return (uid_t)__VERIFIER_nondet_int(); }

@@ -863,25 +863,9 @@ W int pthread_mutexattr_setpshared(void *attr, int shared) {
   (void)attr;
   return __synth_sharing(shared);
 }
-W int pthread_rwlockattr_init(void *attr) {
-  (void)attr;
-  return 0;
-}
-W int pthread_rwlockattr_destroy(void *attr) {
-  (void)attr;
-  return 0;
-}
 W int pthread_rwlockattr_setpshared(void *attr, int shared) {
   (void)attr;
   return __synth_sharing(shared);
-}
-W int pthread_barrierattr_init(void *attr) {
-  (void)attr;
-  return 0;
-}
-W int pthread_barrierattr_destroy(void *attr) {
-  (void)attr;
-  return 0;
 }
 W int pthread_barrierattr_setpshared(void *attr, int shared) {
   (void)attr;
@@ -897,16 +881,11 @@ W int setvbuf(void *stream, char *buf, int mode, size_t size) {
   return mode >= 0 && mode <= 2 ? 0 : -1;
 }
 
-/* A thread's stack and guard sizes change nothing the model observes (it has no stack
- * limit); glibc refuses a stack smaller than PTHREAD_STACK_MIN (16384) with EINVAL. */
+/* A thread's stack size changes nothing the model observes (it has no stack limit); glibc
+ * refuses a stack smaller than PTHREAD_STACK_MIN (16384) with EINVAL. */
 W int pthread_attr_setstacksize(void *attr, unsigned long size) {
   (void)attr;
   return size < 16384 ? 22 : 0;
-}
-W int pthread_attr_setguardsize(void *attr, unsigned long size) {
-  (void)attr;
-  (void)size;
-  return 0;
 }
 
 /* qsort: a stable insertion sort (C leaves the order of equal elements unspecified; glibc's

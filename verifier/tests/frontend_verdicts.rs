@@ -247,7 +247,8 @@ fn timed_waits_may_time_out() {
 /// bounded exploration: `free` of a file mapping is an invalid free; `munmap` of memory from
 /// `malloc` fails; `signal` on `SIGKILL` returns `SIG_ERR`; a mapping read after `munmap`
 /// and a block of run-time size read past its end are undefined; `getcwd`, `fgets` and
-/// `getpwuid` give texts that fit and may be any, or fail; `strtok` is exact; the correct
+/// `getpwuid` give texts that fit and may be any, or fail, and so do `getline` and `getenv`
+/// (texts of any length); `fileno` a descriptor; `strtok` is exact; the correct
 /// uses are not reported.
 #[test]
 fn library_models_fail_and_end_where_the_library_does() {
@@ -352,6 +353,36 @@ int main(void) {{
             "getpwuid may find no entry",
             mapped("assert(getpwuid(getuid()));"),
             true,
+        ),
+        (
+            "getline's line ends in a null byte within its buffer",
+            mapped("char *l = 0; size_t n = 0; ssize_t r = getline(&l, &n, stdin); if (r > 0) assert(l[r] == 0 && n > (size_t)r); free(l);"),
+            false,
+        ),
+        (
+            "getline's line may be longer than a copy's room",
+            mapped("char *l = 0, c[2]; size_t n = 0; ssize_t r = getline(&l, &n, stdin); if (r > 0) memcpy(c, l, (size_t)r); free(l);"),
+            true,
+        ),
+        (
+            "getline may reach the end of its input",
+            mapped("char *l = 0; size_t n = 0; assert(getline(&l, &n, stdin) > 0);"),
+            true,
+        ),
+        (
+            "getenv may find no value",
+            mapped("assert(getenv(\"HOME\"));"),
+            true,
+        ),
+        (
+            "getenv's value may be empty",
+            mapped("const char *v = getenv(\"HOME\"); assert(!v || v[0]);"),
+            true,
+        ),
+        (
+            "fileno gives a descriptor",
+            mapped("assert(fileno(stdout) >= 0);"),
+            false,
         ),
         (
             "scanf's string fits its width",

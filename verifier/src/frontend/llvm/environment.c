@@ -32,6 +32,7 @@ long __VERIFIER_nondet_long(void);
 char __VERIFIER_nondet_char(void);
 void __VERIFIER_assume(int);
 void *malloc(size_t);
+void *realloc(void *, size_t);
 size_t strlen(const char *);
 void free(void *);
 /* Heap memory for a mapping of n bytes (null when none is left), which free must not
@@ -361,6 +362,69 @@ W size_t fread(void *buf, size_t size, size_t count, FILE *f) {
     p[i] = __VERIFIER_nondet_char();
   return r;
 }
+
+/* A stream's descriptor: an arbitrary one (every stream the model opens has one). */
+W int fileno(FILE *f) {
+  (void)f;
+  return __VERIFIER_nondet_int() & INT_MAX;
+}
+W int fileno_unlocked(FILE *f) { return fileno(f); }
+
+/* The longest text the environment gives in one piece (a line, a variable's value): a bound
+ * of the model's arithmetic, beyond any memory. */
+#define SYNTH_LONGEST_TEXT ((1UL << 40) - 1)
+
+/* A line up to `delim`: -1 at the end of the file or on an error (EINVAL without a place for
+ * the line); otherwise the line's length k >= 1 (bytes other than `delim` but for the last,
+ * which may be it, in glibc's way any byte else, null too), stored with a null byte after it
+ * at *line, which is reallocated to an arbitrary size of at least k + 1 bytes (recorded in
+ * *size) where it is null or holds fewer. */
+W ssize_t getdelim(char **line, size_t *size, int delim, FILE *f) {
+  (void)f;
+  if (!line || !size) {
+    errno = EINVAL;
+    return -1;
+  }
+  if (__VERIFIER_nondet_int())
+    return __VERIFIER_nondet_int() ? __synth_fail() : -1;
+  size_t k = (__VERIFIER_nondet_ulong() & SYNTH_LONGEST_TEXT) + 1;
+  if (!*line || *size < k + 1) {
+    size_t n = k + 1 + (__VERIFIER_nondet_ulong() & SYNTH_LONGEST_TEXT);
+    char *p = realloc(*line, n);
+    if (!p) {
+      errno = ENOMEM;
+      return -1;
+    }
+    *line = p;
+    *size = n;
+  }
+  char *s = *line;
+  for (size_t i = 0; i + 1 < k; i++) {
+    char c = __VERIFIER_nondet_char();
+    __VERIFIER_assume(c != (char)delim);
+    s[i] = c;
+  }
+  s[k - 1] = __VERIFIER_nondet_char();
+  s[k] = 0;
+  return (ssize_t)k;
+}
+W ssize_t getline(char **line, size_t *size, FILE *f) { return getdelim(line, size, '\n', f); }
+
+/* An environment variable's value: unset (null), or text in memory of the environment's,
+ * which free must not release: a block of any size whose last byte is null and whose other
+ * bytes nothing wrote (arbitrary), so any text that fits. */
+W char *getenv(const char *name) {
+  (void)name;
+  if (__VERIFIER_nondet_int())
+    return 0;
+  size_t k = __VERIFIER_nondet_ulong() & SYNTH_LONGEST_TEXT;
+  char *s = __synth_map(k + 1);
+  if (!s)
+    return 0;
+  s[k] = 0;
+  return s;
+}
+W char *secure_getenv(const char *name) { return getenv(name); }
 
 /* Clocks: any time up to SYNTH_LAST_SECOND seconds (the year 36812: a later time is no
  * clock's, and adding a timeout to a time read does not overflow), with the nanoseconds

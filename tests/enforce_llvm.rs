@@ -156,6 +156,18 @@ fn a_timed_wait_on_the_monotonic_clock_waits_for_its_deadline() {
     runs_at_every_level("timed_wait_monotonic", 1, "timed out\nwaited 1\n");
 }
 
+/// Timed locks and semaphore waits: the schedule says whether each call takes the mutex
+/// (decrements the value) or times out, and a timeout comes no earlier than its deadline on
+/// the call's clock (the program prints "early" otherwise), at every level.
+#[test]
+fn timed_locks_and_semaphore_waits_time_out_no_earlier_than_their_deadlines() {
+    runs_at_every_level(
+        "timed_lock",
+        1,
+        "timedlock: locked after a timeout\nsem_timedwait: posted\nsem_clockwait: timed out\n",
+    );
+}
+
 /// An assumption over a global that only its thread writes (an input in range) is no wait:
 /// its arms are the schedule's branch, and the built program prints what the native build
 /// prints for the inputs in range.

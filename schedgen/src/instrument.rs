@@ -862,6 +862,33 @@ fn call(
                 &[read, arm(0), arm(1), rel, wake, timeout, lock],
             );
         }
+        // A timed lock or semaphore wait: the schedule's next event of the thread says
+        // whether it takes the mutex (or decrements the value) or times out; a read of the
+        // deadline from shared memory is an event of its own.
+        (
+            "pthread_mutex_timedlock"
+            | "pthread_mutex_clocklock"
+            | "sem_timedwait"
+            | "sem_clockwait",
+            _,
+        ) if sorted.iter().all(|w| {
+            matches!(
+                w,
+                What::Access
+                    | What::Sync(
+                        SyncKind::Lock | SyncKind::Atomic | SyncKind::SemWait | SyncKind::TimedOut
+                    )
+            )
+        }) && (roles.iter()).filter(|r| r.what == What::Access).count() <= 1 =>
+        {
+            let read = site(What::Access).unwrap_or(none);
+            let take = (sync(SyncKind::Lock).or(sync(SyncKind::Atomic)))
+                .or(sync(SyncKind::SemWait))
+                .unwrap_or(none);
+            let timeout = sync(SyncKind::TimedOut).unwrap_or(none);
+            let runtime = format!("__synth_{}", name.trim_start_matches("pthread_"));
+            m.replace_call(n, &runtime, &[read, take, timeout]);
+        }
         (_, _) if multi => {
             return Err(format!(
                 "`{name}` accesses shared memory in several steps (sites {}); the schedule \

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -80,6 +81,80 @@ int __synth_cond_timedwait(uint32_t read, uint32_t refuse, uint32_t go_on, uint3
   pthread_mutex_lock(m);
   synth_after_at(lock);
   return w == timeout ? ETIMEDOUT : 0;
+}
+
+/* The deadline of a timed lock or semaphore wait, read between the events of `read` (where it
+ * is a site). */
+static struct timespec synth_deadline(uint32_t read, const struct timespec *deadline) {
+  synth_before_at(read);
+  struct timespec at = *(volatile const struct timespec *)deadline;
+  synth_after_at(read);
+  return at;
+}
+
+/* A timed call's timeout (site `timeout`), in the verifier's model of glibc's: EINVAL at once
+ * for a deadline whose nanoseconds lie outside [0, 10^9), otherwise ETIMEDOUT, no earlier
+ * than the deadline on `clock`. */
+static int synth_time_out(uint32_t timeout, clockid_t clock, struct timespec at) {
+  int r = EINVAL;
+  if ((unsigned long)at.tv_nsec < 1000000000ul) {
+    while (clock_nanosleep(clock, TIMER_ABSTIME, &at, NULL) == EINTR)
+      ;
+    r = ETIMEDOUT;
+  }
+  synth_before(timeout);
+  synth_after(timeout);
+  return r;
+}
+
+/* pthread_mutex_clocklock: the schedule's next event of the thread says whether it takes the
+ * mutex (`lock`, where the schedule has the mutex free, or the caller's own recursive or
+ * error-checking one) or times out (`timeout`). glibc refuses other clocks than these two
+ * with EINVAL before anything else; the verifier lowers that call to its result. */
+int __synth_mutex_clocklock(uint32_t read, uint32_t lock, uint32_t timeout, pthread_mutex_t *m,
+                            clockid_t clock, const struct timespec *deadline) {
+  if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC)
+    return EINVAL;
+  struct timespec at = synth_deadline(read, deadline);
+  if (synth_choose(lock, timeout) == timeout)
+    return synth_time_out(timeout, clock, at);
+  synth_before_at(lock);
+  int r = pthread_mutex_lock(m);
+  synth_after_at(lock);
+  return r;
+}
+
+/* pthread_mutex_timedlock: pthread_mutex_clocklock on CLOCK_REALTIME. */
+int __synth_mutex_timedlock(uint32_t read, uint32_t lock, uint32_t timeout, pthread_mutex_t *m,
+                            const struct timespec *deadline) {
+  return __synth_mutex_clocklock(read, lock, timeout, m, CLOCK_REALTIME, deadline);
+}
+
+/* sem_clockwait: as glibc, an invalid deadline is refused whatever the value; otherwise the
+ * schedule's next event of the thread says whether it decrements the value (`wait`) or times
+ * out (`timeout`). -1 with errno set where it does not decrement. */
+int __synth_sem_clockwait(uint32_t read, uint32_t wait, uint32_t timeout, sem_t *s,
+                          clockid_t clock, const struct timespec *deadline) {
+  if (clock != CLOCK_REALTIME && clock != CLOCK_MONOTONIC) {
+    errno = EINVAL;
+    return -1;
+  }
+  struct timespec at = synth_deadline(read, deadline);
+  if (synth_choose(wait, timeout) == timeout) {
+    errno = synth_time_out(timeout, clock, at);
+    return -1;
+  }
+  synth_before_at(wait);
+  while (sem_wait(s) != 0 && errno == EINTR)
+    ;
+  synth_after_at(wait);
+  return 0;
+}
+
+/* sem_timedwait: sem_clockwait on CLOCK_REALTIME. */
+int __synth_sem_timedwait(uint32_t read, uint32_t wait, uint32_t timeout, sem_t *s,
+                          const struct timespec *deadline) {
+  return __synth_sem_clockwait(read, wait, timeout, s, CLOCK_REALTIME, deadline);
 }
 
 /* Byte `k` copied from `src` to `dst`, its read and its write between their events. */

@@ -90,9 +90,9 @@ impl SiteTable {
             // The alternatives of one instruction of the LLVM module (a recursive mutex's
             // relock beside its first lock, an allocation reusing a freed block beside a fresh
             // one) are one site: the instruction's code is one. They are named by the first.
-            // A timed wait's timeout is a site of its own beside its wake: the instrumented
-            // call asks the schedule which of the two comes.
-            let timeout = |y: &Transition| y.kind == TransKind::Sync(SyncKind::CondWaitTimeout);
+            // A timed call's timeout is a site of its own beside its wake, lock or decrement:
+            // the instrumented call asks the schedule which of the two comes.
+            let timeout = |y: &Transition| matches!(y.kind, TransKind::Sync(k) if k.is_timeout());
             let rep = match (tr.at, prog.bitcode.is_some(), kind) {
                 (Some(at), true, k) if k != SiteKind::Branch => prog
                     .thread(t)
@@ -199,6 +199,7 @@ fn describe(prog: &Program, tr: &Transition, kind: SiteKind, arm: usize) -> Stri
                 SyncKind::CondWaitRelease => "wait (release)",
                 SyncKind::CondWaitWake => "wait (wake)",
                 SyncKind::CondWaitTimeout => "wait (timeout)",
+                SyncKind::TimedOut => "timed out",
                 SyncKind::CondSignal => "signal",
                 SyncKind::CondBroadcast => "broadcast",
                 SyncKind::BarrierInit => "barrier init",

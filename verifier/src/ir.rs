@@ -929,11 +929,25 @@ pub enum SyncKind {
     SemWait,
     /// `sem_post`.
     SemPost,
+    /// A timed lock or semaphore wait (`pthread_mutex_timedlock`, `sem_timedwait` and their
+    /// `clock` forms) that neither takes the mutex nor decrements the value: it times out
+    /// (`ETIMEDOUT`) while the mutex is another's or the value is 0, the scheduler's choice,
+    /// or refuses a deadline whose nanoseconds are out of range (`EINVAL`).
+    TimedOut,
     /// The start of `pthread_once`'s call of its function, or the wait for it to finish.
     Once,
     /// An atomic load, store or read-modify-write (C11 `<stdatomic.h>`, GCC `__atomic_*`
     /// and `__sync_*`), sequentially consistent.
     Atomic,
+}
+
+impl SyncKind {
+    /// Whether the transition is a timed call's timeout ([`SyncKind::CondWaitTimeout`],
+    /// [`SyncKind::TimedOut`]): the alternative the runtime asks the schedule for beside
+    /// the call's wake, lock or decrement.
+    pub fn is_timeout(self) -> bool {
+        matches!(self, SyncKind::CondWaitTimeout | SyncKind::TimedOut)
+    }
 }
 
 /// Why a transition was made; what a trace prints.

@@ -307,7 +307,13 @@ impl Shape {
 fn splits_owners(kind: &TransKind) -> bool {
     matches!(
         kind,
-        TransKind::Sync(SyncKind::Lock | SyncKind::TryLock | SyncKind::Unlock | SyncKind::Atomic)
+        TransKind::Sync(
+            SyncKind::Lock
+                | SyncKind::TryLock
+                | SyncKind::TimedOut
+                | SyncKind::Unlock
+                | SyncKind::Atomic
+        )
     )
 }
 
@@ -997,7 +1003,11 @@ impl<'a, 'p> Modular<'a, 'p> {
                 if matches!(
                     tr.kind,
                     TransKind::Sync(
-                        SyncKind::Lock | SyncKind::TryLock | SyncKind::Unlock | SyncKind::Atomic
+                        SyncKind::Lock
+                            | SyncKind::TryLock
+                            | SyncKind::TimedOut
+                            | SyncKind::Unlock
+                            | SyncKind::Atomic
                     )
                 ) {
                     self.owners_typed(&next.key, t, &next.written)?;

@@ -875,10 +875,13 @@ impl<G: Guide> Stepper<'_, '_, G> {
             }
         }
         if self.marks {
-            let failed_trylock = x.kind == TransKind::Sync(SyncKind::TryLock)
-                && !changes
-                    .iter()
-                    .any(|c| m.prog.var(VarId((c.0 >> 32) as u32)).elem.is_sync());
+            // (A timeout changes no synchronisation object either.)
+            let failed_trylock = matches!(
+                x.kind,
+                TransKind::Sync(SyncKind::TryLock | SyncKind::TimedOut)
+            ) && !changes
+                .iter()
+                .any(|c| m.prog.var(VarId((c.0 >> 32) as u32)).elem.is_sync());
             w.marks.push(Mark {
                 back_edge: x.back_edge,
                 yields: x.yields || failed_trylock,
@@ -1128,8 +1131,10 @@ impl Tables {
                 }
                 tables.atomics |= begins_atomic;
                 if tables.unlocks
-                    && (tr.kind == TransKind::Sync(SyncKind::TryLock)
-                        || begins_atomic
+                    && (matches!(
+                        tr.kind,
+                        TransKind::Sync(SyncKind::TryLock | SyncKind::TimedOut)
+                    ) || begins_atomic
                         || (tr.kind == TransKind::Sync(SyncKind::MutexInit)
                             && (th.id.0 != 0
                                 || reached.get_or_insert_with(|| after_spawn(th))

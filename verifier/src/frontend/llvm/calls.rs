@@ -694,9 +694,38 @@ impl<'m> Lowerer<'m> {
             | "pthread_mutex_lock"
             | "pthread_mutex_unlock"
             | "pthread_mutex_trylock"
+            | "pthread_mutex_timedlock"
+            | "pthread_mutex_clocklock"
                 if self.typed_mutexes =>
             {
                 self.typed_mutex(name, args)
+            }
+            "pthread_mutex_timedlock" | "pthread_mutex_clocklock" => {
+                let Some(invalid) = self.timed_call_deadline(name, args)? else {
+                    return Ok(Some(Val::E(Expr::int(22))));
+                };
+                let m = self.sync_place(args[0], ElemKind::Mutex)?;
+                let free = bin(BinOp::Eq, load(&m), Expr::constant(0, Ty::LONG), Ty::INT);
+                let r = self.temp("timedlock.ret", Ty::INT);
+                let me = self.me();
+                self.flush()?;
+                let (from, to) = (self.cur, self.new_loc(LocKind::Normal));
+                let ops = vec![
+                    Op::Assign {
+                        place: m,
+                        value: me,
+                    },
+                    Op::Assign {
+                        place: Place::scalar(r),
+                        value: Expr::int(0),
+                    },
+                ];
+                self.edge(from, to, free.clone(), ops, TransKind::Sync(SyncKind::Lock))?;
+                let ops = vec![timed_out(r, invalid)];
+                let kind = TransKind::Sync(SyncKind::TimedOut);
+                self.edge(from, to, not(free), ops, kind)?;
+                self.cur = to;
+                Ok(Some(Val::E(Expr::var(r, Ty::INT))))
             }
             "pthread_mutex_init" | "pthread_mutex_unlock" => {
                 let kind = if name == "pthread_mutex_init" {
@@ -1009,6 +1038,66 @@ impl<'m> Lowerer<'m> {
                     TransKind::Sync(SyncKind::SemWait),
                 )?;
                 Ok(self.ret0())
+            }
+            "sem_timedwait" | "sem_clockwait" => {
+                // glibc refuses an invalid deadline before it looks at the value.
+                let code = self.temp("semwait.code", Ty::INT);
+                let failed = bin(BinOp::Ne, Expr::var(code, Ty::INT), Expr::int(0), Ty::INT);
+                match self.timed_call_deadline(name, args)? {
+                    None => {
+                        let set = Op::Assign {
+                            place: Place::scalar(code),
+                            value: Expr::int(22),
+                        };
+                        self.step(Expr::tt(), vec![set], TransKind::Stmt)?;
+                    }
+                    Some(invalid) => {
+                        let v = self.val(args[0])?;
+                        let s = self.sync_field(&v, 0, ElemKind::Int(Ty::LONG))?;
+                        let zero = Expr::constant(0, Ty::LONG);
+                        let pos = bin(BinOp::Gt, load(&s), zero, Ty::INT);
+                        let one = Expr::constant(1, Ty::LONG);
+                        let less = bin(BinOp::Sub, load(&s), one, Ty::LONG);
+                        self.flush()?;
+                        let (from, to) = (self.cur, self.new_loc(LocKind::Normal));
+                        let g = bin(BinOp::And, not(invalid.clone()), pos.clone(), Ty::INT);
+                        let ops = vec![
+                            Op::Assign {
+                                place: s,
+                                value: less,
+                            },
+                            Op::Assign {
+                                place: Place::scalar(code),
+                                value: Expr::int(0),
+                            },
+                        ];
+                        self.edge(from, to, g, ops, TransKind::Sync(SyncKind::SemWait))?;
+                        let g = bin(BinOp::Or, invalid.clone(), not(pos), Ty::INT);
+                        let ops = vec![timed_out(code, invalid)];
+                        self.edge(from, to, g, ops, TransKind::Sync(SyncKind::TimedOut))?;
+                        self.cur = to;
+                    }
+                }
+                let e = self.errno_place()?;
+                let old = Expr::Load {
+                    place: e.clone(),
+                    ty: Ty::INT,
+                };
+                let code_v = Expr::var(code, Ty::INT);
+                self.step(
+                    Expr::tt(),
+                    vec![Op::Assign {
+                        place: e,
+                        value: super::lower::ite(failed.clone(), code_v, old, Ty::INT),
+                    }],
+                    TransKind::Stmt,
+                )?;
+                Ok(Some(Val::E(super::lower::ite(
+                    failed,
+                    Expr::int(-1),
+                    Expr::int(0),
+                    Ty::INT,
+                ))))
             }
             "sem_post" => {
                 let v = self.val(args[0])?;
@@ -1734,6 +1823,14 @@ impl<'m> Lowerer<'m> {
     /// the mutex's kind (glibc's `__kind`: 0 normal, 1 recursive, 2 error-checking) and
     /// recursion count are cells of the mutex beside its owner.
     fn typed_mutex(&mut self, name: &str, args: &[&'m Operand]) -> R<Option<Val>> {
+        let timed = matches!(name, "pthread_mutex_timedlock" | "pthread_mutex_clocklock");
+        let invalid = match timed {
+            true => match self.timed_call_deadline(name, args)? {
+                Some(e) => Some(e),
+                None => return Ok(Some(Val::E(Expr::int(22)))),
+            },
+            false => None,
+        };
         let v = self.val(args[0])?;
         let owner = self.sync_field(&v, 0, ElemKind::Mutex)?;
         let cp = self.place(&self.offset_by(&v, 4), 4, Ty::UINT)?;
@@ -1787,7 +1884,7 @@ impl<'m> Lowerer<'m> {
                     TransKind::Sync(SyncKind::MutexInit),
                 )?;
             }
-            "pthread_mutex_lock" => {
+            "pthread_mutex_lock" | "pthread_mutex_timedlock" | "pthread_mutex_clocklock" => {
                 let kind = TransKind::Sync(SyncKind::Lock);
                 // Normal and error-checking mutexes: taken when free.
                 let g = and(ne(k.clone(), Expr::int(1)), free.clone());
@@ -1809,6 +1906,13 @@ impl<'m> Lowerer<'m> {
                 // Error-checking, already the caller's: EDEADLK (35) instead of a deadlock.
                 let g = and(checking.clone(), mine.clone());
                 self.edge(from, to, g, vec![ret(35)], kind)?;
+                // A timed lock times out where the lock call would wait (glibc waits on a
+                // normal mutex of its own too).
+                if let Some(invalid) = invalid {
+                    let waits = and(not(free), not(and(or(recursive, checking), mine)));
+                    let kind = TransKind::Sync(SyncKind::TimedOut);
+                    self.edge(from, to, waits, vec![timed_out(r, invalid)], kind)?;
+                }
             }
             "pthread_mutex_trylock" => {
                 let ok = or(free, and(recursive.clone(), mine));
@@ -1833,21 +1937,22 @@ impl<'m> Lowerer<'m> {
             }
             _ => {
                 let kind = TransKind::Sync(SyncKind::Unlock);
-                // Recursive: one level less; the last level releases it.
+                // Recursive, the caller's: one level less; the last level releases it.
                 let last = eq(c.clone(), Expr::constant(1, Ty::UINT));
                 let ops = vec![set(&cp, plus(-1)), set(&owner, zero()), ret(0)];
+                let own_recursive = and(recursive.clone(), mine.clone());
                 self.edge(
                     from,
                     to,
-                    and(recursive.clone(), last.clone()),
+                    and(own_recursive.clone(), last.clone()),
                     ops,
                     kind.clone(),
                 )?;
                 let ops = vec![set(&cp, plus(-1)), ret(0)];
-                let g = and(recursive.clone(), not(last));
+                let g = and(own_recursive, not(last));
                 self.edge(from, to, g, ops, TransKind::Sync(SyncKind::Atomic))?;
-                // Error-checking, not the caller's: EPERM (1).
-                let g = and(checking.clone(), ne(o.clone(), me.clone()));
+                // Recursive or error-checking, not the caller's: EPERM (1).
+                let g = and(or(recursive.clone(), checking.clone()), not(mine));
                 self.edge(from, to, g, vec![ret(1)], kind.clone())?;
                 let g = and(
                     ne(k.clone(), Expr::int(1)),
@@ -2228,6 +2333,59 @@ impl<'m> Lowerer<'m> {
         self.place(&p, 4, Ty::INT)
     }
 
+    /// Reads the nanoseconds of the deadline `ts` points to (a `struct timespec`) in a step of
+    /// its own: whether they lie outside [0, 10^9), for which glibc's timed calls return
+    /// `EINVAL`.
+    fn deadline_invalid(&mut self, ts: &'m Operand) -> R<Expr> {
+        let ts = self.val(ts)?;
+        let at = self.offset_by(&ts, 8);
+        let place = self.place(&at, 8, Ty::LONG)?;
+        let ns = self.temp("deadline.nsec", Ty::LONG);
+        self.access_step(
+            vec![Op::Assign {
+                place: Place::scalar(ns),
+                value: Expr::Load {
+                    place,
+                    ty: Ty::LONG,
+                },
+            }],
+            TransKind::Stmt,
+        )?;
+        Ok(bin(
+            BinOp::Ge,
+            cast(Expr::var(ns, Ty::LONG), Ty::ULONG),
+            Expr::constant(1_000_000_000, Ty::ULONG),
+            Ty::INT,
+        ))
+    }
+
+    /// The clock argument of `pthread_mutex_clocklock` and `sem_clockwait`: `Ok(true)` for
+    /// the clocks glibc's futexes wait on (`CLOCK_REALTIME`, `CLOCK_MONOTONIC`), `Ok(false)`
+    /// for another constant (the call returns `EINVAL` at once).
+    fn waiting_clock(&mut self, name: &str, clock: &'m Operand) -> R<bool> {
+        match self.expr(clock)?.as_const() {
+            Some(0 | 1) => Ok(true),
+            Some(_) => Ok(false),
+            None => self.unsupported(format!("`{name}` with a clock computed at run time")),
+        }
+    }
+
+    /// The deadline of a timed lock or semaphore wait (`pthread_mutex_timedlock`,
+    /// `sem_timedwait`, and with a clock before it `pthread_mutex_clocklock` and
+    /// `sem_clockwait`): whether it is invalid ([`Lowerer::deadline_invalid`]), or `None`
+    /// where the clock is one glibc refuses with `EINVAL` before anything else.
+    fn timed_call_deadline(&mut self, name: &str, args: &[&'m Operand]) -> R<Option<Expr>> {
+        let ts = if name.contains("clock") {
+            if !self.waiting_clock(name, args[1])? {
+                return Ok(None);
+            }
+            args[2]
+        } else {
+            args[1]
+        };
+        self.deadline_invalid(ts).map(Some)
+    }
+
     /// `pthread_cond_wait`, or with `timed` `pthread_cond_timedwait`, whose timeout the
     /// scheduler may choose at any time while the thread waits (the thread then stops waiting
     /// and the call returns `ETIMEDOUT`, 110).
@@ -2243,26 +2401,7 @@ impl<'m> Lowerer<'m> {
         // glibc refuses a timeout whose nanoseconds lie outside [0, 10^9) with EINVAL at once,
         // the mutex still held.
         let refused = if timed {
-            let ts = self.val(args[2])?;
-            let at = self.offset_by(&ts, 8);
-            let place = self.place(&at, 8, Ty::LONG)?;
-            let ns = self.temp("wait.nsec", Ty::LONG);
-            self.access_step(
-                vec![Op::Assign {
-                    place: Place::scalar(ns),
-                    value: Expr::Load {
-                        place,
-                        ty: Ty::LONG,
-                    },
-                }],
-                TransKind::Stmt,
-            )?;
-            let out = bin(
-                BinOp::Ge,
-                cast(Expr::var(ns, Ty::LONG), Ty::ULONG),
-                Expr::constant(1_000_000_000, Ty::ULONG),
-                Ty::INT,
-            );
+            let out = self.deadline_invalid(args[2])?;
             let from = self.cur;
             let rest = self.new_loc(LocKind::Normal);
             self.edge(
@@ -2685,4 +2824,13 @@ fn is_float_intrinsic(n: &str) -> bool {
                 | "sin"
                 | "cos"
         )
+}
+
+/// A timed call's result where it does not take the mutex or decrement the value:
+/// `EINVAL` (22) for an invalid deadline, otherwise `ETIMEDOUT` (110).
+fn timed_out(result: VarId, invalid: Expr) -> Op {
+    Op::Assign {
+        place: Place::scalar(result),
+        value: super::lower::ite(invalid, Expr::int(22), Expr::int(110), Ty::INT),
+    }
 }

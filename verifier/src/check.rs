@@ -980,11 +980,12 @@ impl<'c, 'a> SectionPath<'c, 'a> {
             let tr = prog.thread(t).transition(tr);
             let assigned = assigned_vars(tr);
             for (k, e) in tr.events.iter().enumerate() {
-                if let Some(ix) = &e.index {
+                if let Some(at) = &e.at {
                     let mut reads = Vec::new();
-                    ix.for_each_place(&mut |p| reads.extend(p.vars()));
+                    at.expr().for_each_place(&mut |p| reads.extend(p.vars()));
                     if reads.iter().all(|v| !assigned.contains(&v.0)) {
-                        terms.insert((i, k), enc.eval(ix, &state));
+                        let ix = e.index(prog.var(e.var)).expect("an element");
+                        terms.insert((i, k), enc.eval(&ix, &state));
                     }
                 }
             }

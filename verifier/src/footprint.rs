@@ -111,8 +111,8 @@ impl<'p> Footprints<'p> {
             };
             for tr in &th.transitions {
                 for e in &tr.events {
-                    if let Some(ix) = &e.index {
-                        ix.for_each_place(&mut |p| {
+                    if let Some(ix) = &e.at {
+                        ix.expr().for_each_place(&mut |p| {
                             for v in p.vars() {
                                 add(v, &mut set);
                             }

@@ -1010,10 +1010,62 @@ pub enum LocKind {
 pub struct Event {
     /// The variable.
     pub var: VarId,
-    /// Element index (arrays), or the address for accesses through a pointer.
-    pub index: Option<Expr>,
+    /// Where in the variable (`None`: the whole variable).
+    pub at: Option<EventAt>,
     /// Read or write.
     pub access: Access,
+}
+
+/// The element of its variable an [`Event`] accesses. An access through a pointer names its
+/// address, which all the variables it may reach share (one expression, however many targets).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum EventAt {
+    /// The element index of an array.
+    Index(std::sync::Arc<Expr>),
+    /// The address accessed through a pointer: the element `(address - base) / stride` of the
+    /// variable.
+    Address(std::sync::Arc<Expr>),
+}
+
+impl EventAt {
+    /// The expression the element is computed from (it reads the same places as the index).
+    pub fn expr(&self) -> &Expr {
+        match self {
+            EventAt::Index(e) | EventAt::Address(e) => e,
+        }
+    }
+}
+
+impl Event {
+    /// The element index of the event in its variable `var` (`prog.var(self.var)`), if it
+    /// names one.
+    pub fn index(&self, var: &Var) -> Option<Expr> {
+        match self.at.as_ref()? {
+            EventAt::Index(i) => Some((**i).clone()),
+            EventAt::Address(addr) => {
+                let rel = Expr::Binary {
+                    op: BinOp::Sub,
+                    lhs: Box::new(Expr::Cast {
+                        arg: Box::new((**addr).clone()),
+                        ty: Ty::LONG,
+                    }),
+                    rhs: Box::new(Expr::constant(var.base_address(), Ty::LONG)),
+                    ty: Ty::LONG,
+                };
+                let stride = var.placement().stride;
+                Some(if stride == 1 {
+                    rel
+                } else {
+                    Expr::Binary {
+                        op: BinOp::Div,
+                        lhs: Box::new(rel),
+                        rhs: Box::new(Expr::constant(stride as i128, Ty::LONG)),
+                        ty: Ty::LONG,
+                    }
+                })
+            }
+        }
+    }
 }
 
 /// Kind of memory access.

@@ -188,7 +188,7 @@ impl Program {
                             Access::Write => "W",
                             Access::Update => "RW",
                         };
-                        match &e.index {
+                        match &e.index(self.var(e.var)) {
                             Some(i) => {
                                 format!("{a} {}[{}]", self.var(e.var).name, self.show_expr(i))
                             }

@@ -918,31 +918,14 @@ fn shared(p: &mut Program) {
     }
 }
 
-fn event_index(pl: &Place, var: &Var) -> Option<Expr> {
+/// Where an access through `pl` lies in its variables ([`EventAt`]): one expression for all
+/// of them.
+fn event_at(pl: &Place) -> Option<EventAt> {
     match pl {
-        Place::Var { index, .. } => index.as_deref().cloned(),
-        Place::Deref { addr, .. } => {
-            let rel = Expr::Binary {
-                op: BinOp::Sub,
-                lhs: Box::new(Expr::Cast {
-                    arg: addr.clone(),
-                    ty: Ty::LONG,
-                }),
-                rhs: Box::new(Expr::constant(var.base_address(), Ty::LONG)),
-                ty: Ty::LONG,
-            };
-            let stride = var.placement().stride;
-            Some(if stride == 1 {
-                rel
-            } else {
-                Expr::Binary {
-                    op: BinOp::Div,
-                    lhs: Box::new(rel),
-                    rhs: Box::new(Expr::constant(stride as i128, Ty::LONG)),
-                    ty: Ty::LONG,
-                }
-            })
+        Place::Var { index, .. } => {
+            (index.as_deref()).map(|i| EventAt::Index(std::sync::Arc::new(i.clone())))
         }
+        Place::Deref { addr, .. } => Some(EventAt::Address(std::sync::Arc::new((**addr).clone()))),
     }
 }
 
@@ -1014,8 +997,9 @@ fn mark(t: &mut Thread, facts: &Facts<'_>, own: &[bool]) {
         // The events in order of first access, and where each (variable, index) is among them
         // (a place through a pointer may have thousands of targets).
         let mut events: Vec<Event> = Vec::new();
-        let mut at: FxHashMap<(VarId, Option<Expr>), usize> = FxHashMap::default();
+        let mut at: FxHashMap<(VarId, Option<EventAt>), usize> = FxHashMap::default();
         let mut push = |pl: &Place, access: Access| {
+            let place_at = event_at(pl);
             // An access through a pointer of another width than the elements of a target
             // laid out in bytes may touch any of the variables of its object, at elements
             // its address alone does not say: it accesses them whole.
@@ -1051,7 +1035,7 @@ fn mark(t: &mut Thread, facts: &Facts<'_>, own: &[bool]) {
                     at.entry((o, None)).or_insert_with(|| {
                         events.push(Event {
                             var: o,
-                            index: None,
+                            at: None,
                             access: Access::Read,
                         });
                         events.len() - 1
@@ -1060,7 +1044,7 @@ fn mark(t: &mut Thread, facts: &Facts<'_>, own: &[bool]) {
                 let index = if wide.contains(&v) {
                     None
                 } else {
-                    event_index(pl, &vars[v.0 as usize])
+                    place_at.clone()
                 };
                 match at.entry((v, index)) {
                     std::collections::hash_map::Entry::Occupied(k) => {
@@ -1072,7 +1056,7 @@ fn mark(t: &mut Thread, facts: &Facts<'_>, own: &[bool]) {
                     std::collections::hash_map::Entry::Vacant(k) => {
                         events.push(Event {
                             var: v,
-                            index: k.key().1.clone(),
+                            at: k.key().1.clone(),
                             access,
                         });
                         k.insert(events.len() - 1);

@@ -168,6 +168,13 @@ fn timed_locks_and_semaphore_waits_time_out_no_earlier_than_their_deadlines() {
     );
 }
 
+/// The runtime's waiting for the schedule (a futex wait that times out) leaves the program's
+/// `errno` as it was: calls that wait and succeed do not set it, at every level.
+#[test]
+fn a_thread_that_waits_for_the_schedule_keeps_its_errno() {
+    runs_at_every_level("errno_kept", 1, "0 0 0, errno 0 0 0\n");
+}
+
 /// An assumption over a global that only its thread writes (an input in range) is no wait:
 /// its arms are the schedule's branch, and the built program prints what the native build
 /// prints for the inputs in range.

@@ -66,15 +66,32 @@ fn deviate(d: &Deviation) -> ! {
     die(format_args!("deviation from the schedule: {d}"))
 }
 
-/// Runs `f`; a panic aborts the process instead of unwinding into C.
+/// Runs `f`; a panic aborts the process instead of unwinding into C. The calling thread's
+/// `errno` is the program's: the runtime's own waiting (a futex wait that times out) may set
+/// it, so it is restored before the call returns.
 #[inline]
 fn boundary<R>(function: &str, f: impl FnOnce() -> R) -> R {
-    match catch_unwind(AssertUnwindSafe(f)) {
+    let errno = errno_location();
+    // SAFETY: the C library's `errno` of the calling thread, valid for the thread's life.
+    let saved = unsafe { *errno };
+    let r = match catch_unwind(AssertUnwindSafe(f)) {
         Ok(r) => r,
         Err(_) => die(format_args!(
             "internal error (panic) in {function}; aborting"
         )),
+    };
+    // SAFETY: as above.
+    unsafe { *errno = saved };
+    r
+}
+
+/// The address of the calling thread's C `errno`.
+fn errno_location() -> *mut c_int {
+    extern "C" {
+        fn __errno_location() -> *mut c_int;
     }
+    // SAFETY: glibc's and musl's `__errno_location` take nothing and never fail.
+    unsafe { __errno_location() }
 }
 
 fn enforcer(function: &str) -> &'static Enforcer {

@@ -93,15 +93,18 @@ static struct timespec synth_deadline(uint32_t read, const struct timespec *dead
 }
 
 /* A timed call's timeout (site `timeout`), in the verifier's model of glibc's: EINVAL at once
- * for a deadline whose nanoseconds lie outside [0, 10^9), otherwise ETIMEDOUT, no earlier
- * than the deadline on `clock`. */
-static int synth_time_out(uint32_t timeout, clockid_t clock, struct timespec at) {
-  int r = EINVAL;
-  if ((unsigned long)at.tv_nsec < 1000000000ul) {
+ * for a deadline whose nanoseconds lie outside [0, 10^9) (for a lock, `lock`, only where its
+ * seconds are not negative: glibc 2.34 and later time out at once on those), otherwise
+ * ETIMEDOUT, no earlier than the deadline on `clock`. */
+static int synth_time_out(uint32_t timeout, clockid_t clock, struct timespec at, int lock) {
+  int r = ETIMEDOUT;
+  if (lock && at.tv_sec < 0)
+    ;
+  else if ((unsigned long)at.tv_nsec >= 1000000000ul)
+    r = EINVAL;
+  else
     while (clock_nanosleep(clock, TIMER_ABSTIME, &at, NULL) == EINTR)
       ;
-    r = ETIMEDOUT;
-  }
   synth_before(timeout);
   synth_after(timeout);
   return r;
@@ -117,7 +120,7 @@ int __synth_mutex_clocklock(uint32_t read, uint32_t lock, uint32_t timeout, pthr
     return EINVAL;
   struct timespec at = synth_deadline(read, deadline);
   if (synth_choose(lock, timeout) == timeout)
-    return synth_time_out(timeout, clock, at);
+    return synth_time_out(timeout, clock, at, 1);
   synth_before_at(lock);
   int r = pthread_mutex_lock(m);
   synth_after_at(lock);
@@ -141,7 +144,7 @@ int __synth_sem_clockwait(uint32_t read, uint32_t wait, uint32_t timeout, sem_t 
   }
   struct timespec at = synth_deadline(read, deadline);
   if (synth_choose(wait, timeout) == timeout) {
-    errno = synth_time_out(timeout, clock, at);
+    errno = synth_time_out(timeout, clock, at, 0);
     return -1;
   }
   synth_before_at(wait);

@@ -365,6 +365,16 @@ int main(void) {{
             true,
         ),
         (
+            "getline makes its buffer before it reads, even at the end of the input",
+            mapped("char *l = 0; size_t n = 0; if (getline(&l, &n, stdin) == -1) assert(!l);"),
+            true,
+        ),
+        (
+            "getline's first buffer has 120 bytes",
+            mapped("char *l = 0; size_t n = 0; getline(&l, &n, stdin); assert(!l || n >= 120); free(l);"),
+            false,
+        ),
+        (
             "getline may reach the end of its input",
             mapped("char *l = 0; size_t n = 0; assert(getline(&l, &n, stdin) > 0);"),
             true,

@@ -1900,9 +1900,20 @@ impl<'m> Lowerer<'m> {
                 let g = and(recursive.clone(), free.clone());
                 let ops = vec![set(&owner, me.clone()), set(&cp, plus(1)), ret(0)];
                 self.edge(from, to, g, ops, kind.clone())?;
-                let g = and(recursive.clone(), mine.clone());
+                // (At the count's last value, EAGAIN (11) and no level more.)
+                let full = eq(c.clone(), Expr::constant(u32::MAX as i128, Ty::UINT));
+                let relock = and(recursive.clone(), mine.clone());
+                let g = and(relock.clone(), not(full.clone()));
                 let ops = vec![set(&cp, plus(1)), ret(0)];
                 self.edge(from, to, g, ops, TransKind::Sync(SyncKind::Atomic))?;
+                let g = and(relock, full);
+                self.edge(
+                    from,
+                    to,
+                    g,
+                    vec![ret(11)],
+                    TransKind::Sync(SyncKind::Atomic),
+                )?;
                 // Error-checking, already the caller's: EDEADLK (35) instead of a deadlock.
                 let g = and(checking.clone(), mine.clone());
                 self.edge(from, to, g, vec![ret(35)], kind)?;
@@ -1915,11 +1926,16 @@ impl<'m> Lowerer<'m> {
                 }
             }
             "pthread_mutex_trylock" => {
-                let ok = or(free, and(recursive.clone(), mine));
+                // A recursive mutex of the caller's whose count is at its last value: EAGAIN
+                // (11); another thread's: EBUSY (16).
+                let full = eq(c.clone(), Expr::constant(u32::MAX as i128, Ty::UINT));
+                let relock = and(recursive.clone(), mine);
+                let ok = or(free, and(relock.clone(), not(full)));
+                let refusal = super::lower::ite(relock, Expr::int(11), Expr::int(16), Ty::INT);
                 let ops = vec![
                     Op::Assign {
                         place: Place::scalar(r),
-                        value: super::lower::ite(ok.clone(), Expr::int(0), Expr::int(16), Ty::INT),
+                        value: super::lower::ite(ok.clone(), Expr::int(0), refusal, Ty::INT),
                     },
                     set(
                         &cp,
@@ -2333,30 +2349,35 @@ impl<'m> Lowerer<'m> {
         self.place(&p, 4, Ty::INT)
     }
 
-    /// Reads the nanoseconds of the deadline `ts` points to (a `struct timespec`) in a step of
-    /// its own: whether they lie outside [0, 10^9), for which glibc's timed calls return
-    /// `EINVAL`.
-    fn deadline_invalid(&mut self, ts: &'m Operand) -> R<Expr> {
+    /// Reads the deadline `ts` points to (a `struct timespec`) in a step of its own: whether
+    /// its nanoseconds lie outside [0, 10^9), for which glibc's timed calls return `EINVAL`,
+    /// and whether its seconds are negative (a timed lock's futex wait then times out at
+    /// once, before the kernel sees the nanoseconds, in glibc 2.34 and later).
+    fn deadline(&mut self, ts: &'m Operand) -> R<(Expr, Expr)> {
         let ts = self.val(ts)?;
-        let at = self.offset_by(&ts, 8);
-        let place = self.place(&at, 8, Ty::LONG)?;
-        let ns = self.temp("deadline.nsec", Ty::LONG);
-        self.access_step(
-            vec![Op::Assign {
-                place: Place::scalar(ns),
-                value: Expr::Load {
-                    place,
-                    ty: Ty::LONG,
-                },
-            }],
-            TransKind::Stmt,
-        )?;
-        Ok(bin(
+        let sec_at = self.place(&ts, 8, Ty::LONG)?;
+        let ns_at = self.place(&self.offset_by(&ts, 8), 8, Ty::LONG)?;
+        let (sec, ns) = (
+            self.temp("deadline.sec", Ty::LONG),
+            self.temp("deadline.nsec", Ty::LONG),
+        );
+        let read = |v: VarId, place: Place| Op::Assign {
+            place: Place::scalar(v),
+            value: Expr::Load {
+                place,
+                ty: Ty::LONG,
+            },
+        };
+        self.access_step(vec![read(sec, sec_at), read(ns, ns_at)], TransKind::Stmt)?;
+        let invalid = bin(
             BinOp::Ge,
             cast(Expr::var(ns, Ty::LONG), Ty::ULONG),
             Expr::constant(1_000_000_000, Ty::ULONG),
             Ty::INT,
-        ))
+        );
+        let zero = Expr::constant(0, Ty::LONG);
+        let negative = bin(BinOp::Lt, Expr::var(sec, Ty::LONG), zero, Ty::INT);
+        Ok((invalid, negative))
     }
 
     /// The clock argument of `pthread_mutex_clocklock` and `sem_clockwait`: `Ok(true)` for
@@ -2372,8 +2393,10 @@ impl<'m> Lowerer<'m> {
 
     /// The deadline of a timed lock or semaphore wait (`pthread_mutex_timedlock`,
     /// `sem_timedwait`, and with a clock before it `pthread_mutex_clocklock` and
-    /// `sem_clockwait`): whether it is invalid ([`Lowerer::deadline_invalid`]), or `None`
-    /// where the clock is one glibc refuses with `EINVAL` before anything else.
+    /// `sem_clockwait`): where the call does not take the mutex or decrement the value,
+    /// whether it returns `EINVAL` rather than `ETIMEDOUT` ([`Lowerer::deadline`]: an invalid
+    /// deadline, whose seconds, for a lock, are not negative); `None` where the clock is one
+    /// glibc refuses with `EINVAL` before anything else.
     fn timed_call_deadline(&mut self, name: &str, args: &[&'m Operand]) -> R<Option<Expr>> {
         let ts = if name.contains("clock") {
             if !self.waiting_clock(name, args[1])? {
@@ -2383,7 +2406,12 @@ impl<'m> Lowerer<'m> {
         } else {
             args[1]
         };
-        self.deadline_invalid(ts).map(Some)
+        let (invalid, negative) = self.deadline(ts)?;
+        Ok(Some(if name.starts_with("sem_") {
+            invalid
+        } else {
+            bin(BinOp::And, invalid, not(negative), Ty::INT)
+        }))
     }
 
     /// `pthread_cond_wait`, or with `timed` `pthread_cond_timedwait`, whose timeout the
@@ -2401,7 +2429,7 @@ impl<'m> Lowerer<'m> {
         // glibc refuses a timeout whose nanoseconds lie outside [0, 10^9) with EINVAL at once,
         // the mutex still held.
         let refused = if timed {
-            let out = self.deadline_invalid(args[2])?;
+            let (out, _) = self.deadline(args[2])?;
             let from = self.cur;
             let rest = self.new_loc(LocKind::Normal);
             self.edge(

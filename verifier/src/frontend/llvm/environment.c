@@ -374,21 +374,32 @@ W int fileno_unlocked(FILE *f) { return fileno(f); }
  * of the model's arithmetic, beyond any memory. */
 #define SYNTH_LONGEST_TEXT ((1UL << 40) - 1)
 
-/* A line up to `delim`: -1 at the end of the file or on an error (EINVAL without a place for
- * the line); otherwise the line's length k >= 1 (bytes other than `delim` but for the last,
- * which may be it, in glibc's way any byte else, null too), stored with a null byte after it
- * at *line, which is reallocated to an arbitrary size of at least k + 1 bytes (recorded in
- * *size) where it is null or holds fewer. */
+/* A line up to `delim`, as glibc reads it: without a buffer (*line null or *size 0) a new one
+ * of 120 bytes first, whatever comes next; then -1 at the end of the file or on an error
+ * (EINVAL without a place for the line), or the line's length k >= 1 (bytes other than
+ * `delim` but for the last, which may be it, in glibc's way any byte else, null too), stored
+ * with a null byte after it at *line, which is reallocated to an arbitrary size of at least
+ * k + 1 bytes (recorded in *size) where it holds fewer; an error may also come after such a
+ * reallocation. */
 W ssize_t getdelim(char **line, size_t *size, int delim, FILE *f) {
   (void)f;
   if (!line || !size) {
     errno = EINVAL;
     return -1;
   }
+  if (!*line || !*size) {
+    char *p = malloc(120);
+    if (!p) {
+      errno = ENOMEM;
+      return -1;
+    }
+    *line = p;
+    *size = 120;
+  }
   if (__VERIFIER_nondet_int())
     return __VERIFIER_nondet_int() ? __synth_fail() : -1;
   size_t k = (__VERIFIER_nondet_ulong() & SYNTH_LONGEST_TEXT) + 1;
-  if (!*line || *size < k + 1) {
+  if (*size < k + 1) {
     size_t n = k + 1 + (__VERIFIER_nondet_ulong() & SYNTH_LONGEST_TEXT);
     char *p = realloc(*line, n);
     if (!p) {
@@ -397,6 +408,8 @@ W ssize_t getdelim(char **line, size_t *size, int delim, FILE *f) {
     }
     *line = p;
     *size = n;
+    if (__VERIFIER_nondet_int())
+      return __synth_fail();
   }
   char *s = *line;
   for (size_t i = 0; i + 1 < k; i++) {

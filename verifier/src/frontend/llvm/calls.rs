@@ -1268,8 +1268,16 @@ impl<'m> Lowerer<'m> {
                 Ok(self.ret0())
             }
             "pthread_attr_init" => {
-                // The flags (glibc's, at byte 8): joinable.
+                // The priority and the policy (glibc's, at bytes 0 and 4, models.c's
+                // scheduling attributes): 0, SCHED_OTHER; the flags (at byte 8): joinable.
+                // (One write of both: two writes of one cell in a step would be two
+                // assignments of it.)
                 let a = self.val(args[0])?;
+                let both = Op::Assign {
+                    place: self.place(&a, 8, Ty::LONG)?,
+                    value: Expr::constant(0, Ty::LONG),
+                };
+                self.access_step(vec![both], TransKind::Stmt)?;
                 let p = self.place(&self.offset_by(&a, ATTR_FLAGS), 4, Ty::INT)?;
                 self.set_attribute(p, Expr::int(0), 0)
             }

@@ -888,6 +888,50 @@ W int pthread_attr_setstacksize(void *attr, unsigned long size) {
   return size < 16384 ? 22 : 0;
 }
 
+/* Scheduling attributes as glibc keeps them in a pthread_attr_t (pthread_attr_init zeroes
+ * them): the priority at byte 0, the policy at byte 4 (SCHED_OTHER 0, SCHED_FIFO 1,
+ * SCHED_RR 2; another is EINVAL); a priority outside the policy's range (0 for SCHED_OTHER,
+ * 1 to 99 for the real-time ones) is EINVAL. The model's threads have no priorities: they
+ * take effect only with PTHREAD_EXPLICIT_SCHED, which is not modelled, so a thread created
+ * with them inherits its creator's scheduling, as glibc's does. */
+W int pthread_attr_setschedpolicy(void *attr, int policy) {
+  if (policy < 0 || policy > 2)
+    return 22;
+  ((int *)attr)[1] = policy;
+  return 0;
+}
+W int pthread_attr_getschedpolicy(const void *attr, int *policy) {
+  *policy = ((const int *)attr)[1];
+  return 0;
+}
+W int sched_get_priority_max(int policy) {
+  if (policy == 1 || policy == 2)
+    return 99;
+  if (policy == 0 || policy == 3 || policy == 5)
+    return 0;
+  errno = 22;
+  return -1;
+}
+W int sched_get_priority_min(int policy) {
+  if (policy == 1 || policy == 2)
+    return 1;
+  if (policy == 0 || policy == 3 || policy == 5)
+    return 0;
+  errno = 22;
+  return -1;
+}
+W int pthread_attr_setschedparam(void *attr, const void *param) {
+  int priority = *(const int *)param, policy = ((int *)attr)[1];
+  if (priority < sched_get_priority_min(policy) || priority > sched_get_priority_max(policy))
+    return 22;
+  ((int *)attr)[0] = priority;
+  return 0;
+}
+W int pthread_attr_getschedparam(const void *attr, void *param) {
+  *(int *)param = ((const int *)attr)[0];
+  return 0;
+}
+
 /* qsort: a stable insertion sort (C leaves the order of equal elements unspecified; glibc's
  * merge sort keeps it too), calling the comparison as the library does, on the elements'
  * bytes. */

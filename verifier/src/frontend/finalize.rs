@@ -997,9 +997,14 @@ fn mark(t: &mut Thread, facts: &Facts<'_>, own: &[bool]) {
         // The events in order of first access, and where each (variable, index) is among them
         // (a place through a pointer may have thousands of targets).
         let mut events: Vec<Event> = Vec::new();
-        let mut at: FxHashMap<(VarId, Option<EventAt>), usize> = FxHashMap::default();
+        // (Keyed by the number of the place's element expression among the transition's,
+        // hashed once per place rather than once per target.)
+        let mut at: FxHashMap<(VarId, Option<u32>), usize> = FxHashMap::default();
+        let mut numbers: FxHashMap<EventAt, u32> = FxHashMap::default();
         let mut push = |pl: &Place, access: Access| {
             let place_at = event_at(pl);
+            let next = numbers.len() as u32;
+            let number = (place_at.clone()).map(|a| *numbers.entry(a).or_insert(next));
             // An access through a pointer of another width than the elements of a target
             // laid out in bytes may touch any of the variables of its object, at elements
             // its address alone does not say: it accesses them whole.
@@ -1041,12 +1046,11 @@ fn mark(t: &mut Thread, facts: &Facts<'_>, own: &[bool]) {
                         events.len() - 1
                     });
                 }
-                let index = if wide.contains(&v) {
-                    None
-                } else {
-                    place_at.clone()
+                let (index, number) = match wide.contains(&v) {
+                    true => (None, None),
+                    false => (place_at.as_ref(), number),
                 };
-                match at.entry((v, index)) {
+                match at.entry((v, number)) {
                     std::collections::hash_map::Entry::Occupied(k) => {
                         let e = &mut events[*k.get()];
                         if e.access != access {
@@ -1056,7 +1060,7 @@ fn mark(t: &mut Thread, facts: &Facts<'_>, own: &[bool]) {
                     std::collections::hash_map::Entry::Vacant(k) => {
                         events.push(Event {
                             var: v,
-                            at: k.key().1.clone(),
+                            at: index.cloned(),
                             access,
                         });
                         k.insert(events.len() - 1);

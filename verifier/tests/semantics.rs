@@ -174,7 +174,7 @@ fn a_store_wider_than_its_target_has_events_on_every_variable_it_may_cover() {
         store
             .events
             .iter()
-            .any(|e| e.var == read_b.var && e.index.is_none()),
+            .any(|e| e.var == read_b.var && e.at.is_none()),
         "{:?}",
         store.events
     );

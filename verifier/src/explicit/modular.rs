@@ -1000,16 +1000,7 @@ impl<'a, 'p> Modular<'a, 'p> {
             let tr = th.transition(tr);
             for next in self.step(from, t, tr.id, (!was_alone).then_some(&held[..]))? {
                 out.visible |= next.visible;
-                if matches!(
-                    tr.kind,
-                    TransKind::Sync(
-                        SyncKind::Lock
-                            | SyncKind::TryLock
-                            | SyncKind::TimedOut
-                            | SyncKind::Unlock
-                            | SyncKind::Atomic
-                    )
-                ) {
+                if splits_owners(&tr.kind) {
                     self.owners_typed(&next.key, t, &next.written)?;
                 }
                 self.owners_written(&owners, &next.key, t, tr.id, was_alone, &next.written)?;

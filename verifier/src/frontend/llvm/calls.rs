@@ -1009,25 +1009,7 @@ impl<'m> Lowerer<'m> {
                         unreachable!("try_op returns a value")
                     };
                     let failed = bin(BinOp::Ne, rv.clone(), Expr::int(0), Ty::INT);
-                    let e = self.errno_place()?;
-                    let old = Expr::Load {
-                        place: e.clone(),
-                        ty: Ty::INT,
-                    };
-                    self.step(
-                        Expr::tt(),
-                        vec![Op::Assign {
-                            place: e,
-                            value: super::lower::ite(failed.clone(), Expr::int(11), old, Ty::INT),
-                        }],
-                        TransKind::Stmt,
-                    )?;
-                    return Ok(Some(Val::E(super::lower::ite(
-                        failed,
-                        Expr::int(-1),
-                        Expr::int(0),
-                        Ty::INT,
-                    ))));
+                    return self.fail_with_errno(failed, Expr::int(11));
                 }
                 self.step(
                     pos,
@@ -1078,26 +1060,7 @@ impl<'m> Lowerer<'m> {
                         self.cur = to;
                     }
                 }
-                let e = self.errno_place()?;
-                let old = Expr::Load {
-                    place: e.clone(),
-                    ty: Ty::INT,
-                };
-                let code_v = Expr::var(code, Ty::INT);
-                self.step(
-                    Expr::tt(),
-                    vec![Op::Assign {
-                        place: e,
-                        value: super::lower::ite(failed.clone(), code_v, old, Ty::INT),
-                    }],
-                    TransKind::Stmt,
-                )?;
-                Ok(Some(Val::E(super::lower::ite(
-                    failed,
-                    Expr::int(-1),
-                    Expr::int(0),
-                    Ty::INT,
-                ))))
+                self.fail_with_errno(failed, Expr::var(code, Ty::INT))
             }
             "sem_post" => {
                 let v = self.val(args[0])?;
@@ -2350,6 +2313,21 @@ impl<'m> Lowerer<'m> {
                 Ty::LONG,
             ))),
         }
+    }
+
+    /// The result of a call that returns -1 and sets `errno` to `code` where `failed` holds,
+    /// and returns 0 otherwise (`errno` unchanged).
+    fn fail_with_errno(&mut self, failed: Expr, code: Expr) -> R<Option<Val>> {
+        let e = self.errno_place()?;
+        let old = Expr::Load {
+            place: e.clone(),
+            ty: Ty::INT,
+        };
+        let value = super::lower::ite(failed.clone(), code, old, Ty::INT);
+        let set = Op::Assign { place: e, value };
+        self.step(Expr::tt(), vec![set], TransKind::Stmt)?;
+        let result = super::lower::ite(failed, Expr::int(-1), Expr::int(0), Ty::INT);
+        Ok(Some(Val::E(result)))
     }
 
     fn errno_place(&mut self) -> R<Place> {

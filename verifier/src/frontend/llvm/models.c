@@ -904,22 +904,18 @@ W int pthread_attr_getschedpolicy(const void *attr, int *policy) {
   *policy = ((const int *)attr)[1];
   return 0;
 }
-W int sched_get_priority_max(int policy) {
+/* The priority range of `policy`: 1 to 99 for SCHED_FIFO and SCHED_RR, 0 for SCHED_OTHER,
+ * SCHED_BATCH and SCHED_IDLE; -1 (EINVAL) for another. */
+static int __synth_priority_bound(int policy, int max) {
   if (policy == 1 || policy == 2)
-    return 99;
+    return max ? 99 : 1;
   if (policy == 0 || policy == 3 || policy == 5)
     return 0;
   errno = 22;
   return -1;
 }
-W int sched_get_priority_min(int policy) {
-  if (policy == 1 || policy == 2)
-    return 1;
-  if (policy == 0 || policy == 3 || policy == 5)
-    return 0;
-  errno = 22;
-  return -1;
-}
+W int sched_get_priority_max(int policy) { return __synth_priority_bound(policy, 1); }
+W int sched_get_priority_min(int policy) { return __synth_priority_bound(policy, 0); }
 W int pthread_attr_setschedparam(void *attr, const void *param) {
   int priority = *(const int *)param, policy = ((int *)attr)[1];
   if (priority < sched_get_priority_min(policy) || priority > sched_get_priority_max(policy))

@@ -857,8 +857,8 @@ W int pthread_condattr_getpshared(const void *attr, int *shared) {
   return 0;
 }
 
-/* Mutexes', read-write locks' and barriers' sharing (a rwlock's preference for readers or
- * writers, pthread_rwlockattr_setkind_np, is not modelled). */
+/* Mutexes', read-write locks' and barriers' sharing (a rwlock's preference,
+ * pthread_rwlockattr_setkind_np, is the front end's: calls.rs). */
 W int pthread_mutexattr_setpshared(void *attr, int shared) {
   (void)attr;
   return __synth_sharing(shared);

@@ -568,6 +568,13 @@ void __synth_scan_end(const char *rest) {
 
 int __synth_scan_eof(void) { return synth_scan.result_eof; }
 
+/* The errno a scanf call leaves: what the C library's reads left (sscanf's model reads
+ * nothing, and leaves it as it was). */
+int __synth_scan_errno(int e) {
+  (void)e;
+  return errno;
+}
+
 /* The verifier's built-ins. Inputs (__VERIFIER_nondet_*): define synth_input to supply
  * them; this default returns 0. */
 __attribute__((weak)) long long synth_input(const char *type) {

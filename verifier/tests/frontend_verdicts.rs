@@ -395,6 +395,16 @@ int main(void) {{
             false,
         ),
         (
+            "scanf may set errno (a conversion that overflows)",
+            mapped("int x; errno = 0; scanf(\"%d\", &x); assert(errno == 0);"),
+            true,
+        ),
+        (
+            "sscanf may set errno (a conversion that overflows)",
+            mapped("int x; errno = 0; sscanf(\"99999999999\", \"%d\", &x); assert(errno == 0);"),
+            true,
+        ),
+        (
             "scanf's string fits its width",
             mapped("char r[3]; if (scanf(\"%2s\", r) == 1) assert(strlen(r) <= 2);"),
             false,

@@ -26,6 +26,8 @@ int main(void) {
   assert(sched_get_priority_min(SCHED_OTHER) == 0 && sched_get_priority_max(SCHED_OTHER) == 0);
   assert(sched_get_priority_min(SCHED_FIFO) == 1 && sched_get_priority_max(SCHED_RR) == 99);
   assert(sched_get_priority_max(42) == -1 && errno == EINVAL);
+  // (6 is SCHED_DEADLINE, whose priority is 0.)
+  assert(sched_get_priority_min(6) == 0 && sched_get_priority_max(6) == 0);
   p.sched_priority = 5;
   assert(pthread_attr_setschedparam(&a, &p) == EINVAL);
   assert(pthread_attr_setschedpolicy(&a, 42) == EINVAL);

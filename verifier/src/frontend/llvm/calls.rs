@@ -1248,18 +1248,19 @@ impl<'m> Lowerer<'m> {
                 Ok(self.ret0())
             }
             "pthread_attr_init" => {
-                // The priority and the policy (glibc's, at bytes 0 and 4, models.c's
-                // scheduling attributes): 0, SCHED_OTHER; the flags (at byte 8): joinable.
-                // (One write of both: two writes of one cell in a step would be two
-                // assignments of it.)
+                // As glibc's: all 56 bytes zero (the priority and the policy at bytes 0 and
+                // 4, models.c's scheduling attributes: 0, SCHED_OTHER; the flags at byte 8:
+                // joinable), then the guard size, the page size (4096), at byte 16.
                 let a = self.val(args[0])?;
-                let both = Op::Assign {
-                    place: self.place(&a, 8, Ty::LONG)?,
-                    value: Expr::constant(0, Ty::LONG),
+                let hint = self.pointee_hint(args[0]);
+                let (zero, size) = (Expr::int(0), Expr::constant(56, Ty::ULONG));
+                self.set_block(a.clone(), zero, size, hint)?;
+                let guard = Op::Assign {
+                    place: self.place(&self.offset_by(&a, 16), 8, Ty::ULONG)?,
+                    value: Expr::constant(4096, Ty::ULONG),
                 };
-                self.access_step(vec![both], TransKind::Stmt)?;
-                let p = self.place(&self.offset_by(&a, ATTR_FLAGS), 4, Ty::INT)?;
-                self.set_attribute(p, Expr::int(0), 0)
+                self.access_step(vec![guard], TransKind::Stmt)?;
+                Ok(self.ret0())
             }
             "pthread_attr_setdetachstate" => {
                 // PTHREAD_CREATE_JOINABLE 0, PTHREAD_CREATE_DETACHED 1; EINVAL otherwise.

@@ -4,7 +4,7 @@
 //! conversions the library models know (integers, narrow characters and strings; no
 //! floating point, no `%n`, no `%p`, whose digits would be the verifier's own addresses, no
 //! scan sets), checked here; the arguments after it go into an array of `long`s (a pointer as
-//! its address), and the models `__synth_format`, `__synth_asprintf` and `__synth_scan` of
+//! its address), and the models `__synth_format`, `__synth_asprintf` and `__synth_sscan` of
 //! `models.c` do what the C library does with them. The models are lowered like the
 //! program's own code, so the verifier sees every byte read and written.
 
@@ -210,7 +210,7 @@ impl<'m> Lowerer<'m> {
             "sprintf" => (2, "__synth_format", Direction::Print),
             "asprintf" => (2, "__synth_asprintf", Direction::Print),
             "scanf" => (1, "__synth_scan_stdin", Direction::Scan),
-            _ => (2, "__synth_scan", Direction::Scan),
+            _ => (2, "__synth_sscan", Direction::Scan),
         };
         if args.len() < fixed {
             return self.invalid(format!("`{name}` without a format"));

@@ -791,9 +791,27 @@ W int asprintf(char **out, const char *f, ...) {
   __SYNTH_ARGUMENTS(0);
   return __synth_asprintf(out, f, args);
 }
+/* The errno a scanf call leaves: glibc's sets it where a conversion overflows (ERANGE) or
+ * the input cannot be read, so any positive value, or the one it had (`e`), for the
+ * verifier; a built program's is what its reads left (llvm_support.c). */
+int __VERIFIER_nondet_int(void);
+void __VERIFIER_assume(int);
+W int __synth_scan_errno(int e) {
+  if (!__VERIFIER_nondet_int())
+    return e;
+  int x = __VERIFIER_nondet_int();
+  __VERIFIER_assume(x > 0);
+  return x;
+}
+/* sscanf's conversions, then its errno. */
+W int __synth_sscan(const char *s, const char *f, const long *args) {
+  int r = __synth_scan(s, f, args);
+  errno = __synth_scan_errno(errno);
+  return r;
+}
 W int sscanf(const char *s, const char *f, ...) {
   __SYNTH_ARGUMENTS(1);
-  return __synth_scan(s, f, args);
+  return __synth_sscan(s, f, args);
 }
 
 W char *strdup(const char *s) {
@@ -904,12 +922,12 @@ W int pthread_attr_getschedpolicy(const void *attr, int *policy) {
   *policy = ((const int *)attr)[1];
   return 0;
 }
-/* The priority range of `policy`: 1 to 99 for SCHED_FIFO and SCHED_RR, 0 for SCHED_OTHER,
- * SCHED_BATCH and SCHED_IDLE; -1 (EINVAL) for another. */
+/* The priority range of `policy`, as Linux answers: 1 to 99 for SCHED_FIFO and SCHED_RR,
+ * 0 for SCHED_OTHER, SCHED_BATCH, SCHED_IDLE and SCHED_DEADLINE; -1 (EINVAL) for another. */
 static int __synth_priority_bound(int policy, int max) {
   if (policy == 1 || policy == 2)
     return max ? 99 : 1;
-  if (policy == 0 || policy == 3 || policy == 5)
+  if (policy == 0 || policy == 3 || policy == 5 || policy == 6)
     return 0;
   errno = 22;
   return -1;
@@ -943,11 +961,11 @@ W void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const v
 }
 W int __isoc99_sscanf(const char *s, const char *f, ...) {
   __SYNTH_ARGUMENTS(1);
-  return __synth_scan(s, f, args);
+  return __synth_sscan(s, f, args);
 }
 W int __isoc23_sscanf(const char *s, const char *f, ...) {
   __SYNTH_ARGUMENTS(1);
-  return __synth_scan(s, f, args);
+  return __synth_sscan(s, f, args);
 }
 
 /* scanf: what reading standard input can make it do, whatever the input is. Each conversion
@@ -1047,6 +1065,7 @@ W int __synth_scan_stdin(const char *f, const long *args) {
   }
   __synth_scan_end(from);
   int result = assigned == 0 && __synth_scan_eof() ? -1 : assigned;
+  errno = __synth_scan_errno(errno);
   pthread_mutex_unlock(&__synth_stdin_lock);
   return result;
 }

@@ -792,16 +792,13 @@ W int asprintf(char **out, const char *f, ...) {
   return __synth_asprintf(out, f, args);
 }
 /* The errno a scanf call leaves: glibc's sets it where a conversion overflows (ERANGE) or
- * the input cannot be read, so any positive value, or the one it had (`e`), for the
- * verifier; a built program's is what its reads left (llvm_support.c). */
+ * the input cannot be read, so any positive value, or the one it had (`e`, for an input of
+ * 0), for the verifier; a built program's is what its reads left (llvm_support.c). (By
+ * arithmetic, not an assumption: every input is one of these.) */
 int __VERIFIER_nondet_int(void);
-void __VERIFIER_assume(int);
 W int __synth_scan_errno(int e) {
-  if (!__VERIFIER_nondet_int())
-    return e;
-  int x = __VERIFIER_nondet_int();
-  __VERIFIER_assume(x > 0);
-  return x;
+  int x = __VERIFIER_nondet_int() & INT_MAX;
+  return x ? x : e;
 }
 /* sscanf's conversions, then its errno. */
 W int __synth_sscan(const char *s, const char *f, const long *args) {

@@ -53,6 +53,25 @@ static clockid_t synth_cond_clock(const pthread_cond_t *c) {
   return CLOCK_REALTIME;
 }
 
+/* The deadline of a timed call, read between the events of `read` (where it is a site). */
+static struct timespec synth_deadline(uint32_t read, const struct timespec *deadline) {
+  synth_before_at(read);
+  struct timespec at = *(volatile const struct timespec *)deadline;
+  synth_after_at(read);
+  return at;
+}
+
+/* Whether glibc's timed calls refuse deadline `at`: its nanoseconds lie outside [0, 10^9). */
+static int synth_invalid_deadline(struct timespec at) {
+  return (unsigned long)at.tv_nsec >= 1000000000ul;
+}
+
+/* Sleeps until `at` on `clock` (a timeout the schedule chose comes no earlier). */
+static void synth_sleep_until(clockid_t clock, const struct timespec *at) {
+  while (clock_nanosleep(clock, TIMER_ABSTIME, at, NULL) == EINTR)
+    ;
+}
+
 /* A timed condition wait, in the verifier's model of glibc's: a deadline whose nanoseconds
  * lie outside [0, 10^9) is refused with EINVAL at once, the mutex still held (`read` is the
  * event of the deadline's read where it is one, `refuse` and `go_on` the check's arms where
@@ -63,33 +82,21 @@ static clockid_t synth_cond_clock(const pthread_cond_t *c) {
 int __synth_cond_timedwait(uint32_t read, uint32_t refuse, uint32_t go_on, uint32_t release,
                            uint32_t wake, uint32_t timeout, uint32_t lock, pthread_cond_t *c,
                            pthread_mutex_t *m, const struct timespec *deadline) {
-  synth_before_at(read);
-  struct timespec at = *(volatile const struct timespec *)deadline;
-  synth_after_at(read);
-  if (synth_branch(refuse, go_on, (unsigned long)at.tv_nsec >= 1000000000ul))
+  struct timespec at = synth_deadline(read, deadline);
+  if (synth_branch(refuse, go_on, synth_invalid_deadline(at)))
     return EINVAL;
   synth_before(release);
   pthread_mutex_unlock(m);
   synth_after(release);
   uint32_t w = synth_choose(wake, timeout);
   if (w == timeout)
-    while (clock_nanosleep(synth_cond_clock(c), TIMER_ABSTIME, &at, NULL) == EINTR)
-      ;
+    synth_sleep_until(synth_cond_clock(c), &at);
   synth_before(w);
   synth_after(w);
   synth_before_at(lock);
   pthread_mutex_lock(m);
   synth_after_at(lock);
   return w == timeout ? ETIMEDOUT : 0;
-}
-
-/* The deadline of a timed lock or semaphore wait, read between the events of `read` (where it
- * is a site). */
-static struct timespec synth_deadline(uint32_t read, const struct timespec *deadline) {
-  synth_before_at(read);
-  struct timespec at = *(volatile const struct timespec *)deadline;
-  synth_after_at(read);
-  return at;
 }
 
 /* A timed call's timeout (site `timeout`), in the verifier's model of glibc's: EINVAL at once
@@ -100,11 +107,10 @@ static int synth_time_out(uint32_t timeout, clockid_t clock, struct timespec at,
   int r = ETIMEDOUT;
   if (lock && at.tv_sec < 0)
     ;
-  else if ((unsigned long)at.tv_nsec >= 1000000000ul)
+  else if (synth_invalid_deadline(at))
     r = EINVAL;
   else
-    while (clock_nanosleep(clock, TIMER_ABSTIME, &at, NULL) == EINTR)
-      ;
+    synth_sleep_until(clock, &at);
   synth_before(timeout);
   synth_after(timeout);
   return r;

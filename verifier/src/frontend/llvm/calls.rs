@@ -1813,12 +1813,13 @@ impl<'m> Lowerer<'m> {
     /// recursion count are cells of the mutex beside its owner.
     fn typed_mutex(&mut self, name: &str, args: &[&'m Operand]) -> R<Option<Val>> {
         let timed = matches!(name, "pthread_mutex_timedlock" | "pthread_mutex_clocklock");
-        let invalid = match timed {
-            true => match self.timed_call_deadline(name, args)? {
+        let invalid = if timed {
+            match self.timed_call_deadline(name, args)? {
                 Some(e) => Some(e),
                 None => return Ok(Some(Val::E(Expr::int(22)))),
-            },
-            false => None,
+            }
+        } else {
+            None
         };
         let v = self.val(args[0])?;
         let owner = self.sync_field(&v, 0, ElemKind::Mutex)?;

@@ -365,6 +365,13 @@ fn joining_the_id_of_a_refused_creation_returns_at_once() {
     runs_with_bounds("join_refused", &[(3, "joined 2\n"), (64, "joined 5\n")]);
 }
 
+/// A creation refused for the bound leaves an id that names no thread: `pthread_kill` of it
+/// returns `ESRCH`, in the verifier's model (the program asserts it) and in the built program.
+#[test]
+fn signalling_the_id_of_a_refused_creation_finds_no_thread() {
+    runs_with_bounds("kill_refused", &[(3, "2 2 2\n"), (64, "4 4 0\n")]);
+}
+
 /// One function's code accesses a shared counter in one call and a local in another: it is
 /// instrumented once, the local access an event too, and the build runs at every level.
 #[test]

@@ -18,7 +18,7 @@
 //!   the last to arrive in the schedule's order, as the verifier models it);
 //!   `pthread_create` goes to the runtime's `synth_pthread_create` (a creation the verified program refuses
 //!   for the thread bound fails with `EAGAIN`, leaving `SYNTH_NO_THREAD` as the id, whose
-//!   join returns `ESRCH`); `pthread_exit` reports the thread's exit;
+//!   join and `pthread_kill` return `ESRCH`); `pthread_exit` reports the thread's exit;
 //! * `main` is renamed; the support file's `main` starts the runtime with the schedule;
 //! * the front end's libc models go back to the system library's definitions, except those
 //!   whose code holds a site.
@@ -297,6 +297,7 @@ pub fn instrument(
                 // bound: it fails with EAGAIN, as in the verifier's model.
                 "pthread_create" => m.replace_call(n, "__synth_create_refused", &[]),
                 "pthread_detach" => m.replace_call(n, "__synth_pthread_detach", &[]),
+                "pthread_kill" => m.replace_call(n, "__synth_pthread_kill", &[]),
                 "pthread_barrier_init" => m.replace_call(n, "__synth_barrier_init", &[none]),
                 "pthread_barrier_destroy" => m.replace_call(n, "__synth_barrier_destroy", &[]),
                 _ => {}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -477,6 +478,12 @@ int __synth_pthread_join(uint32_t site, pthread_t t, void **ret) {
  * for the thread bound left behind is not detached (it names no thread). */
 int __synth_pthread_detach(pthread_t t) {
   return t == (pthread_t)SYNTH_NO_THREAD ? 0 : pthread_detach(t);
+}
+
+/* pthread_kill: the id a creation refused for the thread bound left behind names no thread
+ * (ESRCH, as the verifier assumed); any other gets its signal. */
+int __synth_pthread_kill(pthread_t t, int sig) {
+  return t == (pthread_t)SYNTH_NO_THREAD ? ESRCH : pthread_kill(t, sig);
 }
 
 /* What scanf reads, in a built program that runs scanf's model (models.c, where these are

@@ -277,10 +277,19 @@ fn on_its_own(
     let th = prog.thread(t);
     for (k, st) in steps.iter().enumerate() {
         let tr = th.transition(st.transition);
-        if !matches!(
+        // An assumption that ends the execution where it fails (its location's other way
+        // out goes to the discard location) does not wait: it holds here, for these inputs.
+        let discards = |tr: &Transition| {
+            th.locations[tr.src.0 as usize]
+                .out
+                .iter()
+                .any(|&o| th.transition(o).dst == th.discard)
+        };
+        let moves_on = matches!(
             tr.kind,
             TransKind::Stmt | TransKind::Branch | TransKind::Error(_)
-        ) {
+        ) || (tr.kind == TransKind::Assume && discards(tr));
+        if !moves_on {
             return Err(format!("the failing thread's step {} may wait", k + 1));
         }
         let cells = s.mem.len();

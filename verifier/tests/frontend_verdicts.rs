@@ -495,6 +495,21 @@ int main(void) {{
             false,
         ),
         (
+            "a signal that ends the process by default may be ignored instead",
+            mapped("raise(SIGTERM); assert(0);"),
+            true,
+        ),
+        (
+            "a signal ignored by default and signal 0 change nothing",
+            mapped("assert(raise(SIGCHLD) == 0 && pthread_kill(pthread_self(), 0) == 0);"),
+            false,
+        ),
+        (
+            "pthread_kill of a signal NPTL keeps",
+            mapped("assert(pthread_kill(pthread_self(), 32) == EINVAL && pthread_kill(pthread_self(), 65) == EINVAL);"),
+            false,
+        ),
+        (
             "byte order of the network",
             mapped("assert(htons(0x1234) == 0x3412 && ntohl(htonl(0xdeadbeef)) == 0xdeadbeef);"),
             false,
@@ -511,6 +526,90 @@ int main(void) {{
             "{what}: {:?}",
             r.bugs.first().map(|b| &b.message)
         );
+    }
+}
+
+/// A bug of `main` on its own after it assumes a range of an input (an assumption that ends
+/// the execution where it fails, not one that waits) is met by every scheduler: `unsafe`,
+/// while another thread runs beside it.
+#[test]
+fn a_bug_after_an_assumption_on_an_input_is_unavoidable() {
+    let text = r#"
+#include <assert.h>
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+extern void __VERIFIER_assume(int);
+int g;
+void *other(void *arg) { g = 1; return arg; }
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, 0, other, 0);
+  int n = __VERIFIER_nondet_int();
+  __VERIFIER_assume(n > 0 && n < 10);
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    s += 2;
+  assert(s != 6);
+  pthread_join(t, 0);
+  return 0;
+}
+"#;
+    let p = load_str("assumed.c", text, &FOpts::default()).unwrap();
+    assert_eq!(verdict_of(&p), Verdict::Unsafe);
+}
+
+/// A signal handler runs asynchronously, which the model does not represent: `sigaction`
+/// installing one is a limit of the model (never `safe`), while `SIG_IGN` is modelled. A
+/// library function the model does not know, given memory where the program keeps a
+/// function's address, may call that function: refused, naming it.
+#[test]
+fn signal_handlers_and_callbacks_through_memory_are_never_verified_away() {
+    let handler = |action: &str| {
+        format!(
+            r#"
+#include <assert.h>
+#include <signal.h>
+int x;
+void on_signal(int s) {{ (void)s; x = 1; }}
+int main(void) {{
+  struct sigaction a = {{0}};
+  a.sa_handler = {action};
+  sigaction(SIGUSR1, &a, 0);
+  raise(SIGUSR1);
+  assert(x == 0);
+  return 0;
+}}
+"#
+        )
+    };
+    let p = load_str("handler.c", &handler("on_signal"), &FOpts::default()).unwrap();
+    let v = verdict_of(&p);
+    assert!(matches!(v, Verdict::Unknown(_)), "{v:?}");
+    let p = load_str("ignored.c", &handler("SIG_IGN"), &FOpts::default()).unwrap();
+    assert_eq!(verdict_of(&p), Verdict::Safe);
+    let timer = r#"
+#include <assert.h>
+#include <signal.h>
+#include <string.h>
+#include <time.h>
+int x;
+void expired(union sigval v) { (void)v; x = 1; }
+int main(void) {
+  struct sigevent e;
+  memset(&e, 0, sizeof e);
+  e.sigev_notify = SIGEV_THREAD;
+  e.sigev_notify_function = expired;
+  timer_t t;
+  timer_create(CLOCK_REALTIME, &e, &t);
+  assert(x == 0);
+  return 0;
+}
+"#;
+    match load_str("timer.c", timer, &FOpts::default()) {
+        Err(Error::Unsupported { construct, .. }) => {
+            assert!(construct.contains("`expired`"), "{construct}")
+        }
+        other => panic!("{:?}", other.map(|_| "lowered")),
     }
 }
 

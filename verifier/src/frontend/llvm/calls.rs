@@ -220,7 +220,9 @@ impl<'m> Lowerer<'m> {
     /// the objects its arguments point to and to `errno` (havocked), and returns an
     /// arbitrary integer or floating point value (`sqrt`, `pow`); the
     /// program records a warning that names it. An argument pointing to memory synth cannot
-    /// name while lowering, a function pointer argument or a pointer result is unsupported.
+    /// name while lowering, a function pointer argument or a pointer result is unsupported,
+    /// and so is a pointer argument where the program keeps a function's address in memory
+    /// (the function may call it: `sigaction`'s handler, `timer_create`'s thread).
     fn external(&mut self, name: &str, args: &[&'m Operand], c: &'m Call) -> R<Option<Val>> {
         let mut ops = Vec::new();
         for a in args {
@@ -228,6 +230,15 @@ impl<'m> Lowerer<'m> {
                 Val::E(e) if e.as_const().is_some() => {}
                 Val::E(e) if e.ty() != Ty::ULONG => {}
                 Val::P { obj, .. } => {
+                    // It may call a function whose address the memory it is given holds, or
+                    // reaches.
+                    if let Some(f) = self.stored_functions.first() {
+                        return self.unsupported(format!(
+                            "call to undefined function `{name}` with a pointer to memory, \
+                             where the program keeps the address of `{f}` in memory (it may \
+                             call it)"
+                        ));
+                    }
                     if self.const_objects.contains(&obj) {
                         continue;
                     }
@@ -432,6 +443,65 @@ impl<'m> Lowerer<'m> {
         Ok(Some(Val::E(Expr::var(r, Ty::ULONG))))
     }
 
+    /// `pthread_kill(t, sig)` as glibc (2.34 and later) answers it: `EINVAL` (22) for a
+    /// signal outside 0 to 64 or one of the two NPTL keeps for itself (32, 33), `ESRCH` (3)
+    /// for the id a creation refused for the thread bound left (as the runtime's wrapper
+    /// answers; glibc would read through it), and 0 otherwise, for a thread that has ended
+    /// too. Signal 0 sends nothing. A signal whose default action is to be ignored
+    /// (`SIGCHLD`, `SIGCONT`, `SIGURG`, `SIGWINCH`) changes nothing. Any other ends the
+    /// process (its default action: termination, or a stop that may never be continued) or
+    /// changes nothing (its disposition may be `SIG_IGN`; a handler is refused where it is
+    /// installed, [`Lowerer::signal`], `sigaction`): the model chooses either. The end comes
+    /// when the signal is delivered, after the call returns, so the runs that go on for a
+    /// while and then end are prefixes of runs that go on, which the model has.
+    fn kill_thread(&mut self, args: &[&'m Operand]) -> R<Option<Val>> {
+        let t = cast(self.expr(args[0])?, Ty::LONG);
+        let sig = cast(self.expr(args[1])?, Ty::INT);
+        let is = |k: i128| bin(BinOp::Eq, sig.clone(), Expr::int(k), Ty::INT);
+        let any = |cs: Vec<Expr>| {
+            cs.into_iter()
+                .reduce(|a, b| bin(BinOp::Or, a, b, Ty::INT))
+                .expect("conditions")
+        };
+        let invalid = any(vec![
+            bin(BinOp::Lt, sig.clone(), Expr::int(0), Ty::INT),
+            bin(BinOp::Gt, sig.clone(), Expr::int(64), Ty::INT),
+            is(32),
+            is(33),
+        ]);
+        let none = crate::ir::is_no_thread(t);
+        let r = self.temp("kill", Ty::INT);
+        let result = super::lower::ite(
+            invalid.clone(),
+            Expr::int(22),
+            super::lower::ite(none.clone(), Expr::int(3), Expr::int(0), Ty::INT),
+            Ty::INT,
+        );
+        let mut ops = vec![Op::Assign {
+            place: Place::scalar(r),
+            value: result,
+        }];
+        let never_ends = sig
+            .as_const()
+            .is_some_and(|k| !(1..=64).contains(&k) || matches!(k, 17 | 18 | 23 | 28 | 32 | 33));
+        if never_ends {
+            self.step(Expr::tt(), ops, TransKind::Stmt)?;
+            return Ok(Some(Val::E(Expr::var(r, Ty::INT))));
+        }
+        let harmless = any(vec![invalid, none, is(0), is(17), is(18), is(23), is(28)]);
+        let ends = self.temp("kill.ends", Ty::BOOL);
+        ops.push(Op::Havoc {
+            place: Place::scalar(ends),
+            ty: Ty::BOOL,
+        });
+        self.step(Expr::tt(), ops, TransKind::Stmt)?;
+        let end = super::lower::and(not(harmless), truth(Expr::var(ends, Ty::BOOL)));
+        let halt = self.special[2];
+        self.edge(self.cur, halt, end.clone(), vec![], TransKind::Halt)?;
+        self.step(not(end), vec![], TransKind::Branch)?;
+        Ok(Some(Val::E(Expr::var(r, Ty::INT))))
+    }
+
     /// One step of kind `kind` that clears the synchronisation cell (of kind `elem`, values
     /// of type `ty`) that `o` points to: a mutex free, a condition variable without waiters
     /// (its cell holds the set of waiting threads); returns 0.
@@ -624,6 +694,13 @@ impl<'m> Lowerer<'m> {
                 self.map(c, size)
             }
             "__synth_unmap" => self.unmap(args[0]),
+            // environment.c's sigaction given an action with a handler other than SIG_DFL
+            // and SIG_IGN, which would run asynchronously: the model does not represent it.
+            "__synth_signal_handler" => {
+                let past = truth(self.expr(args[0])?);
+                self.model_limit("<a signal handler (sigaction)>".into(), past)?;
+                Ok(None)
+            }
             // lrand48 returns a value in [0, 2^31 - 1] (rand and random are models.c's).
             "lrand48" if args.is_empty() && !self.m.functions.iter().any(|f| f.name == name) => {
                 let ty = match c.dest.as_ref().map(|_| self.m.types.type_of(c)) {
@@ -1274,6 +1351,7 @@ impl<'m> Lowerer<'m> {
                 let p = self.place(&self.offset_by(&a, ATTR_FLAGS), 4, Ty::INT)?;
                 self.get_attribute(p, args[1], Some(1))
             }
+            "pthread_kill" if args.len() == 2 => self.kill_thread(args),
             "pthread_detach" => {
                 // 0, EINVAL (22) for a thread detached already, ESRCH (3) for a creation
                 // refused for the thread bound.

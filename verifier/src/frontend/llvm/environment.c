@@ -175,6 +175,57 @@ W int sigprocmask(int how, const sigset_t *set, sigset_t *old) {
   return 0;
 }
 
+/* Where `installs` (the action's handler is neither SIG_DFL nor SIG_IGN), the model's limit
+ * (the front end's `__synth_signal_handler`): a handler would run asynchronously, which the
+ * model does not represent. */
+void __synth_signal_handler(int installs);
+
+/* sigaction: EINVAL for a signal Linux does not let a program change (outside 1 to 64, the
+ * two NPTL keeps for itself, SIGKILL and SIGSTOP given an action); an action with a handler is
+ * the model's limit, SIG_DFL and SIG_IGN change nothing the model observes (pthread_kill's
+ * model chooses whether a signal ends the process). The previous action is SIG_DFL or SIG_IGN
+ * with arbitrary flags and mask. */
+W int sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
+  if (sig < 1 || sig > 64 || sig == 32 || sig == 33 ||
+      (act && (sig == SIGKILL || sig == SIGSTOP))) {
+    errno = EINVAL;
+    return -1;
+  }
+  if (act)
+    __synth_signal_handler(act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN);
+  if (old) {
+    for (size_t i = 0; i < sizeof *old; i++)
+      ((char *)old)[i] = __VERIFIER_nondet_char();
+    old->sa_handler = __VERIFIER_nondet_int() ? SIG_IGN : SIG_DFL;
+  }
+  return 0;
+}
+
+/* raise: the signal sent to the calling thread, as glibc does (pthread_kill's model); its
+ * error into errno. */
+W int raise(int sig) {
+  int r = pthread_kill(pthread_self(), sig);
+  if (r) {
+    errno = r;
+    return -1;
+  }
+  return 0;
+}
+
+/* kill: EINVAL for a signal outside 0 to 64. The process itself may be among those `pid`
+ * names (its own id, its group, every process): a signal may end it as pthread_kill's model
+ * does. Then it succeeds or fails (ESRCH, EPERM: any error) as the other processes are. */
+W int kill(pid_t pid, int sig) {
+  (void)pid;
+  if (sig < 0 || sig > 64) {
+    errno = EINVAL;
+    return -1;
+  }
+  if (sig != 32 && sig != 33)
+    pthread_kill(pthread_self(), sig);
+  return __VERIFIER_nondet_int() ? __synth_fail() : 0;
+}
+
 /* At s, a string of up to n - 1 arbitrary bytes other than null, and its null byte. */
 static void __synth_text(char *s, size_t n) {
   size_t k = __VERIFIER_nondet_ulong();

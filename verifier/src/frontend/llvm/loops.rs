@@ -100,6 +100,79 @@ pub(super) fn address_taken_functions(m: &Module) -> Vec<String> {
     v
 }
 
+/// The functions of the program (defined in the module, not a model's) whose address may be
+/// kept in memory: named in a global's initializer, or by an instruction other than a
+/// comparison or a call of a library function that only calls it (`pthread_create`,
+/// `pthread_once`, `qsort`, ...): stored, selected, converted, or handed to another
+/// function, which may store it. A function the C library does not know may call such a
+/// function through the memory it is given (`sigaction`'s handler, `timer_create`'s thread).
+pub(super) fn stored_functions(m: &Module) -> Vec<String> {
+    use llvm_ir::Constant;
+    /// The library functions that call a function they are given and keep it nowhere the
+    /// program's other library calls reach (modelled by the front end).
+    const ONLY_CALL: [&str; 8] = [
+        "pthread_create",
+        "pthread_once",
+        "pthread_key_create",
+        "qsort",
+        "bsearch",
+        "ftw",
+        "nftw",
+        "signal",
+    ];
+    let defined: HashSet<&str> = m
+        .functions
+        .iter()
+        .filter(|f| !super::compile::is_model_section(f.section.as_deref()))
+        .map(|f| f.name.as_str())
+        .collect();
+    let mut out: HashSet<String> = HashSet::new();
+    fn walk(c: &llvm_ir::ConstantRef, funcs: &HashSet<&str>, out: &mut HashSet<String>) {
+        match c.as_ref() {
+            Constant::GlobalReference { name, .. } => {
+                let n = super::lower::name_str(name);
+                if funcs.contains(n.as_str()) {
+                    out.insert(n);
+                }
+            }
+            Constant::Struct { values, .. } => values.iter().for_each(|v| walk(v, funcs, out)),
+            Constant::Array { elements, .. } => elements.iter().for_each(|v| walk(v, funcs, out)),
+            Constant::GetElementPtr(g) => walk(&g.address, funcs, out),
+            Constant::PtrToInt(x) => walk(&x.operand, funcs, out),
+            Constant::BitCast(x) => walk(&x.operand, funcs, out),
+            _ => {}
+        }
+    }
+    for g in &m.global_vars {
+        if let Some(c) = &g.initializer {
+            walk(c, &defined, &mut out);
+        }
+    }
+    for f in &m.functions {
+        if super::compile::is_model_section(f.section.as_deref()) {
+            continue;
+        }
+        for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
+            let ops: Vec<&Operand> = match i {
+                Instruction::ICmp(_) => continue,
+                Instruction::Call(c) => match callee(i) {
+                    Some(n) if ONLY_CALL.contains(&n.as_str()) => continue,
+                    _ => c.arguments.iter().map(|(o, _)| o).collect(),
+                },
+                i => super::lower::operands(i),
+            };
+            for o in ops {
+                if let Operand::ConstantOperand(c) = o {
+                    walk(c, &defined, &mut out);
+                }
+            }
+        }
+    }
+    let mut v: Vec<String> = out.into_iter().collect();
+    v.sort();
+    v
+}
+
 /// The name of the function a call instruction calls directly.
 pub(super) fn callee(i: &Instruction) -> Option<String> {
     let Instruction::Call(c) = i else { return None };

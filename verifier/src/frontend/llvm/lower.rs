@@ -260,6 +260,9 @@ pub(super) struct Lowerer<'m> {
     pub fn_objects: HashMap<String, VarId>,
     /// Objects of constant globals (string literals): never written.
     pub const_objects: HashSet<VarId>,
+    /// The program's functions whose address may be kept in memory
+    /// ([`super::loops::stored_functions`]).
+    pub stored_functions: Vec<String>,
     /// What the lowering assumed of the program (external functions it havocs).
     pub warnings: Vec<String>,
     /// Each function's control flow, for rebuilding assumptions ([`super::awaits`]).
@@ -410,6 +413,7 @@ pub(super) fn lower(
         key_dtors: None,
         flows: HashMap::new(),
         const_objects: HashSet::new(),
+        stored_functions: super::loops::stored_functions(m),
         warnings: Vec::new(),
         fn_objects: HashMap::new(),
         tls_globals: HashMap::new(),

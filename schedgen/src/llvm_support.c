@@ -481,9 +481,12 @@ int __synth_pthread_detach(pthread_t t) {
 }
 
 /* pthread_kill: the id a creation refused for the thread bound left behind names no thread
- * (ESRCH, as the verifier assumed); any other gets its signal. */
+ * (ESRCH, or EINVAL for a signal glibc refuses, as the verifier assumed); any other gets its
+ * signal. */
 int __synth_pthread_kill(pthread_t t, int sig) {
-  return t == (pthread_t)SYNTH_NO_THREAD ? ESRCH : pthread_kill(t, sig);
+  if (t != (pthread_t)SYNTH_NO_THREAD)
+    return pthread_kill(t, sig);
+  return sig < 0 || sig > 64 || sig == 32 || sig == 33 ? EINVAL : ESRCH;
 }
 
 /* What scanf reads, in a built program that runs scanf's model (models.c, where these are

@@ -505,6 +505,11 @@ int main(void) {{
             false,
         ),
         (
+            "signal on a signal NPTL keeps",
+            mapped("assert(signal(32, SIG_IGN) != SIG_ERR);"),
+            true,
+        ),
+        (
             "pthread_kill of a signal NPTL keeps",
             mapped("assert(pthread_kill(pthread_self(), 32) == EINVAL && pthread_kill(pthread_self(), 65) == EINVAL);"),
             false,
@@ -527,6 +532,57 @@ int main(void) {{
             r.bugs.first().map(|b| &b.message)
         );
     }
+}
+
+/// What runs outside the model's view of a program is refused, naming it: a constructor or a
+/// destructor (run before `main`, after the end), `longjmp` (setjmp is modelled as returning
+/// 0 once), `pthread_exit` where cleanup handlers may be pushed (it runs them).
+#[test]
+fn code_run_outside_the_calls_the_model_sees_is_refused() {
+    let cases = [
+        (
+            "int g; __attribute__((constructor)) static void init(void) { g = 1; }\nint main(void) { return g; }",
+            "constructor",
+        ),
+        (
+            "#include <setjmp.h>\njmp_buf b; int main(void) { if (setjmp(b)) return 1; longjmp(b, 1); }",
+            "longjmp",
+        ),
+        (
+            "#include <pthread.h>\nvoid h(void *a) { (void)a; }\nvoid *w(void *a) { pthread_cleanup_push(h, 0); pthread_exit(0); pthread_cleanup_pop(0); return a; }\nint main(void) { pthread_t t; pthread_create(&t, 0, w, 0); return pthread_join(t, 0); }",
+            "cleanup handlers",
+        ),
+    ];
+    for (text, what) in cases {
+        match load_str("outside.c", text, &FOpts::default()) {
+            Err(Error::Unsupported { construct, .. }) => {
+                assert!(construct.contains(what), "{construct}")
+            }
+            other => panic!("{what}: {:?}", other.map(|_| "lowered")),
+        }
+    }
+}
+
+/// A call through a pointer to a function the module only declares (a table of the C
+/// library's functions) is lowered as a direct call of it: no invalid call.
+#[test]
+fn a_call_through_a_pointer_to_a_library_function_is_that_call() {
+    let text = r#"
+#include <assert.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+struct ops { int (*kill)(pthread_t, int); int (*abs)(int); };
+static const struct ops table[2] = {{pthread_kill, abs}, {pthread_kill, abs}};
+int main(int argc, char **argv) {
+  (void)argv;
+  assert(table[argc & 1].kill(pthread_self(), 0) == 0);
+  assert(table[argc & 1].abs(-3) == 3);
+  return 0;
+}
+"#;
+    let p = load_str("table.c", text, &FOpts::default()).unwrap();
+    assert_eq!(verdict_of(&p), Verdict::Safe);
 }
 
 /// A bug of `main` on its own after it assumes a range of an input (an assumption that ends

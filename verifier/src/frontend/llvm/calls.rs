@@ -113,22 +113,45 @@ impl<'m> Lowerer<'m> {
     }
 
     /// A call through a function pointer: one branch per function of the module whose
-    /// address is taken and whose parameters match, each inlining its function; a pointer
-    /// to none of them is undefined (an invalid address).
+    /// address is taken and whose parameters match, each inlining its function, or lowering
+    /// a call of the library's function as a direct call of it is; a pointer to none of them
+    /// is undefined (an invalid address).
     fn indirect_call(&mut self, c: &'m Call, target: Val) -> R<()> {
         let p = self.addr_expr(&target);
         let nargs = c.arguments.len();
-        let taken = || {
-            self.m
-                .functions
-                .iter()
-                .filter(|f| self.fn_objects.contains_key(&f.name))
-        };
+        // Each function whose address is taken: its name, result and parameter types,
+        // whether it is variadic, and its definition (none for the library's).
+        type Candidate<'m> = (
+            &'m str,
+            &'m llvm_ir::TypeRef,
+            Vec<&'m llvm_ir::TypeRef>,
+            bool,
+            Option<&'m llvm_ir::Function>,
+        );
+        let defined = self.m.functions.iter().map(|f| {
+            let params = f.parameters.iter().map(|p| &p.ty).collect();
+            (
+                f.name.as_str(),
+                &f.return_type,
+                params,
+                f.is_var_arg,
+                Some(f),
+            )
+        });
+        let declared = self.m.func_declarations.iter().map(|d| {
+            let params = d.parameters.iter().map(|p| &p.ty).collect();
+            (d.name.as_str(), &d.return_type, params, d.is_var_arg, None)
+        });
+        let taken: Vec<Candidate<'m>> = defined
+            .chain(declared)
+            .filter(|(name, ..)| self.fn_objects.contains_key(*name))
+            .collect();
         // The functions of the call's type; where none has it (a call through a pointer of
         // another, compatible-looking type, as unprototyped C has), those with as many
         // parameters. A call of a function of another type is undefined.
-        let exact: Vec<&'m llvm_ir::Function> = taken()
-            .filter(|f| {
+        let exact: Vec<&Candidate<'m>> = taken
+            .iter()
+            .filter(|(_, ret, params, var_arg, _)| {
                 let Type::FuncType {
                     result_type,
                     param_types,
@@ -137,19 +160,17 @@ impl<'m> Lowerer<'m> {
                 else {
                     return false;
                 };
-                *result_type == f.return_type
-                    && *is_var_arg == f.is_var_arg
-                    && param_types.len() == f.parameters.len()
-                    && param_types
-                        .iter()
-                        .zip(&f.parameters)
-                        .all(|(t, p)| *t == p.ty)
+                result_type == *ret
+                    && is_var_arg == var_arg
+                    && param_types.len() == params.len()
+                    && param_types.iter().zip(params).all(|(t, p)| t == *p)
             })
             .collect();
-        let candidates: Vec<&'m llvm_ir::Function> = if exact.is_empty() {
-            taken()
-                .filter(|f| {
-                    f.parameters.len() == nargs || (f.is_var_arg && f.parameters.len() <= nargs)
+        let candidates: Vec<&Candidate<'m>> = if exact.is_empty() {
+            taken
+                .iter()
+                .filter(|(_, _, params, var_arg, _)| {
+                    params.len() == nargs || (*var_arg && params.len() <= nargs)
                 })
                 .collect()
         } else {
@@ -166,9 +187,9 @@ impl<'m> Lowerer<'m> {
         let from = self.cur;
         let join = self.new_loc(LocKind::Normal);
         let mut none = Expr::tt();
-        for f in candidates {
+        for &(name, _, _, _, def) in candidates {
             let addr = Expr::AddrOf {
-                var: self.fn_objects[&f.name],
+                var: self.fn_objects[name],
                 index: Box::new(Expr::constant(0, Ty::LONG)),
             };
             let is = bin(BinOp::Eq, p.clone(), addr.clone(), Ty::INT);
@@ -183,10 +204,15 @@ impl<'m> Lowerer<'m> {
             self.cur = at;
             let span = self.span;
             let args = c.arguments.iter().map(|(o, _)| o).collect::<Vec<_>>();
-            // (A formatting function of the library is lowered as a direct call of it is.)
-            let r = match self.formatting(&f.name) {
-                Some(name) => self.format(name, &args, c)?,
-                None => self.inline_call(f, &args, c.dest.as_ref())?,
+            // (A formatting function of the library is lowered as a direct call of it is,
+            // and so is a function the module only declares.)
+            let r = match (self.formatting(name), def) {
+                (Some(name), _) => self.format(name, &args, c)?,
+                (None, Some(f)) => self.inline_call(f, &args, c.dest.as_ref())?,
+                (None, None) if name == "pthread_create" => {
+                    return self.unsupported("`pthread_create` called through a pointer");
+                }
+                (None, None) => self.model(name, &args, c)?,
             };
             self.span = span;
             let mut ops = Vec::new();
@@ -199,8 +225,8 @@ impl<'m> Lowerer<'m> {
             self.flush()?;
             self.edge(self.cur, join, Expr::tt(), ops, TransKind::Stmt)?;
         }
-        // Another address (a function of another type, one without a definition, not a
-        // function) is undefined behaviour: an error of the call itself, not an access.
+        // Another address (a function of another type, not a function) is undefined
+        // behaviour: an error of the call itself, not an access.
         let err = self.special[1];
         self.edge(
             from,
@@ -386,8 +412,8 @@ impl<'m> Lowerer<'m> {
     /// `signal(sig, SIG_DFL)` or `signal(sig, SIG_IGN)`: the program's threads are all the
     /// model runs, so a disposition changes nothing it observes; the previous disposition it
     /// returns is either of the two (the one the process started with). A signal number
-    /// Linux does not let a program change (outside 1 to 64, `SIGKILL`, `SIGSTOP`) gives
-    /// `SIG_ERR` and `EINVAL`. A handler function would run asynchronously, which the model
+    /// Linux or glibc does not let a program change (outside 1 to 64, `SIGKILL`, `SIGSTOP`,
+    /// the two NPTL keeps for itself, 32 and 33) gives `SIG_ERR` and `EINVAL`. A handler function would run asynchronously, which the model
     /// does not represent: refused.
     fn signal(&mut self, args: &[&'m Operand]) -> R<Option<Val>> {
         match self.val(args[1])? {
@@ -401,6 +427,8 @@ impl<'m> Lowerer<'m> {
             bin(BinOp::Gt, sig.clone(), Expr::int(64), Ty::INT),
             is(9),
             is(19),
+            is(32),
+            is(33),
         ]
         .into_iter()
         .reduce(|a, b| bin(BinOp::Or, a, b, Ty::INT))
@@ -443,17 +471,19 @@ impl<'m> Lowerer<'m> {
         Ok(Some(Val::E(Expr::var(r, Ty::ULONG))))
     }
 
-    /// `pthread_kill(t, sig)` as glibc (2.34 and later) answers it: `EINVAL` (22) for a
-    /// signal outside 0 to 64 or one of the two NPTL keeps for itself (32, 33), `ESRCH` (3)
-    /// for the id a creation refused for the thread bound left (as the runtime's wrapper
-    /// answers; glibc would read through it), and 0 otherwise, for a thread that has ended
-    /// too. Signal 0 sends nothing. A signal whose default action is to be ignored
-    /// (`SIGCHLD`, `SIGCONT`, `SIGURG`, `SIGWINCH`) changes nothing. Any other ends the
-    /// process (its default action: termination, or a stop that may never be continued) or
-    /// changes nothing (its disposition may be `SIG_IGN`; a handler is refused where it is
-    /// installed, [`Lowerer::signal`], `sigaction`): the model chooses either. The end comes
-    /// when the signal is delivered, after the call returns, so the runs that go on for a
-    /// while and then end are prefixes of runs that go on, which the model has.
+    /// `pthread_kill(t, sig)` as glibc (2.34 and later) answers it: `EINVAL` (22) for one of
+    /// the two signals NPTL keeps for itself (32, 33); for a signal outside 0 to 64, `EINVAL`
+    /// (the kernel refuses it), or 0 where the thread has ended (glibc then sends nothing):
+    /// whether another thread has ended, the model chooses. The id a
+    /// creation refused for the thread bound left gets `EINVAL` for such a signal and `ESRCH`
+    /// (3) otherwise, as the runtime's wrapper answers. Signal 0 sends nothing. A signal
+    /// whose default action is to be ignored (`SIGCHLD`, `SIGCONT`, `SIGURG`, `SIGWINCH`)
+    /// changes nothing. Any other ends the process (its default action: termination, or a
+    /// stop that may never be continued) or changes nothing (its disposition may be
+    /// `SIG_IGN`; a handler is refused where it is installed, [`Lowerer::signal`],
+    /// `sigaction`): the model chooses either. The end comes when the signal is delivered,
+    /// after the call returns, so the runs that go on for a while and then end are prefixes
+    /// of runs that go on, which the model has.
     fn kill_thread(&mut self, args: &[&'m Operand]) -> R<Option<Val>> {
         let t = cast(self.expr(args[0])?, Ty::LONG);
         let sig = cast(self.expr(args[1])?, Ty::INT);
@@ -463,24 +493,47 @@ impl<'m> Lowerer<'m> {
                 .reduce(|a, b| bin(BinOp::Or, a, b, Ty::INT))
                 .expect("conditions")
         };
-        let invalid = any(vec![
+        let kept = any(vec![is(32), is(33)]);
+        let out_of_range = any(vec![
             bin(BinOp::Lt, sig.clone(), Expr::int(0), Ty::INT),
             bin(BinOp::Gt, sig.clone(), Expr::int(64), Ty::INT),
-            is(32),
-            is(33),
         ]);
-        let none = crate::ir::is_no_thread(t);
-        let r = self.temp("kill", Ty::INT);
-        let result = super::lower::ite(
-            invalid.clone(),
-            Expr::int(22),
-            super::lower::ite(none.clone(), Expr::int(3), Expr::int(0), Ty::INT),
+        let itself = bin(
+            BinOp::Eq,
+            t.clone(),
+            Expr::constant(crate::ir::thread_id(self.tid), Ty::LONG),
             Ty::INT,
         );
-        let mut ops = vec![Op::Assign {
+        let none = crate::ir::is_no_thread(t);
+        let r = self.temp("kill", Ty::INT);
+        let mut ops = Vec::new();
+        // For a signal outside 0 to 64: whether the thread (another) has ended.
+        let refused = if sig.as_const().is_some_and(|k| (0..=64).contains(&k)) {
+            Expr::int(22)
+        } else {
+            let ended = self.temp("kill.ended", Ty::BOOL);
+            ops.push(Op::Havoc {
+                place: Place::scalar(ended),
+                ty: Ty::BOOL,
+            });
+            let ended = super::lower::and(not(itself), truth(Expr::var(ended, Ty::BOOL)));
+            super::lower::ite(ended, Expr::int(0), Expr::int(22), Ty::INT)
+        };
+        let ite = |c: Expr, a: Expr, b: Expr| super::lower::ite(c, a, b, Ty::INT);
+        let result = ite(
+            kept.clone(),
+            Expr::int(22),
+            ite(
+                none.clone(),
+                ite(out_of_range.clone(), Expr::int(22), Expr::int(3)),
+                ite(out_of_range.clone(), refused, Expr::int(0)),
+            ),
+        );
+        ops.push(Op::Assign {
             place: Place::scalar(r),
             value: result,
-        }];
+        });
+        let invalid = any(vec![kept, out_of_range]);
         let never_ends = sig
             .as_const()
             .is_some_and(|k| !(1..=64).contains(&k) || matches!(k, 17 | 18 | 23 | 28 | 32 | 33));
@@ -574,6 +627,12 @@ impl<'m> Lowerer<'m> {
                 self.edge(self.cur, err, Expr::tt(), vec![], TransKind::Error(kind))?;
                 self.cur = self.new_loc(LocKind::Normal);
                 Ok(None)
+            }
+            // setjmp is modelled as returning 0 when called: nothing may come back to it.
+            "longjmp" | "_longjmp" | "siglongjmp" | "__longjmp_chk"
+                if self.library_function(name) =>
+            {
+                self.unsupported(format!("`{name}`"))
             }
             "abort" | "exit" | "_exit" | "_Exit" | "err" | "errx" => {
                 self.flush()?;
@@ -1462,6 +1521,18 @@ impl<'m> Lowerer<'m> {
                 Ok(Some(Val::E(Expr::var(r, Ty::INT))))
             }
             "pthread_exit" => {
+                // pthread_exit runs the cleanup handlers pthread_cleanup_push pushed, which
+                // the model does not keep (they never run otherwise: nothing is cancelled).
+                if self
+                    .m
+                    .func_declarations
+                    .iter()
+                    .any(|d| d.name == "__pthread_register_cancel")
+                {
+                    return self.unsupported(
+                        "`pthread_exit` in a program with cleanup handlers (pthread_cleanup_push)",
+                    );
+                }
                 // The thread's calls end: so do their locals' lifetimes.
                 let ends = self.end_lifetimes(self.frames.len());
                 if !ends.is_empty() {

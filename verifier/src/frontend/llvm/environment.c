@@ -212,17 +212,23 @@ W int raise(int sig) {
   return 0;
 }
 
-/* kill: EINVAL for a signal outside 0 to 64. The process itself may be among those `pid`
- * names (its own id, its group, every process): a signal may end it as pthread_kill's model
- * does. Then it succeeds or fails (ESRCH, EPERM: any error) as the other processes are. */
+/* kill: for a signal outside 0 to 64, EINVAL, or ESRCH where `pid` names no process (Linux
+ * looks for it first; `pid` 0 is the caller's group). The process itself may be among those
+ * `pid` names (its own id, its group, every process): a signal may end it as pthread_kill's
+ * model does, and so may 32 and 33, which glibc keeps for itself (no handler of its own may
+ * be installed yet). Then the call succeeds or fails (ESRCH, EPERM: any error) as the other
+ * processes are. */
 W int kill(pid_t pid, int sig) {
-  (void)pid;
   if (sig < 0 || sig > 64) {
-    errno = EINVAL;
+    errno = pid != 0 && __VERIFIER_nondet_int() ? ESRCH : EINVAL;
     return -1;
   }
-  if (sig != 32 && sig != 33)
+  if (sig == 32 || sig == 33) {
+    if (__VERIFIER_nondet_int())
+      _exit(128 + sig);
+  } else {
     pthread_kill(pthread_self(), sig);
+  }
   return __VERIFIER_nondet_int() ? __synth_fail() : 0;
 }
 

@@ -100,30 +100,43 @@ pub(super) fn address_taken_functions(m: &Module) -> Vec<String> {
     v
 }
 
-/// The functions of the program (defined in the module, not a model's) whose address may be
-/// kept in memory: named in a global's initializer, or by an instruction other than a
-/// comparison or a call of a library function that only calls it (`pthread_create`,
-/// `pthread_once`, `qsort`, ...): stored, selected, converted, or handed to another
-/// function, which may store it. A function the C library does not know may call such a
-/// function through the memory it is given (`sigaction`'s handler, `timer_create`'s thread).
+/// The functions (the program's, the library's, their aliases) whose address may be kept
+/// in memory: named in a global's initializer, or by an instruction of the program other
+/// than a comparison, or than a call of a library function at the argument it only calls
+/// (`pthread_create`'s start function, `qsort`'s comparison, ...): stored, selected,
+/// converted, or handed to another function, which may store it. A function the C library
+/// does not know may call such a function through the memory it is given (`sigaction`'s
+/// handler, `timer_create`'s thread).
 pub(super) fn stored_functions(m: &Module) -> Vec<String> {
     use llvm_ir::Constant;
-    /// The library functions that call a function they are given and keep it nowhere the
-    /// program's other library calls reach (modelled by the front end).
-    const ONLY_CALL: [&str; 8] = [
-        "pthread_create",
-        "pthread_once",
-        "pthread_key_create",
-        "qsort",
-        "bsearch",
-        "ftw",
-        "nftw",
-        "signal",
+    /// The library functions that call a function they are given, at that argument, and
+    /// keep it nowhere the program's other library calls reach (modelled by the front end).
+    const ONLY_CALL: [(&str, usize); 8] = [
+        ("pthread_create", 2),
+        ("pthread_once", 1),
+        ("pthread_key_create", 1),
+        ("qsort", 3),
+        ("bsearch", 4),
+        ("ftw", 1),
+        ("nftw", 1),
+        ("signal", 1),
     ];
-    let defined: HashSet<&str> = m
+    let is_model = |f: &Function| super::compile::is_model_section(f.section.as_deref());
+    let functions: HashSet<&str> = m
         .functions
         .iter()
-        .filter(|f| !super::compile::is_model_section(f.section.as_deref()))
+        .map(|f| f.name.as_str())
+        .chain(m.func_declarations.iter().map(|d| d.name.as_str()))
+        .filter(|n| !n.starts_with("llvm."))
+        .chain(m.global_aliases.iter().map(|a| match &a.name {
+            Name::Name(n) => n.as_str(),
+            Name::Number(_) => "",
+        }))
+        .collect();
+    let programs: HashSet<&str> = m
+        .functions
+        .iter()
+        .filter(|f| !is_model(f))
         .map(|f| f.name.as_str())
         .collect();
     let mut out: HashSet<String> = HashSet::new();
@@ -137,33 +150,41 @@ pub(super) fn stored_functions(m: &Module) -> Vec<String> {
             }
             Constant::Struct { values, .. } => values.iter().for_each(|v| walk(v, funcs, out)),
             Constant::Array { elements, .. } => elements.iter().for_each(|v| walk(v, funcs, out)),
+            Constant::Vector(elements) => elements.iter().for_each(|v| walk(v, funcs, out)),
             Constant::GetElementPtr(g) => walk(&g.address, funcs, out),
             Constant::PtrToInt(x) => walk(&x.operand, funcs, out),
+            Constant::IntToPtr(x) => walk(&x.operand, funcs, out),
             Constant::BitCast(x) => walk(&x.operand, funcs, out),
+            Constant::AddrSpaceCast(x) => walk(&x.operand, funcs, out),
             _ => {}
         }
     }
     for g in &m.global_vars {
         if let Some(c) = &g.initializer {
-            walk(c, &defined, &mut out);
+            walk(c, &functions, &mut out);
         }
     }
-    for f in &m.functions {
-        if super::compile::is_model_section(f.section.as_deref()) {
-            continue;
-        }
+    for f in m.functions.iter().filter(|f| !is_model(f)) {
         for i in f.basic_blocks.iter().flat_map(|b| &b.instrs) {
             let ops: Vec<&Operand> = match i {
                 Instruction::ICmp(_) => continue,
-                Instruction::Call(c) => match callee(i) {
-                    Some(n) if ONLY_CALL.contains(&n.as_str()) => continue,
-                    _ => c.arguments.iter().map(|(o, _)| o).collect(),
-                },
+                Instruction::Call(c) => {
+                    let name = callee(i);
+                    let only_call = ONLY_CALL
+                        .iter()
+                        .find(|(n, _)| name.as_deref() == Some(*n) && !programs.contains(n));
+                    c.arguments
+                        .iter()
+                        .enumerate()
+                        .filter(|(k, _)| only_call.is_none_or(|(_, at)| at != k))
+                        .map(|(_, (o, _))| o)
+                        .collect()
+                }
                 i => super::lower::operands(i),
             };
             for o in ops {
                 if let Operand::ConstantOperand(c) = o {
-                    walk(c, &defined, &mut out);
+                    walk(c, &functions, &mut out);
                 }
             }
         }

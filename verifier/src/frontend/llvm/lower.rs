@@ -1371,6 +1371,22 @@ impl<'m> Lowerer<'m> {
                 message: "no function `main`".into(),
             });
         }
+        // A constructor or destructor (`__attribute__((constructor))`) runs before `main` or
+        // after the program ends, which the model does not represent.
+        for g in &self.m.global_vars {
+            let n = name_str(&g.name);
+            if (n == "llvm.global_ctors" || n == "llvm.global_dtors") && g.initializer.is_some() {
+                let what = if n.ends_with("ctors") {
+                    "constructor"
+                } else {
+                    "destructor"
+                };
+                return Err(Error::Unsupported {
+                    position: self.files[0].clone(),
+                    construct: format!("a {what} function (`__attribute__(({what}))`)"),
+                });
+            }
+        }
         self.threads.push(placeholder_thread(ThreadId(0), "main"));
         self.queue.push_back(Pending {
             tid: ThreadId(0),

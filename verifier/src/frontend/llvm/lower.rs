@@ -260,9 +260,6 @@ pub(super) struct Lowerer<'m> {
     pub fn_objects: HashMap<String, VarId>,
     /// Objects of constant globals (string literals): never written.
     pub const_objects: HashSet<VarId>,
-    /// The program's functions whose address may be kept in memory
-    /// ([`super::loops::stored_functions`]).
-    pub stored_functions: Vec<String>,
     /// What the lowering assumed of the program (external functions it havocs).
     pub warnings: Vec<String>,
     /// Each function's control flow, for rebuilding assumptions ([`super::awaits`]).
@@ -413,7 +410,6 @@ pub(super) fn lower(
         key_dtors: None,
         flows: HashMap::new(),
         const_objects: HashSet::new(),
-        stored_functions: super::loops::stored_functions(m),
         warnings: Vec::new(),
         fn_objects: HashMap::new(),
         tls_globals: HashMap::new(),
@@ -3350,9 +3346,22 @@ pub(super) fn and(a: Expr, b: Expr) -> Expr {
     bin(BinOp::And, a, b, Ty::INT)
 }
 
+/// The value of `e` where it is made of constants (`0 - offsetof(...)` as clang leaves it
+/// in `container_of`), computed as C does.
+fn folded(e: &Expr) -> Option<i128> {
+    match e {
+        Expr::Const { value, .. } => Some(*value),
+        Expr::Cast { arg, ty } => Some(ty.wrap(folded(arg)?)),
+        Expr::Binary { op, lhs, rhs, ty } if !op.is_predicate() => {
+            crate::semantics::binop(*op, *ty, folded(lhs)?, folded(rhs)?).ok()
+        }
+        _ => None,
+    }
+}
+
 /// Adds `i * size` to a pointer offset.
 fn add_term(off: &mut i64, dyn_: &mut Vec<(Expr, u64)>, i: &Expr, size: u64) {
-    match i.as_const() {
+    match folded(i) {
         Some(k) => *off += k as i64 * size as i64,
         None => dyn_.push((i.clone(), size)),
     }

@@ -79,6 +79,10 @@ const CALLS_BACK: &[&str] = &[
     "fopencookie",
 ];
 
+/// The signals whose default action is to be ignored: `SIGCHLD`, `SIGCONT`, `SIGURG`,
+/// `SIGWINCH` ([`Lowerer::kill_thread`]).
+const IGNORED_BY_DEFAULT: [i128; 4] = [17, 18, 23, 28];
+
 /// Where the model keeps a `pthread_attr_t`'s flags (glibc's place: bit 0 detached).
 const ATTR_FLAGS: u64 = 8;
 
@@ -550,14 +554,16 @@ impl<'m> Lowerer<'m> {
             value: result,
         });
         let invalid = any(vec![kept, out_of_range]);
-        let never_ends = sig
-            .as_const()
-            .is_some_and(|k| !(1..=64).contains(&k) || matches!(k, 17 | 18 | 23 | 28 | 32 | 33));
+        let never_ends = sig.as_const().is_some_and(|k| {
+            !(1..=64).contains(&k) || IGNORED_BY_DEFAULT.contains(&k) || matches!(k, 32 | 33)
+        });
         if never_ends {
             self.step(Expr::tt(), ops, TransKind::Stmt)?;
             return Ok(Some(Val::E(Expr::var(r, Ty::INT))));
         }
-        let harmless = any(vec![invalid, none, is(0), is(17), is(18), is(23), is(28)]);
+        let mut harmless = vec![invalid, none, is(0)];
+        harmless.extend(IGNORED_BY_DEFAULT.iter().map(|&k| is(k)));
+        let harmless = any(harmless);
         let ends = self.temp("kill.ends", Ty::BOOL);
         ops.push(Op::Havoc {
             place: Place::scalar(ends),

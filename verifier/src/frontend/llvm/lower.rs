@@ -2344,7 +2344,7 @@ impl<'m> Lowerer<'m> {
                 let Some(s) = self.layout.size(src) else {
                     return self.unsupported(format!("pointer arithmetic over {src}"));
                 };
-                add_term(&mut off, &mut dyn_, i, s);
+                add_term(&mut off, &mut dyn_, i, self.const_eval(i), s);
                 continue;
             }
             match ty.as_ref() {
@@ -2352,7 +2352,7 @@ impl<'m> Lowerer<'m> {
                     let Some(s) = self.layout.size(element_type) else {
                         return self.unsupported(format!("pointer arithmetic over {element_type}"));
                     };
-                    add_term(&mut off, &mut dyn_, i, s);
+                    add_term(&mut off, &mut dyn_, i, self.const_eval(i), s);
                     ty = element_type.clone();
                 }
                 Type::StructType { .. } | Type::NamedStructType { .. } => {
@@ -3346,22 +3346,10 @@ pub(super) fn and(a: Expr, b: Expr) -> Expr {
     bin(BinOp::And, a, b, Ty::INT)
 }
 
-/// The value of `e` where it is made of constants (`0 - offsetof(...)` as clang leaves it
-/// in `container_of`), computed as C does.
-fn folded(e: &Expr) -> Option<i128> {
-    match e {
-        Expr::Const { value, .. } => Some(*value),
-        Expr::Cast { arg, ty } => Some(ty.wrap(folded(arg)?)),
-        Expr::Binary { op, lhs, rhs, ty } if !op.is_predicate() => {
-            crate::semantics::binop(*op, *ty, folded(lhs)?, folded(rhs)?).ok()
-        }
-        _ => None,
-    }
-}
-
-/// Adds `i * size` to a pointer offset.
-fn add_term(off: &mut i64, dyn_: &mut Vec<(Expr, u64)>, i: &Expr, size: u64) {
-    match folded(i) {
+/// Adds `i * size` to a pointer offset; `value`: `i`'s value where it is made of constants
+/// (`0 - offsetof(...)` as clang leaves it in `container_of`, [`Lowerer::const_eval`]).
+fn add_term(off: &mut i64, dyn_: &mut Vec<(Expr, u64)>, i: &Expr, value: Option<i128>, size: u64) {
+    match value {
         Some(k) => *off += k as i64 * size as i64,
         None => dyn_.push((i.clone(), size)),
     }

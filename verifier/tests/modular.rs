@@ -782,3 +782,83 @@ fn inputs_read_other_than_whole_take_every_value() {
         assert!(e.contains("error"), "{e}");
     }
 }
+
+/// Workers that each set a flag and check it inside one atomic region, while the others
+/// clear it inside theirs: safe for any number of threads, since no other thread moves
+/// inside a region.
+const IN_ONE_REGION: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+int flag;
+void *worker(void *arg) {
+  __VERIFIER_atomic_begin();
+  flag = 1;
+  assert(flag == 1);
+  flag = 0;
+  __VERIFIER_atomic_end();
+  return 0;
+}
+"#;
+
+/// The same check in a region of its own: a worker between its two regions lets another
+/// clear the flag.
+const IN_TWO_REGIONS: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+int flag;
+void *worker(void *arg) {
+  int mine = 0;
+  __VERIFIER_atomic_begin();
+  if (flag == 0) { flag = 1; mine = 1; }
+  __VERIFIER_atomic_end();
+  __VERIFIER_atomic_begin();
+  assert(flag == 1);
+  if (mine) flag = 0;
+  __VERIFIER_atomic_end();
+  return 0;
+}
+"#;
+
+/// A worker that takes a mutex inside an atomic region: where another holds it, no thread
+/// can move again.
+const LOCKS_IN_A_REGION: &str = r#"
+#include <pthread.h>
+extern void __VERIFIER_atomic_begin(void);
+extern void __VERIFIER_atomic_end(void);
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {
+  pthread_mutex_lock(&m);
+  pthread_mutex_unlock(&m);
+  __VERIFIER_atomic_begin();
+  pthread_mutex_lock(&m);
+  pthread_mutex_unlock(&m);
+  __VERIFIER_atomic_end();
+  return 0;
+}
+"#;
+
+#[test]
+fn atomic_regions_let_no_other_thread_move() {
+    let safe = pool(IN_ONE_REGION, 10);
+    let (v, note, modular) = verdict(&safe, 4);
+    assert_eq!(v, Verdict::Safe);
+    assert!(modular, "shown by the thread-modular proof");
+    assert_eq!(note, "", "no `with at most` qualification");
+    for n in 1..=3 {
+        no_bug_with(&safe, n);
+    }
+    // One worker is safe, two are not: the proof must not hold.
+    let racing = pool(IN_TWO_REGIONS, 10);
+    no_bug_with(&racing, 1);
+    let why = proof_of(&racing).expect_err("two workers fail");
+    assert!(why.contains("error"), "{why}");
+    let (v, _, modular) = verdict(&racing, 4);
+    assert_ne!(v, Verdict::Safe);
+    assert!(!modular);
+    let why = proof_of(&pool(LOCKS_IN_A_REGION, 10)).expect_err("a wait in a region");
+    assert!(why.contains("inside an atomic region"), "{why}");
+}

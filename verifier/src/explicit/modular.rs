@@ -37,12 +37,19 @@
 //! ([`super::inputs`]: only compared with constants and used as an index), which takes a
 //! value of each.
 //!
-//! Where the program is outside what this covers (condition variables, barriers, atomic
-//! regions, threads that read their own id or an address as a number, a thread id used other
-//! than to join, a replicated thread that allocates or is started with varying arguments, a
-//! thread's own memory reached by another thread, a value not known as an address, a view at
-//! the error location), the answer is the reason it cannot show safety; that says nothing
-//! about the program.
+//! An atomic region (`__VERIFIER_atomic_begin`, an `__VERIFIER_atomic_*` function) lets no
+//! other thread move: a view of a thread inside one is not closed under the others'
+//! guarantees. The changes its steps there make enter its guarantee one step at a time, so
+//! other threads' views may see a region half done: more executions than the program has,
+//! which keeps the proof sound. A wait for a mutex or a join inside a region would never end
+//! (no one else moves): the proof does not cover it.
+//!
+//! Where the program is outside what this covers (condition variables, barriers, threads
+//! that read their own id or an address as a number, a thread id used other than to join, a
+//! replicated thread that allocates or is started with varying arguments, a thread's own
+//! memory reached by another thread, a value not known as an address, a view at the error
+//! location), the answer is the reason it cannot show safety; that says nothing about the
+//! program.
 
 use super::lockset::{self, Invariant, Learned};
 use super::space::{Key, Space};
@@ -179,9 +186,6 @@ impl Shape {
         if prog.observes_numbering.is_some() || prog.asks_own_id {
             return Err("the program can tell how threads or objects are numbered".into());
         }
-        if prog.has_atomic_regions() {
-            return Err("atomic regions".into());
-        }
         if let Some(v) = prog
             .vars
             .iter()
@@ -211,6 +215,8 @@ impl Shape {
                             | ThreadExit
                             | Yield
                             | Atomic
+                            | AtomicBegin
+                            | AtomicEnd
                     ) {
                         return Err(format!("synchronisation by {k:?}"));
                     }
@@ -647,6 +653,11 @@ impl<'a, 'p> Modular<'a, 'p> {
                 *s = Status::NotStarted;
             }
         }
+        // Of the atomic region, whether its thread is in one (a thread started in another's
+        // region moves once it ends, which its view need not know).
+        if k.state.atomic != Some(t) {
+            k.state.atomic = None;
+        }
         // Of a mutex, a view knows whether its thread holds it.
         let me = Self::me(t);
         for &f in &self.mutexes {
@@ -937,7 +948,15 @@ impl<'a, 'p> Modular<'a, 'p> {
         };
         let mut enabled = Vec::new();
         let mut blocking = false;
+        let in_region = k.state.atomic == Some(t);
         for tr in th.outgoing(l) {
+            // Inside an atomic region no other thread moves: a wait there never ends.
+            if in_region && matches!(tr.kind, TransKind::Sync(SyncKind::Lock | SyncKind::Join)) {
+                return Err(format!(
+                    "`{}` may wait for a mutex or a join inside an atomic region",
+                    th.name
+                ));
+            }
             match tr.kind {
                 TransKind::Sync(SyncKind::Lock) => {
                     blocking = true;
@@ -970,6 +989,9 @@ impl<'a, 'p> Modular<'a, 'p> {
                 self.owners_read(t, tr.id, &rec.reads, true)?;
             }
             out.visible |= self.touches(t, &rec.reads, &rec.writes, None)?;
+            // The others' changes are interleaved before a region, not inside it: its
+            // beginning stands for the shared accesses in it.
+            out.visible |= tr.begins_atomic();
             // A guard that reads a value not known may hold (a join's reads only the id a
             // creation wrote: [`Modular::joins_a_thread`]).
             let unknown = rec.read_tainted && tr.kind != TransKind::Sync(SyncKind::Join);
@@ -1189,6 +1211,10 @@ impl<'a, 'p> Modular<'a, 'p> {
         }
         self.views[t.0 as usize].applied[id as usize] = self.recorded;
         let k = self.views[t.0 as usize].store.key(id);
+        // No other thread moves while `t` is inside an atomic region.
+        if k.state.atomic == Some(t) {
+            return Ok(false);
+        }
         let g = self.shared_of(&k);
         let held = self.held(&k, t);
         let mut new = false;

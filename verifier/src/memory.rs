@@ -51,6 +51,25 @@ impl Memory {
         }
     }
 
+    /// A memory of this one's layout made of `chunks` ([`MEMORY_CHUNK`] cells each, the
+    /// last maybe fewer), shared.
+    pub fn of_chunks(&self, chunks: Vec<Arc<[i64]>>) -> Memory {
+        debug_assert_eq!(
+            Some(&chunks.iter().map(|c| c.len()).sum::<usize>()),
+            self.start.last(),
+            "a memory of another layout"
+        );
+        Memory {
+            pages: chunks.chunks(1 << PAGE_BITS).map(Into::into).collect(),
+            start: self.start.clone(),
+        }
+    }
+
+    /// The chunks ([`MEMORY_CHUNK`] cells each, the last maybe fewer), shared.
+    pub fn shared_chunks(&self) -> impl Iterator<Item = &Arc<[i64]>> + '_ {
+        self.pages.iter().flat_map(|p| p.iter())
+    }
+
     /// A memory with no cells that shares this one's layout (allocates nothing).
     pub fn hollow(&self) -> Memory {
         Memory {

@@ -4,13 +4,19 @@
 //! Compression in SPIN: Recursive Indexing and Compression Training Runs"). A step changes a
 //! few cells, so a new state costs a few new chunks and one number per chunk, where a copy
 //! of the whole memory cost every cell: the memory of threads that never start, of buffers
-//! and of tables is shared by every state.
+//! and of tables is shared by every state. The interpreter's memory shares its own, larger
+//! chunks between states ([`crate::memory::Memory`]); the store remembers which of those
+//! consist of which of its chunks ([`Assembled`]), so that unpacking a state takes the ones
+//! it has met before instead of copying every cell, and packing one skips them.
 
 use super::space::Key;
 use crate::interp::{State, Status};
 use crate::ir::ThreadId;
+use crate::memory::MEMORY_CHUNK;
 use rustc_hash::FxHashMap;
+use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// Cells per chunk.
 pub const CHUNK: usize = 64;
@@ -75,6 +81,39 @@ impl<T: Clone + Eq + std::hash::Hash> Chunks<T> {
     }
 }
 
+/// Store chunks per chunk of the interpreter's memory.
+const PER_MEMORY_CHUNK: usize = MEMORY_CHUNK / CHUNK;
+
+/// Chunks of the interpreter's memory met so far, by the numbers of the store's chunks they
+/// consist of, and those numbers by the address of the chunk's cells. Each entry keeps its
+/// chunk alive, so no other chunk takes its address while the entry is there, and shared, so
+/// nothing writes into it ([`crate::memory::Memory::set`] copies a shared chunk first).
+#[derive(Default)]
+struct Assembled {
+    by_ids: FxHashMap<Box<[u32]>, MemoryChunk>,
+    by_address: FxHashMap<usize, (MemoryChunk, Box<[u32]>)>,
+}
+
+/// A chunk of the interpreter's memory, shared.
+type MemoryChunk = Arc<[i64]>;
+
+impl Assembled {
+    /// Entries beyond which it is cleared (it only saves work): at most 32 MiB of chunks.
+    const MAX: usize = 4096;
+
+    fn insert(&mut self, ids: Box<[u32]>, chunk: Arc<[i64]>) {
+        if self.by_address.len() >= Self::MAX {
+            self.by_ids.clear();
+            self.by_address.clear();
+        }
+        let address = chunk.as_ptr() as usize;
+        self.by_ids
+            .entry(ids.clone())
+            .or_insert_with(|| chunk.clone());
+        self.by_address.insert(address, (chunk, ids));
+    }
+}
+
 /// A state, compressed.
 #[derive(PartialEq, Eq, Hash)]
 struct Packed {
@@ -94,6 +133,7 @@ pub struct Store {
     marks: Chunks<u64>,
     states: Vec<Rc<Packed>>,
     index: FxHashMap<Rc<Packed>, u32>,
+    assembled: RefCell<Assembled>,
     /// Approximate bytes held.
     pub bytes: usize,
 }
@@ -107,6 +147,7 @@ impl Store {
             marks: Chunks::new(),
             states: Vec::new(),
             index: FxHashMap::default(),
+            assembled: RefCell::default(),
             bytes: 0,
         }
     }
@@ -125,13 +166,22 @@ impl Store {
             Some(f) => (&f.mem, &f.undef),
             None => (&[], &[]),
         };
+        // (A chunk of the memory is a whole number of the store's.)
+        let mut packed = Vec::with_capacity(k.state.mem.len().div_ceil(CHUNK));
+        let assembled = &mut *self.assembled.borrow_mut();
+        for (i, c) in k.state.mem.shared_chunks().enumerate() {
+            if let Some((_, ids)) = assembled.by_address.get(&(c.as_ptr() as usize)) {
+                packed.extend_from_slice(ids);
+                continue;
+            }
+            let at = (i * PER_MEMORY_CHUNK).min(mem.len());
+            let like = &mem[at..(at + PER_MEMORY_CHUNK).min(mem.len())];
+            let ids = self.cells.pack(c.chunks(CHUNK), like, &mut bytes);
+            packed.extend_from_slice(&ids);
+            assembled.insert(ids, c.clone());
+        }
         let p = Packed {
-            // (A chunk of the memory is a whole number of the store's.)
-            mem: self.cells.pack(
-                k.state.mem.chunks().flat_map(|c| c.chunks(CHUNK)),
-                mem,
-                &mut bytes,
-            ),
+            mem: packed.into(),
             undef: self.marks.pack(k.undef.chunks(CHUNK), undef, &mut bytes),
             threads: k.state.threads.as_slice().into(),
             atomic: k.state.atomic,
@@ -155,9 +205,22 @@ impl Store {
     pub fn key(&self, id: u32) -> Key {
         let p = &self.states[id as usize];
         let mut state = self.layout.hollow();
-        let mut cells = Vec::new();
-        self.cells.unpack(&p.mem, &mut cells);
-        state.mem.fill(&cells);
+        let assembled = &mut *self.assembled.borrow_mut();
+        let chunks = p
+            .mem
+            .chunks(PER_MEMORY_CHUNK)
+            .map(|ids| {
+                if let Some(c) = assembled.by_ids.get(ids) {
+                    return c.clone();
+                }
+                let mut cells = Vec::new();
+                self.cells.unpack(ids, &mut cells);
+                let c: Arc<[i64]> = cells.into();
+                assembled.insert(ids.into(), c.clone());
+                c
+            })
+            .collect();
+        state.mem = state.mem.of_chunks(chunks);
         state.threads = p.threads.to_vec();
         state.atomic = p.atomic;
         let mut undef = Vec::new();

@@ -260,6 +260,30 @@ fn a_lost_update_does_not_happen_under_the_schedule() {
     }
 }
 
+/// A handler prints a session's name while a reaper may free the session: the built program
+/// prints from copies its schedule orders before the free (`printf`'s `%s` with and without a
+/// precision, `fputs`, `fwrite`), so a run prints the whole name or finds no session, never
+/// freed bytes, at every level.
+#[test]
+fn what_output_functions_print_is_read_before_another_thread_frees_it() {
+    let dir = scratch("printed");
+    let whole = "request 7 for alice\nal|ali\nalice\nalice\n";
+    for opt in 0..=2u8 {
+        let exe = dir.join(format!("printed{opt}"));
+        build(&program("printed_after_free.c"), opt, &exe, None);
+        for _ in 0..5 {
+            let o = run(&exe).expect("the enforced program ends");
+            assert!(
+                o.status.success(),
+                "Opt{opt}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let out = String::from_utf8_lossy(&o.stdout);
+            assert!(out == whole || out == "gone\n", "Opt{opt}: {out:?}");
+        }
+    }
+}
+
 /// The instrumented module keeps the program's code: every shared access runs between the
 /// runtime's calls at the instruction the verifier read; the locks the schedule subsumes are
 /// gone at Opt2 and kept (and bracketed) at Opt0.

@@ -31,8 +31,11 @@ use crate::sites::SiteKind;
 use enforcer_rt::table::SYNTH_NONE;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
-use verifier::frontend::llvm::edit::{InstrKind, Module};
-use verifier::ir::{ByteStep, CellStep, Place, Program, SyncKind, ThreadId, TransKind};
+use verifier::frontend::llvm::edit::{InstrKind, Module, PrintedLength, PrintedRead};
+use verifier::frontend::llvm::format::{Precision, Printed};
+use verifier::ir::{
+    printed_read_arg, ByteStep, CellStep, Place, Program, SyncKind, ThreadId, TransKind,
+};
 
 /// Exit code of an instrumented program whose schedule the runtime refuses.
 pub const REFUSED_EXIT_CODE: i32 = 78;
@@ -270,6 +273,10 @@ pub fn instrument(
                     let sites = realloc_sites(roles).map_err(unsupported)?;
                     m.replace_call(n, "__synth_realloc", &sites);
                     block_sizes = true;
+                } else if let Some(reads) =
+                    printed_reads(&m, n, &name, roles).map_err(unsupported)?
+                {
+                    m.copy_printed(n, "__synth_printed_copy", "__synth_printed_free", &reads);
                 } else {
                     call(&mut m, n, &name, args, roles, multi).map_err(unsupported)?;
                 }
@@ -620,6 +627,89 @@ fn byte_sites(prog: &Program, n: u32, roles: &[Role]) -> Result<Option<(u32, u32
     }
     let [read, write] = part_sites(roles, [ByteStep::Read, ByteStep::Write])?;
     Ok(Some((read, write)))
+}
+
+/// The arguments of output function call `n` (`name`) whose reads are sites of the schedule
+/// (the front end's model of what it prints, [`verifier::ir::printed_read_code`]), each with
+/// its site and how much of it the model reads; `None` where no site is such a read.
+fn printed_reads(
+    m: &Module,
+    n: u32,
+    name: &str,
+    roles: &[Role],
+) -> Result<Option<Vec<PrintedRead>>, String> {
+    let args: Vec<Option<u32>> = roles.iter().map(|r| printed_read_arg(r.sub)).collect();
+    if args.iter().all(Option::is_none) {
+        return Ok(None);
+    }
+    if let Some(r) = roles
+        .iter()
+        .find(|r| r.what != What::Access || printed_read_arg(r.sub).is_none())
+    {
+        return Err(format!(
+            "`{name}` reads what it prints and has another site ({}; sites {})",
+            r.site,
+            list(roles)
+        ));
+    }
+    let format_at = match name {
+        "printf" | "warn" | "warnx" => Some(0),
+        "fprintf" => Some(1),
+        _ => None,
+    };
+    // The strings the format prints, by argument, with their precision.
+    let mut precisions = std::collections::HashMap::new();
+    if let Some(f) = format_at {
+        if let Some(text) = m.constant_string(n, f) {
+            let printed = verifier::frontend::llvm::format::printed(&text)
+                .map_err(|c| format!("`{name}` with the conversion `%{c}`"))?;
+            for (j, p) in printed.iter().enumerate() {
+                let arg = f + 1 + j as u32;
+                if let Printed::String(p) = p {
+                    let length = match p {
+                        Precision::None => PrintedLength::String,
+                        Precision::Fixed(k) => PrintedLength::Precision(*k),
+                        Precision::Argument => PrintedLength::PrecisionArgument(arg - 1),
+                    };
+                    precisions.insert(arg, length);
+                }
+            }
+        }
+    }
+    let mut reads: Vec<PrintedRead> = Vec::new();
+    for (r, arg) in roles.iter().zip(args) {
+        let arg = arg.expect("a read of an argument");
+        let length = match name {
+            "puts" | "fputs" => PrintedLength::String,
+            "perror" => PrintedLength::StringOrNull,
+            "fwrite" => PrintedLength::Bytes(1, 2),
+            // (A format that is no constant is read as a string.)
+            _ if Some(arg) == format_at => PrintedLength::String,
+            _ => match precisions.get(&arg) {
+                Some(l) => *l,
+                None => {
+                    return Err(format!(
+                        "`{name}` reads its argument {arg}, which its format does not print                          as a string"
+                    ))
+                }
+            },
+        };
+        match reads.iter().find(|x| x.arg == arg) {
+            Some(x) if x.site != r.site => {
+                return Err(format!(
+                    "`{name}` reads its argument {arg} as two sites ({} and {})",
+                    x.site, r.site
+                ))
+            }
+            Some(_) => {}
+            None => reads.push(PrintedRead {
+                arg,
+                site: r.site,
+                length,
+            }),
+        }
+    }
+    Ok(Some(reads))
 }
 
 /// The sites of a `realloc` (`void *__synth_realloc(alloc, length, read, write, release,

@@ -190,6 +190,43 @@ void __synth_copy_bytes(uint32_t read, uint32_t write, uint32_t backward, unsign
     synth_copy_byte(read, write, dst, src, down ? n - 1 - i : i);
 }
 
+/* An output function's argument read as the verifier's model reads what it prints (`mode` 0:
+ * a string up to its null byte, at most `length` bytes where `length` is not negative; 1: the
+ * same, or nothing for a null pointer; 2: `length` bytes), byte by byte between the events of
+ * `site`, into a copy that the call prints instead: every read of the program's memory is
+ * one the schedule orders, and none is left to the call. The copy goes to
+ * `__synth_printed_free` after the call. */
+void *__synth_printed_copy(uint32_t site, const unsigned char *p, int64_t length, int32_t mode) {
+  if (mode == 1 && !p)
+    return NULL;
+  size_t cap = 64, n = 0;
+  unsigned char *copy = malloc(cap);
+  if (!copy)
+    abort();
+  for (;;) {
+    if (length >= 0 && n >= (uint64_t)length)
+      break;
+    synth_before_at(site);
+    unsigned char b = *(volatile const unsigned char *)&p[n];
+    synth_after_at(site);
+    if (n + 1 >= cap) {
+      cap *= 2;
+      copy = realloc(copy, cap);
+      if (!copy)
+        abort();
+    }
+    copy[n++] = b;
+    if (mode != 2 && b == 0)
+      break;
+  }
+  /* (A string cut at its precision, or bytes, end in a null byte nothing reads.) */
+  copy[n] = 0;
+  return copy;
+}
+
+/* The copy `__synth_printed_copy` made, after the call printed it. */
+void __synth_printed_free(void *copy) { free(copy); }
+
 /* A block fill (`memset`) whose length is known only at run time, byte by byte. */
 void __synth_fill_bytes(uint32_t write, unsigned char *dst, uint32_t byte, uint64_t n) {
   for (uint64_t i = 0; i < n; i++) {

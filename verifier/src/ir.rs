@@ -1541,6 +1541,21 @@ impl ByteStep {
     }
 }
 
+/// The read of a byte of an output function's argument (`printf`'s `%s`, `puts`, `fputs`,
+/// `perror`, `fwrite`: what it prints, as the front end models it): the code of the read in
+/// [`Transition::at`], for the call's argument `arg` (even, above [`ByteStep`]'s codes).
+pub fn printed_read_code(arg: u32) -> u32 {
+    2 * (PRINTED_READ + arg)
+}
+
+/// The argument a code of [`printed_read_code`] reads.
+pub fn printed_read_arg(code: u32) -> Option<u32> {
+    (code.is_multiple_of(2) && code / 2 >= PRINTED_READ).then(|| code / 2 - PRINTED_READ)
+}
+
+/// Where [`printed_read_code`]'s codes start (halved), past [`ByteStep`]'s.
+const PRINTED_READ: u32 = 16;
+
 impl std::fmt::Debug for Bitcode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(

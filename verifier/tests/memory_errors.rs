@@ -326,3 +326,102 @@ int main(int argc, char **argv) {
     let (v, why) = verdict(text, Engine::Auto);
     assert_eq!(v, Verdict::Safe, "{why:?}");
 }
+
+/// A handler prints the name of a session it found under a lock after releasing the lock,
+/// while a reaper frees the session (found in review: the string an output function prints
+/// was not read by the model, so this was `safe`). `OUTPUT` is the call that reads it.
+fn printed_after_free(output: &str) -> String {
+    format!(
+        r#"#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+struct session {{ int id; char user[16]; }};
+struct session *current;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *handler(void *a) {{
+  pthread_mutex_lock(&m);
+  struct session *s = current;
+  pthread_mutex_unlock(&m);
+  if (s) {{ {output}; }}
+  return 0;
+}}
+void *reaper(void *a) {{
+  pthread_mutex_lock(&m);
+  struct session *dead = current;
+  current = 0;
+  pthread_mutex_unlock(&m);
+  free(dead);
+  return 0;
+}}
+int main(void) {{
+  current = malloc(sizeof *current);
+  current->id = 7;
+  strcpy(current->user, "alice");
+  pthread_t h, r;
+  pthread_create(&h, 0, handler, 0);
+  pthread_create(&r, 0, reaper, 0);
+  pthread_join(h, 0);
+  pthread_join(r, 0);
+  return 0;
+}}
+"#
+    )
+}
+
+#[test]
+fn output_functions_read_the_strings_they_print() {
+    for output in [
+        r#"printf("request for %s\n", s->user)"#,
+        r#"printf("%d %.*s\n", 1, 3, s->user)"#,
+        r#"fprintf(stderr, "%-8s|\n", s->user)"#,
+        "puts(s->user)",
+        "fputs(s->user, stdout)",
+        "fwrite(s->user, 1, 5, stdout)",
+        "perror(s->user)",
+    ] {
+        let (v, why) = verdict(&printed_after_free(output), Engine::Auto);
+        assert_eq!(v, Verdict::PartiallySafe, "{output}: {why:?}");
+        assert!(why.unwrap_or_default().contains("freed"), "{output}");
+    }
+    // Read under the lock, or not at all (a constant, a number, no precision's bytes):
+    // safe.
+    for output in [
+        r#"printf("request %d for %s\n", 1, "alice")"#,
+        r#"printf("%.0s\n", s->user)"#,
+        "perror(0)",
+    ] {
+        let (v, why) = verdict(&printed_after_free(output), Engine::Auto);
+        assert_eq!(v, Verdict::Safe, "{output}: {why:?}");
+    }
+}
+
+/// A buffer without a null byte: printed with a precision it fits, the read stops there;
+/// without one, the read goes past its end.
+const UNTERMINATED: &str = r#"#include <stdio.h>
+#include <string.h>
+int main(void) {
+  char word[4];
+  memcpy(word, "abcd", 4);
+  printf("%.4s\n", word);
+  fwrite(word, 1, sizeof word, stdout);
+  PRINT;
+  return 0;
+}
+"#;
+
+#[test]
+fn a_string_without_a_null_byte_is_read_past_its_end() {
+    let fits = UNTERMINATED.replace("PRINT", "(void)0");
+    assert_eq!(verdict(&fits, Engine::Auto).0, Verdict::Safe);
+    for print in [r#"printf("%s\n", word)"#, "puts(word)"] {
+        let text = UNTERMINATED.replace("PRINT", print);
+        let (v, why) = verdict(&text, Engine::Auto);
+        assert_eq!(v, Verdict::Unsafe, "{print}: {why:?}");
+        let why = why.unwrap_or_default();
+        assert!(
+            why.contains("dereference of invalid address"),
+            "{print}: {why}"
+        );
+    }
+}

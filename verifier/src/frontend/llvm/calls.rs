@@ -19,9 +19,11 @@
 //! * Thread-specific data (`pthread_key_create`, `pthread_setspecific`, `pthread_getspecific`):
 //!   each thread has its own values; at a thread's exit each key's destructor runs on a value
 //!   that is not null, for up to four rounds (`PTHREAD_DESTRUCTOR_ITERATIONS`).
-//! * Output functions (`printf`, `puts`, ...) and the attribute functions have no effect the
-//!   properties observe; neither has ignoring a signal or restoring its default (`signal`).
+//! * Output functions (`printf`, `puts`, ...) read what they print ([`Lowerer::output_reads`])
+//!   and have no other effect the properties observe; neither have the attribute functions,
+//!   nor ignoring a signal or restoring its default (`signal`).
 
+use super::format::{Precision, Printed};
 use super::lower::{bin, cast, not, truth, Lowerer, Val, MAX_COND_THREADS, R};
 use crate::ir::*;
 use llvm_ir::instruction::Call;
@@ -378,6 +380,122 @@ impl<'m> Lowerer<'m> {
             t => return self.unsupported(format!("result of `{name}` of type {t}")),
         };
         Ok(Some(Val::E(self.made_up(name, ty)?)))
+    }
+
+    /// What output function `name` reads through its arguments `args`: the strings its format
+    /// prints with `%s` (up to a precision), the format itself where it is not a constant,
+    /// the string of `puts`, `fputs` and `perror`, the bytes of `fwrite`. The model reads them
+    /// a byte at a time ([`Lowerer::read_loop`]), so that a string freed, unterminated or
+    /// written by another thread meanwhile is seen. A string constant is read by no one
+    /// else and always there: not read. Other functions read nothing.
+    fn output_reads(&mut self, name: &str, args: &[&'m Operand]) -> R<()> {
+        if !self.library_function(name) {
+            return Ok(());
+        }
+        let format_at = match name {
+            "printf" | "vprintf" | "warn" | "warnx" => 0,
+            "fprintf" | "vfprintf" => 1,
+            "puts" | "fputs" => return self.read_string(args, 0, None, false),
+            "perror" => return self.read_string(args, 0, None, true),
+            "fwrite" if args.len() == 4 => {
+                let n = bin(
+                    BinOp::Mul,
+                    cast(self.expr(args[1])?, Ty::ULONG),
+                    cast(self.expr(args[2])?, Ty::ULONG),
+                    Ty::ULONG,
+                );
+                let p = self.val(args[0])?;
+                return self.read_loop(p, n, false, printed_read_code(0));
+            }
+            _ => return Ok(()),
+        };
+        let Some(&format) = args.get(format_at) else {
+            return Ok(());
+        };
+        let rest = &args[format_at + 1..];
+        let fmt = self.val(format)?;
+        let Some(text) = self.constant_string(&fmt) else {
+            if !rest.is_empty() || name.starts_with('v') {
+                return self.unsupported(format!(
+                    "`{name}` with a format that is not a string constant (what it reads                      through its arguments is not known)"
+                ));
+            }
+            return self.read_string(args, format_at, None, false);
+        };
+        let printed = match super::format::printed(&text) {
+            Ok(p) => p,
+            Err(c) => return self.unsupported(format!("`{name}` with the conversion `%{c}`")),
+        };
+        let strings = printed.iter().any(|p| matches!(p, Printed::String(_)));
+        if name.starts_with('v') {
+            if strings {
+                return self.unsupported(format!(
+                    "`{name}` printing a string (`%s`) from a `va_list`"
+                ));
+            }
+            return Ok(());
+        }
+        for (k, p) in printed.iter().enumerate() {
+            let Printed::String(precision) = p else {
+                continue;
+            };
+            let max = match precision {
+                Precision::None => None,
+                Precision::Fixed(n) => Some(Expr::constant(i128::from(*n), Ty::LONG)),
+                // (The `*` is the argument before; an `int`.)
+                Precision::Argument => match k.checked_sub(1).and_then(|j| rest.get(j)) {
+                    Some(a) => Some(cast(cast(self.expr(a)?, Ty::INT), Ty::LONG)),
+                    None => None,
+                },
+            };
+            self.read_string(args, format_at + 1 + k, max, false)?;
+        }
+        Ok(())
+    }
+
+    /// An output function's read of the string its argument `k` (of `args`) points to, up
+    /// to `max` bytes ([`Lowerer::output_reads`]); nothing where it is a string constant or
+    /// missing.
+    fn read_string(
+        &mut self,
+        args: &[&'m Operand],
+        k: usize,
+        max: Option<Expr>,
+        null_ok: bool,
+    ) -> R<()> {
+        let Some(arg) = args.get(k) else {
+            return Ok(());
+        };
+        let code = printed_read_code(k as u32);
+        let s = self.val(arg)?;
+        if self.constant_string(&s).is_some() {
+            return Ok(());
+        }
+        // (No precision: every byte up to the null one. A negative precision is none.)
+        let max = max.map_or(Expr::constant(-1, Ty::LONG), |m| {
+            let negative = bin(BinOp::Lt, m.clone(), Expr::constant(0, Ty::LONG), Ty::INT);
+            super::lower::ite(negative, Expr::constant(-1, Ty::LONG), m, Ty::LONG)
+        });
+        if null_ok {
+            // (`perror(NULL)` prints the message alone.)
+            let head = self.cur;
+            let read = self.new_loc(LocKind::Normal);
+            let done = self.new_loc(LocKind::Normal);
+            let null = bin(
+                BinOp::Eq,
+                self.addr_expr(&s),
+                Expr::constant(0, Ty::ULONG),
+                Ty::INT,
+            );
+            self.edge(head, done, null.clone(), vec![], TransKind::Branch)?;
+            self.edge(head, read, not(null), vec![], TransKind::Branch)?;
+            self.cur = read;
+            self.read_loop(s, max, true, code)?;
+            self.edge(self.cur, done, Expr::tt(), vec![], TransKind::Stmt)?;
+            self.cur = done;
+            return Ok(());
+        }
+        self.read_loop(s, max, true, code)
     }
 
     /// A text of the C library the model does not know (`strerror`'s message, `setlocale`'s
@@ -753,12 +871,18 @@ impl<'m> Lowerer<'m> {
             "strerror" | "setlocale" if self.library_function(name) => {
                 self.unknown_text(c, name == "setlocale")
             }
-            n if NO_EFFECT.contains(&n) => Ok(self.ret0()),
+            n if NO_EFFECT.contains(&n) => {
+                self.output_reads(n, args)?;
+                Ok(self.ret0())
+            }
             // `%n` stores the count printed so far: a write the model would miss.
             "printf" | "fprintf" | "vprintf" | "vfprintf" if self.stores_count(name, args)? => {
                 self.unsupported(format!("`{name}` with the conversion `%n`"))
             }
-            n if UNCOMPUTED_RESULT.contains(&n) => self.arbitrary_result(c, n),
+            n if UNCOMPUTED_RESULT.contains(&n) => {
+                self.output_reads(n, args)?;
+                self.arbitrary_result(c, n)
+            }
             "malloc" => {
                 let size = self.expr(args[0])?;
                 self.allocate(c, size, false)

@@ -43,6 +43,34 @@ pub enum InstrKind {
 }
 
 /// An LLVM module being edited.
+/// An argument of an output function that the built program prints from a copy
+/// ([`Module::copy_printed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrintedRead {
+    /// The call's argument.
+    pub arg: u32,
+    /// The schedule's site of its reads.
+    pub site: u32,
+    /// How much of it is read.
+    pub length: PrintedLength,
+}
+
+/// How much of an output function's argument it reads (as the front end models it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PrintedLength {
+    /// A string, up to its null byte.
+    String,
+    /// A string up to its null byte, or a null pointer (`perror`).
+    StringOrNull,
+    /// A string, at most this many bytes (`%.5s`).
+    Precision(u64),
+    /// A string, at most as many bytes as the `int` argument given (`%.*s`; a negative
+    /// one is no bound).
+    PrecisionArgument(u32),
+    /// The product of the two arguments given, in bytes (`fwrite`'s size and count).
+    Bytes(u32, u32),
+}
+
 pub struct Module {
     ctx: LLVMContextRef,
     module: LLVMModuleRef,
@@ -371,6 +399,104 @@ impl Module {
             LLVMReplaceAllUsesWith(i, new);
             LLVMInstructionEraseFromParent(i);
             self.instrs[n as usize] = Some(new);
+        }
+    }
+
+    /// The bytes of the string constant that argument `k` of call `n` points to (a global's
+    /// initialiser, from a constant offset), up to its null byte.
+    pub fn constant_string(&self, n: u32, k: u32) -> Option<Vec<u8>> {
+        let i = self.get(n);
+        // SAFETY: `i` is a live call; its operands and their initialisers are read only.
+        unsafe {
+            if k >= LLVMGetNumArgOperands(i) {
+                return None;
+            }
+            let mut op = LLVMGetOperand(i, k);
+            let mut offset = 0u64;
+            if !LLVMIsAConstantExpr(op).is_null()
+                && LLVMGetConstOpcode(op) == LLVMOpcode::LLVMGetElementPtr
+                && LLVMGetNumOperands(op) == 2
+            {
+                let at = LLVMGetOperand(op, 1);
+                if LLVMIsAConstantInt(at).is_null() {
+                    return None;
+                }
+                offset = LLVMConstIntGetZExtValue(at);
+                op = LLVMGetOperand(op, 0);
+            }
+            let g = LLVMIsAGlobalVariable(op);
+            if g.is_null() || LLVMIsGlobalConstant(g) == 0 {
+                return None;
+            }
+            let init = LLVMGetInitializer(g);
+            if init.is_null() || LLVMIsConstantString(init) == 0 {
+                return None;
+            }
+            let mut len = 0usize;
+            let p = LLVMGetAsString(init, &mut len);
+            let bytes = std::slice::from_raw_parts(p as *const u8, len);
+            let rest = bytes.get(offset as usize..)?;
+            Some(rest.iter().copied().take_while(|&b| b != 0).collect())
+        }
+    }
+
+    /// Before call `n`, each of its arguments in `reads` is replaced by a copy that
+    /// `ptr name(u32 site, ptr arg, i64 length, i32 mode)` makes (the support file's
+    /// `__synth_printed_copy`: `mode` 0 a string of at most `length` bytes, none where it is
+    /// negative; 1 the same or a null pointer; 2 `length` bytes), and after it each copy
+    /// goes to `void release(ptr)`.
+    pub fn copy_printed(&mut self, n: u32, name: &str, release: &str, reads: &[PrintedRead]) {
+        let i = self.get(n);
+        // SAFETY: `i` is a live call (not a terminator) whose operands `reads` name; the copies
+        // are made before it and released after it.
+        unsafe {
+            LLVMPositionBuilderBefore(self.builder, i);
+            let i64t = LLVMInt64TypeInContext(self.ctx);
+            let ptr = LLVMPointerTypeInContext(self.ctx, 0);
+            let mut params = [self.i32_ty(), ptr, i64t, self.i32_ty()];
+            let ty = LLVMFunctionType(ptr, params.as_mut_ptr(), 4, 0);
+            let f = self.function(name, ty);
+            let mut copies = Vec::new();
+            for r in reads {
+                let arg = LLVMGetOperand(i, r.arg);
+                let widened = |k: u32, signed: bool| {
+                    let v = LLVMGetOperand(i, k);
+                    match signed {
+                        true => LLVMBuildSExtOrBitCast(self.builder, v, i64t, c"".as_ptr()),
+                        false => LLVMBuildZExtOrBitCast(self.builder, v, i64t, c"".as_ptr()),
+                    }
+                };
+                let (length, mode) = match r.length {
+                    PrintedLength::String => (LLVMConstInt(i64t, u64::MAX, 1), 0),
+                    PrintedLength::StringOrNull => (LLVMConstInt(i64t, u64::MAX, 1), 1),
+                    PrintedLength::Precision(p) => (LLVMConstInt(i64t, p, 0), 0),
+                    PrintedLength::PrecisionArgument(k) => (widened(k, true), 0),
+                    PrintedLength::Bytes(a, b) => (
+                        LLVMBuildMul(
+                            self.builder,
+                            widened(a, false),
+                            widened(b, false),
+                            c"".as_ptr(),
+                        ),
+                        2,
+                    ),
+                };
+                let mut args = [
+                    self.u32_const(r.site),
+                    arg,
+                    length,
+                    LLVMConstInt(self.i32_ty(), mode, 0),
+                ];
+                let copy = LLVMBuildCall2(self.builder, ty, f, args.as_mut_ptr(), 4, c"".as_ptr());
+                LLVMSetOperand(i, r.arg, copy);
+                copies.push(copy);
+            }
+            let next = LLVMGetNextInstruction(i);
+            assert!(!next.is_null(), "an instruction after the call");
+            LLVMPositionBuilderBefore(self.builder, next);
+            for c in copies {
+                self.call_void_with(release, vec![ptr], vec![c]);
+            }
         }
     }
 

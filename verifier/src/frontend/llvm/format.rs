@@ -139,6 +139,111 @@ fn converted(format: &[u8], dir: Direction) -> Result<Vec<(bool, u8)>, String> {
     Ok(args)
 }
 
+/// What a conversion of a `printf` format takes from the arguments, for what the call reads
+/// through them ([`printed`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Printed {
+    /// A width or a precision given as an argument (`*`): an `int`.
+    Star,
+    /// A string (`%s`): its bytes up to its null byte, or at most its precision's.
+    String(Precision),
+    /// Another conversion: the argument is the value printed.
+    Value,
+}
+
+/// The precision of a `%s` conversion.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Precision {
+    /// None: the string is read up to its null byte.
+    None,
+    /// At most this many bytes (`%.5s`, `%.s` is 0).
+    Fixed(u64),
+    /// The argument before the string's (`%.*s`; a negative one is no precision).
+    Argument,
+}
+
+/// The arguments the `printf` format `format` takes, in order (C11 7.21.6.1, with glibc's
+/// `%m`, which takes none); `Err` names a conversion whose reads the model does not know: a
+/// wide string (`%ls`, `%S`), an argument by position (`%1$s`), or a letter it does not
+/// know.
+pub fn printed(format: &[u8]) -> Result<Vec<Printed>, String> {
+    let mut args = Vec::new();
+    let mut i = 0;
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while format.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        std::str::from_utf8(&format[start..*i])
+            .ok()
+            .and_then(|d| d.parse::<u64>().ok())
+    };
+    while i < format.len() {
+        if format[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        if format.get(i) == Some(&b'%') {
+            i += 1;
+            continue;
+        }
+        let at = i;
+        digits(&mut i);
+        if format.get(i) == Some(&b'$') {
+            return Err("$".into());
+        }
+        i = at;
+        while format.get(i).is_some_and(|c| b"-+ #0'I".contains(c)) {
+            i += 1;
+        }
+        // (`*` with a position, `%*2$d`, is an argument by position too.)
+        let positioned = |i: &mut usize| {
+            digits(i);
+            format.get(*i) == Some(&b'$')
+        };
+        if format.get(i) == Some(&b'*') {
+            args.push(Printed::Star);
+            i += 1;
+            if positioned(&mut i) {
+                return Err("$".into());
+            }
+        } else {
+            digits(&mut i);
+        }
+        let mut precision = Precision::None;
+        if format.get(i) == Some(&b'.') {
+            i += 1;
+            if format.get(i) == Some(&b'*') {
+                args.push(Printed::Star);
+                precision = Precision::Argument;
+                i += 1;
+                if positioned(&mut i) {
+                    return Err("$".into());
+                }
+            } else {
+                precision = Precision::Fixed(digits(&mut i).unwrap_or(0));
+            }
+        }
+        let mut long = false;
+        while format.get(i).is_some_and(|c| b"hlLqjzt".contains(c)) {
+            long |= format[i] == b'l';
+            i += 1;
+        }
+        match format.get(i) {
+            Some(b's') if long => return Err("ls".into()),
+            Some(b'S') => return Err("S".into()),
+            Some(b's') => args.push(Printed::String(precision)),
+            Some(b'm') => {}
+            Some(c) if b"diouxXeEfFgGaAcCpn".contains(c) => args.push(Printed::Value),
+            Some(&c) => return Err((c as char).to_string()),
+            None => return Err(String::new()),
+        }
+        i += 1;
+    }
+    Ok(args)
+}
+
 impl<'m> Lowerer<'m> {
     /// The function of [`LOWERED`] a call of `name` is lowered as, where the library's is
     /// the one called.
@@ -156,7 +261,7 @@ impl<'m> Lowerer<'m> {
     }
 
     /// The bytes of the string constant `v` points to, up to its null byte.
-    fn constant_string(&self, v: &Val) -> Option<Vec<u8>> {
+    pub(super) fn constant_string(&self, v: &Val) -> Option<Vec<u8>> {
         let Val::P { obj, off, dyn_ } = v else {
             return None;
         };
@@ -287,6 +392,31 @@ impl<'m> Lowerer<'m> {
 #[cfg(test)]
 mod tests {
     use super::{conversions, printed_as_strings, stores_count_in, Direction};
+
+    #[test]
+    fn what_printf_reads_is_found_in_its_format() {
+        use super::{printed, Precision, Printed};
+        let s = |p| Printed::String(p);
+        assert_eq!(
+            printed(b"%s and %.3s, %-*.*s|%05ld|%%|%m|%c|%.s"),
+            Ok(vec![
+                s(Precision::None),
+                s(Precision::Fixed(3)),
+                Printed::Star,
+                Printed::Star,
+                s(Precision::Argument),
+                Printed::Value,
+                Printed::Value,
+                s(Precision::Fixed(0)),
+            ])
+        );
+        assert_eq!(printed(b"%5.2f %p %lu"), Ok(vec![Printed::Value; 3]));
+        assert_eq!(printed(b"%ls"), Err("ls".into()));
+        assert_eq!(printed(b"%1$s"), Err("$".into()));
+        assert_eq!(printed(b"%*2$d"), Err("$".into()));
+        assert_eq!(printed(b"%y"), Err("y".into()));
+        assert_eq!(printed(b"100%"), Err(String::new()));
+    }
 
     #[test]
     fn conversions_are_counted_and_unknown_ones_named() {

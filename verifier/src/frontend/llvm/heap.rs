@@ -22,7 +22,7 @@
 //! interpreter and in the encoding alike.
 
 use super::layout::Leaf;
-use super::lower::{and, bin, cast, Lowerer, Val, R};
+use super::lower::{and, bin, cast, not, Lowerer, Val, R};
 use crate::ir::*;
 use llvm_ir::instruction::{Call, Instruction};
 use llvm_ir::types::Type;
@@ -1336,6 +1336,77 @@ impl<'m> Lowerer<'m> {
             }],
             TransKind::Stmt,
         )?;
+        self.cur = done;
+        Ok(())
+    }
+}
+
+impl Lowerer<'_> {
+    /// What an output function reads through a pointer ([`Lowerer::output_reads`]): the bytes
+    /// from `src` on, at most `max` of them (unsigned; all ones for no bound), up to and
+    /// including the first null byte where `until_null` holds (a string), as a loop of byte
+    /// reads, each with `code` ([`crate::ir::printed_read_code`]).
+    pub(super) fn read_loop(&mut self, src: Val, max: Expr, until_null: bool, code: u32) -> R<()> {
+        let u8t = Ty {
+            bits: 8,
+            signed: false,
+        };
+        let head_code = self.at.map_or(0, |a| a[1]);
+        let i = self.temp("read.i", Ty::ULONG);
+        let iv = Expr::var(i, Ty::ULONG);
+        let max = cast(max, Ty::ULONG);
+        self.step(
+            Expr::tt(),
+            vec![Op::Assign {
+                place: Place::scalar(i),
+                value: Expr::constant(0, Ty::ULONG),
+            }],
+            TransKind::Stmt,
+        )?;
+        let head = self.cur;
+        let body = self.new_loc(LocKind::Normal);
+        let done = self.new_loc(LocKind::Normal);
+        let more = bin(BinOp::Lt, iv.clone(), max.clone(), Ty::INT);
+        self.edge(head, body, more.clone(), vec![], TransKind::Branch)?;
+        self.edge(head, done, not(more), vec![], TransKind::Branch)?;
+        self.cur = body;
+        let t = self.temp("read.byte", u8t);
+        let from = Place::Deref {
+            addr: Box::new(bin(BinOp::Add, self.addr_expr(&src), iv.clone(), Ty::ULONG)),
+            ty: u8t,
+            targets: Vec::new(),
+            header: false,
+        };
+        self.block_step(code)?;
+        self.access_step(
+            vec![Op::Assign {
+                place: Place::scalar(t),
+                value: Expr::Load {
+                    place: from,
+                    ty: u8t,
+                },
+            }],
+            TransKind::Stmt,
+        )?;
+        self.block_step(head_code)?;
+        let next = vec![Op::Assign {
+            place: Place::scalar(i),
+            value: bin(
+                BinOp::Add,
+                iv.clone(),
+                Expr::constant(1, Ty::ULONG),
+                Ty::ULONG,
+            ),
+        }];
+        if until_null {
+            let byte = Expr::var(t, u8t);
+            let zero = Expr::constant(0, u8t);
+            let end = bin(BinOp::Eq, byte, zero, Ty::INT);
+            self.edge(self.cur, done, end.clone(), vec![], TransKind::Branch)?;
+            self.edge(self.cur, head, not(end), next, TransKind::Branch)?;
+        } else {
+            self.edge(self.cur, head, Expr::tt(), next, TransKind::Stmt)?;
+        }
         self.cur = done;
         Ok(())
     }

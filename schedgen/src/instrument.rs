@@ -31,8 +31,10 @@ use crate::sites::SiteKind;
 use enforcer_rt::table::SYNTH_NONE;
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
-use verifier::frontend::llvm::edit::{InstrKind, Module, PrintedLength, PrintedRead};
-use verifier::frontend::llvm::format::{Precision, Printed};
+use verifier::frontend::llvm::edit::{InstrKind, Module, PrintedRead};
+use verifier::frontend::llvm::format::{
+    argument_reads, format_argument, printed, Precision, Printed, ReadLength,
+};
 use verifier::ir::{
     printed_read_arg, ByteStep, CellStep, Place, Program, SyncKind, ThreadId, TransKind,
 };
@@ -629,9 +631,10 @@ fn byte_sites(prog: &Program, n: u32, roles: &[Role]) -> Result<Option<(u32, u32
     Ok(Some((read, write)))
 }
 
-/// The arguments of output function call `n` (`name`) whose reads are sites of the schedule
-/// (the front end's model of what it prints, [`verifier::ir::printed_read_code`]), each with
-/// its site and how much of it the model reads; `None` where no site is such a read.
+/// The arguments of library call `n` (`name`) whose reads are sites of the schedule (the
+/// front end's model of what it reads through them, [`verifier::ir::printed_read_code`]:
+/// what an output function prints, a path, a buffer written out), each with its site and how
+/// much of it the model reads; `None` where no site is such a read.
 fn printed_reads(
     m: &Module,
     n: u32,
@@ -647,29 +650,25 @@ fn printed_reads(
         .find(|r| r.what != What::Access || printed_read_arg(r.sub).is_none())
     {
         return Err(format!(
-            "`{name}` reads what it prints and has another site ({}; sites {})",
+            "`{name}` reads through its arguments and has another site ({}; sites {})",
             r.site,
             list(roles)
         ));
     }
-    let format_at = match name {
-        "printf" | "warn" | "warnx" => Some(0),
-        "fprintf" => Some(1),
-        _ => None,
-    };
+    let format_at = format_argument(name);
     // The strings the format prints, by argument, with their precision.
     let mut precisions = std::collections::HashMap::new();
     if let Some(f) = format_at {
         if let Some(text) = m.constant_string(n, f) {
-            let printed = verifier::frontend::llvm::format::printed(&text)
-                .map_err(|c| format!("`{name}` with the conversion `%{c}`"))?;
+            let printed =
+                printed(&text).map_err(|c| format!("`{name}` with the conversion `%{c}`"))?;
             for (j, p) in printed.iter().enumerate() {
                 let arg = f + 1 + j as u32;
                 if let Printed::String(p) = p {
                     let length = match p {
-                        Precision::None => PrintedLength::String,
-                        Precision::Fixed(k) => PrintedLength::Precision(*k),
-                        Precision::Argument => PrintedLength::PrecisionArgument(arg - 1),
+                        Precision::None => ReadLength::String,
+                        Precision::Fixed(k) => ReadLength::Precision(*k),
+                        Precision::Argument => ReadLength::PrecisionArgument(arg - 1),
                     };
                     precisions.insert(arg, length);
                 }
@@ -679,20 +678,18 @@ fn printed_reads(
     let mut reads: Vec<PrintedRead> = Vec::new();
     for (r, arg) in roles.iter().zip(args) {
         let arg = arg.expect("a read of an argument");
-        let length = match name {
-            "puts" | "fputs" => PrintedLength::String,
-            "perror" => PrintedLength::StringOrNull,
-            "fwrite" => PrintedLength::Bytes(1, 2),
+        let fixed = argument_reads(name).iter().find(|(k, _)| *k == arg);
+        let length = match (fixed, precisions.get(&arg)) {
+            (Some((_, l)), _) => *l,
             // (A format that is no constant is read as a string.)
-            _ if Some(arg) == format_at => PrintedLength::String,
-            _ => match precisions.get(&arg) {
-                Some(l) => *l,
-                None => {
-                    return Err(format!(
-                        "`{name}` reads its argument {arg}, which its format does not print                          as a string"
-                    ))
-                }
-            },
+            _ if Some(arg) == format_at => ReadLength::String,
+            (None, Some(l)) => *l,
+            (None, None) => {
+                return Err(format!(
+                    "`{name}` reads its argument {arg}, which it does not read as the \
+                     verifier's model does"
+                ))
+            }
         };
         match reads.iter().find(|x| x.arg == arg) {
             Some(x) if x.site != r.site => {

@@ -329,13 +329,15 @@ int main(int argc, char **argv) {
 
 /// A handler prints the name of a session it found under a lock after releasing the lock,
 /// while a reaper frees the session (found in review: the string an output function prints
-/// was not read by the model, so this was `safe`). `OUTPUT` is the call that reads it.
+/// was not read by the model, so this was `safe`). `output` is the call that reads it (an
+/// output function, or another library function reading a string or a buffer).
 fn printed_after_free(output: &str) -> String {
     format!(
         r#"#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 struct session {{ int id; char user[16]; }};
 struct session *current;
 pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
@@ -370,7 +372,7 @@ int main(void) {{
 }
 
 #[test]
-fn output_functions_read_the_strings_they_print() {
+fn library_functions_read_the_strings_and_buffers_they_are_given() {
     for output in [
         r#"printf("request for %s\n", s->user)"#,
         r#"printf("%d %.*s\n", 1, 3, s->user)"#,
@@ -379,6 +381,9 @@ fn output_functions_read_the_strings_they_print() {
         "fputs(s->user, stdout)",
         "fwrite(s->user, 1, 5, stdout)",
         "perror(s->user)",
+        "write(1, s->user, 5)",
+        r#"fopen(s->user, "r")"#,
+        "getenv(s->user)",
     ] {
         let (v, why) = verdict(&printed_after_free(output), Engine::Auto);
         assert_eq!(v, Verdict::PartiallySafe, "{output}: {why:?}");

@@ -19,11 +19,11 @@
 //! * Thread-specific data (`pthread_key_create`, `pthread_setspecific`, `pthread_getspecific`):
 //!   each thread has its own values; at a thread's exit each key's destructor runs on a value
 //!   that is not null, for up to four rounds (`PTHREAD_DESTRUCTOR_ITERATIONS`).
-//! * Output functions (`printf`, `puts`, ...) read what they print ([`Lowerer::output_reads`])
+//! * Output functions (`printf`, `puts`, ...) read what they print ([`Lowerer::argument_reads`])
 //!   and have no other effect the properties observe; neither have the attribute functions,
 //!   nor ignoring a signal or restoring its default (`signal`).
 
-use super::format::{Precision, Printed};
+use super::format::{Precision, Printed, ReadLength};
 use super::lower::{bin, cast, not, truth, Lowerer, Val, MAX_COND_THREADS, R};
 use crate::ir::*;
 use llvm_ir::instruction::Call;
@@ -382,32 +382,42 @@ impl<'m> Lowerer<'m> {
         Ok(Some(Val::E(self.made_up(name, ty)?)))
     }
 
-    /// What output function `name` reads through its arguments `args`: the strings its format
-    /// prints with `%s` (up to a precision), the format itself where it is not a constant,
-    /// the string of `puts`, `fputs` and `perror`, the bytes of `fwrite`. The model reads them
-    /// a byte at a time ([`Lowerer::read_loop`]), so that a string freed, unterminated or
-    /// written by another thread meanwhile is seen. A string constant is read by no one
-    /// else and always there: not read. Other functions read nothing.
-    fn output_reads(&mut self, name: &str, args: &[&'m Operand]) -> R<()> {
+    /// What library function `name` reads through its arguments `args` before it does
+    /// anything else: the strings an output function's format prints with `%s` (up to a
+    /// precision), the format itself where it is not a constant, and the arguments of
+    /// [`super::format::argument_reads`] (the strings of `puts`, `perror`, paths, names, the
+    /// bytes of `fwrite` and `write`). The model reads them a byte at a time
+    /// ([`Lowerer::read_loop`]), so that one freed, unterminated or written by another thread
+    /// meanwhile is seen. A string constant is read by no one else and always there: not
+    /// read. A function the program defines reads as its code does.
+    fn argument_reads(&mut self, name: &str, args: &[&'m Operand]) -> R<()> {
         if !self.library_function(name) {
             return Ok(());
         }
-        let format_at = match name {
-            "printf" | "vprintf" | "warn" | "warnx" => 0,
-            "fprintf" | "vfprintf" => 1,
-            "puts" | "fputs" => return self.read_string(args, 0, None, false),
-            "perror" => return self.read_string(args, 0, None, true),
-            "fwrite" if args.len() == 4 => {
-                let n = bin(
-                    BinOp::Mul,
-                    cast(self.expr(args[1])?, Ty::ULONG),
-                    cast(self.expr(args[2])?, Ty::ULONG),
-                    Ty::ULONG,
-                );
-                let p = self.val(args[0])?;
-                return self.read_loop(p, n, false, printed_read_code(0));
+        let Some(format_at) = super::format::format_argument(name).map(|f| f as usize) else {
+            for &(k, length) in super::format::argument_reads(name) {
+                let k = k as usize;
+                match length {
+                    ReadLength::Bytes(a, b) if args.len() > k => {
+                        let mut count = |j: u32| -> R<Expr> {
+                            let e = match args.get(j as usize) {
+                                Some(x) => self.expr(x)?,
+                                None => Expr::constant(0, Ty::ULONG),
+                            };
+                            Ok(cast(e, Ty::ULONG))
+                        };
+                        let mut n = count(a)?;
+                        if let Some(b) = b {
+                            n = bin(BinOp::Mul, n, count(b)?, Ty::ULONG);
+                        }
+                        let p = self.val(args[k])?;
+                        self.read_loop(p, n, false, printed_read_code(k as u32))?;
+                    }
+                    ReadLength::StringOrNull => self.read_string(args, k, None, true)?,
+                    _ => self.read_string(args, k, None, false)?,
+                }
             }
-            _ => return Ok(()),
+            return Ok(());
         };
         let Some(&format) = args.get(format_at) else {
             return Ok(());
@@ -454,7 +464,7 @@ impl<'m> Lowerer<'m> {
     }
 
     /// An output function's read of the string its argument `k` (of `args`) points to, up
-    /// to `max` bytes ([`Lowerer::output_reads`]); nothing where it is a string constant or
+    /// to `max` bytes ([`Lowerer::argument_reads`]); nothing where it is a string constant or
     /// missing.
     fn read_string(
         &mut self,
@@ -751,6 +761,7 @@ impl<'m> Lowerer<'m> {
         if let Some(n) = name.strip_prefix("llvm.") {
             return self.intrinsic(n, args, c);
         }
+        self.argument_reads(name, args)?;
         match name {
             "reach_error"
             | "__VERIFIER_error"
@@ -871,18 +882,12 @@ impl<'m> Lowerer<'m> {
             "strerror" | "setlocale" if self.library_function(name) => {
                 self.unknown_text(c, name == "setlocale")
             }
-            n if NO_EFFECT.contains(&n) => {
-                self.output_reads(n, args)?;
-                Ok(self.ret0())
-            }
+            n if NO_EFFECT.contains(&n) => Ok(self.ret0()),
             // `%n` stores the count printed so far: a write the model would miss.
             "printf" | "fprintf" | "vprintf" | "vfprintf" if self.stores_count(name, args)? => {
                 self.unsupported(format!("`{name}` with the conversion `%n`"))
             }
-            n if UNCOMPUTED_RESULT.contains(&n) => {
-                self.output_reads(n, args)?;
-                self.arbitrary_result(c, n)
-            }
+            n if UNCOMPUTED_RESULT.contains(&n) => self.arbitrary_result(c, n),
             "malloc" => {
                 let size = self.expr(args[0])?;
                 self.allocate(c, size, false)

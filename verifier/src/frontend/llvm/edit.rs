@@ -7,6 +7,7 @@
 //! Besides [`super::canonical`], this is the only code that calls LLVM's C API; it is
 //! `unsafe` inside and safe to use.
 
+use super::format::ReadLength;
 use crate::ir::{Bitcode, CellStep};
 use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
 use llvm_sys::bit_reader::LLVMParseBitcodeInContext2;
@@ -43,7 +44,7 @@ pub enum InstrKind {
 }
 
 /// An LLVM module being edited.
-/// An argument of an output function that the built program prints from a copy
+/// An argument of a library call that the built program passes as a copy
 /// ([`Module::copy_printed`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PrintedRead {
@@ -52,23 +53,7 @@ pub struct PrintedRead {
     /// The schedule's site of its reads.
     pub site: u32,
     /// How much of it is read.
-    pub length: PrintedLength,
-}
-
-/// How much of an output function's argument it reads (as the front end models it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PrintedLength {
-    /// A string, up to its null byte.
-    String,
-    /// A string up to its null byte, or a null pointer (`perror`).
-    StringOrNull,
-    /// A string, at most this many bytes (`%.5s`).
-    Precision(u64),
-    /// A string, at most as many bytes as the `int` argument given (`%.*s`; a negative
-    /// one is no bound).
-    PrecisionArgument(u32),
-    /// The product of the two arguments given, in bytes (`fwrite`'s size and count).
-    Bytes(u32, u32),
+    pub length: ReadLength,
 }
 
 pub struct Module {
@@ -467,11 +452,12 @@ impl Module {
                     }
                 };
                 let (length, mode) = match r.length {
-                    PrintedLength::String => (LLVMConstInt(i64t, u64::MAX, 1), 0),
-                    PrintedLength::StringOrNull => (LLVMConstInt(i64t, u64::MAX, 1), 1),
-                    PrintedLength::Precision(p) => (LLVMConstInt(i64t, p, 0), 0),
-                    PrintedLength::PrecisionArgument(k) => (widened(k, true), 0),
-                    PrintedLength::Bytes(a, b) => (
+                    ReadLength::String => (LLVMConstInt(i64t, u64::MAX, 1), 0),
+                    ReadLength::StringOrNull => (LLVMConstInt(i64t, u64::MAX, 1), 1),
+                    ReadLength::Precision(p) => (LLVMConstInt(i64t, p, 0), 0),
+                    ReadLength::PrecisionArgument(k) => (widened(k, true), 0),
+                    ReadLength::Bytes(a, None) => (widened(a, false), 2),
+                    ReadLength::Bytes(a, Some(b)) => (
                         LLVMBuildMul(
                             self.builder,
                             widened(a, false),

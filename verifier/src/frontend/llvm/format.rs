@@ -162,6 +162,50 @@ pub enum Precision {
     Argument,
 }
 
+/// How much of an argument a library call reads through it (what it prints, a path, a
+/// buffer it writes out), as the front end models it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadLength {
+    /// A string, up to its null byte.
+    String,
+    /// A string up to its null byte, or a null pointer (`perror`).
+    StringOrNull,
+    /// A string, at most this many bytes (`%.5s`).
+    Precision(u64),
+    /// A string, at most as many bytes as the `int` argument given (`%.*s`; a negative one
+    /// is no bound).
+    PrecisionArgument(u32),
+    /// As many bytes as the argument given says, times the second one where there is one
+    /// (`fwrite`'s size and count).
+    Bytes(u32, Option<u32>),
+}
+
+/// The arguments library function `name` reads whatever its other arguments are, each with
+/// how much of it (the output functions with a format: [`format_argument`]).
+pub fn argument_reads(name: &str) -> &'static [(u32, ReadLength)] {
+    use ReadLength::*;
+    match name {
+        "puts" | "fputs" => &[(0, String)],
+        "perror" => &[(0, StringOrNull)],
+        "fwrite" => &[(0, Bytes(1, Some(2)))],
+        "write" | "pwrite" | "send" => &[(1, Bytes(2, None))],
+        "open" | "stat" | "lstat" | "unlink" | "getenv" | "secure_getenv" | "gethostbyname"
+        | "inet_addr" => &[(0, String)],
+        "fopen" => &[(0, String), (1, String)],
+        "fdopen" => &[(1, String)],
+        _ => &[],
+    }
+}
+
+/// The argument that is the format of output function `name`, where it has one.
+pub fn format_argument(name: &str) -> Option<u32> {
+    match name {
+        "printf" | "vprintf" | "warn" | "warnx" => Some(0),
+        "fprintf" | "vfprintf" => Some(1),
+        _ => None,
+    }
+}
+
 /// The arguments the `printf` format `format` takes, in order (C11 7.21.6.1, with glibc's
 /// `%m`, which takes none); `Err` names a conversion whose reads the model does not know: a
 /// wide string (`%ls`, `%S`), an argument by position (`%1$s`), or a letter it does not

@@ -1342,7 +1342,7 @@ impl<'m> Lowerer<'m> {
 }
 
 impl Lowerer<'_> {
-    /// What an output function reads through a pointer ([`Lowerer::output_reads`]): the bytes
+    /// What a library function reads through a pointer ([`Lowerer::argument_reads`]): the bytes
     /// from `src` on, at most `max` of them (unsigned; all ones for no bound), up to and
     /// including the first null byte where `until_null` holds (a string), as a loop of byte
     /// reads, each with `code` ([`crate::ir::printed_read_code`]).

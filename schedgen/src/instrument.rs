@@ -36,7 +36,8 @@ use verifier::frontend::llvm::format::{
     argument_reads, format_argument, printed, Precision, Printed, ReadLength,
 };
 use verifier::ir::{
-    printed_read_arg, ByteStep, CellStep, Place, Program, SyncKind, ThreadId, TransKind,
+    printed_arm, printed_read_arg, ByteStep, CellStep, Place, PrintedArm, Program, SyncKind,
+    ThreadId, TransKind,
 };
 
 /// Exit code of an instrumented program whose schedule the runtime refuses.
@@ -641,14 +642,23 @@ fn printed_reads(
     name: &str,
     roles: &[Role],
 ) -> Result<Option<Vec<PrintedRead>>, String> {
-    let args: Vec<Option<u32>> = roles.iter().map(|r| printed_read_arg(r.sub)).collect();
-    if args.iter().all(Option::is_none) {
+    // Per role: the argument whose read (or loop arm) it is.
+    let part = |r: &Role| match r.what {
+        What::Access => printed_read_arg(r.sub).map(|a| (a, None)),
+        What::Arm(code) => printed_arm(code).map(|(a, arm)| (a, Some(arm))),
+        _ => None,
+    };
+    if roles.iter().all(|r| part(r).is_none()) {
         return Ok(None);
     }
-    if let Some(r) = roles
-        .iter()
-        .find(|r| r.what != What::Access || printed_read_arg(r.sub).is_none())
-    {
+    if name.is_empty() {
+        return Err(format!(
+            "a call through a function pointer of a library function that reads through its \
+             arguments (sites {})",
+            list(roles)
+        ));
+    }
+    if let Some(r) = roles.iter().find(|r| part(r).is_none()) {
         return Err(format!(
             "`{name}` reads through its arguments and has another site ({}; sites {})",
             r.site,
@@ -676,8 +686,8 @@ fn printed_reads(
         }
     }
     let mut reads: Vec<PrintedRead> = Vec::new();
-    for (r, arg) in roles.iter().zip(args) {
-        let arg = arg.expect("a read of an argument");
+    for r in roles {
+        let (arg, arm) = part(r).expect("a read or an arm");
         let fixed = argument_reads(name).iter().find(|(k, _)| *k == arg);
         let length = match (fixed, precisions.get(&arg)) {
             (Some((_, l)), _) => *l,
@@ -691,20 +701,35 @@ fn printed_reads(
                 ))
             }
         };
-        match reads.iter().find(|x| x.arg == arg) {
-            Some(x) if x.site != r.site => {
-                return Err(format!(
-                    "`{name}` reads its argument {arg} as two sites ({} and {})",
-                    x.site, r.site
-                ))
+        let k = match reads.iter().position(|x| x.arg == arg) {
+            Some(k) => k,
+            None => {
+                reads.push(PrintedRead {
+                    arg,
+                    site: SYNTH_NONE,
+                    arms: [SYNTH_NONE; 6],
+                    length,
+                });
+                reads.len() - 1
             }
-            Some(_) => {}
-            None => reads.push(PrintedRead {
-                arg,
-                site: r.site,
-                length,
-            }),
+        };
+        let slot = match arm {
+            None => &mut reads[k].site,
+            Some(a) => {
+                let i = PrintedArm::ALL
+                    .iter()
+                    .position(|&b| b == a)
+                    .expect("an arm");
+                &mut reads[k].arms[i]
+            }
+        };
+        if *slot != SYNTH_NONE && *slot != r.site {
+            return Err(format!(
+                "`{name}` reads its argument {arg} with two sites for one part ({} and {})",
+                *slot, r.site
+            ));
         }
+        *slot = r.site;
     }
     Ok(Some(reads))
 }

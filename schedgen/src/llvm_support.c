@@ -190,21 +190,25 @@ void __synth_copy_bytes(uint32_t read, uint32_t write, uint32_t backward, unsign
     synth_copy_byte(read, write, dst, src, down ? n - 1 - i : i);
 }
 
-/* An output function's argument read as the verifier's model reads what it prints (`mode` 0:
- * a string up to its null byte, at most `length` bytes where `length` is not negative; 1: the
- * same, or nothing for a null pointer; 2: `length` bytes), byte by byte between the events of
- * `site`, into a copy that the call prints instead: every read of the program's memory is
- * one the schedule orders, and none is left to the call. The copy goes to
+/* A library call's argument read as the verifier's model reads it (what it prints, a path, a
+ * buffer written out; `mode` 0: a string up to its null byte, at most `length` bytes where
+ * `length` is not negative; 1: the same, or nothing for a null pointer; 2: `length` bytes),
+ * byte by byte between the events of `site`, into a copy that the call gets instead: every
+ * read of the program's memory is one the schedule orders, and none is left to the call.
+ * The loop's tests report the arms the schedule branches on (`more`, `bounded`, `end`,
+ * `next`, `null`, `not_null`; SYNTH_NO_SITE where it does not). The copy goes to
  * `__synth_printed_free` after the call. */
-void *__synth_printed_copy(uint32_t site, const unsigned char *p, int64_t length, int32_t mode) {
-  if (mode == 1 && !p)
+void *__synth_printed_copy(uint32_t site, uint32_t more, uint32_t bounded, uint32_t end,
+                           uint32_t next, uint32_t null, uint32_t not_null,
+                           const unsigned char *p, int64_t length, int32_t mode) {
+  if (mode == 1 && synth_branch(null, not_null, !p))
     return NULL;
   size_t cap = 64, n = 0;
   unsigned char *copy = malloc(cap);
   if (!copy)
     abort();
   for (;;) {
-    if (length >= 0 && n >= (uint64_t)length)
+    if (!synth_branch(more, bounded, !(length >= 0 && n >= (uint64_t)length)))
       break;
     synth_before_at(site);
     unsigned char b = *(volatile const unsigned char *)&p[n];
@@ -216,7 +220,7 @@ void *__synth_printed_copy(uint32_t site, const unsigned char *p, int64_t length
         abort();
     }
     copy[n++] = b;
-    if (mode != 2 && b == 0)
+    if (mode != 2 && synth_branch(end, next, b == 0))
       break;
   }
   /* (A string cut at its precision, or bytes, end in a null byte nothing reads.) */

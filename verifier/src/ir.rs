@@ -1550,11 +1550,61 @@ pub fn printed_read_code(arg: u32) -> u32 {
 
 /// The argument a code of [`printed_read_code`] reads.
 pub fn printed_read_arg(code: u32) -> Option<u32> {
-    (code.is_multiple_of(2) && code / 2 >= PRINTED_READ).then(|| code / 2 - PRINTED_READ)
+    let half = code / 2;
+    (code.is_multiple_of(2) && (PRINTED_READ..PRINTED_ARM).contains(&half))
+        .then(|| half - PRINTED_READ)
+}
+
+/// An arm of the loop by which a library call reads an argument ([`printed_read_code`]):
+/// which test, and which way it goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PrintedArm {
+    /// Another byte is within the bound.
+    More,
+    /// The bound is reached.
+    Bounded,
+    /// The byte read is the null one: the string ends.
+    End,
+    /// The byte read is not null: on to the next.
+    Next,
+    /// The pointer is null (`perror(NULL)`): nothing is read.
+    Null,
+    /// The pointer is not null.
+    NotNull,
+}
+
+impl PrintedArm {
+    /// Every arm, in the order of their codes.
+    pub const ALL: [PrintedArm; 6] = [
+        PrintedArm::More,
+        PrintedArm::Bounded,
+        PrintedArm::End,
+        PrintedArm::Next,
+        PrintedArm::Null,
+        PrintedArm::NotNull,
+    ];
+}
+
+/// The code in [`Transition::at`] of arm `arm` of the read of argument `arg`.
+pub fn printed_arm_code(arg: u32, arm: PrintedArm) -> u32 {
+    2 * (PRINTED_ARM + arg * 8 + arm as u32)
+}
+
+/// The argument and the arm a code of [`printed_arm_code`] stands for.
+pub fn printed_arm(code: u32) -> Option<(u32, PrintedArm)> {
+    let half = code / 2;
+    if !code.is_multiple_of(2) || half < PRINTED_ARM {
+        return None;
+    }
+    let x = half - PRINTED_ARM;
+    Some((x / 8, *PrintedArm::ALL.get((x % 8) as usize)?))
 }
 
 /// Where [`printed_read_code`]'s codes start (halved), past [`ByteStep`]'s.
 const PRINTED_READ: u32 = 16;
+
+/// Where [`printed_arm_code`]'s codes start (halved), past [`printed_read_code`]'s.
+const PRINTED_ARM: u32 = 1 << 16;
 
 impl std::fmt::Debug for Bitcode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

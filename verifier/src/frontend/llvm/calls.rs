@@ -411,7 +411,7 @@ impl<'m> Lowerer<'m> {
                             n = bin(BinOp::Mul, n, count(b)?, Ty::ULONG);
                         }
                         let p = self.val(args[k])?;
-                        self.read_loop(p, n, false, printed_read_code(k as u32))?;
+                        self.read_loop(p, n, false, false, k as u32)?;
                     }
                     ReadLength::StringOrNull => self.read_string(args, k, None, true)?,
                     _ => self.read_string(args, k, None, false)?,
@@ -424,13 +424,13 @@ impl<'m> Lowerer<'m> {
         };
         let rest = &args[format_at + 1..];
         let fmt = self.val(format)?;
+        // (A format that is not a constant converts arguments no one knows of: `printf(buf)`
+        // with a `%s` in `buf` reads an argument the call was not given.)
         let Some(text) = self.constant_string(&fmt) else {
-            if !rest.is_empty() || name.starts_with('v') {
-                return self.unsupported(format!(
-                    "`{name}` with a format that is not a string constant (what it reads                      through its arguments is not known)"
-                ));
-            }
-            return self.read_string(args, format_at, None, false);
+            return self.unsupported(format!(
+                "`{name}` with a format that is not a string constant (what it reads through \
+                 its arguments is not known)"
+            ));
         };
         let printed = match super::format::printed(&text) {
             Ok(p) => p,
@@ -445,10 +445,22 @@ impl<'m> Lowerer<'m> {
             }
             return Ok(());
         }
+        if rest.len() < printed.len() && !name.starts_with('v') {
+            return self.unsupported(format!(
+                "`{name}` with fewer arguments than its format converts"
+            ));
+        }
         for (k, p) in printed.iter().enumerate() {
             let Printed::String(precision) = p else {
                 continue;
             };
+            let is_pointer =
+                |a: &Operand| matches!(self.m.types.type_of(a).as_ref(), Type::PointerType { .. });
+            if !rest.get(k).is_some_and(|a| is_pointer(a)) {
+                return self.unsupported(format!(
+                    "`{name}` printing with `%s` an argument that is not a pointer"
+                ));
+            }
             let max = match precision {
                 Precision::None => None,
                 Precision::Fixed(n) => Some(Expr::constant(i128::from(*n), Ty::LONG)),
@@ -461,6 +473,34 @@ impl<'m> Lowerer<'m> {
             self.read_string(args, format_at + 1 + k, max, false)?;
         }
         Ok(())
+    }
+
+    /// Whether address `e` is the start of a string constant whichever way its conditionals
+    /// go (`rc == 0 ? "done" : "failed"`): no read of it can fail or meet another thread's
+    /// write, and how many bytes it has decides nothing the schedule orders.
+    fn constant_strings_only(&self, e: &Expr) -> bool {
+        match e {
+            Expr::Cast { arg, .. } => self.constant_strings_only(arg),
+            Expr::Ite { then, els, .. } => {
+                self.constant_strings_only(then) && self.constant_strings_only(els)
+            }
+            Expr::AddrOf { var, index } => {
+                let v = &self.vars[var.0 as usize];
+                let p = v.placement();
+                match index.as_const() {
+                    Some(k) if p.stride == 1 && k >= 0 => {
+                        let at = Val::P {
+                            obj: p.object,
+                            off: i64::from(p.offset) + k as i64,
+                            dyn_: vec![],
+                        };
+                        self.constant_string(&at).is_some()
+                    }
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
     }
 
     /// An output function's read of the string its argument `k` (of `args`) points to, up
@@ -476,9 +516,12 @@ impl<'m> Lowerer<'m> {
         let Some(arg) = args.get(k) else {
             return Ok(());
         };
-        let code = printed_read_code(k as u32);
         let s = self.val(arg)?;
-        if self.constant_string(&s).is_some() {
+        let constant = match &s {
+            Val::E(e) => self.constant_strings_only(e),
+            v => self.constant_string(v).is_some(),
+        };
+        if constant {
             return Ok(());
         }
         // (No precision: every byte up to the null one. A negative precision is none.)
@@ -486,26 +529,7 @@ impl<'m> Lowerer<'m> {
             let negative = bin(BinOp::Lt, m.clone(), Expr::constant(0, Ty::LONG), Ty::INT);
             super::lower::ite(negative, Expr::constant(-1, Ty::LONG), m, Ty::LONG)
         });
-        if null_ok {
-            // (`perror(NULL)` prints the message alone.)
-            let head = self.cur;
-            let read = self.new_loc(LocKind::Normal);
-            let done = self.new_loc(LocKind::Normal);
-            let null = bin(
-                BinOp::Eq,
-                self.addr_expr(&s),
-                Expr::constant(0, Ty::ULONG),
-                Ty::INT,
-            );
-            self.edge(head, done, null.clone(), vec![], TransKind::Branch)?;
-            self.edge(head, read, not(null), vec![], TransKind::Branch)?;
-            self.cur = read;
-            self.read_loop(s, max, true, code)?;
-            self.edge(self.cur, done, Expr::tt(), vec![], TransKind::Stmt)?;
-            self.cur = done;
-            return Ok(());
-        }
-        self.read_loop(s, max, true, code)
+        self.read_loop(s, max, true, null_ok, k as u32)
     }
 
     /// A text of the C library the model does not know (`strerror`'s message, `setlocale`'s

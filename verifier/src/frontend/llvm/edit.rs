@@ -50,8 +50,11 @@ pub enum InstrKind {
 pub struct PrintedRead {
     /// The call's argument.
     pub arg: u32,
-    /// The schedule's site of its reads.
+    /// The schedule's site of its reads (`SYNTH_NONE` where they are no events).
     pub site: u32,
+    /// The sites of the arms of its loop, in the order of [`crate::ir::PrintedArm::ALL`]
+    /// (`SYNTH_NONE` where the schedule does not branch on one).
+    pub arms: [u32; 6],
     /// How much of it is read.
     pub length: ReadLength,
 }
@@ -426,10 +429,10 @@ impl Module {
     }
 
     /// Before call `n`, each of its arguments in `reads` is replaced by a copy that
-    /// `ptr name(u32 site, ptr arg, i64 length, i32 mode)` makes (the support file's
-    /// `__synth_printed_copy`: `mode` 0 a string of at most `length` bytes, none where it is
-    /// negative; 1 the same or a null pointer; 2 `length` bytes), and after it each copy
-    /// goes to `void release(ptr)`.
+    /// `ptr name(u32 site, u32 arms[6]..., ptr arg, i64 length, i32 mode)` makes (the support
+    /// file's `__synth_printed_copy`: `mode` 0 a string of at most `length` bytes, none where
+    /// it is negative; 1 the same or a null pointer; 2 `length` bytes), and after it each
+    /// copy goes to `void release(ptr)`.
     pub fn copy_printed(&mut self, n: u32, name: &str, release: &str, reads: &[PrintedRead]) {
         let i = self.get(n);
         // SAFETY: `i` is a live call (not a terminator) whose operands `reads` name; the copies
@@ -438,8 +441,9 @@ impl Module {
             LLVMPositionBuilderBefore(self.builder, i);
             let i64t = LLVMInt64TypeInContext(self.ctx);
             let ptr = LLVMPointerTypeInContext(self.ctx, 0);
-            let mut params = [self.i32_ty(), ptr, i64t, self.i32_ty()];
-            let ty = LLVMFunctionType(ptr, params.as_mut_ptr(), 4, 0);
+            let mut params = vec![self.i32_ty(); 7];
+            params.extend([ptr, i64t, self.i32_ty()]);
+            let ty = LLVMFunctionType(ptr, params.as_mut_ptr(), params.len() as u32, 0);
             let f = self.function(name, ty);
             let mut copies = Vec::new();
             for r in reads {
@@ -467,13 +471,17 @@ impl Module {
                         2,
                     ),
                 };
-                let mut args = [
-                    self.u32_const(r.site),
-                    arg,
-                    length,
-                    LLVMConstInt(self.i32_ty(), mode, 0),
-                ];
-                let copy = LLVMBuildCall2(self.builder, ty, f, args.as_mut_ptr(), 4, c"".as_ptr());
+                let mut args = vec![self.u32_const(r.site)];
+                args.extend(r.arms.iter().map(|&a| self.u32_const(a)));
+                args.extend([arg, length, LLVMConstInt(self.i32_ty(), mode, 0)]);
+                let copy = LLVMBuildCall2(
+                    self.builder,
+                    ty,
+                    f,
+                    args.as_mut_ptr(),
+                    args.len() as u32,
+                    c"".as_ptr(),
+                );
                 LLVMSetOperand(i, r.arg, copy);
                 copies.push(copy);
             }

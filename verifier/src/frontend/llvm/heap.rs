@@ -1342,16 +1342,27 @@ impl<'m> Lowerer<'m> {
 }
 
 impl Lowerer<'_> {
-    /// What a library function reads through a pointer ([`Lowerer::argument_reads`]): the bytes
-    /// from `src` on, at most `max` of them (unsigned; all ones for no bound), up to and
-    /// including the first null byte where `until_null` holds (a string), as a loop of byte
-    /// reads, each with `code` ([`crate::ir::printed_read_code`]).
-    pub(super) fn read_loop(&mut self, src: Val, max: Expr, until_null: bool, code: u32) -> R<()> {
+    /// What a library function reads through its argument `arg`, a pointer
+    /// ([`Lowerer::argument_reads`]): the bytes from `src` on, at most `max` of them
+    /// (unsigned; all ones for no bound), up to and including the first null byte where
+    /// `until_null` holds (a string), none where `null_ok` holds and `src` is null; as a loop
+    /// of byte reads whose steps and arms carry the argument in their codes
+    /// ([`crate::ir::printed_read_code`], [`crate::ir::printed_arm_code`]).
+    pub(super) fn read_loop(
+        &mut self,
+        src: Val,
+        max: Expr,
+        until_null: bool,
+        null_ok: bool,
+        arg: u32,
+    ) -> R<()> {
+        use crate::ir::{printed_arm_code, printed_read_code, PrintedArm};
         let u8t = Ty {
             bits: 8,
             signed: false,
         };
         let head_code = self.at.map_or(0, |a| a[1]);
+        let arm = |a: PrintedArm| printed_arm_code(arg, a);
         let i = self.temp("read.i", Ty::ULONG);
         let iv = Expr::var(i, Ty::ULONG);
         let max = cast(max, Ty::ULONG);
@@ -1363,11 +1374,27 @@ impl Lowerer<'_> {
             }],
             TransKind::Stmt,
         )?;
+        let done = self.new_loc(LocKind::Normal);
+        if null_ok {
+            let null = bin(
+                BinOp::Eq,
+                self.addr_expr(&src),
+                Expr::constant(0, Ty::ULONG),
+                Ty::INT,
+            );
+            let read = self.new_loc(LocKind::Normal);
+            self.block_step(arm(PrintedArm::Null))?;
+            self.edge(self.cur, done, null.clone(), vec![], TransKind::Branch)?;
+            self.block_step(arm(PrintedArm::NotNull))?;
+            self.edge(self.cur, read, not(null), vec![], TransKind::Branch)?;
+            self.cur = read;
+        }
         let head = self.cur;
         let body = self.new_loc(LocKind::Normal);
-        let done = self.new_loc(LocKind::Normal);
         let more = bin(BinOp::Lt, iv.clone(), max.clone(), Ty::INT);
+        self.block_step(arm(PrintedArm::More))?;
         self.edge(head, body, more.clone(), vec![], TransKind::Branch)?;
+        self.block_step(arm(PrintedArm::Bounded))?;
         self.edge(head, done, not(more), vec![], TransKind::Branch)?;
         self.cur = body;
         let t = self.temp("read.byte", u8t);
@@ -1377,7 +1404,7 @@ impl Lowerer<'_> {
             targets: Vec::new(),
             header: false,
         };
-        self.block_step(code)?;
+        self.block_step(printed_read_code(arg))?;
         self.access_step(
             vec![Op::Assign {
                 place: Place::scalar(t),
@@ -1388,7 +1415,6 @@ impl Lowerer<'_> {
             }],
             TransKind::Stmt,
         )?;
-        self.block_step(head_code)?;
         let next = vec![Op::Assign {
             place: Place::scalar(i),
             value: bin(
@@ -1402,11 +1428,15 @@ impl Lowerer<'_> {
             let byte = Expr::var(t, u8t);
             let zero = Expr::constant(0, u8t);
             let end = bin(BinOp::Eq, byte, zero, Ty::INT);
+            self.block_step(arm(PrintedArm::End))?;
             self.edge(self.cur, done, end.clone(), vec![], TransKind::Branch)?;
+            self.block_step(arm(PrintedArm::Next))?;
             self.edge(self.cur, head, not(end), next, TransKind::Branch)?;
         } else {
+            self.block_step(head_code)?;
             self.edge(self.cur, head, Expr::tt(), next, TransKind::Stmt)?;
         }
+        self.block_step(head_code)?;
         self.cur = done;
         Ok(())
     }

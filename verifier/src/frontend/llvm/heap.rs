@@ -1299,20 +1299,8 @@ impl<'m> Lowerer<'m> {
         self.cur = body;
         let value = match (src, byte) {
             (Some(s), _) => {
-                let t = self.temp("block.byte", u8t);
                 let from = at(&s, self);
-                self.block_step(ByteStep::Read.code())?;
-                self.access_step(
-                    vec![Op::Assign {
-                        place: Place::scalar(t),
-                        value: Expr::Load {
-                            place: from,
-                            ty: u8t,
-                        },
-                    }],
-                    TransKind::Stmt,
-                )?;
-                Expr::var(t, u8t)
+                self.read_byte("block.byte", from, ByteStep::Read.code())?
             }
             (None, Some(b)) => cast(b, u8t),
             (None, None) => Expr::constant(0, u8t),
@@ -1342,6 +1330,28 @@ impl<'m> Lowerer<'m> {
 }
 
 impl Lowerer<'_> {
+    /// A step that reads the byte at `from` into a new register named `name`, with `code`
+    /// ([`ByteStep`], [`crate::ir::printed_read_code`]): the register's value.
+    fn read_byte(&mut self, name: &str, from: Place, code: u32) -> R<Expr> {
+        let u8t = Ty {
+            bits: 8,
+            signed: false,
+        };
+        let t = self.temp(name, u8t);
+        self.block_step(code)?;
+        self.access_step(
+            vec![Op::Assign {
+                place: Place::scalar(t),
+                value: Expr::Load {
+                    place: from,
+                    ty: u8t,
+                },
+            }],
+            TransKind::Stmt,
+        )?;
+        Ok(Expr::var(t, u8t))
+    }
+
     /// What a library function reads through its argument `arg`, a pointer
     /// ([`Lowerer::argument_reads`]): the bytes from `src` on, at most `max` of them
     /// (unsigned; all ones for no bound), up to and including the first null byte where
@@ -1397,24 +1407,13 @@ impl Lowerer<'_> {
         self.block_step(arm(PrintedArm::Bounded))?;
         self.edge(head, done, not(more), vec![], TransKind::Branch)?;
         self.cur = body;
-        let t = self.temp("read.byte", u8t);
         let from = Place::Deref {
             addr: Box::new(bin(BinOp::Add, self.addr_expr(&src), iv.clone(), Ty::ULONG)),
             ty: u8t,
             targets: Vec::new(),
             header: false,
         };
-        self.block_step(printed_read_code(arg))?;
-        self.access_step(
-            vec![Op::Assign {
-                place: Place::scalar(t),
-                value: Expr::Load {
-                    place: from,
-                    ty: u8t,
-                },
-            }],
-            TransKind::Stmt,
-        )?;
+        let byte = self.read_byte("read.byte", from, printed_read_code(arg))?;
         let next = vec![Op::Assign {
             place: Place::scalar(i),
             value: bin(
@@ -1425,7 +1424,6 @@ impl Lowerer<'_> {
             ),
         }];
         if until_null {
-            let byte = Expr::var(t, u8t);
             let zero = Expr::constant(0, u8t);
             let end = bin(BinOp::Eq, byte, zero, Ty::INT);
             self.block_step(arm(PrintedArm::End))?;

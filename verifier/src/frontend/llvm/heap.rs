@@ -1271,14 +1271,7 @@ impl<'m> Lowerer<'m> {
             targets: Vec::new(),
             header: false,
         };
-        self.step(
-            Expr::tt(),
-            vec![Op::Assign {
-                place: Place::scalar(i),
-                value: Expr::constant(0, Ty::ULONG),
-            }],
-            TransKind::Stmt,
-        )?;
+        self.loop_counter_from_zero(i)?;
         let head = self.cur;
         let body = self.new_loc(LocKind::Normal);
         let done = self.new_loc(LocKind::Normal);
@@ -1330,6 +1323,19 @@ impl<'m> Lowerer<'m> {
 }
 
 impl Lowerer<'_> {
+    /// A step that sets loop counter `i` (an unsigned long register) to 0.
+    fn loop_counter_from_zero(&mut self, i: VarId) -> R<()> {
+        self.step(
+            Expr::tt(),
+            vec![Op::Assign {
+                place: Place::scalar(i),
+                value: Expr::constant(0, Ty::ULONG),
+            }],
+            TransKind::Stmt,
+        )?;
+        Ok(())
+    }
+
     /// A step that reads the byte at `from` into a new register named `name`, with `code`
     /// ([`ByteStep`], [`crate::ir::printed_read_code`]): the register's value.
     fn read_byte(&mut self, name: &str, from: Place, code: u32) -> R<Expr> {
@@ -1376,14 +1382,7 @@ impl Lowerer<'_> {
         let i = self.temp("read.i", Ty::ULONG);
         let iv = Expr::var(i, Ty::ULONG);
         let max = cast(max, Ty::ULONG);
-        self.step(
-            Expr::tt(),
-            vec![Op::Assign {
-                place: Place::scalar(i),
-                value: Expr::constant(0, Ty::ULONG),
-            }],
-            TransKind::Stmt,
-        )?;
+        self.loop_counter_from_zero(i)?;
         let done = self.new_loc(LocKind::Normal);
         if null_ok {
             let null = bin(

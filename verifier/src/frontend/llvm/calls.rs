@@ -391,7 +391,10 @@ impl<'m> Lowerer<'m> {
     /// meanwhile is seen. A string constant is read by no one else and always there: not
     /// read. A function the program defines reads as its code does.
     fn argument_reads(&mut self, name: &str, args: &[&'m Operand]) -> R<()> {
-        if !self.library_function(name) {
+        // (The tables first: every call comes here, and the module's functions are a list.)
+        let reads = super::format::format_argument(name).is_some()
+            || !super::format::argument_reads(name).is_empty();
+        if !reads || !self.library_function(name) {
             return Ok(());
         }
         let Some(format_at) = super::format::format_argument(name).map(|f| f as usize) else {

@@ -284,6 +284,35 @@ fn what_output_functions_print_is_read_before_another_thread_frees_it() {
     }
 }
 
+/// One helper prints a name another thread may free and, in other calls, string constants:
+/// the built program reads the constants' bytes between the events of the same sites as the
+/// name's (one instrumented call serves every copy of the helper), so every call runs as the
+/// schedule has it and the name is printed whole or not at all, at every level.
+#[test]
+fn a_helper_printing_constants_and_shared_strings_runs_under_the_schedule() {
+    let dir = scratch("helper");
+    for opt in 0..=2u8 {
+        let exe = dir.join(format!("helper{opt}"));
+        build(&program("printed_by_helper.c"), opt, &exe, None);
+        for _ in 0..5 {
+            let o = run(&exe).expect("the enforced program ends");
+            assert!(
+                o.status.success(),
+                "Opt{opt}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let out = String::from_utf8_lossy(&o.stdout);
+            let mut lines: Vec<&str> = out.lines().collect();
+            lines.sort_unstable();
+            assert!(
+                lines == ["[alice]", "[reaped]", "[start]"]
+                    || lines == ["[gone]", "[reaped]", "[start]"],
+                "Opt{opt}: {out:?}"
+            );
+        }
+    }
+}
+
 /// The instrumented module keeps the program's code: every shared access runs between the
 /// runtime's calls at the instruction the verifier read; the locks the schedule subsumes are
 /// gone at Opt2 and kept (and bracketed) at Opt0.

@@ -251,6 +251,7 @@ fn left_waiting(
                         ErrorKind::InvalidCall => "a call through an invalid pointer",
                         ErrorKind::ArrayBounds => "an array index out of bounds",
                         ErrorKind::VlaLength => "a variable-length array of length not positive",
+                        ErrorKind::NullStream => "a null stream given to the C library",
                     })
                 } else if th.locations[tr.dst.0 as usize].kind == LocKind::Error {
                     Some("the error location")

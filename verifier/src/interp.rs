@@ -2053,6 +2053,7 @@ impl Program {
                     ErrorKind::InvalidCall => "call through a pointer to no function",
                     ErrorKind::ArrayBounds => "array index out of bounds",
                     ErrorKind::VlaLength => "variable-length array of length not positive",
+                    ErrorKind::NullStream => "null stream (`FILE *`) given to the C library",
                 };
                 format!("{what} in {} {}{pos}", thread, t.name)
             }

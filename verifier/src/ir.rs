@@ -988,6 +988,9 @@ pub enum ErrorKind {
     /// A variable-length array whose length is not positive (C11 6.7.6.2p5;
     /// `-fsanitize=vla-bound`).
     VlaLength,
+    /// A null stream (`FILE *`) given to a function of the C library that uses it (an
+    /// `fopen` that failed, unchecked): glibc dereferences it.
+    NullStream,
 }
 
 /// What a location is.

@@ -430,3 +430,37 @@ fn a_string_without_a_null_byte_is_read_past_its_end() {
         );
     }
 }
+
+/// A stream from an `fopen` that may fail, used unchecked: glibc dereferences the null
+/// stream (a crash), in the functions the environment models (`fgets`, `fread`, `fclose`)
+/// and in the output functions (`fprintf`, `fputs`, `fwrite`). Checked streams, the
+/// standard ones and `fclose(stdout)` stay safe.
+#[test]
+fn a_null_stream_given_to_the_library_is_an_error() {
+    let program = |body: &str| {
+        format!(
+            "#include <stdio.h>\nint main(void) {{ char b[8]; FILE *f = fopen(\"data\", \"r+\"); \
+             {body} return 0; }}\n"
+        )
+    };
+    for body in [
+        "fgets(b, sizeof b, f);",
+        "fread(b, 1, sizeof b, f);",
+        "fclose(f);",
+        r#"fprintf(f, "%d\n", 1);"#,
+        r#"fputs("x", f);"#,
+        "fwrite(b, 1, 0, f);",
+    ] {
+        let (v, why) = verdict(&program(body), Engine::Auto);
+        assert_ne!(v, Verdict::Safe, "{body}");
+        assert!(why.unwrap_or_default().contains("NullStream"), "{body}");
+    }
+    for body in [
+        r#"if (!f) return 1; fgets(b, sizeof b, f); fprintf(f, "%s", "x"); fclose(f);"#,
+        r#"(void)f; fputs("x\n", stdout); fprintf(stderr, "e\n"); fgets(b, sizeof b, stdin);"#,
+        "(void)f; fclose(stdout);",
+    ] {
+        let (v, why) = verdict(&program(body), Engine::Auto);
+        assert_eq!(v, Verdict::Safe, "{body}: {why:?}");
+    }
+}

@@ -388,8 +388,9 @@ impl<'m> Lowerer<'m> {
     /// [`super::format::argument_reads`] (the strings of `puts`, `perror`, paths, names, the
     /// bytes of `fwrite` and `write`). The model reads them a byte at a time
     /// ([`Lowerer::read_loop`]), so that one freed, unterminated or written by another thread
-    /// meanwhile is seen. A string constant is read by no one else and always there: not
-    /// read. A function the program defines reads as its code does.
+    /// meanwhile is seen. A string constant the call is given in its own instruction is read
+    /// by no one else and always there: not read. A function the program defines reads as
+    /// its code does.
     fn argument_reads(&mut self, name: &str, args: &[&'m Operand]) -> R<()> {
         // (The tables first: every call comes here, and the module's functions are a list.)
         let reads = super::format::format_argument(name).is_some()
@@ -443,7 +444,7 @@ impl<'m> Lowerer<'m> {
         if name.starts_with('v') {
             if strings {
                 return self.unsupported(format!(
-                    "`{name}` printing a string (`%s`) from a `va_list`"
+                    "`{name}` formatting a string (`%s`) from a `va_list`"
                 ));
             }
             return Ok(());
@@ -478,37 +479,47 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
-    /// Whether address `e` is the start of a string constant whichever way its conditionals
-    /// go (`rc == 0 ? "done" : "failed"`): no read of it can fail or meet another thread's
-    /// write, and how many bytes it has decides nothing the schedule orders.
-    fn constant_strings_only(&self, e: &Expr) -> bool {
-        match e {
-            Expr::Cast { arg, .. } => self.constant_strings_only(arg),
-            Expr::Ite { then, els, .. } => {
-                self.constant_strings_only(then) && self.constant_strings_only(els)
-            }
-            Expr::AddrOf { var, index } => {
-                let v = &self.vars[var.0 as usize];
-                let p = v.placement();
-                match index.as_const() {
-                    Some(k) if p.stride == 1 && k >= 0 => {
-                        let at = Val::P {
-                            obj: p.object,
-                            off: i64::from(p.offset) + k as i64,
-                            dyn_: vec![],
-                        };
-                        self.constant_string(&at).is_some()
-                    }
-                    _ => false,
-                }
-            }
-            _ => false,
+    /// An output function's stream ([`super::format::stream_argument`]): a null one is an
+    /// error of the call (glibc dereferences it); the stream's object is the library's, so
+    /// nothing of it is read. (environment.c's functions check theirs in C.)
+    fn stream_given(&mut self, name: &str, args: &[&'m Operand]) -> R<()> {
+        let Some(k) = super::format::stream_argument(name) else {
+            return Ok(());
+        };
+        let Some(&stream) = args.get(k as usize) else {
+            return Ok(());
+        };
+        if !self.library_function(name) {
+            return Ok(());
         }
+        let f = self.val(stream)?;
+        if matches!(f, Val::P { .. }) {
+            // (An object's address.)
+            return Ok(());
+        }
+        let null = bin(
+            BinOp::Eq,
+            self.addr_expr(&f),
+            Expr::constant(0, Ty::ULONG),
+            Ty::INT,
+        );
+        if null.as_const() == Some(0) {
+            return Ok(());
+        }
+        self.flush()?;
+        let from = self.cur;
+        let next = self.new_loc(LocKind::Normal);
+        let err = self.special[1];
+        let kind = TransKind::Error(ErrorKind::NullStream);
+        self.edge(from, err, null.clone(), vec![], kind)?;
+        self.edge(from, next, not(null), vec![], TransKind::Stmt)?;
+        self.cur = next;
+        Ok(())
     }
 
     /// An output function's read of the string its argument `k` (of `args`) points to, up
-    /// to `max` bytes ([`Lowerer::argument_reads`]); nothing where it is a string constant or
-    /// missing.
+    /// to `max` bytes ([`Lowerer::argument_reads`]); nothing where the call's operand is a
+    /// string constant or missing.
     fn read_string(
         &mut self,
         args: &[&'m Operand],
@@ -520,11 +531,11 @@ impl<'m> Lowerer<'m> {
             return Ok(());
         };
         let s = self.val(arg)?;
-        let constant = match &s {
-            Val::E(e) => self.constant_strings_only(e),
-            v => self.constant_string(v).is_some(),
-        };
-        if constant {
+        // (A string constant in the call instruction itself: no read of it can fail or meet
+        // another thread's write. Only there: `synth build` instruments the call once for
+        // every copy of it, so a copy whose argument is a constant only through its inlined
+        // caller, or a choice between constants, reads as the others do.)
+        if matches!(arg, Operand::ConstantOperand(_)) && self.constant_string(&s).is_some() {
             return Ok(());
         }
         // (No precision: every byte up to the null one. A negative precision is none.)
@@ -789,6 +800,7 @@ impl<'m> Lowerer<'m> {
             return self.intrinsic(n, args, c);
         }
         self.argument_reads(name, args)?;
+        self.stream_given(name, args)?;
         match name {
             "reach_error"
             | "__VERIFIER_error"
@@ -931,6 +943,15 @@ impl<'m> Lowerer<'m> {
                 self.map(c, size)
             }
             "__synth_unmap" => self.unmap(args[0]),
+            // environment.c's stream functions given a null stream.
+            "__synth_null_stream" => {
+                self.flush()?;
+                let err = self.special[1];
+                let kind = TransKind::Error(ErrorKind::NullStream);
+                self.edge(self.cur, err, Expr::tt(), vec![], kind)?;
+                self.cur = self.new_loc(LocKind::Normal);
+                Ok(None)
+            }
             // environment.c's sigaction given an action with a handler other than SIG_DFL
             // and SIG_IGN, which would run asynchronously: the model does not represent it.
             "__synth_signal_handler" => {

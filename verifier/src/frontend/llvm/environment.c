@@ -371,7 +371,23 @@ W struct passwd *getpwuid(uid_t uid) {
 }
 
 /* Streams: a stream is a block the model allocates (its contents are the library's), opened
- * or failing as the file system says; reading gives arbitrary bytes. */
+ * or failing as the file system says; reading gives arbitrary bytes. The standard streams
+ * are open from the start (the C library's objects, which no one frees). A null stream
+ * given to the library is an error of the program (glibc dereferences it); the front end
+ * checks the output functions' streams itself (calls.rs). */
+static char __synth_standard_streams[3];
+__attribute__((weak)) FILE *stdin = (FILE *)&__synth_standard_streams[0];
+__attribute__((weak)) FILE *stdout = (FILE *)&__synth_standard_streams[1];
+__attribute__((weak)) FILE *stderr = (FILE *)&__synth_standard_streams[2];
+
+/* The front end's: an error, a null stream given to the C library. */
+void __synth_null_stream(void);
+
+static void __synth_stream_given(FILE *f) {
+  if (!f)
+    __synth_null_stream();
+}
+
 static FILE *__synth_stream(void) {
   if (__VERIFIER_nondet_int()) {
     __synth_fail();
@@ -399,15 +415,21 @@ W FILE *fdopen(int fd, const char *mode) {
   return __synth_stream();
 }
 
+/* A stream the model opened is freed (using it afterwards is a use after free); a
+ * standard one stays, closed for the library only. */
 W int fclose(FILE *f) {
-  free(f);
+  __synth_stream_given(f);
+  char *p = (char *)f;
+  char *std = __synth_standard_streams;
+  if (p != std && p != std + 1 && p != std + 2)
+    free(f);
   return __VERIFIER_nondet_int() ? (__synth_fail(), EOF) : 0;
 }
 
 /* A line (up to n - 1 bytes, with its newline if it fits) or null at the end of the file or
  * on an error. */
 W char *fgets(char *s, int n, FILE *f) {
-  (void)f;
+  __synth_stream_given(f);
   if (n <= 1 || __VERIFIER_nondet_int())
     return 0;
   __synth_text(s, (size_t)n);
@@ -416,7 +438,7 @@ W char *fgets(char *s, int n, FILE *f) {
 
 /* Up to `count` items of `size` arbitrary bytes each. */
 W size_t fread(void *buf, size_t size, size_t count, FILE *f) {
-  (void)f;
+  __synth_stream_given(f);
   size_t r = __VERIFIER_nondet_ulong();
   __VERIFIER_assume(r <= count);
   char *p = buf;
@@ -427,7 +449,7 @@ W size_t fread(void *buf, size_t size, size_t count, FILE *f) {
 
 /* A stream's descriptor: an arbitrary one (every stream the model opens has one). */
 W int fileno(FILE *f) {
-  (void)f;
+  __synth_stream_given(f);
   return __VERIFIER_nondet_int() & INT_MAX;
 }
 W int fileno_unlocked(FILE *f) { return fileno(f); }
@@ -444,7 +466,7 @@ W int fileno_unlocked(FILE *f) { return fileno(f); }
  * k + 1 bytes (recorded in *size) where it holds fewer; an error may also come after such a
  * reallocation. */
 W ssize_t getdelim(char **line, size_t *size, int delim, FILE *f) {
-  (void)f;
+  __synth_stream_given(f);
   if (!line || !size) {
     errno = EINVAL;
     return -1;

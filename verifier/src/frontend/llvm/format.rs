@@ -197,11 +197,25 @@ pub fn argument_reads(name: &str) -> &'static [(u32, ReadLength)] {
     }
 }
 
-/// The argument that is the format of output function `name`, where it has one.
+/// The argument that is the stream (`FILE *`) of output function `name`, where it has one
+/// the library dereferences (`fflush(NULL)` flushes every stream).
+pub fn stream_argument(name: &str) -> Option<u32> {
+    match name {
+        "fprintf" | "vfprintf" => Some(0),
+        "fputs" | "fputc" | "putc" => Some(1),
+        "fwrite" => Some(3),
+        _ => None,
+    }
+}
+
+/// The argument that is the format of output function `name`, where it has one; also of
+/// the functions formatting from a `va_list` into a string or a descriptor, whose strings
+/// the model cannot read (the other formatting functions are models.c's).
 pub fn format_argument(name: &str) -> Option<u32> {
     match name {
         "printf" | "vprintf" | "warn" | "warnx" => Some(0),
-        "fprintf" | "vfprintf" => Some(1),
+        "fprintf" | "vfprintf" | "vsprintf" | "vasprintf" | "vdprintf" => Some(1),
+        "vsnprintf" => Some(2),
         _ => None,
     }
 }

@@ -209,6 +209,7 @@ fn idioms_run_under_their_schedules_and_print_what_the_native_program_prints() {
         "sem_pipeline",
         "sem_trywait_pool",
         "server_table",
+        "shared_log",
         "spinlock_sync",
         "stdin_setting",
         "strings_stdio",

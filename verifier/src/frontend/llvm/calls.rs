@@ -943,6 +943,21 @@ impl<'m> Lowerer<'m> {
                 self.map(c, size)
             }
             "__synth_unmap" => self.unmap(args[0]),
+            // environment.c's choices of a result without a branch (a failure or not): the
+            // schedule branches where the program tests the result.
+            "__synth_select_int" if args.len() == 3 => {
+                let c = truth(self.expr(args[0])?);
+                let a = cast(self.expr(args[1])?, Ty::INT);
+                let b = cast(self.expr(args[2])?, Ty::INT);
+                Ok(Some(Val::E(super::lower::ite(c, a, b, Ty::INT))))
+            }
+            "__synth_select_pointer" if args.len() == 3 => {
+                let c = truth(self.expr(args[0])?);
+                let a = self.val(args[1])?;
+                let b = self.val(args[2])?;
+                let (a, b) = (self.addr_expr(&a), self.addr_expr(&b));
+                Ok(Some(Val::E(super::lower::ite(c, a, b, Ty::ULONG))))
+            }
             // environment.c's stream functions given a null stream.
             "__synth_null_stream" => {
                 self.flush()?;

@@ -42,11 +42,15 @@ int __synth_unmap(void *p);
 
 #define W __attribute__((weak, section(".text.synth_environment")))
 
-/* An arbitrary error number (positive). */
+/* The front end's: `c ? a : b` as a value, without a branch in the model. */
+int __synth_select_int(int c, int a, int b);
+void *__synth_select_pointer(int c, void *a, void *b);
+
+/* An arbitrary error number (positive; made without an assumption, which would be a branch
+ * of the model's: see __synth_or_fail). */
 static int __synth_error(void) {
   int e = __VERIFIER_nondet_int();
-  __VERIFIER_assume(e > 0);
-  return e;
+  return __synth_select_int(e > 0, e, 1);
 }
 
 /* A failure: -1 with an arbitrary positive errno. */
@@ -55,13 +59,19 @@ static int __synth_fail(void) {
   return -1;
 }
 
+/* `ok`, or a failure (-1 with an arbitrary positive errno), chosen without a branch: a
+ * schedule then branches where the program tests the result, in its own code, not inside
+ * the model, which the built program does not run (it asks the system). */
+static int __synth_or_fail(int ok) {
+  int fails = __VERIFIER_nondet_int() != 0;
+  errno = __synth_select_int(fails, __synth_error(), errno);
+  return __synth_select_int(fails, -1, ok);
+}
+
 /* A new descriptor, or a failure. */
 static int __synth_descriptor(void) {
-  if (__VERIFIER_nondet_int())
-    return __synth_fail();
   int fd = __VERIFIER_nondet_int();
-  __VERIFIER_assume(fd >= 0);
-  return fd;
+  return __synth_or_fail(__synth_select_int(fd >= 0, fd, 0));
 }
 
 W int open(const char *path, int flags, ...) {
@@ -72,7 +82,7 @@ W int open(const char *path, int flags, ...) {
 
 W int close(int fd) {
   (void)fd;
-  return __VERIFIER_nondet_int() ? __synth_fail() : 0;
+  return __synth_or_fail(0);
 }
 
 W ssize_t read(int fd, void *buf, size_t n) {
@@ -151,7 +161,7 @@ W int ftw(const char *dir, int (*fn)(const char *, const struct stat *, int), in
     if (r)
       return r;
   }
-  return __VERIFIER_nondet_int() ? __synth_fail() : 0;
+  return __synth_or_fail(0);
 }
 
 /* Signals are not delivered in the model (installing a handler is refused), so a thread's
@@ -229,7 +239,7 @@ W int kill(pid_t pid, int sig) {
   } else {
     pthread_kill(pthread_self(), sig);
   }
-  return __VERIFIER_nondet_int() ? __synth_fail() : 0;
+  return __synth_or_fail(0);
 }
 
 /* At s, a string of up to n - 1 arbitrary bytes other than null, and its null byte. */
@@ -372,13 +382,11 @@ W struct passwd *getpwuid(uid_t uid) {
 
 /* Streams: a stream is a block the model allocates (its contents are the library's), opened
  * or failing as the file system says; reading gives arbitrary bytes. The standard streams
- * are open from the start (the C library's objects, which no one frees). A null stream
+ * are open from the start (the C library's objects). A null stream
  * given to the library is an error of the program (glibc dereferences it); the front end
  * checks the output functions' streams itself (calls.rs). */
-static char __synth_standard_streams[3];
-__attribute__((weak)) FILE *stdin = (FILE *)&__synth_standard_streams[0];
-__attribute__((weak)) FILE *stdout = (FILE *)&__synth_standard_streams[1];
-__attribute__((weak)) FILE *stderr = (FILE *)&__synth_standard_streams[2];
+/* (The front end starts `stdin`, `stdout` and `stderr`, which the C library defines, as
+ * three open streams: lower.rs.) */
 
 /* The front end's: an error, a null stream given to the C library. */
 void __synth_null_stream(void);
@@ -388,15 +396,13 @@ static void __synth_stream_given(FILE *f) {
     __synth_null_stream();
 }
 
+/* (The block is allocated either way; its failure, as `__synth_or_fail`'s, is chosen without
+ * a branch.) */
 static FILE *__synth_stream(void) {
-  if (__VERIFIER_nondet_int()) {
-    __synth_fail();
-    return 0;
-  }
   FILE *f = malloc(sizeof(FILE));
-  if (!f)
-    errno = ENOMEM;
-  return f;
+  errno = __synth_select_int(!f, ENOMEM, errno);
+  int fails = __synth_or_fail(0) != 0;
+  return __synth_select_pointer(fails, 0, f);
 }
 
 /* (The front end reads the path and the mode: calls.rs.) */
@@ -408,22 +414,17 @@ W FILE *fopen(const char *path, const char *mode) {
 
 W FILE *fdopen(int fd, const char *mode) {
   (void)mode;
-  if (fd < 0) {
-    errno = EBADF;
-    return 0;
-  }
-  return __synth_stream();
+  FILE *f = __synth_stream();
+  errno = __synth_select_int(fd < 0, EBADF, errno);
+  return __synth_select_pointer(fd < 0, 0, f);
 }
 
-/* A stream the model opened is freed (using it afterwards is a use after free); a
- * standard one stays, closed for the library only. */
+/* The stream's block stays: a release of it would be an event of the schedule wherever
+ * threads share the stream, in code the built program does not have (the system's
+ * `fclose`). A stream used after `fclose`, or closed twice, is not checked. */
 W int fclose(FILE *f) {
   __synth_stream_given(f);
-  char *p = (char *)f;
-  char *std = __synth_standard_streams;
-  if (p != std && p != std + 1 && p != std + 2)
-    free(f);
-  return __VERIFIER_nondet_int() ? (__synth_fail(), EOF) : 0;
+  return __synth_select_int(__synth_or_fail(0) != 0, EOF, 0);
 }
 
 /* A line (up to n - 1 bytes, with its newline if it fits) or null at the end of the file or
@@ -662,7 +663,7 @@ W int connect(int fd, const struct sockaddr *addr, socklen_t len) {
   (void)fd;
   (void)addr;
   (void)len;
-  return __VERIFIER_nondet_int() ? __synth_fail() : 0;
+  return __synth_or_fail(0);
 }
 
 /* select: a failure, or the count of descriptors ready, each set keeping any of the
@@ -706,7 +707,7 @@ W off_t lseek(int fd, off_t off, int whence) {
 }
 W int unlink(const char *path) {
   (void)path;
-  return __VERIFIER_nondet_int() ? __synth_fail() : 0;
+  return __synth_or_fail(0);
 }
 
 /* Signals are not delivered in the model: alarm returns the seconds left of an earlier

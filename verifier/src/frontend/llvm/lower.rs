@@ -1533,6 +1533,35 @@ impl<'m> Lowerer<'m> {
             }
             self.globals.insert(name, obj);
         }
+        // The C standard's streams, which the C library defines, are open: each points to a
+        // byte of an object of the model's (the stream's contents are the library's).
+        let standard: Vec<(usize, VarId)> = ["stdin", "stdout", "stderr"]
+            .into_iter()
+            .enumerate()
+            .filter(|(_, name)| {
+                (m.global_vars.iter())
+                    .any(|g| name_str(&g.name) == *name && g.initializer.is_none())
+            })
+            .filter_map(|(k, name)| self.globals.get(name).map(|&obj| (k, obj)))
+            .collect();
+        if !standard.is_empty() {
+            let ty = Type::ArrayType {
+                element_type: m.types.i8(),
+                num_elements: 3,
+            };
+            let streams =
+                self.new_object("<standard streams>", &ty, VarScope::Global, Init::Zero)?;
+            for (k, obj) in standard {
+                let at = Val::P {
+                    obj: streams,
+                    off: k as i64,
+                    dyn_: vec![],
+                };
+                if let Some(a) = self.const_eval(&self.addr_expr(&at)) {
+                    self.init_cell(obj, 0, a);
+                }
+            }
+        }
         // Initialisers may take addresses of other globals: after all exist.
         for g in &m.global_vars {
             let name = name_str(&g.name);

@@ -1213,3 +1213,17 @@ fn output_calls_whose_reads_are_not_known_are_refused() {
         }
     }
 }
+
+/// BSD's `err` and `errx` end the program; a function of the program's own with that name
+/// (no C library name) returns, and what follows its call is verified.
+#[test]
+fn a_function_of_the_programs_own_named_err_returns() {
+    let own = "static int calls;\nstatic void err(const char *s) { (void)s; calls++; }\nint main(void) { err(\"e\"); int *p = 0; *p = calls; return 0; }\n";
+    let libc = "#include <err.h>\n#include <assert.h>\nint main(void) { err(1, \"stop\"); assert(0); return 0; }\n";
+    for (text, bug) in [(own, true), (libc, false)] {
+        let p = load_str("err.c", text, &FOpts::default()).unwrap();
+        let r = search(&p);
+        let found = r.bugs.iter().any(|b| b.kind != BugKind::Deviation);
+        assert_eq!(found, bug, "{text}");
+    }
+}

@@ -28,6 +28,7 @@ use super::lower::{bin, cast, not, truth, Lowerer, Val, MAX_COND_THREADS, R};
 use crate::ir::*;
 use llvm_ir::instruction::Call;
 use llvm_ir::types::Type;
+use llvm_ir::Instruction;
 use llvm_ir::Operand;
 
 /// Functions whose calls have no effect that the program model observes, and whose result
@@ -479,6 +480,15 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
+    /// The program ends here (`exit`, `abort`).
+    fn halt(&mut self) -> R<Option<Val>> {
+        self.flush()?;
+        let halt = self.special[2];
+        self.edge(self.cur, halt, Expr::tt(), vec![], TransKind::Halt)?;
+        self.cur = self.new_loc(LocKind::Normal);
+        Ok(None)
+    }
+
     /// An output function's stream ([`super::format::stream_argument`]): a null one is an
     /// error of the call (glibc dereferences it); the stream's object is the library's, so
     /// nothing of it is read. (environment.c's functions check theirs in C.)
@@ -517,6 +527,32 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
+    /// Whether operand `o` of the function being lowered is a string constant in its code,
+    /// the same in every copy of the function: a constant, or a `select` or phi each of
+    /// whose values is one (`rc == 0 ? "done" : "failed"`).
+    fn constant_string_operand(&self, o: &Operand) -> bool {
+        let constant = |o: &Operand| match o {
+            Operand::ConstantOperand(c) => {
+                (self.const_val(c).ok()).is_some_and(|v| self.constant_string(&v).is_some())
+            }
+            _ => false,
+        };
+        let Operand::LocalOperand { name, .. } = o else {
+            return constant(o);
+        };
+        let Some(frame) = self.frames.last() else {
+            return false;
+        };
+        let def = (frame.func.basic_blocks.iter())
+            .flat_map(|b| &b.instrs)
+            .find(|i| i.try_get_result() == Some(name));
+        match def {
+            Some(Instruction::Select(s)) => constant(&s.true_value) && constant(&s.false_value),
+            Some(Instruction::Phi(p)) => p.incoming_values.iter().all(|(v, _)| constant(v)),
+            _ => false,
+        }
+    }
+
     /// An output function's read of the string its argument `k` (of `args`) points to, up
     /// to `max` bytes ([`Lowerer::argument_reads`]); nothing where the call's operand is a
     /// string constant or missing.
@@ -530,14 +566,14 @@ impl<'m> Lowerer<'m> {
         let Some(arg) = args.get(k) else {
             return Ok(());
         };
-        let s = self.val(arg)?;
-        // (A string constant in the call instruction itself: no read of it can fail or meet
-        // another thread's write. Only there: `synth build` instruments the call once for
-        // every copy of it, so a copy whose argument is a constant only through its inlined
-        // caller, or a choice between constants, reads as the others do.)
-        if matches!(arg, Operand::ConstantOperand(_)) && self.constant_string(&s).is_some() {
+        // (A string constant in the code itself: no read of it can fail or meet another
+        // thread's write. Only there: `synth build` instruments the call once for every copy
+        // of it, so a copy whose argument is a constant only through its inlined caller reads
+        // as the others do.)
+        if self.constant_string_operand(arg) {
             return Ok(());
         }
+        let s = self.val(arg)?;
         // (No precision: every byte up to the null one. A negative precision is none.)
         let max = max.map_or(Expr::constant(-1, Ty::LONG), |m| {
             let negative = bin(BinOp::Lt, m.clone(), Expr::constant(0, Ty::LONG), Ty::INT);
@@ -824,13 +860,10 @@ impl<'m> Lowerer<'m> {
             {
                 self.unsupported(format!("`{name}`"))
             }
-            "abort" | "exit" | "_exit" | "_Exit" | "err" | "errx" => {
-                self.flush()?;
-                let halt = self.special[2];
-                self.edge(self.cur, halt, Expr::tt(), vec![], TransKind::Halt)?;
-                self.cur = self.new_loc(LocKind::Normal);
-                Ok(None)
-            }
+            // (`err` and `errx` are BSD's, not C's: a program may define its own, which
+            // returns.)
+            "abort" | "exit" | "_exit" | "_Exit" => self.halt(),
+            "err" | "errx" if self.library_function(name) => self.halt(),
             "__VERIFIER_assume" | "assume_abort_if_not" => {
                 // Over shared state the assumption waits: its condition is read atomically.
                 let x = match self.await_condition(args[0], c)? {

@@ -978,11 +978,16 @@ impl<'m> Lowerer<'m> {
             "__synth_unmap" => self.unmap(args[0]),
             // environment.c's choices of a result without a branch (a failure or not): the
             // schedule branches where the program tests the result.
-            "__synth_select_int" if args.len() == 3 => {
+            "__synth_select_int" | "__synth_select_long" if args.len() == 3 => {
+                let ty = if name.ends_with("int") {
+                    Ty::INT
+                } else {
+                    Ty::LONG
+                };
                 let c = truth(self.expr(args[0])?);
-                let a = cast(self.expr(args[1])?, Ty::INT);
-                let b = cast(self.expr(args[2])?, Ty::INT);
-                Ok(Some(Val::E(super::lower::ite(c, a, b, Ty::INT))))
+                let a = cast(self.expr(args[1])?, ty);
+                let b = cast(self.expr(args[2])?, ty);
+                Ok(Some(Val::E(super::lower::ite(c, a, b, ty))))
             }
             "__synth_select_pointer" if args.len() == 3 => {
                 let c = truth(self.expr(args[0])?);

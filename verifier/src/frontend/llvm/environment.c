@@ -44,6 +44,7 @@ int __synth_unmap(void *p);
 
 /* The front end's: `c ? a : b` as a value, without a branch in the model. */
 int __synth_select_int(int c, int a, int b);
+long __synth_select_long(int c, long a, long b);
 void *__synth_select_pointer(int c, void *a, void *b);
 
 /* An arbitrary error number (positive; made without an assumption, which would be a branch
@@ -66,6 +67,13 @@ static int __synth_or_fail(int ok) {
   int fails = __VERIFIER_nondet_int() != 0;
   errno = __synth_select_int(fails, __synth_error(), errno);
   return __synth_select_int(fails, -1, ok);
+}
+
+/* `__synth_or_fail` for a length or an offset. */
+static long __synth_or_fail_long(long ok) {
+  int fails = __VERIFIER_nondet_int() != 0;
+  errno = __synth_select_int(fails, __synth_error(), errno);
+  return __synth_select_long(fails, -1, ok);
 }
 
 /* A new descriptor, or a failure. */
@@ -575,13 +583,11 @@ W int fstat(int fd, struct stat *st) {
   return __synth_status(st);
 }
 
-/* Writes and sends: up to `n` bytes taken, or a failure. */
+/* Writes and sends: up to `n` bytes taken, or a failure (chosen without a branch, as
+ * `__synth_or_fail`). */
 static ssize_t __synth_taken(size_t n) {
-  if (__VERIFIER_nondet_int())
-    return __synth_fail();
   size_t r = __VERIFIER_nondet_ulong();
-  __VERIFIER_assume(r <= n);
-  return (ssize_t)r;
+  return __synth_or_fail_long(__synth_select_long(r <= n, (long)r, (long)n));
 }
 W ssize_t write(int fd, const void *buf, size_t n) {
   (void)fd;
@@ -699,11 +705,8 @@ W off_t lseek(int fd, off_t off, int whence) {
   (void)fd;
   (void)off;
   (void)whence;
-  if (__VERIFIER_nondet_int())
-    return __synth_fail();
   off_t r = (off_t)__VERIFIER_nondet_ulong();
-  __VERIFIER_assume(r >= 0);
-  return r;
+  return __synth_or_fail_long(__synth_select_long(r >= 0, r, 0));
 }
 W int unlink(const char *path) {
   (void)path;

@@ -25,7 +25,7 @@ fn unsafe_programs_fail_under_pinned_seeds() {
         ("svcomp/pthread/stateful01-1.c", 0, "error"),
         ("sctbench/circular_buffer_bad.c", 1, "error"),
         ("sctbench/twostage_bad.c", 3, "error"),
-        ("sctbench/wronglock_bad.c", 8, "error"),
+        ("sctbench/wronglock_bad.c", 5, "error"),
         ("sctbench/carter01_bad.c", 0, "deadlock"),
         ("sctbench/deadlock01_bad.c", 0, "deadlock"),
         ("sctbench/sync01_bad.c", 0, "deadlock"),

@@ -138,8 +138,7 @@ static void __synth_stat_values(struct stat *st) {
   for (size_t i = 0; i < sizeof *st; i++)
     ((char *)st)[i] = __VERIFIER_nondet_char();
   long size = __VERIFIER_nondet_long();
-  __VERIFIER_assume(size >= 0);
-  st->st_size = size;
+  st->st_size = __synth_select_long(size >= 0, size, 0);
 }
 
 /* A walk of any number of paths, each of any length below PATH_MAX, with an arbitrary file
@@ -327,8 +326,7 @@ W uid_t getuid(void) { return (uid_t)__VERIFIER_nondet_int(); }
 W uid_t geteuid(void) { return (uid_t)__VERIFIER_nondet_int(); }
 W pid_t getpid(void) {
   int p = __VERIFIER_nondet_int();
-  __VERIFIER_assume(p > 0);
-  return p;
+  return __synth_select_int(p > 0, p, 1);
 }
 
 /* Resource limits: until the program sets one, any soft limit up to the hard one (either
@@ -564,11 +562,11 @@ W time_t time(time_t *t) {
 }
 
 /* A file's status: arbitrary, or a failure. */
+/* (Written on a failure too, where nothing should read it: the failure is chosen without a
+ * branch, as `__synth_or_fail`'s.) */
 static int __synth_status(struct stat *st) {
-  if (__VERIFIER_nondet_int())
-    return __synth_fail();
   __synth_stat_values(st);
-  return 0;
+  return __synth_or_fail(0);
 }
 W int stat(const char *path, struct stat *st) {
   (void)path;

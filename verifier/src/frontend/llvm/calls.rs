@@ -389,9 +389,9 @@ impl<'m> Lowerer<'m> {
     /// [`super::format::argument_reads`] (the strings of `puts`, `perror`, paths, names, the
     /// bytes of `fwrite` and `write`). The model reads them a byte at a time
     /// ([`Lowerer::read_loop`]), so that one freed, unterminated or written by another thread
-    /// meanwhile is seen. A string constant the call is given in its own instruction is read
-    /// by no one else and always there: not read. A function the program defines reads as
-    /// its code does.
+    /// meanwhile is seen. A string constant the code gives the call (an operand, or a choice
+    /// between constants: [`Lowerer::constant_string_operand`]) is read by no one else and
+    /// always there: not read. A function the program defines reads as its code does.
     fn argument_reads(&mut self, name: &str, args: &[&'m Operand]) -> R<()> {
         // (The tables first: every call comes here, and the module's functions are a list.)
         let reads = super::format::format_argument(name).is_some()

@@ -36,8 +36,8 @@ use verifier::frontend::llvm::format::{
     argument_reads, format_argument, printed, Precision, Printed, ReadLength,
 };
 use verifier::ir::{
-    printed_arm, printed_read_arg, ByteStep, CellStep, Place, PrintedArm, Program, SyncKind,
-    ThreadId, TransKind,
+    printed_arm, printed_read_arg, ByteStep, CellStep, Place, Program, SyncKind, ThreadId,
+    TransKind,
 };
 
 /// Exit code of an instrumented program whose schedule the runtime refuses.
@@ -715,13 +715,8 @@ fn printed_reads(
         };
         let slot = match arm {
             None => &mut reads[k].site,
-            Some(a) => {
-                let i = PrintedArm::ALL
-                    .iter()
-                    .position(|&b| b == a)
-                    .expect("an arm");
-                &mut reads[k].arms[i]
-            }
+            // (`PrintedArm::ALL` is in the arms' order.)
+            Some(a) => &mut reads[k].arms[a as usize],
         };
         if *slot != SYNTH_NONE && *slot != r.site {
             return Err(format!(

@@ -178,6 +178,11 @@ impl Ty {
         bits: 8,
         signed: true,
     };
+    /// `unsigned char`: a byte.
+    pub const UCHAR: Ty = Ty {
+        bits: 8,
+        signed: false,
+    };
 
     /// Converts an exact integer to this type (C conversion rules, two's complement wrap).
     #[inline]

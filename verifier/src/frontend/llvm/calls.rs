@@ -480,6 +480,16 @@ impl<'m> Lowerer<'m> {
         Ok(())
     }
 
+    /// The program fails here with `kind` (`reach_error()`, a failed `assert`, a `free` of
+    /// no block).
+    pub(super) fn error_here(&mut self, kind: ErrorKind) -> R<Option<Val>> {
+        self.flush()?;
+        let err = self.special[1];
+        self.edge(self.cur, err, Expr::tt(), vec![], TransKind::Error(kind))?;
+        self.cur = self.new_loc(LocKind::Normal);
+        Ok(None)
+    }
+
     /// The program ends here (`exit`, `abort`).
     fn halt(&mut self) -> R<Option<Val>> {
         self.flush()?;
@@ -848,11 +858,7 @@ impl<'m> Lowerer<'m> {
                 } else {
                     ErrorKind::ReachError
                 };
-                self.flush()?;
-                let err = self.special[1];
-                self.edge(self.cur, err, Expr::tt(), vec![], TransKind::Error(kind))?;
-                self.cur = self.new_loc(LocKind::Normal);
-                Ok(None)
+                self.error_here(kind)
             }
             // setjmp is modelled as returning 0 when called: nothing may come back to it.
             "longjmp" | "_longjmp" | "siglongjmp" | "__longjmp_chk"
@@ -997,14 +1003,7 @@ impl<'m> Lowerer<'m> {
                 Ok(Some(Val::E(super::lower::ite(c, a, b, Ty::ULONG))))
             }
             // environment.c's stream functions given a null stream.
-            "__synth_null_stream" => {
-                self.flush()?;
-                let err = self.special[1];
-                let kind = TransKind::Error(ErrorKind::NullStream);
-                self.edge(self.cur, err, Expr::tt(), vec![], kind)?;
-                self.cur = self.new_loc(LocKind::Normal);
-                Ok(None)
-            }
+            "__synth_null_stream" => self.error_here(ErrorKind::NullStream),
             // environment.c's sigaction given an action with a handler other than SIG_DFL
             // and SIG_IGN, which would run asynchronously: the model does not represent it.
             "__synth_signal_handler" => {

@@ -240,6 +240,23 @@ impl Module {
         unsafe { LLVMConstInt(self.i32_ty(), v as u64, 0) }
     }
 
+    /// A call of `f`, of type `ty`, with `args` at the builder's position.
+    unsafe fn build_call(
+        &self,
+        ty: LLVMTypeRef,
+        f: LLVMValueRef,
+        args: &mut [LLVMValueRef],
+    ) -> LLVMValueRef {
+        LLVMBuildCall2(
+            self.builder,
+            ty,
+            f,
+            args.as_mut_ptr(),
+            args.len() as u32,
+            c"".as_ptr(),
+        )
+    }
+
     /// The function `name` of type `ty`, declared when the module has none.
     unsafe fn function(&self, name: &str, ty: LLVMTypeRef) -> LLVMValueRef {
         let c = cstring(name);
@@ -271,14 +288,7 @@ impl Module {
             0,
         );
         let f = self.function(name, ty);
-        LLVMBuildCall2(
-            self.builder,
-            ty,
-            f,
-            args.as_mut_ptr(),
-            args.len() as u32,
-            c"".as_ptr(),
-        );
+        self.build_call(ty, f, &mut args);
     }
 
     /// Inserts `void name(consts...)` just before instruction `n`.
@@ -349,7 +359,7 @@ impl Module {
             let ty = LLVMFunctionType(self.i32_ty(), params.as_mut_ptr(), 3, 0);
             let f = self.function(name, ty);
             let mut args = [chosen, self.u32_const(none), self.u32_const(1)];
-            LLVMBuildCall2(self.builder, ty, f, args.as_mut_ptr(), 3, c"".as_ptr());
+            self.build_call(ty, f, &mut args);
         }
     }
 
@@ -376,14 +386,7 @@ impl Module {
             );
             let f = self.function(name, ty);
             LLVMPositionBuilderBefore(self.builder, i);
-            let new = LLVMBuildCall2(
-                self.builder,
-                ty,
-                f,
-                args.as_mut_ptr(),
-                args.len() as u32,
-                c"".as_ptr(),
-            );
+            let new = self.build_call(ty, f, &mut args);
             LLVMReplaceAllUsesWith(i, new);
             LLVMInstructionEraseFromParent(i);
             self.instrs[n as usize] = Some(new);
@@ -474,14 +477,7 @@ impl Module {
                 let mut args = vec![self.u32_const(r.site)];
                 args.extend(r.arms.iter().map(|&a| self.u32_const(a)));
                 args.extend([arg, length, LLVMConstInt(self.i32_ty(), mode, 0)]);
-                let copy = LLVMBuildCall2(
-                    self.builder,
-                    ty,
-                    f,
-                    args.as_mut_ptr(),
-                    args.len() as u32,
-                    c"".as_ptr(),
-                );
+                let copy = self.build_call(ty, f, &mut args);
                 LLVMSetOperand(i, r.arg, copy);
                 copies.push(copy);
             }

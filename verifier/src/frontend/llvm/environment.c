@@ -60,21 +60,18 @@ static int __synth_fail(void) {
   return -1;
 }
 
-/* `ok`, or a failure (-1 with an arbitrary positive errno), chosen without a branch: a
- * schedule then branches where the program tests the result, in its own code, not inside
- * the model, which the built program does not run (it asks the system). */
-static int __synth_or_fail(int ok) {
-  int fails = __VERIFIER_nondet_int() != 0;
-  errno = __synth_select_int(fails, __synth_error(), errno);
-  return __synth_select_int(fails, -1, ok);
-}
-
-/* `__synth_or_fail` for a length or an offset. */
+/* `ok` (a length, an offset, a descriptor, 0), or a failure (-1 with an arbitrary positive
+ * errno), chosen without a branch: a schedule then branches where the program tests the
+ * result, in its own code, not inside the model, which the built program does not run (it
+ * asks the system). */
 static long __synth_or_fail_long(long ok) {
   int fails = __VERIFIER_nondet_int() != 0;
   errno = __synth_select_int(fails, __synth_error(), errno);
   return __synth_select_long(fails, -1, ok);
 }
+
+/* `__synth_or_fail_long` for an `int` result. */
+static int __synth_or_fail(int ok) { return (int)__synth_or_fail_long(ok); }
 
 /* A new descriptor, or a failure. */
 static int __synth_descriptor(void) {

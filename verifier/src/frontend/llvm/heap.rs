@@ -537,17 +537,7 @@ impl<'m> Lowerer<'m> {
     /// `free` of a pointer value.
     pub(super) fn free_val(&mut self, p: Val) -> R<Option<Val>> {
         let Some(status) = self.status_place(&p)? else {
-            self.flush()?;
-            let err = self.special[1];
-            self.edge(
-                self.cur,
-                err,
-                Expr::tt(),
-                vec![],
-                TransKind::Error(ErrorKind::InvalidFree),
-            )?;
-            self.cur = self.new_loc(LocKind::Normal);
-            return Ok(None);
+            return self.error_here(ErrorKind::InvalidFree);
         };
         let addr = self.addr_expr(&p);
         self.flush()?;
@@ -1143,16 +1133,7 @@ impl<'m> Lowerer<'m> {
         let Some(cells) = known else {
             return self.byte_loop(dst, None, Some(byte), n, None);
         };
-        let b = cast(
-            cast(
-                byte,
-                Ty {
-                    bits: 8,
-                    signed: false,
-                },
-            ),
-            Ty::ULONG,
-        );
+        let b = cast(cast(byte, Ty::UCHAR), Ty::ULONG);
         for (k, w, ty) in cells {
             // The byte repeated over the cell's width.
             let ones: i128 = (0..w).map(|i| 1i128 << (8 * i)).sum();
@@ -1224,10 +1205,6 @@ impl<'m> Lowerer<'m> {
         n: Expr,
         backward: Option<Expr>,
     ) -> R<()> {
-        let u8t = Ty {
-            bits: 8,
-            signed: false,
-        };
         // The code of the loop's own steps (its test: `realloc`'s reads the old block).
         let head_code = self.at.map_or(0, |a| a[1]);
         let i = self.temp("block.i", Ty::ULONG);
@@ -1267,7 +1244,7 @@ impl<'m> Lowerer<'m> {
                 byte_at.clone(),
                 Ty::ULONG,
             )),
-            ty: u8t,
+            ty: Ty::UCHAR,
             targets: Vec::new(),
             header: false,
         };
@@ -1295,8 +1272,8 @@ impl<'m> Lowerer<'m> {
                 let from = at(&s, self);
                 self.read_byte("block.byte", from, ByteStep::Read.code())?
             }
-            (None, Some(b)) => cast(b, u8t),
-            (None, None) => Expr::constant(0, u8t),
+            (None, Some(b)) => cast(b, Ty::UCHAR),
+            (None, None) => Expr::constant(0, Ty::UCHAR),
         };
         let to = at(&dst, self);
         self.block_step(ByteStep::Write.code())?;
@@ -1339,23 +1316,19 @@ impl Lowerer<'_> {
     /// A step that reads the byte at `from` into a new register named `name`, with `code`
     /// ([`ByteStep`], [`crate::ir::printed_read_code`]): the register's value.
     fn read_byte(&mut self, name: &str, from: Place, code: u32) -> R<Expr> {
-        let u8t = Ty {
-            bits: 8,
-            signed: false,
-        };
-        let t = self.temp(name, u8t);
+        let t = self.temp(name, Ty::UCHAR);
         self.block_step(code)?;
         self.access_step(
             vec![Op::Assign {
                 place: Place::scalar(t),
                 value: Expr::Load {
                     place: from,
-                    ty: u8t,
+                    ty: Ty::UCHAR,
                 },
             }],
             TransKind::Stmt,
         )?;
-        Ok(Expr::var(t, u8t))
+        Ok(Expr::var(t, Ty::UCHAR))
     }
 
     /// What a library function reads through its argument `arg`, a pointer
@@ -1373,10 +1346,6 @@ impl Lowerer<'_> {
         arg: u32,
     ) -> R<()> {
         use crate::ir::{printed_arm_code, printed_read_code, PrintedArm};
-        let u8t = Ty {
-            bits: 8,
-            signed: false,
-        };
         let head_code = self.at.map_or(0, |a| a[1]);
         let arm = |a: PrintedArm| printed_arm_code(arg, a);
         let i = self.temp("read.i", Ty::ULONG);
@@ -1408,7 +1377,7 @@ impl Lowerer<'_> {
         self.cur = body;
         let from = Place::Deref {
             addr: Box::new(bin(BinOp::Add, self.addr_expr(&src), iv.clone(), Ty::ULONG)),
-            ty: u8t,
+            ty: Ty::UCHAR,
             targets: Vec::new(),
             header: false,
         };
@@ -1423,17 +1392,17 @@ impl Lowerer<'_> {
             ),
         }];
         if until_null {
-            let zero = Expr::constant(0, u8t);
+            let zero = Expr::constant(0, Ty::UCHAR);
             let end = bin(BinOp::Eq, byte, zero, Ty::INT);
             self.block_step(arm(PrintedArm::End))?;
             self.edge(self.cur, done, end.clone(), vec![], TransKind::Branch)?;
             self.block_step(arm(PrintedArm::Next))?;
             self.edge(self.cur, head, not(end), next, TransKind::Branch)?;
+            self.block_step(head_code)?;
         } else {
             self.block_step(head_code)?;
             self.edge(self.cur, head, Expr::tt(), next, TransKind::Stmt)?;
         }
-        self.block_step(head_code)?;
         self.cur = done;
         Ok(())
     }

@@ -324,10 +324,7 @@ impl Layout<'_> {
         path: &str,
         out: &mut Vec<Leaf>,
     ) {
-        let byte = ElemKind::Int(Ty {
-            bits: 8,
-            signed: false,
-        });
+        let byte = ElemKind::Int(Ty::UCHAR);
         match outer {
             None if to > from => out.push(Leaf {
                 offset: base + from,

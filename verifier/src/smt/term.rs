@@ -617,18 +617,27 @@ impl Term {
 
     /// `a[i]`.
     pub fn select(a: Term, i: Term) -> Term {
-        // select(store(a, i, v), i) = v for syntactically equal indexes.
-        if let Term::Store(b, j, v) = &a {
-            if **j == i {
-                return (**v).clone();
-            }
-            if let (Term::Int(x), Term::Int(y)) = (&**j, &i) {
-                if x != y {
-                    return Term::select((**b).clone(), i);
+        // select(store(a, i, v), i) = v for syntactically equal indexes, and past stores at
+        // other constant indexes. (A walk, not a recursion: a chain of known cells can be
+        // long, and only where it stops is shared into the result.)
+        let past = {
+            let mut arr = &a;
+            let mut past: Option<&Rc<Term>> = None;
+            while let Term::Store(b, j, v) = arr {
+                if **j == i {
+                    return (**v).clone();
+                }
+                match (&**j, &i) {
+                    (Term::Int(x), Term::Int(y)) if x != y => {
+                        past = Some(b);
+                        arr = b;
+                    }
+                    _ => break,
                 }
             }
-        }
-        Term::Select(Rc::new(a), Rc::new(i))
+            past.cloned()
+        };
+        Term::Select(past.unwrap_or_else(|| Rc::new(a)), Rc::new(i))
     }
 
     /// `a` with `a[i] = v`.
@@ -752,8 +761,8 @@ impl Term {
                 let i = s(i);
                 match (&i, known) {
                     // (What selecting from the replacement of the array would give, without
-                    // making it: past stores at other constant indexes to the array itself,
-                    // whose known cell is looked up.)
+                    // making it: past stores at other constant indexes and choices the known
+                    // values decide, to the array itself, whose known cell is looked up.)
                     (Term::Int(k), Some(known)) => {
                         let mut arr: &Term = a;
                         loop {
@@ -769,6 +778,12 @@ impl Term {
                                         None => Term::select(arr.clone(), i.clone()),
                                     }
                                 }
+                                // (A choice between arrays that the known values decide.)
+                                Term::Ite(c, x, y) => match s(c) {
+                                    Term::True => arr = x,
+                                    Term::False => arr = y,
+                                    _ => break Term::select(s(a), i.clone()),
+                                },
                                 _ => break Term::select(s(a), i.clone()),
                             }
                         }

@@ -13,7 +13,11 @@
 //! reduction"): the next step of thread `t` may stand for every thread's where every element
 //! it may touch lies outside what each other thread may still touch before `t` moves again.
 //! Until then the others cannot tell whether `t`'s step came first, and a thread waiting for
-//! `t` to end (a join of `t`) waits. The explicit search ([`crate::explicit`]) reduces by it
+//! `t` to end (a join of `t`) waits, as does a thread about to take a mutex `t` holds: its
+//! analysis reads the mutex as `t`'s, so a critical section behind it is not part of its
+//! footprint, provided no other thread may write the mutex before `t` moves (the lock-aware
+//! persistent sets of Stoller's "Model-Checking Multi-Threaded Distributed Java Programs",
+//! where a held lock stands for the accesses it guards). The explicit search ([`crate::explicit`]) reduces by it
 //! with the values of its state; the ART checker ([`crate::check`]) accepts such a reduced
 //! node by the same question asked with the values the node's label states, so that the
 //! search's claim is checked, not trusted.
@@ -81,12 +85,27 @@ pub struct Footprints<'p> {
     /// Whether element `t` of `__thread_done` is written only by thread `t`'s own steps and
     /// starts 0: then it is 0 while `t` is at a location it can leave.
     done_is_own: bool,
+    /// The shared mutex variables (a rwlock's writer cell included) of few enough elements
+    /// to look at each.
+    mutexes: Vec<VarId>,
     cache: RefCell<FxHashMap<CacheKey, Rc<Footprint>>>,
 }
 
+/// Most elements of one mutex variable whose owners [`Footprints::independent`] looks at.
+const MAX_MUTEX_ELEMENTS: u32 = 256;
+
 /// A footprint's thread, location (`u32::MAX` before the thread starts), the thread whose
-/// next step it is asked for, and the intervals of the tracked variables.
-type CacheKey = (u32, u32, u32, Box<[Range]>);
+/// next step it is asked for, the intervals of the tracked variables, and the mutex cells that
+/// thread holds.
+type CacheKey = (u32, u32, u32, Box<[Range]>, Rc<[(VarId, i128)]>);
+
+/// The thread whose next step a footprint is asked for, and the mutex cells (variable and
+/// element) it holds until it moves.
+#[derive(Clone, Copy)]
+struct Until<'a> {
+    thread: ThreadId,
+    held: &'a [(VarId, i128)],
+}
 
 /// What is known of a thread's variables: the value of element `i` of `v`, if it is known.
 pub type Known<'a> = &'a dyn Fn(VarId, usize) -> Option<i128>;
@@ -186,6 +205,10 @@ impl<'p> Footprints<'p> {
             heads,
             thresholds: crate::explicit::unknowns::thresholds(prog),
             done_is_own: done_is_own(prog),
+            mutexes: (prog.vars.iter())
+                .filter(|v| v.shared && v.elem == ElemKind::Mutex && v.len <= MAX_MUTEX_ELEMENTS)
+                .map(|v| v.id)
+                .collect(),
             cache: RefCell::default(),
         }
     }
@@ -195,7 +218,8 @@ impl<'p> Footprints<'p> {
     /// threads' variables: every step `t` may take there is an ordinary statement or branch
     /// or the start of a thread (no other synchronisation, no error, no atomic region), and
     /// the elements it may touch lie outside what every other thread may touch before `t`
-    /// moves (a thread only `t` starts touches nothing before). (That `t` can move, and the
+    /// moves (a thread only `t` starts touches nothing before, and one about to take a mutex
+    /// `t` holds waits while no other thread may write the mutex). (That `t` can move, and the
     /// cycle proviso, are the caller's.)
     pub fn independent(&self, locs: &[Option<LocId>], t: ThreadId, known: Known) -> bool {
         let Some(l) = locs[t.0 as usize] else {
@@ -216,11 +240,26 @@ impl<'p> Footprints<'p> {
         let mut mine = Footprint::default();
         let vals = self.initial(t, known);
         for tr in th.outgoing(l) {
-            self.step(t, t, tr, &vals, &mut mine);
+            self.step(
+                t,
+                Until {
+                    thread: t,
+                    held: &[],
+                },
+                tr,
+                &vals,
+                &mut mine,
+            );
         }
         if mine.reads.is_empty() && mine.writes.is_empty() {
             return true;
         }
+        let owner = lock_owner(t);
+        let held: Rc<[(VarId, i128)]> = (self.mutexes.iter())
+            .flat_map(|&v| (0..self.prog.var(v).len as usize).map(move |i| (v, i)))
+            .filter(|&(v, i)| known(v, i) == Some(owner))
+            .map(|(v, i)| (v, i as i128))
+            .collect();
         for (u, at) in locs.iter().enumerate() {
             let u = ThreadId(u as u32);
             if u == t {
@@ -230,7 +269,7 @@ impl<'p> Footprints<'p> {
                 Some(l) if self.prog.thread(u).locations[l.0 as usize].kind != LocKind::Normal => {
                     continue
                 }
-                Some(l) => self.footprint(u, Some(l), t, self.initial(u, known)),
+                Some(l) => self.footprint(u, Some(l), t, self.initial(u, known), &held),
                 // A thread that only `t` starts cannot start before `t` moves.
                 None if self.creators[u.0 as usize] == [t] => continue,
                 None => {
@@ -238,9 +277,15 @@ impl<'p> Footprints<'p> {
                         .iter()
                         .map(|&v| Range::full(elem_ty(self.prog, v)))
                         .collect();
-                    self.footprint(u, None, t, top)
+                    self.footprint(u, None, t, top, &held)
                 }
             };
+            // (The others' footprints read `t`'s mutexes as held: that holds only where none
+            // of them may write one before `t` moves, an unlock of a mutex it does not hold or
+            // an initialisation.)
+            if (held.iter()).any(|&(v, i)| theirs.conflicts(v, Range::point(i), Access::Read)) {
+                return false;
+            }
             let touches = |m: &FxHashMap<VarId, Range>, access| {
                 m.iter().any(|(&v, &r)| theirs.conflicts(v, r, access))
             };
@@ -274,15 +319,18 @@ impl<'p> Footprints<'p> {
     }
 
     /// The footprint of thread `u` from location `at` (its entry, not started: `None`),
-    /// with its tracked variables in `vals`, until thread `t` moves.
+    /// with its tracked variables in `vals`, until thread `t` moves, which holds the mutex
+    /// cells `held` meanwhile.
     fn footprint(
         &self,
         u: ThreadId,
         at: Option<LocId>,
         t: ThreadId,
         vals: Box<[Range]>,
+        held: &Rc<[(VarId, i128)]>,
     ) -> Rc<Footprint> {
-        let key = (u.0, at.map_or(u32::MAX, |l| l.0), t.0, vals);
+        let key = (u.0, at.map_or(u32::MAX, |l| l.0), t.0, vals, held.clone());
+        let t = Until { thread: t, held };
         if let Some(f) = self.cache.borrow().get(&key) {
             return f.clone();
         }
@@ -369,7 +417,7 @@ impl<'p> Footprints<'p> {
     fn step(
         &self,
         u: ThreadId,
-        t: ThreadId,
+        t: Until,
         tr: &Transition,
         vals: &[Range],
         fp: &mut Footprint,
@@ -557,7 +605,7 @@ impl<'p> Footprints<'p> {
 
     /// Narrows the intervals `s` of thread `u`'s variables by condition `e` having truth
     /// `holds`; false where it cannot.
-    fn narrow(&self, u: ThreadId, t: ThreadId, e: &Expr, holds: bool, s: &mut [Range]) -> bool {
+    fn narrow(&self, u: ThreadId, t: Until, e: &Expr, holds: bool, s: &mut [Range]) -> bool {
         match e {
             Expr::Unary {
                 op: UnOp::Not, arg, ..
@@ -591,7 +639,7 @@ impl<'p> Footprints<'p> {
     /// Narrows the intervals `s` of thread `u`'s variables to those where `e` evaluates into
     /// `r` (backwards through casts that keep values and arithmetic that does not wrap);
     /// false where it cannot.
-    fn narrow_to(&self, u: ThreadId, t: ThreadId, e: &Expr, r: Range, s: &mut [Range]) -> bool {
+    fn narrow_to(&self, u: ThreadId, t: Until, e: &Expr, r: Range, s: &mut [Range]) -> bool {
         let eval = |e: &Expr, s: &[Range]| eval_env(e, &self.env(u, t, s));
         let Some(r) = eval(e, s).meet(r) else {
             return false;
@@ -659,7 +707,7 @@ impl<'p> Footprints<'p> {
     fn narrow_access(
         &self,
         u: ThreadId,
-        t: ThreadId,
+        t: Until,
         p: &Place,
         assigned: &[VarId],
         s: &mut [Range],
@@ -699,7 +747,7 @@ impl<'p> Footprints<'p> {
     }
 
     /// The [`Env`] of thread `u`'s variables with intervals `s`, until thread `t` moves.
-    fn env<'a>(&'a self, u: ThreadId, t: ThreadId, s: &'a [Range]) -> At<'a, 'p> {
+    fn env<'a>(&'a self, u: ThreadId, t: Until<'a>, s: &'a [Range]) -> At<'a, 'p> {
         At {
             fp: self,
             thread: u,
@@ -715,7 +763,7 @@ impl<'p> Footprints<'p> {
 struct At<'f, 'p> {
     fp: &'f Footprints<'p>,
     thread: ThreadId,
-    waiting: ThreadId,
+    waiting: Until<'f>,
     vals: &'f [Range],
 }
 
@@ -732,9 +780,22 @@ impl Env for At<'_, '_> {
             debug_assert_eq!(prog.var(*var).scope, VarScope::Local(self.thread));
             return self.vals[k as usize];
         }
+        // A mutex the waited-for thread holds stays its own.
+        let held = self.waiting.held;
+        if held.iter().any(|(m, _)| m == var) {
+            let at = index
+                .as_deref()
+                .map_or(Range::point(0), |ix| eval_env(ix, self));
+            if held
+                .iter()
+                .any(|&(m, k)| m == *var && at == Range::point(k))
+            {
+                return Range::point(lock_owner(self.waiting.thread));
+            }
+        }
         if *var == prog.thread_done && self.fp.done_is_own {
             if let Some(ix) = index {
-                let w = self.waiting.0 as i128;
+                let w = self.waiting.thread.0 as i128;
                 if eval_env(ix, self) == Range::point(w) {
                     return Range::point(0);
                 }
@@ -912,5 +973,73 @@ mod tests {
         assert_eq!(known.get(VarId(1), 3), Some(5));
         assert_eq!(known.get(VarId(1), 4), None);
         assert_eq!(known.get(VarId(1), 0), None);
+    }
+}
+
+#[cfg(test)]
+mod lock_tests {
+    use super::*;
+
+    const WORKERS: &str = r#"
+#include <pthread.h>
+int data[2];
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {
+  pthread_mutex_lock(&m);
+  data[0]++;
+  data[1]++;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+void *other(void *arg) {
+  BODY
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, worker, 0);
+  pthread_create(&b, 0, other, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  return 0;
+}"#;
+
+    /// Whether thread 1's first step inside its critical section stands for all, with
+    /// thread 2 about to start running `body` and the mutex's owner `owner`.
+    fn inside_stands_for_all(body: &str, owner: i128) -> bool {
+        let src = WORKERS.replace("BODY", body);
+        let p = crate::frontend::load_str("locks.c", &src, &Default::default()).expect("lowers");
+        let m = p
+            .vars
+            .iter()
+            .find(|v| v.elem == ElemKind::Mutex)
+            .expect("the mutex")
+            .id;
+        let lock = |t: u32| {
+            let th = p.thread(ThreadId(t));
+            let tr = th
+                .transitions
+                .iter()
+                .find(|tr| tr.kind == TransKind::Sync(SyncKind::Lock));
+            tr.map(|tr| (tr.src, tr.dst)).expect("a lock")
+        };
+        let join = p.threads[0].transitions.iter();
+        let join = join.filter(|tr| tr.kind == TransKind::Sync(SyncKind::Join));
+        let main_at = join.map(|tr| tr.src).next().expect("a join");
+        let locs = [Some(main_at), Some(lock(1).1), Some(p.threads[2].entry)];
+        let known = |v: VarId, i: usize| (v == m && i == 0).then_some(owner);
+        Footprints::new(&p).independent(&locs, ThreadId(1), &known)
+    }
+
+    /// A step inside a critical section stands for every thread's while another thread's
+    /// accesses of the same cells lie behind the mutex the first holds, and not while the
+    /// mutex is free or the other may release it without taking it.
+    #[test]
+    fn a_step_inside_a_critical_section_stands_for_all() {
+        let locked = "pthread_mutex_lock(&m); data[0]++; pthread_mutex_unlock(&m);";
+        assert!(inside_stands_for_all(locked, lock_owner(ThreadId(1))));
+        assert!(!inside_stands_for_all(locked, 0));
+        let stray = "pthread_mutex_unlock(&m); data[0] = 1;";
+        assert!(!inside_stands_for_all(stray, lock_owner(ThreadId(1))));
     }
 }

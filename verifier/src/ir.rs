@@ -53,6 +53,12 @@ pub fn thread_id(t: ThreadId) -> i128 {
     THREAD_ID_BASE + t.0 as i128
 }
 
+/// The value a mutex (or a rwlock's writer cell) holds while thread `t` holds it; 0 while no
+/// thread does.
+pub fn lock_owner(t: ThreadId) -> i128 {
+    t.0 as i128 + 1
+}
+
 /// The thread number (the index of `__thread_done`) of the `pthread_t` value `id`, a `long`.
 pub fn thread_index(id: Expr) -> Expr {
     Expr::Binary {

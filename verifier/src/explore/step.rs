@@ -839,7 +839,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
             // Steps run on through unlocks of held mutexes on the premise that no thread
             // releases a mutex it does not hold (unlock, or the release of
             // `pthread_cond_wait`); the search checks it.
-            let me = t.0 as i128 + 1;
+            let me = crate::ir::lock_owner(t);
             let stray = log.iter().find(|a| {
                 a.write && m.prog.var(a.var).elem == crate::ir::ElemKind::Mutex && a.old != me
             });

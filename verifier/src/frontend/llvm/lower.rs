@@ -1297,7 +1297,7 @@ impl<'m> Lowerer<'m> {
 
     /// The owner value of a mutex held by the current thread.
     pub fn me(&self) -> Expr {
-        Expr::constant(self.tid.0 as i128 + 1, Ty::LONG)
+        Expr::constant(crate::ir::lock_owner(self.tid), Ty::LONG)
     }
 
     // ----------------------------------------------------------------- top level

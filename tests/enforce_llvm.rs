@@ -223,6 +223,13 @@ fn idioms_run_under_their_schedules_and_print_what_the_native_program_prints() {
         "tls_counter",
         "trylock_backoff",
         "union_msg",
+        "thread_pool",
+        "chunk_sum",
+        "hashmap_buckets",
+        "refcount_atomic",
+        "ring_semaphores",
+        "rwlock_profile",
+        "condvar_pipeline",
     ];
     for name in idioms {
         let expected = std::fs::read_to_string(program(&format!("idioms/{name}.expected")))
@@ -554,7 +561,8 @@ fn a_shared_vector_grown_with_realloc_builds_and_runs() {
 
 /// The idioms with a bug that some schedule avoids (a data race, a lost update, a use after
 /// free, a double free, a lock-order deadlock, a signal where a broadcast is needed, a signal
-/// sent before its wait): `synth build` enforces a schedule that avoids it, so every run ends
+/// sent before its wait, a check-then-act race, a mutex left locked on an error path, a
+/// reference count dropped without an atomic): `synth build` enforces a schedule that avoids it, so every run ends
 /// with the output of a run without the bug.
 #[test]
 fn idioms_with_bugs_built_avoid_them() {
@@ -567,6 +575,15 @@ fn idioms_with_bugs_built_avoid_them() {
         ("bank_deadlock", "balances: 130 70\n"),
         ("signal_not_broadcast", "passed=2\n"),
         ("cond_missed_signal", "worker got 42\n"),
+        (
+            "seat_booking_race",
+            "agent 0 sold a seat\nagent 1: sold out\nseats left 0, booked 1\n",
+        ),
+        ("lock_leak_on_error", "2 job(s) completed\n"),
+        (
+            "refcount_plain_decrement",
+            "buffer freed exactly 1 time(s)\n",
+        ),
     ];
     for (name, expected) in idioms {
         built_idiom_prints(&dir, name, expected);

@@ -2211,3 +2211,16 @@ int main(void) {
     let (r, _) = verify(&p, Engine::Explicit);
     assert_eq!(r.verdict, Verdict::Safe);
 }
+
+/// A stream that `main` opens and checks (`if (!log) return 1;`), then workers write under a
+/// mutex: the environment's choice of a failure is one bit, which the search splits into
+/// its two cases, so the stream is known on each path and the workers' writes to it are no
+/// null-stream bug. The program is proved safe outright (`idioms/shared_log.c`).
+#[test]
+fn a_stream_checked_by_main_is_known_on_each_path() {
+    let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/programs/idioms");
+    let p = verifier::frontend::load(&dir.join("shared_log.c"), &FOpts::default()).expect("lowers");
+    let (r, ivrs) = verify(&p, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe, "{:?}", r.verdict);
+    assert!(ivrs.iter().any(|i| matches!(i.kind, IvrKind::Safe(_))));
+}

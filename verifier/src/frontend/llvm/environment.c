@@ -29,6 +29,7 @@
 int __VERIFIER_nondet_int(void);
 unsigned long __VERIFIER_nondet_ulong(void);
 long __VERIFIER_nondet_long(void);
+_Bool __VERIFIER_nondet_bool(void);
 char __VERIFIER_nondet_char(void);
 void __VERIFIER_assume(int);
 void *malloc(size_t);
@@ -63,9 +64,10 @@ static int __synth_fail(void) {
 /* `ok` (a length, an offset, a descriptor, 0), or a failure (-1 with an arbitrary positive
  * errno), chosen without a branch: a schedule then branches where the program tests the
  * result, in its own code, not inside the model, which the built program does not run (it
- * asks the system). */
+ * asks the system). (The choice is a one-bit input, which the explicit search splits into
+ * its two cases: a stream or descriptor the program checked is then known on each path.) */
 static long __synth_or_fail_long(long ok) {
-  int fails = __VERIFIER_nondet_int() != 0;
+  int fails = __VERIFIER_nondet_bool();
   errno = __synth_select_int(fails, __synth_error(), errno);
   return __synth_select_long(fails, -1, ok);
 }

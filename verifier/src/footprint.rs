@@ -239,17 +239,13 @@ impl<'p> Footprints<'p> {
         }
         let mut mine = Footprint::default();
         let vals = self.initial(t, known);
+        // (Its own step's footprint: no mutex of another's to wait for.)
+        let alone = Until {
+            thread: t,
+            held: &[],
+        };
         for tr in th.outgoing(l) {
-            self.step(
-                t,
-                Until {
-                    thread: t,
-                    held: &[],
-                },
-                tr,
-                &vals,
-                &mut mine,
-            );
+            self.step(t, alone, tr, &vals, &mut mine);
         }
         if mine.reads.is_empty() && mine.writes.is_empty() {
             return true;
@@ -974,11 +970,6 @@ mod tests {
         assert_eq!(known.get(VarId(1), 4), None);
         assert_eq!(known.get(VarId(1), 0), None);
     }
-}
-
-#[cfg(test)]
-mod lock_tests {
-    use super::*;
 
     const WORKERS: &str = r#"
 #include <pthread.h>

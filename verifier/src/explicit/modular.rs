@@ -498,9 +498,9 @@ impl<'a, 'p> Modular<'a, 'p> {
         }
     }
 
-    /// The value of a mutex thread `t` holds.
+    /// The value of a mutex thread `t` holds ([`crate::ir::lock_owner`]).
     fn me(t: ThreadId) -> i64 {
-        t.0 as i64 + 1
+        crate::ir::lock_owner(t) as i64
     }
 
     /// The mutexes (flat cells) thread `t` holds in `k`, in order.

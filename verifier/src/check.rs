@@ -314,7 +314,10 @@ fn check<'a>(
                             Term::lt(Term::int(hi), i),
                         ])
                     }));
-                    if valid(&mut smt, &pre, after_step(misses)) != Some(true) {
+                    // (A store at a constant index in the block hits it: nothing to ask.)
+                    if misses == Term::False
+                        || valid(&mut smt, &pre, after_step(misses)) != Some(true)
+                    {
                         rest.push(block);
                     }
                 }
@@ -461,8 +464,9 @@ fn check<'a>(
             Ok(por)
         };
         match duties {
-            Ok(true) if has_states(&mut smt) => reduced.push(v),
-            Ok(_) => {}
+            // (Whether a reduced node has states is asked where it lies on a cycle.)
+            Ok(true) => reduced.push(v),
+            Ok(false) => {}
             // (A node without states owes nothing.)
             Err(reason) if has_states(&mut smt) => return reject(v, reason),
             Err(_) => {}
@@ -475,10 +479,17 @@ fn check<'a>(
     };
     if complete {
         // A reduced node whose label excludes every step of the threads it does not expand
-        // expands every enabled thread: no cycle through it postpones one.
+        // expands every enabled thread: no cycle through it postpones one. (Nor does one
+        // whose label has no states: it owes nothing.)
+        let states = &mut known.states;
         let mut expands_every_enabled = |v: NodeId| {
             let n = art.node(v);
             let pre = premise(&n.label);
+            let has = *states[v.0 as usize]
+                .get_or_insert_with(|| valid(&mut smt, &pre, Term::False) != Some(true));
+            if !has {
+                return true;
+            }
             let c = &n.control;
             c.movable(prog)
                 .into_iter()
@@ -663,15 +674,13 @@ fn fair(
     known: &mut Known,
     covered: &[bool],
 ) -> Result<(), Rejection> {
-    let states = &mut known.states;
     use petgraph::graph::{DiGraph, NodeIndex};
-    let id = enc.identity();
     // The edges of the induced scheduler's graph (first taking every node whose label was
     // not asked about as one with states: only the nodes on its cycles need the answer).
     let mut edges: Vec<(NodeId, NodeId)> = Vec::new();
     for v in art.ids() {
         let n = art.node(v);
-        if states[v.0 as usize] == Some(false) {
+        if known.states[v.0 as usize] == Some(false) {
             continue;
         }
         if let Some(w) = n.covered_by {
@@ -700,8 +709,15 @@ fn fair(
         }
         on
     };
-    let mut on_cycle = cycles(&edges);
-    // A node on a cycle whose label has no states has no edges: without them, fewer cycles.
+    let on_cycle = cycles(&edges);
+    // Removing edges only removes cycles: the graph with every node taken to have states is
+    // checked first, and the labels on its cycles are asked about only where it fails (a
+    // node on a cycle whose label has no states has no edges: without them, fewer cycles).
+    let first = fair_cycles(prog, art, enc, smt, ranges, known, &edges, &on_cycle);
+    if first.is_ok() {
+        return first;
+    }
+    let states = &mut known.states;
     let mut without = false;
     for v in art.ids().filter(|v| on_cycle[v.0 as usize]) {
         let s = states[v.0 as usize].get_or_insert_with(|| {
@@ -709,12 +725,32 @@ fn fair(
         });
         without |= !*s;
     }
-    if without {
-        edges.retain(|(a, _)| states[a.0 as usize] != Some(false));
-        on_cycle = cycles(&edges);
+    if !without {
+        return first;
     }
+    edges.retain(|(a, _)| states[a.0 as usize] != Some(false));
+    let on_cycle = cycles(&edges);
+    fair_cycles(prog, art, enc, smt, ranges, known, &edges, &on_cycle)
+}
+
+/// [`fair`] on the graph of `edges`, whose nodes on a cycle are those `on_cycle` marks.
+#[allow(clippy::too_many_arguments)]
+fn fair_cycles(
+    prog: &Program,
+    art: &Art,
+    enc: &Encoder,
+    smt: &mut Smt,
+    ranges: &Term,
+    known: &mut Known,
+    edges: &[(NodeId, NodeId)],
+    on_cycle: &[bool],
+) -> Result<(), Rejection> {
+    use petgraph::graph::{DiGraph, NodeIndex};
+    let id = enc.identity();
     let cyclic: Vec<NodeId> = art.ids().filter(|v| on_cycle[v.0 as usize]).collect();
-    edges.retain(|(a, b)| on_cycle[a.0 as usize] && on_cycle[b.0 as usize]);
+    let edges: Vec<(NodeId, NodeId)> = (edges.iter().copied())
+        .filter(|(a, b)| on_cycle[a.0 as usize] && on_cycle[b.0 as usize])
+        .collect();
     for t in 0..prog.threads.len() {
         let t = ThreadId(t as u32);
         let mut g: DiGraph<NodeId, ()> = DiGraph::with_capacity(cyclic.len(), edges.len());

@@ -391,6 +391,35 @@ mod tests {
         assert_eq!(smt.stats.checks, 0);
     }
 
+    /// What is left of an enabledness question once the state is known, an input in its
+    /// range, is decided where the term is made; anything else stays a quantifier.
+    #[test]
+    fn an_input_in_constant_bounds_exists_where_the_bounds_meet() {
+        let n: Rc<str> = "in!1".into();
+        let i = || Term::var(&n, Sort::Int);
+        let within = |lo: i128, hi: i128| {
+            Term::exists(
+                vec![(n.clone(), Sort::Int)],
+                Term::and([Term::le(Term::int(lo), i()), Term::le(i(), Term::int(hi))]),
+            )
+        };
+        assert_eq!(within(-128, 127), Term::True);
+        assert_eq!(within(3, 3), Term::True);
+        assert_eq!(within(4, 3), Term::False);
+        let strict = Term::exists(
+            vec![(n.clone(), Sort::Int)],
+            Term::and([Term::lt(Term::int(3), i()), Term::lt(i(), Term::int(4))]),
+        );
+        assert_eq!(strict, Term::False);
+        // A bound over a free variable, or another atom, leaves the quantifier to the solver.
+        let open = Term::exists(vec![(n.clone(), Sort::Int)], Term::le(x(), i()));
+        assert!(matches!(open, Term::Exists(..)));
+        let mut smt = Smt::new(5_000);
+        assert_eq!(smt.implies(&Term::True, &open), Some(true));
+        let eq = Term::exists(vec![(n.clone(), Sort::Int)], Term::eq(i(), Term::int(2)));
+        assert!(matches!(eq, Term::Exists(..)));
+    }
+
     /// Hashing follows equality, and a term that shares its subterms hashes in time linear
     /// in its distinct subterms: the cache of implications hashes labels built by
     /// substitutions (as a tree, this one would take 2^64 steps).

@@ -653,12 +653,52 @@ impl Term {
         Term::Forall(vars.into(), Rc::new(body))
     }
 
-    /// `∃ vars. body`.
+    /// `∃ vars. body`. Where the body only bounds bound integers by constants (what is
+    /// left of an input's range once the state is known), the value: whether each bound
+    /// integer's interval has an element.
     pub fn exists(vars: Vec<(Rc<str>, Sort)>, body: Term) -> Term {
         if vars.is_empty() || matches!(body, Term::True | Term::False) {
             return body;
         }
+        if let Some(holds) = Term::bounds_meet(&vars, &body) {
+            return Term::bool(holds);
+        }
         Term::Exists(vars.into(), Rc::new(body))
+    }
+
+    /// Of a conjunction of constant bounds of the integers `vars` (`c ≤ x`, `x ≤ c`, `c < x`,
+    /// `x < c`): whether some values meet them all; `None` for any other body.
+    fn bounds_meet(vars: &[(Rc<str>, Sort)], body: &Term) -> Option<bool> {
+        let one = std::slice::from_ref(body);
+        let xs = match body {
+            Term::And(xs) => &xs[..],
+            _ => one,
+        };
+        let var = |t: &Term| match t {
+            Term::Var(n, Sort::Int) => vars.iter().position(|(m, s)| m == n && *s == Sort::Int),
+            _ => None,
+        };
+        let mut bounds = vec![(i128::MIN, i128::MAX); vars.len()];
+        for x in xs {
+            // `a ≤ b`, or `a < b` as `a + 1 ≤ b`.
+            let (a, b, strict) = match x {
+                Term::Le(a, b) => (&**a, &**b, 0),
+                Term::Lt(a, b) => (&**a, &**b, 1),
+                _ => return None,
+            };
+            match (a, b) {
+                (Term::Int(c), v) => {
+                    let lo = &mut bounds[var(v)?].0;
+                    *lo = (*lo).max(c.checked_add(strict)?);
+                }
+                (v, Term::Int(c)) => {
+                    let hi = &mut bounds[var(v)?].1;
+                    *hi = (*hi).min(c.checked_sub(strict)?);
+                }
+                _ => return None,
+            }
+        }
+        Some(bounds.iter().all(|(lo, hi)| lo <= hi))
     }
 
     /// Replaces free variables by terms (capture is not an issue: bound names are fresh).

@@ -24,6 +24,7 @@
 
 use crate::explicit::ranges::{elem_ty, eval_env, exact, truth_env, Env, Range, Ranges};
 use crate::ir::*;
+use crate::read_holds::{Cell, ReadHolds, Rwlocks};
 use crate::smt::{Sort, Term};
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
@@ -88,6 +89,8 @@ pub struct Footprints<'p> {
     /// The shared mutex variables (a rwlock's writer cell included) of few enough elements
     /// to look at each.
     mutexes: Vec<VarId>,
+    /// The read locks each thread surely holds where it is.
+    readers: ReadHolds,
     cache: RefCell<FxHashMap<CacheKey, Rc<Footprint>>>,
 }
 
@@ -95,16 +98,25 @@ pub struct Footprints<'p> {
 const MAX_MUTEX_ELEMENTS: u32 = 256;
 
 /// A footprint's thread, location (`u32::MAX` before the thread starts), the thread whose
-/// next step it is asked for, the intervals of the tracked variables, and the mutex cells that
-/// thread holds.
-type CacheKey = (u32, u32, u32, Box<[Range]>, Rc<[(VarId, i128)]>);
+/// next step it is asked for, the intervals of the tracked variables, and the mutex cells and
+/// read locks that thread holds.
+type CacheKey = (
+    u32,
+    u32,
+    u32,
+    Box<[Range]>,
+    Rc<[(VarId, i128)]>,
+    Rc<[(Cell, Cell)]>,
+);
 
-/// The thread whose next step a footprint is asked for, and the mutex cells (variable and
-/// element) it holds until it moves.
+/// The thread whose next step a footprint is asked for, the mutex cells (variable and
+/// element) it holds until it moves, and the rwlocks it holds a read lock of (their reader
+/// and writer cells, [`ReadHolds`]).
 #[derive(Clone, Copy)]
 struct Until<'a> {
     thread: ThreadId,
     held: &'a [(VarId, i128)],
+    reading: &'a [(Cell, Cell)],
 }
 
 /// What is known of a thread's variables: the value of element `i` of `v`, if it is known.
@@ -209,6 +221,7 @@ impl<'p> Footprints<'p> {
                 .filter(|v| v.shared && v.elem == ElemKind::Mutex && v.len <= MAX_MUTEX_ELEMENTS)
                 .map(|v| v.id)
                 .collect(),
+            readers: ReadHolds::new(prog),
             cache: RefCell::default(),
         }
     }
@@ -243,6 +256,7 @@ impl<'p> Footprints<'p> {
         let alone = Until {
             thread: t,
             held: &[],
+            reading: &[],
         };
         for tr in th.outgoing(l) {
             self.step(t, alone, tr, &vals, &mut mine);
@@ -256,6 +270,7 @@ impl<'p> Footprints<'p> {
             .filter(|&(v, i)| known(v, i) == Some(owner))
             .map(|(v, i)| (v, i as i128))
             .collect();
+        let reading = self.readers.at(t, l);
         for (u, at) in locs.iter().enumerate() {
             let u = ThreadId(u as u32);
             if u == t {
@@ -265,7 +280,7 @@ impl<'p> Footprints<'p> {
                 Some(l) if self.prog.thread(u).locations[l.0 as usize].kind != LocKind::Normal => {
                     continue
                 }
-                Some(l) => self.footprint(u, Some(l), t, self.initial(u, known), &held),
+                Some(l) => self.footprint(u, Some(l), t, self.initial(u, known), &held, reading),
                 // A thread that only `t` starts cannot start before `t` moves.
                 None if self.creators[u.0 as usize] == [t] => continue,
                 None => {
@@ -273,7 +288,7 @@ impl<'p> Footprints<'p> {
                         .iter()
                         .map(|&v| Range::full(elem_ty(self.prog, v)))
                         .collect();
-                    self.footprint(u, None, t, top, &held)
+                    self.footprint(u, None, t, top, &held, reading)
                 }
             };
             // (The others' footprints read `t`'s mutexes as held: that holds only where none
@@ -316,7 +331,7 @@ impl<'p> Footprints<'p> {
 
     /// The footprint of thread `u` from location `at` (its entry, not started: `None`),
     /// with its tracked variables in `vals`, until thread `t` moves, which holds the mutex
-    /// cells `held` meanwhile.
+    /// cells `held` and read locks `reading` meanwhile.
     fn footprint(
         &self,
         u: ThreadId,
@@ -324,9 +339,15 @@ impl<'p> Footprints<'p> {
         t: ThreadId,
         vals: Box<[Range]>,
         held: &Rc<[(VarId, i128)]>,
+        reading: &Rwlocks,
     ) -> Rc<Footprint> {
-        let key = (u.0, at.map_or(u32::MAX, |l| l.0), t.0, vals, held.clone());
-        let t = Until { thread: t, held };
+        let at_key = at.map_or(u32::MAX, |l| l.0);
+        let key = (u.0, at_key, t.0, vals, held.clone(), reading.clone());
+        let t = Until {
+            thread: t,
+            held,
+            reading,
+        };
         if let Some(f) = self.cache.borrow().get(&key) {
             return f.clone();
         }
@@ -776,6 +797,23 @@ impl Env for At<'_, '_> {
             debug_assert_eq!(prog.var(*var).scope, VarScope::Local(self.thread));
             return self.vals[k as usize];
         }
+        // A rwlock the waited-for thread holds a read lock of has a reader, and no writer.
+        for &((r, i), (w, j)) in self.waiting.reading {
+            if *var != r && *var != w {
+                continue;
+            }
+            let at = index
+                .as_deref()
+                .map_or(Range::point(0), |ix| eval_env(ix, self));
+            let all = self.fp.ranges.of(*var);
+            if *var == r && at == Range::point(i) {
+                let some = Range { lo: 1, hi: all.hi };
+                return all.meet(some).unwrap_or(all);
+            }
+            if *var == w && at == Range::point(j) {
+                return Range::point(0);
+            }
+        }
         // A mutex the waited-for thread holds stays its own.
         let held = self.waiting.held;
         if held.iter().any(|(m, _)| m == var) {
@@ -1032,5 +1070,69 @@ int main(void) {
         assert!(!inside_stands_for_all(locked, 0));
         let stray = "pthread_mutex_unlock(&m); data[0] = 1;";
         assert!(!inside_stands_for_all(stray, lock_owner(ThreadId(1))));
+    }
+
+    const READERS: &str = r#"
+#include <pthread.h>
+int data[2];
+pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;
+void *reader(void *arg) {
+  pthread_rwlock_rdlock(&l);
+  int a = data[0];
+  int b = data[1];
+  pthread_rwlock_unlock(&l);
+  return (void *)(long)(a + b);
+}
+void *other(void *arg) {
+  BODY
+  return 0;
+}
+int main(void) {
+  pthread_t a, b;
+  pthread_create(&a, 0, reader, 0);
+  pthread_create(&b, 0, other, 0);
+  pthread_join(a, 0);
+  pthread_join(b, 0);
+  return 0;
+}"#;
+
+    /// Whether thread 1's read of `data[0]` inside its read-locked section stands for all,
+    /// with thread 2 about to start running `body`.
+    fn read_inside_stands_for_all(body: &str) -> bool {
+        let src = READERS.replace("BODY", body);
+        let p = crate::frontend::load_str("readers.c", &src, &Default::default()).expect("lowers");
+        let data = p.vars.iter().find(|v| v.name.starts_with("data"));
+        let data = data.expect("data").id;
+        let th = p.thread(ThreadId(1));
+        let reads_data = |tr: &&Transition| {
+            let mut hit = false;
+            tr.for_each_expr(&mut |e| e.for_each_place(&mut |pl| hit |= pl.vars().contains(&data)));
+            hit
+        };
+        let read = th
+            .transitions
+            .iter()
+            .find(reads_data)
+            .expect("a read of data");
+        let join = p.threads[0].transitions.iter();
+        let join = join.filter(|tr| tr.kind == TransKind::Sync(SyncKind::Join));
+        let main_at = join.map(|tr| tr.src).next().expect("a join");
+        let locs = [Some(main_at), Some(read.src), Some(p.threads[2].entry)];
+        Footprints::new(&p).independent(&locs, ThreadId(1), &|_, _| None)
+    }
+
+    /// A step inside a read-locked section stands for every thread's while another thread's
+    /// writes lie behind the write lock; not where they do not, nor where another thread may
+    /// give back a read lock it does not hold (the count then no longer counts the readers),
+    /// nor where it initialises the lock while it may be held.
+    #[test]
+    fn a_step_inside_a_read_locked_section_stands_for_all() {
+        let writer = "pthread_rwlock_wrlock(&l); data[0] = 1; pthread_rwlock_unlock(&l);";
+        assert!(read_inside_stands_for_all(writer));
+        assert!(!read_inside_stands_for_all("data[0] = 1;"));
+        let stray = format!("pthread_rwlock_unlock(&l); {writer}");
+        assert!(!read_inside_stands_for_all(&stray));
+        let init = format!("pthread_rwlock_init(&l, 0); {writer}");
+        assert!(!read_inside_stands_for_all(&init));
     }
 }

@@ -18,6 +18,7 @@ pub mod ivr;
 pub(crate) mod liveness;
 pub mod memory;
 pub mod pretty;
+pub(crate) mod read_holds;
 pub mod scheduler;
 pub mod scope;
 pub mod semantics;

@@ -2224,3 +2224,59 @@ fn a_stream_checked_by_main_is_known_on_each_path() {
     assert_eq!(r.verdict, Verdict::Safe, "{:?}", r.verdict);
     assert!(ivrs.iter().any(|i| matches!(i.kind, IvrKind::Safe(_))));
 }
+
+const READ_LOCKED: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+int first, second;
+pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;
+void *reader(void *a) {
+  for (int i = 0; i < 2; i++) {
+    pthread_rwlock_rdlock(&l);
+    int x = first;
+    int y = second;
+    assert(x == y);
+    pthread_rwlock_unlock(&l);
+  }
+  return 0;
+}
+void *writer(void *a) {
+  STRAY
+  for (int i = 0; i < 2; i++) {
+    pthread_rwlock_wrlock(&l);
+    first = first + 1;
+    second = second + 1;
+    pthread_rwlock_unlock(&l);
+  }
+  return 0;
+}
+int main(void) {
+  pthread_t r1, r2, w;
+  pthread_create(&r1, 0, reader, 0);
+  pthread_create(&w, 0, writer, 0);
+  pthread_create(&r2, 0, reader, 0);
+  pthread_join(r1, 0);
+  pthread_join(w, 0);
+  pthread_join(r2, 0);
+  assert(first == 2);
+  return 0;
+}
+"#;
+
+/// Readers that see a writer's two stores together: `safe`, with the readers' sections
+/// reduced behind the write lock. A writer that first gives back a read lock it does not
+/// hold (the model then counts one reader less, and a writer may get into a reader's
+/// section, or wait for a count that never comes back to 0) is not.
+#[test]
+fn readers_behind_a_write_lock_are_safe_and_a_stray_unlock_is_not() {
+    let safe = lower("readers.c", &READ_LOCKED.replace("STRAY", ""));
+    let (r, _) = verify(&safe, Engine::Explicit);
+    assert_eq!(r.verdict, Verdict::Safe, "{:?}", r.verdict);
+    let stray = READ_LOCKED.replace("STRAY", "pthread_rwlock_unlock(&l);");
+    let (r, _) = verify(&lower("stray.c", &stray), Engine::Explicit);
+    assert!(
+        matches!(r.verdict, Verdict::PartiallySafe | Verdict::Unsafe),
+        "{:?}",
+        r.verdict
+    );
+}

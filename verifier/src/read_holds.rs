@@ -50,8 +50,10 @@ impl ReadHolds {
     /// The analysis of `prog`.
     pub fn new(prog: &Program) -> ReadHolds {
         let locks = rwlocks(prog);
+        // (A cell that two unlocks pair with different cells is no rwlock's own.)
+        let alone = |c: Cell| locks.iter().filter(|&&(r, w)| r == c || w == c).count() == 1;
         let mut counted: Vec<bool> = (locks.iter())
-            .map(|&(r, w)| starts_zero(prog, r) && starts_zero(prog, w))
+            .map(|&(r, w)| alone(r) && alone(w) && starts_zero(prog, r) && starts_zero(prog, w))
             .collect();
         let mut per_thread = Vec::with_capacity(prog.threads.len());
         for th in &prog.threads {

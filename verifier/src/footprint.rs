@@ -1009,16 +1009,14 @@ mod tests {
         assert_eq!(known.get(VarId(1), 0), None);
     }
 
-    const WORKERS: &str = r#"
+    /// Two threads beside `main`: thread 1 runs `FIRST`, thread 2 `BODY`, over `data` and
+    /// the lock `LOCK` declares.
+    const PAIR: &str = r#"
 #include <pthread.h>
 int data[2];
-pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-void *worker(void *arg) {
-  pthread_mutex_lock(&m);
-  data[0]++;
-  data[1]++;
-  pthread_mutex_unlock(&m);
-  return 0;
+LOCK
+void *first(void *arg) {
+  FIRST
 }
 void *other(void *arg) {
   BODY
@@ -1026,17 +1024,27 @@ void *other(void *arg) {
 }
 int main(void) {
   pthread_t a, b;
-  pthread_create(&a, 0, worker, 0);
+  pthread_create(&a, 0, first, 0);
   pthread_create(&b, 0, other, 0);
   pthread_join(a, 0);
   pthread_join(b, 0);
   return 0;
 }"#;
 
+    /// A worker's critical section behind mutex `m`.
+    fn workers(body: &str) -> String {
+        PAIR.replace("LOCK", "pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;")
+            .replace(
+                "FIRST",
+                "pthread_mutex_lock(&m); data[0]++; data[1]++; pthread_mutex_unlock(&m); return 0;",
+            )
+            .replace("BODY", body)
+    }
+
     /// Whether thread 1's first step inside its critical section stands for all, with
     /// thread 2 about to start running `body` and the mutex's owner `owner`.
     fn inside_stands_for_all(body: &str, owner: i128) -> bool {
-        let src = WORKERS.replace("BODY", body);
+        let src = workers(body);
         let p = crate::frontend::load_str("locks.c", &src, &Default::default()).expect("lowers");
         let m = p
             .vars
@@ -1072,34 +1080,21 @@ int main(void) {
         assert!(!inside_stands_for_all(stray, lock_owner(ThreadId(1))));
     }
 
-    const READERS: &str = r#"
-#include <pthread.h>
-int data[2];
-pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;
-void *reader(void *arg) {
-  pthread_rwlock_rdlock(&l);
-  int a = data[0];
-  int b = data[1];
-  pthread_rwlock_unlock(&l);
-  return (void *)(long)(a + b);
-}
-void *other(void *arg) {
-  BODY
-  return 0;
-}
-int main(void) {
-  pthread_t a, b;
-  pthread_create(&a, 0, reader, 0);
-  pthread_create(&b, 0, other, 0);
-  pthread_join(a, 0);
-  pthread_join(b, 0);
-  return 0;
-}"#;
+    /// A reader's section behind read lock `l`.
+    fn readers(body: &str) -> String {
+        PAIR.replace("LOCK", "pthread_rwlock_t l = PTHREAD_RWLOCK_INITIALIZER;")
+            .replace(
+                "FIRST",
+                "pthread_rwlock_rdlock(&l); int a = data[0]; int b = data[1]; \
+                 pthread_rwlock_unlock(&l); return (void *)(long)(a + b);",
+            )
+            .replace("BODY", body)
+    }
 
     /// Whether thread 1's read of `data[0]` inside its read-locked section stands for all,
     /// with thread 2 about to start running `body`.
     fn read_inside_stands_for_all(body: &str) -> bool {
-        let src = READERS.replace("BODY", body);
+        let src = readers(body);
         let p = crate::frontend::load_str("readers.c", &src, &Default::default()).expect("lowers");
         let data = p.vars.iter().find(|v| v.name.starts_with("data"));
         let data = data.expect("data").id;

@@ -43,7 +43,8 @@ pub struct ReadHolds {
     held: Vec<Vec<Rwlocks>>,
 }
 
-/// Most read locks the analysis counts of one rwlock (a lower bound stays one beyond).
+/// Most read locks the analysis counts of one rwlock (a bound that would pass it stays
+/// there, still a lower bound).
 const MAX_COUNT: u32 = 1 << 16;
 
 impl ReadHolds {

@@ -765,8 +765,10 @@ fn fair_cycles(
         for &v in &cyclic {
             let n = art.node(v);
             if n.covered_by.is_none() && n.expanded.contains(&t) {
-                let e = surely_enabled(prog, art, enc, smt, ranges, &id, v, t);
-                known.surely.insert((v, t), e);
+                // (A second pass, without the nodes found to have no states, asks again
+                // only what the first did not.)
+                let e = *(known.surely.entry((v, t)))
+                    .or_insert_with(|| surely_enabled(prog, art, enc, smt, ranges, &id, v, t));
                 expands[v.0 as usize] = e;
             }
         }
@@ -781,8 +783,8 @@ fn fair_cycles(
             }
             for i in scc {
                 let v = g[i];
-                let may = may_be_enabled(prog, art, enc, smt, ranges, &id, v, t);
-                known.may.insert((v, t), may);
+                let may = *(known.may.entry((v, t)))
+                    .or_insert_with(|| may_be_enabled(prog, art, enc, smt, ranges, &id, v, t));
                 if may {
                     return Err(Rejection {
                         node: v,

@@ -100,14 +100,7 @@ const MAX_MUTEX_ELEMENTS: u32 = 256;
 /// A footprint's thread, location (`u32::MAX` before the thread starts), the thread whose
 /// next step it is asked for, the intervals of the tracked variables, and the mutex cells and
 /// read locks that thread holds.
-type CacheKey = (
-    u32,
-    u32,
-    u32,
-    Box<[Range]>,
-    Rc<[(VarId, i128)]>,
-    Rc<[(Cell, Cell)]>,
-);
+type CacheKey = (u32, u32, u32, Box<[Range]>, Rc<[Cell]>, Rwlocks);
 
 /// The thread whose next step a footprint is asked for, the mutex cells (variable and
 /// element) it holds until it moves, and the rwlocks it holds a read lock of (their reader
@@ -115,7 +108,7 @@ type CacheKey = (
 #[derive(Clone, Copy)]
 struct Until<'a> {
     thread: ThreadId,
-    held: &'a [(VarId, i128)],
+    held: &'a [Cell],
     reading: &'a [(Cell, Cell)],
 }
 
@@ -265,7 +258,7 @@ impl<'p> Footprints<'p> {
             return true;
         }
         let owner = lock_owner(t);
-        let held: Rc<[(VarId, i128)]> = (self.mutexes.iter())
+        let held: Rc<[Cell]> = (self.mutexes.iter())
             .flat_map(|&v| (0..self.prog.var(v).len as usize).map(move |i| (v, i)))
             .filter(|&(v, i)| known(v, i) == Some(owner))
             .map(|(v, i)| (v, i as i128))
@@ -338,7 +331,7 @@ impl<'p> Footprints<'p> {
         at: Option<LocId>,
         t: ThreadId,
         vals: Box<[Range]>,
-        held: &Rc<[(VarId, i128)]>,
+        held: &Rc<[Cell]>,
         reading: &Rwlocks,
     ) -> Rc<Footprint> {
         let at_key = at.map_or(u32::MAX, |l| l.0);

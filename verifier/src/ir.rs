@@ -1331,6 +1331,23 @@ impl Thread {
             .map(move |t| &self.transitions[t.0 as usize])
     }
 
+    /// Per location: whether a path through one of the transitions `after` picks reaches it
+    /// (their targets included).
+    pub fn reached_after(&self, after: impl Fn(&Transition) -> bool) -> Vec<bool> {
+        let mut seen = vec![false; self.locations.len()];
+        let mut work: Vec<LocId> = (self.transitions.iter())
+            .filter(|tr| after(tr))
+            .map(|tr| tr.dst)
+            .collect();
+        while let Some(l) = work.pop() {
+            if std::mem::replace(&mut seen[l.0 as usize], true) {
+                continue;
+            }
+            work.extend(self.outgoing(l).map(|tr| tr.dst));
+        }
+        seen
+    }
+
     /// Whether the thread at `l` may run on without the enforcement runtime: `l` is an
     /// ordinary location with a transition that accesses no shared memory, synchronises with
     /// no thread, never blocks and does not end the program. Deployed, such code runs while

@@ -160,11 +160,8 @@ fn starts_zero(prog: &Program, (v, i): Cell) -> bool {
 
 /// The rwlocks (indexes into `locks`) whose cells a write of `place` may hit.
 fn hit(place: &Place, locks: &[(Cell, Cell)]) -> Vec<usize> {
-    let may = |c: Cell| match place {
-        Place::Var { var, .. } if *var != c.0 => false,
-        Place::Var { .. } => fixed(place).is_none_or(|p| p == c),
-        Place::Deref { targets, .. } => targets.contains(&c.0),
-    };
+    let vars = place.vars();
+    let may = |c: Cell| vars.contains(&c.0) && fixed(place).is_none_or(|p| p == c);
     (locks.iter().enumerate())
         .filter(|(_, &(r, w))| may(r) || may(w))
         .map(|(k, _)| k)
@@ -266,22 +263,12 @@ fn step(tr: &Transition, locks: &[(Cell, Cell)], mut s: Holds) -> Holds {
 /// Per location of `main`: whether it lies before every start of a thread and every lock of
 /// a rwlock (no path from one reaches it).
 fn early(main: &Thread) -> Vec<bool> {
-    let mut late = vec![false; main.locations.len()];
-    let mut work: Vec<LocId> = (main.transitions.iter())
-        .filter(|tr| {
-            matches!(
-                tr.kind,
-                TransKind::Sync(SyncKind::Spawn | SyncKind::ReadLock | SyncKind::WriteLock)
-            )
-        })
-        .map(|tr| tr.dst)
-        .collect();
-    while let Some(l) = work.pop() {
-        if std::mem::replace(&mut late[l.0 as usize], true) {
-            continue;
-        }
-        work.extend(main.outgoing(l).map(|tr| tr.dst));
-    }
+    let late = main.reached_after(|tr| {
+        matches!(
+            tr.kind,
+            TransKind::Sync(SyncKind::Spawn | SyncKind::ReadLock | SyncKind::WriteLock)
+        )
+    });
     late.into_iter().map(|x| !x).collect()
 }
 

@@ -655,22 +655,10 @@ fn may_write(regs: &mut Regs, v: VarId, r: Range) {
 /// created thread; of the initial thread, the locations after a creation (before its first,
 /// it runs alone).
 fn concurrent_locations(th: &Thread) -> Vec<bool> {
-    let n = th.locations.len();
     if th.created_by.is_some() {
-        return vec![true; n];
+        return vec![true; th.locations.len()];
     }
-    let mut seen = vec![false; n];
-    let mut work: Vec<LocId> = (th.transitions.iter())
-        .filter(|tr| tr.starts.is_some())
-        .map(|tr| tr.dst)
-        .collect();
-    while let Some(l) = work.pop() {
-        if std::mem::replace(&mut seen[l.0 as usize], true) {
-            continue;
-        }
-        work.extend(th.outgoing(l).map(|tr| tr.dst));
-    }
-    seen
+    th.reached_after(|tr| tr.starts.is_some())
 }
 
 /// The variables the analysis follows per location of their thread besides the registers

@@ -1193,6 +1193,7 @@ impl<'p> Machine<'p> {
                         }
                         r => r?,
                     };
+                    self.writable(v)?;
                     let x = vty.wrap(x);
                     self.touch(v, i, true, s.mem.cell(v.0 as usize, i) as i128);
                     self.writing_input.set(true);

@@ -98,6 +98,12 @@ static void *t(void *a) { int x = 5; pthread_exit(&x); }
 int main(void) { pthread_t th; void *r; pthread_create(&th, 0, t, 0); pthread_join(th, &r); assert(*(int *)r == 5); return 0; }"#,
         Some("after its function returned or its thread exited"),
     ),
+    (
+        "a file read into a string literal",
+        r#"#include <stdio.h>
+int main(void) { char *s = "abcd"; if (fread(s, 1, 4, stdin) == 4) return s[0]; return 0; }"#,
+        Some("read-only"),
+    ),
 ];
 
 /// `realloc` releases the old block even where its result is not used (C11 7.22.3.5): a read

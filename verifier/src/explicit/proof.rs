@@ -166,11 +166,31 @@ impl<'p> Labels<'p> {
         for v in &space.irrelevant {
             dead[v.0 as usize] = true;
         }
+        // The cells of threads' own arrays dead where their threads are: not stated, as
+        // dead registers are not.
+        let mut dead_cells: FxHashMap<VarId, Vec<bool>> = FxHashMap::default();
+        for (t, l) in control.locs.iter().enumerate() {
+            let l = l.unwrap_or(prog.threads[t].entry);
+            for (v, i) in space.live.dead_cells(ThreadId(t as u32), l) {
+                let cells = dead_cells
+                    .entry(v)
+                    .or_insert_with(|| vec![false; prog.var(v).len as usize]);
+                cells[i as usize] = true;
+            }
+        }
         // The blocks of large arrays' known cells.
         let mut blocks = Vec::new();
         self.pieces.resize_with(prog.vars.len(), || None);
         for v in &prog.vars {
             if dead[v.id.0 as usize] {
+                continue;
+            }
+            if let Some(gone) = dead_cells.get(&v.id) {
+                for i in (0..v.len as usize).filter(|&i| !gone[i]) {
+                    if let Some(x) = self.cell(space, &key, v, i, &mut cs) {
+                        cs.push(self.atom(v.id, i, x));
+                    }
+                }
                 continue;
             }
             // The variable's cells and the words of marks that cover them (more marks than

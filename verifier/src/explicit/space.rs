@@ -403,8 +403,8 @@ impl<'p> Space<'p> {
             || (0..threads.len()).all(|t| matches!(kind(t), None | Some(LocKind::Exit)))
     }
 
-    /// Forgets dead registers and irrelevant variables, and the values of the registers not
-    /// tracked (0, and not known).
+    /// Forgets dead registers, dead cells of threads' own arrays and irrelevant variables,
+    /// and the values of the registers not tracked (0, and not known).
     pub(super) fn canonical(&self, mut k: Key) -> Key {
         for &v in &self.irrelevant {
             let len = self.prog.var(v).len as usize;
@@ -427,6 +427,11 @@ impl<'p> Space<'p> {
             for v in self.live.dead(ThreadId(t as u32), l) {
                 k.state.mem.set_cell(v.0 as usize, 0, 0);
                 k.define(k.state.mem.flat(v.0 as usize, 0));
+            }
+            // So are the dead cells of its own arrays (which the labels leave out as well).
+            for (v, i) in self.live.dead_cells(ThreadId(t as u32), l) {
+                k.state.mem.set_cell(v.0 as usize, i as usize, 0);
+                k.define(k.state.mem.flat(v.0 as usize, i as usize));
             }
         }
         k

@@ -982,6 +982,13 @@ impl<'m> Lowerer<'m> {
                 self.map(c, size)
             }
             "__synth_unmap" => self.unmap(args[0]),
+            // environment.c's buffers that the system fills.
+            "__synth_arbitrary_bytes" if args.len() == 2 => {
+                let d = self.val(args[0])?;
+                let n = self.expr(args[1])?;
+                self.arbitrary_block(d, n)?;
+                Ok(None)
+            }
             // environment.c's choices of a result without a branch (a failure or not): the
             // schedule branches where the program tests the result.
             "__synth_select_int" | "__synth_select_long" if args.len() == 3 => {

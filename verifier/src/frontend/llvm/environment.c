@@ -40,6 +40,9 @@ void free(void *);
  * release; and its release (0, or -1 with EINVAL for a pointer that is not a mapping). */
 void *__synth_map(size_t n);
 int __synth_unmap(void *p);
+/* The front end's: `n` bytes at `p` that the system fills, bytes the model does not know (in
+ * steps of whole cells where `n` is a constant). */
+void __synth_arbitrary_bytes(void *p, size_t n);
 
 #define W __attribute__((weak, section(".text.synth_environment")))
 
@@ -92,15 +95,16 @@ W int close(int fd) {
   return __synth_or_fail(0);
 }
 
+/* Up to n bytes. The system writes the r bytes it returns and leaves the others as they
+ * were; the model writes arbitrary bytes over all n (what it leaves is one of them), so a
+ * buffer's contents do not carry over from one read to the next. */
 W ssize_t read(int fd, void *buf, size_t n) {
   (void)fd;
   if (__VERIFIER_nondet_int())
     return __synth_fail();
+  __synth_arbitrary_bytes(buf, n);
   size_t r = __VERIFIER_nondet_ulong();
   __VERIFIER_assume(r <= n);
-  char *p = buf;
-  for (size_t i = 0; i < r; i++)
-    p[i] = __VERIFIER_nondet_char();
   return (ssize_t)r;
 }
 
@@ -134,8 +138,7 @@ W int munmap(void *addr, size_t len) {
  * regular file's size is its length in bytes); as one value, so that a search that tries
  * small inputs tries small files. */
 static void __synth_stat_values(struct stat *st) {
-  for (size_t i = 0; i < sizeof *st; i++)
-    ((char *)st)[i] = __VERIFIER_nondet_char();
+  __synth_arbitrary_bytes(st, sizeof *st);
   long size = __VERIFIER_nondet_long();
   st->st_size = __synth_select_long(size >= 0, size, 0);
 }
@@ -177,8 +180,7 @@ W int pthread_sigmask(int how, const sigset_t *set, sigset_t *old) {
   if (set && how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK)
     return EINVAL;
   if (old)
-    for (size_t i = 0; i < sizeof *old; i++)
-      ((char *)old)[i] = __VERIFIER_nondet_char();
+    __synth_arbitrary_bytes(old, sizeof *old);
   return 0;
 }
 
@@ -210,8 +212,7 @@ W int sigaction(int sig, const struct sigaction *act, struct sigaction *old) {
   if (act)
     __synth_signal_handler(act->sa_handler != SIG_DFL && act->sa_handler != SIG_IGN);
   if (old) {
-    for (size_t i = 0; i < sizeof *old; i++)
-      ((char *)old)[i] = __VERIFIER_nondet_char();
+    __synth_arbitrary_bytes(old, sizeof *old);
     old->sa_handler = __VERIFIER_nondet_int() ? SIG_IGN : SIG_DFL;
   }
   return 0;
@@ -248,15 +249,16 @@ W int kill(pid_t pid, int sig) {
   return __synth_or_fail(0);
 }
 
-/* At s, a string of up to n - 1 arbitrary bytes other than null, and its null byte. */
+/* At s, a string of up to n - 1 bytes and its null byte: all n bytes arbitrary, then a null
+ * one at some k < n. (The system writes k bytes other than null and leaves the bytes after
+ * the null one as they were: a string of length k and those bytes are among the model's.
+ * The contents do not carry over from one call to the next, and the null byte's place is
+ * known on each path.) */
 static void __synth_text(char *s, size_t n) {
-  size_t k = __VERIFIER_nondet_ulong();
-  __VERIFIER_assume(k < n);
-  for (size_t i = 0; i < k; i++) {
-    char c = __VERIFIER_nondet_char();
-    __VERIFIER_assume(c != 0);
-    s[i] = c;
-  }
+  __synth_arbitrary_bytes(s, n);
+  size_t k = 0;
+  while (k + 1 < n && __VERIFIER_nondet_int())
+    k++;
   s[k] = 0;
 }
 
@@ -432,12 +434,23 @@ W int fclose(FILE *f) {
   return __synth_select_int(__synth_or_fail(0) != 0, EOF, 0);
 }
 
-/* A line (up to n - 1 bytes, with its newline if it fits) or null at the end of the file or
- * on an error. */
+/* A line (up to n - 1 bytes, with its newline if it fits; a file may hold null bytes too)
+ * or null at the end of the file or on an error. Either way the model writes arbitrary bytes
+ * over the whole array first: after an error its contents are indeterminate (C11 7.21.7.2),
+ * and what the end of the file leaves unchanged is among them. */
 W char *fgets(char *s, int n, FILE *f) {
   __synth_stream_given(f);
-  if (n <= 1 || __VERIFIER_nondet_int())
+  if (n <= 0)
     return 0;
+  /* (Room for the null byte only: glibc stores it and reads nothing.) */
+  if (n == 1) {
+    s[0] = 0;
+    return s;
+  }
+  if (__VERIFIER_nondet_int()) {
+    __synth_arbitrary_bytes(s, (size_t)n);
+    return 0;
+  }
   __synth_text(s, (size_t)n);
   return s;
 }
@@ -445,11 +458,11 @@ W char *fgets(char *s, int n, FILE *f) {
 /* Up to `count` items of `size` arbitrary bytes each. */
 W size_t fread(void *buf, size_t size, size_t count, FILE *f) {
   __synth_stream_given(f);
+  /* (As read: arbitrary bytes over the whole buffer, of which the system writes those of
+   * the r items it returns.) */
+  __synth_arbitrary_bytes(buf, size * count);
   size_t r = __VERIFIER_nondet_ulong();
   __VERIFIER_assume(r <= count);
-  char *p = buf;
-  for (size_t i = 0; i < r * size; i++)
-    p[i] = __VERIFIER_nondet_char();
   return r;
 }
 
@@ -626,8 +639,7 @@ W struct hostent *gethostbyname(const char *name) {
     return 0;
   }
   __synth_text(__synth_host_name, sizeof __synth_host_name);
-  for (int i = 0; i < 4; i++)
-    __synth_host_addr[i] = __VERIFIER_nondet_char();
+  __synth_arbitrary_bytes(__synth_host_addr, sizeof __synth_host_addr);
   __synth_host.h_name = __synth_host_name;
   __synth_host.h_aliases = __synth_host_aliases;
   __synth_host.h_addrtype = AF_INET;

@@ -422,7 +422,7 @@ impl<'m> Lowerer<'m> {
             Ty::LONG,
         );
         self.block_step(ByteStep::Length.code())?;
-        self.byte_loop(new.clone(), Some(p.clone()), None, len, None)?;
+        self.byte_loop(new.clone(), Bytes::Copy(p.clone()), len, None)?;
         self.block_step(ByteStep::Release.code())?;
         self.free_val(p)?;
         self.cell_done();
@@ -838,6 +838,16 @@ fn is_reg(o: &Operand, r: &Name) -> bool {
 /// Most cells one `memcpy` or `memset` is lowered into (one transition each).
 const MAX_BLOCK_CELLS: usize = 4096;
 
+/// What a byte loop ([`Lowerer::byte_loop`]) writes.
+enum Bytes {
+    /// The bytes of another block.
+    Copy(Val),
+    /// One byte, repeated.
+    Fill(Expr),
+    /// Bytes the model does not know.
+    Arbitrary,
+}
+
 /// Most chunks of a block whose object is not known while lowering (a loop over its bytes
 /// beyond).
 const MAX_CHUNKS: u64 = 64;
@@ -1073,7 +1083,7 @@ impl<'m> Lowerer<'m> {
                     bin(BinOp::Lt, d, end, Ty::INT),
                 )
             });
-            return self.byte_loop(dst, Some(src), None, n, order);
+            return self.byte_loop(dst, Bytes::Copy(src), n, order);
         };
         let mut read = Vec::new();
         for &(k, w, ty) in &cells {
@@ -1131,7 +1141,7 @@ impl<'m> Lowerer<'m> {
             .or_else(|| self.typed_cells(hint.as_ref(), &n))
             .or_else(|| self.chunks(&n));
         let Some(cells) = known else {
-            return self.byte_loop(dst, None, Some(byte), n, None);
+            return self.byte_loop(dst, Bytes::Fill(byte), n, None);
         };
         let b = cast(cast(byte, Ty::UCHAR), Ty::ULONG);
         for (k, w, ty) in cells {
@@ -1193,18 +1203,33 @@ impl<'m> Lowerer<'m> {
         }
     }
 
-    /// `memcpy(dst, src, n)` (with `src`) or `memset(dst, byte, n)` (with `byte`) as a loop over
-    /// the bytes: each iteration one read and one write of a byte, or one write. Where
-    /// `backward` holds (`memmove` into its own source, higher up), the loop goes from the last byte to
-    /// the first.
-    fn byte_loop(
-        &mut self,
-        dst: Val,
-        src: Option<Val>,
-        byte: Option<Expr>,
-        n: Expr,
-        backward: Option<Expr>,
-    ) -> R<()> {
+    /// `n` bytes at `dst` that the environment fills with bytes the model does not know (what
+    /// a file, a socket or the system gives: environment.c's `__synth_arbitrary_bytes`): one
+    /// step per cell where the length is a constant and the cells are known while lowering
+    /// (as `memset` writes them: another thread may see the block half filled), byte by byte
+    /// otherwise.
+    pub(super) fn arbitrary_block(&mut self, dst: Val, n: Expr) -> R<()> {
+        let cells = self
+            .const_eval(&n)
+            .and_then(|k| u64::try_from(k).ok())
+            .and_then(|k| self.cells_in(&dst, k));
+        let Some(cells) = cells else {
+            return self.byte_loop(dst, Bytes::Arbitrary, n, None);
+        };
+        for (k, w, ty) in cells {
+            let place = self.place(&self.offset_by(&dst, k), w, ty)?;
+            self.cell_step(k, w, true)?;
+            self.access_step(vec![Op::Havoc { place, ty }], TransKind::Stmt)?;
+        }
+        self.cell_done();
+        Ok(())
+    }
+
+    /// `memcpy(dst, src, n)`, `memset(dst, byte, n)` or [`Lowerer::arbitrary_block`] as a
+    /// loop over the bytes: each iteration one read and one write of a byte, or one write.
+    /// Where `backward` holds (`memmove` into its own source, higher up), the loop goes from
+    /// the last byte to the first.
+    fn byte_loop(&mut self, dst: Val, bytes: Bytes, n: Expr, backward: Option<Expr>) -> R<()> {
         // The code of the loop's own steps (its test: `realloc`'s reads the old block).
         let head_code = self.at.map_or(0, |a| a[1]);
         let i = self.temp("block.i", Ty::ULONG);
@@ -1267,17 +1292,24 @@ impl<'m> Lowerer<'m> {
             TransKind::Branch,
         )?;
         self.cur = body;
-        let value = match (src, byte) {
-            (Some(s), _) => {
-                let from = at(&s, self);
-                self.read_byte("block.byte", from, ByteStep::Read.code())?
-            }
-            (None, Some(b)) => cast(b, Ty::UCHAR),
-            (None, None) => Expr::constant(0, Ty::UCHAR),
-        };
         let to = at(&dst, self);
+        let write = match bytes {
+            Bytes::Copy(s) => {
+                let from = at(&s, self);
+                let value = self.read_byte("block.byte", from, ByteStep::Read.code())?;
+                Op::Assign { place: to, value }
+            }
+            Bytes::Fill(b) => Op::Assign {
+                place: to,
+                value: cast(b, Ty::UCHAR),
+            },
+            Bytes::Arbitrary => Op::Havoc {
+                place: to,
+                ty: Ty::UCHAR,
+            },
+        };
         self.block_step(ByteStep::Write.code())?;
-        self.access_step(vec![Op::Assign { place: to, value }], TransKind::Stmt)?;
+        self.access_step(vec![write], TransKind::Stmt)?;
         self.block_step(head_code)?;
         self.edge(
             self.cur,

@@ -1,16 +1,16 @@
 //! Dead registers and dead cells: a thread's own scalar variables (registers) and the cells
 //! of its own arrays and address-taken locals that no path from its location reads before
-//! writing them. The explicit search ([`crate::explicit`]) forgets their values (a register
-//! set to zero, a cell not known) so that states that differ only in dead values are one
-//! state, and its labels do not mention them; the explorer ([`crate::explore`]) forgets dead
+//! writing them. The explicit search ([`crate::explicit`]) forgets their values (sets them to
+//! zero) so that states that differ only in dead values are one state, and its labels do not
+//! mention them; the explorer ([`crate::explore`]) forgets dead
 //! registers so that values of inputs that only reach dead registers (an uninitialised local
 //! overwritten before it is read) make one variant of a step. Classic backward live-variable
 //! analysis over each thread's control-flow graph, with the strong liveness of copies: a
 //! register copied only into dead registers is dead too (Nielson, Nielson and Hankin,
 //! "Principles of Program Analysis", strongly live variables). An access through a pointer
 //! reads every cell of the variables it may point to ([`Place::Deref`]'s targets), and
-//! kills none: a cell is written for sure only by its name and a constant index, as a
-//! buffer filled by the environment in one step is.
+//! kills none: a cell is written for sure only by its name and a constant index, as the
+//! environment's fill of a buffer of a constant size writes it (cell by cell).
 
 use crate::ir::{Expr, Op, Place, Program, ThreadId, VarId, VarScope};
 

@@ -173,6 +173,30 @@ pub fn instrument(
             }
         }
     }
+    // The sites the schedule reaches (the proof's executions run no other site's code).
+    let used: HashSet<u32> = (sched.sections.iter())
+        .flat_map(|s| {
+            let events = s.events.iter().map(|e| e.site);
+            events.chain(s.successors.iter().filter_map(|x| x.site))
+        })
+        .collect();
+    use verifier::frontend::llvm::compile::{ENVIRONMENT_SECTION, MODEL_SECTION};
+    let environment: HashSet<String> = m
+        .functions_in_section(ENVIRONMENT_SECTION)
+        .into_iter()
+        .collect();
+    // Code of an environment model that the schedule orders, in the model or in a helper it
+    // calls: the built program asks the system instead, so nothing would run it. Refused
+    // before the instructions are instrumented one by one (a helper's steps may be ones no
+    // call can stand for).
+    let mut ordered: HashSet<String> = (by_instr.iter())
+        .filter(|(_, roles)| roles.iter().any(|r| used.contains(&r.site)))
+        .map(|(&n, _)| m.function_of(n).to_string())
+        .collect();
+    callers_too(&mut ordered, &call_graph(&m));
+    if let Some(f) = environment.iter().find(|f| ordered.contains(*f)) {
+        return Err(environment_refused(&sched.source, f));
+    }
     check_shared_code(prog, &m, &by_instr, &position)?;
     let sequential = sequential_sites(prog, sched);
     let none = SYNTH_NONE;
@@ -334,29 +358,8 @@ pub fn instrument(
             position: sched.source.clone(),
             what: "the program has no `main`".into(),
         })?;
-    // The sites the schedule reaches (the proof's executions run no other site's code).
-    let used: HashSet<u32> = (sched.sections.iter())
-        .flat_map(|s| {
-            let events = s.events.iter().map(|e| e.site);
-            events.chain(s.successors.iter().filter_map(|x| x.site))
-        })
-        .collect();
-    // Who calls whom.
-    let mut calls: Vec<(String, String)> = Vec::new();
-    for n in (0..m.instruction_count()).filter(|&n| m.has(n)) {
-        if let InstrKind::Call {
-            callee: Some(callee),
-            ..
-        } = m.kind(n)
-        {
-            calls.push((m.function_of(n).to_string(), callee));
-        }
-    }
-    use verifier::frontend::llvm::compile::{ENVIRONMENT_SECTION, MODEL_SECTION};
-    let environment: HashSet<String> = m
-        .functions_in_section(ENVIRONMENT_SECTION)
-        .into_iter()
-        .collect();
+    // Who calls whom (in the module as instrumented).
+    let calls = call_graph(&m);
     let models: HashSet<String> = (m.functions_in_section(MODEL_SECTION).into_iter())
         .chain(environment.iter().cloned())
         .collect();
@@ -370,16 +373,7 @@ pub fn instrument(
         .filter(|n| by_instr[n].iter().any(|r| used.contains(&r.site)))
         .map(|&n| m.function_of(n).to_string())
         .collect();
-    loop {
-        let more: Vec<String> = (calls.iter())
-            .filter(|(caller, callee)| keep.contains(callee) && !keep.contains(caller))
-            .map(|(caller, _)| caller.clone())
-            .collect();
-        if more.is_empty() {
-            break;
-        }
-        keep.extend(more);
-    }
+    callers_too(&mut keep, &calls);
     // A library model the schedule instruments must run in the built program: the program
     // calls it, or an instrumented model does. Elsewhere the call goes to the system's
     // library (a model's body replaced by it), and the model's sites would never be reached.
@@ -403,13 +397,7 @@ pub fn instrument(
     // The environment's answers are the system's in the built program, not the model's
     // made-up values.
     if let Some(f) = environment.iter().find(|f| kept_model(f)) {
-        return Err(Error::Unsupported {
-            position: sched.source.clone(),
-            what: format!(
-                "the schedule orders code of the environment's model `{f}` (what the system \
-                 answers), which the built program asks the system for instead"
-            ),
-        });
+        return Err(environment_refused(&sched.source, f));
     }
     if let Some(f) = models.iter().find(|f| kept_model(f) && !runs.contains(*f)) {
         return Err(Error::Unsupported {
@@ -1105,4 +1093,45 @@ fn sequential_sites(prog: &Program, sched: &ProgramSchedule) -> HashSet<u32> {
         }
     }
     out
+}
+
+/// Who calls whom in `m`: (caller, callee) per direct call.
+fn call_graph(m: &Module) -> Vec<(String, String)> {
+    let mut calls = Vec::new();
+    for n in (0..m.instruction_count()).filter(|&n| m.has(n)) {
+        if let InstrKind::Call {
+            callee: Some(callee),
+            ..
+        } = m.kind(n)
+        {
+            calls.push((m.function_of(n).to_string(), callee));
+        }
+    }
+    calls
+}
+
+/// Adds the callers of the functions in `fs`, and theirs, to `fs`.
+fn callers_too(fs: &mut HashSet<String>, calls: &[(String, String)]) {
+    loop {
+        let more: Vec<String> = (calls.iter())
+            .filter(|(caller, callee)| fs.contains(callee) && !fs.contains(caller))
+            .map(|(caller, _)| caller.clone())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        fs.extend(more);
+    }
+}
+
+/// The refusal of a schedule that orders code of environment model `f` (`position`: the
+/// program).
+fn environment_refused(position: &str, f: &str) -> Error {
+    Error::Unsupported {
+        position: position.to_string(),
+        what: format!(
+            "the schedule orders code of the environment's model `{f}` (what the system \
+             answers), which the built program asks the system for instead"
+        ),
+    }
 }

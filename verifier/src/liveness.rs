@@ -13,6 +13,7 @@
 //! environment's fill of a buffer of a constant size writes it (cell by cell).
 
 use crate::ir::{Expr, Op, Place, Program, ThreadId, VarId, VarScope};
+use std::ops::Range;
 
 /// Per thread and location, the registers and the cells of the thread's own arrays dead
 /// there.
@@ -59,13 +60,27 @@ impl Liveness {
         t: ThreadId,
         l: crate::ir::LocId,
     ) -> impl Iterator<Item = (VarId, u32)> + '_ {
+        // A word at a time: most words of a location are all live or all dead.
         let own = &self.cells[t.0 as usize];
-        let live = &own.live[l.0 as usize];
-        own.cells
+        let n = own.cells.len();
+        own.live[l.0 as usize]
             .iter()
             .enumerate()
-            .filter(|(i, _)| live[i / 64] & (1 << (i % 64)) == 0)
-            .map(|(_, c)| *c)
+            .flat_map(move |(w, &live)| {
+                let valid = if (w + 1) * 64 <= n {
+                    u64::MAX
+                } else {
+                    (1u64 << (n % 64)) - 1
+                };
+                let mut dead = !live & valid;
+                std::iter::from_fn(move || {
+                    (dead != 0).then(|| {
+                        let b = dead.trailing_zeros() as usize;
+                        dead &= dead - 1;
+                        own.cells[w * 64 + b]
+                    })
+                })
+            })
     }
 }
 
@@ -108,19 +123,23 @@ impl Slots {
         s
     }
 
+    /// The positions of `var` that `index` may name, and whether it names exactly one.
+    fn named(&self, var: &VarId, index: &Option<Box<Expr>>) -> Option<(Range<usize>, bool)> {
+        let &(first, len, _) = self.of.get(var)?;
+        Some(match index.as_deref().map(|e| e.as_const()) {
+            None => (first..first + 1, true),
+            Some(Some(i)) if (0..len as i128).contains(&i) => {
+                (first + i as usize..first + i as usize + 1, true)
+            }
+            Some(_) => (first..first + len as usize, false),
+        })
+    }
+
     /// The positions a read of `p` (not what its address reads) may read.
     fn read(&self, p: &Place, out: &mut Vec<usize>) {
         match p {
             Place::Var { var, index } => {
-                if let Some(&(first, len, _)) = self.of.get(var) {
-                    match index.as_deref().map(|e| e.as_const()) {
-                        None => out.push(first),
-                        Some(Some(i)) if (0..len as i128).contains(&i) => {
-                            out.push(first + i as usize)
-                        }
-                        Some(_) => out.extend(first..first + len as usize),
-                    }
-                }
+                out.extend(self.named(var, index).into_iter().flat_map(|(r, _)| r))
             }
             Place::Deref { targets, .. } => {
                 for v in targets {
@@ -137,11 +156,9 @@ impl Slots {
         let Place::Var { var, index } = p else {
             return None;
         };
-        let &(first, len, _) = self.of.get(var)?;
-        match index.as_deref().map(|e| e.as_const()) {
-            None => Some(first),
-            Some(Some(i)) if (0..len as i128).contains(&i) => Some(first + i as usize),
-            Some(_) => None,
+        match self.named(var, index)? {
+            (r, true) => Some(r.start),
+            (_, false) => None,
         }
     }
 }
@@ -158,17 +175,11 @@ fn foreign(prog: &Program) -> Vec<bool> {
             }
         };
         for tr in &t.transitions {
-            tr.for_each_expr(&mut |e| {
-                e.for_each_place(&mut |p| p.vars().into_iter().for_each(&mut mark));
-                e.for_each_addr(&mut mark);
-            });
+            tr.for_each_access(&mut |p| p.vars().into_iter().for_each(&mut mark));
+            tr.for_each_expr(&mut |e| e.for_each_addr(&mut mark));
             for op in &tr.ops {
-                match op {
-                    Op::Assign { place, .. } | Op::Havoc { place, .. } => {
-                        place.vars().into_iter().for_each(&mut mark)
-                    }
-                    Op::Spawn { args, .. } => args.iter().for_each(|(v, _)| mark(*v)),
-                    Op::AtomicBegin | Op::AtomicEnd => {}
+                if let Op::Spawn { args, .. } = op {
+                    args.iter().for_each(|(v, _)| mark(*v));
                 }
             }
         }

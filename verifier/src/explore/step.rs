@@ -1137,8 +1137,11 @@ impl Tables {
                     ) || begins_atomic
                         || (tr.kind == TransKind::Sync(SyncKind::MutexInit)
                             && (th.id.0 != 0
-                                || reached.get_or_insert_with(|| after_spawn(th))
-                                    [tr.src.0 as usize])))
+                                || reached.get_or_insert_with(|| {
+                                    th.reached_after(|tr| {
+                                        tr.ops.iter().any(|o| matches!(o, Op::Spawn { .. }))
+                                    })
+                                })[tr.src.0 as usize])))
                 {
                     tables.unlocks = false;
                 }
@@ -1356,25 +1359,6 @@ fn data_transition(th: &crate::ir::Thread, tr: &crate::ir::Transition) -> bool {
             th.locations[tr.dst.0 as usize].kind,
             LocKind::Normal | LocKind::Error | LocKind::Discard
         )
-}
-
-/// Per location of thread `th`: whether it may be reached after the thread started another
-/// one (some path from a spawn leads to it).
-fn after_spawn(th: &crate::ir::Thread) -> Vec<bool> {
-    let mut seen = vec![false; th.locations.len()];
-    let mut work: Vec<crate::ir::LocId> = th
-        .transitions
-        .iter()
-        .filter(|tr| tr.ops.iter().any(|o| matches!(o, Op::Spawn { .. })))
-        .map(|tr| tr.dst)
-        .collect();
-    while let Some(k) = work.pop() {
-        if std::mem::replace(&mut seen[k.0 as usize], true) {
-            continue;
-        }
-        work.extend(th.outgoing(k).map(|tr| tr.dst));
-    }
-    seen
 }
 
 /// Loop iterations of data locations one step may run when preempting only at

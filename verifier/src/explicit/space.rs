@@ -469,10 +469,26 @@ impl<'p> Space<'p> {
         if movable.len() < 2 {
             return Ok(Reduction::All(None));
         }
+        let deeper = |s: &Self, edges: &[Edge]| {
+            edges.iter().all(|e| match e.to {
+                Target::State(w) => s.depth[w as usize] > s.depth[id as usize],
+                Target::Error | Target::Undefined => true,
+            })
+        };
+        // (A loop of local steps alone, reading lines into a buffer of the thread's own, say,
+        // is a cycle too.)
+        let mut tried = None;
         for &t in &movable {
             if self.prog.thread(t).local_location(at(t)) && !self.enabled(id, t).is_empty() {
-                return Ok(Reduction::One(t, self.successors(id, t)?));
+                let edges = self.successors(id, t)?;
+                if deeper(self, &edges) {
+                    return Ok(Reduction::One(t, edges));
+                }
+                tried.get_or_insert((t, edges));
             }
+        }
+        if tried.is_some() {
+            return Ok(Reduction::All(tried));
         }
         let invisible = movable.iter().find(|&&t| {
             self.prog.thread(t).invisible_location(at(t)) && !self.enabled(id, t).is_empty()
@@ -491,11 +507,7 @@ impl<'p> Space<'p> {
             return Ok(Reduction::All(None));
         };
         let edges = self.successors(id, t)?;
-        let deeper = |e: &Edge| match e.to {
-            Target::State(w) => self.depth[w as usize] > self.depth[id as usize],
-            Target::Error | Target::Undefined => true,
-        };
-        Ok(if edges.iter().all(deeper) {
+        Ok(if deeper(self, &edges) {
             Reduction::One(t, edges)
         } else {
             Reduction::All(Some((t, edges)))

@@ -625,10 +625,11 @@ fn output_with_input(exe: &Path, input: &str) -> Output {
     o
 }
 
-/// `tests/programs/NAME.c`, built at every level, prints what the native build prints for
-/// each of `inputs` on its standard input; what the native build prints.
+/// `tests/programs/NAME.c` (NAME may name a directory too), built at every level, prints what
+/// the native build prints for each of `inputs` on its standard input; what the native build
+/// prints.
 fn prints_what_the_native_build_prints(name: &str, inputs: &[&str]) -> Vec<String> {
-    let dir = scratch(name);
+    let dir = scratch(&name.replace('/', "-"));
     let src = program(&format!("{name}.c"));
     let native = dir.join("native");
     let st = Command::new("cc")
@@ -642,7 +643,7 @@ fn prints_what_the_native_build_prints(name: &str, inputs: &[&str]) -> Vec<Strin
         .map(|i| output_with_input(&native, i).stdout)
         .collect();
     for opt in 0..=2u8 {
-        let exe = dir.join(format!("{name}{opt}"));
+        let exe = dir.join(format!("program{opt}"));
         build_with(&src, opt, &exe, None, &[]);
         for (input, want) in inputs.iter().zip(&expected) {
             let o = output_with_input(&exe, input);
@@ -690,6 +691,21 @@ fn scanf_reads_the_real_input_in_the_built_program() {
     // makes it (the model holds a lock of standard input for a call).
     let native = prints_what_the_native_build_prints("scanf_threads", &["1 2\n3 4\n", "7 8 9"]);
     assert_eq!(native[0], "1 2 / 3 4\n");
+}
+
+/// A loop over the lines of the input builds: the model of `fgets` branches on what the
+/// system gives (the end of the file, the place of the null byte), which the built program
+/// cannot see, so each call is one step of the schedule, and the program's own branches on
+/// the line tell the runs apart from there on. A line longer than the buffer comes in pieces.
+#[test]
+fn a_loop_over_the_lines_of_the_input_builds_and_reads_the_real_input() {
+    let long = format!("{}\nend\n", "x".repeat(40));
+    let native = prints_what_the_native_build_prints(
+        "environment/line_lengths",
+        &["hello\nworld\n\nx", "", &long, "\n\n\n"],
+    );
+    assert_eq!(native[0], "5\n5\n0\n1\ndone\n");
+    assert_eq!(native[2], "31\n9\n3\ndone\n");
 }
 
 /// The built program reads the system's clocks, not the values the verifier's models of

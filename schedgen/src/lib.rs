@@ -454,7 +454,11 @@ pub fn generate_checked(facts: &mut Checked, opts: Options) -> Result<ProgramSch
                 trans: tr,
             })
             .collect();
-        let idx = (opts.opt == Opt::O2).then(|| facts.section(&pieces.members[&s], &path));
+        // (A path through a call of an environment model has one of the model's paths for
+        // all of them: what it says of indices holds for that one only.)
+        let environment = (path.iter()).any(|&(t, tr)| prog.thread(t).transition(tr).environment);
+        let idx = (opts.opt == Opt::O2 && !environment)
+            .then(|| facts.section(&pieces.members[&s], &path));
         let vcs = clocks::vector_clocks(prog, &evs, idx);
         let events = evs
             .iter()

@@ -103,7 +103,9 @@ pub struct Section {
     pub id: u32,
     /// The ART node it starts at.
     pub start_node: u32,
-    /// The whole path (thread, transition), events and thread-local steps, in proof order.
+    /// The whole path (thread, transition), events and thread-local steps, in proof order. A
+    /// step of code of an environment model ([`verifier::ir::Transition::environment`])
+    /// stands for the thread's whole call of the model, whichever path it takes.
     pub path: Vec<(ThreadId, TransId)>,
     /// The events, in proof order.
     pub events: Vec<Event>,

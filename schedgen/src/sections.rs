@@ -14,6 +14,11 @@
 //! is one the IVR expands and enables in every node of it, and a branch arm taken in some of
 //! them and not in others tells the cases apart from there on.
 //!
+//! A call of an environment model (`fgets`, `read`: what the system answers) is one step of
+//! its thread: the built program asks the system, so the runtime cannot see which of the
+//! model's paths the answer takes. Where the model's code has no events, the position after
+//! the call is the set of nodes where the thread's steps through that code leave it.
+//!
 //! Nodes labelled false are dropped. From the root, a *piece* follows the chosen edges until
 //! * a **branching node**: the chosen thread has several children (a control-flow branch on
 //!   data the label leaves open, a failing local assumption); the next pieces start at the
@@ -32,7 +37,8 @@ use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use verifier::art::{Art, NodeId};
 use verifier::cases;
 use verifier::check::Checked;
-use verifier::ir::{LocKind, Program, SyncKind, ThreadId, TransId, TransKind};
+use verifier::ir::{LocId, LocKind, Program, SyncKind, ThreadId, TransId, TransKind};
+use verifier::smt::Term;
 
 /// How a piece ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,7 +151,18 @@ pub fn pieces(prog: &Program, art: &Art, facts: &mut Checked) -> Result<Pieces, 
             };
             chosen.insert(v, t);
             let mut arms = Vec::new();
-            for (tr, children) in cases::successors(art, &members, t) {
+            // A call of an environment model runs as one step: the built program asks the
+            // system, and the schedule cannot see which of the model's paths the answer takes.
+            if let Some((tr, exits)) = environment_call(prog, art, facts, &members, t) {
+                let w = sets.name(exits);
+                arms.push((tr, w));
+                next.push(w);
+            }
+            let successors = match arms.is_empty() {
+                true => cases::successors(art, &members, t),
+                false => Vec::new(),
+            };
+            for (tr, children) in successors {
                 let mut to = Vec::new();
                 for c in children {
                     if has_states(c, facts) {
@@ -243,6 +260,70 @@ pub fn pieces(prog: &Program, art: &Art, facts: &mut Checked) -> Result<Pieces, 
         order,
         members: sets.members,
     })
+}
+
+/// Whether a step of `t` at its location `l` runs code of an environment model that the
+/// schedule cannot see: every way out of `l` is such a step, without events or
+/// synchronisation.
+pub(crate) fn in_environment(prog: &Program, t: ThreadId, l: LocId) -> bool {
+    let th = prog.thread(t);
+    let out = &th.locations[l.0 as usize].out;
+    !out.is_empty()
+        && (out.iter().map(|&x| th.transition(x)))
+            .all(|x| x.environment && !crate::sites::is_visible(x))
+}
+
+/// Where `t`, at a position (`members`) inside the code of an environment model, leaves it:
+/// the nodes (uncovered, with states) that `t`'s steps reach through the model's code, all at
+/// one location of `t` outside it, and the step that stands for the call (the first way out
+/// of `t`'s location). In the built program the system answers the call, so a run leaves it
+/// at one of these nodes and the runtime cannot tell which: they are one position. `None`
+/// where `t` is not in such code, or where a node inside does not expand `t` or may not let
+/// it move, or the call ends at different locations (an error, the program's end): then the
+/// model's steps are the schedule's steps, and `synth build` refuses them.
+fn environment_call(
+    prog: &Program,
+    art: &Art,
+    facts: &mut Checked,
+    members: &[NodeId],
+    t: ThreadId,
+) -> Option<(TransId, Vec<NodeId>)> {
+    let loc = |v: NodeId| art.node(v).control.locs[t.0 as usize];
+    let start = loc(members[0])?;
+    if !in_environment(prog, t, start) {
+        return None;
+    }
+    let mut seen: HashSet<NodeId> = members.iter().copied().collect();
+    let mut stack = members.to_vec();
+    let mut exits = Vec::new();
+    while let Some(v) = stack.pop() {
+        let l = loc(v)?;
+        if !in_environment(prog, t, l) {
+            exits.push(v);
+            continue;
+        }
+        let node = art.node(v);
+        if !node.expanded.contains(&t) || !facts.surely_enabled(v, t) {
+            return None;
+        }
+        for e in node.children.iter().filter(|e| e.thread == t) {
+            if matches!(art.node(e.child).label, Term::False) || !facts.has_states(e.child) {
+                continue;
+            }
+            let c = cases::resolve(art, e.child);
+            if seen.insert(c) {
+                stack.push(c);
+            }
+        }
+    }
+    exits.sort_unstable();
+    exits.dedup();
+    let at = loc(*exits.first()?);
+    if exits.iter().any(|&v| loc(v) != at) {
+        return None;
+    }
+    let first = prog.thread(t).locations[start.0 as usize].out[0];
+    Some((first, exits))
 }
 
 /// The positions of a schedule: sets of nodes, each named by its least node, or (where

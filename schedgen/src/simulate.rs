@@ -57,6 +57,43 @@ impl Oracle for Fixed {
     }
 }
 
+/// Runs thread `t`'s call of an environment model in `st` to its end, making the model's
+/// choices (arms and inputs) with `rng`.
+fn environment_call(
+    prog: &Program,
+    m: &Machine,
+    st: &mut State,
+    t: ThreadId,
+    rng: &mut SmallRng,
+) -> Result<(), String> {
+    let th = prog.thread(t);
+    let mut en = Vec::new();
+    while let Status::At(l) = st.threads[t.0 as usize] {
+        if !crate::sections::in_environment(prog, t, l) {
+            return Ok(());
+        }
+        en.clear();
+        m.enabled_of(st, t, &mut en);
+        if en.is_empty() {
+            return Err(format!(
+                "{} cannot move inside an environment model",
+                th.name
+            ));
+        }
+        let (_, tr) = en[rng.gen_range(0..en.len())];
+        let havocs = (th.transition(tr).ops.iter())
+            .filter(|o| matches!(o, verifier::ir::Op::Havoc { .. }))
+            .count();
+        let vals = (0..havocs).map(|_| rng.gen_range(-3i128..=3)).collect();
+        m.execute(st, t, tr, &mut Fixed(vals))
+            .map_err(|f| format!("undefined behaviour in an environment model: {f:?}"))?;
+        if th.locations[th.transition(tr).dst.0 as usize].kind == LocKind::Error {
+            return Err(format!("{} reached the error location", th.name));
+        }
+    }
+    Ok(())
+}
+
 /// Runs `prog` under `sched` for at most `max_sections` sections with seed `seed`.
 pub fn run(
     prog: &Program,
@@ -112,6 +149,11 @@ pub fn run(
             if removed_trans(t, tr) {
                 st.threads[t.0 as usize] = Status::At(x.dst);
                 return Ok(());
+            }
+            if x.environment {
+                // The whole call, on choices fixed per step (the same in every order).
+                let mut rng = SmallRng::seed_from_u64(seed ^ (u64::from(sec) << 32) ^ i as u64);
+                return environment_call(prog, &m, st, t, &mut rng);
             }
             // Deployed, an atomic region orders only events: code without events of other
             // threads runs on beside it (and commutes with it).

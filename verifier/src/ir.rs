@@ -1135,6 +1135,11 @@ pub struct Transition {
     /// bound): what it starts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub starts: Option<Start>,
+    /// It runs code of an environment model (what the system answers: `fgets`, `read`, the
+    /// clocks), directly or in a helper the model calls. The built program asks the system
+    /// instead, so a schedule cannot observe these steps (`schedgen::sections`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub environment: bool,
 }
 
 /// What a `pthread_create` starts: its start function and argument.

@@ -212,6 +212,7 @@ mod tests {
             back_edge,
             span: None,
             at: None,
+            environment: false,
             memory_access: false,
             refusal: None,
             starts: None,

@@ -1222,6 +1222,13 @@ impl<'m> Lowerer<'m> {
         LocId(self.tb.locations.len() as u32 - 1)
     }
 
+    /// Whether the code being lowered runs inside an environment model's call (the model or a
+    /// helper it calls): [`crate::ir::Transition::environment`].
+    fn in_environment(&self) -> bool {
+        (self.frames.iter())
+            .any(|f| f.func.section.as_deref() == Some(super::compile::ENVIRONMENT_SECTION))
+    }
+
     pub fn edge(
         &mut self,
         src: LocId,
@@ -1254,6 +1261,7 @@ impl<'m> Lowerer<'m> {
             memory_access: false,
             refusal: None,
             starts: None,
+            environment: self.in_environment(),
         });
         self.tb.locations[src.0 as usize].out.push(id);
         Ok(id)

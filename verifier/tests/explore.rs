@@ -863,6 +863,73 @@ int main(void) {
     assert_eq!(r.bugs.first().map(|b| b.kind.clone()), Some(BugKind::Error));
 }
 
+/// Under a preemption bound (and the fair scheduler) a step may read several inputs, but at
+/// most three: a system call that fills a buffer with arbitrary bytes made one variant of
+/// the step per combination of their values (`fgets` of 32 bytes took all of memory).
+#[test]
+fn a_step_reads_at_most_three_inputs_in_every_search() {
+    let src = r#"
+#include <assert.h>
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+int s;
+pthread_mutex_t m;
+void *t(void *p) {
+  int a = __VERIFIER_nondet_int(), b = __VERIFIER_nondet_int(), c = __VERIFIER_nondet_int(),
+      d = __VERIFIER_nondet_int(), e = __VERIFIER_nondet_int(), f = __VERIFIER_nondet_int(),
+      g = __VERIFIER_nondet_int(), h = __VERIFIER_nondet_int(), i = __VERIFIER_nondet_int(),
+      j = __VERIFIER_nondet_int(), k = __VERIFIER_nondet_int(), l = __VERIFIER_nondet_int();
+  int x = ((a + b + c + d) * 9 + (e + f + g + h) * 3 + (i + j + k + l));
+  pthread_mutex_lock(&m);
+  s = x;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t h;
+  pthread_mutex_init(&m, 0);
+  pthread_create(&h, 0, t, 0);
+  pthread_mutex_lock(&m);
+  s = s + 1;
+  pthread_mutex_unlock(&m);
+  pthread_join(h, 0);
+  assert(s != 52);
+  return 0;
+}
+"#;
+    for (bound, fair) in [(Some(1), false), (None, true)] {
+        let opts = Options {
+            preemption_bound: bound,
+            fair,
+            inputs: Inputs::Range { lo: -1, hi: 1 },
+            ..Options::default()
+        };
+        let p = load_str("twelve_inputs.c", src, &FOpts::default()).unwrap();
+        let r = run(&p, &opts);
+        let b = r.bugs.first().expect("the bug");
+        assert_eq!(b.kind, BugKind::Error, "{}", b.message);
+        assert_eq!(b.inputs().len(), 12);
+        // Twelve inputs in four steps or more: three steps deeper than with constants.
+        let depth = |src: &str| {
+            let p = load_str("twelve_inputs.c", src, &FOpts::default()).unwrap();
+            let opts = Options {
+                max_executions: Some(1),
+                ..opts.clone()
+            };
+            run(&p, &opts).stats.max_depth
+        };
+        let no_assert = src.replace("assert(s != 52);", "");
+        let (with_inputs, constants) = (
+            depth(&no_assert),
+            depth(&no_assert.replace("__VERIFIER_nondet_int()", "1")),
+        );
+        assert!(
+            with_inputs >= constants + 3,
+            "{with_inputs} against {constants}"
+        );
+    }
+}
+
 /// A thread shut out by another thread's atomic region until the program ends (or for ever):
 /// its steps race with the region's begin, so the search also runs it first and finds its
 /// bug, with every access a scheduling point or only synchronisation, and when the execution

@@ -206,6 +206,7 @@ impl Memo {
         v.visible = o.visible;
         v.back_edges = o.back_edges;
         v.read_input = false;
+        v.inputs_read = 0;
         v.read_unused_input = false;
         v.stray = o.stray;
     }

@@ -77,6 +77,8 @@ pub(crate) struct Variant<G> {
     pub own_iterations: u32,
     /// One of its transitions read an input (a trace step with input values).
     pub read_input: bool,
+    /// How many of its transitions read inputs ([`MAX_INPUTS`]).
+    pub inputs_read: u32,
     /// One of its transitions read inputs whose values made no difference
     /// ([`same_outcome`]): its trace steps keep the values, so the memo does not keep it.
     pub read_unused_input: bool,
@@ -358,6 +360,7 @@ impl<S: Clone> Pool<S> {
                 v.loud = false;
                 v.own_iterations = 0;
                 v.read_input = false;
+                v.inputs_read = 0;
                 v.read_unused_input = false;
                 v.stray = None;
                 v
@@ -472,6 +475,7 @@ impl<S: Clone> Variant<S> {
             loud: false,
             own_iterations: 0,
             read_input: false,
+            inputs_read: 0,
             read_unused_input: false,
             stray: None,
         }
@@ -497,6 +501,7 @@ impl<S: Clone> Variant<S> {
         self.loud = w.loud;
         self.own_iterations = w.own_iterations;
         self.read_input = w.read_input;
+        self.inputs_read = w.inputs_read;
         self.read_unused_input = w.read_unused_input;
         self.stray = w.stray;
     }
@@ -735,6 +740,7 @@ impl<G: Guide> Stepper<'_, '_, G> {
             w.loud = false;
         }
         if inputs && reads_input(x) {
+            w.inputs_read += 1;
             // Each input value makes a variant of the step, so with `one_input` a step reads
             // one input: `k` inputs in one step would make `5^k` variants (with the default
             // domain) before the search could run any of them. Reading one then counts as the
@@ -1366,6 +1372,15 @@ fn data_transition(th: &crate::ir::Thread, tr: &crate::ir::Transition) -> bool {
 /// step).
 pub(crate) const MAX_ITERATIONS: u32 = 16;
 
+/// The most transitions that read inputs in one step, in a search whose steps may read
+/// several ([`Stepper::one_input`]): each value makes a variant, so a system call that fills
+/// a buffer of `n` arbitrary bytes would make `5^n` variants (with the default domain)
+/// before the search could run any of them. The step ends before the next input instead, a
+/// point at which the search may also switch threads. A preemption bound counts a switch
+/// there, so an execution may need more preemptions than it did with the step whole (a
+/// switch away from the whole step, blocked at its next synchronisation, is none).
+pub(crate) const MAX_INPUTS: u32 = 3;
+
 /// Loop iterations that touch only the thread's own memory ([`Stepper::own`]) one step may
 /// run on top of [`MAX_ITERATIONS`]: no other thread can tell them apart from one step (a
 /// loop of refused thread creations or of joins of their ids, say), but a loop that never
@@ -1429,9 +1444,12 @@ impl<G: Guide> Stepper<'_, '_, G> {
         if th.locations[l.0 as usize].kind != LocKind::Normal {
             return false;
         }
-        if self.one_input && w.read_input && th.outgoing(l).any(reads_input) {
+        if (self.one_input || w.inputs_read >= MAX_INPUTS)
+            && w.read_input
+            && th.outgoing(l).any(reads_input)
+        {
             // One input per step (`run_one`), inside an atomic region too (a region cut into
-            // steps still shuts the other threads out).
+            // steps still shuts the other threads out); at most `MAX_INPUTS` in any search.
             return false;
         }
         if w.state.atomic == Some(t) || !w.visible {

@@ -721,6 +721,24 @@ int main(void) {
 /// access a scheduling point or only synchronisation; the bug (inputs that sum to -15 or
 /// -16) is found, and its trace replays. Inside an atomic region as well: a region cut into
 /// steps still shuts the other threads out. (In a DPOR search without a preemption bound.)
+/// The depth of the first execution of `src` without `assertion` under `opts`, and with
+/// constants for its inputs.
+fn input_steps(src: &str, assertion: &str, opts: &Options) -> (usize, usize) {
+    let depth = |src: &str| {
+        let p = load_str("step_inputs.c", src, &FOpts::default()).unwrap();
+        let opts = Options {
+            max_executions: Some(1),
+            ..opts.clone()
+        };
+        run(&p, &opts).stats.max_depth
+    };
+    let no_assert = src.replace(assertion, "");
+    (
+        depth(&no_assert),
+        depth(&no_assert.replace("__VERIFIER_nondet_int()", "1")),
+    )
+}
+
 #[test]
 fn a_step_reads_one_input() {
     let locks = r#"
@@ -794,19 +812,7 @@ int main(void) {
             assert_eq!(again.bugs[0].message, b.message);
             // Each input in a step of its own: the first execution (without the assertion) is
             // seven steps deeper than with constants instead of the inputs.
-            let depth = |src: &str| {
-                let p = load_str("step_inputs.c", src, &FOpts::default()).unwrap();
-                let opts = Options {
-                    max_executions: Some(1),
-                    ..opts.clone()
-                };
-                run(&p, &opts).stats.max_depth
-            };
-            let no_assert = src.replace("assert(s != -15);", "");
-            let (with_inputs, constants) = (
-                depth(&no_assert),
-                depth(&no_assert.replace("__VERIFIER_nondet_int()", "-2")),
-            );
+            let (with_inputs, constants) = input_steps(src, "assert(s != -15);", &opts);
             assert!(
                 with_inputs >= constants + 7,
                 "{with_inputs} against {constants}"
@@ -910,19 +916,7 @@ int main(void) {
         assert_eq!(b.kind, BugKind::Error, "{}", b.message);
         assert_eq!(b.inputs().len(), 12);
         // Twelve inputs in four steps or more: three steps deeper than with constants.
-        let depth = |src: &str| {
-            let p = load_str("twelve_inputs.c", src, &FOpts::default()).unwrap();
-            let opts = Options {
-                max_executions: Some(1),
-                ..opts.clone()
-            };
-            run(&p, &opts).stats.max_depth
-        };
-        let no_assert = src.replace("assert(s != 52);", "");
-        let (with_inputs, constants) = (
-            depth(&no_assert),
-            depth(&no_assert.replace("__VERIFIER_nondet_int()", "1")),
-        );
+        let (with_inputs, constants) = input_steps(src, "assert(s != 52);", &opts);
         assert!(
             with_inputs >= constants + 3,
             "{with_inputs} against {constants}"

@@ -37,7 +37,7 @@ use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use verifier::art::{Art, NodeId};
 use verifier::cases;
 use verifier::check::Checked;
-use verifier::ir::{LocId, LocKind, Program, SyncKind, ThreadId, TransId, TransKind};
+use verifier::ir::{LocKind, Program, SyncKind, ThreadId, TransId, TransKind};
 use verifier::smt::Term;
 
 /// How a piece ends.
@@ -262,22 +262,12 @@ pub fn pieces(prog: &Program, art: &Art, facts: &mut Checked) -> Result<Pieces, 
     })
 }
 
-/// Whether a step of `t` at its location `l` runs code of an environment model that the
-/// schedule cannot see: every way out of `l` is such a step, without events or
-/// synchronisation.
-pub(crate) fn in_environment(prog: &Program, t: ThreadId, l: LocId) -> bool {
-    let th = prog.thread(t);
-    let out = &th.locations[l.0 as usize].out;
-    !out.is_empty()
-        && (out.iter().map(|&x| th.transition(x)))
-            .all(|x| x.environment && !crate::sites::is_visible(x))
-}
-
 /// Where `t`, at a position (`members`) inside the code of an environment model, leaves it:
 /// the nodes (uncovered, with states) that `t`'s steps reach through the model's code, all at
 /// one location of `t` outside it, and the step that stands for the call (the first way out
 /// of `t`'s location). In the built program the system answers the call, so a run leaves it
-/// at one of these nodes and the runtime cannot tell which: they are one position. `None`
+/// at one of these nodes and the runtime cannot tell which: they are one position. (The
+/// paths the model discards are none of its answers.) `None`
 /// where `t` is not in such code, or where a node inside does not expand `t` or may not let
 /// it move, or the call ends at different locations (an error, the program's end): then the
 /// model's steps are the schedule's steps, and `synth build` refuses them.
@@ -290,7 +280,7 @@ fn environment_call(
 ) -> Option<(TransId, Vec<NodeId>)> {
     let loc = |v: NodeId| art.node(v).control.locs[t.0 as usize];
     let start = loc(members[0])?;
-    if !in_environment(prog, t, start) {
+    if !prog.thread(t).environment_location(start) {
         return None;
     }
     let mut seen: HashSet<NodeId> = members.iter().copied().collect();
@@ -298,7 +288,12 @@ fn environment_call(
     let mut exits = Vec::new();
     while let Some(v) = stack.pop() {
         let l = loc(v)?;
-        if !in_environment(prog, t, l) {
+        // (A path the model discards, an assumption on what the system answers that fails,
+        // is no run of the built program.)
+        if prog.thread(t).locations[l.0 as usize].kind == LocKind::Discard {
+            continue;
+        }
+        if !prog.thread(t).environment_location(l) {
             exits.push(v);
             continue;
         }

@@ -58,8 +58,33 @@ impl Oracle for Fixed {
 }
 
 /// Runs thread `t`'s call of an environment model in `st` to its end, making the model's
-/// choices (arms and inputs) with `rng`.
+/// choices (arms and inputs) with `rng`; choices the model discards (an assumption on the
+/// system's answer that fails) are made again.
 fn environment_call(
+    prog: &Program,
+    m: &Machine,
+    st: &mut State,
+    t: ThreadId,
+    rng: &mut SmallRng,
+) -> Result<(), String> {
+    let before = st.clone();
+    for _ in 0..100 {
+        environment_path(prog, m, st, t, rng)?;
+        match st.threads[t.0 as usize] {
+            Status::At(l) if prog.thread(t).locations[l.0 as usize].kind == LocKind::Discard => {
+                *st = before.clone();
+            }
+            _ => return Ok(()),
+        }
+    }
+    Err(format!(
+        "{}: the environment model discards every choice tried",
+        prog.thread(t).name
+    ))
+}
+
+/// One path of [`environment_call`], which may end at the discard location.
+fn environment_path(
     prog: &Program,
     m: &Machine,
     st: &mut State,
@@ -69,7 +94,7 @@ fn environment_call(
     let th = prog.thread(t);
     let mut en = Vec::new();
     while let Status::At(l) = st.threads[t.0 as usize] {
-        if !crate::sections::in_environment(prog, t, l) {
+        if !th.environment_location(l) {
             return Ok(());
         }
         en.clear();
@@ -150,7 +175,12 @@ pub fn run(
                 st.threads[t.0 as usize] = Status::At(x.dst);
                 return Ok(());
             }
-            if x.environment {
+            // A call of an environment model the schedule takes as one step (the path lists
+            // no other step of `t` inside it).
+            let whole = th.environment_location(x.src)
+                && (s.path[i + 1..].iter().find(|&&(u, _)| u == t))
+                    .is_none_or(|&(_, y)| !th.environment_location(th.transition(y).src));
+            if whole {
                 // The whole call, on choices fixed per step (the same in every order).
                 let mut rng = SmallRng::seed_from_u64(seed ^ (u64::from(sec) << 32) ^ i as u64);
                 return environment_call(prog, &m, st, t, &mut rng);

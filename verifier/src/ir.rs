@@ -1378,6 +1378,15 @@ impl Thread {
         self.only(l, |tr| self.local_transition(tr))
     }
 
+    /// Whether every step out of `l` runs code of an environment model without events or
+    /// synchronisation ([`Transition::environment`]): the thread is inside a call that the
+    /// built program makes as one, which a schedule cannot see into.
+    pub fn environment_location(&self, l: LocId) -> bool {
+        self.only(l, |tr| {
+            tr.environment && tr.events.is_empty() && !matches!(tr.kind, TransKind::Sync(_))
+        })
+    }
+
     /// Whether `l` has transitions and every one of them satisfies `f`.
     fn only(&self, l: LocId, f: impl Fn(&Transition) -> bool) -> bool {
         let mut out = self.outgoing(l).peekable();

@@ -34,14 +34,6 @@ pub trait Scheduler {
     fn key(&self, phase: &Self::Phase) -> Self::Key;
 }
 
-/// Whether step `tr` closes a round of a loop of the program. A loop of an environment
-/// model's code is none: the call it is part of is one step of the built program, which asks
-/// the system, and the turns must not depend on which of the model's paths a run takes
-/// (the schedule cannot tell them apart, `schedgen::sections`).
-fn closes_round(tr: &Transition) -> bool {
-    tr.back_edge && !tr.environment
-}
-
 /// Round robin in the order of the threads' ids, in turns of `quantum` loop rounds.
 #[derive(Clone, Copy, Debug)]
 pub struct RoundRobin {
@@ -67,7 +59,7 @@ impl Scheduler for RoundRobin {
         if tr.spawned().is_some() {
             return (Some(t), self.quantum);
         }
-        let back = closes_round(tr) as u32;
+        let back = tr.back_edge as u32;
         let rounds = if phase.0 == Some(t) {
             phase.1 + back
         } else {
@@ -148,7 +140,7 @@ impl Scheduler for Turns {
         let depth = phase.depth + 1;
         let mut last = phase.last.clone();
         last[t.0 as usize] = Some(depth);
-        let back = closes_round(tr);
+        let back = tr.back_edge;
         let rounds = match phase.run {
             Some((u, r, _)) if u == t => r + back as u32,
             _ => back as u32,

@@ -1,7 +1,6 @@
 /* A thread reads lines into a buffer of its own and counts the non-empty ones (up to 3) in a
- * counter that main also takes the mutex of; main prints the count. The proof's scheduler
- * must choose alike whatever fgets answers: the built program cannot tell the answers
- * apart before its own branches on the line. */
+ * counter that main also takes the mutex of; main prints the count. Where the lines are
+ * empty, the reader loops without a step main sees. */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>

@@ -440,7 +440,7 @@ impl<'p> Space<'p> {
     /// The threads to expand at state `id` and their edges, new states added: every thread
     /// that can move, or only one ([`Space::reduction`]).
     pub fn expansion(&mut self, id: u32) -> Result<(Vec<ThreadId>, Vec<Edge>), Stop> {
-        let mut tried = match self.reduction(id)? {
+        let mut tried = match self.reduction(id, true)? {
             Reduction::One(t, edges) => return Ok((vec![t], edges)),
             Reduction::All(tried) => tried,
         };
@@ -457,12 +457,13 @@ impl<'p> Space<'p> {
 
     /// Whether one thread may stand for all at state `id` (partial-order reduction, as the
     /// checker accepts it): one whose next step is enabled and invisible to the others, or
-    /// touches nothing they may still touch ([`Footprints::independent`], with what the state
-    /// knows of their variables). Such a step stands for all only where every state it leads
-    /// to was found deeper than this one ([`Space::depth`]): then every cycle of states passes
-    /// one that expands every thread (the cycle proviso, which the checker checks), since the
-    /// steps of a cycle cannot all lead deeper. New states are added.
-    pub fn reduction(&mut self, id: u32) -> Result<Reduction, Stop> {
+    /// (`by_footprints`) touches nothing they may still touch ([`Footprints::independent`],
+    /// with what the state knows of their variables). Such a step stands for all only where
+    /// every state it leads to was found deeper than this one ([`Space::depth`]): then every
+    /// cycle of states passes one that expands every thread (the cycle proviso, which the
+    /// checker checks), since the steps of a cycle cannot all lead deeper. New states are
+    /// added.
+    pub fn reduction(&mut self, id: u32, by_footprints: bool) -> Result<Reduction, Stop> {
         let c = self.control(id);
         let movable = c.movable(self.prog);
         let at = |t: ThreadId| c.locs[t.0 as usize].expect("movable");
@@ -494,6 +495,9 @@ impl<'p> Space<'p> {
             self.prog.thread(t).invisible_location(at(t)) && !self.enabled(id, t).is_empty()
         });
         let Some(&t) = invisible.or_else(|| {
+            if !by_footprints {
+                return None;
+            }
             let key = self.key(id);
             let known = |v: VarId, i: usize| self.known(&key, v, i);
             let footprints = self.footprints.get_or_init(|| Footprints::new(self.prog));
@@ -508,29 +512,6 @@ impl<'p> Space<'p> {
             Reduction::One(t, edges)
         } else {
             Reduction::All(Some((t, edges)))
-        })
-    }
-
-    /// A thread that may stand for all at state `id` in the deterministic scheduler's search
-    /// ([`super::strategy`]): the first that can move from a local location (steps invisible
-    /// to the others that close no loop, [`crate::ir::Thread::local_location`]). Unlike
-    /// [`Space::reduction`] it depends only on where the threads are and which can move, not
-    /// on the order in which states were found, so the scheduler chooses alike in states a
-    /// schedule cannot tell apart (after a call of an environment model,
-    /// `schedgen::sections`). Every cycle of such steps passes a loop's back edge, where the
-    /// scheduler's turns decide.
-    pub fn local_thread(&self, id: u32) -> Option<ThreadId> {
-        let c = self.control(id);
-        let movable = c.movable(self.prog);
-        if movable.len() < 2 {
-            return None;
-        }
-        movable.into_iter().find(|&t| {
-            let (th, l) = (self.prog.thread(t), c.locs[t.0 as usize].expect("movable"));
-            // (Inside a call of an environment model, the thread runs on through the model's
-            // loops too: the call is one step of the built program.)
-            let inside = th.invisible_location(l) && th.outgoing(l).all(|x| x.environment);
-            (th.local_location(l) || inside) && !self.enabled(id, t).is_empty()
         })
     }
 

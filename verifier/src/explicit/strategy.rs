@@ -32,7 +32,7 @@
 
 use super::fails::BoundToFail;
 use super::proof::Phase;
-use super::space::{Edge, Key, Space, Stop, Target};
+use super::space::{Edge, Key, Reduction, Space, Stop, Target};
 use crate::ir::{LocKind, Program, SyncKind, Thread, ThreadId, TransKind, Transition};
 use crate::scheduler::{RoundRobin, Scheduler};
 use rustc_hash::FxHashMap;
@@ -203,17 +203,17 @@ fn open(
     {
         Vec::new()
     } else {
-        match space.local_thread(key.0) {
+        match space.reduction(key.0, false)? {
             // A thread whose step is invisible to the others stands for them, as in the
             // complete graph, though the scheduler's turn may belong to another: the step
             // commutes with theirs and no step of theirs disables it, so a scheduler that
             // avoids every bug from here avoids them after the step, unless it never runs
-            // the thread (which the checker rejects as unfair). A local step closes no loop,
-            // so no cycle is made of such steps alone. (Not a step that only touches what the
-            // others do not: starting every thread before any runs, for one, leaves the
+            // the thread (which the checker rejects as unfair). Where it leads only to states
+            // found deeper, it closes no cycle of such steps. (Not a step that only touches what
+            // the others do not: starting every thread before any runs, for one, leaves the
             // search many more states than the scheduler's order, which runs each soon.)
-            Some(t) => vec![t],
-            None => sched.order(&key.1, &space.control(key.0).movable(space.prog)),
+            Reduction::One(t, _) => vec![t],
+            Reduction::All(_) => sched.order(&key.1, &space.control(key.0).movable(space.prog)),
         }
     };
     Ok(Frame {

@@ -1222,11 +1222,20 @@ impl<'m> Lowerer<'m> {
         LocId(self.tb.locations.len() as u32 - 1)
     }
 
-    /// Whether the code being lowered runs inside an environment model's call (the model or a
-    /// helper it calls): [`crate::ir::Transition::environment`].
+    /// Whether the code being lowered runs inside an environment model's call (the model, or
+    /// a library model or helper, `__synth_*`, it calls; not a function of the program it
+    /// calls back, as `ftw` does): [`crate::ir::Transition::environment`].
     fn in_environment(&self) -> bool {
-        (self.frames.iter())
-            .any(|f| f.func.section.as_deref() == Some(super::compile::ENVIRONMENT_SECTION))
+        use super::compile::{ENVIRONMENT_SECTION, MODEL_SECTION};
+        for f in self.frames.iter().rev() {
+            match f.func.section.as_deref() {
+                Some(ENVIRONMENT_SECTION) => return true,
+                Some(MODEL_SECTION) => {}
+                _ if f.func.name.starts_with("__synth_") => {}
+                _ => return false,
+            }
+        }
+        false
     }
 
     pub fn edge(

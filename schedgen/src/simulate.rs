@@ -67,56 +67,44 @@ fn environment_call(
     t: ThreadId,
     rng: &mut SmallRng,
 ) -> Result<(), String> {
+    let th = prog.thread(t);
     let before = st.clone();
+    let mut en = Vec::new();
     for _ in 0..100 {
-        environment_path(prog, m, st, t, rng)?;
-        match st.threads[t.0 as usize] {
-            Status::At(l) if prog.thread(t).locations[l.0 as usize].kind == LocKind::Discard => {
+        loop {
+            let Status::At(l) = st.threads[t.0 as usize] else {
+                return Ok(());
+            };
+            if th.locations[l.0 as usize].kind == LocKind::Discard {
                 *st = before.clone();
+                break;
             }
-            _ => return Ok(()),
+            if !th.environment_location(l) {
+                return Ok(());
+            }
+            en.clear();
+            m.enabled_of(st, t, &mut en);
+            let Some(&(_, tr)) = en.get(rng.gen_range(0..en.len().max(1))) else {
+                return Err(format!(
+                    "{} cannot move inside an environment model",
+                    th.name
+                ));
+            };
+            let havocs = (th.transition(tr).ops.iter())
+                .filter(|o| matches!(o, verifier::ir::Op::Havoc { .. }))
+                .count();
+            let vals = (0..havocs).map(|_| rng.gen_range(-3i128..=3)).collect();
+            m.execute(st, t, tr, &mut Fixed(vals))
+                .map_err(|f| format!("undefined behaviour in an environment model: {f:?}"))?;
+            if th.locations[th.transition(tr).dst.0 as usize].kind == LocKind::Error {
+                return Err(format!("{} reached the error location", th.name));
+            }
         }
     }
     Err(format!(
         "{}: the environment model discards every choice tried",
-        prog.thread(t).name
+        th.name
     ))
-}
-
-/// One path of [`environment_call`], which may end at the discard location.
-fn environment_path(
-    prog: &Program,
-    m: &Machine,
-    st: &mut State,
-    t: ThreadId,
-    rng: &mut SmallRng,
-) -> Result<(), String> {
-    let th = prog.thread(t);
-    let mut en = Vec::new();
-    while let Status::At(l) = st.threads[t.0 as usize] {
-        if !th.environment_location(l) {
-            return Ok(());
-        }
-        en.clear();
-        m.enabled_of(st, t, &mut en);
-        if en.is_empty() {
-            return Err(format!(
-                "{} cannot move inside an environment model",
-                th.name
-            ));
-        }
-        let (_, tr) = en[rng.gen_range(0..en.len())];
-        let havocs = (th.transition(tr).ops.iter())
-            .filter(|o| matches!(o, verifier::ir::Op::Havoc { .. }))
-            .count();
-        let vals = (0..havocs).map(|_| rng.gen_range(-3i128..=3)).collect();
-        m.execute(st, t, tr, &mut Fixed(vals))
-            .map_err(|f| format!("undefined behaviour in an environment model: {f:?}"))?;
-        if th.locations[th.transition(tr).dst.0 as usize].kind == LocKind::Error {
-            return Err(format!("{} reached the error location", th.name));
-        }
-    }
-    Ok(())
 }
 
 /// Runs `prog` under `sched` for at most `max_sections` sections with seed `seed`.

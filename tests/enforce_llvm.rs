@@ -714,6 +714,32 @@ fn a_loop_over_the_lines_of_the_input_builds_and_reads_the_real_input() {
     assert_eq!(native[2], "0\n");
 }
 
+/// A stream main closes while a worker may still write to it: the schedule orders the
+/// worker's call before main's `fclose` (the stream's block, which `fopen` allocates at the
+/// program's call and `fclose` frees there), so every run at every level prints the line.
+#[test]
+fn a_stream_closed_beside_its_writer_is_closed_after_the_write() {
+    let dir = scratch("close_while_writing");
+    let src = program("environment/close_while_writing.c");
+    for opt in 0..=2u8 {
+        let exe = dir.join(format!("program{opt}"));
+        build_with(&src, opt, &exe, None, &[]);
+        for _ in 0..3 {
+            let o = run(&exe).expect("the enforced program ends");
+            assert!(
+                o.status.success(),
+                "Opt{opt}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&o.stdout),
+                "worker wrote\n",
+                "Opt{opt}"
+            );
+        }
+    }
+}
+
 /// The built program reads the system's clocks, not the values the verifier's models of
 /// `clock_gettime` and `time` make up; a schedule that orders code of an environment model
 /// (what `fopen`, `fread` or `fclose` answer, here) is refused rather than run on made-up

@@ -252,6 +252,9 @@ fn left_waiting(
                         ErrorKind::ArrayBounds => "an array index out of bounds",
                         ErrorKind::VlaLength => "a variable-length array of length not positive",
                         ErrorKind::NullStream => "a null stream given to the C library",
+                        ErrorKind::ClosedStream => {
+                            "a stream used or closed again after `fclose` closed it"
+                        }
                     })
                 } else if th.locations[tr.dst.0 as usize].kind == LocKind::Error {
                     Some("the error location")

@@ -2055,6 +2055,9 @@ impl Program {
                     ErrorKind::ArrayBounds => "array index out of bounds",
                     ErrorKind::VlaLength => "variable-length array of length not positive",
                     ErrorKind::NullStream => "null stream (`FILE *`) given to the C library",
+                    ErrorKind::ClosedStream => {
+                        "stream (`FILE *`) used or closed again after `fclose` closed it"
+                    }
                 };
                 format!("{what} in {} {}{pos}", thread, t.name)
             }

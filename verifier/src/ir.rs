@@ -1002,6 +1002,8 @@ pub enum ErrorKind {
     /// A null stream (`FILE *`) given to a function of the C library that uses it (an
     /// `fopen` that failed, unchecked): glibc dereferences it.
     NullStream,
+    /// A stream used after `fclose` closed it, or closed again (C11 7.21.3p4).
+    ClosedStream,
 }
 
 /// What a location is.

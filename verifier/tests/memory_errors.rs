@@ -484,3 +484,71 @@ fn a_null_stream_given_to_the_library_is_an_error() {
         assert_eq!(v, Verdict::Safe, "{body}: {why:?}");
     }
 }
+
+/// A stream used after `fclose` closed it, or closed again (C11 7.21.3p4: glibc has freed
+/// it), is an error in every engine: in one thread, and in a worker that writes while main
+/// closes (partially safe: a schedule lets the worker write first). Closed once after its
+/// users, or a standard stream, it stays safe.
+#[test]
+fn a_stream_used_after_fclose_is_an_error() {
+    let program = |body: &str| {
+        format!(
+            "#include <stdio.h>\nint main(void) {{ char b[8]; FILE *f = fopen(\"data\", \"r+\"); \
+             if (!f) return 1; {body} return 0; }}\n"
+        )
+    };
+    for body in [
+        "fclose(f); fgets(b, sizeof b, f);",
+        r#"fclose(f); fprintf(f, "%d\n", 1);"#,
+        "fclose(f); fclose(f);",
+        "if (fread(b, 1, 2, f) == 2) fclose(f); fclose(f);",
+    ] {
+        let p = load_str("memory.c", &program(body), &FOpts::default()).expect("lowers");
+        let opts = Options {
+            timeout: Duration::from_secs(30),
+            ..Options::default()
+        };
+        let mut bugs = Vec::new();
+        // (Up to the first IVR: the bug.)
+        let r = run_iterative(&p, opts, Engine::Auto, 1, None, &mut |ivr| {
+            if let IvrKind::Counterexample(c) = &ivr.kind {
+                bugs.push(format!("{:?}", c.execution.outcome));
+            }
+        });
+        assert_ne!(r.verdict, Verdict::Safe, "{body}");
+        assert!(
+            bugs.iter().any(|b| b.contains("ClosedStream")),
+            "{body}: {bugs:?}"
+        );
+    }
+    for body in [
+        r#"fgets(b, sizeof b, f); fprintf(f, "%s", "x"); fclose(f);"#,
+        "fclose(f); f = fopen(\"other\", \"r\"); if (f) fclose(f); fclose(stdout);",
+    ] {
+        let (v, why) = verdict(&program(body), Engine::Auto);
+        assert_eq!(v, Verdict::Safe, "{body}: {why:?}");
+    }
+    let race = r#"#include <pthread.h>
+#include <stdio.h>
+static FILE *log_file;
+static void *worker(void *arg) { (void)arg; fputs("worker\n", log_file); return NULL; }
+int main(void) {
+  log_file = fopen("log", "w");
+  if (!log_file) return 1;
+  pthread_t t;
+  pthread_create(&t, NULL, worker, NULL);
+  fclose(log_file);
+  pthread_join(t, NULL);
+  return 0;
+}
+"#;
+    partially_safe_in_every_engine(race, "ClosedStream");
+    let after_join = race.replace(
+        "  fclose(log_file);\n  pthread_join(t, NULL);",
+        "  pthread_join(t, NULL);\n  fclose(log_file);",
+    );
+    for engine in [Engine::Auto, Engine::Explicit] {
+        let (v, why) = verdict(&after_join, engine);
+        assert_eq!(v, Verdict::Safe, "{engine:?}: {why:?}");
+    }
+}

@@ -109,6 +109,23 @@ const UNCOMPUTED_RESULT: &[&str] = &[
     "pthread_barrier_destroy",
 ];
 
+/// The argument of function `name` of the C library that is a stream (`FILE *`) it uses,
+/// and whether `name` is an output function ([`super::format::stream_argument`]); the
+/// others are environment.c's (`fflush(NULL)` flushes every stream, so its stream may be
+/// null).
+fn stream_of(name: &str) -> Option<(u32, bool)> {
+    if let Some(k) = super::format::stream_argument(name) {
+        return Some((k, true));
+    }
+    let k = match name {
+        "fclose" | "fileno" | "fileno_unlocked" | "fflush" => 0,
+        "fgets" | "getline" => 2,
+        "fread" | "getdelim" => 3,
+        _ => return None,
+    };
+    Some((k, false))
+}
+
 impl<'m> Lowerer<'m> {
     /// Lowers a call instruction.
     pub(super) fn call(&mut self, c: &'m Call) -> R<()> {
@@ -125,7 +142,16 @@ impl<'m> Lowerer<'m> {
             return Ok(());
         }
         let args: Vec<&'m Operand> = c.arguments.iter().map(|(o, _)| o).collect();
+        let opens = matches!(name.as_str(), "fopen" | "fdopen")
+            && self.library_function(&name)
+            && !self.in_model();
+        if opens {
+            self.stream_block = self.opened_stream(c)?;
+        }
         let result = self.model(&name, &args, c)?;
+        if opens {
+            self.stream_block = None;
+        }
         let refusal = self.last_refusal.take();
         if let (Some(dest), Some(v)) = (&c.dest, result) {
             let t = match &v {
@@ -499,27 +525,34 @@ impl<'m> Lowerer<'m> {
         Ok(None)
     }
 
-    /// An output function's stream ([`super::format::stream_argument`]): a null one is an
-    /// error of the call (glibc dereferences it); the stream's object is the library's, so
-    /// nothing of it is read. (environment.c's functions check theirs in C.)
+    /// The stream (`FILE *`) of a function of the C library the program calls
+    /// ([`stream_of`]): a null one given to an output function is an error of the call
+    /// (glibc dereferences it; environment.c's functions check theirs in C), and so is one
+    /// `fclose` has closed, at every such call ([`Lowerer::stream_open`]). The stream's
+    /// contents are the library's, so nothing else of it is read. (A call inside a model is
+    /// the model's business: its caller's call was checked.)
     fn stream_given(&mut self, name: &str, args: &[&'m Operand]) -> R<()> {
-        let Some(k) = super::format::stream_argument(name) else {
+        let Some((k, output)) = stream_of(name) else {
             return Ok(());
         };
         let Some(&stream) = args.get(k as usize) else {
             return Ok(());
         };
-        if !self.library_function(name) {
+        if !self.library_function(name) || self.in_model() {
             return Ok(());
         }
         let f = self.val(stream)?;
-        if matches!(f, Val::P { .. }) {
-            // (An object's address.)
-            return Ok(());
+        if output && !matches!(f, Val::P { .. }) {
+            self.null_stream_check(&f)?;
         }
+        self.stream_open(&f, name == "fclose")
+    }
+
+    /// An error where stream `f` (not an object's address) is null.
+    fn null_stream_check(&mut self, f: &Val) -> R<()> {
         let null = bin(
             BinOp::Eq,
-            self.addr_expr(&f),
+            self.addr_expr(f),
             Expr::constant(0, Ty::ULONG),
             Ty::INT,
         );
@@ -1011,6 +1044,11 @@ impl<'m> Lowerer<'m> {
             }
             // environment.c's stream functions given a null stream.
             "__synth_null_stream" => self.error_here(ErrorKind::NullStream),
+            // The block of the stream being opened (null where no call of the program's
+            // allocated one).
+            "__synth_stream_block" => Ok(Some(
+                (self.stream_block.clone()).unwrap_or(Val::E(Expr::constant(0, Ty::ULONG))),
+            )),
             // environment.c's sigaction given an action with a handler other than SIG_DFL
             // and SIG_IGN, which would run asynchronously: the model does not represent it.
             "__synth_signal_handler" => {

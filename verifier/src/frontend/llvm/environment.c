@@ -403,13 +403,18 @@ static void __synth_stream_given(FILE *f) {
     __synth_null_stream();
 }
 
-/* (The block is allocated either way; its failure, as `__synth_or_fail`'s, is chosen without
- * a branch.) */
+/* The front end's: the block of the stream the program's call opens, allocated at that call
+ * (heap.rs, `opened_stream`), where the schedule can order its allocation; `fclose` frees it
+ * at the program's call (`stream_open`). */
+FILE *__synth_stream_block(void);
+
+/* The stream opened, or null where the system refuses. (A branch of the model's: each way
+ * then knows the stream it returns, which the program's calls check. The schedule takes
+ * the model's call as one step, `schedgen::sections`.) */
 static FILE *__synth_stream(void) {
-  FILE *f = malloc(sizeof(FILE));
-  errno = __synth_select_int(!f, ENOMEM, errno);
-  int fails = __synth_or_fail(0) != 0;
-  return __synth_select_pointer(fails, 0, f);
+  if (__synth_or_fail(0) != 0)
+    return 0;
+  return __synth_stream_block();
 }
 
 /* (The front end reads the path and the mode: calls.rs.) */
@@ -426,9 +431,9 @@ W FILE *fdopen(int fd, const char *mode) {
   return __synth_select_pointer(fd < 0, 0, f);
 }
 
-/* The stream's block stays: a release of it would be an event of the schedule wherever
- * threads share the stream, in code the built program does not have (the system's
- * `fclose`). A stream used after `fclose`, or closed twice, is not checked. */
+/* The front end releases the stream's block at the program's call, before this model runs
+ * (calls.rs, `stream_open`), where the schedule can order the call, and checks every later
+ * use of the stream and a second `fclose` there. */
 W int fclose(FILE *f) {
   __synth_stream_given(f);
   return __synth_select_int(__synth_or_fail(0) != 0, EOF, 0);

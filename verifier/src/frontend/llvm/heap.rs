@@ -596,6 +596,98 @@ impl<'m> Lowerer<'m> {
         Ok(None)
     }
 
+    /// The block of the stream the program's call `c` of `fopen` or `fdopen` opens, allocated
+    /// before the model runs, at the program's call, where the schedule can order its
+    /// allocation (the model's code is the system's in the built program); the model answers
+    /// it or null (`__synth_stream_block` in environment.c).
+    pub(super) fn opened_stream(&mut self, c: &'m Call) -> R<Option<Val>> {
+        let Some(dest) = &c.dest else {
+            return Ok(None);
+        };
+        let ty = self.heap_type(dest);
+        let size = self.layout.size(&ty).unwrap_or(1).max(1);
+        self.allocate(c, Expr::constant(size as i128, Ty::ULONG), false)
+    }
+
+    /// A stream (`FILE *`) given to the C library by the program, not null: an error where
+    /// `fclose` has closed it (C11 7.21.3p4: its value is indeterminate after), and, for
+    /// `fclose` (`close`), its release. A stream `fopen` opened is a block allocated at the
+    /// program's call ([`Lowerer::opened_stream`]), which `fclose` frees here, at the
+    /// program's call, so that threads sharing the stream order their calls by its status
+    /// cell and `synth build` orders the calls themselves; a standard stream is no block (its
+    /// status reads as never allocated), and closing it is not tracked.
+    pub(super) fn stream_open(&mut self, p: &Val, close: bool) -> R<()> {
+        let Some(status) = self.status_place(p)? else {
+            return Ok(());
+        };
+        let addr = self.addr_expr(p);
+        self.flush()?;
+        let from = self.cur;
+        let next = self.new_loc(LocKind::Normal);
+        let nonnull = bin(
+            BinOp::Ne,
+            addr.clone(),
+            Expr::constant(0, Ty::ULONG),
+            Ty::INT,
+        );
+        if !matches!(p, Val::P { .. }) {
+            let null = bin(BinOp::Eq, addr, Expr::constant(0, Ty::ULONG), Ty::INT);
+            self.edge(from, next, null, vec![], TransKind::Branch)?;
+        }
+        let st = Expr::Load {
+            place: status.clone(),
+            ty: Ty::LONG,
+        };
+        let freed = bin(
+            BinOp::Eq,
+            st.clone(),
+            Expr::constant(FREED, Ty::LONG),
+            Ty::INT,
+        );
+        let err = self.special[1];
+        let kind = TransKind::Error(ErrorKind::ClosedStream);
+        self.edge(from, err, and(nonnull.clone(), freed.clone()), vec![], kind)?;
+        let open = and(nonnull, not(freed));
+        if !close {
+            let t = self.edge(from, next, open, vec![], TransKind::Stmt)?;
+            self.tb.transitions[t.0 as usize].memory_access = true;
+            self.cur = next;
+            return Ok(());
+        }
+        // (Allocated by the model: released; no block, a standard stream: nothing.)
+        let allocated = and(
+            bin(
+                BinOp::Ge,
+                st.clone(),
+                Expr::constant(ALLOCATED, Ty::LONG),
+                Ty::INT,
+            ),
+            bin(BinOp::Lt, st, Expr::constant(MAPPED, Ty::LONG), Ty::INT),
+        );
+        let release = vec![Op::Assign {
+            place: status,
+            value: Expr::constant(FREED, Ty::LONG),
+        }];
+        let t = self.edge(
+            from,
+            next,
+            and(open.clone(), allocated.clone()),
+            release,
+            TransKind::Stmt,
+        )?;
+        self.tb.transitions[t.0 as usize].memory_access = true;
+        let t = self.edge(
+            from,
+            next,
+            and(open, not(allocated)),
+            vec![],
+            TransKind::Stmt,
+        )?;
+        self.tb.transitions[t.0 as usize].memory_access = true;
+        self.cur = next;
+        Ok(())
+    }
+
     /// The object of an allocation site: its status cells (the object's first variable) and
     /// the payload's variables; returns it and the distance between instances.
     fn heap_object(&mut self, block: Block) -> R<(VarId, u64)> {

@@ -281,6 +281,9 @@ pub(super) struct Lowerer<'m> {
     main_exits_thread: bool,
     /// The refused creation the call being lowered made, if any.
     pub last_refusal: Option<TransId>,
+    /// The block of the stream the program's call of `fopen` or `fdopen` being lowered opens
+    /// ([`Lowerer::opened_stream`]), which the model's `__synth_stream_block` answers.
+    pub(super) stream_block: Option<Val>,
     /// The creations met (`new_thread`), in order: the copy of `pthread_create` and how many
     /// of its creations came before.
     creations: Vec<crate::frontend::Creation>,
@@ -398,6 +401,7 @@ pub(super) fn lower(
         asks_own_id: false,
         main_exits_thread: super::loops::functions_calling(m, "pthread_exit").contains("main"),
         last_refusal: None,
+        stream_block: None,
         creations: Vec::new(),
         copy_counts: HashMap::new(),
         favoured_met_by_function: HashMap::new(),
@@ -1236,6 +1240,18 @@ impl<'m> Lowerer<'m> {
             }
         }
         false
+    }
+
+    /// Whether the code being lowered is a model's (of the C library or the environment) or
+    /// a `__synth_*` helper's, not the program's.
+    pub(super) fn in_model(&self) -> bool {
+        use super::compile::{ENVIRONMENT_SECTION, MODEL_SECTION};
+        self.frames.last().is_some_and(|f| {
+            matches!(
+                f.func.section.as_deref(),
+                Some(ENVIRONMENT_SECTION | MODEL_SECTION)
+            ) || f.func.name.starts_with("__synth_")
+        })
     }
 
     pub fn edge(

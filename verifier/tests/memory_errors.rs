@@ -502,6 +502,10 @@ fn a_stream_used_after_fclose_is_an_error() {
         r#"fclose(f); fprintf(f, "%d\n", 1);"#,
         "fclose(f); fclose(f);",
         "if (fread(b, 1, 2, f) == 2) fclose(f); fclose(f);",
+        "setvbuf(f, 0, _IONBF, 0); fclose(f); setvbuf(f, 0, _IONBF, 0);",
+        // (Opened through a pointer: the model allocates the stream.)
+        "FILE *(*volatile op)(const char *, const char *) = fopen; FILE *g = op(\"x\", \"r\"); \
+         if (g) { fclose(g); fputs(\"y\", g); }",
     ] {
         let p = load_str("memory.c", &program(body), &FOpts::default()).expect("lowers");
         let opts = Options {

@@ -111,14 +111,14 @@ const UNCOMPUTED_RESULT: &[&str] = &[
 
 /// The argument of function `name` of the C library that is a stream (`FILE *`) it uses,
 /// and whether `name` is an output function ([`super::format::stream_argument`]); the
-/// others are environment.c's (`fflush(NULL)` flushes every stream, so its stream may be
-/// null).
+/// others are environment.c's and models.c's (`fflush(NULL)` flushes every stream, so its
+/// stream may be null).
 fn stream_of(name: &str) -> Option<(u32, bool)> {
     if let Some(k) = super::format::stream_argument(name) {
         return Some((k, true));
     }
     let k = match name {
-        "fclose" | "fileno" | "fileno_unlocked" | "fflush" => 0,
+        "fclose" | "fileno" | "fileno_unlocked" | "fflush" | "setvbuf" => 0,
         "fgets" | "getline" => 2,
         "fread" | "getdelim" => 3,
         _ => return None,
@@ -1044,11 +1044,12 @@ impl<'m> Lowerer<'m> {
             }
             // environment.c's stream functions given a null stream.
             "__synth_null_stream" => self.error_here(ErrorKind::NullStream),
-            // The block of the stream being opened (null where no call of the program's
-            // allocated one).
-            "__synth_stream_block" => Ok(Some(
-                (self.stream_block.clone()).unwrap_or(Val::E(Expr::constant(0, Ty::ULONG))),
-            )),
+            // The block of the stream being opened: the program's call allocated it, or
+            // (a call through a pointer, which no call of the program's names) this one does.
+            "__synth_stream_block" => match self.stream_block.clone() {
+                Some(b) => Ok(Some(b)),
+                None => self.opened_stream(c),
+            },
             // environment.c's sigaction given an action with a handler other than SIG_DFL
             // and SIG_IGN, which would run asynchronously: the model does not represent it.
             "__synth_signal_handler" => {

@@ -599,7 +599,8 @@ impl<'m> Lowerer<'m> {
     /// The block of the stream the program's call `c` of `fopen` or `fdopen` opens, allocated
     /// before the model runs, at the program's call, where the schedule can order its
     /// allocation (the model's code is the system's in the built program); the model answers
-    /// it or null (`__synth_stream_block` in environment.c).
+    /// it or null (`__synth_stream_block` in environment.c). (Through a pointer, `c` is the
+    /// model's call of `__synth_stream_block`: the block is the model's.)
     pub(super) fn opened_stream(&mut self, c: &'m Call) -> R<Option<Val>> {
         let Some(dest) = &c.dest else {
             return Ok(None);

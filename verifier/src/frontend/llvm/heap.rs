@@ -536,64 +536,60 @@ impl<'m> Lowerer<'m> {
 
     /// `free` of a pointer value.
     pub(super) fn free_val(&mut self, p: Val) -> R<Option<Val>> {
-        let Some(status) = self.status_place(&p)? else {
+        let Some(b) = self.block_status(&p)? else {
             return self.error_here(ErrorKind::InvalidFree);
         };
-        let addr = self.addr_expr(&p);
-        self.flush()?;
-        let from = self.cur;
-        let next = self.new_loc(LocKind::Normal);
-        let null = bin(
-            BinOp::Eq,
-            addr.clone(),
-            Expr::constant(0, Ty::ULONG),
-            Ty::INT,
-        );
-        let nonnull = bin(BinOp::Ne, addr, Expr::constant(0, Ty::ULONG), Ty::INT);
-        if !matches!(p, Val::P { .. }) {
-            self.edge(from, next, null, vec![], TransKind::Branch)?;
-        }
-        let st = Expr::Load {
-            place: status.clone(),
-            ty: Ty::LONG,
-        };
-        // Allocated by malloc (not freed, not never allocated, not a file mapping).
-        let allocated = and(
-            bin(
-                BinOp::Ge,
-                st.clone(),
-                Expr::constant(ALLOCATED, Ty::LONG),
-                Ty::INT,
-            ),
-            bin(
-                BinOp::Lt,
-                st.clone(),
-                Expr::constant(crate::ir::MAPPED, Ty::LONG),
-                Ty::INT,
-            ),
-        );
+        let allocated = allocated_by_malloc(&b.status);
         let bad = super::lower::not(allocated.clone());
         let t = self.edge(
-            from,
-            next,
-            and(nonnull.clone(), allocated),
+            b.from,
+            b.next,
+            and(b.nonnull.clone(), allocated),
             vec![Op::Assign {
-                place: status,
-                value: Expr::constant(2, Ty::LONG),
+                place: b.place,
+                value: Expr::constant(FREED, Ty::LONG),
             }],
             TransKind::Stmt,
         )?;
         self.tb.transitions[t.0 as usize].memory_access = true;
         let err = self.special[1];
         self.edge(
-            from,
+            b.from,
             err,
-            and(nonnull, bad),
+            and(b.nonnull, bad),
             vec![],
             TransKind::Error(ErrorKind::InvalidFree),
         )?;
-        self.cur = next;
+        self.cur = b.next;
         Ok(None)
+    }
+
+    /// The start of a check of the block pointer `p` points to: its status cell (`None`
+    /// where `p` is an object's address of no allocation site), and a location to go on
+    /// from, which a null `p` (known only at run time) goes to at once.
+    fn block_status(&mut self, p: &Val) -> R<Option<BlockStatus>> {
+        let Some(place) = self.status_place(p)? else {
+            return Ok(None);
+        };
+        let addr = self.addr_expr(p);
+        self.flush()?;
+        let from = self.cur;
+        let next = self.new_loc(LocKind::Normal);
+        let zero = || Expr::constant(0, Ty::ULONG);
+        if !matches!(p, Val::P { .. }) {
+            let null = bin(BinOp::Eq, addr.clone(), zero(), Ty::INT);
+            self.edge(from, next, null, vec![], TransKind::Branch)?;
+        }
+        Ok(Some(BlockStatus {
+            status: Expr::Load {
+                place: place.clone(),
+                ty: Ty::LONG,
+            },
+            place,
+            nonnull: bin(BinOp::Ne, addr, zero(), Ty::INT),
+            from,
+            next,
+        }))
     }
 
     /// The block of the stream the program's call `c` of `fopen` or `fdopen` opens, allocated
@@ -618,74 +614,44 @@ impl<'m> Lowerer<'m> {
     /// cell and `synth build` orders the calls themselves; a standard stream is no block (its
     /// status reads as never allocated), and closing it is not tracked.
     pub(super) fn stream_open(&mut self, p: &Val, close: bool) -> R<()> {
-        let Some(status) = self.status_place(p)? else {
+        let Some(b) = self.block_status(p)? else {
             return Ok(());
-        };
-        let addr = self.addr_expr(p);
-        self.flush()?;
-        let from = self.cur;
-        let next = self.new_loc(LocKind::Normal);
-        let nonnull = bin(
-            BinOp::Ne,
-            addr.clone(),
-            Expr::constant(0, Ty::ULONG),
-            Ty::INT,
-        );
-        if !matches!(p, Val::P { .. }) {
-            let null = bin(BinOp::Eq, addr, Expr::constant(0, Ty::ULONG), Ty::INT);
-            self.edge(from, next, null, vec![], TransKind::Branch)?;
-        }
-        let st = Expr::Load {
-            place: status.clone(),
-            ty: Ty::LONG,
         };
         let freed = bin(
             BinOp::Eq,
-            st.clone(),
+            b.status.clone(),
             Expr::constant(FREED, Ty::LONG),
             Ty::INT,
         );
         let err = self.special[1];
         let kind = TransKind::Error(ErrorKind::ClosedStream);
-        self.edge(from, err, and(nonnull.clone(), freed.clone()), vec![], kind)?;
-        let open = and(nonnull, not(freed));
-        if !close {
-            let t = self.edge(from, next, open, vec![], TransKind::Stmt)?;
-            self.tb.transitions[t.0 as usize].memory_access = true;
-            self.cur = next;
-            return Ok(());
-        }
-        // (Allocated by the model: released; no block, a standard stream: nothing.)
-        let allocated = and(
-            bin(
-                BinOp::Ge,
-                st.clone(),
-                Expr::constant(ALLOCATED, Ty::LONG),
-                Ty::INT,
-            ),
-            bin(BinOp::Lt, st, Expr::constant(MAPPED, Ty::LONG), Ty::INT),
-        );
-        let release = vec![Op::Assign {
-            place: status,
-            value: Expr::constant(FREED, Ty::LONG),
-        }];
-        let t = self.edge(
-            from,
-            next,
-            and(open.clone(), allocated.clone()),
-            release,
-            TransKind::Stmt,
-        )?;
-        self.tb.transitions[t.0 as usize].memory_access = true;
-        let t = self.edge(
-            from,
-            next,
-            and(open, not(allocated)),
+        self.edge(
+            b.from,
+            err,
+            and(b.nonnull.clone(), freed.clone()),
             vec![],
-            TransKind::Stmt,
+            kind,
         )?;
-        self.tb.transitions[t.0 as usize].memory_access = true;
-        self.cur = next;
+        let open = and(b.nonnull, not(freed));
+        // (Closed: allocated, released; no block, a standard stream: nothing.)
+        let arms = if close {
+            let allocated = allocated_by_malloc(&b.status);
+            let release = vec![Op::Assign {
+                place: b.place,
+                value: Expr::constant(FREED, Ty::LONG),
+            }];
+            vec![
+                (and(open.clone(), allocated.clone()), release),
+                (and(open, not(allocated)), vec![]),
+            ]
+        } else {
+            vec![(open, vec![])]
+        };
+        for (guard, ops) in arms {
+            let t = self.edge(b.from, b.next, guard, ops, TransKind::Stmt)?;
+            self.tb.transitions[t.0 as usize].memory_access = true;
+        }
+        self.cur = b.next;
         Ok(())
     }
 
@@ -1540,6 +1506,35 @@ pub(super) fn status_cell(obj: VarId) -> Place {
         var: obj,
         index: Some(Box::new(Expr::constant(0, Ty::LONG))),
     }
+}
+
+/// What [`Lowerer::block_status`] starts: the status cell of a block a pointer points to, its
+/// value, that the pointer is not null, and the locations the check goes from and on to.
+struct BlockStatus {
+    place: Place,
+    status: Expr,
+    nonnull: Expr,
+    from: LocId,
+    next: LocId,
+}
+
+/// That a block's status `st` is that of memory from `malloc` (not freed, never allocated,
+/// a file mapping or a variable-length array).
+fn allocated_by_malloc(st: &Expr) -> Expr {
+    and(
+        bin(
+            BinOp::Ge,
+            st.clone(),
+            Expr::constant(ALLOCATED, Ty::LONG),
+            Ty::INT,
+        ),
+        bin(
+            BinOp::Lt,
+            st.clone(),
+            Expr::constant(crate::ir::MAPPED, Ty::LONG),
+            Ty::INT,
+        ),
+    )
 }
 
 /// The status cell before the block at run-time address `a` (its header).

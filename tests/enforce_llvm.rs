@@ -590,23 +590,33 @@ fn idioms_with_bugs_built_avoid_them() {
     }
 }
 
-/// `tests/programs/idioms/NAME.c`, built at Opt2 into `dir`, ends with status 0 and prints
-/// the lines of `expected` in each of three runs (in any order: where the schedule does not
-/// order two threads' `printf`s, the system does).
+/// `tests/programs/idioms/NAME.c`, built at Opt2 into `dir`, prints `expected`
+/// ([`built_prints`]).
 fn built_idiom_prints(dir: &Path, name: &str, expected: &str) {
-    let exe = dir.join(name);
-    build(&program(&format!("idioms/{name}.c")), 2, &exe, None);
+    built_prints(
+        &program(&format!("idioms/{name}.c")),
+        2,
+        &dir.join(name),
+        expected,
+    );
+}
+
+/// `src`, built at level `opt` into `exe`, ends with status 0 and prints the lines of
+/// `expected` in each of three runs (in any order: where the schedule does not order two
+/// threads' `printf`s, the system does).
+fn built_prints(src: &str, opt: u8, exe: &Path, expected: &str) {
+    build(src, opt, exe, None);
     for _ in 0..3 {
-        let o = run(&exe).unwrap_or_else(|| panic!("{name} does not end"));
+        let o = run(exe).unwrap_or_else(|| panic!("{src} Opt{opt} does not end"));
         assert!(
             o.status.success(),
-            "{name}: {}",
+            "{src} Opt{opt}: {}",
             String::from_utf8_lossy(&o.stderr)
         );
         assert_eq!(
             sorted_lines(&o.stdout),
             sorted_lines(expected.as_bytes()),
-            "{name}"
+            "{src} Opt{opt}"
         );
     }
 }
@@ -727,21 +737,12 @@ fn a_stream_closed_beside_its_writer_is_closed_after_the_write() {
     let dir = scratch("close_while_writing");
     let src = program("environment/close_while_writing.c");
     for opt in 0..=2u8 {
-        let exe = dir.join(format!("program{opt}"));
-        build_with(&src, opt, &exe, None, &[]);
-        for _ in 0..3 {
-            let o = run(&exe).expect("the enforced program ends");
-            assert!(
-                o.status.success(),
-                "Opt{opt}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            assert_eq!(
-                String::from_utf8_lossy(&o.stdout),
-                "worker wrote\n",
-                "Opt{opt}"
-            );
-        }
+        built_prints(
+            &src,
+            opt,
+            &dir.join(format!("program{opt}")),
+            "worker wrote\n",
+        );
     }
 }
 

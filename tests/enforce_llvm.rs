@@ -712,6 +712,7 @@ fn scanf_reads_the_real_input_in_the_built_program() {
 /// system gives (the end of the file, the place of the null byte), which the built program
 /// cannot see, so each call is one step of the schedule, and the program's own branches on
 /// the line tell the runs apart from there on. A line longer than the buffer comes in pieces.
+/// With a reader beside `main`, too.
 #[test]
 fn a_loop_over_the_lines_of_the_input_builds_and_reads_the_real_input() {
     let long = format!("{}\nend\n", "x".repeat(40));
@@ -727,6 +728,14 @@ fn a_loop_over_the_lines_of_the_input_builds_and_reads_the_real_input() {
         &["hello world, this is a longer input\n", "", "abc"],
     );
     assert_eq!(native[2], "0\n");
+    // A reader beside main: the schedule chooses the same thread after every answer of the
+    // system (the rounds of the model's loops are no turns of the scheduler).
+    let native = prints_what_the_native_build_prints(
+        "environment/reader_count",
+        &["a\n\nbb\n", "", "\n\n\n", "a\nb\nc\nd\ne\n", &long],
+    );
+    assert_eq!(native[0], "2 lines\n");
+    assert_eq!(native[3], "3 lines\n");
 }
 
 /// A stream main closes while a worker may still write to it: the schedule orders the

@@ -1171,6 +1171,19 @@ pub enum Refusal {
 }
 
 impl Transition {
+    /// Whether the transition closes a loop round that a scheduler's turn counts: a back
+    /// edge, except inside an environment model's code without events. The built program
+    /// makes such a call as one step, and the rounds of the model's loops (one per byte that
+    /// `fgets` copies) depend on what the system answers, which no schedule can see: a turn
+    /// that ended after so many of them would make the schedule choose differently in runs
+    /// it cannot tell apart (`crate::cases`).
+    pub fn closes_round(&self) -> bool {
+        self.back_edge
+            && !(self.environment
+                && self.events.is_empty()
+                && !matches!(self.kind, TransKind::Sync(_)))
+    }
+
     /// Whether the transition may run without the enforcement runtime: it accesses no shared
     /// memory, synchronises with no thread, never blocks and does not end the program.
     pub fn runs_free(&self) -> bool {

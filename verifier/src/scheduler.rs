@@ -52,14 +52,14 @@ impl Scheduler for RoundRobin {
         (None, 0)
     }
 
-    /// A step that closes a loop round counts one round; a thread creation ends the turn (the
+    /// A step that closes a loop round ([`Transition::closes_round`]) counts one round; a thread creation ends the turn (the
     /// new thread, next in the round robin after its creator, runs before the creator goes
     /// on).
     fn after(&self, phase: &Self::Phase, t: ThreadId, tr: &Transition) -> Self::Phase {
         if tr.spawned().is_some() {
             return (Some(t), self.quantum);
         }
-        let back = tr.back_edge as u32;
+        let back = tr.closes_round() as u32;
         let rounds = if phase.0 == Some(t) {
             phase.1 + back
         } else {
@@ -140,7 +140,7 @@ impl Scheduler for Turns {
         let depth = phase.depth + 1;
         let mut last = phase.last.clone();
         last[t.0 as usize] = Some(depth);
-        let back = tr.back_edge;
+        let back = tr.closes_round();
         let rounds = match phase.run {
             Some((u, r, _)) if u == t => r + back as u32,
             _ => back as u32,
@@ -329,5 +329,44 @@ mod tests {
         });
         let p = s.after(&s.start(), ThreadId(0), &spawn);
         assert_eq!(ids(s.order(&p, &all)), [1, 2, 0]);
+    }
+
+    /// The rounds of an environment model's loops (one per byte `fgets` copies, as many as
+    /// the system's answer has) end no turn of either scheduler: the built program makes the
+    /// call as one step, and a turn that ended after so many of them would choose
+    /// differently in runs the schedule cannot tell apart. A loop of the program, or one of
+    /// a model with events, still counts.
+    #[test]
+    fn loops_inside_an_environment_model_are_no_rounds() {
+        let mut model = step(true);
+        model.environment = true;
+        let rr = RoundRobin {
+            quantum: 1,
+            threads: 2,
+        };
+        let all = [ThreadId(0), ThreadId(1)];
+        let p = rr.after(&rr.start(), ThreadId(0), &model);
+        assert_eq!(rr.order(&p, &all), all);
+        assert_eq!(
+            rr.order(&rr.after(&p, ThreadId(0), &step(true)), &all)[0],
+            ThreadId(1)
+        );
+        let turns = Turns {
+            quantum: 1,
+            pair_turns: 0,
+            threads: 2,
+        };
+        let p = turns.after(&turns.start(), ThreadId(0), &model);
+        assert_eq!(turns.order(&p, &all)[0], ThreadId(0));
+        let p = turns.after(&p, ThreadId(0), &step(true));
+        assert_eq!(turns.order(&p, &all)[0], ThreadId(1));
+        let mut shared = model.clone();
+        shared.events.push(crate::ir::Event {
+            var: crate::ir::VarId(0),
+            at: None,
+            access: crate::ir::Access::Read,
+        });
+        let p = rr.after(&rr.start(), ThreadId(0), &shared);
+        assert_eq!(rr.order(&p, &all)[0], ThreadId(1));
     }
 }

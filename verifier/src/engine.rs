@@ -234,6 +234,15 @@ fn run_engines(
         sink(&ivr);
     };
     let mut r = impact(rest, progress, &mut renumbered);
+    // What made the explicit search's states too many, where it could tell, stays in the
+    // answer: it is often what the user can change (a counter without a bound).
+    if let (Verdict::Unknown(reason), Some(k)) = (
+        &mut r.verdict,
+        fallback.reason.find(crate::explicit::GROWTH),
+    ) {
+        let cells = &fallback.reason[k + 2..];
+        reason.push_str(&format!("; in the explicit search, {cells}"));
+    }
     r.time += spent;
     r.ivrs += offset;
     r.first_safe_ivr = fallback

@@ -2363,3 +2363,37 @@ int main(void) { char c[1] = {1}; if (fgets(c, 1, stdin)) assert(c[0] != 0); ret
     let (r, _) = verify(&lower("one.c", one), Engine::Explicit);
     assert_eq!(r.verdict, Verdict::Unsafe, "{:?}", r.verdict);
 }
+
+/// A loop that counts its rounds in a signed counter without a bound has more states than any
+/// budget (the counter may overflow, so the search keeps its value): the answer `unknown`
+/// names the counter as what grows, with the default engine too, whose symbolic engine
+/// runs after the explicit search.
+#[test]
+fn an_unknown_names_the_counter_that_grows() {
+    let p = lower(
+        "rounds.c",
+        r#"
+extern int __VERIFIER_nondet_int(void);
+long rounds;
+int main(void) {
+  while (__VERIFIER_nondet_int())
+    rounds++;
+  return 0;
+}
+"#,
+    );
+    for engine in [Engine::Explicit, Engine::Auto] {
+        let opts = Options {
+            timeout: Duration::from_secs(2),
+            ..Options::default()
+        };
+        let r = run_iterative(&p, opts, engine, usize::MAX, None, &mut |_| {});
+        let Verdict::Unknown(why) = &r.verdict else {
+            panic!("{engine:?}: {:?}", r.verdict);
+        };
+        assert!(
+            why.contains("the cells that vary most: `rounds` ("),
+            "{engine:?}: {why}"
+        );
+    }
+}

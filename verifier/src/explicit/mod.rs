@@ -26,6 +26,10 @@
 
 mod counters;
 mod fails;
+mod growth;
+/// How the reason a search stopped at its budget goes on where it names the cells whose
+/// values made its states many (`growth`).
+pub const GROWTH: &str = "; the cells that vary most";
 mod inputs;
 mod lockset;
 pub mod modular;

@@ -812,15 +812,17 @@ pub fn explore(
         done[s as usize] = true;
         if Instant::now() >= deadline {
             return Err(Stop::Budget(format!(
-                "time ran out after {} states",
-                space.len()
+                "time ran out after {} states{}",
+                space.len(),
+                super::growth::note(space)
             )));
         }
         if space.len() > max_states || space.bytes() > max_bytes {
             return Err(Stop::Budget(format!(
-                "more than {} states ({} MiB)",
+                "more than {} states ({} MiB){}",
                 max_states.min(space.len()),
-                space.bytes() >> 20
+                space.bytes() >> 20,
+                super::growth::note(space)
             )));
         }
         let (threads, edges) = if space.is_end(s) {

@@ -118,13 +118,15 @@ fn search_with(
     let mut stack = vec![open(space, &mut status, root, sched, no_waits, failing)?];
     while let Some(f) = stack.last_mut() {
         if Instant::now() >= deadline {
-            return Err(Stop::Budget(
-                "time ran out while searching a schedule".into(),
-            ));
+            return Err(Stop::Budget(format!(
+                "time ran out while searching a schedule{}",
+                super::growth::note(space)
+            )));
         }
         if space.len() > max_states {
             return Err(Stop::Budget(format!(
-                "more than {max_states} states while searching a schedule"
+                "more than {max_states} states while searching a schedule{}",
+                super::growth::note(space)
             )));
         }
         if f.trying.is_none() {

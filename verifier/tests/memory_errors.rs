@@ -458,22 +458,7 @@ fn a_null_stream_given_to_the_library_is_an_error() {
         "fwrite(b, 1, 0, f);",
     ] {
         // (The bug may be one the run found beside the engines: its IVRs say.)
-        let p = load_str("memory.c", &program(body), &FOpts::default()).expect("lowers");
-        let opts = Options {
-            timeout: Duration::from_secs(30),
-            ..Options::default()
-        };
-        let mut bugs = Vec::new();
-        let r = run_iterative(&p, opts, Engine::Auto, usize::MAX, None, &mut |ivr| {
-            if let IvrKind::Counterexample(c) = &ivr.kind {
-                bugs.push(format!("{:?}", c.execution.outcome));
-            }
-        });
-        assert_ne!(r.verdict, Verdict::Safe, "{body}");
-        assert!(
-            bugs.iter().any(|b| b.contains("NullStream")),
-            "{body}: {bugs:?}"
-        );
+        finds_bug(&program(body), usize::MAX, "NullStream");
     }
     for body in [
         r#"if (!f) return 1; fgets(b, sizeof b, f); fprintf(f, "%s", "x"); fclose(f);"#,
@@ -507,23 +492,8 @@ fn a_stream_used_after_fclose_is_an_error() {
         "FILE *(*volatile op)(const char *, const char *) = fopen; FILE *g = op(\"x\", \"r\"); \
          if (g) { fclose(g); fputs(\"y\", g); }",
     ] {
-        let p = load_str("memory.c", &program(body), &FOpts::default()).expect("lowers");
-        let opts = Options {
-            timeout: Duration::from_secs(30),
-            ..Options::default()
-        };
-        let mut bugs = Vec::new();
         // (Up to the first IVR: the bug.)
-        let r = run_iterative(&p, opts, Engine::Auto, 1, None, &mut |ivr| {
-            if let IvrKind::Counterexample(c) = &ivr.kind {
-                bugs.push(format!("{:?}", c.execution.outcome));
-            }
-        });
-        assert_ne!(r.verdict, Verdict::Safe, "{body}");
-        assert!(
-            bugs.iter().any(|b| b.contains("ClosedStream")),
-            "{body}: {bugs:?}"
-        );
+        finds_bug(&program(body), 1, "ClosedStream");
     }
     for body in [
         r#"fgets(b, sizeof b, f); fprintf(f, "%s", "x"); fclose(f);"#,
@@ -555,4 +525,22 @@ int main(void) {
         let (v, why) = verdict(&after_join, engine);
         assert_eq!(v, Verdict::Safe, "{engine:?}: {why:?}");
     }
+}
+
+/// The default engine (30 s, at most `max_ivrs` IVRs) does not call `src` safe, and one of
+/// its counterexamples ends in an outcome that mentions `bug`.
+fn finds_bug(src: &str, max_ivrs: usize, bug: &str) {
+    let p = load_str("memory.c", src, &FOpts::default()).expect("lowers");
+    let opts = Options {
+        timeout: Duration::from_secs(30),
+        ..Options::default()
+    };
+    let mut bugs = Vec::new();
+    let r = run_iterative(&p, opts, Engine::Auto, max_ivrs, None, &mut |ivr| {
+        if let IvrKind::Counterexample(c) = &ivr.kind {
+            bugs.push(format!("{:?}", c.execution.outcome));
+        }
+    });
+    assert_ne!(r.verdict, Verdict::Safe, "{src}");
+    assert!(bugs.iter().any(|b| b.contains(bug)), "{src}: {bugs:?}");
 }

@@ -27,9 +27,6 @@
 mod counters;
 mod fails;
 mod growth;
-/// How the reason a search stopped at its budget goes on where it names the cells whose
-/// values made its states many (`growth`).
-pub const GROWTH: &str = "; the cells that vary most";
 mod inputs;
 mod lockset;
 pub mod modular;
@@ -41,6 +38,10 @@ mod space;
 mod store;
 mod strategy;
 pub(crate) mod unknowns;
+
+/// How the reason a search stopped at its budget goes on where it names the cells whose
+/// values made its states many (`growth`).
+pub const GROWTH: &str = "; the cells that vary most";
 
 use crate::encode::Encoder;
 use crate::imc::{Counterexample, Ivr, IvrKind, Options, Report, Verdict};

@@ -1245,12 +1245,9 @@ impl<'m> Lowerer<'m> {
     /// Whether the code being lowered is a model's (of the C library or the environment) or
     /// a `__synth_*` helper's, not the program's.
     pub(super) fn in_model(&self) -> bool {
-        use super::compile::{ENVIRONMENT_SECTION, MODEL_SECTION};
         self.frames.last().is_some_and(|f| {
-            matches!(
-                f.func.section.as_deref(),
-                Some(ENVIRONMENT_SECTION | MODEL_SECTION)
-            ) || f.func.name.starts_with("__synth_")
+            super::compile::is_model_section(f.func.section.as_deref())
+                || f.func.name.starts_with("__synth_")
         })
     }
 

@@ -712,7 +712,7 @@ fn scanf_reads_the_real_input_in_the_built_program() {
 /// system gives (the end of the file, the place of the null byte), which the built program
 /// cannot see, so each call is one step of the schedule, and the program's own branches on
 /// the line tell the runs apart from there on. A line longer than the buffer comes in pieces.
-/// With a reader beside `main`, too.
+/// With a reader beside `main`, beside another thread, and two readers of one stream, too.
 #[test]
 fn a_loop_over_the_lines_of_the_input_builds_and_reads_the_real_input() {
     let long = format!("{}\nend\n", "x".repeat(40));
@@ -736,6 +736,17 @@ fn a_loop_over_the_lines_of_the_input_builds_and_reads_the_real_input() {
     );
     assert_eq!(native[0], "2 lines\n");
     assert_eq!(native[3], "3 lines\n");
+    // A reader beside a thread whose first steps are its own (no step of the other inside
+    // the model's call of `read`), and two threads reading lines of one stream.
+    let native =
+        prints_what_the_native_build_prints("environment/read_beside_ticker", &["", "abc", &long]);
+    assert_eq!(native[2], "45 bytes, 3 ticks\n");
+    let native = prints_what_the_native_build_prints(
+        "environment/two_readers",
+        &["", "a\nb\n", "\n\n\n\n\n", &long],
+    );
+    assert_eq!(native[2], "5 lines\n");
+    assert_eq!(native[3], "7 lines\n");
 }
 
 /// A stream main closes while a worker may still write to it: the schedule orders the

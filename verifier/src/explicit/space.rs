@@ -493,6 +493,19 @@ impl<'p> Space<'p> {
                 Target::Error | Target::Undefined => true,
             })
         };
+        // A thread inside the code of an environment model is never postponed for another's
+        // step: the built program makes the call as one step, which a schedule cannot split
+        // (`schedgen` finds no place for another thread's step inside it). It goes alone
+        // where its steps are invisible ones, as below; otherwise every thread goes.
+        if let Some(t) = self.inside_environment(id) {
+            let edges = self.successors(id, t)?;
+            let invisible = self.prog.thread(t).invisible_location(at(t));
+            return Ok(if invisible && deeper(self, &edges) {
+                Reduction::One(t, edges)
+            } else {
+                Reduction::All(Some((t, edges)))
+            });
+        }
         // (Local steps close no loop, but a cycle may mix them with the steps below, which
         // do: a thread reading empty lines into a buffer of its own, say.)
         let mut tried = None;
@@ -529,6 +542,17 @@ impl<'p> Space<'p> {
             Reduction::One(t, edges)
         } else {
             Reduction::All(Some((t, edges)))
+        })
+    }
+
+    /// The thread of state `id` that is inside the code of an environment model
+    /// ([`crate::ir::Thread::environment_location`]) and can take a step there, if one is: a
+    /// schedule runs it before any other, as the built program makes the call as one step.
+    pub fn inside_environment(&self, id: u32) -> Option<ThreadId> {
+        let c = self.control(id);
+        c.movable(self.prog).into_iter().find(|&t| {
+            let l = c.locs[t.0 as usize].expect("movable");
+            self.prog.thread(t).environment_location(l) && !self.enabled(id, t).is_empty()
         })
     }
 

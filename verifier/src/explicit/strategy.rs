@@ -215,7 +215,26 @@ fn open(
             // the others do not: starting every thread before any runs, for one, leaves the
             // search many more states than the scheduler's order, which runs each soon.)
             Reduction::One(t, _) => vec![t],
-            Reduction::All(_) => sched.order(&key.1, &space.control(key.0).movable(space.prog)),
+            Reduction::All(tried) => {
+                let control = space.control(key.0);
+                let mut order = sched.order(&key.1, &control.movable(space.prog));
+                // A thread that would have stood for all but for a state found earlier goes
+                // first all the same, where its step is local or inside an environment
+                // model's call (which the built program makes as one step): so the choice
+                // does not depend on the order in which states were found, and the nodes
+                // a call's answers lead to, one position of the schedule, choose alike.
+                // (Not a step closing a loop: a thread that loops on its own would never
+                // end its turn; a cycle of the others' steps is the checker's to judge.)
+                if let Some((t, _)) = tried {
+                    let th = space.prog.thread(t);
+                    let l = control.locs[t.0 as usize].expect("movable");
+                    if th.local_location(l) || th.environment_location(l) {
+                        order.retain(|&u| u != t);
+                        order.insert(0, t);
+                    }
+                }
+                order
+            }
         }
     };
     Ok(Frame {

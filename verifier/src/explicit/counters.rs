@@ -13,7 +13,10 @@
 //! leaves out the counters; where that finds a bug that no execution takes (the property
 //! depends on how often a loop ran) or an ART the checker rejects, the search starts again
 //! tracking every variable ([`super::run_iterative`]): a refinement that adds all of them at
-//! once.
+//! once. It starts again at once where a step into an assertion's failure that tests a
+//! counter left out may be taken ([`tested`]): the property depends on the counter's value
+//! (`assert(got == expect)` with `expect` summed in a loop), and the search without it would
+//! spend its share of the budget refuting schedules on a failure no execution may take.
 //!
 //! A counter is an integer register (a thread's own scalar whose address is never taken)
 //! whose value goes nowhere but into guards and into counters: every assignment to it reads
@@ -77,6 +80,57 @@ pub fn abstracted(prog: &Program, ranges: &Ranges) -> Vec<bool> {
         }
         if !changed {
             return counter;
+        }
+    }
+}
+
+/// Per thread and transition, the counter left out (marked in `untracked`) that its guard
+/// reads where it enters an assertion's failure: a location from which every step leads to
+/// the error location, by steps of that kind. Where such a step may be taken, the property
+/// tests the counter's value, which the search without it does not know, so that search
+/// would only find a failure that no execution may take ([`super::space::Space::successors`]
+/// then gives it up for the search tracking every variable).
+pub fn tested(prog: &Program, untracked: &[bool]) -> Vec<Vec<Option<VarId>>> {
+    if !untracked.contains(&true) {
+        return vec![Vec::new(); prog.threads.len()];
+    }
+    let mut reads = Vec::new();
+    (prog.threads.iter())
+        .map(|th| {
+            let fails = surely_fails(th);
+            (th.transitions.iter())
+                .map(|tr| {
+                    if !fails[tr.dst.0 as usize] {
+                        return None;
+                    }
+                    reads.clear();
+                    value_reads(&tr.guard, true, &mut reads);
+                    (reads.iter().map(|&(v, _)| v)).find(|v| untracked[v.0 as usize])
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Per location of `th`, whether every way on from it reaches the error location: it is
+/// that location, or it has steps and each leads to such a location.
+fn surely_fails(th: &Thread) -> Vec<bool> {
+    let mut fails: Vec<bool> = (th.locations.iter())
+        .map(|l| l.kind == LocKind::Error)
+        .collect();
+    loop {
+        let mut changed = false;
+        for (l, loc) in th.locations.iter().enumerate() {
+            if !fails[l]
+                && !loc.out.is_empty()
+                && (loc.out.iter()).all(|&tr| fails[th.transition(tr).dst.0 as usize])
+            {
+                fails[l] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            return fails;
         }
     }
 }
@@ -190,6 +244,51 @@ int main(void) {{
         assert!(long.iter().any(|n| n.contains("::i")), "{long:?}");
         assert!(!long.iter().any(|n| n.ends_with('x')), "{long:?}");
         assert_eq!(left_out(&prog(3)), Vec::<String>::new());
+    }
+
+    /// A sum that an assertion compares: the search without it ends at the step into the
+    /// assertion's failure, naming the counter, so the search tracking every variable
+    /// starts at once. A loop's counter that an assertion bounds, which the counter's
+    /// interval decides, does not end it.
+    #[test]
+    fn an_assertion_on_a_counter_left_out_ends_the_search_without_it() {
+        use super::super::space::{explore, Space, Stop};
+        use std::time::{Duration, Instant};
+        let search = |text: &str| {
+            let p = load_str("tested.c", text, &Options::default()).expect("lowers");
+            let ranges = Ranges::new(&p);
+            let untracked = abstracted(&p, &ranges);
+            assert!(untracked.contains(&true));
+            let mut space = Space::untracking(&p, &ranges, &untracked);
+            let deadline = Instant::now() + Duration::from_secs(30);
+            explore(&mut space, 1_000_000, 1 << 30, deadline, false).map(|g| g.edges.len())
+        };
+        let sum = r#"
+#include <assert.h>
+int main(void) {
+  long expect = 0;
+  for (int i = 1; i <= 100; i++)
+    expect += i;
+  assert(expect == 5050);
+  return 0;
+}
+"#;
+        match search(sum) {
+            Err(Stop::Budget(why)) => assert!(why.contains("expect"), "{why}"),
+            Ok(states) => panic!("explored {states} states"),
+        }
+        let bounded = r#"
+#include <assert.h>
+int x;
+int main(void) {
+  for (int i = 0; i < 1000000; i++) {
+    assert(i < 1000000);
+    x = x ^ 1;
+  }
+  return x;
+}
+"#;
+        assert!(search(bounded).is_ok());
     }
 
     #[test]

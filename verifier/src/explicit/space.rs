@@ -146,6 +146,11 @@ pub struct Space<'p> {
     /// written to it, or an input's value; 0 in the search, one of many): then the graph is
     /// not the program's exact behaviour.
     pub read_undefined: std::cell::Cell<bool>,
+    /// Per thread and transition, the counter left out that its guard reads where it enters
+    /// an assertion's failure ([`super::counters::tested`]); and the first such counter of a
+    /// step found enabled, which ends the search ([`Space::successors`]).
+    tests_left_out: Vec<Vec<Option<VarId>>>,
+    left_out_tested: std::cell::Cell<Option<VarId>>,
     /// Per state: the number of steps by which it was found (a rank that every step into
     /// a new state raises; [`Space::reduction`]).
     depth: Vec<u32>,
@@ -228,6 +233,8 @@ impl<'p> Space<'p> {
             last: Default::default(),
             track_undef,
             read_undefined: std::cell::Cell::new(false),
+            tests_left_out: super::counters::tested(prog, untracked),
+            left_out_tested: std::cell::Cell::new(None),
             footprints: Default::default(),
             depth: vec![0],
             cases: Vec::new(),
@@ -593,6 +600,13 @@ impl<'p> Space<'p> {
         };
         let mut out = Vec::new();
         self.start_recording(k);
+        let tests = &self.tests_left_out[t.0 as usize];
+        let note = |tr: TransId, out: &mut Vec<(TransId, bool)>, forced| {
+            if let Some(&Some(v)) = tests.get(tr.0 as usize) {
+                self.left_out_tested.set(Some(v));
+            }
+            out.push((tr, forced));
+        };
         for tr in self.prog.thread(t).outgoing(l) {
             let g = self.machine.eval(&k.state, &tr.guard);
             let unknown = self.track_undef && self.machine.take_read_tainted();
@@ -603,12 +617,12 @@ impl<'p> Space<'p> {
                 // Unless no value it does not know can make it hold.
                 Ok(0) if unknown => {
                     if self.may_hold(k, &tr.guard) {
-                        out.push((tr.id, true))
+                        note(tr.id, &mut out, true)
                     }
                 }
                 Ok(0) => {}
                 // An error is the step's undefined behaviour.
-                _ => out.push((tr.id, false)),
+                _ => note(tr.id, &mut out, false),
             }
         }
         self.stop_recording(None);
@@ -728,7 +742,15 @@ impl<'p> Space<'p> {
     /// The edges of thread `t` at state `id`, new states added.
     pub fn successors(&mut self, id: u32, t: ThreadId) -> Result<Vec<Edge>, Stop> {
         let mut edges = Vec::new();
-        for (tr, forced) in self.enabled(id, t) {
+        let enabled = self.enabled(id, t);
+        // (Or of any thread before: [`Space::enabled`] is asked elsewhere too.)
+        if let Some(v) = self.left_out_tested.get() {
+            return Err(Stop::Budget(format!(
+                "an assertion tests `{}`, a counter left out of the states",
+                self.prog.var(v).name
+            )));
+        }
+        for (tr, forced) in enabled {
             let mut next = Key::clone(&self.key(id));
             let to = match self.step_at(&mut next, t, tr, forced) {
                 Err(_) => Target::Undefined,

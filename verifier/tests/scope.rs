@@ -342,7 +342,8 @@ fn only_differences_of_pointers_into_one_object_leave_numbering_unobserved() {
     }
 }
 
-/// A thread's number passed as its argument (`(void *)(long)i`) and converted back, and the
+/// A thread's number passed as its argument (`(void *)(long)i`, or a comparison's result or
+/// a choice between such numbers) and converted back, and the
 /// difference of two constant pointers into one global, are no numbering; an address passed
 /// and converted to a number is.
 #[test]
@@ -366,6 +367,8 @@ int main(void) {{
         ("(void *)i", "seen[i & 3] = 1", false),
         ("(void *)1L", "seen[i & 3] = (int)(&s[2] - s)", false),
         ("0", "seen[0] = (int)i", false),
+        ("(void *)(long)(i > 0)", "seen[0] = (int)i", false),
+        ("(void *)(i > 0 ? 5L : i)", "seen[0] = (int)i", false),
         ("&seen[i]", "seen[0] = (int)i", true),
         ("(void *)i", "seen[0] = (int)(long)&s[i & 3]", true),
     ] {

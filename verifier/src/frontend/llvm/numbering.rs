@@ -705,9 +705,10 @@ fn specific_values_are_numbers(m: &Module) -> bool {
     })
 }
 
-/// Whether integer operand `o` is computed from constants alone (through phis, casts and
-/// integer arithmetic): no address can be in it, as one could in a value loaded from memory
-/// (a union's other member), returned by a call or passed in.
+/// Whether integer operand `o` is computed from constants alone (through phis, selects,
+/// casts and integer arithmetic), or is a comparison's result: no address can be in it, as
+/// one could in a value loaded from memory (a union's other member), returned by a call or
+/// passed in.
 fn computed<'f>(
     defs: &HashMap<&'f Name, &'f Instruction>,
     o: &'f Operand,
@@ -739,6 +740,11 @@ fn computed<'f>(
         | I::Or(_)
         | I::Xor(_)
         | I::Shl(_) => super::lower::operands(i)
+            .into_iter()
+            .all(|x| computed(defs, x, visiting)),
+        // A comparison's result is 0 or 1, whatever it compares: no address fits in it.
+        I::ICmp(_) | I::FCmp(_) => true,
+        I::Select(x) => [&x.true_value, &x.false_value]
             .into_iter()
             .all(|x| computed(defs, x, visiting)),
         _ => false,

@@ -504,14 +504,21 @@ impl<'p> Space<'p> {
         // step: the built program makes the call as one step, which a schedule cannot split
         // (`schedgen` finds no place for another thread's step inside it). It goes alone
         // where its steps are invisible ones, as below; otherwise every thread goes.
-        if let Some(t) = self.inside_environment(id) {
-            let edges = self.successors(id, t)?;
-            let invisible = self.prog.thread(t).invisible_location(at(t));
-            return Ok(if invisible && deeper(self, &edges) {
+        // Thread `t` alone where `may` and its steps lead deeper, every thread otherwise.
+        let alone = |s: &mut Self, t: ThreadId, may: bool| -> Result<Reduction, Stop> {
+            let edges = s.successors(id, t)?;
+            Ok(if may && deeper(s, &edges) {
                 Reduction::One(t, edges)
             } else {
                 Reduction::All(Some((t, edges)))
-            });
+            })
+        };
+        let inside = movable.iter().find(|&&t| {
+            self.prog.thread(t).environment_location(at(t)) && !self.enabled(id, t).is_empty()
+        });
+        if let Some(&t) = inside {
+            let invisible = self.prog.thread(t).invisible_location(at(t));
+            return alone(self, t, invisible);
         }
         // (Local steps close no loop, but a cycle may mix them with the steps below, which
         // do: a thread reading empty lines into a buffer of its own, say.)
@@ -544,23 +551,7 @@ impl<'p> Space<'p> {
         }) else {
             return Ok(Reduction::All(None));
         };
-        let edges = self.successors(id, t)?;
-        Ok(if deeper(self, &edges) {
-            Reduction::One(t, edges)
-        } else {
-            Reduction::All(Some((t, edges)))
-        })
-    }
-
-    /// The thread of state `id` that is inside the code of an environment model
-    /// ([`crate::ir::Thread::environment_location`]) and can take a step there, if one is: a
-    /// schedule runs it before any other, as the built program makes the call as one step.
-    pub fn inside_environment(&self, id: u32) -> Option<ThreadId> {
-        let c = self.control(id);
-        c.movable(self.prog).into_iter().find(|&t| {
-            let l = c.locs[t.0 as usize].expect("movable");
-            self.prog.thread(t).environment_location(l) && !self.enabled(id, t).is_empty()
-        })
+        alone(self, t, true)
     }
 
     /// State `k`, reached from state `from`, added if it is new (one step deeper).

@@ -342,8 +342,9 @@ fn only_differences_of_pointers_into_one_object_leave_numbering_unobserved() {
     }
 }
 
-/// A thread's number passed as its argument (`(void *)(long)i`, or a comparison's result or
-/// a choice between such numbers) and converted back, and the
+/// A thread's number passed as its argument (`(void *)(long)i`, a comparison's result, a
+/// choice between such numbers, an integer loaded from memory or returned by a call) and
+/// converted back, and the
 /// difference of two constant pointers into one global, are no numbering; an address passed
 /// and converted to a number is.
 #[test]
@@ -352,6 +353,7 @@ fn numbers_passed_as_pointers_leave_numbering_unobserved() {
         format!(
             r#"
 #include <pthread.h>
+#include <stdlib.h>
 int s[4], seen[4];
 void *f(void *a) {{ long i = (long)a; {body}; return 0; }}
 int main(void) {{
@@ -369,6 +371,8 @@ int main(void) {{
         ("0", "seen[0] = (int)i", false),
         ("(void *)(long)(i > 0)", "seen[0] = (int)i", false),
         ("(void *)(i > 0 ? 5L : i)", "seen[0] = (int)i", false),
+        ("(void *)(long)s[i]", "seen[0] = (int)i", false),
+        ("(void *)strtol(\"12\", 0, 10)", "seen[0] = (int)i", false),
         ("&seen[i]", "seen[0] = (int)i", true),
         ("(void *)i", "seen[0] = (int)(long)&s[i & 3]", true),
     ] {
@@ -385,6 +389,23 @@ int main(void) {{
         .expect("lowers")
         .observes_numbering
         .is_some());
+    // An address an initialiser puts in a global union, or in a table a local is copied
+    // from, read as a number; the integer beside it in the table is no address.
+    let tables = |read: &str| {
+        text("(void *)i", read).replace(
+            "int s[4], seen[4];",
+            "int s[4], seen[4]; union { void *p; long n; } g = {.p = s};\n\
+             struct e { const char *name; int count; } table[2] = {{\"a\", 1}, {\"b\", 2}};",
+        )
+    };
+    for (read, observes) in [
+        ("seen[0] = (int)g.n", true),
+        ("struct e c = table[1]; seen[0] = (int)*(long *)&c", true),
+        ("struct e c = table[1]; seen[0] = c.count", false),
+    ] {
+        let p = lower(&tables(read), 4, None).expect("lowers");
+        assert_eq!(p.observes_numbering.is_some(), observes, "{read}");
+    }
     let argv = "int main(int argc, char **argv) { return (int)((unsigned long)argv >> 4); }";
     assert!(lower(argv, 4, None)
         .expect("lowers")

@@ -21,6 +21,7 @@
 //! result across blocks, [`super::pointers`]); an address modulo a power of two (the model's
 //! where every run aligns the block so, made up elsewhere, [`super::pointers`]). The analysis is syntactic: places are matched by how the module names them.
 
+use super::layout::Layout;
 use llvm_ir::instruction::Instruction;
 use llvm_ir::types::Type;
 use llvm_ir::{Constant, DebugLoc, Function, HasDebugLoc, Module, Name, Operand};
@@ -237,11 +238,13 @@ fn per_place<'a>(instrs: impl Iterator<Item = &'a Instruction>) -> HashMap<Optio
 /// it, or `memcmp` of it): the integer is the pointer's address, converted without a
 /// `ptrtoint`. A pointer is
 /// stored by a `store`, by `pthread_create` where `opaque_ids` (its id is one,
-/// [`reads_thread_ids`]), and by a copy (`memcpy`, `memmove`) of a place that holds one.
+/// [`reads_thread_ids`]), by an initialiser ([`initialised_pointers`]), and by a copy
+/// (`memcpy`, `memmove`) of a place that holds one.
 /// Places are told apart by their address operand, seen through `getelementptr`s with
 /// constant indices: a global's across the module, a function's own values in it; a load
 /// from inside a place (more indices) reads from it.
 fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
+    let layout = Layout::new(&m.types);
     let mut pointers_stored = HashSet::new();
     let mut integers_loaded = Vec::new();
     // Copies: (to, from).
@@ -267,7 +270,9 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
                 }
                 Instruction::Load(l) => {
                     if matches!(l.loaded_ty.as_ref(), Type::IntegerType { .. }) {
-                        integers_loaded.push((key(&l.address), i));
+                        let at = place(&layout, &f.name, &defs, &l.address)
+                            .map(|p| (p, layout.size(&l.loaded_ty).unwrap_or(1) as i64));
+                        integers_loaded.push((key(&l.address), at, i));
                     }
                 }
                 Instruction::Call(c) => {
@@ -284,8 +289,14 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
                     }
                     // Comparisons of bytes read them as integers.
                     if ["memcmp", "bcmp"].contains(&callee.as_str()) {
-                        integers_loaded
-                            .extend([arg(0), arg(1)].into_iter().flatten().map(|k| (k, i)));
+                        // (Bytes of a known count, or from the place on.)
+                        let n = (c.arguments.get(2))
+                            .and_then(|(o, _)| constant_int(o))
+                            .unwrap_or(i64::MAX / 2);
+                        for (o, _) in c.arguments.iter().take(2) {
+                            let at = place(&layout, &f.name, &defs, o).map(|p| (p, n));
+                            integers_loaded.push((key(o), at, i));
+                        }
                     }
                 }
                 _ => {}
@@ -308,13 +319,167 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
         }
         pointers_stored.extend(new);
     }
-    let (_, i) = integers_loaded
-        .into_iter()
-        .find(|(k, _)| pointers_stored.iter().any(|p| inside(k, p)))?;
+    let initialised = initialised_pointers(m, &layout);
+    // (Whether bytes `[at, at + n)` of `base` overlap an address put there.)
+    let overlaps = |(base, at): &Place, n: i64| {
+        (initialised.iter()).any(|((b, p), w)| b == base && *p < at + n && *at < p + w)
+    };
+    let (_, _, i) = integers_loaded.into_iter().find(|(k, l, _)| {
+        pointers_stored.iter().any(|p| inside(k, p))
+            || l.as_ref().is_some_and(|(p, n)| overlaps(p, *n))
+    })?;
     Some(Observation {
         what: "a pointer stored and loaded back as an integer".into(),
         at: located(i.get_debug_loc().as_ref()),
     })
+}
+
+/// The value of integer constant `o`, if it is one.
+fn constant_int(o: &Operand) -> Option<i64> {
+    match o {
+        Operand::ConstantOperand(c) => match c.as_ref() {
+            Constant::Int { value, .. } => Some(*value as i64),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// A place as its object (`@g`, or `f:%x` for function `f`'s value `%x`) and a byte offset
+/// into it.
+type Place = (String, i64);
+
+/// The place operand `o` of function `f` (whose instructions are `defs`) names, where
+/// every index of the `getelementptr`s on the way is a constant (the front end's constant
+/// ones count bytes, [`super::canonical`]).
+fn place(
+    layout: &Layout,
+    f: &str,
+    defs: &HashMap<&Name, &Instruction>,
+    o: &Operand,
+) -> Option<Place> {
+    fn constant_place(c: &Constant) -> Option<Place> {
+        match c {
+            Constant::GlobalReference { name, .. } => {
+                Some((format!("@{}", super::lower::name_str(name)), 0))
+            }
+            Constant::GetElementPtr(g) => {
+                let (base, off) = constant_place(&g.address)?;
+                match g.indices.as_slice() {
+                    [k] => match k.as_ref() {
+                        Constant::Int { value, .. } => Some((base, off + *value as i64)),
+                        _ => None,
+                    },
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+    match o {
+        Operand::ConstantOperand(c) => constant_place(c),
+        Operand::LocalOperand { name, .. } => match defs.get(name) {
+            Some(Instruction::GetElementPtr(g)) => {
+                let (base, mut off) = place(layout, f, defs, &g.address)?;
+                let mut t = g.source_element_type.clone();
+                for (k, ix) in g.indices.iter().enumerate() {
+                    let i = constant_int(ix)?;
+                    if k == 0 {
+                        off += i * layout.size(&t)? as i64;
+                        continue;
+                    }
+                    t = match t.as_ref() {
+                        Type::ArrayType { element_type, .. }
+                        | Type::VectorType { element_type, .. } => {
+                            off += i * layout.size(element_type)? as i64;
+                            element_type.clone()
+                        }
+                        _ => {
+                            off += layout.field_offset(&t, usize::try_from(i).ok()?)? as i64;
+                            let (fields, _) = layout.struct_fields(&t)?;
+                            fields.get(i as usize)?.clone()
+                        }
+                    };
+                }
+                Some((base, off))
+            }
+            _ => Some((format!("{f}:{o}"), 0)),
+        },
+        Operand::MetadataOperand => None,
+    }
+}
+
+/// The places where an initialiser put an address (a global's, or a constant's that a
+/// local is initialised from by a copy: `union { void *p; long n; } u = {.p = s}`),
+/// followed through the module's copies (`memcpy`, `memmove`) between places of constant
+/// offsets: each as its place and the address's width.
+fn initialised_pointers(m: &Module, layout: &Layout) -> Vec<(Place, i64)> {
+    // The byte offsets of the addresses in `c` (of type `t`), from `at`.
+    fn leaves(m: &Module, layout: &Layout, c: &Constant, at: i64, out: &mut Vec<i64>) {
+        let ty = m.types.type_of(c);
+        match c {
+            Constant::Struct { values, .. } => {
+                for (k, v) in values.iter().enumerate() {
+                    if let Some(o) = layout.field_offset(&ty, k) {
+                        leaves(m, layout, v, at + o as i64, out);
+                    }
+                }
+            }
+            Constant::Array { elements, .. } | Constant::Vector(elements) => {
+                for (k, v) in elements.iter().enumerate() {
+                    if let Some(size) = layout.size(&m.types.type_of(v)) {
+                        leaves(m, layout, v, at + k as i64 * size as i64, out);
+                    }
+                }
+            }
+            Constant::GlobalReference { .. }
+            | Constant::GetElementPtr(_)
+            | Constant::BitCast(_)
+            | Constant::AddrSpaceCast(_) => out.push(at),
+            _ => {}
+        }
+    }
+    let mut held: Vec<Place> = Vec::new();
+    for g in &m.global_vars {
+        if let Some(c) = &g.initializer {
+            let mut offsets = Vec::new();
+            leaves(m, layout, c, 0, &mut offsets);
+            let base = format!("@{}", super::lower::name_str(&g.name));
+            held.extend(offsets.into_iter().map(|o| (base.clone(), o)));
+        }
+    }
+    if held.is_empty() {
+        return Vec::new();
+    }
+    // Copies: (to, from, bytes, where known).
+    let mut copies: Vec<(Place, Place, Option<i64>)> = Vec::new();
+    for f in &m.functions {
+        let defs = definitions(f);
+        for i in instructions(f) {
+            let Instruction::Call(c) = i else { continue };
+            let callee = super::loops::callee(i).unwrap_or_default();
+            let copy = ["memcpy", "memmove", "llvm.memcpy.", "llvm.memmove."]
+                .iter()
+                .any(|n| callee == *n || n.ends_with('.') && callee.starts_with(n));
+            let arg =
+                |k: usize| (c.arguments.get(k)).and_then(|(o, _)| place(layout, &f.name, &defs, o));
+            let bytes = c.arguments.get(2).and_then(|(o, _)| constant_int(o));
+            if let (true, Some(to), Some(from)) = (copy, arg(0), arg(1)) {
+                copies.push((to, from, bytes));
+            }
+        }
+    }
+    let mut out: HashSet<Place> = held.iter().cloned().collect();
+    while let Some((base, at)) = held.pop() {
+        for ((to_base, to), (from_base, from), bytes) in &copies {
+            let within = at >= *from && bytes.is_none_or(|n| at < from + n);
+            let new = (to_base.clone(), to + at - from);
+            if *from_base == base && within && out.len() < 4096 && out.insert(new.clone()) {
+                held.push(new);
+            }
+        }
+    }
+    out.into_iter().map(|p| (p, 8)).collect()
 }
 
 /// The place an address operand names, as text: a `getelementptr` with constant indices as
@@ -620,7 +785,10 @@ fn definitions(f: &Function) -> HashMap<&Name, &Instruction> {
 }
 
 /// Whether pointer operand `o` (of the function whose instructions are `defs`) is an
-/// integer converted to a pointer, or null.
+/// integer converted to a pointer, or null. Whatever the integer (a loop's counter, `atoi`'s
+/// result, a comparison's, a value loaded from memory): an integer holds an address only
+/// where the module reads one as a number, which the analysis finds there, as it does for
+/// the values threads return ([`joined_values_are_numbers`]).
 fn is_number<'f>(defs: &HashMap<&'f Name, &'f Instruction>, o: &'f Operand) -> bool {
     match o {
         Operand::ConstantOperand(c) => match c.as_ref() {
@@ -628,10 +796,9 @@ fn is_number<'f>(defs: &HashMap<&'f Name, &'f Instruction>, o: &'f Operand) -> b
             Constant::Null(_) => true,
             _ => false,
         },
-        Operand::LocalOperand { name, .. } => match defs.get(name) {
-            Some(Instruction::IntToPtr(x)) => computed(defs, &x.operand, &mut Vec::new()),
-            _ => false,
-        },
+        Operand::LocalOperand { name, .. } => {
+            matches!(defs.get(name), Some(Instruction::IntToPtr(_)))
+        }
         Operand::MetadataOperand => false,
     }
 }
@@ -703,54 +870,6 @@ fn specific_values_are_numbers(m: &Module) -> bool {
             value.is_some_and(|o| is_number(defs, o))
         })
     })
-}
-
-/// Whether integer operand `o` is computed from constants alone (through phis, selects,
-/// casts and integer arithmetic), or is a comparison's result: no address can be in it, as
-/// one could in a value loaded from memory (a union's other member), returned by a call or
-/// passed in.
-fn computed<'f>(
-    defs: &HashMap<&'f Name, &'f Instruction>,
-    o: &'f Operand,
-    visiting: &mut Vec<&'f Name>,
-) -> bool {
-    let name = match o {
-        Operand::ConstantOperand(c) => return matches!(c.as_ref(), Constant::Int { .. }),
-        Operand::LocalOperand { name, .. } => name,
-        Operand::MetadataOperand => return false,
-    };
-    if visiting.contains(&name) {
-        // Around a loop: the other operands decide.
-        return true;
-    }
-    let Some(i) = defs.get(name) else {
-        return false;
-    };
-    visiting.push(name);
-    use Instruction as I;
-    let r = match i {
-        I::Phi(_)
-        | I::SExt(_)
-        | I::ZExt(_)
-        | I::Trunc(_)
-        | I::Add(_)
-        | I::Sub(_)
-        | I::Mul(_)
-        | I::And(_)
-        | I::Or(_)
-        | I::Xor(_)
-        | I::Shl(_) => super::lower::operands(i)
-            .into_iter()
-            .all(|x| computed(defs, x, visiting)),
-        // A comparison's result is 0 or 1, whatever it compares: no address fits in it.
-        I::ICmp(_) | I::FCmp(_) => true,
-        I::Select(x) => [&x.true_value, &x.false_value]
-            .into_iter()
-            .all(|x| computed(defs, x, visiting)),
-        _ => false,
-    };
-    visiting.pop();
-    r
 }
 
 /// The globals and functions constant `c` refers to.

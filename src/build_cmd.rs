@@ -196,13 +196,18 @@ pub(crate) fn build(a: BuildArgs) -> anyhow::Result<u8> {
         ));
     }
     let st = &m.schedule.stats;
+    // (Sections with the same future are one in the built program: `schedgen::deploy`.)
+    let merged = match m.deployed.stats.sections {
+        n if n < st.sections => format!(" ({n} once those with the same future are merged)"),
+        _ => String::new(),
+    };
     emit(&format!(
-        "built {} (Opt{}: {} sections, {} events, {} sites instrumented)\n",
+        "built {} (Opt{}: {} sections{merged}, {} events, {} sites instrumented)\n",
         out.display(),
         m.schedule.opt,
         st.sections,
         st.events,
-        m.schedule.sites.sites.len()
+        m.deployed.instrumented_sites()
     ));
     Ok(0)
 }

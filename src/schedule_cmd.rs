@@ -86,6 +86,9 @@ pub(crate) struct Made {
     pub(crate) program: verifier::ir::Program,
     pub(crate) art: verifier::art::Art,
     pub(crate) schedule: schedgen::ProgramSchedule,
+    /// Its deployed form ([`schedgen::deploy`]): what the header gives the runtime and the
+    /// instrumentation reports to.
+    pub(crate) deployed: schedgen::ProgramSchedule,
 }
 
 /// The files a schedule is written to: `BASE.sched.h`, `BASE.schedule.json`, the
@@ -133,7 +136,7 @@ impl Made {
     pub(crate) fn instrumented(&self, o: &Outputs) -> Result<String, schedgen::instrument::Error> {
         schedgen::instrument::instrument(
             &self.program,
-            &self.schedule,
+            &self.deployed,
             &file_name(&o.header),
             &o.bitcode,
         )
@@ -143,7 +146,7 @@ impl Made {
     /// Writes the schedule's header and JSON.
     pub(crate) fn write_schedule(&self, o: &Outputs) -> anyhow::Result<()> {
         let guard = schedgen::emit::guard_for(&file_name(&o.header));
-        write(&o.header, &schedgen::emit::header(&self.schedule, &guard))?;
+        write(&o.header, &schedgen::emit::header(&self.deployed, &guard))?;
         write(&o.json, &self.schedule.to_json())
     }
 }
@@ -428,6 +431,7 @@ pub(crate) fn make(input: &Input, a: &Common) -> anyhow::Result<Result<Made, u8>
     };
     match made {
         Ok(schedule) => Ok(Ok(Made {
+            deployed: schedgen::deploy::deployed(&p, &schedule),
             // (The alarm's copy is dropped with it, or else copied.)
             program: std::sync::Arc::try_unwrap(p).unwrap_or_else(|p| (*p).clone()),
             art: match art {

@@ -747,6 +747,17 @@ fn a_loop_over_the_lines_of_the_input_builds_and_reads_the_real_input() {
     );
     assert_eq!(native[2], "5 lines\n");
     assert_eq!(native[3], "7 lines\n");
+    // The length of a line read beside a worker decides what `main` updates: the arms of
+    // `strlen`'s loop are reported where their futures differ (and only there,
+    // `schedgen::deploy`).
+    let native = prints_what_the_native_build_prints(
+        "environment/length_decides",
+        &["", "a\n", "ab\n", "abcdefgh\n"],
+    );
+    assert_eq!(native[0], "0 0 2\n");
+    assert_eq!(native[1], "0 1 2\n");
+    assert_eq!(native[2], "1 0 2\n");
+    assert_eq!(native[3], "1 0 2\n");
 }
 
 /// A stream main closes while a worker may still write to it: the schedule orders the

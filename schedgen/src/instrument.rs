@@ -117,12 +117,19 @@ pub fn instrument(
         Some((f, l, c)) => format!("{f}:{l}:{c}"),
         None => format!("{} (function {})", sched.source, m.function_of(n)),
     };
-    // Sites by instruction.
+    // The sites the schedule reaches (the proof's executions run no other site's code).
+    let used = sched.used_sites();
+    // Sites by instruction. (A branch arm that no section selects by, nor has as an event, is
+    // not reported: the deployed schedule's branches whose arms lead to the same future,
+    // [`crate::deploy`].)
     let mut by_instr: BTreeMap<u32, Vec<Role>> = BTreeMap::new();
     for site in &sched.sites.sites {
         let Some(&(t, tr)) = site.instances.first() else {
             continue;
         };
+        if site.kind == SiteKind::Branch && !used.contains(&site.id) {
+            continue;
+        }
         let th = prog.thread(t);
         let x = th.transition(tr);
         let what = match site.kind {
@@ -173,13 +180,6 @@ pub fn instrument(
             }
         }
     }
-    // The sites the schedule reaches (the proof's executions run no other site's code).
-    let used: HashSet<u32> = (sched.sections.iter())
-        .flat_map(|s| {
-            let events = s.events.iter().map(|e| e.site);
-            events.chain(s.successors.iter().filter_map(|x| x.site))
-        })
-        .collect();
     use verifier::frontend::llvm::compile::{ENVIRONMENT_SECTION, MODEL_SECTION};
     let environment: HashSet<String> = m
         .functions_in_section(ENVIRONMENT_SECTION)

@@ -19,6 +19,7 @@
 //! independent.
 
 pub mod clocks;
+pub mod deploy;
 pub mod emit;
 pub mod explain;
 pub mod guide;

@@ -316,6 +316,25 @@ impl ProgramSchedule {
         g
     }
 
+    /// The sites its sections reach: their events and the arms they select by. (A branch arm
+    /// that is neither is not reported: [`crate::deploy`].)
+    pub fn used_sites(&self) -> std::collections::HashSet<u32> {
+        (self.sections.iter())
+            .flat_map(|s| {
+                let events = s.events.iter().map(|e| e.site);
+                events.chain(s.successors.iter().filter_map(|x| x.site))
+            })
+            .collect()
+    }
+
+    /// The sites the built program instruments: all but the branch arms no section reaches.
+    pub fn instrumented_sites(&self) -> usize {
+        let used = self.used_sites();
+        (self.sites.sites.iter())
+            .filter(|s| s.kind != crate::sites::SiteKind::Branch || used.contains(&s.id))
+            .count()
+    }
+
     /// Computes [`Stats`] from the sections.
     pub fn compute_stats(&mut self) {
         let n = self.threads.len();

@@ -488,29 +488,39 @@ impl Cx<'_, '_> {
                     wrap(Term::sub(a, Term::mul(b, q)), ty)
                 }
             }
-            Shl | Shr => match b {
-                Term::Int(k) if k >= 0 && k < ty.bits.max(32) as i128 => {
+            Shl | Shr => {
+                let width = ty.bits.max(32) as i128;
+                // By a constant `k`: multiplication or floor division (Euclidean, positive
+                // divisor: an arithmetic shift) by 2^k.
+                let by = |k: i128| {
                     let p = Term::int(1i128 << k);
                     if op == Shl {
-                        wrap(Term::mul(a, p), ty)
+                        wrap(Term::mul(a.clone(), p), ty)
                     } else {
-                        // Arithmetic shift = floor division by 2^k (Euclidean, positive divisor).
-                        wrap(Term::div(a, p), ty)
+                        wrap(Term::div(a.clone(), p), ty)
+                    }
+                };
+                match b {
+                    Term::Int(k) if k >= 0 && k < width => by(k),
+                    Term::Int(_) => {
+                        self.ub.push(Term::True);
+                        self.over_approx(ty)
+                    }
+                    b => {
+                        self.ub.push(Term::or([
+                            Term::lt(b.clone(), Term::int(0)),
+                            Term::le(Term::int(width), b.clone()),
+                        ]));
+                        // By an amount computed at run time (`(n >> i) & 1` in a loop): the
+                        // case of each amount, so that a state that knows it knows the result.
+                        let mut t = self.over_approx(ty);
+                        for k in (0..width).rev() {
+                            t = Term::ite(Term::eq(b.clone(), Term::int(k)), by(k), t);
+                        }
+                        t
                     }
                 }
-                Term::Int(k) => {
-                    self.ub.push(Term::True);
-                    let _ = k;
-                    self.over_approx(ty)
-                }
-                b => {
-                    self.ub.push(Term::or([
-                        Term::lt(b.clone(), Term::int(0)),
-                        Term::le(Term::int(ty.bits.max(32) as i128), b),
-                    ]));
-                    self.over_approx(ty)
-                }
-            },
+            }
             BitAnd | BitOr | BitXor => {
                 let (x, m) = match (&a, &b) {
                     (_, Term::Int(m)) => (a.clone(), *m),

@@ -2397,3 +2397,52 @@ int main(void) {
         );
     }
 }
+
+/// A thread branches on the bits of a number `main` computes from its input (`(n >> i) & 1`,
+/// a shift by its loop's counter): the checker's encoding of a shift by an amount not known
+/// statically has a case per amount, so the point labels of the explicit states show which
+/// arm is not taken. Before, any value stood for the shift and no ART was accepted. A check
+/// that a bit-counting worker can break is a bug found.
+#[test]
+fn a_shift_by_a_loop_counter_is_exact_in_the_labels() {
+    const BITS: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+#include <stdio.h>
+#include <string.h>
+int ones, zeros;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *worker(void *arg) {
+  long n = (long)arg;
+  for (int i = 0; i < 2; i++) {
+    pthread_mutex_lock(&m);
+    if ((n >> i) & 1) ones++; else zeros++;
+    pthread_mutex_unlock(&m);
+  }
+  return 0;
+}
+int main(void) {
+  char line[6];
+  if (!fgets(line, sizeof line, stdin)) return 1;
+  pthread_t t;
+  pthread_create(&t, 0, worker, (void *)(long)strlen(line));
+  pthread_join(t, 0);
+  assert(CHECK);
+  return 0;
+}
+"#;
+    let (r, _) = verify(
+        &lower("bits.c", &BITS.replace("CHECK", "ones + zeros == 2")),
+        Engine::Explicit,
+    );
+    assert_eq!(r.verdict, Verdict::Safe);
+    // A line of length 3 sets both bits.
+    let (r, ivrs) = verify(
+        &lower("bits_bug.c", &BITS.replace("CHECK", "ones < 2")),
+        Engine::Explicit,
+    );
+    assert!(!matches!(r.verdict, Verdict::Safe), "{:?}", r.verdict);
+    assert!(ivrs
+        .iter()
+        .any(|i| matches!(i.kind, IvrKind::Counterexample(_))));
+}

@@ -43,7 +43,6 @@ pub fn deployed(prog: &Program, s: &ProgramSchedule) -> ProgramSchedule {
             let mut out = s.clone();
             out.sections = merged.sections;
             out.initial = merged.class[s.initial as usize] as u32;
-            out.sections = renumber(out.sections);
             if out.idle_cycle().is_some() || out.validate().is_err() {
                 return s.clone();
             }
@@ -165,6 +164,7 @@ fn quotient(sections: &[Section], hidden: &BTreeSet<u32>) -> Option<(Merged, BTr
         }
         ids.insert(class[i], out.len());
         let mut sec = sections[i].clone();
+        sec.id = out.len() as u32;
         if let Some(j) = collapsed[i] {
             sec.end = End::Next;
             sec.branch_thread = None;
@@ -250,11 +250,3 @@ fn refine(sections: &[Section], next: &[usize], collapsed: &[Option<usize>]) -> 
 
 /// A successor as the arm that selects it and its class.
 type Arm = (Option<u32>, usize);
-
-/// Sections with ids equal to their positions.
-fn renumber(mut sections: Vec<Section>) -> Vec<Section> {
-    for (k, sec) in sections.iter_mut().enumerate() {
-        sec.id = k as u32;
-    }
-    sections
-}

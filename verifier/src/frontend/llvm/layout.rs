@@ -165,6 +165,31 @@ impl<'m> Layout<'m> {
         offsets.get(i).copied()
     }
 
+    /// The byte offset a `getelementptr` over `src` with the constant `indices` adds (the
+    /// first steps over whole `src`s); `None` where a type has no layout.
+    pub fn constant_offset(&self, src: &TypeRef, indices: &[i64]) -> Option<i64> {
+        let mut t = src.clone();
+        let mut off = 0i64;
+        for (k, &i) in indices.iter().enumerate() {
+            if k == 0 {
+                off += i * self.size(&t)? as i64;
+                continue;
+            }
+            t = match t.as_ref() {
+                Type::ArrayType { element_type, .. } | Type::VectorType { element_type, .. } => {
+                    off += i * self.size(element_type)? as i64;
+                    element_type.clone()
+                }
+                _ => {
+                    let field = usize::try_from(i).ok()?;
+                    off += self.field_offset(&t, field)? as i64;
+                    self.struct_fields(&t)?.0.get(field)?.clone()
+                }
+            };
+        }
+        Some(off)
+    }
+
     /// The cells of an object of type `t`; `None` when the type has no size or too many
     /// cells.
     pub fn flatten(&self, t: &Type) -> Option<Vec<Leaf>> {

@@ -247,8 +247,9 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
     let layout = Layout::new(&m.types);
     let mut pointers_stored = HashSet::new();
     let mut integers_loaded = Vec::new();
-    // Copies: (to, from).
+    // Copies: (to, from), by key and by place with the bytes copied where known.
     let mut copies = Vec::new();
+    let mut placed_copies = Vec::new();
     for f in &m.functions {
         let defs = definitions(f);
         let key = |o: &Operand| {
@@ -281,11 +282,18 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
                     if opaque_ids && callee == "pthread_create" {
                         pointers_stored.extend(arg(0));
                     }
-                    let copy = ["memcpy", "memmove", "llvm.memcpy.", "llvm.memmove."]
-                        .iter()
-                        .any(|n| callee == *n || n.ends_with('.') && callee.starts_with(n));
-                    if let (true, Some(to), Some(from)) = (copy, arg(0), arg(1)) {
-                        copies.push((to, from));
+                    if is_copy(&callee) {
+                        if let (Some(to), Some(from)) = (arg(0), arg(1)) {
+                            copies.push((to, from));
+                        }
+                        let at = |k: usize| {
+                            (c.arguments.get(k))
+                                .and_then(|(o, _)| place(&layout, &f.name, &defs, o))
+                        };
+                        let bytes = c.arguments.get(2).and_then(|(o, _)| constant_int(o));
+                        if let (Some(to), Some(from)) = (at(0), at(1)) {
+                            placed_copies.push((to, from, bytes));
+                        }
                     }
                     // Comparisons of bytes read them as integers.
                     if ["memcmp", "bcmp"].contains(&callee.as_str()) {
@@ -319,10 +327,10 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
         }
         pointers_stored.extend(new);
     }
-    let initialised = initialised_pointers(m, &layout);
+    let initialised = initialised_pointers(m, &layout, &placed_copies);
     // (Whether bytes `[at, at + n)` of `base` overlap an address put there.)
     let overlaps = |(base, at): &Place, n: i64| {
-        (initialised.iter()).any(|((b, p), w)| b == base && *p < at + n && *at < p + w)
+        (initialised.iter()).any(|(b, p)| b == base && *p < at + n && *at < p + ADDRESS)
     };
     let (_, _, i) = integers_loaded.into_iter().find(|(k, l, _)| {
         pointers_stored.iter().any(|p| inside(k, p))
@@ -337,13 +345,28 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
 /// The value of integer constant `o`, if it is one.
 fn constant_int(o: &Operand) -> Option<i64> {
     match o {
-        Operand::ConstantOperand(c) => match c.as_ref() {
-            Constant::Int { value, .. } => Some(*value as i64),
-            _ => None,
-        },
+        Operand::ConstantOperand(c) => int_of(c),
         _ => None,
     }
 }
+
+/// The value of `c`, if it is an integer.
+fn int_of(c: &Constant) -> Option<i64> {
+    match c {
+        Constant::Int { value, .. } => Some(*value as i64),
+        _ => None,
+    }
+}
+
+/// Whether `callee` copies memory (`memcpy`, `memmove` and LLVM's intrinsics of them).
+fn is_copy(callee: &str) -> bool {
+    ["memcpy", "memmove", "llvm.memcpy.", "llvm.memmove."]
+        .iter()
+        .any(|n| callee == *n || n.ends_with('.') && callee.starts_with(n))
+}
+
+/// Bytes of an address.
+const ADDRESS: i64 = 8;
 
 /// A place as its object (`@g`, or `f:%x` for function `f`'s value `%x`) and a byte offset
 /// into it.
@@ -363,16 +386,13 @@ fn place(
             Constant::GlobalReference { name, .. } => {
                 Some((format!("@{}", super::lower::name_str(name)), 0))
             }
-            Constant::GetElementPtr(g) => {
-                let (base, off) = constant_place(&g.address)?;
-                match g.indices.as_slice() {
-                    [k] => match k.as_ref() {
-                        Constant::Int { value, .. } => Some((base, off + *value as i64)),
-                        _ => None,
-                    },
-                    _ => None,
+            Constant::GetElementPtr(g) => match g.indices.as_slice() {
+                [k] => {
+                    let (base, off) = constant_place(&g.address)?;
+                    Some((base, off + int_of(k)?))
                 }
-            }
+                _ => None,
+            },
             _ => None,
         }
     }
@@ -380,28 +400,16 @@ fn place(
         Operand::ConstantOperand(c) => constant_place(c),
         Operand::LocalOperand { name, .. } => match defs.get(name) {
             Some(Instruction::GetElementPtr(g)) => {
-                let (base, mut off) = place(layout, f, defs, &g.address)?;
-                let mut t = g.source_element_type.clone();
-                for (k, ix) in g.indices.iter().enumerate() {
-                    let i = constant_int(ix)?;
-                    if k == 0 {
-                        off += i * layout.size(&t)? as i64;
-                        continue;
-                    }
-                    t = match t.as_ref() {
-                        Type::ArrayType { element_type, .. }
-                        | Type::VectorType { element_type, .. } => {
-                            off += i * layout.size(element_type)? as i64;
-                            element_type.clone()
-                        }
-                        _ => {
-                            off += layout.field_offset(&t, usize::try_from(i).ok()?)? as i64;
-                            let (fields, _) = layout.struct_fields(&t)?;
-                            fields.get(i as usize)?.clone()
-                        }
-                    };
-                }
-                Some((base, off))
+                let (base, off) = place(layout, f, defs, &g.address)?;
+                let ix = g
+                    .indices
+                    .iter()
+                    .map(constant_int)
+                    .collect::<Option<Vec<_>>>()?;
+                Some((
+                    base,
+                    off + layout.constant_offset(&g.source_element_type, &ix)?,
+                ))
             }
             _ => Some((format!("{f}:{o}"), 0)),
         },
@@ -411,14 +419,18 @@ fn place(
 
 /// The places where an initialiser put an address (a global's, or a constant's that a
 /// local is initialised from by a copy: `union { void *p; long n; } u = {.p = s}`),
-/// followed through the module's copies (`memcpy`, `memmove`) between places of constant
-/// offsets: each as its place and the address's width.
-fn initialised_pointers(m: &Module, layout: &Layout) -> Vec<(Place, i64)> {
-    // The byte offsets of the addresses in `c` (of type `t`), from `at`.
+/// followed through `copies` (to, from, bytes where known) between places of constant
+/// offsets.
+fn initialised_pointers(
+    m: &Module,
+    layout: &Layout,
+    copies: &[(Place, Place, Option<i64>)],
+) -> HashSet<Place> {
+    // The byte offsets of the addresses in `c`, from `at`.
     fn leaves(m: &Module, layout: &Layout, c: &Constant, at: i64, out: &mut Vec<i64>) {
-        let ty = m.types.type_of(c);
         match c {
             Constant::Struct { values, .. } => {
+                let ty = m.types.type_of(c);
                 for (k, v) in values.iter().enumerate() {
                     if let Some(o) = layout.field_offset(&ty, k) {
                         leaves(m, layout, v, at + o as i64, out);
@@ -448,30 +460,9 @@ fn initialised_pointers(m: &Module, layout: &Layout) -> Vec<(Place, i64)> {
             held.extend(offsets.into_iter().map(|o| (base.clone(), o)));
         }
     }
-    if held.is_empty() {
-        return Vec::new();
-    }
-    // Copies: (to, from, bytes, where known).
-    let mut copies: Vec<(Place, Place, Option<i64>)> = Vec::new();
-    for f in &m.functions {
-        let defs = definitions(f);
-        for i in instructions(f) {
-            let Instruction::Call(c) = i else { continue };
-            let callee = super::loops::callee(i).unwrap_or_default();
-            let copy = ["memcpy", "memmove", "llvm.memcpy.", "llvm.memmove."]
-                .iter()
-                .any(|n| callee == *n || n.ends_with('.') && callee.starts_with(n));
-            let arg =
-                |k: usize| (c.arguments.get(k)).and_then(|(o, _)| place(layout, &f.name, &defs, o));
-            let bytes = c.arguments.get(2).and_then(|(o, _)| constant_int(o));
-            if let (true, Some(to), Some(from)) = (copy, arg(0), arg(1)) {
-                copies.push((to, from, bytes));
-            }
-        }
-    }
     let mut out: HashSet<Place> = held.iter().cloned().collect();
     while let Some((base, at)) = held.pop() {
-        for ((to_base, to), (from_base, from), bytes) in &copies {
+        for ((to_base, to), (from_base, from), bytes) in copies {
             let within = at >= *from && bytes.is_none_or(|n| at < from + n);
             let new = (to_base.clone(), to + at - from);
             if *from_base == base && within && out.len() < 4096 && out.insert(new.clone()) {
@@ -479,7 +470,7 @@ fn initialised_pointers(m: &Module, layout: &Layout) -> Vec<(Place, i64)> {
             }
         }
     }
-    out.into_iter().map(|p| (p, 8)).collect()
+    out
 }
 
 /// The place an address operand names, as text: a `getelementptr` with constant indices as

@@ -1892,6 +1892,65 @@ fn a_loop_of_a_million_rounds_is_safe_where_its_counter_decides_nothing() {
         .any(|i| matches!(i.kind, IvrKind::Counterexample(_))));
 }
 
+/// A loop that reads lines while a counter stays under a bound (`n < LIMIT && fgets(...)`):
+/// the front end's fixed passes thread the jump of the `&&` whose left side is false straight
+/// to the loop's exit, so that where the counter is incremented the interval the labels state
+/// is the one the bound gives, and the search leaves the counter out. Before, the two ways
+/// into the `&&`'s result met first, the interval there was any value, the checker could not
+/// exclude the increment's overflow, and the search tracking the counter had a state per line
+/// read. A property that tests the count is still decided by tracking it: a bug after a line
+/// is found.
+#[test]
+fn a_counter_bounded_beside_a_read_of_the_input_is_left_out() {
+    const COUNT: &str = r#"
+#include <pthread.h>
+#include <assert.h>
+#include <stdio.h>
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+int seen;
+void *ticker(void *arg) {
+  pthread_mutex_lock(&m);
+  seen = 1;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t t;
+  char buf[32];
+  long lines = 0;
+  pthread_create(&t, 0, ticker, 0);
+  while (lines < LIMIT && fgets(buf, sizeof buf, stdin))
+    lines++;
+  pthread_join(t, 0);
+  CHECK;
+  printf("%ld lines, seen %d\n", lines, seen);
+  return 0;
+}
+"#;
+    let (r, ivrs) = verify(
+        &lower(
+            "count.c",
+            &COUNT.replace("LIMIT", "100000").replace("CHECK", "(void)0"),
+        ),
+        Engine::Explicit,
+    );
+    assert_eq!(r.verdict, Verdict::Safe);
+    assert!(matches!(ivrs[0].kind, IvrKind::Safe(_)));
+    let (r, ivrs) = verify(
+        &lower(
+            "count_bug.c",
+            &COUNT
+                .replace("LIMIT", "10")
+                .replace("CHECK", "assert(lines != 1)"),
+        ),
+        Engine::Explicit,
+    );
+    assert!(!matches!(r.verdict, Verdict::Safe), "{:?}", r.verdict);
+    assert!(ivrs
+        .iter()
+        .any(|i| matches!(i.kind, IvrKind::Counterexample(_))));
+}
+
 /// Where the property depends on how many rounds a loop ran, leaving its counter out finds
 /// bugs that no execution has; the search then tracks it again, and decides the program
 /// exactly: `safe` with the right total, `unsafe` with a wrong one (its bug replayed), and a

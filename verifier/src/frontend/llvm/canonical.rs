@@ -25,22 +25,22 @@ use llvm_sys::prelude::*;
 use llvm_sys::target::*;
 use llvm_sys::{LLVMOpcode, LLVMTypeKind};
 
-/// Runs the fixed pass list on the bitcode at `input` (`mem2reg`: locals whose address is
-/// not taken become registers), canonicalises its constant GEPs, outlines its inline
+/// Runs the fixed pass list on the bitcode at `input` ([`PASSES`]; `mem2reg`: locals whose
+/// address is not taken become registers), canonicalises its constant GEPs, outlines its inline
 /// assembly that does nothing ([`super::asm`]) and writes it to `output`.
 pub fn canonicalize(input: &Path, output: &Path) -> Result<(), String> {
     // SAFETY: the module is live for the closure's call.
     in_module(input, output, |ctx, module| unsafe {
-        mem2reg_in(module)?;
+        passes_in(module)?;
         rewrite(ctx, module);
         Ok(())
     })
 }
 
-/// Runs the fixed pass list (`mem2reg`) on the bitcode at `input` and writes it to `output`.
-pub fn mem2reg(input: &Path, output: &Path) -> Result<(), String> {
+/// Runs the fixed pass list ([`PASSES`]) on the bitcode at `input` and writes it to `output`.
+pub fn fixed_passes(input: &Path, output: &Path) -> Result<(), String> {
     // SAFETY: the module is live for the closure's call.
-    in_module(input, output, |_, module| unsafe { mem2reg_in(module) })
+    in_module(input, output, |_, module| unsafe { passes_in(module) })
 }
 
 /// Reads the bitcode at `input` into a context of its own, calls `f` on it and writes the
@@ -86,20 +86,42 @@ unsafe fn read(ctx: LLVMContextRef, input: &CStr) -> Result<LLVMModuleRef, Strin
     Ok(module)
 }
 
-/// Runs `mem2reg` on `module` (LLVM's new pass manager, as `opt -passes=mem2reg`).
-unsafe fn mem2reg_in(module: LLVMModuleRef) -> Result<(), String> {
+/// The fixed pass list of LLVM's: `mem2reg`. The jumps over blocks that only choose a way
+/// are threaded after it ([`super::jumps`]).
+const PASSES: &std::ffi::CStr = c"mem2reg";
+
+/// Runs the fixed pass list [`PASSES`] on `module` (LLVM's new pass manager, as `opt
+/// -passes=...`), then threads jumps ([`super::jumps`]).
+unsafe fn passes_in(module: LLVMModuleRef) -> Result<(), String> {
     use llvm_sys::error::{LLVMDisposeErrorMessage, LLVMGetErrorMessage};
     use llvm_sys::transforms::pass_builder::*;
     let options = LLVMCreatePassBuilderOptions();
-    let err = LLVMRunPasses(module, c"mem2reg".as_ptr(), std::ptr::null_mut(), options);
+    let err = LLVMRunPasses(module, PASSES.as_ptr(), std::ptr::null_mut(), options);
     LLVMDisposePassBuilderOptions(options);
     if err.is_null() {
-        return Ok(());
+        super::jumps::thread_jumps(module);
+        return verified(module);
     }
     let msg = LLVMGetErrorMessage(err);
     let s = CStr::from_ptr(msg).to_string_lossy().into_owned();
     LLVMDisposeErrorMessage(msg);
     Err(s)
+}
+
+/// `Ok` where `module` is well formed (LLVM's verifier), else what is wrong with it.
+unsafe fn verified(module: LLVMModuleRef) -> Result<(), String> {
+    use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
+    let mut msg: *mut std::ffi::c_char = std::ptr::null_mut();
+    let broken = LLVMVerifyModule(
+        module,
+        LLVMVerifierFailureAction::LLVMReturnStatusAction,
+        &mut msg,
+    ) != 0;
+    let text = take_message(msg);
+    match broken {
+        false => Ok(()),
+        true => Err(format!("the front end's passes broke the module: {text}")),
+    }
 }
 
 /// Canonicalises the constant GEPs of `module` and outlines its inline assembly that does

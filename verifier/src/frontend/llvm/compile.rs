@@ -1,7 +1,8 @@
 //! Compiles C to the LLVM module the front end lowers: clang with debug information, the
 //! libc models linked in (a bitcode library compiled when synth is built, `build.rs`), and a
 //! fixed, small pass list run in this process (`mem2reg`, so that locals whose address is
-//! not taken become registers, [`super::canonical`]); and the preprocessed source the
+//! not taken become registers, then jumps threaded over blocks that only choose a way,
+//! [`super::canonical`]); and the preprocessed source the
 //! program's hash covers. Each run of a tool is a process of its own (tens of
 //! milliseconds): the front end runs clang to preprocess and to compile each file, and
 //! `llvm-link` to add the models.
@@ -148,7 +149,7 @@ const OPAQUE: &str = "synth_opaque_thread";
 
 /// Compiles the program's files as [`compile`] does, but with `pthread_t` an opaque pointer
 /// ([`PTHREAD_T`], in a copy of the C library's header in `dir` searched before the
-/// program's include directories and the system's), to one module after `mem2reg` without
+/// program's include directories and the system's), to one module after the fixed passes without
 /// the models: where the program computes with a thread id, that module converts a pointer
 /// to an integer or compares pointers by order ([`super::numbering`]), or the program does
 /// not compile so. `Err` with why not (clang's first error, or a C library whose
@@ -206,8 +207,8 @@ pub fn compile_opaque_ids(sources: &[Unit], opts: &Options, dir: &Path) -> Resul
         units.push(unit);
     }
     let raw = link_units(units, &dir.join("opaque-raw.bc")).map_err(failed)?;
-    let out = dir.join("opaque-mem2reg.bc");
-    super::canonical::mem2reg(&raw, &out)?;
+    let out = dir.join("opaque-passes.bc");
+    super::canonical::fixed_passes(&raw, &out)?;
     Ok(out)
 }
 

@@ -18,6 +18,7 @@ pub mod edit;
 mod escape;
 pub mod format;
 mod heap;
+mod jumps;
 mod layout;
 mod loops;
 mod lower;

@@ -1,6 +1,6 @@
 //! Unavoidable bugs (`verifier::unavoidable`): a bug on whose execution no scheduler has a
-//! choice, and which decides only on the program's inputs, makes a program with inputs
-//! `unsafe`; a choice of the scheduler, a value the model makes up, or a creation refused for
+//! choice, or that every schedule with the execution's inputs meets, and which decides only
+//! on the program's inputs, makes a program with inputs `unsafe`; a choice of the scheduler, a value the model makes up, or a creation refused for
 //! the thread bound leaves it avoidable.
 
 mod common;
@@ -106,6 +106,45 @@ int main(void) {
     );
     assert_eq!(unavoidable(&p, &bug(&p, &[5])), Ok(()));
     assert_eq!(verdict(&p).0, Verdict::Unsafe);
+}
+
+/// Main reads an input, takes a mutex its thread also takes, joins it and checks the
+/// input: the scheduler chooses who takes the mutex first, but for input 5 every schedule
+/// fails, which the search of every schedule with that input shows. Where the check also
+/// reads what the thread wrote, a scheduler avoids the bug by running the thread first.
+#[test]
+fn a_bug_every_schedule_of_its_input_meets_is_unsafe() {
+    let text = r#"
+#include <assert.h>
+#include <pthread.h>
+extern int __VERIFIER_nondet_int(void);
+int seen;
+pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+void *t(void *a) {
+  pthread_mutex_lock(&m);
+  seen++;
+  pthread_mutex_unlock(&m);
+  return 0;
+}
+int main(void) {
+  pthread_t h;
+  pthread_create(&h, 0, t, 0);
+  int x = __VERIFIER_nondet_int();
+  pthread_mutex_lock(&m);
+  seen++;
+  pthread_mutex_unlock(&m);
+  CHECK;
+  pthread_join(h, 0);
+  return 0;
+}
+"#;
+    let p = lower(&text.replace("CHECK", "assert(x != 5)"), 64);
+    assert_eq!(unavoidable(&p, &bug(&p, &[5])), Ok(()));
+    assert_eq!(verdict(&p).0, Verdict::Unsafe);
+    let p = lower(&text.replace("CHECK", "assert(!(x == 5 && seen == 1))"), 64);
+    let why = unavoidable(&p, &bug(&p, &[5])).expect_err("avoidable");
+    assert!(why.contains("a scheduler may choose"), "{why}");
+    assert_eq!(verdict(&p).0, Verdict::PartiallySafe);
 }
 
 #[test]

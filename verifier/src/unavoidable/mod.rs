@@ -14,7 +14,12 @@
 //! a handle does not count). A guard or an operation that reads one, a creation refused for
 //! the thread bound, a program whose lowering warned of an approximation (a function the
 //! model does not know, which may not even return), or a program that reads thread ids or
-//! addresses as numbers leaves the bug avoidable as far as synth knows.
+//! addresses as numbers leaves the bug avoidable as far as synth knows. Where schedulers had
+//! a choice on the way, and the failing thread does not meet its bug on its own
+//! ([`on_its_own`]), the states of every schedule with the execution's inputs may still show
+//! that each meets a bug ([`schedules`]).
+
+mod schedules;
 
 use crate::interp::{self, Execution, Machine, Outcome, Replay};
 use crate::ir::{
@@ -52,23 +57,7 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
     if e.steps.len().saturating_mul(words) > MAX_WORK {
         return Err("the execution is too long to check".into());
     }
-    // Uninitialised memory holds values the model makes up.
-    let mut taint = vec![0u64; interp::unknown_words(cells)];
-    for v in prog.vars.iter().filter(|v| v.init == Init::Nondet) {
-        for i in 0..v.len as usize {
-            interp::set_unknown_bytes(
-                &mut taint,
-                s.mem.flat(v.id.0 as usize, i),
-                interp::ALL_BYTES,
-            );
-        }
-    }
-    // So do the thread ids and addresses it holds.
-    for k in 0..cells {
-        if numbering(prog, i128::from(s.mem.at(k))) {
-            interp::set_unknown_bytes(&mut taint, k, interp::ALL_BYTES);
-        }
-    }
+    let mut taint = initial_taint(prog, &s);
     let made_up = |i: usize| {
         format!(
             "step {}: it reads a value the model does not compute",
@@ -106,7 +95,12 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
             (None, _) => return Err("the replay does not end in the execution's bug".into()),
         };
         if enabled.len() != 1 {
-            return on_its_own(prog, &m, &s, e, at, &taint).map_err(|why| {
+            let on_its_own = on_its_own(prog, &m, &s, e, at, &taint);
+            // (Where the failing thread does not meet its bug on its own, every schedule of
+            // the execution's inputs may still meet one; the reason given is the first.)
+            let shown =
+                on_its_own.or_else(|why| schedules::every_schedule_fails(prog, e).map_err(|_| why));
+            return shown.map_err(|why| {
                 format!(
                     "step {}: {} transitions are enabled, and a scheduler may choose ({why})",
                     at + 1,
@@ -149,6 +143,28 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
         inputs_known(prog, transition, &s, &mut taint);
         at += 1;
     }
+}
+
+/// The marks of the values the model made up in the initial state `s`: uninitialised
+/// memory, and the thread ids and addresses it holds.
+fn initial_taint(prog: &Program, s: &interp::State) -> Vec<u64> {
+    let cells = s.mem.len();
+    let mut taint = vec![0u64; interp::unknown_words(cells)];
+    for v in prog.vars.iter().filter(|v| v.init == Init::Nondet) {
+        for i in 0..v.len as usize {
+            interp::set_unknown_bytes(
+                &mut taint,
+                s.mem.flat(v.id.0 as usize, i),
+                interp::ALL_BYTES,
+            );
+        }
+    }
+    for k in 0..cells {
+        if numbering(prog, i128::from(s.mem.at(k))) {
+            interp::set_unknown_bytes(&mut taint, k, interp::ALL_BYTES);
+        }
+    }
+    taint
 }
 
 /// Thread ids and addresses among a step's `writes` are numbers the model chose: their cells

@@ -10,7 +10,8 @@
 //! It is jump threading (Mueller and Whalley, "Avoiding Conditional Branches by Code
 //! Replication"; LLVM's `jump-threading`) restricted to what changes no meaning: only a
 //! block of φs and a conditional branch on one of them, only from a predecessor whose value
-//! of that φ is an integer constant, and no instruction copied. LLVM's pass also folds
+//! of that φ is an integer constant, no instruction copied, and, as LLVM's pass does, no
+//! jump over or into a loop's header (a loop keeps its one entry). LLVM's pass also folds
 //! branches on `undef` (a local read before any write), which it may take as undefined
 //! behaviour; the model takes such a read as any value, and this rewrite keeps the branch.
 //! The rewritten module is the one the verifier lowers and `synth build` instruments, so the
@@ -33,16 +34,22 @@ pub(super) unsafe fn thread_jumps(module: LLVMModuleRef) {
             blocks.push(bb);
             bb = LLVMGetNextBasicBlock(bb);
         }
-        for &b in &blocks {
-            thread_block(&blocks, b);
+        let headers = loop_headers(&blocks);
+        for &b in blocks.iter().filter(|b| !headers.contains(b)) {
+            thread_block(&blocks, &headers, b);
         }
         func = LLVMGetNextFunction(func);
     }
 }
 
 /// Threads the jumps into `b` (one of `blocks`, its function's) that go on to a successor
-/// its predecessor's value fixes, keeping at least one way into `b`.
-unsafe fn thread_block(blocks: &[LLVMBasicBlockRef], b: LLVMBasicBlockRef) {
+/// its predecessor's value fixes, keeping at least one way into `b`, and none into a loop's
+/// header (`headers`): the loops keep their entries.
+unsafe fn thread_block(
+    blocks: &[LLVMBasicBlockRef],
+    headers: &[LLVMBasicBlockRef],
+    b: LLVMBasicBlockRef,
+) {
     // (Each jump threaded makes `b`'s φs again: the next one is looked for afresh.)
     while let Some((cond, targets)) = chooser(b) {
         let preds: Vec<LLVMBasicBlockRef> = (blocks.iter().copied())
@@ -53,7 +60,7 @@ unsafe fn thread_block(blocks: &[LLVMBasicBlockRef], b: LLVMBasicBlockRef) {
         }
         let Some((p, target)) = preds.into_iter().find_map(|p| {
             let target = fixed_target(b, cond, targets, p)?;
-            Some((p, target))
+            (!headers.contains(&target)).then_some((p, target))
         }) else {
             return;
         };
@@ -181,6 +188,36 @@ unsafe fn used_only_by_the_choice(
         u = LLVMGetNextUse(u);
     }
     true
+}
+
+/// The blocks a back edge of the depth-first search from the first of `blocks` (the
+/// function's entry) jumps to: the loops' headers.
+unsafe fn loop_headers(blocks: &[LLVMBasicBlockRef]) -> Vec<LLVMBasicBlockRef> {
+    let mut headers = Vec::new();
+    let Some(&entry) = blocks.first() else {
+        return headers;
+    };
+    // (Per block: 0 not seen, 1 on the stack, 2 done.)
+    let mut mark: rustc_hash::FxHashMap<LLVMBasicBlockRef, u8> = Default::default();
+    let mut stack = vec![(entry, successors(entry), 0usize)];
+    mark.insert(entry, 1);
+    while let Some((b, succ, next)) = stack.last_mut() {
+        let Some(&s) = succ.get(*next) else {
+            mark.insert(*b, 2);
+            stack.pop();
+            continue;
+        };
+        *next += 1;
+        match mark.get(&s).copied().unwrap_or(0) {
+            0 => {
+                mark.insert(s, 1);
+                stack.push((s, successors(s), 0));
+            }
+            1 if !headers.contains(&s) => headers.push(s),
+            _ => {}
+        }
+    }
+    headers
 }
 
 /// The successors of `b`'s terminator.

@@ -12,7 +12,7 @@
 //! and no way runs for ever without one (no cycle among the states found).
 //!
 //! It gives up, leaving the bug avoidable as far as synth knows, where that is not shown
-//! within [`MAX_STATES`] states ([`MAX_CELLS`] cells); where a way reads an input its
+//! within [`MAX_STATES`] states ([`MAX_CELLS`] cells) and [`MAX_TIME`]; where a way reads an input its
 //! thread did not read at that step and place in the execution (another call would take
 //! it: a stream's next bytes, say); where two threads read inputs (the order in which they
 //! take a stream's bytes would then be the schedule's); where a decision reads a value the
@@ -31,6 +31,10 @@ const MAX_STATES: usize = 20_000;
 
 /// Most cells of memory the states the search keeps may hold together.
 const MAX_CELLS: usize = 1 << 24;
+
+/// Most time the search takes (it runs where an engine judges a bug, near the end of the
+/// run's time as often as not).
+const MAX_TIME: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// A state of the search: the program's, the marks of the values the model made up, and
 /// how many of its inputs each thread has read.
@@ -73,6 +77,7 @@ pub(super) fn every_schedule_fails(prog: &Program, e: &Execution) -> Result<(), 
         read: vec![0; prog.threads.len()],
     };
     let max_states = MAX_STATES.min(MAX_CELLS / root.state.mem.len().max(1));
+    let deadline = std::time::Instant::now() + MAX_TIME;
     let search = Search {
         prog,
         m: &m,
@@ -103,6 +108,11 @@ pub(super) fn every_schedule_fails(prog: &Program, e: &Execution) -> Result<(), 
                 }
                 Some(false) => {}
                 None => {
+                    if index.len().is_multiple_of(256) && std::time::Instant::now() > deadline {
+                        return Err("the schedules of the execution's inputs take too long \
+                                    to search"
+                            .into());
+                    }
                     if index.len() >= max_states {
                         return Err(format!(
                             "the schedules of the execution's inputs have more than \

@@ -21,11 +21,13 @@ use llvm_sys::core::*;
 use llvm_sys::prelude::*;
 use llvm_sys::LLVMOpcode;
 
-/// Threads every jump of `module` that this rewrite takes (see the module documentation).
+/// Threads every jump of `module` that this rewrite takes (see the module documentation);
+/// how many.
 ///
 /// # Safety
 /// `module` must be a live, well-formed module.
-pub(super) unsafe fn thread_jumps(module: LLVMModuleRef) {
+pub(super) unsafe fn thread_jumps(module: LLVMModuleRef) -> usize {
+    let mut threaded = 0;
     let mut func = LLVMGetFirstFunction(module);
     while !func.is_null() {
         let mut blocks = Vec::new();
@@ -36,44 +38,46 @@ pub(super) unsafe fn thread_jumps(module: LLVMModuleRef) {
         }
         let headers = loop_headers(&blocks);
         for &b in blocks.iter().filter(|b| !headers.contains(b)) {
-            thread_block(&blocks, &headers, b);
+            threaded += thread_block(&blocks, &headers, b);
         }
         func = LLVMGetNextFunction(func);
     }
+    threaded
 }
 
 /// Threads the jumps into `b` (one of `blocks`, its function's) that go on to a successor
 /// its predecessor's value fixes, keeping at least one way into `b`, and none into a loop's
-/// header (`headers`): the loops keep their entries.
+/// header (`headers`): the loops keep their entries. How many it threads.
 unsafe fn thread_block(
     blocks: &[LLVMBasicBlockRef],
     headers: &[LLVMBasicBlockRef],
     b: LLVMBasicBlockRef,
-) {
+) -> usize {
+    let mut threaded = 0;
     // (Each jump threaded makes `b`'s φs again: the next one is looked for afresh.)
     while let Some((cond, targets)) = chooser(b) {
         let preds: Vec<LLVMBasicBlockRef> = (blocks.iter().copied())
             .filter(|&p| successors(p).contains(&b))
             .collect();
         if preds.len() <= 1 {
-            return;
+            return threaded;
         }
         let Some((p, target)) = preds.into_iter().find_map(|p| {
             let target = fixed_target(b, cond, targets, p)?;
             (!headers.contains(&target)).then_some((p, target))
         }) else {
-            return;
+            return threaded;
         };
         // The target's φs get from `p` what they get from `b`, looked through `b`'s φs.
         let mut added = Vec::new();
         for phi in phis(target) {
             let Some(v) = single_incoming(phi, b) else {
-                return;
+                return threaded;
             };
             let v = if is_phi_of(v, b) {
                 match single_incoming(v, p) {
                     Some(w) => w,
-                    None => return,
+                    None => return threaded,
                 }
             } else {
                 v
@@ -92,7 +96,9 @@ unsafe fn thread_block(
         for phi in phis(b) {
             drop_incoming(phi, p);
         }
+        threaded += 1;
     }
+    threaded
 }
 
 /// The successor of `b` (among `targets`, taken where `cond` is true, false) that the jump

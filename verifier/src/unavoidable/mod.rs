@@ -118,14 +118,9 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
                 at + 1
             ));
         }
-        let result = m.execute(&mut s, t, tr, &mut oracle);
-        if m.take_read_tainted() && !handles_threads(transition) {
+        let Some(result) = tainted_step(prog, &m, &mut s, &mut taint, (t, tr), &mut oracle) else {
             return Err(made_up(at));
-        }
-        taint.copy_from_slice(&m.stop_recording().taint);
-        if let Ok(step) = &result {
-            numbers_made_up(prog, &s, &step.writes, &mut taint);
-        }
+        };
         match result {
             Ok(_) => {}
             Err(f) => {
@@ -140,9 +135,36 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
                 };
             }
         }
-        inputs_known(prog, transition, &s, &mut taint);
         at += 1;
     }
+}
+
+/// Thread `step.0`'s transition `step.1` from `s`, with `taint`, the marks of the values the
+/// model made up, carried over it (the thread ids and addresses it writes made up, the
+/// inputs it reads not); `None` where it reads a made-up value (a join's reading of the id
+/// it waits for does not count).
+fn tainted_step(
+    prog: &Program,
+    m: &Machine,
+    s: &mut interp::State,
+    taint: &mut [u64],
+    (t, tr): (ThreadId, TransId),
+    oracle: &mut dyn interp::Oracle,
+) -> Option<Result<interp::Step, interp::Fault>> {
+    let transition = prog.thread(t).transition(tr);
+    m.start_recording(s.mem.len());
+    m.start_tainting(taint);
+    let result = m.execute(s, t, tr, oracle);
+    let tainted = m.take_read_tainted();
+    taint.copy_from_slice(&m.stop_recording().taint);
+    if tainted && !handles_threads(transition) {
+        return None;
+    }
+    if let Ok(step) = &result {
+        numbers_made_up(prog, s, &step.writes, taint);
+        inputs_known(prog, transition, s, taint);
+    }
+    Some(result)
 }
 
 /// The marks of the values the model made up in the initial state `s`: uninitialised

@@ -19,7 +19,7 @@
 //! model made up (the taint tracking of [`super::unavoidable`]); where a creation is
 //! refused for the thread bound; or where an execution is discarded by an assumption.
 
-use super::{enabled, handles_threads, initial_taint, inputs_known, numbers_made_up};
+use super::{enabled, initial_taint, tainted_step};
 use crate::interp::{Choice, Execution, Machine, Oracle, Outcome, Replay, State};
 use crate::ir::{Program, ThreadId, TransId, Ty, VarId};
 use rustc_hash::FxHashMap;
@@ -153,24 +153,17 @@ impl Search<'_> {
             next: read[t.0 as usize],
             short: false,
         };
-        m.start_recording(state.mem.len());
-        m.start_tainting(&taint);
-        let result = m.execute(&mut state, t, tr, &mut oracle);
-        let tainted = m.take_read_tainted();
-        taint.copy_from_slice(&m.stop_recording().taint);
+        let result = tainted_step(prog, m, &mut state, &mut taint, (t, tr), &mut oracle);
         if oracle.short {
             return Err("a schedule reads inputs the execution did not read there".into());
         }
         read[t.0 as usize] = oracle.next;
-        if tainted && !handles_threads(transition) {
-            return Err("a schedule reads a value the model does not compute".into());
-        }
         match result {
-            Ok(step) => numbers_made_up(prog, &state, &step.writes, &mut taint),
-            Err(f) if f.is_memory_error() => return Ok(Next::Bug),
-            Err(f) => return Err(format!("a schedule ends otherwise: {f}")),
+            None => return Err("a schedule reads a value the model does not compute".into()),
+            Some(Ok(_)) => {}
+            Some(Err(f)) if f.is_memory_error() => return Ok(Next::Bug),
+            Some(Err(f)) => return Err(format!("a schedule ends otherwise: {f}")),
         }
-        inputs_known(prog, transition, &state, &mut taint);
         self.settle(Node { state, taint, read }, Some((t, tr)))
     }
 

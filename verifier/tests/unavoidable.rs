@@ -5,11 +5,14 @@
 
 mod common;
 
+use std::sync::Arc;
+use verifier::engine::{run_iterative_scoped, Engine};
 use verifier::frontend::{load_str, Options as FOpts};
-use verifier::imc::{Ivr, IvrKind, Verdict};
+use verifier::imc::{Ivr, IvrKind, Options, Verdict};
 use verifier::interp::{self, Choice, Execution, Oracle};
 use verifier::ir::{Program, ThreadId, TransId, Ty, VarId};
 use verifier::ivr::{verify_file, Checked, IvrFile};
+use verifier::scope::Lower;
 use verifier::unavoidable::unavoidable;
 
 fn lower(text: &str, max_threads: usize) -> Program {
@@ -299,6 +302,68 @@ int main(void) {
     let why = unavoidable(&p, &e).expect_err("avoidable");
     assert!(why.contains("refused"), "{why}");
     assert_ne!(verdict(&p).0, Verdict::Unsafe);
+}
+
+/// A list of as many heap nodes as an input says, walked to its null end beside a thread:
+/// the walk compares addresses with null and follows them, which every numbering of the
+/// objects answers alike, so for input 3 every scheduler meets the bug.
+#[test]
+fn a_bug_after_a_walk_over_heap_nodes_is_unsafe() {
+    let p = lower(
+        r#"
+#include <assert.h>
+#include <pthread.h>
+#include <stdlib.h>
+extern int __VERIFIER_nondet_int(void);
+struct node { int v; struct node *next; };
+static struct node *head;
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static int seen;
+static void *ticker(void *a) {
+  pthread_mutex_lock(&m);
+  seen = 1;
+  pthread_mutex_unlock(&m);
+  return a;
+}
+int main(void) {
+  pthread_t t;
+  pthread_create(&t, NULL, ticker, NULL);
+  int n = __VERIFIER_nondet_int();
+  for (int i = 0; i < n; i++) {
+    struct node *x = malloc(sizeof *x);
+    if (!x) return 1;
+    x->v = 1;
+    x->next = head;
+    head = x;
+  }
+  int sum = 0;
+  for (struct node *q = head; q != NULL; q = q->next) sum += q->v;
+  pthread_join(t, NULL);
+  assert(sum != 3);
+  return 0;
+}
+"#,
+        64,
+    );
+    assert!(p.observes_numbering.is_none());
+    assert_eq!(unavoidable(&p, &bug(&p, &[3])), Ok(()));
+    // (The search beside the engines finds it, with input 3 at the program's check.)
+    let itself = p.clone();
+    let scope: Lower = Arc::new(move |k: Option<usize>| k.is_none().then(|| itself.clone()));
+    let opts = Options {
+        timeout: std::time::Duration::from_secs(30),
+        ..Options::default()
+    };
+    let r = run_iterative_scoped(
+        &p,
+        Some(scope),
+        opts,
+        Engine::Auto,
+        usize::MAX,
+        None,
+        &mut |_| {},
+    );
+    assert_eq!(r.verdict, Verdict::Unsafe);
 }
 
 #[test]

@@ -200,6 +200,7 @@ fn run_engines(
     }
     let rest = Options {
         timeout: opts.timeout.saturating_sub(spent),
+        doomed: hunt.as_ref().map(scope::Hunt::doomed_flag),
         ..opts
     };
     let mut offset = fallback.ivrs;

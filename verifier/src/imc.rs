@@ -59,6 +59,10 @@ pub struct Options {
     /// it finds one, for a caller that must answer before the run returns (the time limit's
     /// alarm).
     pub bug_found: Option<crate::scope::Found>,
+    /// Set where the search beside the engines has found a bug that every scheduler meets
+    /// ([`crate::scope::Hunt::doomed`]): no safe schedule exists, and the iterative mode
+    /// stops looking for one.
+    pub doomed: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Try the thread-modular proof of safety for any number of threads first
     /// ([`crate::explicit::modular`]) where the thread bound limits the program. Its `safe`
     /// comes without a schedule: a caller that needs one turns it off.
@@ -76,6 +80,7 @@ impl Default for Options {
             pair_turns: 0,
             exit_after: false,
             bug_found: None,
+            doomed: None,
             any_thread_count: true,
         }
     }
@@ -1333,6 +1338,14 @@ impl Verifier<'_> {
             if start.elapsed() > self.opts.timeout {
                 work.push(v);
                 return Err(Stop::Unknown("the time limit was reached".into()));
+            }
+            if (self.opts.doomed.as_ref())
+                .is_some_and(|d| d.load(std::sync::atomic::Ordering::Acquire))
+            {
+                work.push(v);
+                return Err(Stop::Unknown(
+                    "a bug every scheduler meets was found beside the engine".into(),
+                ));
             }
             if self.art.len() > self.opts.max_nodes {
                 return Err(Stop::Unknown(format!(

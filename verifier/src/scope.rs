@@ -24,7 +24,9 @@
 //! schedule of the bounded program: the two cores each do one. A program without a thread
 //! bound is its own only scope: the same search then looks for its bugs beside the engines
 //! (a portfolio of the stateless search, which finds bugs fast, and the engines, which find
-//! safe schedules).
+//! safe schedules). Where the bug it finds is one every scheduler meets
+//! ([`crate::unavoidable`]), no safe schedule exists, and the engines stop looking for one
+//! ([`Hunt::doomed`]).
 
 use crate::explore::{self, BugKind, Inputs, Unguided};
 use crate::imc::Counterexample;
@@ -60,6 +62,7 @@ pub struct Hunt {
     /// What the search ended with, once received.
     result: std::cell::RefCell<Option<Option<Counterexample>>>,
     cancel: Arc<AtomicBool>,
+    doomed: Arc<AtomicBool>,
 }
 
 impl Hunt {
@@ -73,21 +76,44 @@ impl Hunt {
     ) -> Hunt {
         let (tx, found) = mpsc::channel();
         let cancel = Arc::new(AtomicBool::new(false));
-        let stop = cancel.clone();
+        let doomed = Arc::new(AtomicBool::new(false));
+        let (stop, unavoidable) = (cancel.clone(), doomed.clone());
         std::thread::spawn(move || {
-            let bug = bug(&*lower, scopes, deadline, Some(stop));
+            let bug = bug(&*lower, scopes, deadline, Some(stop.clone()));
             if let (Some(slot), Some(b)) = (slot, &bug) {
                 if let Ok(mut s) = slot.lock() {
                     *s = Some(b.clone());
                 }
             }
+            // (The bug of the program itself is judged in a lowering of its own.)
+            let its = |b: &Counterexample| b.scope.as_deref().cloned().or_else(|| lower(None));
+            let every_scheduler_meets = bug.as_ref().is_some_and(|b| {
+                !stop.load(Ordering::Relaxed)
+                    && its(b)
+                        .is_some_and(|p| crate::unavoidable::unavoidable(&p, &b.execution).is_ok())
+            });
+            // (Set once the bug is sent: where it is, [`Hunt::wait`] has it.)
             let _ = tx.send(bug);
+            unavoidable.store(every_scheduler_meets, Ordering::Release);
         });
         Hunt {
             found,
             result: std::cell::RefCell::new(None),
             cancel,
+            doomed,
         }
+    }
+
+    /// Whether the search has found a bug that every scheduler meets
+    /// ([`crate::unavoidable::unavoidable`] in the program it is an execution of): no safe
+    /// schedule exists, and [`Hunt::wait`] gives the bug at once.
+    pub fn doomed(&self) -> bool {
+        self.doomed.load(Ordering::Acquire)
+    }
+
+    /// The flag [`Hunt::doomed`] reads, for a search that polls it.
+    pub fn doomed_flag(&self) -> Arc<AtomicBool> {
+        self.doomed.clone()
     }
 
     /// The bug found, waiting for the search until `until` at most (the same bug at every

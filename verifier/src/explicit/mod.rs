@@ -179,7 +179,7 @@ fn attempt(
             .first_schedule_time
             .max(budget.time)
             .min(opts.timeout);
-    let mut space = Space::untracking(prog, ranges, untracked);
+    let mut space = stoppable(Space::untracking(prog, ranges, untracked), hunt);
     // Where a value not known in a small interval picks the memory a step accesses (an
     // index checked into range), the search that takes it as 0 accesses one cell for all its
     // values and learns little from reading it: the search with the values split into cases
@@ -202,7 +202,7 @@ fn attempt(
         && (split_first || (space.read_undefined.get() && !counters_left_out))
         && (run.bugs == bugs || run.first_safe.is_none());
     if retry && left > SPLIT_AFTER_LEFT {
-        let mut other = Space::untracking(prog, ranges, untracked);
+        let mut other = stoppable(Space::untracking(prog, ranges, untracked), hunt);
         if split_first || other.split_values() {
             drop(space);
             drop(labels);
@@ -220,6 +220,14 @@ fn attempt(
         std::mem::forget(labels);
     }
     r
+}
+
+/// `space`, whose searches stop once `hunt` has found a bug that every scheduler meets.
+fn stoppable<'p>(mut space: Space<'p>, hunt: Option<&crate::scope::Hunt>) -> Space<'p> {
+    if let Some(h) = hunt {
+        space.stop_when(h.doomed_flag());
+    }
+    space
 }
 
 /// The least time left in which [`attempt`] searches again with values split into cases.
@@ -806,6 +814,35 @@ impl Run<'_> {
 mod tests {
     use super::*;
     use crate::frontend::{load_str, Options as FOpts};
+
+    /// A search of a space whose flag says that a bug every scheduler meets is known stops
+    /// at once, saying so; without the flag set, it goes through the states.
+    #[test]
+    fn a_search_stops_where_every_scheduler_is_doomed() {
+        let text = r#"
+extern int __VERIFIER_nondet_int(void);
+int main(void) {
+  int n = __VERIFIER_nondet_int();
+  if (n > 5)
+    n = 5;
+  for (int i = 0; i < n; i++) {}
+  return 0;
+}
+"#;
+        let p = load_str("doomed.c", text, &FOpts::default()).expect("lowers");
+        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut space = Space::new(&p);
+        space.stop_when(flag.clone());
+        space::explore(&mut space, 100_000, 1 << 30, deadline, false).expect("explored");
+        flag.store(true, std::sync::atomic::Ordering::Release);
+        let mut space = Space::new(&p);
+        space.stop_when(flag);
+        match space::explore(&mut space, 100_000, 1 << 30, deadline, false) {
+            Err(Stop::Budget(why)) => assert!(why.contains("every scheduler meets"), "{why}"),
+            other => panic!("{:?}", other.map(|g| g.edges.len())),
+        }
+    }
 
     /// The children of one transition are cases: the checker accepts the complete ART of a
     /// search that splits a value into them, rejects it without one of them, and accepts it

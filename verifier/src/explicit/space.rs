@@ -160,6 +160,9 @@ pub struct Space<'p> {
     /// The variables whose cells not known a step splits into cases, one per value of
     /// their interval where it is small ([`Space::split_values`]); empty: none.
     cases: Vec<VarId>,
+    /// Set where a bug that every scheduler meets is known ([`crate::scope::Hunt::doomed`]):
+    /// no safe schedule exists, and the searches stop ([`Space::stopped`]).
+    doomed: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
 }
 
 /// Most states one step may split into ([`Space::split_values`]).
@@ -169,6 +172,25 @@ impl<'p> Space<'p> {
     /// The space of a program, with its initial state as state 0.
     pub fn new(prog: &'p Program) -> Space<'p> {
         Space::untracking(prog, &Ranges::new(prog), &[])
+    }
+
+    /// The searches of this space stop once `doomed` is set: a bug every scheduler meets
+    /// is known, so no safe schedule exists.
+    pub fn stop_when(&mut self, doomed: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+        self.doomed = Some(doomed);
+    }
+
+    /// Why a search of this space stops before `deadline`, or `None` where it goes on.
+    pub fn stopped(&self, deadline: Instant) -> Option<&'static str> {
+        if Instant::now() >= deadline {
+            Some("time ran out")
+        } else if (self.doomed.as_ref())
+            .is_some_and(|d| d.load(std::sync::atomic::Ordering::Acquire))
+        {
+            Some("a bug every scheduler meets was found beside the search")
+        } else {
+            None
+        }
     }
 
     /// [`Space::new`] with the value ranges of the program's variables, where the registers
@@ -238,6 +260,7 @@ impl<'p> Space<'p> {
             footprints: Default::default(),
             depth: vec![0],
             cases: Vec::new(),
+            doomed: None,
         };
         let key = space.canonical(Key {
             state,
@@ -847,9 +870,9 @@ pub fn explore(
             break;
         };
         done[s as usize] = true;
-        if Instant::now() >= deadline {
+        if let Some(why) = space.stopped(deadline) {
             return Err(Stop::Budget(format!(
-                "time ran out after {} states{}",
+                "{why} after {} states{}",
                 space.len(),
                 super::growth::note(space)
             )));

@@ -117,9 +117,9 @@ fn search_with(
     let failing = &BoundToFail::new(space.prog);
     let mut stack = vec![open(space, &mut status, root, sched, no_waits, failing)?];
     while let Some(f) = stack.last_mut() {
-        if Instant::now() >= deadline {
+        if let Some(why) = space.stopped(deadline) {
             return Err(Stop::Budget(format!(
-                "time ran out while searching a schedule{}",
+                "{why} while searching a schedule{}",
                 super::growth::note(space)
             )));
         }

@@ -8,16 +8,13 @@
 //! execution read, and meets the same bug. That holds for the compiled program only where
 //! everything the execution decided on is a value the program itself has there, so the
 //! replay tracks (by the interpreter's taint tracking, [`Machine::start_tainting`]) which
-//! values the model made up rather than computed: uninitialised memory and the results of
-//! [`Op::Havoc`] other than the program's inputs ([`crate::ir::Var::input`]). A guard or an
-//! operation that reads one, a creation refused for the thread bound, a program whose
-//! lowering warned of an approximation (a function the model does not know, which may not
-//! even return), or a program that reads thread ids or addresses as numbers
-//! ([`Program::observes_numbering`]) leaves the bug avoidable as far as synth knows. The
-//! numbers the model gives thread ids and addresses are no made-up values of the other
-//! programs: those only dereference them, compare them with null or for equality, and hand
-//! ids to `pthread_join` and its kind, which every numbering answers alike (a check that a
-//! stream is not null before reading it reads an address so). Where schedulers had
+//! values the model made up rather than computed: uninitialised memory, the results of
+//! [`Op::Havoc`] other than the program's inputs ([`crate::ir::Var::input`]), and the
+//! numbers it gives thread ids and addresses (a value that is one; a join's use of an id as
+//! a handle does not count). A guard or an operation that reads one, a creation refused for
+//! the thread bound, a program whose lowering warned of an approximation (a function the
+//! model does not know, which may not even return), or a program that reads thread ids or
+//! addresses as numbers leaves the bug avoidable as far as synth knows. Where schedulers had
 //! a choice on the way, and the failing thread does not meet its bug on its own
 //! ([`on_its_own`]), the states of every schedule with the execution's inputs may still show
 //! that each meets a bug ([`schedules`]).
@@ -25,7 +22,9 @@
 mod schedules;
 
 use crate::interp::{self, Execution, Machine, Outcome, Replay};
-use crate::ir::{self, Init, Op, Place, Program, ThreadId, TransId, TransKind, Transition};
+use crate::ir::{
+    self, Init, Op, Place, Program, SyncKind, ThreadId, TransId, TransKind, Transition,
+};
 
 /// What the model approximates in `prog` (the first warning of its lowering: a function it
 /// does not know, which may not even return, floating point, ...), where a bug may rest on
@@ -141,8 +140,9 @@ pub fn unavoidable(prog: &Program, e: &Execution) -> Result<(), String> {
 }
 
 /// Thread `step.0`'s transition `step.1` from `s`, with `taint`, the marks of the values the
-/// model made up, carried over it (the inputs it reads not made up); `None` where it reads a
-/// made-up value.
+/// model made up, carried over it (the thread ids and addresses it writes made up, the
+/// inputs it reads not); `None` where it reads a made-up value (a join's reading of the id
+/// it waits for does not count).
 fn tainted_step(
     prog: &Program,
     m: &Machine,
@@ -157,17 +157,18 @@ fn tainted_step(
     let result = m.execute(s, t, tr, oracle);
     let tainted = m.take_read_tainted();
     taint.copy_from_slice(&m.stop_recording().taint);
-    if tainted {
+    if tainted && !handles_threads(transition) {
         return None;
     }
-    if result.is_ok() {
+    if let Ok(step) = &result {
+        numbers_made_up(prog, s, &step.writes, taint);
         inputs_known(prog, transition, s, taint);
     }
     Some(result)
 }
 
 /// The marks of the values the model made up in the initial state `s`: uninitialised
-/// memory.
+/// memory, and the thread ids and addresses it holds.
 fn initial_taint(prog: &Program, s: &interp::State) -> Vec<u64> {
     let cells = s.mem.len();
     let mut taint = vec![0u64; interp::unknown_words(cells)];
@@ -180,7 +181,28 @@ fn initial_taint(prog: &Program, s: &interp::State) -> Vec<u64> {
             );
         }
     }
+    for k in 0..cells {
+        if numbering(prog, i128::from(s.mem.at(k))) {
+            interp::set_unknown_bytes(&mut taint, k, interp::ALL_BYTES);
+        }
+    }
     taint
+}
+
+/// Thread ids and addresses among a step's `writes` are numbers the model chose: their cells
+/// become not known in `taint`.
+fn numbers_made_up(
+    prog: &Program,
+    s: &interp::State,
+    writes: &[(ir::VarId, i128, i128)],
+    taint: &mut [u64],
+) {
+    for &(v, i, x) in writes {
+        if numbering(prog, x) {
+            let f = s.mem.flat(v.0 as usize, i as usize);
+            interp::set_unknown_bytes(taint, f, interp::ALL_BYTES);
+        }
+    }
 }
 
 /// The program's inputs that `tr` read are values the environment chooses, not the model.
@@ -331,6 +353,9 @@ fn on_its_own(
         }
         taint.copy_from_slice(&rec.taint);
         drop(rec);
+        if let Some(Ok(step)) = &result {
+            numbers_made_up(prog, &s, &step.writes, &mut taint);
+        }
         match result {
             Some(Ok(_)) => inputs_known(prog, tr, &s, &mut taint),
             _ => return Err("the failing thread's steps end otherwise on their own".into()),
@@ -364,7 +389,7 @@ fn same_bug(a: &Outcome, b: &Outcome) -> bool {
 }
 
 /// The transitions enabled at `s`, and whether a guard that decides it read a value the
-/// model made up.
+/// model made up (a join's reading of the id it waits for does not count).
 fn enabled(prog: &Program, m: &Machine, s: &interp::State) -> (Vec<(ThreadId, TransId)>, bool) {
     let mut out = Vec::new();
     let mut made_up = false;
@@ -377,7 +402,7 @@ fn enabled(prog: &Program, m: &Machine, s: &interp::State) -> (Vec<(ThreadId, Tr
         };
         for tr in t.outgoing(l) {
             let g = m.eval(s, &tr.guard);
-            if m.take_read_tainted() {
+            if m.take_read_tainted() && !handles_threads(tr) {
                 made_up = true;
             }
             if g.map(|g| g != 0).unwrap_or(true) {
@@ -386,4 +411,17 @@ fn enabled(prog: &Program, m: &Machine, s: &interp::State) -> (Vec<(ThreadId, Tr
         }
     }
     (out, made_up)
+}
+
+/// Whether `tr` uses a thread id as a handle only (a join), not as a number.
+fn handles_threads(tr: &Transition) -> bool {
+    tr.kind == TransKind::Sync(SyncKind::Join)
+}
+
+/// Whether `x` may be a thread id or an address the model chose: the program may read it
+/// as a number where its run would have another.
+fn numbering(prog: &Program, x: i128) -> bool {
+    let id = x - ir::THREAD_ID_BASE;
+    (0..1 << 16).contains(&id)
+        || ir::decode_address(x).is_some_and(|(v, _)| (v.0 as usize) < prog.vars.len())
 }

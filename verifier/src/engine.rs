@@ -213,8 +213,7 @@ fn run_engines(
         .and_then(|h| h.wait(Instant::now()))
     {
         offset += 1;
-        let its = cex.program(prog);
-        let unavoidable = crate::unavoidable::unavoidable(its, &cex.execution).is_ok();
+        let unavoidable = judged(prog, &cex, hunt.as_ref()).is_ok();
         sink(&bug_ivr(offset, cex.clone(), start, 0, 0));
         if unavoidable {
             // Every scheduler meets it: there is no safe schedule for the symbolic engine to
@@ -250,6 +249,17 @@ fn run_engines(
         .first_safe_ivr
         .or(r.first_safe_ivr.map(|d| d + spent));
     with_hunt(prog, r, hunt.as_ref(), start, max_ivrs, shown, sink)
+}
+
+/// Whether every scheduler meets `cex`, the bug of `hunt`, the search beside the engines:
+/// as the search judged it where it has (its judgement also stopped the engines, and a second
+/// one may differ where a time limit cuts it short), otherwise judged here; a bug of a small
+/// scope in the program it is an execution of.
+fn judged(prog: &Program, cex: &Counterexample, hunt: Option<&scope::Hunt>) -> Result<(), String> {
+    if hunt.is_some_and(scope::Hunt::doomed) {
+        return Ok(());
+    }
+    crate::unavoidable::unavoidable(cex.program(prog), &cex.execution)
 }
 
 /// `safe` for any number of threads, where the program's thread bound limits it and a
@@ -371,17 +381,13 @@ fn with_hunt(
     };
     r.verdict = match (&r.verdict, r.first_safe_ivr) {
         (_, Some(_)) => Verdict::PartiallySafe,
-        (Verdict::Unknown(why), None) => {
-            // (A bug of a small scope is judged in the program it is an execution of.)
-            let its = cex.program(prog);
-            match crate::unavoidable::unavoidable(its, &cex.execution) {
-                Ok(()) => Verdict::Unsafe,
-                Err(avoidable) => Verdict::Unknown(format!(
-                    "{why}; {}: {avoidable}",
-                    found_bug(prog, &cex, &format!(" (IVR {index})"))
-                )),
-            }
-        }
+        (Verdict::Unknown(why), None) => match judged(prog, &cex, hunt) {
+            Ok(()) => Verdict::Unsafe,
+            Err(avoidable) => Verdict::Unknown(format!(
+                "{why}; {}: {avoidable}",
+                found_bug(prog, &cex, &format!(" (IVR {index})"))
+            )),
+        },
         // (Not reached: `safe` without a safe IVR is not open.)
         (other, None) => other.clone(),
     };

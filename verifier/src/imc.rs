@@ -62,7 +62,7 @@ pub struct Options {
     /// Set where the search beside the engines has found a bug that every scheduler meets
     /// ([`crate::scope::Hunt::doomed`]): no safe schedule exists, and the iterative mode
     /// stops looking for one.
-    pub doomed: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    pub doomed: Option<crate::scope::Doomed>,
     /// Try the thread-modular proof of safety for any number of threads first
     /// ([`crate::explicit::modular`]) where the thread bound limits the program. Its `safe`
     /// comes without a schedule: a caller that needs one turns it off.
@@ -1339,9 +1339,7 @@ impl Verifier<'_> {
                 work.push(v);
                 return Err(Stop::Unknown("the time limit was reached".into()));
             }
-            if (self.opts.doomed.as_ref())
-                .is_some_and(|d| d.load(std::sync::atomic::Ordering::Acquire))
-            {
+            if crate::scope::is_doomed(self.opts.doomed.as_ref()) {
                 work.push(v);
                 return Err(Stop::Unknown(
                     "a bug every scheduler meets was found beside the engine".into(),

@@ -56,13 +56,30 @@ pub const ITSELF: [Option<usize>; 1] = [None];
 /// A bug the search found, as soon as it found it ([`crate::imc::Options::bug_found`]).
 pub type Found = Arc<std::sync::Mutex<Option<Counterexample>>>;
 
+/// The flag a [`Hunt`] sets where its bug is one every scheduler meets ([`Hunt::doomed`]),
+/// which the engines poll ([`is_doomed`]).
+#[derive(Clone, Debug, Default)]
+pub struct Doomed(Arc<AtomicBool>);
+
+impl Doomed {
+    /// Sets the flag where `doomed` holds (the hunt's bug is one every scheduler meets).
+    pub fn set(&self, doomed: bool) {
+        self.0.store(doomed, Ordering::Release);
+    }
+}
+
+/// Whether `flag` is given and set: no safe schedule exists.
+pub fn is_doomed(flag: Option<&Doomed>) -> bool {
+    flag.is_some_and(|d| d.0.load(Ordering::Acquire))
+}
+
 /// A search of the small scopes on a thread of its own; dropped, it stops.
 pub struct Hunt {
     found: mpsc::Receiver<Option<Counterexample>>,
     /// What the search ended with, once received.
     result: std::cell::RefCell<Option<Option<Counterexample>>>,
     cancel: Arc<AtomicBool>,
-    doomed: Arc<AtomicBool>,
+    doomed: Doomed,
 }
 
 impl Hunt {
@@ -76,7 +93,7 @@ impl Hunt {
     ) -> Hunt {
         let (tx, found) = mpsc::channel();
         let cancel = Arc::new(AtomicBool::new(false));
-        let doomed = Arc::new(AtomicBool::new(false));
+        let doomed = Doomed::default();
         let (stop, unavoidable) = (cancel.clone(), doomed.clone());
         std::thread::spawn(move || {
             let bug = bug(&*lower, scopes, deadline, Some(stop.clone()));
@@ -85,16 +102,19 @@ impl Hunt {
                     *s = Some(b.clone());
                 }
             }
-            // (The bug of the program itself is judged in a lowering of its own.)
-            let its = |b: &Counterexample| b.scope.as_deref().cloned().or_else(|| lower(None));
-            let every_scheduler_meets = bug.as_ref().is_some_and(|b| {
-                !stop.load(Ordering::Relaxed)
-                    && its(b)
-                        .is_some_and(|p| crate::unavoidable::unavoidable(&p, &b.execution).is_ok())
-            });
-            // (Set once the bug is sent: where it is, [`Hunt::wait`] has it.)
-            let _ = tx.send(bug);
-            unavoidable.store(every_scheduler_meets, Ordering::Release);
+            // Sent first, for the engines to show at once; then judged (the bug of the
+            // program itself in a lowering of its own), and the flag set after the send:
+            // where it is set, [`Hunt::wait`] has the bug.
+            let _ = tx.send(bug.clone());
+            let Some(b) = bug.filter(|_| !stop.load(Ordering::Relaxed)) else {
+                return;
+            };
+            let judged = |p: &Program| crate::unavoidable::unavoidable(p, &b.execution).is_ok();
+            let every_scheduler_meets = match &b.scope {
+                Some(p) => judged(p),
+                None => lower(None).is_some_and(|p| judged(&p)),
+            };
+            unavoidable.set(every_scheduler_meets);
         });
         Hunt {
             found,
@@ -108,11 +128,11 @@ impl Hunt {
     /// ([`crate::unavoidable::unavoidable`] in the program it is an execution of): no safe
     /// schedule exists, and [`Hunt::wait`] gives the bug at once.
     pub fn doomed(&self) -> bool {
-        self.doomed.load(Ordering::Acquire)
+        is_doomed(Some(&self.doomed))
     }
 
     /// The flag [`Hunt::doomed`] reads, for a search that polls it.
-    pub fn doomed_flag(&self) -> Arc<AtomicBool> {
+    pub fn doomed_flag(&self) -> Doomed {
         self.doomed.clone()
     }
 

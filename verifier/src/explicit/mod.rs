@@ -830,12 +830,12 @@ int main(void) {
 }
 "#;
         let p = load_str("doomed.c", text, &FOpts::default()).expect("lowers");
-        let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = crate::scope::Doomed::default();
         let deadline = Instant::now() + Duration::from_secs(30);
         let mut space = Space::new(&p);
         space.stop_when(flag.clone());
         space::explore(&mut space, 100_000, 1 << 30, deadline, false).expect("explored");
-        flag.store(true, std::sync::atomic::Ordering::Release);
+        flag.set(true);
         let mut space = Space::new(&p);
         space.stop_when(flag);
         match space::explore(&mut space, 100_000, 1 << 30, deadline, false) {

@@ -162,7 +162,7 @@ pub struct Space<'p> {
     cases: Vec<VarId>,
     /// Set where a bug that every scheduler meets is known ([`crate::scope::Hunt::doomed`]):
     /// no safe schedule exists, and the searches stop ([`Space::stopped`]).
-    doomed: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+    doomed: Option<crate::scope::Doomed>,
 }
 
 /// Most states one step may split into ([`Space::split_values`]).
@@ -176,7 +176,7 @@ impl<'p> Space<'p> {
 
     /// The searches of this space stop once `doomed` is set: a bug every scheduler meets
     /// is known, so no safe schedule exists.
-    pub fn stop_when(&mut self, doomed: std::sync::Arc<std::sync::atomic::AtomicBool>) {
+    pub fn stop_when(&mut self, doomed: crate::scope::Doomed) {
         self.doomed = Some(doomed);
     }
 
@@ -184,9 +184,7 @@ impl<'p> Space<'p> {
     pub fn stopped(&self, deadline: Instant) -> Option<&'static str> {
         if Instant::now() >= deadline {
             Some("time ran out")
-        } else if (self.doomed.as_ref())
-            .is_some_and(|d| d.load(std::sync::atomic::Ordering::Acquire))
-        {
+        } else if crate::scope::is_doomed(self.doomed.as_ref()) {
             Some("a bug every scheduler meets was found beside the search")
         } else {
             None

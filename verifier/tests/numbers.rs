@@ -231,6 +231,45 @@ fn numbers_read_through_memory_types_and_text_are_seen() {
     }
 }
 
+/// An address read as an integer in another function than the one that stores it: through
+/// a parameter that a call passes the place to (`bits(&u)`), stored through one
+/// (`put(&u)`) and read by a thread that `pthread_create` passes it to. Each fails natively
+/// (malloc's blocks are 16-byte aligned) and is neither `safe` nor read as no number.
+#[test]
+fn addresses_read_as_numbers_by_other_functions_are_seen() {
+    let program = |helpers: &str, body: &str| {
+        format!(
+            "#include <assert.h>\n#include <pthread.h>\n#include <stdlib.h>\n\
+             union pun {{ void *p; unsigned long n; }};\n{helpers}\n\
+             int main(void) {{\n  union pun u;\n  {body}\n  return 0;\n}}\n"
+        )
+    };
+    let cases = [
+        (
+            "__attribute__((noinline)) static unsigned long bits(union pun *u) { return u->n; }",
+            "u.p = malloc(8); if (!u.p) return 0; assert((bits(&u) & 15) == 8);",
+        ),
+        (
+            "__attribute__((noinline)) static void put(union pun *u) { u->p = malloc(8); }\n\
+             static void *reader(void *a) { union pun *w = a; assert((w->n & 15) == 8); \
+             return 0; }",
+            "put(&u); if (!u.p) return 0; pthread_t t; pthread_create(&t, 0, reader, &u); \
+             pthread_join(t, 0);",
+        ),
+    ];
+    for (helpers, body) in cases {
+        let text = program(helpers, body);
+        assert!(
+            !common::runs_natively("elsewhere", &text),
+            "{body}: passes natively"
+        );
+        let p = lower(&text);
+        assert!(p.observes_numbering.is_some(), "{body}");
+        let (v, _) = verdict(&p);
+        assert!(matches!(v, Verdict::Unknown(_)), "{body}: {v:?}");
+    }
+}
+
 /// Comparing an id for equality with the number the model gives it is a read; with a
 /// number in the zero page, which no id or object has, it is not.
 #[test]

@@ -242,11 +242,15 @@ fn per_place<'a>(instrs: impl Iterator<Item = &'a Instruction>) -> HashMap<Optio
 /// (`memcpy`, `memmove`) of a place that holds one.
 /// Places are told apart by their address operand, seen through `getelementptr`s with
 /// constant indices: a global's across the module, a function's own values in it; a load
-/// from inside a place (more indices) reads from it.
+/// from inside a place (more indices) reads from it. A place of a function's parameter is
+/// also each place its calls pass there (a direct call's argument, `pthread_create`'s for
+/// its start function): `bits(&u)` reading `u->n` reads the caller's `u`.
 fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
     let layout = Layout::new(&m.types);
     let mut pointers_stored = HashSet::new();
     let mut integers_loaded = Vec::new();
+    // Per parameter's place, what the calls pass there.
+    let mut passed: HashMap<String, Vec<String>> = HashMap::new();
     // Copies: (to, from), by key and by place with the bytes copied where known.
     let mut copies = Vec::new();
     let mut placed_copies = Vec::new();
@@ -279,6 +283,33 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
                 Instruction::Call(c) => {
                     let callee = super::loops::callee(i).unwrap_or_default();
                     let arg = |k: usize| c.arguments.get(k).map(|(o, _)| key(o));
+                    // (Where a call starts `g` with `args`, its parameters get them.)
+                    let mut bind = |g: &str, args: &[String]| {
+                        let Some(g) = m.functions.iter().find(|h| h.name == g) else {
+                            return;
+                        };
+                        for (p, a) in g.parameters.iter().zip(args) {
+                            let at = format!("{}:{} {}", g.name, p.ty, p.name);
+                            passed.entry(at).or_default().push(a.clone());
+                        }
+                    };
+                    if callee == "pthread_create" {
+                        let start = c.arguments.get(2).and_then(|(o, _)| match o {
+                            Operand::ConstantOperand(k) => match k.as_ref() {
+                                Constant::GlobalReference { name, .. } => {
+                                    Some(super::lower::name_str(name))
+                                }
+                                _ => None,
+                            },
+                            _ => None,
+                        });
+                        if let (Some(start), Some(a)) = (start, arg(3)) {
+                            bind(&start, &[a]);
+                        }
+                    } else {
+                        let args: Vec<String> = (0..c.arguments.len()).filter_map(arg).collect();
+                        bind(&callee, &args);
+                    }
                     if opaque_ids && callee == "pthread_create" {
                         pointers_stored.extend(arg(0));
                     }
@@ -315,6 +346,38 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
     let inside = |inner: &str, outer: &str| {
         inner == outer || inner.starts_with(outer) && inner[outer.len()..].starts_with('[')
     };
+    // Place `k`, and the places the calls pass where it lies in a parameter's, and so on
+    // (at most [`MAX_PASSED`] of them).
+    let places = |k: &str| {
+        let mut out = vec![k.to_string()];
+        let mut at = 0;
+        while at < out.len() && out.len() < MAX_PASSED {
+            let x = out[at].clone();
+            at += 1;
+            for (param, args) in &passed {
+                if !inside(&x, param) {
+                    continue;
+                }
+                for a in args {
+                    let y = format!("{a}{}", &x[param.len()..]);
+                    if !out.contains(&y) {
+                        out.push(y);
+                    }
+                }
+            }
+        }
+        out
+    };
+    let pointers_stored: HashSet<String> = pointers_stored.iter().flat_map(|k| places(k)).collect();
+    let copies: Vec<(String, String)> = (copies.iter())
+        .flat_map(|(to, from)| {
+            let from = places(from);
+            places(to)
+                .into_iter()
+                .flat_map(move |t| from.clone().into_iter().map(move |f| (t.clone(), f)))
+        })
+        .collect();
+    let mut pointers_stored = pointers_stored;
     let holds =
         |stored: &HashSet<String>, k: &str| stored.iter().any(|p| inside(k, p) || inside(p, k));
     loop {
@@ -333,7 +396,9 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
         (initialised.iter()).any(|(b, p)| b == base && *p < at + n && *at < p + ADDRESS)
     };
     let (_, _, i) = integers_loaded.into_iter().find(|(k, l, _)| {
-        pointers_stored.iter().any(|p| inside(k, p))
+        places(k)
+            .iter()
+            .any(|k| pointers_stored.iter().any(|p| inside(k, p)))
             || l.as_ref().is_some_and(|(p, n)| overlaps(p, *n))
     })?;
     Some(Observation {
@@ -341,6 +406,9 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
         at: located(i.get_debug_loc().as_ref()),
     })
 }
+
+/// Most places [`puns_pointers`] follows one place to through the calls that pass it.
+const MAX_PASSED: usize = 64;
 
 /// The value of integer constant `o`, if it is one.
 fn constant_int(o: &Operand) -> Option<i64> {

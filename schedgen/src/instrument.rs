@@ -653,6 +653,17 @@ fn printed_reads(
             list(roles)
         ));
     }
+    if let Some(k) = roles
+        .iter()
+        .filter_map(|r| part(r).map(|(a, _)| a))
+        .find_map(|a| a.checked_sub(verifier::ir::VA_LIST_ARG))
+    {
+        return Err(format!(
+            "`{name}` reads the string of its conversion {} through its `va_list`, which the \
+             built program does not order",
+            k + 1
+        ));
+    }
     let format_at = format_argument(name);
     // The strings the format prints, by argument, with their precision.
     let mut precisions = std::collections::HashMap::new();

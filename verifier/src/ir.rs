@@ -1660,6 +1660,11 @@ pub fn printed_arm(code: u32) -> Option<(u32, PrintedArm)> {
     Some((x / 8, *PrintedArm::ALL.get((x % 8) as usize)?))
 }
 
+/// The argument number, in [`printed_read_code`] and [`printed_arm_code`], of the string
+/// that a formatting function's `k`-th conversion reads through its `va_list`
+/// (`vsnprintf`'s `%s`): `VA_LIST_ARG + k`, no operand of the call.
+pub const VA_LIST_ARG: u32 = 1 << 12;
+
 /// Where [`printed_read_code`]'s codes start (halved), past [`ByteStep`]'s.
 const PRINTED_READ: u32 = 16;
 

@@ -544,3 +544,51 @@ fn finds_bug(src: &str, max_ivrs: usize, bug: &str) {
     assert_ne!(r.verdict, Verdict::Safe, "{src}");
     assert!(bugs.iter().any(|b| b.contains(bug)), "{src}: {bugs:?}");
 }
+
+/// A logging function that formats its variable arguments with `vfprintf`: the `%s` it
+/// prints is read through the `va_list`, so a thread logging a string that `main` frees
+/// before joining it reads freed memory (a bug a schedule avoids), and the program that
+/// frees after the join is safe.
+#[test]
+fn strings_printed_from_a_va_list_are_read() {
+    let program = |early_free: bool| {
+        let free_then_join = match early_free {
+            true => "free(name);\n  pthread_join(t, NULL);",
+            false => "pthread_join(t, NULL);\n  free(name);",
+        };
+        format!(
+            r#"#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static void logmsg(const char *fmt, ...) {{
+  va_list ap;
+  va_start(ap, fmt);
+  pthread_mutex_lock(&m);
+  vfprintf(stderr, fmt, ap);
+  pthread_mutex_unlock(&m);
+  va_end(ap);
+}}
+static void *worker(void *arg) {{
+  logmsg("worker %d: %.*s\n", 1, 3, (char *)arg);
+  return NULL;
+}}
+int main(void) {{
+  char *name = strdup("alpha");
+  if (!name) return 1;
+  pthread_t t;
+  pthread_create(&t, NULL, worker, name);
+  {free_then_join}
+  logmsg("%s done\n", "main");
+  return 0;
+}}
+"#
+        )
+    };
+    let (v, why) = verdict(&program(true), Engine::Auto);
+    assert_eq!(v, Verdict::PartiallySafe, "{why:?}");
+    assert!(why.unwrap_or_default().contains("freed"));
+    assert_eq!(verdict(&program(false), Engine::Auto).0, Verdict::Safe);
+}

@@ -470,9 +470,7 @@ impl<'m> Lowerer<'m> {
         let strings = printed.iter().any(|p| matches!(p, Printed::String(_)));
         if name.starts_with('v') {
             if strings {
-                return self.unsupported(format!(
-                    "`{name}` formatting a string (`%s`) from a `va_list`"
-                ));
+                self.va_list_strings(name, &printed, args.get(format_at + 1).copied())?;
             }
             return Ok(());
         }
@@ -504,6 +502,73 @@ impl<'m> Lowerer<'m> {
             self.read_string(args, format_at + 1 + k, max, false)?;
         }
         Ok(())
+    }
+
+    /// The strings that a formatting function's conversions `printed` read through its
+    /// `va_list` `ap` (`vsnprintf(buf, n, fmt, ap)` in a variadic function of the program):
+    /// every variable argument lies in memory from the list's `overflow_arg_area` on, 8 bytes
+    /// each ([`Lowerer::va_start`] leaves no register), from where the function's own
+    /// `va_arg`s left it; a `long double` before a string, whose slot's alignment depends on
+    /// the address, is unsupported. Each string's read carries [`crate::ir::VA_LIST_ARG`]
+    /// and its conversion's number in its codes.
+    fn va_list_strings(
+        &mut self,
+        name: &str,
+        printed: &[Printed],
+        ap: Option<&'m Operand>,
+    ) -> R<()> {
+        let Some(ap) = ap else {
+            return Ok(());
+        };
+        let last_string = printed
+            .iter()
+            .rposition(|p| matches!(p, Printed::String(_)));
+        let before = &printed[..last_string.unwrap_or(0)];
+        if before.iter().any(|p| matches!(p, Printed::LongDouble)) {
+            return self.unsupported(format!(
+                "`{name}` formatting a string (`%s`) from a `va_list` after a `long double`"
+            ));
+        }
+        let ap = self.val(ap)?;
+        let area = self.loaded(&self.offset_by(&ap, 8), 8, Ty::ULONG, "va.area")?;
+        let area = Val::E(area);
+        for (k, p) in printed.iter().enumerate() {
+            let Printed::String(precision) = p else {
+                continue;
+            };
+            let slot = self.offset_by(&area, 8 * k as u64);
+            let string = self.loaded(&slot, 8, Ty::ULONG, "va.string")?;
+            let max = match precision {
+                Precision::None => Expr::constant(-1, Ty::LONG),
+                Precision::Fixed(n) => Expr::constant(i128::from(*n), Ty::LONG),
+                // (The `*` is the slot before: an `int`, in its low bytes.)
+                Precision::Argument => {
+                    let before = self.offset_by(&area, 8 * (k as u64 - 1));
+                    let m = self.loaded(&before, 4, Ty::INT, "va.precision")?;
+                    let m = cast(m, Ty::LONG);
+                    let negative = bin(BinOp::Lt, m.clone(), Expr::constant(0, Ty::LONG), Ty::INT);
+                    super::lower::ite(negative, Expr::constant(-1, Ty::LONG), m, Ty::LONG)
+                }
+            };
+            let arg = crate::ir::VA_LIST_ARG + k as u32;
+            self.read_loop(Val::E(string), max, true, false, arg)?;
+        }
+        Ok(())
+    }
+
+    /// The value of `w` bytes of type `ty` that `ptr` points to, read in a step of its own
+    /// into a register named `name`.
+    fn loaded(&mut self, ptr: &Val, w: u64, ty: Ty, name: &str) -> R<Expr> {
+        let place = self.place(ptr, w, ty)?;
+        let r = self.temp(name, ty);
+        self.access_step(
+            vec![Op::Assign {
+                place: Place::scalar(r),
+                value: Expr::Load { place, ty },
+            }],
+            TransKind::Stmt,
+        )?;
+        Ok(Expr::var(r, ty))
     }
 
     /// The program fails here with `kind` (`reach_error()`, a failed `assert`, a `free` of

@@ -149,6 +149,8 @@ pub enum Printed {
     String(Precision),
     /// Another conversion: the argument is the value printed.
     Value,
+    /// A `long double` printed (`%Lf`): in a `va_list`'s memory, 16 bytes aligned to 16.
+    LongDouble,
 }
 
 /// The precision of a `%s` conversion.
@@ -210,7 +212,8 @@ pub fn stream_argument(name: &str) -> Option<u32> {
 
 /// The argument that is the format of output function `name`, where it has one; also of
 /// the functions formatting from a `va_list` into a string or a descriptor, whose strings
-/// the model cannot read (the other formatting functions are models.c's).
+/// the front end reads through the `va_list`, the argument after the format (the other
+/// formatting functions are models.c's).
 pub fn format_argument(name: &str) -> Option<u32> {
     match name {
         "printf" | "vprintf" | "warn" | "warnx" => Some(0),
@@ -283,9 +286,10 @@ pub fn printed(format: &[u8]) -> Result<Vec<Printed>, String> {
                 precision = Precision::Fixed(digits(&mut i).unwrap_or(0));
             }
         }
-        let mut long = false;
+        let (mut long, mut long_double) = (false, false);
         while format.get(i).is_some_and(|c| b"hlLqjzt".contains(c)) {
             long |= format[i] == b'l';
+            long_double |= format[i] == b'L';
             i += 1;
         }
         match format.get(i) {
@@ -293,6 +297,7 @@ pub fn printed(format: &[u8]) -> Result<Vec<Printed>, String> {
             Some(b'S') => return Err("S".into()),
             Some(b's') => args.push(Printed::String(precision)),
             Some(b'm') => {}
+            Some(c) if long_double && b"eEfFgGaA".contains(c) => args.push(Printed::LongDouble),
             Some(c) if b"diouxXeEfFgGaAcCpn".contains(c) => args.push(Printed::Value),
             Some(&c) => return Err((c as char).to_string()),
             None => return Err(String::new()),
@@ -469,6 +474,14 @@ mod tests {
             ])
         );
         assert_eq!(printed(b"%5.2f %p %lu"), Ok(vec![Printed::Value; 3]));
+        assert_eq!(
+            printed(b"%Lf %Ld %s"),
+            Ok(vec![
+                Printed::LongDouble,
+                Printed::Value,
+                Printed::String(Precision::None)
+            ])
+        );
         assert_eq!(printed(b"%ls"), Err("ls".into()));
         assert_eq!(printed(b"%1$s"), Err("$".into()));
         assert_eq!(printed(b"%*2$d"), Err("$".into()));

@@ -592,3 +592,30 @@ int main(void) {{
     assert!(why.unwrap_or_default().contains("freed"));
     assert_eq!(verdict(&program(false), Engine::Auto).0, Verdict::Safe);
 }
+
+/// A `va_list` that `vfprintf` took is indeterminate: formatting from it again without
+/// `va_copy` is a bug (glibc reads past the arguments), and once is safe.
+#[test]
+fn a_va_list_used_twice_is_a_bug() {
+    let program = |twice: &str| {
+        format!(
+            r#"#include <stdarg.h>
+#include <stdio.h>
+static void logmsg(const char *fmt, ...) {{
+  va_list ap;
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  {twice}
+  va_end(ap);
+}}
+int main(void) {{
+  logmsg("%s %d\n", "x", 1);
+  return 0;
+}}
+"#
+        )
+    };
+    assert_eq!(verdict(&program(""), Engine::Auto).0, Verdict::Safe);
+    let (v, why) = verdict(&program("vfprintf(stdout, fmt, ap);"), Engine::Auto);
+    assert_eq!(v, Verdict::Unsafe, "{why:?}");
+}

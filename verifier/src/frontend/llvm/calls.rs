@@ -469,10 +469,11 @@ impl<'m> Lowerer<'m> {
         };
         let strings = printed.iter().any(|p| matches!(p, Printed::String(_)));
         if name.starts_with('v') {
+            let ap = args.get(format_at + 1).copied();
             if strings {
-                self.va_list_strings(name, &printed, args.get(format_at + 1).copied())?;
+                self.va_list_strings(&printed, ap)?;
             }
-            return Ok(());
+            return self.va_list_used(ap);
         }
         if rest.len() < printed.len() && !name.starts_with('v') {
             return self.unsupported(format!(
@@ -507,28 +508,14 @@ impl<'m> Lowerer<'m> {
     /// The strings that a formatting function's conversions `printed` read through its
     /// `va_list` `ap` (`vsnprintf(buf, n, fmt, ap)` in a variadic function of the program):
     /// every variable argument lies in memory from the list's `overflow_arg_area` on, 8 bytes
-    /// each ([`Lowerer::va_start`] leaves no register), from where the function's own
-    /// `va_arg`s left it; a `long double` before a string, whose slot's alignment depends on
-    /// the address, is unsupported. Each string's read carries [`crate::ir::VA_LIST_ARG`]
-    /// and its conversion's number in its codes.
-    fn va_list_strings(
-        &mut self,
-        name: &str,
-        printed: &[Printed],
-        ap: Option<&'m Operand>,
-    ) -> R<()> {
+    /// each ([`Lowerer::va_start`] leaves no register; a wider argument is refused at the
+    /// variadic call, [`Lowerer::variable_arguments`]), from where the function's own
+    /// `va_arg`s left it. Each string's read carries [`crate::ir::VA_LIST_ARG`] and its
+    /// conversion's number in its codes.
+    fn va_list_strings(&mut self, printed: &[Printed], ap: Option<&'m Operand>) -> R<()> {
         let Some(ap) = ap else {
             return Ok(());
         };
-        let last_string = printed
-            .iter()
-            .rposition(|p| matches!(p, Printed::String(_)));
-        let before = &printed[..last_string.unwrap_or(0)];
-        if before.iter().any(|p| matches!(p, Printed::LongDouble)) {
-            return self.unsupported(format!(
-                "`{name}` formatting a string (`%s`) from a `va_list` after a `long double`"
-            ));
-        }
         let ap = self.val(ap)?;
         let area = self.loaded(&self.offset_by(&ap, 8), 8, Ty::ULONG, "va.area")?;
         let area = Val::E(area);
@@ -553,6 +540,26 @@ impl<'m> Lowerer<'m> {
             let arg = crate::ir::VA_LIST_ARG + k as u32;
             self.read_loop(Val::E(string), max, true, false, arg)?;
         }
+        Ok(())
+    }
+
+    /// The `va_list` `ap` after a function took its arguments (`vfprintf`): its value is
+    /// indeterminate (C11 7.16), so its `overflow_arg_area` becomes null, and a later
+    /// `va_arg` or formatting function reading it without `va_start` or `va_copy` again
+    /// dereferences null (a bug), where glibc reads past the arguments.
+    fn va_list_used(&mut self, ap: Option<&'m Operand>) -> R<()> {
+        let Some(ap) = ap else {
+            return Ok(());
+        };
+        let ap = self.val(ap)?;
+        let place = self.place(&self.offset_by(&ap, 8), 8, Ty::ULONG)?;
+        self.access_step(
+            vec![Op::Assign {
+                place,
+                value: Expr::constant(0, Ty::ULONG),
+            }],
+            TransKind::Stmt,
+        )?;
         Ok(())
     }
 

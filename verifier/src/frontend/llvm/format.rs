@@ -149,8 +149,6 @@ pub enum Printed {
     String(Precision),
     /// Another conversion: the argument is the value printed.
     Value,
-    /// A `long double` printed (`%Lf`): in a `va_list`'s memory, 16 bytes aligned to 16.
-    LongDouble,
 }
 
 /// The precision of a `%s` conversion.
@@ -286,10 +284,9 @@ pub fn printed(format: &[u8]) -> Result<Vec<Printed>, String> {
                 precision = Precision::Fixed(digits(&mut i).unwrap_or(0));
             }
         }
-        let (mut long, mut long_double) = (false, false);
+        let mut long = false;
         while format.get(i).is_some_and(|c| b"hlLqjzt".contains(c)) {
             long |= format[i] == b'l';
-            long_double |= format[i] == b'L';
             i += 1;
         }
         match format.get(i) {
@@ -297,7 +294,6 @@ pub fn printed(format: &[u8]) -> Result<Vec<Printed>, String> {
             Some(b'S') => return Err("S".into()),
             Some(b's') => args.push(Printed::String(precision)),
             Some(b'm') => {}
-            Some(c) if long_double && b"eEfFgGaA".contains(c) => args.push(Printed::LongDouble),
             Some(c) if b"diouxXeEfFgGaAcCpn".contains(c) => args.push(Printed::Value),
             Some(&c) => return Err((c as char).to_string()),
             None => return Err(String::new()),
@@ -474,14 +470,6 @@ mod tests {
             ])
         );
         assert_eq!(printed(b"%5.2f %p %lu"), Ok(vec![Printed::Value; 3]));
-        assert_eq!(
-            printed(b"%Lf %Ld %s"),
-            Ok(vec![
-                Printed::LongDouble,
-                Printed::Value,
-                Printed::String(Precision::None)
-            ])
-        );
         assert_eq!(printed(b"%ls"), Err("ls".into()));
         assert_eq!(printed(b"%1$s"), Err("$".into()));
         assert_eq!(printed(b"%*2$d"), Err("$".into()));

@@ -251,6 +251,8 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
     let mut integers_loaded = Vec::new();
     // Per parameter's place, what the calls pass there.
     let mut passed: HashMap<String, Vec<String>> = HashMap::new();
+    let functions: HashMap<&str, &Function> =
+        m.functions.iter().map(|f| (f.name.as_str(), f)).collect();
     // Copies: (to, from), by key and by place with the bytes copied where known.
     let mut copies = Vec::new();
     let mut placed_copies = Vec::new();
@@ -285,7 +287,7 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
                     let arg = |k: usize| c.arguments.get(k).map(|(o, _)| key(o));
                     // (Where a call starts `g` with `args`, its parameters get them.)
                     let mut bind = |g: &str, args: &[String]| {
-                        let Some(g) = m.functions.iter().find(|h| h.name == g) else {
+                        let Some(g) = functions.get(g) else {
                             return;
                         };
                         for (p, a) in g.parameters.iter().zip(args) {
@@ -348,10 +350,16 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
     };
     // Place `k`, and the places the calls pass where it lies in a parameter's, and so on
     // (at most [`MAX_PASSED`] of them).
+    // (Where a place leads to more, the check gives up: the program is taken to read numbers.)
+    let capped = std::cell::Cell::new(false);
     let places = |k: &str| {
         let mut out = vec![k.to_string()];
         let mut at = 0;
-        while at < out.len() && out.len() < MAX_PASSED {
+        while at < out.len() {
+            if out.len() >= MAX_PASSED {
+                capped.set(true);
+                break;
+            }
             let x = out[at].clone();
             at += 1;
             for (param, args) in &passed {
@@ -395,12 +403,22 @@ fn puns_pointers(m: &Module, opaque_ids: bool) -> Option<Observation> {
     let overlaps = |(base, at): &Place, n: i64| {
         (initialised.iter()).any(|(b, p)| b == base && *p < at + n && *at < p + ADDRESS)
     };
-    let (_, _, i) = integers_loaded.into_iter().find(|(k, l, _)| {
-        places(k)
-            .iter()
-            .any(|k| pointers_stored.iter().any(|p| inside(k, p)))
+    // (A load of a place around a pointer's, `*(long *)&s` of a struct whose first field is
+    // one, reads it too.)
+    let found = integers_loaded.into_iter().find(|(k, l, _)| {
+        places(k).iter().any(|k| holds(&pointers_stored, k))
             || l.as_ref().is_some_and(|(p, n)| overlaps(p, *n))
-    })?;
+    });
+    if capped.get() {
+        return Some(Observation {
+            what: format!(
+                "a place passed through calls to more than {MAX_PASSED} places, which the \
+                 check of pointers loaded as integers does not follow"
+            ),
+            at: None,
+        });
+    }
+    let (_, _, i) = found?;
     Some(Observation {
         what: "a pointer stored and loaded back as an integer".into(),
         at: located(i.get_debug_loc().as_ref()),

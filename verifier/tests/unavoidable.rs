@@ -304,39 +304,13 @@ int main(void) {
     assert_ne!(verdict(&p).0, Verdict::Unsafe);
 }
 
-/// An input's number of rounds beside a thread, then a check of what they counted: the
-/// search beside the engines finds the bug (input 3, at the program's check) and every
-/// scheduler meets it, which ends the run as `unsafe` (the explicit search alone would go on
-/// through the rounds of every input).
+/// `bench/inputs/rounds_check.c`: an input's number of rounds beside a thread, then a check
+/// of what they counted: the search beside the engines finds the bug (input 3, at the
+/// program's check) and every scheduler meets it, which ends the run as `unsafe` (the
+/// explicit search alone would go on through the rounds of every input).
 #[test]
 fn a_bug_every_scheduler_meets_found_beside_the_engines_is_unsafe() {
-    let p = lower(
-        r#"
-#include <assert.h>
-#include <pthread.h>
-extern int __VERIFIER_nondet_int(void);
-static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-static int seen;
-static void *ticker(void *a) {
-  pthread_mutex_lock(&m);
-  seen = 1;
-  pthread_mutex_unlock(&m);
-  return a;
-}
-int main(void) {
-  pthread_t t;
-  pthread_create(&t, NULL, ticker, NULL);
-  int n = __VERIFIER_nondet_int();
-  int sum = 0;
-  for (int i = 0; i < n; i++)
-    sum += 1;
-  pthread_join(t, NULL);
-  assert(sum != 3);
-  return 0;
-}
-"#,
-        64,
-    );
+    let p = lower(include_str!("../../bench/inputs/rounds_check.c"), 64);
     let itself = p.clone();
     let scope: Lower = Arc::new(move |k: Option<usize>| k.is_none().then(|| itself.clone()));
     let opts = Options {

@@ -469,11 +469,16 @@ impl<'m> Lowerer<'m> {
         };
         let strings = printed.iter().any(|p| matches!(p, Printed::String(_)));
         if name.starts_with('v') {
-            let ap = args.get(format_at + 1).copied();
+            let Some(&ap) = args.get(format_at + 1) else {
+                return Ok(());
+            };
+            // (The list's `overflow_arg_area`.)
+            let ap = self.val(ap)?;
+            let area = self.offset_by(&ap, 8);
             if strings {
-                self.va_list_strings(&printed, ap)?;
+                self.va_list_strings(&printed, &area)?;
             }
-            return self.va_list_used(ap);
+            return self.va_list_used(&area);
         }
         if rest.len() < printed.len() && !name.starts_with('v') {
             return self.unsupported(format!(
@@ -506,19 +511,15 @@ impl<'m> Lowerer<'m> {
     }
 
     /// The strings that a formatting function's conversions `printed` read through its
-    /// `va_list` `ap` (`vsnprintf(buf, n, fmt, ap)` in a variadic function of the program):
-    /// every variable argument lies in memory from the list's `overflow_arg_area` on, 8 bytes
+    /// `va_list` (`vsnprintf(buf, n, fmt, ap)` in a variadic function of the program), whose
+    /// `overflow_arg_area` is at `area_at`: every variable argument lies in memory from there
+    /// on, 8 bytes
     /// each ([`Lowerer::va_start`] leaves no register; a wider argument is refused at the
     /// variadic call, [`Lowerer::variable_arguments`]), from where the function's own
     /// `va_arg`s left it. Each string's read carries [`crate::ir::VA_LIST_ARG`] and its
     /// conversion's number in its codes.
-    fn va_list_strings(&mut self, printed: &[Printed], ap: Option<&'m Operand>) -> R<()> {
-        let Some(ap) = ap else {
-            return Ok(());
-        };
-        let ap = self.val(ap)?;
-        let area = self.loaded(&self.offset_by(&ap, 8), 8, Ty::ULONG, "va.area")?;
-        let area = Val::E(area);
+    fn va_list_strings(&mut self, printed: &[Printed], area_at: &Val) -> R<()> {
+        let area = Val::E(self.loaded(area_at, 8, Ty::ULONG, "va.area")?);
         for (k, p) in printed.iter().enumerate() {
             let Printed::String(precision) = p else {
                 continue;
@@ -526,33 +527,27 @@ impl<'m> Lowerer<'m> {
             let slot = self.offset_by(&area, 8 * k as u64);
             let string = self.loaded(&slot, 8, Ty::ULONG, "va.string")?;
             let max = match precision {
-                Precision::None => Expr::constant(-1, Ty::LONG),
-                Precision::Fixed(n) => Expr::constant(i128::from(*n), Ty::LONG),
+                Precision::None => None,
+                Precision::Fixed(n) => Some(Expr::constant(i128::from(*n), Ty::LONG)),
                 // (The `*` is the slot before: an `int`, in its low bytes.)
                 Precision::Argument => {
                     let before = self.offset_by(&area, 8 * (k as u64 - 1));
                     let m = self.loaded(&before, 4, Ty::INT, "va.precision")?;
-                    let m = cast(m, Ty::LONG);
-                    let negative = bin(BinOp::Lt, m.clone(), Expr::constant(0, Ty::LONG), Ty::INT);
-                    super::lower::ite(negative, Expr::constant(-1, Ty::LONG), m, Ty::LONG)
+                    Some(cast(m, Ty::LONG))
                 }
             };
             let arg = crate::ir::VA_LIST_ARG + k as u32;
-            self.read_loop(Val::E(string), max, true, false, arg)?;
+            self.read_loop(Val::E(string), string_bound(max), true, false, arg)?;
         }
         Ok(())
     }
 
-    /// The `va_list` `ap` after a function took its arguments (`vfprintf`): its value is
-    /// indeterminate (C11 7.16), so its `overflow_arg_area` becomes null, and a later
-    /// `va_arg` or formatting function reading it without `va_start` or `va_copy` again
-    /// dereferences null (a bug), where glibc reads past the arguments.
-    fn va_list_used(&mut self, ap: Option<&'m Operand>) -> R<()> {
-        let Some(ap) = ap else {
-            return Ok(());
-        };
-        let ap = self.val(ap)?;
-        let place = self.place(&self.offset_by(&ap, 8), 8, Ty::ULONG)?;
+    /// A `va_list` after a function took its arguments (`vfprintf`): its value is
+    /// indeterminate (C11 7.16), so its `overflow_arg_area` (at `area_at`) becomes null, and
+    /// a later `va_arg` or formatting function reading it without `va_start` or `va_copy`
+    /// again dereferences null (a bug), where glibc reads past the arguments.
+    fn va_list_used(&mut self, area_at: &Val) -> R<()> {
+        let place = self.place(area_at, 8, Ty::ULONG)?;
         self.access_step(
             vec![Op::Assign {
                 place,
@@ -689,12 +684,7 @@ impl<'m> Lowerer<'m> {
             return Ok(());
         }
         let s = self.val(arg)?;
-        // (No precision: every byte up to the null one. A negative precision is none.)
-        let max = max.map_or(Expr::constant(-1, Ty::LONG), |m| {
-            let negative = bin(BinOp::Lt, m.clone(), Expr::constant(0, Ty::LONG), Ty::INT);
-            super::lower::ite(negative, Expr::constant(-1, Ty::LONG), m, Ty::LONG)
-        });
-        self.read_loop(s, max, true, null_ok, k as u32)
+        self.read_loop(s, string_bound(max), true, null_ok, k as u32)
     }
 
     /// A text of the C library the model does not know (`strerror`'s message, `setlocale`'s
@@ -3384,4 +3374,13 @@ fn timed_out(result: VarId, invalid: Expr) -> Op {
         place: Place::scalar(result),
         value: super::lower::ite(invalid, Expr::int(22), Expr::int(110), Ty::INT),
     }
+}
+
+/// The most bytes a string conversion reads, as `read_loop` takes it: all ones (every byte up
+/// to the null one) without a precision or with a negative one, the precision otherwise.
+fn string_bound(precision: Option<Expr>) -> Expr {
+    precision.map_or(Expr::constant(-1, Ty::LONG), |m| {
+        let negative = bin(BinOp::Lt, m.clone(), Expr::constant(0, Ty::LONG), Ty::INT);
+        super::lower::ite(negative, Expr::constant(-1, Ty::LONG), m, Ty::LONG)
+    })
 }
